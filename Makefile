@@ -1,0 +1,38 @@
+# Two commands set everything up on a fresh machine:
+#   make run    virtualenv + install + find (or, when online, build) the default pack + start the app
+#   make test   virtualenv + install with the test extras + the whole test suite
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+# torch comes as a CPU-only wheel when pinned; an unpinned torch would pull a multi-GB CUDA build
+PIP    := $(BIN)/pip install --disable-pip-version-check -q
+
+.PHONY: run test install install-dev default-pack dist clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+install: $(BIN)/python
+	$(PIP) -e .
+
+install-dev: $(BIN)/python
+	$(PIP) -e '.[dev]'
+
+# Finds an installed pack; if none, tries to build opus-mt-en-zh (needs internet and the export extra).
+default-pack: install
+	@$(BIN)/fanyi models list | grep -q '→' || \
+	  ( $(BIN)/python -c "import torch" 2>/dev/null && $(BIN)/fanyi models fetch opus-mt-en-zh ) || \
+	  echo "No model pack yet: the app will start and explain how to get one."
+
+run: default-pack
+	$(BIN)/fanyi
+
+test: install-dev
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q
+
+dist: install
+	$(PIP) -e '.[build]'
+	$(BIN)/pyinstaller --noconfirm build.spec
+
+clean:
+	rm -rf build dist .pytest_cache

@@ -1,0 +1,3 @@
+"""Fanyi: an offline English-Chinese translator running MarianMT models on ONNX Runtime."""
+
+__version__ = "0.1.0"

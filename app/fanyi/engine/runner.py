@@ -1,0 +1,42 @@
+"""Runs a pack's encoder and one-step decoder sessions; the only module that feeds ONNX Runtime."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .pack import ModelPack
+from .search import DecoderState
+from .sessions import open_session
+
+
+class MarianRunner:
+    def __init__(self, pack: ModelPack, threads: int | None = None):
+        arch = pack.architecture
+        self.layers = int(arch["decoder_layers"])
+        self.heads = int(arch["heads"])
+        self.head_dim = int(arch["head_dim"])
+        self.pad_id = int(pack.special_ids["pad"])
+        self.encoder = open_session(pack.file("encoder.onnx"), threads)
+        self.decoder = open_session(pack.file("decoder.onnx"), threads)
+        self._cross_names = [f"cross_{kind}_{i}" for i in range(self.layers) for kind in ("key", "value")]
+        self._past_names = [f"past_{kind}_{i}" for i in range(self.layers) for kind in ("key", "value")]
+        self._outputs = ["logits"] + [f"present_{kind}_{i}" for i in range(self.layers) for kind in ("key", "value")]
+
+    def encode(self, sequences: list[list[int]]) -> DecoderState:
+        """Pads the sources on the right (as MarianTokenizer does) and computes the cross-attention cache."""
+        width = max(len(s) for s in sequences)
+        ids = np.full((len(sequences), width), self.pad_id, dtype=np.int64)
+        mask = np.zeros((len(sequences), width), dtype=np.int64)
+        for row, seq in enumerate(sequences):
+            ids[row, :len(seq)] = seq
+            mask[row, :len(seq)] = 1
+        cross = self.encoder.run(self._cross_names, {"input_ids": ids, "attention_mask": mask})
+        return DecoderState(self._step, cross, mask, self.layers, self.heads, self.head_dim)
+
+    def _step(self, tokens: np.ndarray, position: int, mask: np.ndarray, cross: list, past: list):
+        feed = {"input_ids": tokens, "position": np.array([position], dtype=np.int64),
+                "encoder_attention_mask": mask}
+        feed.update(zip(self._cross_names, cross))
+        feed.update(zip(self._past_names, past))
+        logits, *present = self.decoder.run(self._outputs, feed)
+        return logits, present

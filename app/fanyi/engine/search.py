@@ -1,0 +1,209 @@
+"""Greedy and beam search over the one-step decoder with its key/value cache.
+
+The arithmetic follows transformers 4.57 `generate()` step for step (float32 scores, the -1e9
+sentinels, the length penalty and early-stopping heuristic), so an fp32 pack chooses the same
+token ids. Rows are independent, so a row whose search is over is dropped from the batch.
+
+Both searches are generators: they yield (row, ids) each time more tokens of a row are decided —
+greedy every step, beam search when the prefix shared by every hypothesis that can still win grows —
+and return the final id lists (without the decoder start token).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import processors as proc
+from .options import CancelToken
+
+SENTINEL = np.float32(-1.0e9)
+Decided = tuple[int, list[int]]
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    num_beams: int
+    max_length: int  # counts the decoder start token, as generate()'s max_length does
+    length_penalty: float
+    early_stopping: bool | str
+    eos_ids: tuple[int, ...]
+    pad_id: int
+    decoder_start_id: int
+    rules: tuple
+
+
+class DecoderState:
+    """Encoder outputs and the self-attention cache for the rows still being decoded."""
+
+    def __init__(self, step: Callable, cross: list[np.ndarray], mask: np.ndarray, layers: int,
+                 heads: int, head_dim: int):
+        self._step = step
+        self.cross = cross
+        self.mask = mask
+        self.past = [np.zeros((mask.shape[0], heads, 0, head_dim), np.float32) for _ in range(2 * layers)]
+        self.position = 0
+
+    def run(self, tokens: np.ndarray) -> np.ndarray:
+        logits, self.past = self._step(tokens, self.position, self.mask, self.cross, self.past)
+        self.position += 1
+        return logits
+
+    def select(self, rows: np.ndarray) -> None:
+        """Keep (and reorder) cache rows; cross-attention rows follow when the batch shrinks."""
+        self.past = [p[rows] for p in self.past]
+
+    def select_sources(self, rows: np.ndarray) -> None:
+        self.cross = [c[rows] for c in self.cross]
+        self.mask = self.mask[rows]
+
+
+def greedy(state: DecoderState, settings: SearchSettings, cancel: CancelToken | None
+           ) -> Generator[Decided, None, list[list[int]]]:
+    n = state.mask.shape[0]
+    seqs = np.full((n, 1), settings.decoder_start_id, dtype=np.int64)
+    active = np.arange(n)
+    results: list[list[int]] = [[] for _ in range(n)]
+    eos = np.asarray(settings.eos_ids)
+    while active.size:
+        if cancel is not None:
+            cancel.raise_if_cancelled()
+        logits = state.run(seqs[:, -1:])
+        scores = proc.apply(settings.rules, seqs, logits.astype(np.float32, copy=False))
+        tokens = scores.argmax(axis=-1)
+        seqs = np.concatenate([seqs, tokens[:, None]], axis=1)
+        for row, tok in zip(active.tolist(), tokens.tolist()):
+            results[row].append(tok)
+            yield row, [tok]
+        done = np.isin(tokens, eos) | (seqs.shape[1] >= settings.max_length)
+        if done.any():
+            keep = np.flatnonzero(~done)
+            active, seqs = active[keep], seqs[keep]
+            state.select(keep)
+            state.select_sources(keep)
+    return results
+
+
+def _topk(values: np.ndarray, k: int) -> np.ndarray:
+    """Indices of the k largest values per row, best first (ties: lower index first)."""
+    if k < values.shape[1]:
+        part = np.argpartition(-values, k - 1, axis=1)[:, :k]
+    else:
+        part = np.broadcast_to(np.arange(values.shape[1]), values.shape).copy()
+    order = np.argsort(-np.take_along_axis(values, part, axis=1), axis=1, kind="stable")
+    return np.take_along_axis(part, order, axis=1)
+
+
+def _common_prefix(seqs: list[list[int]]) -> int:
+    first = seqs[0]
+    length = min(len(s) for s in seqs)
+    for i in range(length):
+        tok = first[i]
+        if any(s[i] != tok for s in seqs):
+            return i
+    return length
+
+
+def beam(state: DecoderState, settings: SearchSettings, cancel: CancelToken | None
+         ) -> Generator[Decided, None, list[list[int]]]:
+    """Beam search; `state` holds one row per source and is expanded to num_beams rows here."""
+    k = settings.num_beams
+    n = state.mask.shape[0]
+    expand = np.repeat(np.arange(n), k)
+    state.select_sources(expand)
+    state.select(expand)
+    keep_k = max(2, 1 + len(settings.eos_ids)) * k
+    lp, early = settings.length_penalty, settings.early_stopping
+    eos = np.asarray(settings.eos_ids)
+
+    rows = np.arange(n)  # original index of each active row
+    running = np.full((n, k, 1), settings.decoder_start_id, dtype=np.int64)
+    run_scores = np.zeros((n, k), np.float32)
+    run_scores[:, 1:] = SENTINEL
+    fin_scores = np.full((n, k), SENTINEL, np.float32)
+    fin_done = np.zeros((n, k), bool)
+    fin_seqs: list[list[list[int]]] = [[[] for _ in range(k)] for _ in range(n)]
+    hopeful = np.ones(n, bool)  # generate()'s early-stop heuristic: may a running beam still improve?
+    emitted = [0] * n
+    results: list[list[int]] = [[] for _ in range(n)]
+    cur_len = 1
+    top_mask = np.arange(keep_k) < k
+
+    while rows.size:
+        if cancel is not None:
+            cancel.raise_if_cancelled()
+        r = rows.size
+        flat = running.reshape(r * k, cur_len)
+        logits = state.run(flat[:, -1:]).astype(np.float32, copy=False)
+        vocab = logits.shape[-1]
+        scores = proc.apply(settings.rules, flat, proc.log_softmax(logits))
+        scores = (scores.reshape(r, k, vocab) + run_scores[:, :, None]).reshape(r, k * vocab)
+
+        top = _topk(scores, keep_k)
+        cand_scores = np.take_along_axis(scores, top, axis=1)
+        cand_beam, cand_tok = top // vocab, top % vocab
+        cand_seqs = np.concatenate(
+            [np.take_along_axis(running, cand_beam[:, :, None], axis=1), cand_tok[:, :, None]], axis=2)
+        hits = np.isin(cand_tok, eos) | (cur_len + 1 >= settings.max_length)
+
+        # the best unfinished candidates continue
+        live_scores = cand_scores + hits.astype(np.float32) * SENTINEL
+        pick = _topk(live_scores, k)
+        running = np.take_along_axis(cand_seqs, pick[:, :, None], axis=1)
+        run_scores = np.take_along_axis(live_scores, pick, axis=1)
+        source_beam = np.take_along_axis(cand_beam, pick, axis=1)
+
+        # finished candidates compete with the hypotheses finished so far
+        just = hits & top_mask[None, :]
+        final = cand_scores / ((cur_len + 1 - 1) ** lp)
+        if early is True:
+            final = final + (np.all(fin_done, axis=1, keepdims=True)).astype(np.float32) * SENTINEL
+        final = final + (~hopeful)[:, None].astype(np.float32) * SENTINEL
+        final = final + (~just).astype(np.float32) * SENTINEL
+        merged = np.concatenate([fin_scores, final], axis=1)
+        best = _topk(merged, k)
+        merged_done = np.concatenate([fin_done, just], axis=1)
+        new_seqs = []
+        for i in range(r):
+            row_seqs = []
+            for j in best[i].tolist():
+                row_seqs.append(fin_seqs[i][j] if j < k else cand_seqs[i, j - k, 1:].tolist())
+            new_seqs.append(row_seqs)
+        fin_seqs = new_seqs
+        fin_scores = np.take_along_axis(merged, best, axis=1)
+        fin_done = np.take_along_axis(merged_done, best, axis=1)
+
+        state.select((np.arange(r)[:, None] * k + source_beam).reshape(-1))
+        cur_len += 1
+
+        best_len = (settings.max_length - 1) if (early == "never" and lp > 0.0) else (cur_len - 1)
+        best_running = run_scores[:, :1] / (best_len ** lp)
+        worst_finished = np.where(fin_done, fin_scores.min(axis=1, keepdims=True), SENTINEL)
+        hopeful = hopeful & np.any(best_running > worst_finished, axis=1)
+
+        over = ~hopeful | np.all(hits, axis=1)
+        if early is True:
+            over |= np.all(fin_done, axis=1)
+        for i in range(r):
+            orig = rows[i]
+            if over[i]:
+                final_ids = fin_seqs[i][0]
+                yield orig, final_ids[emitted[orig]:]
+                results[orig] = final_ids
+                continue
+            contenders = [s[1:].tolist() for s in running[i]] + [s for s, d in zip(fin_seqs[i], fin_done[i]) if d]
+            shared = _common_prefix(contenders)
+            if shared > emitted[orig]:
+                yield orig, contenders[0][emitted[orig]:shared]
+                emitted[orig] = shared
+        if over.any():
+            keep = np.flatnonzero(~over)
+            rows, running, run_scores = rows[keep], running[keep], run_scores[keep]
+            fin_scores, fin_done, hopeful = fin_scores[keep], fin_done[keep], hopeful[keep]
+            fin_seqs = [fin_seqs[i] for i in keep.tolist()]
+            flat_keep = (keep[:, None] * k + np.arange(k)).reshape(-1)
+            state.select(flat_keep)
+            state.select_sources(flat_keep)
+    return results

@@ -1,0 +1,183 @@
+"""Hugging Face MarianMT folder → Fanyi model pack: build graphs, simplify, quantize, write, checksum."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+import onnx
+from onnx import external_data_helper
+
+from ..engine.pack import FORMAT_VERSION, MANIFEST, file_digest
+from .errors import ExportError
+from .hf_weights import extract_weights, generation_defaults, load_model
+from .marian_graphs import QuantizeSpec, build_decoder, build_encoder
+
+SHARED_DATA = "shared.bin"
+TOKENIZER_FILES = ("source.spm", "target.spm", "vocab.json", "target_vocab.json", "tokenizer_config.json")
+LANG_TOKEN = re.compile(r"^>>(.+)<<$")
+ISO3_TO_ISO1 = {"eng": "en", "zho": "zh", "cmn": "zh", "deu": "de", "fra": "fr", "jpn": "ja", "kor": "ko",
+                "spa": "es", "rus": "ru"}
+Progress = Callable[[str], None]
+
+
+def quantize_spec(mode: str, embeddings: str = "int8") -> QuantizeSpec:
+    if mode == "none":
+        return QuantizeSpec()
+    if mode == "int8":
+        return QuantizeSpec(linear=True, output_projection=True, embeddings=embeddings == "int8")
+    raise ExportError(f"unknown quantization {mode!r}; use none or int8")
+
+
+def _simplify(model: onnx.ModelProto) -> onnx.ModelProto:
+    import onnxslim
+
+    return onnxslim.slim(model)
+
+
+def _write_graphs(graphs: dict[str, onnx.ModelProto], folder: Path) -> None:
+    """Save the graphs, moving every `shared.*` initializer into one external file both refer to."""
+    offsets: dict[str, tuple[int, int]] = {}
+    with open(folder / SHARED_DATA, "wb") as blob:
+        for model in graphs.values():
+            for tensor in model.graph.initializer:
+                if not tensor.name.startswith("shared."):
+                    continue
+                if tensor.name not in offsets:
+                    pad = (-blob.tell()) % 4096  # page-aligned, so the runtime may map it
+                    blob.write(b"\0" * pad)
+                    offsets[tensor.name] = (blob.tell(), len(tensor.raw_data))
+                    blob.write(tensor.raw_data)
+                offset, length = offsets[tensor.name]
+                external_data_helper.set_external_data(tensor, SHARED_DATA, offset=offset, length=length)
+                tensor.ClearField("raw_data")
+                tensor.data_location = onnx.TensorProto.EXTERNAL
+    for filename, model in graphs.items():
+        onnx.save_model(model, folder / filename)
+
+
+def _languages(hf_dir: Path, vocab: dict) -> tuple[str, str]:
+    tok_cfg_path = hf_dir / "tokenizer_config.json"
+    cfg = json.loads(tok_cfg_path.read_text(encoding="utf-8")) if tok_cfg_path.exists() else {}
+    name_match = re.search(r"opus-mt-([a-z]+)-([a-z]+)", hf_dir.name)
+
+    def norm(code: str | None, fallback: str | None) -> str:
+        code = (code or fallback or "und").lower()
+        return ISO3_TO_ISO1.get(code, code)
+
+    return (norm(cfg.get("source_lang"), name_match and name_match.group(1)),
+            norm(cfg.get("target_lang"), name_match and name_match.group(2)))
+
+
+def _target_tokens(vocab: dict) -> dict[str, str]:
+    return {m.group(1): tok for tok in vocab if (m := LANG_TOKEN.match(tok))}
+
+
+def _default_target(target_tokens: dict[str, str], target_lang: str) -> str | None:
+    if not target_tokens:
+        return None
+    preferred = {"zh": "cmn_Hans"}.get(target_lang)
+    if preferred in target_tokens:
+        return preferred
+    return sorted(target_tokens)[0]
+
+
+def build_manifest(hf_dir: Path, model, spec: QuantizeSpec, *, name: str, model_id: str | None,
+                   revision: str | None) -> dict:
+    cfg = model.config
+    vocab = json.loads((hf_dir / "vocab.json").read_text(encoding="utf-8"))
+    gen = generation_defaults(hf_dir)
+    source_lang, target_lang = _languages(hf_dir, vocab)
+    targets = _target_tokens(vocab)
+    unk = vocab.get("<unk>")
+    return {
+        "format_version": FORMAT_VERSION,
+        "name": name,
+        "source_model": {"id": model_id, "revision": revision},
+        "architecture": {
+            "type": "marian",
+            "d_model": cfg.d_model,
+            "encoder_layers": cfg.encoder_layers,
+            "decoder_layers": cfg.decoder_layers,
+            "heads": cfg.decoder_attention_heads,
+            "head_dim": cfg.d_model // cfg.decoder_attention_heads,
+            "ffn_dim": cfg.decoder_ffn_dim,
+            "vocab_size": int(model.final_logits_bias.shape[-1]),
+            "max_positions": cfg.max_position_embeddings,
+            "activation": cfg.activation_function,
+        },
+        "source_lang": source_lang,
+        "target_lang": target_lang,
+        "special_ids": {
+            "pad": gen["pad_token_id"],
+            "eos": gen["eos_token_ids"][0],
+            "eos_all": gen["eos_token_ids"],
+            "unk": unk,
+            "decoder_start": gen["decoder_start_token_id"],
+        },
+        "bad_words_ids": gen["bad_words_ids"] or [],
+        "generation": {k: gen[k] for k in ("num_beams", "max_length", "max_new_tokens", "min_length",
+                                           "length_penalty", "early_stopping", "no_repeat_ngram_size",
+                                           "repetition_penalty", "forced_eos_token_id", "renormalize_logits")},
+        "target_tokens": targets,
+        "default_target": _default_target(targets, target_lang),
+        "tokenizer": {"separate_vocabs": (hf_dir / "target_vocab.json").exists()},
+        "quantization": {
+            "mode": spec.mode,
+            "scheme": "dynamic, weights int8 symmetric per output channel, activations uint8 per tensor"
+            if spec.mode == "int8" else None,
+            "linear": spec.linear,
+            "output_projection": spec.output_projection,
+            "embeddings": "int8" if spec.embeddings and spec.output_projection else "fp32",
+        },
+        "files": {},
+    }
+
+
+def export_pack(hf_dir: Path, out_dir: Path, *, quantize: str = "none", embeddings: str = "int8",
+                name: str | None = None, model_id: str | None = None, revision: str | None = None,
+                simplify: bool = True, overwrite: bool = False, progress: Progress | None = None) -> Path:
+    """Write a complete pack to out_dir; the folder appears only once every file is written."""
+    say = progress or (lambda _msg: None)
+    hf_dir, out_dir = Path(hf_dir), Path(out_dir)
+    if out_dir.exists() and not overwrite:
+        raise ExportError(f"{out_dir} already exists; choose another folder or remove it")
+    for required in ("config.json", "source.spm", "target.spm", "vocab.json"):
+        if not (hf_dir / required).is_file():
+            raise ExportError(f"{hf_dir / required} is missing: not a MarianMT model folder")
+    spec = quantize_spec(quantize, embeddings)
+
+    say("loading the PyTorch model")
+    model = load_model(hf_dir)
+    weights = extract_weights(model)
+    manifest = build_manifest(hf_dir, model, spec, name=name or hf_dir.name, model_id=model_id,
+                              revision=revision)
+    say("building the encoder and decoder graphs" + (" (int8)" if spec.mode == "int8" else ""))
+    graphs = {"encoder.onnx": build_encoder(weights, spec).build(),
+              "decoder.onnx": build_decoder(weights, spec).build()}
+    if simplify:
+        say("simplifying the graphs")
+        graphs = {k: _simplify(m) for k, m in graphs.items()}
+
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", dir=out_dir.parent))
+    try:
+        say("writing the pack")
+        _write_graphs(graphs, staging)
+        for filename in TOKENIZER_FILES:
+            if (hf_dir / filename).is_file():
+                shutil.copy2(hf_dir / filename, staging / filename)
+        manifest["files"] = {p.name: file_digest(p) for p in sorted(staging.iterdir()) if p.is_file()}
+        (staging / MANIFEST).write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        if out_dir.exists():
+            shutil.rmtree(out_dir)
+        staging.rename(out_dir)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    say(f"pack written to {out_dir}")
+    return out_dir

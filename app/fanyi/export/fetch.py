@@ -1,0 +1,96 @@
+"""`fanyi models fetch`: download an OPUS-MT repository, export it to an int8 pack, validate, install.
+
+Runs on a user's machine that is online and has the `export` extra. Downloads go to the Hugging
+Face cache, which resumes interrupted files; the pack appears in the packs folder only once it has
+been exported and validated.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from ..engine.options import CancelToken
+from ..engine.pack import ModelPack
+from .errors import FetchError
+
+# name → (Hugging Face repository, revision). "main" is resolved at download time and the commit
+# actually used is written to the pack's manifest, so a pack always says what it was built from.
+KNOWN_MODELS = {
+    "opus-mt-en-zh": ("Helsinki-NLP/opus-mt-en-zh", "main"),
+    "opus-mt-zh-en": ("Helsinki-NLP/opus-mt-zh-en", "main"),
+}
+WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin")
+REPO_FILES = ("config.json", "generation_config.json", "source.spm", "target.spm", "vocab.json",
+              "tokenizer_config.json")
+
+
+def download(repo_id: str, revision: str, into: Path, say: Callable[[str], None],
+             cancel: CancelToken | None) -> str:
+    """Download the files a pack needs into `into`; returns the commit hash downloaded."""
+    try:
+        from huggingface_hub import HfApi, hf_hub_download
+        from huggingface_hub.utils import EntryNotFoundError
+    except ImportError:
+        raise FetchError("downloading needs huggingface_hub: pip install 'fanyi[export]'") from None
+    try:
+        info = HfApi().model_info(repo_id, revision=revision)
+    except Exception as exc:  # the hub client raises many kinds; all mean the same to a user here
+        raise FetchError(f"cannot reach the Hugging Face hub to download {repo_id} "
+                         f"({type(exc).__name__}); connect to the internet or import a pack instead") from None
+    commit = info.sha or revision
+    present = {s.rfilename for s in (info.siblings or [])}
+    weights = next((w for w in WEIGHT_FILES if w in present), None)
+    if weights is None:
+        raise FetchError(f"{repo_id} has no model weights ({' or '.join(WEIGHT_FILES)})")
+    wanted = [f for f in REPO_FILES if f in present or f == "config.json"] + [weights]
+    for i, filename in enumerate(wanted, 1):
+        if cancel is not None:
+            cancel.raise_if_cancelled()
+        say(f"downloading {filename} ({i}/{len(wanted)})")
+        try:
+            local = hf_hub_download(repo_id, filename, revision=commit)
+        except EntryNotFoundError:
+            continue
+        except Exception as exc:
+            raise FetchError(f"download of {repo_id}/{filename} failed ({type(exc).__name__}: {exc})") from None
+        shutil.copy2(local, into / filename)
+    return commit
+
+
+def fetch_and_install(name: str, packs_dir: Path, *, source: Path | None = None,
+                      progress: Callable[[str], None] | None = None, cancel: CancelToken | None = None,
+                      quantize: str = "int8") -> ModelPack:
+    """Build pack `name` from the hub (or from a local Hugging Face folder `source`) into packs_dir."""
+    from .convert import export_pack
+    from .validate import validate_pack
+
+    say = progress or (lambda _msg: None)
+    if name not in KNOWN_MODELS and source is None:
+        raise FetchError(f"unknown model {name!r}; known: {', '.join(KNOWN_MODELS)}")
+    repo_id, revision = KNOWN_MODELS.get(name, (None, None))
+    target = packs_dir / name
+    if target.exists():
+        raise FetchError(f"{target} already exists; remove that pack first")
+    packs_dir.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=f".fetch-{name}-", dir=packs_dir) as tmp:
+        work = Path(tmp)
+        if source is not None:
+            hf_dir, commit = Path(source), None
+        else:
+            hf_dir = work / "hf"
+            hf_dir.mkdir()
+            commit = download(repo_id, revision, hf_dir, say, cancel)
+        if cancel is not None:
+            cancel.raise_if_cancelled()
+        staged = export_pack(hf_dir, work / "pack", quantize=quantize, name=name, model_id=repo_id,
+                             revision=commit, progress=say)
+        say("validating the pack against the PyTorch model")
+        report = validate_pack(staged, hf_dir)
+        if not report.passed:
+            raise FetchError(f"the exported pack does not agree with the PyTorch model:\n{report.text()}")
+        staged.rename(target)
+    say(f"installed {name} in {target}")
+    return ModelPack.open(target)

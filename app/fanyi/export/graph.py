@@ -1,0 +1,167 @@
+"""A small ONNX graph builder: named initializers, nodes with fresh output names, and the few
+composite blocks a Marian transformer needs (linear, layer norm, attention).
+
+Building the graphs directly from the weights, rather than tracing PyTorch, keeps the exported
+structure under our control: the cache layout the runtime expects, one copy of the tied
+embedding matrix, and int8 weights quantized exactly the way the pack records.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+OPSET = 17
+
+
+@dataclass
+class QuantizedWeight:
+    """A [in, out] weight stored as int8 with one symmetric scale per output column."""
+
+    values: np.ndarray  # int8 [in, out]
+    scale: np.ndarray  # float32 [out]
+
+
+def quantize_columns(weight: np.ndarray) -> QuantizedWeight:
+    """Symmetric per-output-channel int8: zero point 0, so scales can be applied after the integer MatMul."""
+    weight = np.asarray(weight, dtype=np.float32)
+    peak = np.abs(weight).max(axis=0)
+    scale = np.where(peak > 0, peak / 127.0, 1.0).astype(np.float32)
+    values = np.clip(np.rint(weight / scale), -127, 127).astype(np.int8)
+    return QuantizedWeight(values, scale)
+
+
+@dataclass
+class GraphBuilder:
+    name: str
+    nodes: list = field(default_factory=list)
+    initializers: dict = field(default_factory=dict)
+    inputs: list = field(default_factory=list)
+    outputs: list = field(default_factory=list)
+    _counter: int = 0
+    _consts: dict = field(default_factory=dict)
+
+    # --- plumbing -----------------------------------------------------------------------------
+    def fresh(self, hint: str) -> str:
+        self._counter += 1
+        return f"{hint}_{self._counter}"
+
+    def initializer(self, name: str, array: np.ndarray) -> str:
+        if name in self.initializers:
+            raise ValueError(f"initializer {name} defined twice")
+        self.initializers[name] = numpy_helper.from_array(np.ascontiguousarray(array), name)
+        return name
+
+    def const(self, value, dtype=np.int64) -> str:
+        """A small shared constant (shapes, axes, scalars), deduplicated by value."""
+        array = np.asarray(value, dtype=dtype)
+        key = (array.dtype.str, array.shape, array.tobytes())
+        if key not in self._consts:
+            self._consts[key] = self.initializer(self.fresh("const"), array)
+        return self._consts[key]
+
+    def op(self, op_type: str, *inputs: str, outputs: int = 1, name_hint: str | None = None,
+           domain: str | None = None, **attrs) -> str | list[str]:
+        hint = name_hint or op_type.lower()
+        names = [self.fresh(hint) for _ in range(outputs)]
+        self.nodes.append(helper.make_node(op_type, list(inputs), names, domain=domain, **attrs))
+        return names[0] if outputs == 1 else names
+
+    def rename_output(self, produced: str, wanted: str) -> str:
+        """Give the tensor a public name by retargeting the node that produced it."""
+        for node in self.nodes:
+            for i, out in enumerate(node.output):
+                if out == produced:
+                    node.output[i] = wanted
+                    for other in self.nodes:
+                        for j, inp in enumerate(other.input):
+                            if inp == produced:
+                                other.input[j] = wanted
+                    return wanted
+        raise KeyError(produced)
+
+    def add_input(self, name: str, elem_type: int, shape: list) -> str:
+        self.inputs.append(helper.make_tensor_value_info(name, elem_type, shape))
+        return name
+
+    def add_output(self, tensor: str, name: str, elem_type: int, shape: list) -> str:
+        """Publish a tensor under `name`; later nodes must use the returned name."""
+        self.rename_output(tensor, name)
+        self.outputs.append(helper.make_tensor_value_info(name, elem_type, shape))
+        return name
+
+    def build(self, producer: str = "fanyi") -> onnx.ModelProto:
+        graph = helper.make_graph(self.nodes, self.name, self.inputs, self.outputs,
+                                  initializer=list(self.initializers.values()))
+        model = helper.make_model(graph, producer_name=producer,
+                                  opset_imports=[helper.make_opsetid("", OPSET)])
+        model.ir_version = 8
+        return model
+
+    # --- blocks -------------------------------------------------------------------------------
+    def linear(self, x: str, prefix: str, weight: np.ndarray, bias: np.ndarray | None,
+               quantize: bool) -> str:
+        """x @ weight + bias, weight given as [in, out]; int8 weights use dynamic activation quantization."""
+        if quantize:
+            q = quantize_columns(weight)
+            y = self.int8_matmul(x, self.initializer(f"{prefix}.weight_int8", q.values),
+                                 self.initializer(f"{prefix}.weight_scale", q.scale))
+        else:
+            y = self.op("MatMul", x, self.initializer(f"{prefix}.weight", weight.astype(np.float32)))
+        if bias is not None:
+            y = self.op("Add", y, self.initializer(f"{prefix}.bias", bias.astype(np.float32)))
+        return y
+
+    def int8_matmul(self, x: str, weight: str, scale: str) -> str:
+        """x @ dequantized(weight): activations to uint8 per tensor, int8 weights with per-column scales.
+
+        Written as the standard DynamicQuantizeLinear → MatMulInteger → rescale chain, which ONNX
+        Runtime fuses into its DynamicQuantizeMatMul kernel.
+        """
+        x_q, x_scale, x_zero = self.op("DynamicQuantizeLinear", x, outputs=3)
+        acc = self.op("MatMulInteger", x_q, weight, x_zero)
+        return self.op("Mul", self.op("Cast", acc, to=TensorProto.FLOAT), self.op("Mul", x_scale, scale))
+
+    def layer_norm(self, x: str, prefix: str, gamma: np.ndarray, beta: np.ndarray, eps: float) -> str:
+        return self.op("LayerNormalization", x,
+                       self.initializer(f"{prefix}.weight", gamma.astype(np.float32)),
+                       self.initializer(f"{prefix}.bias", beta.astype(np.float32)),
+                       axis=-1, epsilon=float(eps))
+
+    def activation(self, x: str, kind: str) -> str:
+        if kind in ("swish", "silu"):
+            return self.op("Mul", x, self.op("Sigmoid", x))
+        if kind == "relu":
+            return self.op("Relu", x)
+        if kind == "gelu":
+            # erf form, as torch's default GELU
+            inner = self.op("Erf", self.op("Div", x, self.const(np.sqrt(2.0), np.float32)))
+            half = self.op("Mul", x, self.const(0.5, np.float32))
+            return self.op("Mul", half, self.op("Add", inner, self.const(1.0, np.float32)))
+        raise ValueError(f"unsupported activation function {kind!r}")
+
+    def split_heads(self, x: str, heads: int, head_dim: int) -> str:
+        """[B, T, D] → [B, H, T, Dh]"""
+        shaped = self.op("Reshape", x, self.const([0, 0, heads, head_dim]))
+        return self.op("Transpose", shaped, perm=[0, 2, 1, 3])
+
+    def merge_heads(self, x: str, d_model: int) -> str:
+        """[B, H, T, Dh] → [B, T, D]"""
+        return self.op("Reshape", self.op("Transpose", x, perm=[0, 2, 1, 3]), self.const([0, 0, d_model]))
+
+    def attend(self, q: str, k: str, v: str, additive_mask: str | None) -> str:
+        """softmax(q kᵀ + mask) v over [B, H, T, Dh] tensors; q is already scaled."""
+        scores = self.op("MatMul", q, self.op("Transpose", k, perm=[0, 1, 3, 2]))
+        if additive_mask is not None:
+            scores = self.op("Add", scores, additive_mask)
+        return self.op("MatMul", self.op("Softmax", scores, axis=-1), v)
+
+    def padding_mask(self, mask: str) -> str:
+        """int64 [B, S] with 1 = token, 0 = padding → float additive [B, 1, 1, S]."""
+        as_float = self.op("Cast", mask, to=TensorProto.FLOAT)
+        blocked = self.op("Mul", self.op("Sub", self.const(1.0, np.float32), as_float),
+                          self.const(-1e9, np.float32))
+        return self.op("Unsqueeze", blocked, self.const([1, 2]))

@@ -1,0 +1,264 @@
+"""Encoder and one-step decoder graphs of a MarianMT model, built from its weights.
+
+Graph contract (the runtime in fanyi.engine.search relies on it):
+
+encoder.onnx
+  inputs   input_ids int64 [batch, src], attention_mask int64 [batch, src]
+  outputs  last_hidden_state float [batch, src, d_model],
+           cross_key_{i}, cross_value_{i} float [batch, heads, src, head_dim] for every decoder layer i
+decoder.onnx (one step; every row of the batch is at the same step)
+  inputs   input_ids int64 [batch, 1], position int64 [1], encoder_attention_mask int64 [batch, src],
+           cross_key_{i}, cross_value_{i}, past_key_{i}, past_value_{i} float [batch, heads, past, head_dim]
+  outputs  logits float [batch, vocab], present_key_{i}, present_value_{i} [batch, heads, past + 1, head_dim]
+
+Tensors whose names start with "shared." (the tied embedding / output matrix and the position
+table) are written once to shared.bin and referenced by both graphs as external data.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from onnx import TensorProto
+
+from .graph import GraphBuilder, quantize_columns
+
+FLOAT, INT64 = TensorProto.FLOAT, TensorProto.INT64
+
+
+@dataclass
+class Linear:
+    weight: np.ndarray  # [in, out]
+    bias: np.ndarray | None
+
+
+@dataclass
+class Norm:
+    weight: np.ndarray
+    bias: np.ndarray
+
+
+@dataclass
+class Attention:
+    q: Linear
+    k: Linear
+    v: Linear
+    out: Linear
+
+
+@dataclass
+class Layer:
+    self_attn: Attention
+    self_norm: Norm
+    fc1: Linear
+    fc2: Linear
+    final_norm: Norm
+    cross_attn: Attention | None = None
+    cross_norm: Norm | None = None
+
+
+@dataclass
+class MarianWeights:
+    d_model: int
+    heads: int
+    activation: str
+    embed_scale: float
+    layer_norm_eps: float
+    encoder_embedding: np.ndarray  # [vocab, d_model]
+    decoder_embedding: np.ndarray
+    lm_head: np.ndarray  # [vocab, d_model]
+    final_logits_bias: np.ndarray  # [vocab]
+    encoder_positions: np.ndarray  # [max_positions, d_model]
+    decoder_positions: np.ndarray
+    encoder_layers: list[Layer]
+    decoder_layers: list[Layer]
+
+    @property
+    def head_dim(self) -> int:
+        return self.d_model // self.heads
+
+
+@dataclass(frozen=True)
+class QuantizeSpec:
+    """What to store as int8; recorded in the manifest."""
+
+    linear: bool = False  # every attention and feed-forward MatMul weight
+    output_projection: bool = False  # the lm_head MatMul
+    embeddings: bool = False  # the embedding lookups (only with a quantized, tied output matrix)
+
+    @property
+    def mode(self) -> str:
+        return "int8" if (self.linear or self.output_projection) else "none"
+
+
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    return a is b or (a.shape == b.shape and np.array_equal(a, b))
+
+
+class _Embeddings:
+    """Embedding lookups and the output projection sharing one [d_model, vocab] matrix where tied.
+
+    The matrix is stored transposed so that the output projection is a plain MatMul and the
+    lookup a Gather along axis 1: both read the same initializer, so it is stored once.
+    """
+
+    def __init__(self, w: MarianWeights, spec: QuantizeSpec):
+        self.w, self.spec = w, spec
+        self.tied = _same(w.lm_head, w.decoder_embedding)
+        self.shared_encoder = _same(w.encoder_embedding, w.decoder_embedding)
+
+    def _table(self, g: GraphBuilder, name: str, matrix: np.ndarray, int8: bool) -> tuple[str, str | None]:
+        transposed = np.ascontiguousarray(matrix.T.astype(np.float32))
+        if name in g.initializers:
+            return name, (f"{name}_scale" if int8 else None)
+        if not int8:
+            return g.initializer(name, transposed), None
+        q = quantize_columns(transposed)
+        return g.initializer(name, q.values), g.initializer(f"{name}_scale", q.scale)
+
+    def _embedding_table(self, g: GraphBuilder, side: str) -> tuple[str, str | None]:
+        w = self.w
+        if side == "encoder" and not self.shared_encoder:
+            return self._table(g, "encoder.embedding_t", w.encoder_embedding, False)
+        int8 = self.tied and self.spec.output_projection and self.spec.embeddings
+        name = "shared.embedding_t_int8" if int8 else "shared.embedding_t"
+        return self._table(g, name, w.decoder_embedding, int8)
+
+    def lookup(self, g: GraphBuilder, ids: str, side: str) -> str:
+        table, scale = self._embedding_table(g, side)
+        rows = g.op("Gather", table, ids, axis=1)  # [D, B, T]
+        if scale is not None:
+            rows = g.op("Cast", rows, to=FLOAT)
+        embedded = g.op("Transpose", rows, perm=[1, 2, 0])  # [B, T, D]
+        if scale is not None:
+            row_scale = g.op("Unsqueeze", g.op("Gather", scale, ids, axis=0), g.const([-1]))
+            embedded = g.op("Mul", embedded, row_scale)
+        if self.w.embed_scale != 1.0:
+            embedded = g.op("Mul", embedded, g.const(self.w.embed_scale, np.float32))
+        return embedded
+
+    def project(self, g: GraphBuilder, hidden: str) -> str:
+        w = self.w
+        if not self.tied:
+            logits = g.linear(hidden, "lm_head", w.lm_head.T, None, self.spec.output_projection)
+        elif self.spec.output_projection:
+            table, scale = self._table(g, "shared.embedding_t_int8", w.decoder_embedding, True)
+            logits = g.int8_matmul(hidden, table, scale)
+        else:
+            table, _ = self._table(g, "shared.embedding_t", w.decoder_embedding, False)
+            logits = g.op("MatMul", hidden, table)
+        if np.any(w.final_logits_bias):
+            logits = g.op("Add", logits, g.initializer("final_logits_bias", w.final_logits_bias.astype(np.float32)))
+        return logits
+
+
+def _projection(g: GraphBuilder, x: str, prefix: str, lin: Linear, spec: QuantizeSpec,
+                scale: float = 1.0) -> str:
+    weight, bias = lin.weight, lin.bias
+    if scale != 1.0:
+        # fold the attention scaling into the query projection: one multiply less per step
+        weight = weight * np.float32(scale)
+        bias = None if bias is None else bias * np.float32(scale)
+    return g.linear(x, prefix, weight, bias, spec.linear)
+
+
+def _ffn_block(g: GraphBuilder, h: str, prefix: str, layer: Layer, w: MarianWeights, spec: QuantizeSpec) -> str:
+    inner = g.activation(_projection(g, h, f"{prefix}.fc1", layer.fc1, spec), w.activation)
+    out = _projection(g, inner, f"{prefix}.fc2", layer.fc2, spec)
+    return g.layer_norm(g.op("Add", h, out), f"{prefix}.final_norm", layer.final_norm.weight,
+                        layer.final_norm.bias, w.layer_norm_eps)
+
+
+def _positions(g: GraphBuilder, name: str, table: np.ndarray) -> str:
+    return name if name in g.initializers else g.initializer(name, table.astype(np.float32))
+
+
+def build_encoder(w: MarianWeights, spec: QuantizeSpec) -> GraphBuilder:
+    g = GraphBuilder("marian_encoder")
+    emb = _Embeddings(w, spec)
+    ids = g.add_input("input_ids", INT64, ["batch", "src"])
+    mask = g.add_input("attention_mask", INT64, ["batch", "src"])
+    scaling = w.head_dim ** -0.5
+
+    length = g.op("Gather", g.op("Shape", ids), g.const([1]), axis=0)
+    pos_table = _positions(g, "shared.encoder_positions", w.encoder_positions)
+    positions = g.op("Slice", pos_table, g.const([0]), length, g.const([0]))
+    h = g.op("Add", emb.lookup(g, ids, "encoder"), positions)
+    additive = g.padding_mask(mask)
+
+    for i, layer in enumerate(w.encoder_layers):
+        p = f"encoder.{i}"
+        att = layer.self_attn
+        q = g.split_heads(_projection(g, h, f"{p}.q", att.q, spec, scaling), w.heads, w.head_dim)
+        k = g.split_heads(_projection(g, h, f"{p}.k", att.k, spec), w.heads, w.head_dim)
+        v = g.split_heads(_projection(g, h, f"{p}.v", att.v, spec), w.heads, w.head_dim)
+        ctx = g.merge_heads(g.attend(q, k, v, additive), w.d_model)
+        h = g.layer_norm(g.op("Add", h, _projection(g, ctx, f"{p}.o", att.out, spec)), f"{p}.self_norm",
+                         layer.self_norm.weight, layer.self_norm.bias, w.layer_norm_eps)
+        h = _ffn_block(g, h, p, layer, w, spec)
+
+    h = g.add_output(h, "last_hidden_state", FLOAT, ["batch", "src", w.d_model])
+    kv_shape = ["batch", w.heads, "src", w.head_dim]
+    for i, layer in enumerate(w.decoder_layers):
+        att = layer.cross_attn
+        k = g.split_heads(_projection(g, h, f"decoder.{i}.cross_k", att.k, spec), w.heads, w.head_dim)
+        v = g.split_heads(_projection(g, h, f"decoder.{i}.cross_v", att.v, spec), w.heads, w.head_dim)
+        g.add_output(k, f"cross_key_{i}", FLOAT, kv_shape)
+        g.add_output(v, f"cross_value_{i}", FLOAT, kv_shape)
+    return g
+
+
+def build_decoder(w: MarianWeights, spec: QuantizeSpec) -> GraphBuilder:
+    g = GraphBuilder("marian_decoder_step")
+    emb = _Embeddings(w, spec)
+    ids = g.add_input("input_ids", INT64, ["batch", 1])
+    position = g.add_input("position", INT64, [1])
+    enc_mask = g.add_input("encoder_attention_mask", INT64, ["batch", "src"])
+    n = len(w.decoder_layers)
+    cross_shape = ["batch", w.heads, "src", w.head_dim]
+    past_shape = ["batch", w.heads, "past", w.head_dim]
+    cross = [(g.add_input(f"cross_key_{i}", FLOAT, cross_shape), g.add_input(f"cross_value_{i}", FLOAT, cross_shape))
+             for i in range(n)]
+    past = [(g.add_input(f"past_key_{i}", FLOAT, past_shape), g.add_input(f"past_value_{i}", FLOAT, past_shape))
+            for i in range(n)]
+    scaling = w.head_dim ** -0.5
+
+    pos_table = _positions(g, "shared.decoder_positions", w.decoder_positions)
+    h = g.op("Add", emb.lookup(g, ids, "decoder"), g.op("Gather", pos_table, position, axis=0))
+    additive = g.padding_mask(enc_mask)
+
+    presents = []
+    for i, layer in enumerate(w.decoder_layers):
+        p = f"decoder.{i}"
+        att = layer.self_attn
+        q = g.split_heads(_projection(g, h, f"{p}.q", att.q, spec, scaling), w.heads, w.head_dim)
+        k_new = g.split_heads(_projection(g, h, f"{p}.k", att.k, spec), w.heads, w.head_dim)
+        v_new = g.split_heads(_projection(g, h, f"{p}.v", att.v, spec), w.heads, w.head_dim)
+        k = g.op("Concat", past[i][0], k_new, axis=2)
+        v = g.op("Concat", past[i][1], v_new, axis=2)
+        presents.append((k, v))
+        # a single query per row attends to every earlier position: no causal mask is needed
+        ctx = g.merge_heads(g.attend(q, k, v, None), w.d_model)
+        h = g.layer_norm(g.op("Add", h, _projection(g, ctx, f"{p}.o", att.out, spec)), f"{p}.self_norm",
+                         layer.self_norm.weight, layer.self_norm.bias, w.layer_norm_eps)
+
+        catt = layer.cross_attn
+        cq = g.split_heads(_projection(g, h, f"{p}.cross_q", catt.q, spec, scaling), w.heads, w.head_dim)
+        cctx = g.merge_heads(g.attend(cq, cross[i][0], cross[i][1], additive), w.d_model)
+        h = g.layer_norm(g.op("Add", h, _projection(g, cctx, f"{p}.cross_o", catt.out, spec)),
+                         f"{p}.cross_norm", layer.cross_norm.weight, layer.cross_norm.bias, w.layer_norm_eps)
+        h = _ffn_block(g, h, p, layer, w, spec)
+
+    last = g.op("Squeeze", h, g.const([1]))  # [B, D]
+    g.add_output(emb.project(g, last), "logits", FLOAT, ["batch", w.final_logits_bias.shape[-1]])
+    present_shape = ["batch", w.heads, "past_plus_one", w.head_dim]
+    for i, (k, v) in enumerate(presents):
+        g.add_output(k, f"present_key_{i}", FLOAT, present_shape)
+        g.add_output(v, f"present_value_{i}", FLOAT, present_shape)
+    return g
+
+
+def embed_scale_for(d_model: int, scale_embedding: bool) -> float:
+    return math.sqrt(d_model) if scale_embedding else 1.0

@@ -1,0 +1,126 @@
+"""`fanyi validate`: does a pack agree with the PyTorch model it came from? (build time: torch)
+
+For each sentence: token ids of our tokenizer vs MarianTokenizer; the output of our search vs
+`generate()` with the pack's defaults; and, teacher-forced on generate()'s output (or on a reference
+translation), per-step logits distance, KL divergence and top-1 agreement.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..engine.pack import ModelPack
+from ..engine.processors import log_softmax
+from ..engine.translator import Translator
+from ..paths import assets_dir
+
+FP32_MAX_LOGIT_DIFF = 1e-3
+INT8_MIN_TOP1 = 0.9
+
+
+@dataclass
+class ValidationReport:
+    pack: str
+    quantization: str
+    sentences: int = 0
+    tokenizer_mismatches: int = 0
+    identical_outputs: int = 0
+    steps: int = 0
+    top1_agreement: float = 0.0
+    max_logit_diff: float = 0.0
+    mean_logit_diff: float = 0.0
+    mean_kl: float = 0.0
+    max_kl: float = 0.0
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return not self.problems
+
+    def text(self) -> str:
+        lines = [
+            f"pack {self.pack} ({self.quantization})",
+            f"sentences                 {self.sentences}",
+            f"tokenizer identical       {self.sentences - self.tokenizer_mismatches}/{self.sentences}",
+            f"outputs identical         {self.identical_outputs}/{self.sentences}",
+            f"teacher-forced steps      {self.steps}",
+            f"top-1 agreement           {self.top1_agreement:.4f}",
+            f"logits |diff| max / mean  {self.max_logit_diff:.3g} / {self.mean_logit_diff:.3g}",
+            f"KL(torch || pack) mean / max  {self.mean_kl:.3g} / {self.max_kl:.3g}",
+            "result                    " + ("PASS" if self.passed else "FAIL"),
+        ]
+        lines += [f"  - {p}" for p in self.problems]
+        return "\n".join(lines)
+
+
+def default_sentences(lang: str, count: int = 24) -> list[str]:
+    path = assets_dir() / "corpus" / f"{lang}.txt"
+    lines = [l.strip() for l in path.read_text(encoding="utf-8").splitlines() if l.strip()] if path.exists() else []
+    return lines[:count] or ["Hello, world."]
+
+
+def _teacher_forced_logits(translator: Translator, source: list[int], prefix: list[int]) -> np.ndarray:
+    """Our decoder's logits at every step of `prefix` (decoder start first)."""
+    state = translator._runner.encode([source])
+    rows = [state.run(np.array([[tok]], dtype=np.int64))[0] for tok in prefix]
+    return np.stack(rows)
+
+
+def validate_pack(pack_dir: Path, hf_dir: Path, sentences: list[str] | None = None,
+                  references: list[str] | None = None) -> ValidationReport:
+    import torch
+    from transformers import MarianMTModel, MarianTokenizer
+
+    translator = Translator(ModelPack.open(pack_dir), threads=None)
+    model = MarianMTModel.from_pretrained(hf_dir).eval()
+    hf_tok = MarianTokenizer.from_pretrained(hf_dir)
+    sentences = sentences or default_sentences(translator.source_lang)
+    report = ValidationReport(translator.name, translator.quantization, sentences=len(sentences))
+    start = translator.pack.special_ids["decoder_start"]
+    target = translator.target_token(None)
+    diffs, kls, agree = [], [], []
+    for i, sentence in enumerate(sentences):
+        text = f"{target} {sentence}" if target else sentence
+        ours_ids = translator.tokenizer.encode(sentence, target_token=target)
+        theirs_ids = hf_tok(text)["input_ids"]
+        if ours_ids != theirs_ids:
+            report.tokenizer_mismatches += 1
+        with torch.no_grad():
+            generated = model.generate(input_ids=torch.tensor([theirs_ids]))[0].tolist()[1:]
+        pad = translator.pack.special_ids["pad"]
+        generated = [t for t in generated if t != pad]
+        if translator.generate_ids([theirs_ids])[0] == generated:
+            report.identical_outputs += 1
+        if references:
+            forced = hf_tok(text_target=references[i])["input_ids"]
+        else:
+            forced = generated
+        prefix = [start] + forced[:-1] if forced else [start]
+        with torch.no_grad():
+            ref = model(input_ids=torch.tensor([theirs_ids]),
+                        decoder_input_ids=torch.tensor([prefix])).logits[0].numpy()
+        mine = _teacher_forced_logits(translator, theirs_ids, prefix)
+        diffs.append(np.abs(ref - mine).max(axis=-1))
+        p_log, q_log = log_softmax(ref.astype(np.float64)), log_softmax(mine.astype(np.float64))
+        kls.append((np.exp(p_log) * (p_log - q_log)).sum(axis=-1))
+        agree.append(ref.argmax(-1) == mine.argmax(-1))
+    d, k, a = np.concatenate(diffs), np.concatenate(kls), np.concatenate(agree)
+    report.steps = int(a.size)
+    report.top1_agreement = float(a.mean())
+    report.max_logit_diff, report.mean_logit_diff = float(d.max()), float(d.mean())
+    report.mean_kl, report.max_kl = float(k.mean()), float(k.max())
+
+    if report.tokenizer_mismatches:
+        report.problems.append(f"{report.tokenizer_mismatches} sentences tokenized differently from MarianTokenizer")
+    if translator.quantization == "none":
+        if report.identical_outputs != report.sentences:
+            report.problems.append("an fp32 pack must give generate()'s tokens for every sentence")
+        if report.max_logit_diff > FP32_MAX_LOGIT_DIFF:
+            report.problems.append(f"fp32 logits differ by up to {report.max_logit_diff:.3g} "
+                                   f"(allowed {FP32_MAX_LOGIT_DIFF})")
+    elif report.top1_agreement < INT8_MIN_TOP1:
+        report.problems.append(f"int8 top-1 agreement {report.top1_agreement:.3f} is below {INT8_MIN_TOP1}")
+    return report

@@ -1,0 +1,74 @@
+"""Tiny random MarianMT models of the real architecture, built once per test session.
+
+Each is a Hugging Face folder (random weights + SentencePiece models trained on assets/corpus) and
+the packs exported from it; tests compare our engine with transformers on the same weights.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+@pytest.fixture(scope="session")
+def models_root(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("models")
+
+
+@pytest.fixture(scope="session")
+def tiny_hf_en_zh(models_root) -> Path:
+    from fanyi.export.synthetic import build_tiny_folder
+
+    return build_tiny_folder(models_root / "hf-opus-mt-en-zh", direction="en-zh", multi_target=True)
+
+
+@pytest.fixture(scope="session")
+def tiny_hf_zh_en(models_root) -> Path:
+    from fanyi.export.synthetic import build_tiny_folder
+
+    return build_tiny_folder(models_root / "hf-opus-mt-zh-en", direction="zh-en", multi_target=False, seed=1)
+
+
+def _export(hf: Path, out: Path, quantize: str) -> Path:
+    from fanyi.export.convert import export_pack
+
+    return export_pack(hf, out, quantize=quantize, name=out.name)
+
+
+@pytest.fixture(scope="session")
+def tiny_pack(tiny_hf_en_zh, models_root) -> Path:
+    """fp32 en→zh pack with >>cmn_Hans<< / >>cmn_Hant<< / >>yue<< target tokens."""
+    return _export(tiny_hf_en_zh, models_root / "tiny-en-zh", "none")
+
+
+@pytest.fixture(scope="session")
+def tiny_pack_int8(tiny_hf_en_zh, models_root) -> Path:
+    return _export(tiny_hf_en_zh, models_root / "tiny-en-zh-int8", "int8")
+
+
+@pytest.fixture(scope="session")
+def tiny_pack_zh_en(tiny_hf_zh_en, models_root) -> Path:
+    return _export(tiny_hf_zh_en, models_root / "tiny-zh-en", "none")
+
+
+@pytest.fixture(scope="session")
+def tiny_translator(tiny_pack):
+    from fanyi.engine.translator import Translator
+
+    return Translator.open(tiny_pack, threads=1)
+
+
+@pytest.fixture()
+def user_dirs(tmp_path, monkeypatch) -> Path:
+    """Empty user data/config folders and no bundled packs, as on a fresh machine."""
+    monkeypatch.setenv("FANYI_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("FANYI_CONFIG_DIR", str(tmp_path / "config"))
+    empty = tmp_path / "bundled"
+    empty.mkdir()
+    monkeypatch.setenv("FANYI_MODELS_DIR", str(empty))
+    monkeypatch.setattr("fanyi.paths.bundle_root", lambda: tmp_path / "no-bundle")
+    return tmp_path
