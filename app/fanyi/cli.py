@@ -24,12 +24,16 @@ def _open_translator(model: str | None, threads: int | None = None):
     return Translator.open(find_pack(model).path, threads=threads)
 
 
-def _add_decode_arguments(p: argparse.ArgumentParser) -> None:
+def _add_model_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", "-m", help="pack folder or installed pack name (default: the en→zh pack)")
+    p.add_argument("--threads", type=int, help="CPU threads (default: up to 4)")
+
+
+def _add_decode_arguments(p: argparse.ArgumentParser) -> None:
+    _add_model_arguments(p)
     p.add_argument("--beams", type=int, help="beam size (default: the model's, 4 for opus-mt)")
     p.add_argument("--max-length", type=int, help="maximum output length in tokens")
     p.add_argument("--target", help="target variant of a multi-target model, e.g. cmn_Hans, cmn_Hant, yue")
-    p.add_argument("--threads", type=int, help="CPU threads (default: up to 4)")
 
 
 def cmd_translate(args) -> int:
@@ -173,7 +177,7 @@ def build_parser() -> argparse.ArgumentParser:
         documents_command = None
     if documents_command is not None:
         p = sub.add_parser("file", help="translate documents into copies next to them")
-        _add_decode_arguments(p)
+        _add_model_arguments(p)
         documents_command.add_arguments(p)
         p.set_defaults(run=cmd_file)
     return parser

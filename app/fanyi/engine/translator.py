@@ -102,12 +102,11 @@ class Translator:
     def _render(self, pieces: list[Piece], parts: list[list[list[int]]], options) -> str:
         groups = iter(parts)
         out = []
+        joiner = part_joiner(self.target_lang)
         for i, piece in enumerate(pieces):
+            out.append(separator_text(pieces, i, self.target_lang))
             if piece.translate:
-                joiner = part_joiner(self.target_lang)
                 out.append(joiner.join(self._cache.get(self._key(ids, options)) for ids in next(groups)))
-            else:
-                out.append(separator_text(pieces, i, self.target_lang))
         return "".join(out)
 
     def translate_batch(self, texts: list[str], options: DecodeOptions | None = None,
@@ -147,9 +146,9 @@ class Translator:
         pieces, parts = self._plan(text, options)
         groups = iter(parts)
         for i, piece in enumerate(pieces):
+            if sep := separator_text(pieces, i, self.target_lang):
+                yield sep
             if not piece.translate:
-                if sep := separator_text(pieces, i, self.target_lang):
-                    yield sep
                 continue
             for j, ids in enumerate(next(groups)):
                 if j and (joiner := part_joiner(self.target_lang)):

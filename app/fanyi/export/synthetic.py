@@ -30,7 +30,7 @@ class TinyShape:
     num_beams: int = 4
     linear_gain: float = 4.0  # weights ~ N(0, gain / sqrt(fan_in)): layers mix, so the output depends on the input
     embedding_std: float = 0.3
-    eos_bias: float = 3.0  # with the eos row below, random models stop at varied lengths
+    eos_bias: float = 6.0  # with the eos row below, random models stop at varied lengths
 
 
 def build_random_marian(out_dir: Path, vocab_size: int, shape: TinyShape = TinyShape(), *, seed: int = 0,

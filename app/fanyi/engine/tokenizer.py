@@ -1,0 +1,184 @@
+"""Marian (OPUS-MT) tokenization without transformers: the same ids and text as MarianTokenizer.
+
+Mirrors transformers 4.57.6 `MarianTokenizer` with a shared vocab.json (`separate_vocabs: false`):
+
+* Encoding: the text is first split on the special tokens ("</s>", "<unk>", "<pad>" appearing
+  literally are kept as themselves, like the added-token trie, without stripping spaces around
+  them); each other chunk loses a leading ">>xx<<" language code (whatever lies between ">>" and
+  the first "<<"), is cut into pieces by the source SentencePiece model, and pieces missing from
+  vocab.json become <unk>. "</s>" is appended.
+* MarianTokenizer's Moses punctuation normalizer (sacremoses) is never applied when encoding in
+  4.57.6, installed or not: `normalize()` exists but nothing calls it. So we do not normalize.
+* Decoding (skip_special_tokens=True): </s>, <unk>, <pad> and ids outside the vocab are dropped,
+  the remaining tokens go through the *target* SentencePiece model's decode_pieces (tokens it does
+  not know come back verbatim, its own <unk> piece as " ⁇ "), "▁" becomes " ", the result is
+  stripped. `clean_up_tokenization_spaces` defaults to False in 4.57.6 (the tokenizer_config.json
+  of the folder may turn it on); when on, the same English clean-up replacements are applied.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from functools import cached_property
+from pathlib import Path
+
+import sentencepiece as spm
+
+SPIECE_UNDERLINE = "▁"
+
+
+def clean_up_tokenization(text: str) -> str:
+    """transformers' PreTrainedTokenizerBase.clean_up_tokenization, replacement for replacement."""
+    return (
+        text.replace(" .", ".")
+        .replace(" ?", "?")
+        .replace(" !", "!")
+        .replace(" ,", ",")
+        .replace(" ' ", "'")
+        .replace(" n't", "n't")
+        .replace(" 'm", "'m")
+        .replace(" 's", "'s")
+        .replace(" 've", "'ve")
+        .replace(" 're", "'re")
+    )
+
+
+def _load_spm(path: Path) -> spm.SentencePieceProcessor:
+    sp = spm.SentencePieceProcessor()
+    sp.Load(str(path))
+    return sp
+
+
+class Tokenizer:
+    def __init__(
+        self,
+        source: spm.SentencePieceProcessor,
+        target: spm.SentencePieceProcessor,
+        vocab: dict[str, int],
+        *,
+        eos_token: str = "</s>",
+        unk_token: str = "<unk>",
+        pad_token: str = "<pad>",
+        clean_up_tokenization_spaces: bool = False,
+    ) -> None:
+        for token in (eos_token, unk_token, pad_token):
+            if token not in vocab:
+                raise KeyError(f"{token!r} must be in the vocab")
+        self._source = source
+        self._target = target
+        self._vocab = vocab
+        self._specials = {eos_token, unk_token, pad_token}
+        self.eos_id = vocab[eos_token]
+        self.unk_id = vocab[unk_token]
+        self.pad_id = vocab[pad_token]
+        self.vocab_size = len(vocab)
+        self.unk_token = unk_token
+        self.clean_up_tokenization_spaces = clean_up_tokenization_spaces
+        # Built like MarianTokenizer.decoder, so a duplicated id resolves to the same token.
+        self._decoder = {i: t for t, i in vocab.items()}
+        special_ids = {vocab[t] for t in self._specials}
+        self._text_tokens = {i: t for i, t in self._decoder.items() if i not in special_ids}
+        # Longest first: the leftmost-longest match the added-token trie finds.
+        alternatives = sorted(self._specials, key=len, reverse=True)
+        self._special_split = re.compile("(" + "|".join(map(re.escape, alternatives)) + ")")
+
+    @classmethod
+    def from_files(
+        cls,
+        source_spm: Path,
+        target_spm: Path,
+        vocab_json: Path,
+        *,
+        eos_token: str = "</s>",
+        unk_token: str = "<unk>",
+        pad_token: str = "<pad>",
+        clean_up_tokenization_spaces: bool = False,
+    ) -> "Tokenizer":
+        vocab = json.loads(Path(vocab_json).read_text(encoding="utf-8"))
+        return cls(
+            _load_spm(Path(source_spm)),
+            _load_spm(Path(target_spm)),
+            vocab,
+            eos_token=eos_token,
+            unk_token=unk_token,
+            pad_token=pad_token,
+            clean_up_tokenization_spaces=clean_up_tokenization_spaces,
+        )
+
+    # --- encoding -------------------------------------------------------------------------------
+    def encode(self, text: str, target_token: str | None = None) -> list[int]:
+        """Source ids as MarianTokenizer(text)["input_ids"], ending with </s>.
+
+        target_token ("cmn_Hans" or ">>cmn_Hans<<") is prefixed as if the text started with it.
+        """
+        if target_token:
+            if not (target_token.startswith(">>") and target_token.endswith("<<")):
+                target_token = f">>{target_token}<<"
+            text = target_token + text
+        return self._encode(text, self._source)
+
+    def encode_target(self, text: str) -> list[int]:
+        """Target-side ids as MarianTokenizer(text_target=text)["input_ids"]."""
+        return self._encode(text, self._target)
+
+    def _encode(self, text: str, sp: spm.SentencePieceProcessor) -> list[int]:
+        vocab, unk = self._vocab, self.unk_id
+        ids: list[int] = []
+        for chunk in self._special_split.split(text):
+            if chunk in self._specials:
+                ids.append(vocab[chunk])
+                continue
+            if chunk.startswith(">>") and (end := chunk.find("<<")) != -1:
+                ids.append(vocab.get(chunk[: end + 2], unk))
+                chunk = chunk[end + 2 :]
+            if chunk:
+                ids.extend(vocab.get(piece, unk) for piece in sp.encode(chunk, out_type=str))
+        ids.append(self.eos_id)
+        return ids
+
+    # --- decoding -------------------------------------------------------------------------------
+    def decode(self, ids: Sequence[int]) -> str:
+        """Text as MarianTokenizer.decode(ids, skip_special_tokens=True)."""
+        tokens = self._text_tokens
+        pieces = [tokens[i] for i in map(int, ids) if i in tokens]
+        text = self._target.decode_pieces(pieces).replace(SPIECE_UNDERLINE, " ").strip()
+        return clean_up_tokenization(text) if self.clean_up_tokenization_spaces else text
+
+    def piece_text(self, i: int) -> str:
+        """What id i contributes to decode() away from the start, before strip and clean-up.
+
+        decode(ids) == strip("".join(piece_text(i) for i in ids)), then clean-up if enabled:
+        SentencePiece decodes piece by piece, and its one context rule (dropping the first
+        piece's leading "▁") only removes leading whitespace, which strip() removes anyway.
+        """
+        table = self._piece_texts
+        return table[i] if 0 <= i < len(table) else ""
+
+    @cached_property
+    def _piece_texts(self) -> list[str]:
+        sp = self._target
+        unk_piece = sp.id_to_piece(sp.unk_id())
+        unk_surface = sp.decode_pieces([unk_piece])
+        table = [""] * (max(self._decoder, default=-1) + 1)
+        for i, token in self._text_tokens.items():
+            j = sp.piece_to_id(token)
+            if sp.is_byte(j):
+                # Byte pieces decode jointly (UTF-8 sequences), which per-piece text cannot express.
+                raise ValueError("target SentencePiece models with byte fallback are not supported")
+            if sp.is_control(j):
+                text = ""
+            elif sp.is_unknown(j):
+                text = unk_surface if token == unk_piece else token
+            else:
+                text = token
+            table[i] = text.replace(SPIECE_UNDERLINE, " ")
+        return table
+
+    # --- vocabulary -----------------------------------------------------------------------------
+    def id_to_piece(self, i: int) -> str:
+        return self._decoder.get(i, self.unk_token)
+
+    def piece_to_id(self, piece: str) -> int:
+        return self._vocab.get(piece, self.unk_id)

@@ -1,0 +1,125 @@
+"""The command line, run as a user runs it (a subprocess), on tiny packs."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import zipfile
+
+import pytest
+
+from fanyi.engine.translator import Translator
+
+
+def run(*args, env_extra=None, stdin=None, cwd=None):
+    env = dict(os.environ, **(env_extra or {}))
+    return subprocess.run([sys.executable, "-m", "fanyi", *args], input=stdin, capture_output=True, text=True,
+                          env=env, timeout=300, cwd=cwd)
+
+
+@pytest.fixture()
+def dirs(tmp_path):
+    data, config, bundled = tmp_path / "data", tmp_path / "config", tmp_path / "bundled"
+    bundled.mkdir()
+    return {"FANYI_DATA_DIR": str(data), "FANYI_CONFIG_DIR": str(config), "FANYI_MODELS_DIR": str(bundled)}
+
+
+def test_translate_arguments_stdin_and_stream(tiny_pack):
+    expected = Translator.open(tiny_pack, threads=1)
+    one = run("translate", "--model", str(tiny_pack), "Good morning.")
+    assert one.returncode == 0, one.stderr
+    assert one.stdout == expected.translate("Good morning.") + "\n"
+    lines = run("translate", "--model", str(tiny_pack), "--beams", "1", stdin="First line.\nSecond line.\n")
+    from fanyi.engine.options import DecodeOptions
+
+    assert lines.stdout.splitlines() == [expected.translate(t, DecodeOptions(beams=1))
+                                         for t in ("First line.", "Second line.")]
+    streamed = run("translate", "--model", str(tiny_pack), "--stream", "Good morning.")
+    assert streamed.stdout == one.stdout
+
+
+def test_models_list_fetch_from_local_folder_and_remove(tiny_hf_en_zh, dirs):
+    empty = run("models", "list", env_extra=dirs)
+    assert "No translation model is installed" in empty.stdout
+    fetched = run("models", "fetch", "opus-mt-en-zh", "--source", str(tiny_hf_en_zh), "--quantize", "none",
+                  env_extra=dirs)
+    assert fetched.returncode == 0, fetched.stderr
+    listed = run("models", "list", env_extra=dirs)
+    assert "opus-mt-en-zh" in listed.stdout and "en→zh" in listed.stdout and "user" in listed.stdout
+    translated = run("translate", "Hello.", env_extra=dirs)
+    assert translated.returncode == 0 and translated.stdout.strip()
+    assert run("models", "remove", "opus-mt-en-zh", env_extra=dirs).returncode == 0
+    assert "No translation model" in run("models", "list", env_extra=dirs).stdout
+
+
+def test_fetch_offline_is_one_clear_line(dirs):
+    result = run("models", "fetch", "opus-mt-en-zh",
+                 env_extra={**dirs, "HF_HUB_OFFLINE": "1", "HF_HOME": dirs["FANYI_DATA_DIR"] + "/hf"})
+    assert result.returncode == 2
+    lines = [l for l in result.stderr.splitlines() if l.strip()]
+    assert len(lines) == 1 and "cannot reach the Hugging Face hub" in lines[0]
+
+
+def test_translate_without_a_model_says_how_to_get_one(dirs):
+    result = run("translate", "Hello", env_extra=dirs)
+    assert result.returncode == 2
+    assert "fanyi models import" in result.stderr and "fanyi models fetch" in result.stderr
+
+
+def test_import_zip_and_refuse_escaping_archive(tiny_pack, dirs, tmp_path):
+    good = tmp_path / "pack.zip"
+    with zipfile.ZipFile(good, "w") as zf:
+        for f in tiny_pack.iterdir():
+            zf.write(f, f"tiny/{f.name}")
+    ok = run("models", "import", str(good), env_extra=dirs)
+    assert ok.returncode == 0, ok.stderr
+    evil = tmp_path / "evil.zip"
+    with zipfile.ZipFile(evil, "w") as zf:
+        zf.writestr("../outside.txt", "x")
+    refused = run("models", "import", str(evil), env_extra=dirs)
+    assert refused.returncode == 2 and "outside the pack folder" in refused.stderr
+    assert not (tmp_path / "data" / "outside.txt").exists()
+
+
+def test_import_damaged_pack_is_refused(tiny_pack, dirs, tmp_path):
+    import shutil
+
+    broken = shutil.copytree(tiny_pack, tmp_path / "broken")
+    (broken / "vocab.json").write_text("{}", encoding="utf-8")
+    result = run("models", "import", str(broken), env_extra=dirs)
+    assert result.returncode == 2 and "vocab.json is damaged" in result.stderr
+
+
+def test_validate_passes_for_its_model_and_fails_for_another(tiny_pack, tiny_hf_en_zh, tmp_path):
+    good = run("validate", str(tiny_pack), "--reference", str(tiny_hf_en_zh))
+    assert good.returncode == 0, good.stdout + good.stderr
+    for label in ("top-1 agreement", "KL", "logits", "outputs identical"):
+        assert label in good.stdout
+    import shutil
+
+    import torch
+    from transformers import MarianMTModel
+
+    other = shutil.copytree(tiny_hf_en_zh, tmp_path / "other")
+    model = MarianMTModel.from_pretrained(other)
+    with torch.no_grad():
+        for p in model.parameters():
+            p.add_(torch.randn_like(p) * 0.2)
+    model.save_pretrained(other)
+    bad = run("validate", str(tiny_pack), "--reference", str(other))
+    assert bad.returncode == 1 and "FAIL" in bad.stdout
+
+
+def test_validate_int8_reports_metrics(tiny_pack_int8, tiny_hf_en_zh):
+    from fanyi.export.validate import validate_pack
+
+    report = validate_pack(tiny_pack_int8, tiny_hf_en_zh)
+    assert report.quantization == "int8"
+    assert report.steps > 0 and 0.0 <= report.top1_agreement <= 1.0
+    assert report.max_logit_diff > 0 and report.mean_kl >= 0
+
+
+def test_export_refuses_a_folder_that_is_not_a_model(tmp_path):
+    result = run("export", str(tmp_path), str(tmp_path / "out"))
+    assert result.returncode == 2 and "config.json is missing" in result.stderr
