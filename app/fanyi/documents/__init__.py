@@ -1,0 +1,48 @@
+"""Document translation: a translated copy of a file with its layout intact.
+
+    from fanyi.documents import translate_document
+    result = translate_document(Path("book.docx"), translator, bilingual=True)
+    print(result.output, result.report.summary())
+"""
+
+from .base import (
+    CorruptDocument,
+    DocumentError,
+    DocumentHandler,
+    EncryptedDocument,
+    Entry,
+    JobReport,
+    NoTextFound,
+    NotReadable,
+    NotTextFile,
+    NotWritable,
+    TranslationFailed,
+    Translator,
+    Unit,
+    UnsupportedFormat,
+)
+from .job import JobResult, output_path_for, translate_document
+from .registry import FORMATS, SUPPORTED_SUFFIXES, format_for
+
+__all__ = [
+    "FORMATS",
+    "SUPPORTED_SUFFIXES",
+    "CorruptDocument",
+    "DocumentError",
+    "DocumentHandler",
+    "EncryptedDocument",
+    "Entry",
+    "JobReport",
+    "JobResult",
+    "NoTextFound",
+    "NotReadable",
+    "NotTextFile",
+    "NotWritable",
+    "TranslationFailed",
+    "Translator",
+    "Unit",
+    "UnsupportedFormat",
+    "format_for",
+    "output_path_for",
+    "translate_document",
+]

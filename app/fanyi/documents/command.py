@@ -1,0 +1,97 @@
+"""``fanyi file IN... [-o OUT] [--bilingual] [--target LANG]``: translate documents from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TextIO
+
+from fanyi.engine.options import Cancelled, DecodeOptions
+
+from .base import DocumentError, Translator
+from .job import check_source, translate_document
+from .registry import SUPPORTED_SUFFIXES
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    kinds = " ".join(SUPPORTED_SUFFIXES)
+    parser.add_argument("inputs", nargs="+", type=Path, metavar="IN", help=f"documents to translate ({kinds})")
+    parser.add_argument(
+        "-o", "--output", type=Path, metavar="OUT", help="output file (one input only) or an existing folder"
+    )
+    parser.add_argument(
+        "--bilingual", action="store_true", help="each paragraph followed by its translation (双语对照)"
+    )
+    parser.add_argument("--target", metavar="LANG", help="target language of a multi-target model pack, e.g. cmn_Hans")
+
+
+class ProgressBar:
+    """A one-line text progress bar, redrawn at most ten times a second."""
+
+    def __init__(self, stream: TextIO, label: str, width: int = 30) -> None:
+        self._stream = stream
+        self._label = label
+        self._width = width
+        self._last = 0.0
+        self._shown = False
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if done < total and now - self._last < 0.1:
+            return
+        self._last = now
+        filled = self._width * done // max(total, 1)
+        bar = "#" * filled + "." * (self._width - filled)
+        self._stream.write(f"\r{self._label} [{bar}] {done}/{total}")
+        self._stream.flush()
+        self._shown = True
+
+    def close(self) -> None:
+        if self._shown:
+            self._stream.write("\n")
+            self._shown = False
+
+
+def run(args: argparse.Namespace, translator_factory: Callable[[], Translator]) -> int:
+    """Translate every input; 0 when all were translated completely, 1 otherwise, 2 for a usage error."""
+    inputs: list[Path] = args.inputs
+    output: Path | None = args.output
+    if output is not None and len(inputs) > 1 and not output.is_dir():
+        print("fanyi file: with several inputs, -o must name an existing folder.", file=sys.stderr)
+        return 2
+    options = DecodeOptions(target=args.target) if args.target else None
+    problems = 0
+    ready: list[Path] = []
+    for src in inputs:  # cheap checks first: the model is not loaded for nothing
+        try:
+            check_source(src)
+        except DocumentError as error:
+            print(f"error: {error}", file=sys.stderr)
+            problems += 1
+        else:
+            ready.append(src)
+    if not ready:
+        return 1
+    translator = translator_factory()
+    for src in ready:
+        bar = ProgressBar(sys.stderr, src.name)
+        try:
+            result = translate_document(
+                src, translator, dst=output, bilingual=args.bilingual, options=options, progress=bar
+            )
+        except DocumentError as error:
+            bar.close()
+            print(f"error: {error}", file=sys.stderr)
+            problems += 1
+            continue
+        except (KeyboardInterrupt, Cancelled):
+            bar.close()
+            print(f"cancelled: nothing was written for {src}.", file=sys.stderr)
+            return 130
+        bar.close()
+        print(result.report.summary())
+        problems += bool(result.report.failed)
+    return 1 if problems else 0

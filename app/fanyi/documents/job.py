@@ -1,0 +1,248 @@
+"""One document, start to end: open, decide what to translate, translate in bounded batches, write atomically."""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from fanyi.engine.options import CancelToken, Cancelled, DecodeOptions
+from fanyi.fsutil import atomic_write
+
+from .base import (
+    DocumentError,
+    JobReport,
+    NoTextFound,
+    NotReadable,
+    NotWritable,
+    TranslationFailed,
+    Translator,
+    Unit,
+)
+from .policy import keep_reason
+from .registry import Format, format_for
+
+# Units are read in windows so that memory stays bounded for a file of any size; inside a window,
+# texts are deduplicated and sorted by length so that a batch pads little.
+WINDOW_UNITS = 256
+WINDOW_CHARS = 64_000
+BATCH_UNITS = 16
+BATCH_CHARS = 4_000
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class JobResult:
+    output: Path
+    report: JobReport
+
+
+def output_path_for(src: Path, target_lang: str, folder: Path | None = None) -> Path:
+    """``name.zh.ext`` next to the source (or in ``folder``), numbered ``name.zh.1.ext`` … when taken."""
+    suffix = format_for(src).output_suffix or src.suffix
+    language = re.sub(r"[^A-Za-z0-9_-]", "", target_lang) or "translated"
+    folder = src.parent if folder is None else folder
+    candidate = folder / f"{src.stem}.{language}{suffix}"
+    number = 1
+    while candidate.exists():
+        candidate = folder / f"{src.stem}.{language}.{number}{suffix}"
+        number += 1
+    return candidate
+
+
+def translate_document(
+    src: Path,
+    translator: Translator,
+    *,
+    dst: Path | None = None,
+    bilingual: bool = False,
+    options: DecodeOptions | None = None,
+    progress: Progress | None = None,
+    cancel: CancelToken | None = None,
+) -> JobResult:
+    """Translate ``src`` into a new file; raises a DocumentError (nothing written) or Cancelled."""
+    src = Path(src)
+    fmt = check_source(src)
+    target = (options.target if options is not None else None) or translator.target_lang
+    if dst is None or Path(dst).is_dir():
+        dst = output_path_for(src, target, None if dst is None else Path(dst))
+    dst = Path(dst)
+    _check_writable(src, dst)
+    document = fmt.open(src)
+    total, kept = _count(document.units(), target, cancel)
+    if total == 0:
+        raise NoTextFound(src, f"{src} has nothing to translate ({_describe(kept)}).")
+    report = JobReport(src, notes=list(document.notes))
+    translating = _Translating(translator, target, options, report, progress, cancel, total)
+    results = translating.results(document.units())
+    try:
+        with atomic_write(dst) as out:
+            # lang attributes want a language code ("zh"), not a pack's target token ("cmn_Hans").
+            document.write(out, results, bilingual=bilingual, target_lang=translator.target_lang)
+            if report.translated == 0:
+                reason = report.failed[0].reason if report.failed else "no translation came back"
+                raise TranslationFailed(src, f"None of the text in {src} could be translated: {reason}.")
+    except (DocumentError, Cancelled):
+        raise
+    except OSError as error:
+        raise NotWritable(dst, f"Could not write {dst}: {error.strerror or error}.") from error
+    report.output = dst
+    return JobResult(dst, report)
+
+
+def check_source(src: Path) -> Format:
+    """The source's format, once it is known to be a readable, non-empty file: cheap checks, no parsing."""
+    fmt = format_for(src)
+    try:
+        size = src.stat().st_size
+        if not src.is_file():
+            raise NotReadable(src, f"{src} is not a file.")
+        with src.open("rb"):
+            pass
+    except FileNotFoundError:
+        raise NotReadable(src, f"{src} does not exist.") from None
+    except PermissionError:
+        raise NotReadable(src, f"{src} cannot be read (permission denied).") from None
+    if size == 0:
+        raise NoTextFound(src, f"{src} is empty.")
+    return fmt
+
+
+def _check_writable(src: Path, dst: Path) -> None:
+    """Fail before translating, not after: the folder must exist and take a new file."""
+    if dst.exists() and dst.resolve() == src.resolve():
+        raise NotWritable(dst, f"Will not write over the source {src}; choose another output name.")
+    folder = dst.parent
+    if not folder.is_dir():
+        raise NotWritable(dst, f"Cannot write {dst}: the folder {folder} does not exist.")
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as error:
+        raise NotWritable(dst, f"Cannot write {dst}: {error.strerror or error}.") from error
+
+
+def _count(units: Iterable[Unit], target: str, cancel: CancelToken | None) -> tuple[int, Counter[str]]:
+    total, kept = 0, Counter[str]()
+    for number, unit in enumerate(units):
+        if cancel is not None and number % 1024 == 0:
+            cancel.raise_if_cancelled()
+        reason = _reason(unit, target)
+        if reason is None:
+            total += 1
+        elif unit.text.strip():
+            kept[reason] += 1
+    return total, kept
+
+
+def _describe(kept: Counter[str]) -> str:
+    if not kept:
+        return "it holds no text"
+    return "everything in it is left as it is: " + ", ".join(f"{reason} ({n})" for reason, n in kept.items())
+
+
+def _reason(unit: Unit, target: str) -> str | None:
+    return unit.keep or keep_reason(unit.text, target)
+
+
+class _Translating:
+    """Feeds units to the translator window by window and yields one result per unit."""
+
+    def __init__(
+        self,
+        translator: Translator,
+        target: str,
+        options: DecodeOptions | None,
+        report: JobReport,
+        progress: Progress | None,
+        cancel: CancelToken | None,
+        total: int,
+    ) -> None:
+        self._translator = translator
+        self._target = target
+        self._options = options
+        self._report = report
+        self._progress = progress
+        self._cancel = cancel
+        self._total = total
+        self._done = 0
+
+    def results(self, units: Iterable[Unit]) -> Iterator[str | None]:
+        self._tick(0)
+        window: list[Unit] = []
+        size = 0
+        for unit in units:
+            window.append(unit)
+            size += len(unit.text)
+            if len(window) >= WINDOW_UNITS or size >= WINDOW_CHARS:
+                yield from self._window(window)
+                window, size = [], 0
+        yield from self._window(window)
+
+    def _tick(self, done: int) -> None:
+        self._done += done
+        if self._progress is not None:
+            self._progress(self._done, self._total)
+
+    def _window(self, window: list[Unit]) -> list[str | None]:
+        reasons = [_reason(unit, self._target) for unit in window]
+        wanted = Counter(unit.text.strip() for unit, reason in zip(window, reasons) if reason is None)
+        translated: dict[str, str] = {}
+        failed: dict[str, str] = {}
+        for batch in _batches(sorted(wanted, key=len)):
+            self._translate(batch, translated, failed)
+            self._tick(sum(wanted[text] for text in batch))
+        results: list[str | None] = []
+        for unit, reason in zip(window, reasons):
+            text = unit.text.strip()
+            if reason is not None:
+                if text:
+                    self._report.keep(unit, reason)
+                results.append(None)
+            elif text in failed:
+                self._report.fail(unit, failed[text])
+                results.append(None)
+            else:
+                self._report.translated += 1
+                results.append(translated[text])
+        return results
+
+    def _translate(self, batch: list[str], translated: dict[str, str], failed: dict[str, str]) -> None:
+        """Translate a batch; when it fails, each text alone, so one bad text fails only itself."""
+        if self._cancel is not None:
+            self._cancel.raise_if_cancelled()
+        try:
+            outputs = self._translator.translate_batch(batch, self._options, cancel=self._cancel)
+            if len(outputs) != len(batch):
+                raise ValueError(f"the translator returned {len(outputs)} results for {len(batch)} texts")
+        except Cancelled:
+            raise
+        except Exception as error:  # noqa: BLE001 - any engine failure becomes a reported unit failure
+            if len(batch) > 1:
+                for text in batch:
+                    self._translate([text], translated, failed)
+            else:
+                failed[batch[0]] = f"{type(error).__name__}: {error}"
+            return
+        for text, output in zip(batch, outputs):
+            if output.strip():
+                translated[text] = output.strip()
+            else:
+                failed[text] = "the translator returned an empty translation"
+
+
+def _batches(texts: list[str]) -> Iterator[list[str]]:
+    batch: list[str] = []
+    size = 0
+    for text in texts:
+        if batch and (len(batch) >= BATCH_UNITS or size + len(text) > BATCH_CHARS):
+            yield batch
+            batch, size = [], 0
+        batch.append(text)
+        size += len(text)
+    if batch:
+        yield batch

@@ -1,0 +1,100 @@
+"""Telling the encoding of a text file and reading it as a stream of lines.
+
+Tried in order: a BOM (UTF-8, UTF-16), strict UTF-8, strict GB18030. A file with NUL bytes and no
+UTF-16 BOM is binary. The whole file is checked in chunks, so a large file is never held in memory.
+"""
+
+from __future__ import annotations
+
+import codecs
+import contextlib
+import io
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import BinaryIO
+
+from .base import NotTextFile
+
+_CHUNK = 1 << 16
+_BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+_FALLBACKS = ("utf-8", "gb18030")
+
+
+def detect_encoding(path: Path) -> str:
+    """The codec that decodes all of ``path``, read in chunks."""
+    with path.open("rb") as handle:
+        head = handle.read(4096)
+
+    def chunks() -> Iterator[bytes]:
+        with path.open("rb") as handle:
+            while chunk := handle.read(_CHUNK):
+                yield chunk
+
+    return _detect(path, head, chunks, None)
+
+
+def decode_bytes(path: Path, data: bytes, declared: str | None = None) -> tuple[str, str]:
+    """``data`` (read from ``path``) decoded: (text, codec); ``declared`` (a meta charset) is tried first."""
+    codec = _detect(path, data[:4096], lambda: iter((data,)), declared)
+    return data.decode(codec), codec
+
+
+def _detect(path: Path, head: bytes, chunks: Callable[[], Iterator[bytes]], declared: str | None) -> str:
+    for bom, codec in _BOMS:
+        if head.startswith(bom):
+            return codec
+    if b"\x00" in head:
+        raise NotTextFile(path, f"{path} does not look like a text file: it contains binary data.")
+    candidates = ([declared.lower()] if declared and _known(declared) else []) + list(_FALLBACKS)
+    for codec in dict.fromkeys(candidates):
+        if _decodes(chunks(), codec):
+            return codec
+    raise NotTextFile(
+        path, f"{path} does not look like a text file: it is neither UTF-8, UTF-16 nor GB18030 text."
+    )
+
+
+def _known(codec: str) -> bool:
+    try:
+        codecs.lookup(codec)
+    except LookupError:
+        return False
+    return True
+
+
+def _decodes(chunks: Iterator[bytes], codec: str) -> bool:
+    decoder = codecs.getincrementaldecoder(codec)("strict")
+    try:
+        for chunk in chunks:
+            if _has_control_bytes(decoder.decode(chunk)):
+                return False
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+# Text files carry tabs, newlines, form feeds and the odd escape; other C0 controls mean binary data.
+_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
+
+
+def _has_control_bytes(text: str) -> bool:
+    return _CONTROL.search(text) is not None
+
+
+def read_lines(path: Path, codec: str) -> Iterator[str]:
+    """The lines of ``path`` with their own line endings, decoded; a BOM is not part of the text."""
+    with path.open("r", encoding=codec, newline="") as handle:
+        yield from handle
+
+
+@contextlib.contextmanager
+def text_writer(out: BinaryIO, codec: str = "utf-8", errors: str = "strict") -> Iterator[io.TextIOWrapper]:
+    """A text view of a binary output that leaves line endings as given and never closes ``out``."""
+    writer = io.TextIOWrapper(out, encoding=codec, errors=errors, newline="")  # type: ignore[arg-type]
+    try:
+        yield writer
+        writer.flush()
+    finally:
+        writer.detach()

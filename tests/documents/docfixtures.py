@@ -1,0 +1,107 @@
+"""Helpers for the document tests: a deterministic fake translator and document builders."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from fanyi.engine.options import CancelToken, DecodeOptions
+
+
+def mark(text: str) -> str:
+    """What the fake translator makes of a text: visibly translated, and checkable."""
+    return "⟦" + text.upper() + "⟧"
+
+
+class FakeTranslator:
+    """Marks every text; can fail on chosen texts or cancel itself on a chosen call."""
+
+    source_lang = "en"
+    target_lang = "zh"
+
+    def __init__(self, translate: Callable[[str], str] = mark, *, record: bool = True) -> None:
+        self.translate = translate
+        self.record = record
+        self.calls: list[list[str]] = []
+        self.options: list[DecodeOptions | None] = []
+        self.fail_on: set[str] = set()  # a text containing one of these raises
+        self.cancel_on_call: int | None = None  # 1-based
+
+    def translate_batch(
+        self,
+        texts: list[str],
+        options: DecodeOptions | None = None,
+        progress: Callable[[int, int], None] | None = None,
+        cancel: CancelToken | None = None,
+    ) -> list[str]:
+        if self.record:
+            self.calls.append(list(texts))
+            self.options.append(options)
+        if self.cancel_on_call is not None and len(self.calls) >= self.cancel_on_call and cancel is not None:
+            cancel.cancel()
+        if cancel is not None:
+            cancel.raise_if_cancelled()
+        for text in texts:
+            if any(bad in text for bad in self.fail_on):
+                raise RuntimeError(f"model exploded on {text[:20]!r}")
+        return [self.translate(t) if t.strip() else "" for t in texts]
+
+    @property
+    def texts(self) -> list[str]:
+        return [text for call in self.calls for text in call]
+
+
+def leftovers(folder: Path) -> list[str]:
+    """Temporary files that a failed or cancelled write would have left behind."""
+    return sorted(p.name for p in folder.iterdir() if p.name.endswith(".part"))
+
+
+def zip_bytes(entries: Sequence[tuple[str, bytes | str]], stored: Sequence[str] = ()) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in entries:
+            archive.writestr(name, data, zipfile.ZIP_STORED if name in stored else zipfile.ZIP_DEFLATED)
+    return buffer.getvalue()
+
+
+def zip_entries(path: Path) -> dict[str, bytes]:
+    with zipfile.ZipFile(path) as archive:
+        return {name: archive.read(name) for name in archive.namelist()}
+
+
+def _pdf_string(text: str) -> str:
+    return "(" + text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)") + ")"
+
+
+def make_pdf(pages: Sequence[Sequence[str]], *, encrypt: bool = False) -> bytes:
+    """A PDF whose pages hold the given lines in Helvetica ("" is a paragraph gap); no lines = no text."""
+    objects: list[str] = []
+    page_ids = [3 + 2 * i for i in range(len(pages))]
+    font_id = 3 + 2 * len(pages)
+    objects.append("<< /Type /Catalog /Pages 2 0 R >>")
+    objects.append(f"<< /Type /Pages /Kids [{' '.join(f'{i} 0 R' for i in page_ids)}] /Count {len(pages)} >>")
+    for page_id, lines in zip(page_ids, pages):
+        objects.append(
+            f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents {page_id + 1} 0 R "
+            f"/Resources << /Font << /F1 {font_id} 0 R >> >> >>"
+        )
+        shown = " ".join(f"{_pdf_string(line)} Tj T*" if line else "T* T*" for line in lines)
+        body = f"BT /F1 12 Tf 14 TL 72 720 Td {shown} ET" if lines else ""
+        objects.append(f"<< /Length {len(body)} >>\nstream\n{body}\nendstream")
+    objects.append("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+    out = "%PDF-1.4\n"
+    offsets = []
+    for number, obj in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += f"{number} 0 obj\n{obj}\nendobj\n"
+    trailer = f"/Size {len(objects) + 1} /Root 1 0 R"
+    if encrypt:
+        offsets.append(len(out))
+        out += f"{len(objects) + 1} 0 obj\n<< /Filter /Standard /V 1 /R 2 /O <{'11' * 32}> /U <{'22' * 32}> /P -44 >>\nendobj\n"
+        trailer = f"/Size {len(objects) + 2} /Root 1 0 R /Encrypt {len(objects) + 1} 0 R /ID [<{'ab' * 16}> <{'ab' * 16}>]"
+    xref = len(out)
+    out += f"xref\n0 {len(offsets) + 1}\n0000000000 65535 f \n" + "".join(f"{o:010d} 00000 n \n" for o in offsets)
+    out += f"trailer\n<< {trailer} >>\nstartxref\n{xref}\n%%EOF\n"
+    return out.encode("latin-1")

@@ -1,0 +1,30 @@
+"""Documents through a real (tiny, random) model pack rather than the fake translator."""
+
+from __future__ import annotations
+
+import docx
+
+from fanyi.documents.job import translate_document
+
+
+def test_txt_and_docx_with_a_real_pack(tiny_translator, tmp_path):
+    paragraphs = ["The market opens at nine.", "Please bring your own bag.", "We walked along the river."]
+    src = tmp_path / "notes.txt"
+    src.write_text("\n\n".join(paragraphs) + "\n", encoding="utf-8")
+    before = src.read_bytes()
+    result = translate_document(src, tiny_translator)
+    assert src.read_bytes() == before
+    assert result.output == tmp_path / "notes.zh.txt"
+    out = result.output.read_text(encoding="utf-8")
+    assert out.count("\n\n") == 2
+    assert result.report.total == len(paragraphs) and result.report.translated >= 1
+
+    d = docx.Document()
+    for p in paragraphs:
+        d.add_paragraph(p, style="Heading 1" if p is paragraphs[0] else None)
+    src_docx = tmp_path / "report.docx"
+    d.save(src_docx)
+    result = translate_document(src_docx, tiny_translator)
+    translated = docx.Document(result.output)
+    assert [p.style.name for p in translated.paragraphs] == [p.style.name for p in d.paragraphs]
+    assert [p.text for p in translated.paragraphs] != paragraphs

@@ -1,0 +1,210 @@
+import contextlib
+import errno
+import os
+import tracemalloc
+
+import docx
+import pytest
+
+from fanyi.documents import (
+    NotReadable,
+    NotWritable,
+    TranslationFailed,
+    UnsupportedFormat,
+    output_path_for,
+    translate_document,
+)
+from fanyi.documents import job as job_module
+from fanyi.engine.options import CancelToken, Cancelled, DecodeOptions
+
+from docfixtures import leftovers, mark
+
+MANY = "".join(f"Paragraph number {n} says something.\n\n" for n in range(80))
+
+
+def write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_output_names_are_numbered_when_taken(tmp_path):
+    src = write(tmp_path, "a.txt", "Hi.")
+    assert output_path_for(src, "zh") == tmp_path / "a.zh.txt"
+    (tmp_path / "a.zh.txt").write_text("x")
+    (tmp_path / "a.zh.1.txt").write_text("x")
+    assert output_path_for(src, "zh") == tmp_path / "a.zh.2.txt"
+    assert output_path_for(tmp_path / "b.pdf", "zh") == tmp_path / "b.zh.docx"
+    assert output_path_for(src, "cmn_Hans", tmp_path / "out") == tmp_path / "out" / "a.cmn_Hans.txt"
+
+
+def test_the_source_is_never_opened_for_writing(tmp_path, translator, monkeypatch):
+    src = write(tmp_path, "a.txt", "Hello.")
+    before = src.stat().st_mtime_ns
+    opened = []
+    real_open = os.open
+
+    def spy(path, flags, *args, **kwargs):
+        if os.fspath(path) == os.fspath(src) and flags & (os.O_WRONLY | os.O_RDWR):
+            opened.append(path)
+        return real_open(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", spy)
+    translate_document(src, translator)
+    assert opened == [] and src.stat().st_mtime_ns == before and src.read_text() == "Hello."
+    with pytest.raises(NotWritable, match="Will not write over the source"):
+        translate_document(src, translator, dst=src)
+
+
+def test_batches_are_bounded_and_length_sorted_and_progress_reaches_the_end(tmp_path, translator):
+    src = write(tmp_path, "many.txt", MANY + "Short.\n")
+    seen = []
+    result = translate_document(src, translator, progress=lambda done, total: seen.append((done, total)))
+    assert result.report.translated == 81
+    assert all(len(call) <= job_module.BATCH_UNITS for call in translator.calls)
+    assert translator.calls[0][0] == "Short."  # the shortest text comes first
+    assert seen[0] == (0, 81) and seen[-1] == (81, 81)
+    assert [done for done, _ in seen] == sorted(done for done, _ in seen)
+
+
+def test_options_reach_the_translator_and_target_names_the_output(tmp_path, translator):
+    src = write(tmp_path, "a.txt", "Hello.")
+    options = DecodeOptions(target="cmn_Hant", beams=2)
+    result = translate_document(src, translator, options=options)
+    assert result.output.name == "a.cmn_Hant.txt"
+    assert translator.options == [options]
+
+
+def test_a_cancel_before_the_start_translates_nothing(tmp_path, translator):
+    token = CancelToken()
+    token.cancel()
+    with pytest.raises(Cancelled):
+        translate_document(write(tmp_path, "a.txt", "Hello."), translator, cancel=token)
+    assert translator.calls == [] and leftovers(tmp_path) == []
+
+
+def test_a_failing_unit_is_reported_and_the_rest_translated(tmp_path, translator):
+    src = write(tmp_path, "a.txt", "Good one.\n\nBad apple here.\n\nGood two.\n")
+    translator.fail_on = {"Bad"}
+    result = translate_document(src, translator)
+    assert result.output.read_text(encoding="utf-8") == f"{mark('Good one.')}\n\nBad apple here.\n\n{mark('Good two.')}\n"
+    assert [(e.where, e.text) for e in result.report.failed] == [("paragraph 2", "Bad apple here.")]
+    assert "RuntimeError: model exploded" in result.report.failed[0].reason
+    summary = result.report.summary()
+    assert "translated: 2 of 3 units" in summary and "failed: 1" in summary and "Bad apple here." in summary
+
+
+def test_when_nothing_could_be_translated_nothing_is_written(tmp_path, translator):
+    src = write(tmp_path, "a.txt", "Bad one.\n\nBad two.\n")
+    translator.fail_on = {"Bad"}
+    with pytest.raises(TranslationFailed, match="None of the text in .*a.txt could be translated"):
+        translate_document(src, translator)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt"]
+
+
+def test_an_empty_translation_counts_as_a_failure(tmp_path):
+    from docfixtures import FakeTranslator
+
+    silent = FakeTranslator(lambda t: "" if "quiet" in t else mark(t))
+    result = translate_document(write(tmp_path, "a.txt", "Loud.\n\nquiet please\n"), silent)
+    assert [e.reason for e in result.report.failed] == ["the translator returned an empty translation"]
+
+
+class _FullDisk:
+    """A file that takes 200 bytes, then fails like a full disk."""
+
+    def __init__(self, handle):
+        self._handle = handle
+        self._written = 0
+
+    def write(self, data):
+        self._written += len(data)
+        if self._written > 200:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return self._handle.write(data)
+
+    def __getattr__(self, name):
+        return getattr(self._handle, name)
+
+
+@pytest.mark.parametrize("kind", ["txt", "docx"])
+def test_a_full_disk_leaves_nothing_behind(tmp_path, translator, monkeypatch, kind):
+    src = _many_units(tmp_path, kind)
+    real = job_module.atomic_write
+
+    @contextlib.contextmanager
+    def full_disk(path):
+        with real(path) as handle:
+            yield _FullDisk(handle)
+
+    monkeypatch.setattr(job_module, "atomic_write", full_disk)
+    with pytest.raises(NotWritable, match="No space left on device"):
+        translate_document(src, translator)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [src.name]
+
+
+@pytest.mark.parametrize("kind", ["txt", "docx", "html"])
+def test_cancel_mid_job_leaves_no_file_and_no_temp_file(tmp_path, translator, kind):
+    src = _many_units(tmp_path, kind)
+    translator.cancel_on_call = 2
+    with pytest.raises(Cancelled):
+        translate_document(src, translator, cancel=CancelToken())
+    assert sorted(p.name for p in tmp_path.iterdir()) == [src.name]
+    assert len(translator.calls) == 2
+
+
+def _many_units(tmp_path, kind):
+    texts = [f"Paragraph number {n} says something." for n in range(80)]
+    src = tmp_path / f"many.{kind}"
+    if kind == "docx":
+        document = docx.Document()
+        for text in texts:
+            document.add_paragraph(text)
+        document.save(src)
+    elif kind == "html":
+        src.write_text("<html><body>" + "".join(f"<p>{t}</p>" for t in texts) + "</body></html>", encoding="utf-8")
+    else:
+        src.write_text("\n\n".join(texts), encoding="utf-8")
+    return src
+
+
+def test_an_unwritable_destination_is_named_before_any_translation(tmp_path, translator):
+    src = write(tmp_path, "a.txt", "Hello.")
+    with pytest.raises(NotWritable, match="does not exist"):
+        translate_document(src, translator, dst=tmp_path / "missing" / "out.txt")
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(NotWritable, match="a.txt|out.txt"):
+        translate_document(src, translator, dst=blocker / "out.txt")
+    assert translator.calls == []
+
+
+def test_unsupported_and_missing_files_are_named(tmp_path, translator):
+    with pytest.raises(UnsupportedFormat, match=r"sheet.xlsx is not a supported document.*\.docx"):
+        translate_document(write(tmp_path, "sheet.xlsx", "x"), translator)
+    with pytest.raises(NotReadable, match="nope.txt does not exist"):
+        translate_document(tmp_path / "nope.txt", translator)
+    folder = tmp_path / "folder.txt"
+    folder.mkdir()
+    with pytest.raises(NotReadable, match="folder.txt is not a file"):
+        translate_document(folder, translator)
+
+
+def test_a_large_file_is_streamed_in_bounded_memory(tmp_path):
+    from docfixtures import FakeTranslator
+
+    paragraph = "This line is part of a long paragraph that goes on and on.\n" * 3 + "\n"
+    src = tmp_path / "big.txt"
+    with src.open("w", encoding="utf-8") as handle:
+        for n in range(8_000):
+            handle.write(f"{n}. " + paragraph)
+    size = src.stat().st_size
+    tracemalloc.start()
+    try:
+        result = translate_document(src, FakeTranslator(record=False))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert result.report.translated == 8_000
+    assert result.output.stat().st_size > size * 0.9
+    assert peak < size / 3, (peak, size)
