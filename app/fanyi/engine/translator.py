@@ -11,6 +11,8 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import numpy as np
+
 from . import search
 from .detok import StreamDecoder
 from .options import CancelToken, DecodeOptions
@@ -79,6 +81,11 @@ class Translator:
                 next(gen)
             except StopIteration as done:
                 return done.value
+
+    def forced_logits(self, source: list[int], prefix: list[int]) -> np.ndarray:
+        """Decoder logits at every step when fed `prefix` (teacher forcing); [len(prefix), vocab]."""
+        state = self._runner.encode([source])
+        return np.stack([state.run(np.array([[tok]], dtype=np.int64))[0] for tok in prefix])
 
     # --- text level -----------------------------------------------------------------------------
     def _plan(self, text: str, options: DecodeOptions | None) -> tuple[list[Piece], list[list[list[int]]]]:

@@ -128,7 +128,7 @@ def build_manifest(hf_dir: Path, model, spec: QuantizeSpec, *, name: str, model_
         "tokenizer": {"separate_vocabs": (hf_dir / "target_vocab.json").exists()},
         "quantization": {
             "mode": spec.mode,
-            "scheme": "dynamic, weights int8 symmetric per output channel, activations uint8 per tensor"
+            "scheme": "dynamic; weights 8-bit symmetric per output channel (stored uint8, zero point 128), activations uint8 per tensor"
             if spec.mode == "int8" else None,
             "linear": spec.linear,
             "output_projection": spec.output_projection,

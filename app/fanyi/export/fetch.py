@@ -23,6 +23,9 @@ KNOWN_MODELS = {
     "opus-mt-zh-en": ("Helsinki-NLP/opus-mt-zh-en", "main"),
 }
 WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin")
+# int8 embeddings (one int8 copy of the tied matrix) are kept unless they lower the teacher-forced
+# top-1 agreement with PyTorch by more than this, compared with fp32 embeddings
+EMBEDDING_TOLERANCE = 0.005
 REPO_FILES = ("config.json", "generation_config.json", "source.spm", "target.spm", "vocab.json",
               "tokenizer_config.json")
 
@@ -60,13 +63,29 @@ def download(repo_id: str, revision: str, into: Path, say: Callable[[str], None]
     return commit
 
 
+def _export_validated(hf_dir: Path, work: Path, name: str, repo_id: str | None, commit: str | None,
+                      quantize: str, say: Callable[[str], None]):
+    """Export and validate; for int8, keep int8 embeddings only where validation says they are as good."""
+    from .convert import export_pack
+    from .validate import validate_pack
+
+    choices = ("int8", "fp32") if quantize == "int8" else ("fp32",)
+    results = []
+    for embeddings in choices:
+        pack = export_pack(hf_dir, work / f"pack-{embeddings}", quantize=quantize, embeddings=embeddings,
+                           name=name, model_id=repo_id, revision=commit, progress=say)
+        say(f"validating the pack ({embeddings} embeddings) against the PyTorch model")
+        results.append((pack, validate_pack(pack, hf_dir)))
+    if len(results) == 2 and results[0][1].top1_agreement + EMBEDDING_TOLERANCE < results[1][1].top1_agreement:
+        say("int8 embeddings lose accuracy on this model: keeping them in fp32")
+        return results[1]
+    return results[0]
+
+
 def fetch_and_install(name: str, packs_dir: Path, *, source: Path | None = None,
                       progress: Callable[[str], None] | None = None, cancel: CancelToken | None = None,
                       quantize: str = "int8") -> ModelPack:
     """Build pack `name` from the hub (or from a local Hugging Face folder `source`) into packs_dir."""
-    from .convert import export_pack
-    from .validate import validate_pack
-
     say = progress or (lambda _msg: None)
     if name not in KNOWN_MODELS and source is None:
         raise FetchError(f"unknown model {name!r}; known: {', '.join(KNOWN_MODELS)}")
@@ -85,10 +104,7 @@ def fetch_and_install(name: str, packs_dir: Path, *, source: Path | None = None,
             commit = download(repo_id, revision, hf_dir, say, cancel)
         if cancel is not None:
             cancel.raise_if_cancelled()
-        staged = export_pack(hf_dir, work / "pack", quantize=quantize, name=name, model_id=repo_id,
-                             revision=commit, progress=say)
-        say("validating the pack against the PyTorch model")
-        report = validate_pack(staged, hf_dir)
+        staged, report = _export_validated(hf_dir, work, name, repo_id, commit, quantize, say)
         if not report.passed:
             raise FetchError(f"the exported pack does not agree with the PyTorch model:\n{report.text()}")
         staged.rename(target)

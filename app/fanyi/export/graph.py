@@ -17,21 +17,27 @@ from onnx import TensorProto, helper, numpy_helper
 OPSET = 17
 
 
+# Weights are stored as uint8 with zero point 128 (symmetric int8 levels -127..127 shifted by 128).
+# uint8 x int8 MatMulInteger saturates int16 intermediates on x86 CPUs without VNNI and returns
+# wrong sums; uint8 x uint8 takes an exact path everywhere.
+WEIGHT_ZERO_POINT = 128
+
+
 @dataclass
 class QuantizedWeight:
-    """A [in, out] weight stored as int8 with one symmetric scale per output column."""
+    """A [in, out] weight as 8-bit levels with one symmetric scale per output column."""
 
-    values: np.ndarray  # int8 [in, out]
+    values: np.ndarray  # uint8 [in, out], zero point WEIGHT_ZERO_POINT
     scale: np.ndarray  # float32 [out]
 
 
 def quantize_columns(weight: np.ndarray) -> QuantizedWeight:
-    """Symmetric per-output-channel int8: zero point 0, so scales can be applied after the integer MatMul."""
+    """Symmetric per-output-channel quantization, so scales can be applied after the integer MatMul."""
     weight = np.asarray(weight, dtype=np.float32)
     peak = np.abs(weight).max(axis=0)
     scale = np.where(peak > 0, peak / 127.0, 1.0).astype(np.float32)
-    values = np.clip(np.rint(weight / scale), -127, 127).astype(np.int8)
-    return QuantizedWeight(values, scale)
+    levels = np.clip(np.rint(weight / scale), -127, 127).astype(np.int16)
+    return QuantizedWeight((levels + WEIGHT_ZERO_POINT).astype(np.uint8), scale)
 
 
 @dataclass
@@ -116,13 +122,13 @@ class GraphBuilder:
         return y
 
     def int8_matmul(self, x: str, weight: str, scale: str) -> str:
-        """x @ dequantized(weight): activations to uint8 per tensor, int8 weights with per-column scales.
+        """x @ dequantized(weight): activations to uint8 per tensor, 8-bit weights with per-column scales.
 
         Written as the standard DynamicQuantizeLinear → MatMulInteger → rescale chain, which ONNX
         Runtime fuses into its DynamicQuantizeMatMul kernel.
         """
         x_q, x_scale, x_zero = self.op("DynamicQuantizeLinear", x, outputs=3)
-        acc = self.op("MatMulInteger", x_q, weight, x_zero)
+        acc = self.op("MatMulInteger", x_q, weight, x_zero, self.const(WEIGHT_ZERO_POINT, np.uint8))
         return self.op("Mul", self.op("Cast", acc, to=TensorProto.FLOAT), self.op("Mul", x_scale, scale))
 
     def layer_norm(self, x: str, prefix: str, gamma: np.ndarray, beta: np.ndarray, eps: float) -> str:

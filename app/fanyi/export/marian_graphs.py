@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 from onnx import TensorProto
 
-from .graph import GraphBuilder, quantize_columns
+from .graph import WEIGHT_ZERO_POINT, GraphBuilder, quantize_columns
 
 FLOAT, INT64 = TensorProto.FLOAT, TensorProto.INT64
 
@@ -130,7 +130,7 @@ class _Embeddings:
         table, scale = self._embedding_table(g, side)
         rows = g.op("Gather", table, ids, axis=1)  # [D, B, T]
         if scale is not None:
-            rows = g.op("Cast", rows, to=FLOAT)
+            rows = g.op("Sub", g.op("Cast", rows, to=FLOAT), g.const(WEIGHT_ZERO_POINT, np.float32))
         embedded = g.op("Transpose", rows, perm=[1, 2, 0])  # [B, T, D]
         if scale is not None:
             row_scale = g.op("Unsqueeze", g.op("Gather", scale, ids, axis=0), g.const([-1]))

@@ -62,13 +62,6 @@ def default_sentences(lang: str, count: int = 24) -> list[str]:
     return lines[:count] or ["Hello, world."]
 
 
-def _teacher_forced_logits(translator: Translator, source: list[int], prefix: list[int]) -> np.ndarray:
-    """Our decoder's logits at every step of `prefix` (decoder start first)."""
-    state = translator._runner.encode([source])
-    rows = [state.run(np.array([[tok]], dtype=np.int64))[0] for tok in prefix]
-    return np.stack(rows)
-
-
 def validate_pack(pack_dir: Path, hf_dir: Path, sentences: list[str] | None = None,
                   references: list[str] | None = None) -> ValidationReport:
     import torch
@@ -102,7 +95,7 @@ def validate_pack(pack_dir: Path, hf_dir: Path, sentences: list[str] | None = No
         with torch.no_grad():
             ref = model(input_ids=torch.tensor([theirs_ids]),
                         decoder_input_ids=torch.tensor([prefix])).logits[0].numpy()
-        mine = _teacher_forced_logits(translator, theirs_ids, prefix)
+        mine = translator.forced_logits(theirs_ids, prefix)
         diffs.append(np.abs(ref - mine).max(axis=-1))
         p_log, q_log = log_softmax(ref.astype(np.float64)), log_softmax(mine.astype(np.float64))
         kls.append((np.exp(p_log) * (p_log - q_log)).sum(axis=-1))
