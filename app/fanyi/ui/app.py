@@ -1,0 +1,288 @@
+"""The desktop app: ``run(argv)`` is what `fanyi` (no subcommand) and `python -m fanyi` call.
+
+``FanyiApp`` wires the pieces together and holds the state they share: the settings, the chosen
+pack, the translation service, the document queue, the history, the tray and the hotkey.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import logging
+import os
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtGui import QGuiApplication, QIcon
+from PySide6.QtWidgets import QApplication
+
+from fanyi import library, paths
+from fanyi.engine.options import DecodeOptions
+from fanyi.ui import i18n, theme
+from fanyi.ui.history import History
+from fanyi.ui.hotkey import GlobalHotkey
+from fanyi.ui.jobs import DocumentJobs, RunDocument, translate_document
+from fanyi.ui.pack_ops import PackOperations
+from fanyi.ui.settings import Settings, load_settings, save_settings
+from fanyi.ui.tray import Tray
+from fanyi.ui.worker import ModelInfo, OpenTranslator, TranslationService, open_translator
+
+log = logging.getLogger(__name__)
+
+HOTKEY_DELAY_MS = 200  # the application that was copied from needs a moment to own the clipboard
+
+
+def app_icon() -> QIcon:
+    return QIcon(str(paths.assets_dir() / "icons" / "fanyi.svg"))
+
+
+class FanyiApp(QObject):
+    packs_changed = Signal()
+    options_changed = Signal()  # beams, length or variant: what is shown must be re-translated
+    quit_requested = Signal()
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        opener: OpenTranslator = open_translator,
+        run_document: RunDocument = translate_document,
+    ) -> None:
+        super().__init__()
+        self.settings = settings
+        self.service = TranslationService(opener)
+        self.jobs = DocumentJobs(opener, run_document)
+        self.ops = PackOperations()
+        self.ops.succeeded.connect(self._on_pack_installed)
+        self.icon = app_icon()
+        self.tray = Tray(self.icon)
+        self.tray.show_requested.connect(self.show_main)
+        self.tray.translate_clipboard_requested.connect(self.translate_clipboard)
+        self.tray.quit_requested.connect(self.quit)
+        self.hotkey = GlobalHotkey()
+        self.hotkey.triggered.connect(lambda: QTimer.singleShot(HOTKEY_DELAY_MS, self.translate_clipboard))
+        self.packs: list[library.PackInfo] = []
+        self.pack: library.PackInfo | None = None
+        self._history: History | None = None
+        self._window = None
+        self._popup = None
+        self._dialogs: dict[str, QObject] = {}  # non-modal windows kept alive while open
+        self._started = False  # tests build the app without start(): no global hotkey then
+        self.refresh_packs()
+
+    # --- lifecycle ------------------------------------------------------------------------------
+    def start(self) -> None:
+        """The normal start: the hotkey, then the window unless the user asked to start in the tray."""
+        self._started = True
+        self.tray.show()
+        self.hotkey.set_hotkey(self.settings.hotkey)
+        if not (self.settings.start_in_tray and self.tray.available):
+            self.show_main()
+
+    def keeps_running_in_tray(self) -> bool:
+        return self.tray.available and self.settings.close_to_tray
+
+    def quit(self) -> None:
+        self.quit_requested.emit()
+
+    def shutdown(self) -> None:
+        self.hotkey.stop()
+        self.tray.hide()
+        self.ops.wait()
+        self.service.shutdown()
+        self.jobs.shutdown()
+        if self._history is not None:
+            self._history.close()
+
+    # --- windows --------------------------------------------------------------------------------
+    @property
+    def window(self):
+        if self._window is None:
+            from fanyi.ui.main_window import MainWindow
+
+            self._window = MainWindow(self)
+            self._window.setWindowIcon(self.icon)
+        return self._window
+
+    @property
+    def popup(self):
+        if self._popup is None:
+            from fanyi.ui.popup import TranslatePopup
+
+            self._popup = TranslatePopup(self.service, self.options)
+        return self._popup
+
+    def show_main(self) -> None:
+        self.window.show()
+        self.window.raise_()
+        self.window.activateWindow()
+
+    def translate_clipboard(self) -> None:
+        if not self.packs:
+            self.popup.show_message(library.no_model_message())
+            return
+        self.popup.show_text(QGuiApplication.clipboard().text())
+
+    def show_settings(self) -> None:
+        from fanyi.ui.settings_dialog import SettingsDialog
+
+        dialog = SettingsDialog(self.settings, self.tray.available, self.window)
+        if dialog.exec():
+            self.apply_settings(dialog.result_settings())
+        dialog.deleteLater()  # parented to the window, it would otherwise live as long as the window
+
+    def show_models(self) -> None:
+        from fanyi.ui.model_manager import ModelManager
+
+        default = self.default_pack()
+        manager = ModelManager(self.ops, default.name if default else "", self.window)
+        manager.packs_changed.connect(self.refresh_packs)
+        manager.default_chosen.connect(self.set_default_pack)
+        self._keep_open("models", manager)
+
+    def show_history(self) -> None:
+        from fanyi.ui.history_dialog import HistoryDialog
+
+        dialog = HistoryDialog(self.history, self.settings.history, self.window)
+        dialog.reopen.connect(self.window.show_source)
+        self._keep_open("history", dialog)
+
+    def _keep_open(self, name: str, dialog) -> None:
+        if old := self._dialogs.pop(name, None):
+            old.close()
+        self._dialogs[name] = dialog
+        dialog.finished.connect(lambda _result: self._dialogs.pop(name, None))
+        dialog.show()
+
+    # --- packs ----------------------------------------------------------------------------------
+    def refresh_packs(self) -> None:
+        self.packs = library.list_packs()
+        if self.pack is None or all(p.path != self.pack.path for p in self.packs):
+            self.pack = None
+            if chosen := self.default_pack():
+                self.choose_pack(chosen)
+        self.packs_changed.emit()
+
+    def default_pack(self) -> library.PackInfo | None:
+        """The user's choice, else the first English→Chinese pack, else any pack."""
+        for pack in self.packs:
+            if pack.name == self.settings.default_pack:
+                return pack
+        for pack in self.packs:
+            if (pack.source_lang, pack.target_lang) == ("en", "zh"):
+                return pack
+        return self.packs[0] if self.packs else None
+
+    def live_threads(self) -> int:
+        """Threads for translate-as-you-type: by default all cores but one, so the window keeps one."""
+        return self.settings.threads or max(1, min(4, (os.cpu_count() or 1) - 1))
+
+    def choose_pack(self, pack: library.PackInfo) -> None:
+        self.pack = pack
+        self.service.load(pack.path, self.live_threads())
+
+    def reverse_pack(self) -> library.PackInfo | None:
+        if self.pack is None:
+            return None
+        wanted = (self.pack.target_lang, self.pack.source_lang)
+        return next((p for p in self.packs if (p.source_lang, p.target_lang) == wanted), None)
+
+    def set_default_pack(self, name: str) -> None:
+        self._save(dataclasses.replace(self.settings, default_pack=name))
+
+    def _on_pack_installed(self, info: library.PackInfo) -> None:
+        first = not self.packs
+        self.refresh_packs()
+        if first:
+            self.set_default_pack(info.name)
+
+    # --- options and settings -------------------------------------------------------------------
+    def variant(self, model: ModelInfo | None) -> str | None:
+        """The target token to ask for: the user's choice where the model offers it."""
+        if model is None or not model.target_tokens:
+            return None
+        if self.settings.target_variant in model.target_tokens:
+            return self.settings.target_variant
+        return model.default_target
+
+    def options(self) -> DecodeOptions:
+        s = self.settings
+        return DecodeOptions(beams=s.beams or None, max_length=s.max_length or None,
+                             target=self.variant(self.service.model))
+
+    def set_variant(self, key: str) -> None:
+        self._save(dataclasses.replace(self.settings, target_variant=key))
+        self.options_changed.emit()
+
+    def apply_settings(self, new: Settings) -> None:
+        old = self.settings
+        self._save(new)
+        if new.ui_language != old.ui_language:
+            i18n.install(new.ui_language)
+        if new.theme != old.theme:
+            theme.apply(new.theme)
+        if new.hotkey != old.hotkey and self._started:
+            self.hotkey.set_hotkey(new.hotkey)
+        if new.threads != old.threads and self.pack is not None:
+            self.choose_pack(self.pack)  # the window re-translates once the model is reopened
+        elif (new.beams, new.max_length, new.target_variant) != (old.beams, old.max_length, old.target_variant):
+            self.options_changed.emit()
+
+    def _save(self, settings: Settings) -> None:
+        self.settings = settings
+        try:
+            save_settings(settings)
+        except OSError as exc:  # a read-only config folder must not take the app down
+            log.warning("could not save settings: %s", exc)
+
+    # --- history and documents ------------------------------------------------------------------
+    @property
+    def history(self) -> History:
+        if self._history is None:
+            self._history = History()
+        return self._history
+
+    def record(self, source: str, target: str, entry_id: int | None) -> int | None:
+        """Save a finished translation when history is on; returns the row to update next time."""
+        if not self.settings.history or self.pack is None:
+            return None
+        return self.history.save(source, target, self.pack.name, entry_id)
+
+    def enqueue_document(self, path: Path, bilingual: bool = False) -> bool:
+        if self.pack is None:
+            return False
+        # Documents run in the background at the engine's own default (None) unless the user chose.
+        self.jobs.enqueue(path, self.pack.path, self.settings.threads or None, self.options(), bilingual)
+        return True
+
+
+def run(argv: list[str], *, opener: OpenTranslator = open_translator) -> int:
+    """Run the desktop app; ``argv`` is the command line after the program name.
+
+    ``--translate-clipboard`` shows only the popup for the clipboard's text and returns when it is
+    closed, for binding to a desktop shortcut where global hotkeys cannot work.
+    """
+    parser = argparse.ArgumentParser(prog="fanyi", description="Offline English-Chinese translator.")
+    parser.add_argument("--translate-clipboard", action="store_true",
+                        help="translate the clipboard in a small popup, then exit")
+    args, qt_args = parser.parse_known_args(argv)
+    qapp = QApplication.instance() or QApplication(["fanyi", *qt_args])
+    qapp.setApplicationName("Fanyi")
+    qapp.setDesktopFileName("fanyi")
+    # The tray, the popup and the hidden window outlive "the last window": quitting is explicit.
+    qapp.setQuitOnLastWindowClosed(False)
+    settings = load_settings()
+    i18n.install(settings.ui_language)
+    theme.apply(settings.theme)
+    fanyi = FanyiApp(settings, opener=opener)
+    qapp.setWindowIcon(fanyi.icon)
+    fanyi.quit_requested.connect(qapp.quit)
+    if args.translate_clipboard:
+        fanyi.popup.closed.connect(qapp.quit)
+        fanyi.translate_clipboard()
+    else:
+        fanyi.start()
+    try:
+        return qapp.exec()
+    finally:
+        fanyi.shutdown()

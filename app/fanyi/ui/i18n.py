@@ -1,0 +1,69 @@
+"""UI language: Qt translators for our strings (assets/i18n/*.qm) and for Qt's own dialogs.
+
+Source strings are English; ``fanyi_zh_CN.ts`` holds the Simplified Chinese translation and is
+compiled to ``.qm`` with ``pyside6-lrelease`` (see assets/i18n/README.md). Installing a translator
+makes Qt send LanguageChange to every widget, and each widget re-sets its texts in ``retranslate``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
+
+from fanyi import paths
+
+# Names are shown in their own language so a user can always find theirs.
+LANGUAGE_NAMES = {"zh_CN": "简体中文", "en": "English"}
+
+_installed: list[QTranslator] = []
+
+
+def i18n_dir() -> Path:
+    return paths.assets_dir() / "i18n"
+
+
+def resolve(language: str) -> str:
+    """'auto' follows the system locale: Chinese locales get Chinese, everything else English."""
+    if language in LANGUAGE_NAMES:
+        return language
+    return "zh_CN" if QLocale.system().language() == QLocale.Language.Chinese else "en"
+
+
+def install(language: str) -> str:
+    """Switch the running application to ``language`` ('auto', 'zh_CN' or 'en'); returns the one used."""
+    app = QCoreApplication.instance()
+    for translator in _installed:
+        app.removeTranslator(translator)
+    _installed.clear()
+    resolved = resolve(language)
+    if resolved != "en":
+        candidates = [
+            (str(i18n_dir()), f"fanyi_{resolved}"),
+            (QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath), f"qtbase_{resolved}"),
+        ]
+        for folder, name in candidates:
+            translator = QTranslator()
+            if translator.load(name, folder):
+                app.installTranslator(translator)
+                _installed.append(translator)
+    return resolved
+
+
+def language_name(code: str) -> str:
+    """A pack's language code as a word in the UI language (unknown codes are shown as they are)."""
+    names = {
+        "en": QCoreApplication.translate("languages", "English"),
+        "zh": QCoreApplication.translate("languages", "Chinese"),
+        "ja": QCoreApplication.translate("languages", "Japanese"),
+        "ko": QCoreApplication.translate("languages", "Korean"),
+        "fr": QCoreApplication.translate("languages", "French"),
+        "de": QCoreApplication.translate("languages", "German"),
+        "es": QCoreApplication.translate("languages", "Spanish"),
+        "ru": QCoreApplication.translate("languages", "Russian"),
+    }
+    return names.get(code, code)
+
+
+def direction(source: str, target: str) -> str:
+    return f"{language_name(source)} → {language_name(target)}"

@@ -1,0 +1,105 @@
+"""The list of document jobs under the panes: progress and Cancel while running, Open when done."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QUrl
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
+
+from fanyi.ui.jobs import CANCELLED, DONE, FAILED, QUEUED, RUNNING, DocumentJobs, Job
+
+
+class JobRow(QWidget):
+    def __init__(self, jobs: DocumentJobs, job: Job, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._jobs = jobs
+        self.job = job
+        self.name = QLabel(job.source.name)
+        self.name.setToolTip(str(job.source))
+        self.state = QLabel()
+        self.state.setWordWrap(True)
+        self.bar = QProgressBar()
+        self.bar.setMaximumWidth(220)
+        self.cancel_button = QPushButton(clicked=lambda: jobs.cancel(job.id))
+        self.open_button = QPushButton(clicked=lambda: self._open(self.job.output))
+        self.folder_button = QPushButton(clicked=lambda: self._open(self.job.output.parent))
+        self.dismiss_button = QPushButton("×", clicked=lambda: jobs.remove(job.id))
+        self.dismiss_button.setFlat(True)
+        self.dismiss_button.setFixedWidth(28)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.name)
+        layout.addWidget(self.bar)
+        layout.addWidget(self.state, 1)
+        for button in (self.cancel_button, self.open_button, self.folder_button, self.dismiss_button):
+            layout.addWidget(button)
+        self.retranslate()
+
+    @staticmethod
+    def _open(path) -> None:
+        QDesktopServices.openUrl(QUrl.fromLocalFile(str(path)))
+
+    def refresh(self) -> None:
+        job = self.job
+        running = job.state in (QUEUED, RUNNING)
+        self.bar.setVisible(running)
+        if job.total:
+            self.bar.setRange(0, job.total)
+            self.bar.setValue(job.done)
+        else:
+            self.bar.setRange(0, 0)  # busy until the document says how many units it has
+        self.cancel_button.setVisible(running)
+        self.open_button.setVisible(job.state == DONE)
+        self.folder_button.setVisible(job.state == DONE)
+        self.dismiss_button.setVisible(not running)
+        texts = {
+            QUEUED: self.tr("Waiting"),
+            RUNNING: self.tr("Translating"),
+            DONE: job.output.name if job.output else "",
+            FAILED: job.error,
+            CANCELLED: self.tr("Cancelled"),
+        }
+        self.state.setText(texts[job.state])
+        self.state.setToolTip(job.summary or job.error)
+
+    def retranslate(self) -> None:
+        self.cancel_button.setText(self.tr("Cancel"))
+        self.open_button.setText(self.tr("Open"))
+        self.folder_button.setText(self.tr("Show in folder"))
+        self.dismiss_button.setToolTip(self.tr("Remove from the list"))
+        self.refresh()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+
+class JobsPanel(QWidget):
+    """Hidden while there is no job."""
+
+    def __init__(self, jobs: DocumentJobs, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._jobs = jobs
+        self.rows: dict[int, JobRow] = {}
+        self._layout = QVBoxLayout(self)
+        self._layout.setContentsMargins(0, 4, 0, 0)
+        jobs.added.connect(self._on_added)
+        jobs.changed.connect(self._on_changed)
+        jobs.removed.connect(self._on_removed)
+        self.hide()
+
+    def _on_added(self, job: Job) -> None:
+        row = JobRow(self._jobs, job)
+        self.rows[job.id] = row
+        self._layout.addWidget(row)
+        self.show()
+
+    def _on_changed(self, job: Job) -> None:
+        if row := self.rows.get(job.id):
+            row.refresh()
+
+    def _on_removed(self, job_id: int) -> None:
+        if row := self.rows.pop(job_id, None):
+            row.deleteLater()
+        self.setVisible(bool(self.rows))

@@ -1,0 +1,350 @@
+"""The main window: source and target panes, the model/variant selector, documents, status bar.
+
+Typing restarts a short timer; when it fires (or on Ctrl+Enter) the whole source is sent to the
+worker. The engine caches sentences, so re-sending a long text only decodes what changed, and the
+target view keeps what is already right on screen.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QEvent, Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QSplitter,
+    QStackedWidget,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from fanyi.ui.i18n import direction
+from fanyi.ui.jobs_panel import JobsPanel
+from fanyi.ui.no_model_page import NoModelPage
+from fanyi.ui.panes import SourcePane, TargetPane
+from fanyi.ui.settings import TARGET_VARIANTS
+from fanyi.ui.worker import ModelInfo
+
+if TYPE_CHECKING:
+    from fanyi.ui.app import FanyiApp
+
+DEBOUNCE_MS = 350  # a pause this long counts as "done typing"
+PAGE_TRANSLATE, PAGE_NO_MODEL = range(2)
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, app: FanyiApp) -> None:
+        super().__init__()
+        self.app = app
+        self.service = app.service
+        self.setObjectName("mainWindow")
+        self.setAcceptDrops(True)
+        self._req_id: int | None = None
+        self._req_key: tuple | None = None  # (text, options) of the running request
+        self._done_key: tuple | None = None  # (text, options) of what the target pane shows
+        self._history_id: int | None = None  # the history row of the text being edited
+
+        # --- top bar: direction, variant, actions ---
+        self.pack_box = QComboBox()
+        self.pack_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.pack_box.activated.connect(self._on_pack_chosen)
+        self.swap_button = QToolButton(clicked=self.swap_direction)
+        self.swap_button.setText("⇄")
+        self.variant_group = QButtonGroup(self)
+        self.variant_group.setExclusive(True)
+        self.variant_box = QWidget()
+        variant_layout = QHBoxLayout(self.variant_box)
+        variant_layout.setContentsMargins(0, 0, 0, 0)
+        variant_layout.setSpacing(0)
+        for key, label in TARGET_VARIANTS.items():
+            button = QToolButton(text=label, checkable=True, autoRaise=False)
+            button.setProperty("variant", key)
+            self.variant_group.addButton(button)
+            variant_layout.addWidget(button)
+        self.variant_group.buttonClicked.connect(lambda b: app.set_variant(b.property("variant")))
+
+        self.documents_button = QToolButton(popupMode=QToolButton.ToolButtonPopupMode.MenuButtonPopup)
+        self.documents_button.clicked.connect(self.open_documents)
+        self.documents_menu = QMenu(self)
+        self.bilingual_action = QAction(self, checkable=True)
+        self.documents_menu.addAction(self.bilingual_action)
+        self.documents_button.setMenu(self.documents_menu)
+        self.history_button = QToolButton(clicked=app.show_history)
+        self.models_button = QToolButton(clicked=app.show_models)
+        self.settings_button = QToolButton(clicked=app.show_settings)
+
+        top = QHBoxLayout()
+        top.addWidget(self.pack_box)
+        top.addWidget(self.swap_button)
+        top.addSpacing(8)
+        top.addWidget(self.variant_box)
+        top.addStretch()
+        for button in (self.documents_button, self.history_button, self.models_button, self.settings_button):
+            top.addWidget(button)
+
+        # --- translate page ---
+        self.source = SourcePane()
+        self.target = TargetPane()
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(self.source)
+        splitter.addWidget(self.target)
+        splitter.setChildrenCollapsible(False)
+        self.jobs_panel = JobsPanel(app.jobs)
+        translate_page = QWidget()
+        page_layout = QVBoxLayout(translate_page)
+        page_layout.setContentsMargins(0, 0, 0, 0)
+        page_layout.addWidget(splitter, 1)
+        page_layout.addWidget(self.jobs_panel)
+
+        self.no_model = NoModelPage(app.ops)
+        self.pages = QStackedWidget()
+        self.pages.addWidget(translate_page)
+        self.pages.addWidget(self.no_model)
+
+        central = QWidget()
+        layout = QVBoxLayout(central)
+        layout.addLayout(top)
+        layout.addWidget(self.pages, 1)
+        self.setCentralWidget(central)
+
+        self.model_label = QLabel()
+        self.stats_label = QLabel()
+        self.statusBar().addWidget(self.stats_label, 1)
+        self.statusBar().addPermanentWidget(self.model_label)
+
+        self._debounce = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
+        self._debounce.timeout.connect(self.translate_now)
+        self.source.edit.textChanged.connect(self._on_source_changed)
+        self.source.translate_requested.connect(lambda: self.translate_now(force=True))
+        for keys in ("Ctrl+Return", "Ctrl+Enter"):
+            QShortcut(QKeySequence(keys), self, activated=lambda: self.translate_now(force=True))
+
+        self.service.loading.connect(self._on_loading)
+        self.service.loaded.connect(self._on_loaded)
+        self.service.load_failed.connect(self._on_load_failed)
+        self.service.delta.connect(self._on_delta)
+        self.service.finished.connect(self._on_finished)
+        self.service.failed.connect(self._on_failed)
+        self.service.cancelled.connect(self._on_cancelled)
+        app.packs_changed.connect(self.refresh_packs)
+        app.options_changed.connect(self._on_options_changed)
+
+        self.resize(980, 600)
+        self.retranslate()
+        if self.service.model is not None:
+            self._on_loaded(self.service.model)
+
+    # --- packs and variants ---------------------------------------------------------------------
+    def refresh_packs(self) -> None:
+        packs = self.app.packs
+        self.pack_box.clear()
+        for pack in packs:
+            self.pack_box.addItem(f"{direction(pack.source_lang, pack.target_lang)}  ·  {pack.name}", pack.name)
+        self.pages.setCurrentIndex(PAGE_TRANSLATE if packs else PAGE_NO_MODEL)
+        self.pack_box.setVisible(bool(packs))
+        self.swap_button.setVisible(bool(packs))
+        self._update_variants(self.service.model)
+        self._select_current_pack()
+        self._update_swap()
+        if not packs:
+            self.model_label.setText("")
+            self.stats_label.setText(self.tr("No model installed"))
+
+    def _select_current_pack(self) -> None:
+        if self.app.pack is not None:
+            self.pack_box.setCurrentIndex(self.pack_box.findData(self.app.pack.name))
+
+    def _on_pack_chosen(self, index: int) -> None:
+        name = self.pack_box.itemData(index)
+        pack = next((p for p in self.app.packs if p.name == name), None)
+        if pack is not None and pack != self.app.pack:
+            self.app.choose_pack(pack)
+
+    def _update_swap(self) -> None:
+        reverse = self.app.reverse_pack()
+        self.swap_button.setEnabled(reverse is not None)
+        if reverse is None:
+            self.swap_button.setToolTip(self.tr("Install a model for the other direction to swap"))
+        else:
+            self.swap_button.setToolTip(
+                self.tr("Swap direction: %1").replace("%1", direction(reverse.source_lang, reverse.target_lang))
+            )
+
+    def swap_direction(self) -> None:
+        reverse = self.app.reverse_pack()
+        if reverse is None:
+            return
+        translation = self.target.view.text()
+        self.app.choose_pack(reverse)
+        self._history_id = None
+        self.source.set_text(translation)
+
+    def _update_variants(self, model: ModelInfo | None) -> None:
+        offered = model.target_tokens if model else {}
+        chosen = self.app.variant(model)
+        any_shown = False
+        for button in self.variant_group.buttons():
+            key = button.property("variant")
+            button.setVisible(key in offered)
+            button.setChecked(key == chosen)
+            any_shown |= key in offered
+        self.variant_box.setVisible(any_shown)
+
+    # --- translating ----------------------------------------------------------------------------
+    def _on_source_changed(self) -> None:
+        if not self.source.text().strip():
+            self._history_id = None  # an emptied pane starts a new history entry
+        if self.app.settings.translate_as_you_type:
+            self._debounce.start()
+
+    def translate_now(self, force: bool = False) -> None:
+        self._debounce.stop()
+        text = self.source.text()
+        if not text.strip():
+            self.service.cancel()
+            self._req_id = None
+            self._done_key = None
+            self.target.clear_error()
+            self.target.view.set_text("")
+            self.target.activity.setText("")
+            return
+        if self.service.model is None:
+            return  # _on_loaded translates once the model is ready
+        options = self.app.options()
+        key = (text, options)
+        if not force and key in (self._done_key, self._req_key if self._req_id else None):
+            return
+        self._done_key = None
+        self.target.clear_error()
+        self.target.view.begin()
+        self.target.activity.setText(self.tr("Translating…"))
+        self.stats_label.setText("")
+        self._req_id = self.service.request(text, options)
+        self._req_key = key
+
+    def _on_delta(self, req_id: int, delta: str) -> None:
+        if req_id == self._req_id:
+            self.target.view.append(delta)
+
+    def _on_finished(self, req_id: int, text: str, stats: dict) -> None:
+        if req_id != self._req_id:
+            return
+        self._req_id = None
+        self._done_key = self._req_key
+        self.target.view.finish(text)
+        self.target.activity.setText("")
+        self.stats_label.setText(self._describe(stats))
+        self._history_id = self.app.record(self._req_key[0], text, self._history_id)
+
+    def _on_failed(self, req_id: int, message: str) -> None:
+        if req_id != self._req_id:
+            return
+        self._req_id = None
+        self.target.activity.setText("")
+        self.target.show_error(message)
+        self.stats_label.setText(self.tr("Translation failed"))
+
+    def _on_cancelled(self, req_id: int) -> None:
+        # Our own newer requests replace _req_id first; a match means a model switch cancelled it,
+        # and _on_loaded will translate again.
+        if req_id == self._req_id:
+            self._req_id = None
+            self.target.activity.setText("")
+
+    def _describe(self, stats: dict) -> str:
+        seconds, tokens = float(stats.get("seconds", 0.0)), int(stats.get("tokens", 0))
+        if tokens == 0:
+            return self.tr("%1 s · from cache").replace("%1", f"{seconds:.2f}")
+        rate = tokens / seconds if seconds > 0 else 0.0
+        return self.tr("%1 s · %2 tokens/s").replace("%1", f"{seconds:.2f}").replace("%2", f"{rate:.0f}")
+
+    def _on_options_changed(self) -> None:
+        self._update_variants(self.service.model)
+        self.translate_now()
+
+    def _on_loading(self, _pack_dir: str) -> None:
+        self.stats_label.setText(self.tr("Loading the model…"))
+        self._select_current_pack()
+        self._update_swap()
+
+    def _on_loaded(self, model: ModelInfo) -> None:
+        self.model_label.setText(f"{model.name} · {model.quantization}")
+        self.stats_label.setText(self.tr("Ready"))
+        self.target.clear_error()
+        self._update_variants(model)
+        self._done_key = None
+        self.translate_now()
+
+    def _on_load_failed(self, message: str) -> None:
+        self.model_label.setText("")
+        self.stats_label.setText(self.tr("The model could not be opened"))
+        self.target.show_error(message)
+
+    def show_source(self, text: str) -> None:
+        """Put ``text`` in the source pane (from the history) and translate it."""
+        self._history_id = None
+        self.source.set_text(text)
+        self.translate_now()
+
+    # --- documents ------------------------------------------------------------------------------
+    def open_documents(self) -> None:
+        from fanyi.documents.registry import SUPPORTED_SUFFIXES
+
+        patterns = " ".join(f"*{suffix}" for suffix in SUPPORTED_SUFFIXES)
+        files, _ = QFileDialog.getOpenFileNames(
+            self, self.tr("Translate documents"), "", self.tr("Documents (%1)").replace("%1", patterns)
+        )
+        for name in files:
+            self.enqueue_document(Path(name))
+
+    def enqueue_document(self, path: Path) -> None:
+        if not self.app.enqueue_document(path, bilingual=self.bilingual_action.isChecked()):
+            self.stats_label.setText(self.tr("Install a model before translating documents"))
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if any(url.isLocalFile() for url in event.mimeData().urls()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        for url in event.mimeData().urls():
+            if url.isLocalFile() and Path(url.toLocalFile()).is_file():
+                self.enqueue_document(Path(url.toLocalFile()))
+        event.acceptProposedAction()
+
+    # --- window ---------------------------------------------------------------------------------
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if self.app.keeps_running_in_tray():
+            event.ignore()
+            self.hide()
+        else:
+            event.accept()
+            self.app.quit()
+
+    def retranslate(self) -> None:
+        self.setWindowTitle(self.tr("Fanyi — offline translator"))
+        self.pack_box.setToolTip(self.tr("Languages and model"))
+        names = {"cmn_Hans": self.tr("Simplified Chinese"), "cmn_Hant": self.tr("Traditional Chinese"),
+                 "yue": self.tr("Cantonese")}
+        for button in self.variant_group.buttons():
+            button.setToolTip(names[button.property("variant")])
+        self.documents_button.setText(self.tr("Documents…"))
+        self.documents_button.setToolTip(self.tr("Translate documents (or drop files on the window)"))
+        self.bilingual_action.setText(self.tr("Bilingual output (original and translation)"))
+        self.history_button.setText(self.tr("History"))
+        self.models_button.setText(self.tr("Models"))
+        self.settings_button.setText(self.tr("Settings"))
+        self.refresh_packs()  # the selector names languages in the UI language
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)

@@ -1,0 +1,221 @@
+"""The two text panes of the main window: the editable source and the streaming target."""
+
+from __future__ import annotations
+
+import statistics
+
+from PySide6.QtCore import QEvent, QMimeData, Qt, QTimer, Signal
+from PySide6.QtGui import QDragEnterEvent, QFont, QTextCursor
+from PySide6.QtWidgets import (
+    QApplication,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from fanyi.engine.segment import join_hard_wrapped
+
+FLUSH_MS = 30  # deltas are coalesced so a fast stream costs one document edit per frame, not per token
+WRAPPED_LINE = 25  # median line length from which broken lines read as a PDF's column, not a list
+
+
+def unwrap_if_hard_wrapped(text: str) -> str:
+    """Join lines broken inside sentences, but leave short lines (lists, verse, headings) alone."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if len(lines) < 2 or statistics.median(len(line) for line in lines) < WRAPPED_LINE:
+        return text
+    return join_hard_wrapped(text)
+
+
+def _utf16_len(text: str) -> int:
+    # QTextCursor positions count UTF-16 units; Python indexes code points (they differ beyond the BMP).
+    return len(text.encode("utf-16-le")) // 2
+
+
+def _common_prefix(a: str, b: str) -> int:
+    """Length of the common prefix, by bisection so the comparisons run in C even for long texts."""
+    lo, hi = 0, min(len(a), len(b))
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[:mid] == b[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _text_font() -> QFont:
+    font = QApplication.font()
+    font.setPointSizeF(font.pointSizeF() * 1.2)
+    return font
+
+
+class SourceEdit(QPlainTextEdit):
+    """Pasted text is joined where a PDF broke lines inside sentences; dropped files go to the window."""
+
+    def insertFromMimeData(self, source: QMimeData) -> None:
+        if source.hasText():
+            self.insertPlainText(unwrap_if_hard_wrapped(source.text()))
+        else:
+            super().insertFromMimeData(source)
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if event.mimeData().hasUrls():
+            event.ignore()  # the window turns dropped files into document jobs
+        else:
+            super().dragEnterEvent(event)
+
+
+class SourcePane(QWidget):
+    translate_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.edit = SourceEdit()
+        self.edit.setFont(_text_font())
+        self.count = QLabel()
+        self.count.setObjectName("charCount")
+        self.clear_button = QPushButton()
+        self.clear_button.clicked.connect(self.edit.clear)
+        self.translate_button = QPushButton()
+        self.translate_button.setDefault(True)
+        self.translate_button.clicked.connect(self.translate_requested)
+        footer = QHBoxLayout()
+        footer.addWidget(self.count)
+        footer.addStretch()
+        footer.addWidget(self.clear_button)
+        footer.addWidget(self.translate_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.edit)
+        layout.addLayout(footer)
+        self.edit.textChanged.connect(self._update_count)
+        self.retranslate()
+
+    def text(self) -> str:
+        return self.edit.toPlainText()
+
+    def set_text(self, text: str) -> None:
+        self.edit.setPlainText(text)
+        self.edit.moveCursor(QTextCursor.MoveOperation.End)
+
+    def _update_count(self) -> None:
+        self.count.setText(self.tr("Characters: %1").replace("%1", str(len(self.edit.toPlainText()))))
+
+    def retranslate(self) -> None:
+        self.edit.setPlaceholderText(self.tr("Type or paste text to translate…"))
+        self.clear_button.setText(self.tr("Clear"))
+        self.translate_button.setText(self.tr("Translate"))
+        self.translate_button.setToolTip(self.tr("Translate now (Ctrl+Enter)"))
+        self._update_count()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+
+class TargetView(QPlainTextEdit):
+    """Read-only text that a stream of deltas rewrites with the smallest possible edit.
+
+    While a new translation streams, the old text stays on screen as long as the new one is a
+    prefix of it (re-typing at the end of a long text re-streams cached sentences identical to what
+    is shown); from the first difference on, the rest is replaced.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setReadOnly(True)
+        self.setFont(_text_font())
+        self._shown = ""  # mirrors the document, which only this class edits
+        self._incoming: list[str] = []
+        self._streamed = ""
+        self._flush_timer = QTimer(self, singleShot=True, interval=FLUSH_MS)
+        self._flush_timer.timeout.connect(self._flush)
+
+    def text(self) -> str:
+        return self._shown
+
+    def begin(self) -> None:
+        self._incoming.clear()
+        self._streamed = ""
+        self._flush_timer.stop()
+
+    def append(self, delta: str) -> None:
+        self._incoming.append(delta)
+        if not self._flush_timer.isActive():
+            self._flush_timer.start()
+
+    def finish(self, text: str) -> None:
+        self.begin()
+        self._show(text, final=True)
+
+    def set_text(self, text: str) -> None:
+        self.finish(text)
+
+    def _flush(self) -> None:
+        if self._incoming:
+            self._streamed += "".join(self._incoming)
+            self._incoming.clear()
+            self._show(self._streamed, final=False)
+
+    def _show(self, text: str, final: bool) -> None:
+        keep = _common_prefix(self._shown, text)
+        if keep == len(text) and (not final or keep == len(self._shown)):
+            return  # still a prefix of what is shown: nothing to redraw yet
+        bar = self.verticalScrollBar()
+        follow = bar.value() == bar.maximum()
+        cursor = QTextCursor(self.document())
+        cursor.setPosition(_utf16_len(self._shown[:keep]))
+        cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
+        cursor.insertText(text[keep:])
+        self._shown = text
+        if follow:
+            bar.setValue(bar.maximum())
+
+
+class TargetPane(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.view = TargetView()
+        self.error = QLabel()
+        self.error.setObjectName("errorBanner")
+        self.error.setWordWrap(True)
+        self.error.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.error.setStyleSheet("QLabel#errorBanner { color: #b3261e; padding: 4px; }")
+        self.error.hide()
+        self.activity = QLabel()
+        self.copy_button = QPushButton()
+        self.copy_button.clicked.connect(self.copy)
+        footer = QHBoxLayout()
+        footer.addWidget(self.activity)
+        footer.addStretch()
+        footer.addWidget(self.copy_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.error)
+        layout.addWidget(self.view)
+        layout.addLayout(footer)
+        self.retranslate()
+
+    def copy(self) -> None:
+        QApplication.clipboard().setText(self.view.text())
+
+    def show_error(self, message: str) -> None:
+        self.error.setText(self.tr("Translation failed: %1").replace("%1", message))
+        self.error.show()
+
+    def clear_error(self) -> None:
+        self.error.hide()
+
+    def retranslate(self) -> None:
+        self.copy_button.setText(self.tr("Copy"))
+        self.view.setPlaceholderText(self.tr("The translation appears here."))
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)

@@ -1,0 +1,223 @@
+"""The translation worker: one QObject in its own QThread owns the Translator.
+
+This is the only UI module that imports ``fanyi.engine.translator`` (and so onnxruntime), and only
+when a model is opened, so the window appears before the engine is loaded. The GUI talks to the
+worker through ``TranslationService``; results come back only as signals.
+
+Requests are "latest wins" per channel (the main window and the clipboard popup are two channels):
+a new request cancels the running one of its channel through its CancelToken, and a request still
+waiting is replaced rather than queued behind.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QThread, Signal, Slot
+
+from fanyi.engine.options import CancelToken, Cancelled, DecodeOptions
+
+log = logging.getLogger(__name__)
+
+OpenTranslator = Callable[[Path, int | None], object]
+
+
+def open_translator(pack_dir: Path, threads: int | None = None):
+    """The real engine; passed around as a factory so tests and the document queue can swap or reuse it."""
+    from fanyi.engine.translator import Translator
+
+    return Translator.open(pack_dir, threads=threads)
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    """What the GUI needs to know about the loaded model, copied out of the worker thread."""
+
+    path: Path
+    name: str
+    source_lang: str
+    target_lang: str
+    quantization: str
+    target_tokens: dict[str, str] = field(default_factory=dict)
+    default_target: str | None = None
+
+
+@dataclass
+class _Request:
+    req_id: int
+    channel: str
+    text: str
+    options: DecodeOptions | None
+    token: CancelToken
+
+
+def _message(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text if text else type(exc).__name__
+
+
+class TranslationWorker(QObject):
+    """Lives in the worker thread; every slot here runs there."""
+
+    delta = Signal(int, str)
+    finished = Signal(int, str, object)
+    failed = Signal(int, str)
+    cancelled = Signal(int)
+    loaded = Signal(object)
+    load_failed = Signal(str, str)  # pack folder, message
+
+    def __init__(self, opener: OpenTranslator) -> None:
+        super().__init__()
+        self._open = opener
+        self._translator = None
+        self._lock = threading.Lock()
+        self._pending: dict[str, _Request] = {}
+
+    # Called from the GUI thread; the lock is all the two threads share besides CancelTokens.
+    def submit(self, request: _Request) -> None:
+        with self._lock:
+            self._pending[request.channel] = request
+
+    def drop_pending(self) -> list[_Request]:
+        with self._lock:
+            dropped = list(self._pending.values())
+            self._pending.clear()
+        return dropped
+
+    def _take(self) -> _Request | None:
+        with self._lock:
+            if not self._pending:
+                return None
+            channel = min(self._pending, key=lambda c: self._pending[c].req_id)
+            return self._pending.pop(channel)
+
+    @Slot(str, object)
+    def load(self, pack_dir: str, threads: int | None) -> None:
+        self._translator = None  # free the old model before the new one is mapped
+        try:
+            translator = self._open(Path(pack_dir), threads)
+        except Exception as exc:  # a broken pack must show as a message, not end the thread
+            log.warning("could not open %s: %s", pack_dir, exc)
+            self.load_failed.emit(pack_dir, _message(exc))
+            return
+        self._translator = translator
+        self.loaded.emit(
+            ModelInfo(
+                path=Path(pack_dir),
+                name=translator.name,
+                source_lang=translator.source_lang,
+                target_lang=translator.target_lang,
+                quantization=translator.quantization,
+                target_tokens=dict(translator.target_tokens),
+                default_target=translator.default_target,
+            )
+        )
+
+    @Slot()
+    def run_next(self) -> None:
+        # One wake-up per submit, at most one request per wake-up: replaced requests leave spare
+        # wake-ups that find nothing, so no request is ever left waiting.
+        request = self._take()
+        if request is None:
+            return
+        if request.token.cancelled:
+            self.cancelled.emit(request.req_id)
+            return
+        if self._translator is None:
+            self.failed.emit(request.req_id, "No model is loaded.")
+            return
+        pieces = []
+        try:
+            for piece in self._translator.translate_stream(request.text, request.options, request.token):
+                pieces.append(piece)
+                self.delta.emit(request.req_id, piece)
+        except Cancelled:
+            self.cancelled.emit(request.req_id)
+            return
+        except Exception as exc:
+            log.exception("translation failed")
+            self.failed.emit(request.req_id, _message(exc))
+            return
+        self.finished.emit(request.req_id, "".join(pieces), dict(self._translator.last_stats))
+
+
+class TranslationService(QObject):
+    """The GUI-thread handle on the worker. All methods are for the GUI thread."""
+
+    delta = Signal(int, str)
+    finished = Signal(int, str, object)
+    failed = Signal(int, str)
+    cancelled = Signal(int)
+    loading = Signal(str)  # the pack folder being opened
+    loaded = Signal(object)  # ModelInfo
+    load_failed = Signal(str)
+
+    _load = Signal(str, object)
+    _wake = Signal()
+
+    def __init__(self, opener: OpenTranslator = open_translator, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.model: ModelInfo | None = None
+        self._ids = itertools.count(1)
+        self._tokens: dict[str, CancelToken] = {}
+        self._thread = QThread()
+        self._thread.setObjectName("fanyi-translator")
+        self._worker = TranslationWorker(opener)
+        self._worker.moveToThread(self._thread)
+        self._load.connect(self._worker.load)
+        self._wake.connect(self._worker.run_next)
+        for name in ("delta", "finished", "failed", "cancelled"):
+            getattr(self._worker, name).connect(getattr(self, name))
+        self._worker.loaded.connect(self._on_loaded)
+        self._worker.load_failed.connect(self._on_load_failed)
+        self._loading: str | None = None
+        self._thread.start()
+
+    def load(self, pack_dir: Path, threads: int | None = None) -> None:
+        """Open a pack in the worker; requests made after this run on the new model."""
+        self.model = None
+        self._loading = str(pack_dir)
+        self._cancel_all()
+        self.loading.emit(str(pack_dir))
+        self._load.emit(str(pack_dir), threads or None)
+
+    def request(self, text: str, options: DecodeOptions | None = None, channel: str = "main") -> int:
+        req_id = next(self._ids)
+        self.cancel(channel)
+        token = CancelToken()
+        self._tokens[channel] = token
+        self._worker.submit(_Request(req_id, channel, text, options, token))
+        self._wake.emit()
+        return req_id
+
+    def cancel(self, channel: str = "main") -> None:
+        if token := self._tokens.pop(channel, None):
+            token.cancel()  # thread-safe; the engine stops at its next decoder step
+
+    def shutdown(self) -> None:
+        self._cancel_all()
+        self._thread.quit()
+        self._thread.wait()
+
+    def _cancel_all(self) -> None:
+        for channel in list(self._tokens):
+            self.cancel(channel)
+        for request in self._worker.drop_pending():
+            self.cancelled.emit(request.req_id)
+
+    # A pack chosen and then replaced before it finished opening reports back too: ignore it.
+    @Slot(object)
+    def _on_loaded(self, info: ModelInfo) -> None:
+        if str(info.path) == self._loading:
+            self.model = info
+            self.loaded.emit(info)
+
+    @Slot(str, str)
+    def _on_load_failed(self, pack_dir: str, message: str) -> None:
+        if pack_dir == self._loading:
+            self.load_failed.emit(message)

@@ -1,0 +1,529 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN" sourcelanguage="en">
+<context>
+    <name>HistoryDialog</name>
+    <message>
+        <source>Clear history</source>
+        <translation>清除历史</translation>
+    </message>
+    <message>
+        <source>Delete every saved translation?</source>
+        <translation>删除所有已保存的翻译？</translation>
+    </message>
+    <message>
+        <source>History</source>
+        <translation>历史</translation>
+    </message>
+    <message>
+        <source>Search</source>
+        <translation>搜索</translation>
+    </message>
+    <message>
+        <source>Double-click an entry to open it again.</source>
+        <translation>双击条目即可重新打开。</translation>
+    </message>
+    <message>
+        <source>History is switched off in Settings: new translations are not saved.</source>
+        <translation>历史记录已在设置中关闭：新的翻译不会被保存。</translation>
+    </message>
+</context>
+<context>
+    <name>JobRow</name>
+    <message>
+        <source>Waiting</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>Translating</source>
+        <translation>翻译中</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>Show in folder</source>
+        <translation>在文件夹中显示</translation>
+    </message>
+    <message>
+        <source>Remove from the list</source>
+        <translation>从列表中移除</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>No model installed</source>
+        <translation>未安装模型</translation>
+    </message>
+    <message>
+        <source>Install a model for the other direction to swap</source>
+        <translation>安装反方向的模型后即可切换方向</translation>
+    </message>
+    <message>
+        <source>Swap direction: %1</source>
+        <translation>切换方向：%1</translation>
+    </message>
+    <message>
+        <source>Translating…</source>
+        <translation>正在翻译…</translation>
+    </message>
+    <message>
+        <source>Translation failed</source>
+        <translation>翻译失败</translation>
+    </message>
+    <message>
+        <source>%1 s · from cache</source>
+        <translation>%1 秒 · 来自缓存</translation>
+    </message>
+    <message>
+        <source>%1 s · %2 tokens/s</source>
+        <translation>%1 秒 · 每秒 %2 个词元</translation>
+    </message>
+    <message>
+        <source>Loading the model…</source>
+        <translation>正在加载模型…</translation>
+    </message>
+    <message>
+        <source>Ready</source>
+        <translation>就绪</translation>
+    </message>
+    <message>
+        <source>The model could not be opened</source>
+        <translation>无法打开模型</translation>
+    </message>
+    <message>
+        <source>Translate documents</source>
+        <translation>翻译文档</translation>
+    </message>
+    <message>
+        <source>Documents (%1)</source>
+        <translation>文档 (%1)</translation>
+    </message>
+    <message>
+        <source>Install a model before translating documents</source>
+        <translation>请先安装模型再翻译文档</translation>
+    </message>
+    <message>
+        <source>Fanyi — offline translator</source>
+        <translation>Fanyi 翻译 — 离线翻译器</translation>
+    </message>
+    <message>
+        <source>Languages and model</source>
+        <translation>语言与模型</translation>
+    </message>
+    <message>
+        <source>Simplified Chinese</source>
+        <translation>简体中文</translation>
+    </message>
+    <message>
+        <source>Traditional Chinese</source>
+        <translation>繁体中文</translation>
+    </message>
+    <message>
+        <source>Cantonese</source>
+        <translation>粤语</translation>
+    </message>
+    <message>
+        <source>Documents…</source>
+        <translation>文档…</translation>
+    </message>
+    <message>
+        <source>Translate documents (or drop files on the window)</source>
+        <translation>翻译文档（也可以把文件拖到窗口上）</translation>
+    </message>
+    <message>
+        <source>Bilingual output (original and translation)</source>
+        <translation>双语输出（原文与译文）</translation>
+    </message>
+    <message>
+        <source>History</source>
+        <translation>历史</translation>
+    </message>
+    <message>
+        <source>Models</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+</context>
+<context>
+    <name>ModelManager</name>
+    <message>
+        <source>bundled</source>
+        <translation>内置</translation>
+    </message>
+    <message>
+        <source>user-installed</source>
+        <translation>用户安装</translation>
+    </message>
+    <message>
+        <source>Remove model</source>
+        <translation>移除模型</translation>
+    </message>
+    <message>
+        <source>Remove %1 from this computer?</source>
+        <translation>要从这台电脑上移除 %1 吗？</translation>
+    </message>
+    <message>
+        <source>Models</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Languages</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Quantization</source>
+        <translation>量化</translation>
+    </message>
+    <message>
+        <source>Installed</source>
+        <translation>安装方式</translation>
+    </message>
+    <message>
+        <source>Default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <source>No model is installed.</source>
+        <translation>尚未安装任何模型。</translation>
+    </message>
+    <message>
+        <source>Import folder…</source>
+        <translation>导入文件夹…</translation>
+    </message>
+    <message>
+        <source>Import .zip…</source>
+        <translation>导入 .zip…</translation>
+    </message>
+    <message>
+        <source>Download default model</source>
+        <translation>下载默认模型</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Set as default</source>
+        <translation>设为默认</translation>
+    </message>
+</context>
+<context>
+    <name>NoModelPage</name>
+    <message>
+        <source>No translation model is installed</source>
+        <translation>尚未安装翻译模型</translation>
+    </message>
+    <message>
+        <source>Fanyi translates on this computer with a model pack. Import a pack (a folder or a .zip), or download and build the default English→Chinese model (%1), which needs an internet connection once.</source>
+        <translation>Fanyi 使用模型包在本机上翻译。请导入一个模型包（文件夹或 .zip），或者下载并构建默认的英译中模型（%1），这只需要联网一次。</translation>
+    </message>
+    <message>
+        <source>Import folder…</source>
+        <translation>导入文件夹…</translation>
+    </message>
+    <message>
+        <source>Import .zip…</source>
+        <translation>导入 .zip…</translation>
+    </message>
+    <message>
+        <source>Download and build</source>
+        <translation>下载并构建</translation>
+    </message>
+</context>
+<context>
+    <name>PackOpProgress</name>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+</context>
+<context>
+    <name>PackOperations</name>
+    <message>
+        <source>Importing %1…</source>
+        <translation>正在导入 %1…</translation>
+    </message>
+    <message>
+        <source>Downloading and building %1…</source>
+        <translation>正在下载并构建 %1…</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>Beams</source>
+        <translation>束宽</translation>
+    </message>
+    <message>
+        <source>Maximum length</source>
+        <translation>最大长度</translation>
+    </message>
+    <message>
+        <source>CPU threads</source>
+        <translation>CPU 线程数</translation>
+    </message>
+    <message>
+        <source>Chinese variant</source>
+        <translation>中文变体</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>界面语言</translation>
+    </message>
+    <message>
+        <source>Theme</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <source>Clipboard hotkey</source>
+        <translation>剪贴板快捷键</translation>
+    </message>
+    <message>
+        <source>Model default</source>
+        <translation>模型默认值</translation>
+    </message>
+    <message>
+        <source>Automatic</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>Translate as you type</source>
+        <translation>边输入边翻译</translation>
+    </message>
+    <message>
+        <source>Follow the system</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Press Ctrl+C twice</source>
+        <translation>连按两次 Ctrl+C</translation>
+    </message>
+    <message>
+        <source>Key combination</source>
+        <translation>组合键</translation>
+    </message>
+    <message>
+        <source>Copy text, then press the hotkey. You can also bind “%1” to a desktop shortcut.</source>
+        <translation>先复制文本，再按快捷键。也可以把“%1”绑定到桌面快捷键。</translation>
+    </message>
+    <message>
+        <source>Global hotkeys cannot work here; bind “%1” to a desktop shortcut instead.</source>
+        <translation>这里无法使用全局快捷键；请改为把“%1”绑定到桌面快捷键。</translation>
+    </message>
+    <message>
+        <source>Start in the tray</source>
+        <translation>启动时最小化到托盘</translation>
+    </message>
+    <message>
+        <source>Closing the window keeps Fanyi in the tray</source>
+        <translation>关闭窗口后 Fanyi 仍在托盘中运行</translation>
+    </message>
+    <message>
+        <source>This desktop has no system tray.</source>
+        <translation>此桌面没有系统托盘。</translation>
+    </message>
+    <message>
+        <source>Keep a history of translations</source>
+        <translation>保存翻译历史</translation>
+    </message>
+</context>
+<context>
+    <name>SourcePane</name>
+    <message>
+        <source>Characters: %1</source>
+        <translation>字符数：%1</translation>
+    </message>
+    <message>
+        <source>Type or paste text to translate…</source>
+        <translation>输入或粘贴要翻译的文本…</translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation>清空</translation>
+    </message>
+    <message>
+        <source>Translate</source>
+        <translation>翻译</translation>
+    </message>
+    <message>
+        <source>Translate now (Ctrl+Enter)</source>
+        <translation>立即翻译（Ctrl+Enter）</translation>
+    </message>
+</context>
+<context>
+    <name>TargetPane</name>
+    <message>
+        <source>Translation failed: %1</source>
+        <translation>翻译失败：%1</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>The translation appears here.</source>
+        <translation>译文将显示在这里。</translation>
+    </message>
+</context>
+<context>
+    <name>TranslatePopup</name>
+    <message>
+        <source>The clipboard holds no text.</source>
+        <translation>剪贴板中没有文本。</translation>
+    </message>
+    <message>
+        <source>Translating…</source>
+        <translation>正在翻译…</translation>
+    </message>
+    <message>
+        <source>Copied.</source>
+        <translation>已复制。</translation>
+    </message>
+    <message>
+        <source>Translation failed: %1</source>
+        <translation>翻译失败：%1</translation>
+    </message>
+    <message>
+        <source>Fanyi</source>
+        <translation>Fanyi 翻译</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Esc to close</source>
+        <translation>按 Esc 关闭</translation>
+    </message>
+    <message>
+        <source>Close (Esc)</source>
+        <translation>关闭（Esc）</translation>
+    </message>
+</context>
+<context>
+    <name>_TrayMenu</name>
+    <message>
+        <source>Show Fanyi</source>
+        <translation>显示 Fanyi</translation>
+    </message>
+    <message>
+        <source>Translate clipboard</source>
+        <translation>翻译剪贴板</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+</context>
+<context>
+    <name>hotkey</name>
+    <message>
+        <source>Wayland does not let applications watch the keyboard.</source>
+        <translation>Wayland 不允许应用程序监听键盘。</translation>
+    </message>
+    <message>
+        <source>There is no X display.</source>
+        <translation>没有 X 显示服务器。</translation>
+    </message>
+    <message>
+        <source>The pynput library is not usable: %1</source>
+        <translation>pynput 库无法使用：%1</translation>
+    </message>
+    <message>
+        <source>The hotkey could not be set: %1</source>
+        <translation>无法设置快捷键：%1</translation>
+    </message>
+</context>
+<context>
+    <name>languages</name>
+    <message>
+        <source>English</source>
+        <translation>英语</translation>
+    </message>
+    <message>
+        <source>Chinese</source>
+        <translation>中文</translation>
+    </message>
+    <message>
+        <source>Japanese</source>
+        <translation>日语</translation>
+    </message>
+    <message>
+        <source>Korean</source>
+        <translation>韩语</translation>
+    </message>
+    <message>
+        <source>French</source>
+        <translation>法语</translation>
+    </message>
+    <message>
+        <source>German</source>
+        <translation>德语</translation>
+    </message>
+    <message>
+        <source>Spanish</source>
+        <translation>西班牙语</translation>
+    </message>
+    <message>
+        <source>Russian</source>
+        <translation>俄语</translation>
+    </message>
+</context>
+<context>
+    <name>pack_ops</name>
+    <message>
+        <source>Import a model pack (.zip)</source>
+        <translation>导入模型包（.zip）</translation>
+    </message>
+    <message>
+        <source>Model pack (*.zip)</source>
+        <translation>模型包 (*.zip)</translation>
+    </message>
+    <message>
+        <source>Import a model pack folder</source>
+        <translation>导入模型包文件夹</translation>
+    </message>
+</context>
+</TS>

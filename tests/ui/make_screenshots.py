@@ -1,0 +1,152 @@
+"""Screenshots for the README: the main window mid-translation and the clipboard popup.
+
+Run under an X server (the real xcb platform, not offscreen), from the repository root:
+
+    Xvfb :99 -screen 0 1060x680x24 & DISPLAY=:99 PYTHONPATH=app python tests/ui/make_screenshots.py
+
+No real model can be downloaded here, so a stand-in engine streams canned Chinese translations of
+the demo sentences at a human-visible pace; everything else (window, worker thread, streaming view,
+popup) is the real application. Captures use ImageMagick's ``import -window root``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from PySide6.QtCore import QPoint, QTimer
+from PySide6.QtGui import QCursor, QGuiApplication
+from PySide6.QtWidgets import QApplication
+
+ROOT = Path(__file__).resolve().parents[2]
+OUT = ROOT / "assets" / "screenshots"
+
+SOURCE = (
+    "Offline translation keeps your documents on your own computer. "
+    "Nothing you type is sent to a server.\n\n"
+    "Fanyi streams the translation while you type, so you can read the first sentences before the last ones "
+    "are finished. Unchanged sentences come from the cache."
+)
+CLIPBOARD = "The meeting has been moved to Thursday afternoon. Please bring the latest draft of the report."
+CANNED = {
+    "Offline translation keeps your documents on your own computer.": "离线翻译让你的文档留在自己的电脑上。",
+    "Nothing you type is sent to a server.": "你输入的任何内容都不会发送到服务器。",
+    "Fanyi streams the translation while you type, so you can read the first sentences before the last ones "
+    "are finished.":
+        "Fanyi 会在你输入时流式显示译文，因此在最后几句完成之前，你就可以先阅读前面的句子。",
+    "Unchanged sentences come from the cache.": "未改动的句子直接来自缓存。",
+    "The meeting has been moved to Thursday afternoon.": "会议已改到星期四下午。",
+    "Please bring the latest draft of the report.": "请带上报告的最新草稿。",
+}
+
+
+class DemoTranslator:
+    name, source_lang, target_lang, quantization = "opus-mt-en-zh", "en", "zh", "int8"
+    target_tokens = {"cmn_Hans": ">>cmn_Hans<<", "cmn_Hant": ">>cmn_Hant<<", "yue": ">>yue<<"}
+    default_target = "cmn_Hans"
+
+    def __init__(self, *_args) -> None:
+        self.last_stats = {"tokens": 0, "seconds": 0.0}
+
+    def translate_stream(self, text, options=None, cancel=None):
+        started = time.perf_counter()
+        self.last_stats = {"tokens": 0, "seconds": 0.0}
+        for part in re.split(r"(?<=[.!?])( +|\n+)", text):
+            if not part.strip():
+                if "\n" in part:
+                    yield part
+                continue
+            out = CANNED.get(part.strip(), part)
+            for i in range(0, len(out), 2):
+                if cancel is not None:
+                    cancel.raise_if_cancelled()
+                time.sleep(0.06)
+                self.last_stats["tokens"] += 1
+                yield out[i:i + 2]
+        self.last_stats["seconds"] = time.perf_counter() - started
+
+    def translate_batch(self, texts, options=None, progress=None, cancel=None):
+        return ["".join(self.translate_stream(t, options, cancel)) for t in texts]
+
+
+def demo_pack(folder: Path) -> None:
+    """A manifest is all fanyi.library needs to list a pack; the stand-in engine never reads files."""
+    folder.mkdir(parents=True)
+    files = {name: {"sha256": "", "size": size} for name, size in (
+        ("encoder.onnx", 20_100_000), ("decoder.onnx", 57_300_000), ("source.spm", 806_000),
+        ("target.spm", 805_000), ("vocab.json", 1_600_000))}
+    manifest = {"format_version": 1, "name": DemoTranslator.name, "source_lang": "en", "target_lang": "zh",
+                "files": files, "quantization": {"mode": "int8"}, "target_tokens": DemoTranslator.target_tokens,
+                "default_target": "cmn_Hans"}
+    (folder / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+
+
+def capture(name: str) -> None:
+    QApplication.processEvents()
+    OUT.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["import", "-window", "root", str(OUT / name)], check=True)
+    print("saved", OUT / name)
+
+
+def main() -> int:
+    tmp = Path(tempfile.mkdtemp(prefix="fanyi-shots-"))
+    os.environ.update(FANYI_DATA_DIR=str(tmp / "data"), FANYI_CONFIG_DIR=str(tmp / "config"),
+                      FANYI_MODELS_DIR=str(tmp / "models"))
+    demo_pack(tmp / "models" / "opus-mt-en-zh")
+
+    from fanyi.ui import i18n, theme
+    from fanyi.ui.app import FanyiApp
+    from fanyi.ui.settings import Settings
+
+    qapp = QApplication(sys.argv[:1])
+    i18n.install(os.environ.get("FANYI_SHOT_LANGUAGE", "en"))
+    theme.apply(os.environ.get("FANYI_SHOT_THEME", "light"))
+    app = FanyiApp(Settings(hotkey=""), opener=DemoTranslator)
+    win = app.window
+    win.setGeometry(30, 30, 1000, 600)
+    win.show()
+
+    def mid_translation() -> bool:
+        if len(win.target.view.text()) < 45:
+            return False
+        capture("main-window.png")
+        return True
+
+    def popup() -> bool:
+        if win._req_id is not None:
+            return False  # let the main window finish first
+        QGuiApplication.clipboard().setText(CLIPBOARD)
+        QCursor.setPos(QPoint(560, 250))
+        app.translate_clipboard()
+        return True
+
+    def popup_done() -> bool:
+        if not app.popup.text().endswith("草稿。"):
+            return False
+        capture("popup.png")
+        qapp.quit()
+        return True
+
+    steps = [lambda: win.source.set_text(SOURCE), mid_translation, popup, popup_done]
+
+    def tick() -> None:
+        if steps and steps[0]() is not False:
+            steps.pop(0)
+
+    timer = QTimer(interval=100)
+    timer.timeout.connect(tick)
+    QTimer.singleShot(500, timer.start)
+    QTimer.singleShot(60_000, qapp.quit)
+    qapp.exec()
+    app.shutdown()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

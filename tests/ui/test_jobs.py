@@ -1,0 +1,92 @@
+"""Documents: dropping files queues jobs that run in a thread, with progress, cancel and Open."""
+
+from __future__ import annotations
+
+import time
+import warnings
+from pathlib import Path
+
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import QApplication
+from ui_fakes import LOAD_TIMEOUT, TRANSLATE_TIMEOUT
+
+from fanyi.ui.jobs import CANCELLED, DONE, FAILED
+
+
+def drop(widget, *paths: Path) -> None:
+    """What a file manager's drag does: enter (the window must accept it), then drop."""
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
+    args = (Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # 6.12 marks the only constructor deprecated
+        enter = QDragEnterEvent(QPoint(10, 10), *args)
+    QApplication.sendEvent(widget, enter)
+    assert enter.isAccepted()
+    QApplication.sendEvent(widget, QDropEvent(QPointF(10, 10), *args))
+
+
+def test_a_dropped_file_becomes_a_job_that_finishes(qtbot, make_app, fake_backend, tmp_path):
+    src = tmp_path / "notes.txt"
+    src.write_text("The first paragraph.\n\nThe second paragraph.\n", encoding="utf-8")
+    app = make_app(fake_backend)
+    win = app.window
+    win.show()
+    drop(win, src)
+    assert len(app.jobs.jobs) == 1 and win.jobs_panel.isVisible()
+    job = next(iter(app.jobs.jobs.values()))
+    row = win.jobs_panel.rows[job.id]
+    qtbot.waitUntil(lambda: job.state == DONE, timeout=TRANSLATE_TIMEOUT)
+    assert job.output == tmp_path / "notes.zh.txt"
+    assert job.output.read_text(encoding="utf-8") == "THEFIRSTPARAGRAPH。\n\nTHESECONDPARAGRAPH。\n"
+    assert row.open_button.isVisible() and row.folder_button.isVisible() and not row.cancel_button.isVisible()
+    assert "translated: 2 of 2" in job.summary
+    qtbot.mouseClick(row.dismiss_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not win.jobs_panel.isVisible())
+
+
+def test_a_running_job_can_be_cancelled_and_a_queued_one_too(qtbot, make_app, fake_backend, tmp_path):
+    def slow_document(src, translator, *, progress=None, cancel=None, **kwargs):
+        for done in range(1000):
+            progress(done, 1000)
+            cancel.raise_if_cancelled()
+            time.sleep(0.01)
+        raise AssertionError("not cancelled")
+
+    app = make_app(fake_backend, run_document=slow_document)
+    win = app.window
+    win.show()
+    qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
+    first, second = tmp_path / "a.txt", tmp_path / "b.txt"
+    for path in (first, second):
+        path.write_text("x")
+    drop(win, first, second)
+    jobs = list(app.jobs.jobs.values())
+    rows = [win.jobs_panel.rows[j.id] for j in jobs]
+    qtbot.waitUntil(lambda: jobs[0].done > 3)
+    assert rows[0].bar.isVisible() and rows[0].bar.maximum() == 1000
+    qtbot.mouseClick(rows[1].cancel_button, Qt.MouseButton.LeftButton)  # still queued
+    assert jobs[1].state == CANCELLED
+    qtbot.mouseClick(rows[0].cancel_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: jobs[0].state == CANCELLED, timeout=TRANSLATE_TIMEOUT)
+    assert rows[0].state.text() == "Cancelled" and not rows[0].open_button.isVisible()
+
+
+def test_a_failing_document_shows_its_message(qtbot, make_app, fake_backend, tmp_path):
+    src = tmp_path / "picture.png"
+    src.write_bytes(b"\x89PNG")
+    app = make_app(fake_backend)
+    win = app.window
+    win.enqueue_document(src)
+    job = next(iter(app.jobs.jobs.values()))
+    qtbot.waitUntil(lambda: job.state == FAILED, timeout=TRANSLATE_TIMEOUT)
+    assert "is not a supported document" in win.jobs_panel.rows[job.id].state.text()
+
+
+def test_without_a_model_no_job_is_queued(qtbot, make_app, ui_dirs, tmp_path):
+    app = make_app()
+    src = tmp_path / "a.txt"
+    src.write_text("Hello.")
+    drop(app.window, src)
+    assert app.jobs.jobs == {} and "Install a model" in app.window.stats_label.text()

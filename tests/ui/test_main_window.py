@@ -1,0 +1,182 @@
+"""Translate-as-you-type: streaming, cancelling, errors, variants and the status bar."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from ui_fakes import EXPLODE, TRANSLATE_TIMEOUT, FakeTranslator
+
+
+def long_text(paragraphs: int = 12) -> str:
+    return "\n\n".join(
+        " ".join(f"Paragraph {p} sentence {s} tells a story about rivers." for s in range(3)) for p in range(paragraphs)
+    )
+
+
+def wait_idle(qtbot, win) -> None:
+    qtbot.waitUntil(lambda: win._req_id is None and not win._debounce.isActive(), timeout=TRANSLATE_TIMEOUT)
+
+
+def test_typing_streams_into_the_target_and_ends_as_translate_batch(qtbot, window, backend):
+    # Long enough that the real tiny model (which decides tokens in bursts) spans several flushes.
+    text = " ".join(f"Sentence {n} says the weather is nice today." for n in range(8))
+    flushes = []
+    window.target.view.textChanged.connect(lambda: flushes.append(window.target.view.text()))
+    qtbot.keyClicks(window.source.edit, text)
+    wait_idle(qtbot, window)
+    final = backend.translate(text, window.app.options())
+    assert window.target.view.text() == final
+    assert window.target.view.toPlainText() == final
+    # Streamed: the pane grew through partial translations before the final one.
+    partial = [f for f in flushes if f and f != final]
+    assert partial and all(final.startswith(f) for f in partial)
+    assert window.stats_label.text().endswith("tokens/s")
+    assert "tiny-en-zh" in window.model_label.text()
+
+
+def test_an_edit_mid_translation_cancels_it_and_shows_only_the_new_one(qtbot, window, backend):
+    first = long_text(20)
+    window.source.set_text(first)
+    window.translate_now()
+    old_id = window._req_id
+    qtbot.waitUntil(lambda: len(window.target.view.text()) > 0, timeout=TRANSLATE_TIMEOUT)
+    cancelled = []
+    window.service.cancelled.connect(cancelled.append)
+    second = "A different text. Only this one should remain."
+    window.source.set_text(second)
+    window.translate_now()
+    wait_idle(qtbot, window)
+    assert old_id in cancelled
+    assert window.target.view.text() == backend.translate(second, window.app.options())
+    assert window.target.view.toPlainText() == window.target.view.text()
+
+
+def test_typing_at_the_end_keeps_the_cached_sentences(qtbot, make_app, fake_backend):
+    app = make_app(fake_backend)
+    win = app.window
+    qtbot.waitUntil(lambda: app.service.model is not None)
+    text = long_text(6)
+    win.source.set_text(text)
+    wait_idle(qtbot, win)
+    engine = FakeTranslator.opened[-1]
+    tokens_before = engine.last_stats["tokens"]
+    win.source.edit.moveCursor(win.source.edit.textCursor().MoveOperation.End)
+    qtbot.keyClicks(win.source.edit, " One more sentence here.")
+    wait_idle(qtbot, win)
+    assert tokens_before > 40
+    assert engine.last_stats["tokens"] == len(FakeTranslator.words("One more sentence here.", "cmn_Hans"))
+    assert win.target.view.text() == fake_backend.translate(win.source.text(), app.options())
+
+
+def test_ctrl_enter_translates_at_once_when_typing_translation_is_off(qtbot, make_app, fake_backend):
+    from fanyi.ui.settings import Settings
+
+    app = make_app(fake_backend, settings=Settings(translate_as_you_type=False))
+    win = app.window
+    win.show()
+    qtbot.waitUntil(lambda: app.service.model is not None)
+    qtbot.keyClicks(win.source.edit, "Hello there.")
+    qtbot.wait(500)
+    assert win.target.view.text() == "" and win._req_id is None
+    qtbot.keyClick(win.source.edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    wait_idle(qtbot, win)
+    assert win.target.view.text() == "HELLOTHERE。"
+
+
+def test_an_engine_error_is_shown_not_swallowed(qtbot, make_app, fake_backend):
+    app = make_app(fake_backend)
+    win = app.window
+    win.show()
+    qtbot.waitUntil(lambda: app.service.model is not None)
+    win.source.set_text(f"This will {EXPLODE} now.")
+    win.translate_now()
+    qtbot.waitUntil(lambda: win.target.error.isVisible(), timeout=TRANSLATE_TIMEOUT)
+    assert "the decoder exploded" in win.target.error.text()
+    assert win.stats_label.text() == "Translation failed"
+    win.source.set_text("Fine again.")  # the worker survives and the next text translates
+    wait_idle(qtbot, win)
+    assert win.target.view.text() == "FINEAGAIN。" and not win.target.error.isVisible()
+
+
+def test_variant_buttons_follow_the_pack_and_retranslate(qtbot, make_app, fake_backend):
+    app = make_app(fake_backend)
+    win = app.window
+    win.show()
+    qtbot.waitUntil(lambda: app.service.model is not None)
+    shown = {b.property("variant"): b for b in win.variant_group.buttons() if b.isVisible()}
+    assert set(shown) == {"cmn_Hans", "cmn_Hant", "yue"}
+    assert shown["cmn_Hans"].isChecked()
+    win.source.set_text("Good morning.")
+    wait_idle(qtbot, win)
+    qtbot.mouseClick(shown["cmn_Hant"], Qt.MouseButton.LeftButton)
+    wait_idle(qtbot, win)
+    assert win.target.view.text() == "繁GOOD繁MORNING。"
+    assert app.settings.target_variant == "cmn_Hant"
+
+
+def test_copy_clear_and_character_count(qtbot, window, backend):
+    from PySide6.QtWidgets import QApplication
+
+    window.source.set_text("Copy me.")
+    wait_idle(qtbot, window)
+    assert window.source.count.text() == "Characters: 8"
+    qtbot.mouseClick(window.target.copy_button, Qt.MouseButton.LeftButton)
+    assert QApplication.clipboard().text() == window.target.view.text() != ""
+    qtbot.mouseClick(window.source.clear_button, Qt.MouseButton.LeftButton)
+    wait_idle(qtbot, window)
+    assert window.target.view.text() == "" and window.source.count.text() == "Characters: 0"
+
+
+def test_swap_needs_a_reverse_pack_and_moves_the_translation(qtbot, make_app, fake_backend, user_dirs,
+                                                             tiny_pack_zh_en):
+    app = make_app(fake_backend)
+    win = app.window
+    win.show()
+    qtbot.waitUntil(lambda: app.service.model is not None)
+    assert not win.swap_button.isEnabled()
+    (user_dirs / "bundled" / "tiny-zh-en").symlink_to(tiny_pack_zh_en, target_is_directory=True)
+    app.refresh_packs()
+    assert win.swap_button.isEnabled() and win.pack_box.count() == 2
+    win.source.set_text("Turn around.")
+    wait_idle(qtbot, win)
+    qtbot.mouseClick(win.swap_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: app.service.model is not None and app.service.model.source_lang == "zh")
+    assert win.source.text() == "TURNAROUND。"
+    assert win.pack_box.currentData() == "tiny-zh-en"
+    assert not any(b.isVisible() for b in win.variant_group.buttons())  # single-target pack
+
+
+def test_pasting_hard_wrapped_text_joins_its_lines(qtbot, window, backend):
+    from PySide6.QtCore import QMimeData
+
+    wrapped = ("The results of the experiment were consistent with the\n"
+               "hypothesis that the treatment improves the outcome in most\n"
+               "patients who received it.\n\nA second paragraph.")
+    mime = QMimeData()
+    mime.setText(wrapped)
+    window.source.edit.insertFromMimeData(mime)
+    assert window.source.text() == (
+        "The results of the experiment were consistent with the hypothesis that the treatment improves "
+        "the outcome in most patients who received it.\n\nA second paragraph.")
+
+
+def test_choosing_another_pack_mid_translation_translates_again_on_it(qtbot, make_app, fake_backend,
+                                                                      tiny_pack_int8):
+    from fanyi import library
+
+    library.import_pack(tiny_pack_int8)
+    app = make_app(fake_backend)
+    win = app.window
+    win.show()
+    qtbot.waitUntil(lambda: app.service.model is not None, timeout=TRANSLATE_TIMEOUT)
+    text = long_text(8)
+    win.source.set_text(text)
+    win.translate_now()
+    qtbot.waitUntil(lambda: len(win.target.view.text()) > 0, timeout=TRANSLATE_TIMEOUT)
+    index = win.pack_box.findData("tiny-en-zh-int8")
+    win.pack_box.setCurrentIndex(index)
+    win.pack_box.activated.emit(index)
+    qtbot.waitUntil(lambda: app.service.model is not None and app.service.model.name == "tiny-en-zh-int8",
+                    timeout=TRANSLATE_TIMEOUT)
+    wait_idle(qtbot, win)
+    assert win.target.view.text() == fake_backend.translate(text, app.options())
+    assert win.model_label.text() == "tiny-en-zh-int8 · int8"

@@ -1,0 +1,82 @@
+"""Settings: typed defaults, a tolerant loader, atomic saves, and surviving a restart."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+from ui_fakes import LOAD_TIMEOUT
+
+from fanyi.ui.settings import DOUBLE_COPY, Settings, load_settings, save_settings, settings_path
+from fanyi.ui.settings_dialog import HOTKEY_COMBO, HOTKEY_DOUBLE_COPY, SettingsDialog
+
+
+def test_missing_file_gives_defaults(ui_dirs):
+    assert not settings_path().exists()
+    assert load_settings() == Settings()
+
+
+def test_round_trip_is_atomic(ui_dirs):
+    custom = Settings(beams=2, max_length=128, threads=1, translate_as_you_type=False, target_variant="yue",
+                      ui_language="en", theme="dark", hotkey=DOUBLE_COPY, start_in_tray=True, history=False)
+    save_settings(custom)
+    assert load_settings() == custom
+    leftovers = [p.name for p in settings_path().parent.iterdir() if p.name != "settings.json"]
+    assert leftovers == []
+
+
+def test_corrupt_or_foreign_files_give_defaults(ui_dirs):
+    path = settings_path()
+    path.parent.mkdir(parents=True)
+    for content in (b"{not json", b"\xff\xfe\x00garbage", b"[1, 2, 3]", b"null"):
+        path.write_bytes(content)
+        assert load_settings() == Settings()
+
+
+def test_bad_fields_fall_back_one_by_one(ui_dirs):
+    path = settings_path()
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps({
+        "beams": "four", "max_length": 64, "threads": -3, "translate_as_you_type": 1, "theme": "purple",
+        "ui_language": "zh_CN", "unknown_key": 42,
+    }))
+    loaded = load_settings()
+    assert loaded == Settings(max_length=64, ui_language="zh_CN")
+
+
+def test_settings_survive_a_restart(qtbot, make_app, fake_backend):
+    first = make_app(fake_backend)
+    changed = dataclasses.replace(first.settings, beams=2, translate_as_you_type=False, target_variant="cmn_Hant",
+                                  hotkey="Ctrl+Shift+Y", history=False)
+    first.apply_settings(changed)
+    first.shutdown()
+
+    second = make_app(fake_backend)  # a new app reads the file back
+    assert second.settings == changed
+    win = second.window
+    qtbot.waitUntil(lambda: second.service.model is not None, timeout=LOAD_TIMEOUT)
+    checked = [b.property("variant") for b in win.variant_group.buttons() if b.isChecked()]
+    assert checked == ["cmn_Hant"]
+    assert second.options().beams == 2 and second.options().target == "cmn_Hant"
+    win.source.set_text("Not translated while typing is off.")
+    qtbot.wait(600)
+    assert win.target.view.text() == ""
+
+
+def test_the_dialog_edits_a_copy(qtbot, ui_dirs):
+    original = Settings(hotkey="Ctrl+Alt+F")
+    dialog = SettingsDialog(original, tray_available=False)
+    qtbot.addWidget(dialog)
+    assert dialog.hotkey_mode.currentIndex() == HOTKEY_COMBO
+    assert dialog.hotkey_keys.keySequence().toString() == "Ctrl+Alt+F"
+    assert not dialog.start_in_tray.isEnabled() and dialog.tray_note.isVisibleTo(dialog)
+    assert "fanyi --translate-clipboard" in dialog.hotkey_note.text()
+    assert "no X display" in dialog.hotkey_note.text()
+    dialog.beams.setValue(3)
+    dialog.theme.setCurrentIndex(dialog.theme.findData("light"))
+    dialog.hotkey_mode.setCurrentIndex(HOTKEY_DOUBLE_COPY)
+    dialog.history.setChecked(False)
+    result = dialog.result_settings()
+    assert result == dataclasses.replace(original, beams=3, theme="light", hotkey=DOUBLE_COPY, history=False)
+    assert original == Settings(hotkey="Ctrl+Alt+F")
+    assert dialog.beams.specialValueText() == "Model default"

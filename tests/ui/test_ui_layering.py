@@ -1,0 +1,44 @@
+"""The UI loads no engine at import, and only the worker touches fanyi.engine.translator."""
+
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+UI = Path(__file__).resolve().parents[2] / "app" / "fanyi" / "ui"
+MODULES = sorted(f"fanyi.ui.{p.stem}" for p in UI.glob("*.py") if p.stem != "__init__")
+
+
+def test_importing_the_ui_loads_no_onnxruntime():
+    probe = (
+        "import sys, importlib\n"
+        f"for name in {MODULES!r}: importlib.import_module(name)\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('onnxruntime', 'torch', 'transformers')"
+        " or m == 'fanyi.engine.translator'))\n"
+    )
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(UI.parents[1]))
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=120,
+                         check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def imported_modules(path: Path) -> set[str]:
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # relative to fanyi.ui
+                base = ".".join(["fanyi", "ui"][: 3 - node.level] + ([base] if base else []))
+            names.add(base)
+            names.update(f"{base}.{alias.name}" for alias in node.names)
+    return names
+
+
+def test_only_the_worker_imports_the_translator():
+    importers = sorted(p.name for p in UI.glob("*.py") if "fanyi.engine.translator" in imported_modules(p))
+    assert importers == ["worker.py"]
