@@ -10,6 +10,7 @@ import argparse
 import dataclasses
 import logging
 import os
+import signal
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -277,6 +278,12 @@ def run(argv: list[str], *, opener: OpenTranslator = open_translator) -> int:
     fanyi = FanyiApp(settings, opener=opener)
     qapp.setWindowIcon(fanyi.icon)
     fanyi.quit_requested.connect(qapp.quit)
+    # Ctrl+C in the terminal: Python runs signal handlers only between bytecodes, so a timer
+    # lets it in now and then while Qt's loop runs in C.
+    signal.signal(signal.SIGINT, lambda *_: fanyi.quit())
+    signal_poll = QTimer(interval=250)
+    signal_poll.timeout.connect(lambda: None)
+    signal_poll.start()
     if args.translate_clipboard:
         fanyi.popup.closed.connect(qapp.quit)
         fanyi.translate_clipboard()
