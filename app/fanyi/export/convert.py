@@ -18,7 +18,7 @@ from .hf_weights import extract_weights, generation_defaults, load_model
 from .marian_graphs import QuantizeSpec, build_decoder, build_encoder
 
 SHARED_DATA = "shared.bin"
-TOKENIZER_FILES = ("source.spm", "target.spm", "vocab.json", "target_vocab.json", "tokenizer_config.json")
+TOKENIZER_FILES = ("source.spm", "target.spm", "vocab.json", "tokenizer_config.json")
 LANG_TOKEN = re.compile(r"^>>(.+)<<$")
 ISO3_TO_ISO1 = {"eng": "en", "zho": "zh", "cmn": "zh", "deu": "de", "fra": "fr", "jpn": "ja", "kor": "ko",
                 "spa": "es", "rus": "ru"}
@@ -125,7 +125,6 @@ def build_manifest(hf_dir: Path, model, spec: QuantizeSpec, *, name: str, model_
                                            "repetition_penalty", "forced_eos_token_id", "renormalize_logits")},
         "target_tokens": targets,
         "default_target": _default_target(targets, target_lang),
-        "tokenizer": {"separate_vocabs": (hf_dir / "target_vocab.json").exists()},
         "quantization": {
             "mode": spec.mode,
             "scheme": "dynamic; weights 8-bit symmetric per output channel (stored uint8, zero point 128), activations uint8 per tensor"
@@ -149,6 +148,8 @@ def export_pack(hf_dir: Path, out_dir: Path, *, quantize: str = "none", embeddin
     for required in ("config.json", "source.spm", "target.spm", "vocab.json"):
         if not (hf_dir / required).is_file():
             raise ExportError(f"{hf_dir / required} is missing: not a MarianMT model folder")
+    if (hf_dir / "target_vocab.json").exists():
+        raise ExportError(f"{hf_dir} uses separate source and target vocabularies, which Fanyi does not support")
     spec = quantize_spec(quantize, embeddings)
 
     say("loading the PyTorch model")

@@ -164,11 +164,27 @@ def _projection(g: GraphBuilder, x: str, prefix: str, lin: Linear, spec: Quantiz
     return g.linear(x, prefix, weight, bias, spec.linear)
 
 
+def _heads(g: GraphBuilder, x: str, prefix: str, lin: Linear, w: MarianWeights, spec: QuantizeSpec,
+           scale: float = 1.0) -> str:
+    """A projection split into attention heads: [B, T, D] → [B, H, T, Dh]."""
+    return g.split_heads(_projection(g, x, prefix, lin, spec, scale), w.heads, w.head_dim)
+
+
+def _residual_norm(g: GraphBuilder, h: str, update: str, prefix: str, norm: Norm, w: MarianWeights) -> str:
+    """Marian is post-norm: LayerNorm(h + sublayer(h))."""
+    return g.layer_norm(g.op("Add", h, update), prefix, norm.weight, norm.bias, w.layer_norm_eps)
+
+
+def _attention_out(g: GraphBuilder, h: str, ctx: str, prefix: str, att: Attention, norm: Norm,
+                   w: MarianWeights, spec: QuantizeSpec) -> str:
+    merged = g.merge_heads(ctx, w.d_model)
+    return _residual_norm(g, h, _projection(g, merged, f"{prefix}.o", att.out, spec), f"{prefix}.norm", norm, w)
+
+
 def _ffn_block(g: GraphBuilder, h: str, prefix: str, layer: Layer, w: MarianWeights, spec: QuantizeSpec) -> str:
     inner = g.activation(_projection(g, h, f"{prefix}.fc1", layer.fc1, spec), w.activation)
     out = _projection(g, inner, f"{prefix}.fc2", layer.fc2, spec)
-    return g.layer_norm(g.op("Add", h, out), f"{prefix}.final_norm", layer.final_norm.weight,
-                        layer.final_norm.bias, w.layer_norm_eps)
+    return _residual_norm(g, h, out, f"{prefix}.final_norm", layer.final_norm, w)
 
 
 def _positions(g: GraphBuilder, name: str, table: np.ndarray) -> str:
@@ -191,20 +207,18 @@ def build_encoder(w: MarianWeights, spec: QuantizeSpec) -> GraphBuilder:
     for i, layer in enumerate(w.encoder_layers):
         p = f"encoder.{i}"
         att = layer.self_attn
-        q = g.split_heads(_projection(g, h, f"{p}.q", att.q, spec, scaling), w.heads, w.head_dim)
-        k = g.split_heads(_projection(g, h, f"{p}.k", att.k, spec), w.heads, w.head_dim)
-        v = g.split_heads(_projection(g, h, f"{p}.v", att.v, spec), w.heads, w.head_dim)
-        ctx = g.merge_heads(g.attend(q, k, v, additive), w.d_model)
-        h = g.layer_norm(g.op("Add", h, _projection(g, ctx, f"{p}.o", att.out, spec)), f"{p}.self_norm",
-                         layer.self_norm.weight, layer.self_norm.bias, w.layer_norm_eps)
+        q = _heads(g, h, f"{p}.q", att.q, w, spec, scaling)
+        k = _heads(g, h, f"{p}.k", att.k, w, spec)
+        v = _heads(g, h, f"{p}.v", att.v, w, spec)
+        h = _attention_out(g, h, g.attend(q, k, v, additive), f"{p}.self", att, layer.self_norm, w, spec)
         h = _ffn_block(g, h, p, layer, w, spec)
 
     h = g.add_output(h, "last_hidden_state", FLOAT, ["batch", "src", w.d_model])
     kv_shape = ["batch", w.heads, "src", w.head_dim]
     for i, layer in enumerate(w.decoder_layers):
         att = layer.cross_attn
-        k = g.split_heads(_projection(g, h, f"decoder.{i}.cross_k", att.k, spec), w.heads, w.head_dim)
-        v = g.split_heads(_projection(g, h, f"decoder.{i}.cross_v", att.v, spec), w.heads, w.head_dim)
+        k = _heads(g, h, f"decoder.{i}.cross_k", att.k, w, spec)
+        v = _heads(g, h, f"decoder.{i}.cross_v", att.v, w, spec)
         g.add_output(k, f"cross_key_{i}", FLOAT, kv_shape)
         g.add_output(v, f"cross_value_{i}", FLOAT, kv_shape)
     return g
@@ -233,22 +247,17 @@ def build_decoder(w: MarianWeights, spec: QuantizeSpec) -> GraphBuilder:
     for i, layer in enumerate(w.decoder_layers):
         p = f"decoder.{i}"
         att = layer.self_attn
-        q = g.split_heads(_projection(g, h, f"{p}.q", att.q, spec, scaling), w.heads, w.head_dim)
-        k_new = g.split_heads(_projection(g, h, f"{p}.k", att.k, spec), w.heads, w.head_dim)
-        v_new = g.split_heads(_projection(g, h, f"{p}.v", att.v, spec), w.heads, w.head_dim)
-        k = g.op("Concat", past[i][0], k_new, axis=2)
-        v = g.op("Concat", past[i][1], v_new, axis=2)
+        q = _heads(g, h, f"{p}.q", att.q, w, spec, scaling)
+        k = g.op("Concat", past[i][0], _heads(g, h, f"{p}.k", att.k, w, spec), axis=2)
+        v = g.op("Concat", past[i][1], _heads(g, h, f"{p}.v", att.v, w, spec), axis=2)
         presents.append((k, v))
         # a single query per row attends to every earlier position: no causal mask is needed
-        ctx = g.merge_heads(g.attend(q, k, v, None), w.d_model)
-        h = g.layer_norm(g.op("Add", h, _projection(g, ctx, f"{p}.o", att.out, spec)), f"{p}.self_norm",
-                         layer.self_norm.weight, layer.self_norm.bias, w.layer_norm_eps)
+        h = _attention_out(g, h, g.attend(q, k, v, None), f"{p}.self", att, layer.self_norm, w, spec)
 
         catt = layer.cross_attn
-        cq = g.split_heads(_projection(g, h, f"{p}.cross_q", catt.q, spec, scaling), w.heads, w.head_dim)
-        cctx = g.merge_heads(g.attend(cq, cross[i][0], cross[i][1], additive), w.d_model)
-        h = g.layer_norm(g.op("Add", h, _projection(g, cctx, f"{p}.cross_o", catt.out, spec)),
-                         f"{p}.cross_norm", layer.cross_norm.weight, layer.cross_norm.bias, w.layer_norm_eps)
+        cq = _heads(g, h, f"{p}.cross_q", catt.q, w, spec, scaling)
+        h = _attention_out(g, h, g.attend(cq, cross[i][0], cross[i][1], additive), f"{p}.cross", catt,
+                           layer.cross_norm, w, spec)
         h = _ffn_block(g, h, p, layer, w, spec)
 
     last = g.op("Squeeze", h, g.const([1]))  # [B, D]
