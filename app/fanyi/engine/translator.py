@@ -7,6 +7,7 @@ the way the target language writes (no spaces between Chinese sentences).
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -26,12 +27,24 @@ Progress = Callable[[int, int], None]
 BATCH_SIZE = 16
 
 
+def _clean_up_spaces(pack: ModelPack) -> bool:
+    """MarianTokenizer's decode clean-up, as the model's tokenizer_config.json sets it (default off)."""
+    config = pack.file("tokenizer_config.json")
+    if "tokenizer_config.json" not in pack.manifest["files"]:
+        return False
+    try:
+        return bool(json.loads(config.read_text(encoding="utf-8")).get("clean_up_tokenization_spaces", False))
+    except (OSError, ValueError):
+        return False
+
+
 class Translator:
     def __init__(self, pack: ModelPack, *, threads: int | None = None, cache_size: int = 4096):
         self.pack = pack
         self._runner = MarianRunner(pack, threads)
         self.tokenizer = Tokenizer.from_files(pack.file("source.spm"), pack.file("target.spm"),
-                                              pack.file("vocab.json"))
+                                              pack.file("vocab.json"),
+                                              clean_up_tokenization_spaces=_clean_up_spaces(pack))
         self._cache = SentenceCache(cache_size)
         self.last_stats: dict = {"tokens": 0, "seconds": 0.0}
 
