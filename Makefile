@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 # torch comes as a CPU-only wheel when pinned; an unpinned torch would pull a multi-GB CUDA build
 PIP    := $(BIN)/pip install --disable-pip-version-check -q
 
-.PHONY: run test install install-dev default-pack dist clean
+.PHONY: run test install install-dev default-pack clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,10 +29,6 @@ run: default-pack
 
 test: install-dev
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q
-
-dist: install
-	$(PIP) -e '.[build]'
-	$(BIN)/pyinstaller --noconfirm build.spec
 
 clean:
 	rm -rf build dist .pytest_cache
