@@ -7,7 +7,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-FORMAT_VERSION = 1
+# 2: the decoder also returns log-probabilities and each row's top ids (see export/marian_graphs.py)
+FORMAT_VERSION = 2
 MANIFEST = "manifest.json"
 REQUIRED_FILES = ("encoder.onnx", "decoder.onnx", "source.spm", "target.spm", "vocab.json")
 
@@ -44,7 +45,7 @@ class ModelPack:
         version = manifest.get("format_version") if isinstance(manifest, dict) else None
         if version != FORMAT_VERSION:
             raise PackError(f"{manifest_path}: pack format version {version!r} is not supported "
-                            f"(this Fanyi reads version {FORMAT_VERSION})")
+                            f"(this Fanyi reads version {FORMAT_VERSION}); export or fetch the model again")
         files = manifest.get("files") or {}
         for required in REQUIRED_FILES:
             if required not in files:

@@ -1,8 +1,15 @@
 """Logits rules, one small object each, applied in the order transformers' `generate()` applies them.
 
-Each rule takes the token ids so far ([rows, length], the decoder start included) and the scores
-([rows, vocab] float32) and returns new scores. Greedy search applies them to raw logits, beam search
-to log-probabilities, exactly as transformers 4.57 does; matching its arithmetic keeps token ids equal.
+A rule sees the token ids so far ([rows, length], the decoder start included) and a `Candidates`
+table — the scores of some token ids of each row — and returns the new scores of those cells.
+Greedy search applies the rules to raw logits, beam search to log-probabilities, exactly as
+transformers 4.57 does; matching its arithmetic keeps token ids equal.
+
+Why candidates rather than the whole vocabulary: the decoder hands over each row's few best
+tokens, and every rule except `Renormalize` can only lower a score or raise an end-of-sentence
+token, which is always a candidate. So a token outside the table can never beat its row's
+weakest candidate, and the search can check whether the table was wide enough (see search.py).
+The whole vocabulary is the same table with every id in it.
 """
 
 from __future__ import annotations
@@ -16,34 +23,66 @@ NEG_INF = np.float32(-np.inf)
 
 
 @dataclass(frozen=True)
+class Candidates:
+    """Scores [rows, width] of token ids [rows, width]; `dense` means column j holds token j."""
+
+    ids: np.ndarray
+    scores: np.ndarray
+    dense: bool = False
+
+    @classmethod
+    def full(cls, scores: np.ndarray) -> "Candidates":
+        ids = np.broadcast_to(np.arange(scores.shape[1]), scores.shape)
+        return cls(ids, scores, dense=True)
+
+    def holding(self, tokens: Sequence[int]) -> np.ndarray:
+        """Boolean [rows, width]: the cells whose token is one of `tokens` (the same for every row)."""
+        if self.dense:
+            mask = np.zeros(self.scores.shape, bool)
+            mask[:, list(tokens)] = True
+            return mask
+        return np.isin(self.ids, tokens)
+
+    def holding_per_row(self, tokens: Sequence[Sequence[int]]) -> np.ndarray:
+        """Boolean [rows, width]: the cells whose token is one of that row's `tokens[row]`."""
+        mask = np.zeros(self.scores.shape, bool)
+        for row, wanted in enumerate(tokens):
+            if len(wanted):
+                if self.dense:
+                    mask[row, list(wanted)] = True
+                else:
+                    mask[row] = np.isin(self.ids[row], wanted)
+        return mask
+
+    def with_scores(self, scores: np.ndarray) -> "Candidates":
+        return Candidates(self.ids, scores, self.dense)
+
+
+@dataclass(frozen=True)
 class RepetitionPenalty:
     penalty: float
 
-    def __call__(self, ids: np.ndarray, scores: np.ndarray) -> np.ndarray:
-        picked = np.take_along_axis(scores, ids, axis=1)
+    def __call__(self, ids: np.ndarray, cand: Candidates) -> np.ndarray:
+        seen = cand.holding_per_row([np.unique(row) for row in ids])
         penalty = np.float32(self.penalty)
-        picked = np.where(picked < 0, picked * penalty, picked / penalty)
-        out = scores.copy()
-        np.put_along_axis(out, ids, picked, axis=1)
-        return out
+        s = cand.scores
+        return np.where(seen, np.where(s < 0, s * penalty, s / penalty), s)
 
 
 @dataclass(frozen=True)
 class NoRepeatNGram:
     size: int
 
-    def __call__(self, ids: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    def __call__(self, ids: np.ndarray, cand: Candidates) -> np.ndarray:
         length = ids.shape[1]
         if length + 1 < self.size:
-            return scores
-        out = scores.copy()
+            return cand.scores
         n = self.size
-        for row, seq in enumerate(ids.tolist()):
+        banned = []
+        for seq in ids.tolist():
             prefix = tuple(seq[length + 1 - n:length])
-            banned = [seq[i + n - 1] for i in range(length - n + 1) if tuple(seq[i:i + n - 1]) == prefix]
-            if banned:
-                out[row, banned] = NEG_INF
-        return out
+            banned.append([seq[i + n - 1] for i in range(length - n + 1) if tuple(seq[i:i + n - 1]) == prefix])
+        return np.where(cand.holding_per_row(banned), NEG_INF, cand.scores)
 
 
 @dataclass(frozen=True)
@@ -58,16 +97,18 @@ class NoBadWords:
         kept = tuple(tuple(s) for s in bad_words_ids if all(list(s) != [e] for e in eos_ids))
         return cls(kept)
 
-    def __call__(self, ids: np.ndarray, scores: np.ndarray) -> np.ndarray:
-        bias = np.zeros_like(scores)
+    def __call__(self, ids: np.ndarray, cand: Candidates) -> np.ndarray:
+        singles = [seq[0] for seq in self.sequences if len(seq) == 1]
+        banned = cand.holding(singles) if singles else np.zeros(cand.scores.shape, bool)
+        per_row: list[list[int]] = [[] for _ in range(ids.shape[0])]
         for seq in self.sequences:
-            if len(seq) == 1:
-                bias[:, seq[0]] += NEG_INF
-            elif len(seq) <= ids.shape[1]:
+            if 1 < len(seq) <= ids.shape[1]:
                 prefix = np.asarray(seq[:-1], dtype=ids.dtype)
-                matching = np.all(ids[:, -len(prefix):] == prefix, axis=1)
-                bias[matching, seq[-1]] += NEG_INF
-        return scores + bias
+                for row in np.flatnonzero(np.all(ids[:, -len(prefix):] == prefix, axis=1)):
+                    per_row[row].append(seq[-1])
+        if any(per_row):
+            banned |= cand.holding_per_row(per_row)
+        return np.where(banned, NEG_INF, cand.scores)
 
 
 @dataclass(frozen=True)
@@ -75,12 +116,10 @@ class MinLength:
     min_length: int
     eos_ids: tuple[int, ...]
 
-    def __call__(self, ids: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    def __call__(self, ids: np.ndarray, cand: Candidates) -> np.ndarray:
         if ids.shape[1] >= self.min_length:
-            return scores
-        out = scores.copy()
-        out[:, list(self.eos_ids)] = NEG_INF
-        return out
+            return cand.scores
+        return np.where(cand.holding(self.eos_ids), NEG_INF, cand.scores)
 
 
 @dataclass(frozen=True)
@@ -90,18 +129,18 @@ class ForcedEos:
     max_length: int
     eos_ids: tuple[int, ...]
 
-    def __call__(self, ids: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    def __call__(self, ids: np.ndarray, cand: Candidates) -> np.ndarray:
         if ids.shape[1] != self.max_length - 1:
-            return scores
-        out = np.full_like(scores, NEG_INF)
-        out[:, list(self.eos_ids)] = 0
-        return out
+            return cand.scores
+        return np.where(cand.holding(self.eos_ids), np.float32(0), NEG_INF).astype(np.float32)
 
 
 @dataclass(frozen=True)
 class Renormalize:
-    def __call__(self, ids: np.ndarray, scores: np.ndarray) -> np.ndarray:
-        return log_softmax(scores)
+    needs_whole_vocabulary = True  # a normalisation cannot be computed from a few candidates
+
+    def __call__(self, ids: np.ndarray, cand: Candidates) -> np.ndarray:
+        return log_softmax(cand.scores)
 
 
 def log_softmax(x: np.ndarray) -> np.ndarray:
@@ -130,7 +169,11 @@ def build_processors(*, repetition_penalty: float | None, no_repeat_ngram_size: 
     return rules
 
 
-def apply(rules: list, ids: np.ndarray, scores: np.ndarray) -> np.ndarray:
+def needs_whole_vocabulary(rules: Sequence) -> bool:
+    return any(getattr(rule, "needs_whole_vocabulary", False) for rule in rules)
+
+
+def apply(rules: Sequence, ids: np.ndarray, cand: Candidates) -> np.ndarray:
     for rule in rules:
-        scores = rule(ids, scores)
-    return scores
+        cand = cand.with_scores(rule(ids, cand))
+    return cand.scores

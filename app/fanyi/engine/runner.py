@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .pack import ModelPack
-from .search import DecoderState
+from .search import DecoderState, StepOutput
 from .sessions import open_session
 
 
@@ -20,7 +20,9 @@ class MarianRunner:
         self.decoder = open_session(pack.file("decoder.onnx"), threads)
         self._cross_names = [f"cross_{kind}_{i}" for i in range(self.layers) for kind in ("key", "value")]
         self._past_names = [f"past_{kind}_{i}" for i in range(self.layers) for kind in ("key", "value")]
-        self._outputs = ["logits"] + [f"present_{kind}_{i}" for i in range(self.layers) for kind in ("key", "value")]
+        self._outputs = ["logits", "log_probs", "top_ids"] + [
+            f"present_{kind}_{i}" for i in range(self.layers) for kind in ("key", "value")]
+        self.vocab_size = int(arch["vocab_size"])
 
     def encode(self, sequences: list[list[int]]) -> DecoderState:
         """Pads the sources on the right (as MarianTokenizer does) and computes the cross-attention cache."""
@@ -33,10 +35,11 @@ class MarianRunner:
         cross = self.encoder.run(self._cross_names, {"input_ids": ids, "attention_mask": mask})
         return DecoderState(self._step, cross, mask, self.layers, self.heads, self.head_dim)
 
-    def _step(self, tokens: np.ndarray, position: int, mask: np.ndarray, cross: list, past: list):
+    def _step(self, tokens: np.ndarray, position: int, mask: np.ndarray, cross: list, past: list,
+              top_k: int) -> tuple[StepOutput, list]:
         feed = {"input_ids": tokens, "position": np.array([position], dtype=np.int64),
-                "encoder_attention_mask": mask}
+                "encoder_attention_mask": mask, "top_k": np.array([min(top_k, self.vocab_size)], dtype=np.int64)}
         feed.update(zip(self._cross_names, cross))
         feed.update(zip(self._past_names, past))
-        logits, *present = self.decoder.run(self._outputs, feed)
-        return logits, present
+        logits, log_probs, top_ids, *present = self.decoder.run(self._outputs, feed)
+        return StepOutput(logits, log_probs, top_ids), present

@@ -7,6 +7,12 @@ token ids. Rows are independent, so a row whose search is over is dropped from t
 Both searches are generators: they yield (row, ids) each time more tokens of a row are decided —
 greedy every step, beam search when the prefix shared by every hypothesis that can still win grows —
 and return the final id lists (without the decoder start token).
+
+Each step scores only a few candidates per row: the decoder's top ids plus the end-of-sentence
+tokens. The logits rules never raise any other token (see processors.py), so a token outside the
+table scores at most its row's weakest candidate; when the chosen tokens beat that bound the step
+is exactly what scoring the whole vocabulary gives, and otherwise the step is redone on the whole
+vocabulary. Sorting 65k scores per row in numpy cost more than the decoder step it followed.
 """
 
 from __future__ import annotations
@@ -21,6 +27,16 @@ from .options import CancelToken
 
 SENTINEL = np.float32(-1.0e9)
 Decided = tuple[int, list[int]]
+SPARE_CANDIDATES = 8  # room for tokens the rules ban (pad, repeated n-grams) without leaving the table
+
+
+@dataclass
+class StepOutput:
+    """What one decoder step returns for every row."""
+
+    logits: np.ndarray  # [rows, vocab]
+    log_probs: np.ndarray  # [rows, vocab]
+    top_ids: np.ndarray  # [rows, top_k] ids of the largest logits, best first
 
 
 @dataclass(frozen=True)
@@ -46,10 +62,10 @@ class DecoderState:
         self.past = [np.zeros((mask.shape[0], heads, 0, head_dim), np.float32) for _ in range(2 * layers)]
         self.position = 0
 
-    def run(self, tokens: np.ndarray) -> np.ndarray:
-        logits, self.past = self._step(tokens, self.position, self.mask, self.cross, self.past)
+    def run(self, tokens: np.ndarray, top_k: int = 1) -> StepOutput:
+        out, self.past = self._step(tokens, self.position, self.mask, self.cross, self.past, top_k)
         self.position += 1
-        return logits
+        return out
 
     def select(self, rows: np.ndarray) -> None:
         """Keep (and reorder) cache rows; cross-attention rows follow when the batch shrinks."""
@@ -67,12 +83,12 @@ def greedy(state: DecoderState, settings: SearchSettings, cancel: CancelToken | 
     active = np.arange(n)
     results: list[list[int]] = [[] for _ in range(n)]
     eos = np.asarray(settings.eos_ids)
+    width = 1 + SPARE_CANDIDATES
     while active.size:
         if cancel is not None:
             cancel.raise_if_cancelled()
-        logits = state.run(seqs[:, -1:])
-        scores = proc.apply(settings.rules, seqs, logits.astype(np.float32, copy=False))
-        tokens = scores.argmax(axis=-1)
+        out = state.run(seqs[:, -1:], width)
+        tokens = _greedy_pick(settings, seqs, out)
         seqs = np.concatenate([seqs, tokens[:, None]], axis=1)
         for row, tok in zip(active.tolist(), tokens.tolist()):
             results[row].append(tok)
@@ -84,6 +100,71 @@ def greedy(state: DecoderState, settings: SearchSettings, cancel: CancelToken | 
             state.select(keep)
             state.select_sources(keep)
     return results
+
+
+def _table(settings: SearchSettings, ids: np.ndarray, out: StepOutput, scores: np.ndarray
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Processed scores of each row's candidates, their token ids, and the bound for every other token.
+
+    The candidates are the decoder's top ids and the end-of-sentence ids (which ForcedEos may raise);
+    an end-of-sentence id already among the top ids is scored once.
+    """
+    top = out.top_ids
+    rows, width = top.shape
+    if width >= scores.shape[1] or proc.needs_whole_vocabulary(settings.rules):
+        full = proc.Candidates.full(scores)
+        return proc.apply(settings.rules, ids, full), full.ids, np.full(rows, -np.inf, np.float32)
+    eos = np.asarray(settings.eos_ids, dtype=top.dtype)
+    cand_ids = np.concatenate([top, np.broadcast_to(eos, (rows, eos.size))], axis=1)
+    cand = proc.Candidates(cand_ids, np.take_along_axis(scores, cand_ids, axis=1))
+    processed = proc.apply(settings.rules, ids, cand)
+    repeated = np.zeros(cand_ids.shape, bool)
+    repeated[:, width:] = (top[:, :, None] == eos).any(axis=1)
+    processed[repeated] = -np.inf
+    return processed, cand_ids, cand.scores[:, width - 1]
+
+
+def _greedy_pick(settings: SearchSettings, ids: np.ndarray, out: StepOutput) -> np.ndarray:
+    """argmax of the processed logits (lowest id among equals), as over the whole vocabulary."""
+    processed, cand_ids, bound = _table(settings, ids, out, out.logits)
+    best = processed.max(axis=1)
+    if not np.all(best > bound):
+        processed, cand_ids, _ = _table(settings, ids, _whole(out), out.logits)
+        best = processed.max(axis=1)
+    return np.where(processed == best[:, None], cand_ids, np.iinfo(np.int64).max).min(axis=1)
+
+
+def _whole(out: StepOutput) -> StepOutput:
+    """The same step with every token a candidate: the fallback when the table was too narrow."""
+    vocab = out.logits.shape[1]
+    return StepOutput(out.logits, out.log_probs, np.broadcast_to(np.arange(vocab), out.logits.shape))
+
+
+def _best(totals: np.ndarray, flat: np.ndarray, keep: int) -> tuple[np.ndarray, np.ndarray]:
+    """The `keep` largest totals per row, best first, lower flat id first among equals."""
+    if totals.shape[1] > 8 * keep:
+        # the whole vocabulary: partition first, sorting beams × 65k scores would be slow
+        part = np.argpartition(-totals, keep - 1, axis=1)[:, :keep]
+        totals, flat = np.take_along_axis(totals, part, axis=1), np.take_along_axis(flat, part, axis=1)
+    order = np.lexsort((flat, -totals), axis=-1)[:, :keep]
+    return np.take_along_axis(totals, order, axis=1), np.take_along_axis(flat, order, axis=1)
+
+
+def _beam_candidates(settings: SearchSettings, ids: np.ndarray, out: StepOutput, run_scores: np.ndarray,
+                     keep: int) -> tuple[np.ndarray, np.ndarray]:
+    """The `keep` best (beam, token) continuations of each source row: scores, and flat ids beam * vocab + token."""
+    r, k = run_scores.shape
+    vocab = out.log_probs.shape[1]
+    for step in (out, _whole(out)):
+        processed, cand_ids, bound = _table(settings, ids, step, out.log_probs)
+        width = cand_ids.shape[1]
+        totals = (processed.reshape(r, k, width) + run_scores[:, :, None]).reshape(r, k * width)
+        flat = (np.arange(k)[:, None] * vocab + cand_ids.reshape(r, k, width)).reshape(r, k * width)
+        totals, flat = _best(totals, flat, keep)
+        outside = (bound.reshape(r, k) + run_scores).max(axis=1)
+        if step is not out or np.all(totals[:, -1] > outside):
+            break
+    return totals, flat
 
 
 def _topk(values: np.ndarray, k: int) -> np.ndarray:
@@ -136,13 +217,9 @@ def beam(state: DecoderState, settings: SearchSettings, cancel: CancelToken | No
             cancel.raise_if_cancelled()
         r = rows.size
         flat = running.reshape(r * k, cur_len)
-        logits = state.run(flat[:, -1:]).astype(np.float32, copy=False)
-        vocab = logits.shape[-1]
-        scores = proc.apply(settings.rules, flat, proc.log_softmax(logits))
-        scores = (scores.reshape(r, k, vocab) + run_scores[:, :, None]).reshape(r, k * vocab)
-
-        top = _topk(scores, keep_k)
-        cand_scores = np.take_along_axis(scores, top, axis=1)
+        out = state.run(flat[:, -1:], keep_k + SPARE_CANDIDATES)
+        vocab = out.log_probs.shape[-1]
+        cand_scores, top = _beam_candidates(settings, flat, out, run_scores, keep_k)
         cand_beam, cand_tok = top // vocab, top % vocab
         cand_seqs = np.concatenate(
             [np.take_along_axis(running, cand_beam[:, :, None], axis=1), cand_tok[:, :, None]], axis=2)

@@ -98,7 +98,7 @@ class Translator:
     def forced_logits(self, source: list[int], prefix: list[int]) -> np.ndarray:
         """Decoder logits at every step when fed `prefix` (teacher forcing); [len(prefix), vocab]."""
         state = self._runner.encode([source])
-        return np.stack([state.run(np.array([[tok]], dtype=np.int64))[0] for tok in prefix])
+        return np.stack([state.run(np.array([[tok]], dtype=np.int64)).logits[0] for tok in prefix])
 
     # --- text level -----------------------------------------------------------------------------
     def _plan(self, text: str, options: DecodeOptions | None) -> tuple[list[Piece], list[list[list[int]]]]:

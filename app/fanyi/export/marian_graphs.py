@@ -8,8 +8,13 @@ encoder.onnx
            cross_key_{i}, cross_value_{i} float [batch, heads, src, head_dim] for every decoder layer i
 decoder.onnx (one step; every row of the batch is at the same step)
   inputs   input_ids int64 [batch, 1], position int64 [1], encoder_attention_mask int64 [batch, src],
-           cross_key_{i}, cross_value_{i}, past_key_{i}, past_value_{i} float [batch, heads, past, head_dim]
-  outputs  logits float [batch, vocab], present_key_{i}, present_value_{i} [batch, heads, past + 1, head_dim]
+           cross_key_{i}, cross_value_{i}, past_key_{i}, past_value_{i} float [batch, heads, past, head_dim],
+           top_k int64 [1]
+  outputs  logits float [batch, vocab], log_probs float [batch, vocab] (log-softmax of the logits),
+           top_ids int64 [batch, top_k] (the ids of the top_k largest logits, best first, ties by lower id),
+           present_key_{i}, present_value_{i} [batch, heads, past + 1, head_dim]
+
+The search reads the few top ids of each row instead of sorting 65k scores per row in Python.
 
 Tensors whose names start with "shared." (the tied embedding / output matrix and the position
 table) are written once to shared.bin and referenced by both graphs as external data.
@@ -237,6 +242,7 @@ def build_decoder(w: MarianWeights, spec: QuantizeSpec) -> GraphBuilder:
              for i in range(n)]
     past = [(g.add_input(f"past_key_{i}", FLOAT, past_shape), g.add_input(f"past_value_{i}", FLOAT, past_shape))
             for i in range(n)]
+    top_k = g.add_input("top_k", INT64, [1])
     scaling = w.head_dim ** -0.5
 
     pos_table = _positions(g, "shared.decoder_positions", w.decoder_positions)
@@ -261,7 +267,11 @@ def build_decoder(w: MarianWeights, spec: QuantizeSpec) -> GraphBuilder:
         h = _ffn_block(g, h, p, layer, w, spec)
 
     last = g.op("Squeeze", h, g.const([1]))  # [B, D]
-    g.add_output(emb.project(g, last), "logits", FLOAT, ["batch", w.final_logits_bias.shape[-1]])
+    vocab = w.final_logits_bias.shape[-1]
+    logits = g.add_output(emb.project(g, last), "logits", FLOAT, ["batch", vocab])
+    g.add_output(g.op("LogSoftmax", logits, axis=-1), "log_probs", FLOAT, ["batch", vocab])
+    _, top_ids = g.op("TopK", logits, top_k, outputs=2, axis=-1, largest=1, sorted=1)
+    g.add_output(top_ids, "top_ids", INT64, ["batch", "top_k"])
     present_shape = ["batch", w.heads, "past_plus_one", w.head_dim]
     for i, (k, v) in enumerate(presents):
         g.add_output(k, f"present_key_{i}", FLOAT, present_shape)
