@@ -1,0 +1,104 @@
+"""Runs every engine side by side, one worker process at a time, and writes RESULTS.md.
+
+    python benchmarks/driver.py [--work /tmp/fanyi-bench] [--quick] [--threads 1,2] [--engines "ours int8,CT2 int8"]
+
+Expects the model folders prepare.py builds. Each (engine, threads) pair runs in its own worker
+process (worker.py) that writes JSON; the fp32 PyTorch worker runs first because it writes the
+reference outputs the quality check of the others compares with.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from engines import ENGINES, NEW_TOKENS
+from report import write_report
+
+HERE = Path(__file__).resolve().parent
+STREAM_WORDS = 30  # the first-streamed-token target is for a ~30-word sentence
+
+
+def sentences(count: int) -> list[str]:
+    """The first `count` lines of assets/corpus/en.txt with 5–60 words (as pack_numbers.py did)."""
+    from fanyi.paths import assets_dir
+
+    lines = [l.strip() for l in (assets_dir() / "corpus" / "en.txt").read_text(encoding="utf-8").splitlines()]
+    return [l for l in lines if 5 <= len(l.split()) <= 60][:count]
+
+
+def stream_sentence() -> str:
+    candidates = sentences(10_000)
+    return min(candidates, key=lambda l: (abs(len(l.split()) - STREAM_WORDS), l))
+
+
+def write_workload(work: Path, count: int) -> dict:
+    """Source ids every engine gets: the Marian tokenizer's, with the pack's default target token."""
+    from fanyi.engine.tokenizer import Tokenizer
+
+    pack = work / "pack-int8"
+    manifest = json.loads((pack / "manifest.json").read_text(encoding="utf-8"))
+    target = manifest.get("default_target")
+    tokenizer = Tokenizer.from_files(pack / "source.spm", pack / "target.spm", pack / "vocab.json")
+    texts = sentences(count)
+    stream = stream_sentence()
+    workload = {
+        "texts": texts, "sources": [tokenizer.encode(t, target_token=target) for t in texts],
+        "stream_text": stream, "stream_source": tokenizer.encode(stream, target_token=target),
+        "target_token": target,
+    }
+    (work / "workload.json").write_text(json.dumps(workload, ensure_ascii=False), encoding="utf-8")
+    return workload
+
+
+def run_worker(work: Path, engine: str, threads: int, *, quality: bool, reference: bool) -> dict:
+    out = work / "results" / f"{engine.replace(' ', '_')}-{threads}t.json"
+    out.parent.mkdir(exist_ok=True)
+    out.unlink(missing_ok=True)
+    command = [sys.executable, str(HERE / "worker.py"), "--engine", engine, "--threads", str(threads),
+               "--work", str(work), "--out", str(out)]
+    command += ["--quality"] * quality + ["--reference"] * reference
+    print(f"[{time.strftime('%H:%M:%S')}] {engine}, {threads} thread(s)", flush=True)
+    done = subprocess.run(command, cwd=HERE)
+    if done.returncode != 0 or not out.exists():
+        raise SystemExit(f"worker failed: {engine}, {threads} threads (exit {done.returncode})")
+    return json.loads(out.read_text())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--work", type=Path, default=Path("/tmp/fanyi-bench"))
+    parser.add_argument("--quick", action="store_true", help="4 sentences, 2 threads only: for development")
+    parser.add_argument("--sentences", type=int, help="default 20 (4 with --quick)")
+    parser.add_argument("--threads", help="comma-separated thread counts; default 1,2 (2 with --quick)")
+    parser.add_argument("--engines", help="comma-separated engine names; default all (PyTorch always runs)")
+    parser.add_argument("--results", type=Path, default=HERE / "RESULTS.md")
+    parser.add_argument("--command", default="bash benchmarks/run.sh", help="the command shown in RESULTS.md")
+    args = parser.parse_args()
+    count = args.sentences or (4 if args.quick else 20)
+    threads = [int(t) for t in (args.threads or ("2" if args.quick else "1,2")).split(",")]
+    wanted = set(args.engines.split(",")) if args.engines else {e.name for e in ENGINES}
+    engines = [e for e in ENGINES if e.name in wanted or e.family == "torch"]
+
+    started = time.time()
+    workload = write_workload(args.work, count)
+    results = []
+    quality_threads = max(threads)
+    # The reference first: the fp32 PyTorch run at the largest thread count writes it.
+    order = [(e, t) for e in engines for t in sorted(threads, reverse=e.family == "torch")]
+    for spec, t in order:
+        quality = t == quality_threads
+        results.append(run_worker(args.work, spec.name, t, quality=quality,
+                                  reference=quality and spec.family == "torch"))
+    wall = time.time() - started
+    write_report(args.results, results, workload, threads=threads, wall_s=wall, command=args.command,
+                 new_tokens=NEW_TOKENS)
+    print(f"wrote {args.results} ({wall / 60:.1f} min)")
+
+
+if __name__ == "__main__":
+    main()
