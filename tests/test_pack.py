@@ -117,3 +117,40 @@ def test_int8_matmul_is_accurate():
     session = ort.InferenceSession(g.build().SerializeToString(), providers=["CPUExecutionProvider"])
     out, ref = session.run(None, {"x": x})[0], x @ weight
     assert np.abs(out - ref).mean() / np.abs(ref).mean() < 0.02
+
+
+def test_int8_weights_are_indexed_in_the_manifest(tiny_pack_int8):
+    """The runtime reads int8 weights through the manifest's index; it must match what the graphs hold."""
+    from onnx import numpy_helper
+
+    from fanyi.engine.int8_weights import INT8_WEIGHT_SUFFIX, reduced_range_weights
+
+    pack = ModelPack.open(tiny_pack_int8)
+    for graph in ("encoder.onnx", "decoder.onnx"):
+        model = onnx.load(tiny_pack_int8 / graph)
+        stored = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
+        reduced = reduced_range_weights(pack, graph)
+        weights = [n for n in reduced if n.endswith(INT8_WEIGHT_SUFFIX)]
+        assert weights and all(n in stored for n in reduced)
+        for name in weights:
+            full = stored[name].astype(np.int16)
+            assert stored[name].dtype == np.int8 and np.abs(full).max() == 127
+            assert np.abs(reduced[name]).max() <= 64  # 255 x 64 x 2 fits int16
+            assert np.abs(reduced[name].astype(np.int16) * 2 - full).max() <= 1
+            np.testing.assert_array_equal(reduced[name + "_scale"], stored[name + "_scale"] * 2)
+
+
+def test_reduced_range_weights_translate_alike(tiny_pack, tiny_pack_int8, monkeypatch):
+    """The load-time fallback for CPUs whose int8 products may saturate stays near the fp32 logits."""
+    from fanyi.engine.translator import Translator
+
+    fp32, full = Translator.open(tiny_pack, threads=1), Translator.open(tiny_pack_int8, threads=1)
+    monkeypatch.setenv("FANYI_INT8_WEIGHTS", "reduced")
+    reduced = Translator.open(tiny_pack_int8, threads=1)
+    assert reduced._runner.reduced_range and not full._runner.reduced_range
+    source = fp32.encode("The weather is nice today.")
+    prefix = [fp32.pack.special_ids["decoder_start"]] + fp32.generate_ids([source])[0][:-1]
+    ref, a, b = (t.forced_logits(source, prefix) for t in (fp32, full, reduced))
+    assert not np.array_equal(a, b)
+    # one bit less of weight precision: about twice int8's error, far from unrelated logits
+    assert np.abs(b - ref).mean() < 4 * np.abs(a - ref).mean() < 0.5 * np.abs(ref).mean()

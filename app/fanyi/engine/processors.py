@@ -6,8 +6,9 @@ Greedy search applies the rules to raw logits, beam search to log-probabilities,
 transformers 4.57 does; matching its arithmetic keeps token ids equal.
 
 Why candidates rather than the whole vocabulary: the decoder hands over each row's few best
-tokens, and every rule except `Renormalize` can only lower a score or raise an end-of-sentence
-token, which is always a candidate. So a token outside the table can never beat its row's
+tokens, and the rules can only lower a score or raise an end-of-sentence token, which is always a
+candidate (the two exceptions, `Renormalize` and a repetition "penalty" below 1, ask for the whole
+vocabulary). So a token outside the table can never beat its row's
 weakest candidate, and the search can check whether the table was wide enough (see search.py).
 The whole vocabulary is the same table with every id in it.
 """
@@ -61,6 +62,10 @@ class Candidates:
 @dataclass(frozen=True)
 class RepetitionPenalty:
     penalty: float
+
+    @property
+    def needs_whole_vocabulary(self) -> bool:
+        return self.penalty < 1.0  # it then raises the tokens already used, which may be outside the table
 
     def __call__(self, ids: np.ndarray, cand: Candidates) -> np.ndarray:
         seen = cand.holding_per_row([np.unique(row) for row in ids])

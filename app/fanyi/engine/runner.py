@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .int8_weights import needs_reduced_range, reduced_range_weights
 from .pack import ModelPack
 from .search import DecoderState, StepOutput
 from .sessions import open_session
@@ -16,8 +17,10 @@ class MarianRunner:
         self.heads = int(arch["heads"])
         self.head_dim = int(arch["head_dim"])
         self.pad_id = int(pack.special_ids["pad"])
-        self.encoder = open_session(pack.file("encoder.onnx"), threads)
-        self.decoder = open_session(pack.file("decoder.onnx"), threads)
+        self.reduced_range = pack.quantization == "int8" and needs_reduced_range()
+        self.encoder, self.decoder = (
+            open_session(pack.file(graph), threads, reduced_range_weights(pack, graph) if self.reduced_range else None)
+            for graph in ("encoder.onnx", "decoder.onnx"))
         self._cross_names = [f"cross_{kind}_{i}" for i in range(self.layers) for kind in ("key", "value")]
         self._past_names = [f"past_{kind}_{i}" for i in range(self.layers) for kind in ("key", "value")]
         self._outputs = ["logits", "log_probs", "top_ids"] + [

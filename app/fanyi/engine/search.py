@@ -155,7 +155,8 @@ def _beam_candidates(settings: SearchSettings, ids: np.ndarray, out: StepOutput,
     """The `keep` best (beam, token) continuations of each source row: scores, and flat ids beam * vocab + token."""
     r, k = run_scores.shape
     vocab = out.log_probs.shape[1]
-    for step in (out, _whole(out)):
+    step = out
+    while True:
         processed, cand_ids, bound = _table(settings, ids, step, out.log_probs)
         width = cand_ids.shape[1]
         totals = (processed.reshape(r, k, width) + run_scores[:, :, None]).reshape(r, k * width)
@@ -163,8 +164,8 @@ def _beam_candidates(settings: SearchSettings, ids: np.ndarray, out: StepOutput,
         totals, flat = _best(totals, flat, keep)
         outside = (bound.reshape(r, k) + run_scores).max(axis=1)
         if step is not out or np.all(totals[:, -1] > outside):
-            break
-    return totals, flat
+            return totals, flat
+        step = _whole(out)
 
 
 def _topk(values: np.ndarray, k: int) -> np.ndarray:

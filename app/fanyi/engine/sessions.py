@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import numpy as np
 import onnxruntime as ort
 
 
@@ -25,5 +26,16 @@ def session_options(threads: int | None = None) -> ort.SessionOptions:
     return opts
 
 
-def open_session(path: Path, threads: int | None = None) -> ort.InferenceSession:
-    return ort.InferenceSession(str(path), sess_options=session_options(threads), providers=["CPUExecutionProvider"])
+def open_session(path: Path, threads: int | None = None,
+                 initializers: dict[str, np.ndarray] | None = None) -> ort.InferenceSession:
+    """A CPU session; `initializers` replace the graph's tensors of those names."""
+    opts = session_options(threads)
+    values = []
+    for name, array in (initializers or {}).items():
+        value = ort.OrtValue.ortvalue_from_numpy(np.ascontiguousarray(array))
+        opts.add_initializer(name, value)
+        values.append(value)
+    session = ort.InferenceSession(str(path), sess_options=opts, providers=["CPUExecutionProvider"])
+    # ONNX Runtime borrows the replacement buffers: they must live as long as the session
+    session.fanyi_initializers = values
+    return session

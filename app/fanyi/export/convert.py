@@ -12,6 +12,7 @@ from pathlib import Path
 import onnx
 from onnx import external_data_helper
 
+from ..engine.int8_weights import INT8_SCALE_SUFFIX, INT8_WEIGHT_SUFFIX
 from ..engine.pack import FORMAT_VERSION, MANIFEST, file_digest
 from .errors import ExportError
 from .hf_weights import extract_weights, generation_defaults, load_model
@@ -39,25 +40,41 @@ def _simplify(model: onnx.ModelProto) -> onnx.ModelProto:
     return onnxslim.slim(model)
 
 
-def _write_graphs(graphs: dict[str, onnx.ModelProto], folder: Path) -> None:
-    """Save the graphs, moving every `shared.*` initializer into one external file both refer to."""
-    offsets: dict[str, tuple[int, int]] = {}
+def _external(name: str) -> bool:
+    """`shared.*` tensors are used by both graphs; int8 weights are read by the runtime (engine.int8_weights)."""
+    return name.startswith("shared.") or name.endswith(INT8_WEIGHT_SUFFIX) or \
+        name.endswith(INT8_WEIGHT_SUFFIX + INT8_SCALE_SUFFIX)
+
+
+def _write_graphs(graphs: dict[str, onnx.ModelProto], folder: Path) -> dict[str, dict]:
+    """Save the graphs with their shared and int8 tensors in one external file; returns that file's index."""
+    index: dict[str, dict] = {}
+    stored: dict[bytes, int] = {}
     with open(folder / SHARED_DATA, "wb") as blob:
-        for model in graphs.values():
+        for filename, model in graphs.items():
             for tensor in model.graph.initializer:
-                if not tensor.name.startswith("shared."):
+                if not _external(tensor.name):
                     continue
-                if tensor.name not in offsets:
-                    pad = (-blob.tell()) % 4096  # page-aligned, so the runtime may map it
-                    blob.write(b"\0" * pad)
-                    offsets[tensor.name] = (blob.tell(), len(tensor.raw_data))
-                    blob.write(tensor.raw_data)
-                offset, length = offsets[tensor.name]
-                external_data_helper.set_external_data(tensor, SHARED_DATA, offset=offset, length=length)
+                if tensor.name not in index:
+                    data = tensor.raw_data
+                    # equal tensors (Marian's two sinusoidal position tables) are stored once
+                    if (offset := stored.get(data)) is None:
+                        # big tensors page-aligned, so the runtime may map them; small ones packed
+                        blob.write(b"\0" * ((-blob.tell()) % (4096 if len(data) >= 65536 else 64)))
+                        offset = stored[data] = blob.tell()
+                        blob.write(data)
+                    index[tensor.name] = {"offset": offset, "length": len(data),
+                                          "dtype": onnx.helper.tensor_dtype_to_np_dtype(tensor.data_type).name,
+                                          "shape": list(tensor.dims), "graphs": []}
+                entry = index[tensor.name]
+                entry["graphs"].append(filename)
+                external_data_helper.set_external_data(tensor, SHARED_DATA, offset=entry["offset"],
+                                                       length=entry["length"])
                 tensor.ClearField("raw_data")
                 tensor.data_location = onnx.TensorProto.EXTERNAL
     for filename, model in graphs.items():
         onnx.save_model(model, folder / filename)
+    return index
 
 
 def _languages(hf_dir: Path, vocab: dict) -> tuple[str, str]:
@@ -127,7 +144,7 @@ def build_manifest(hf_dir: Path, model, spec: QuantizeSpec, *, name: str, model_
         "default_target": _default_target(targets, target_lang),
         "quantization": {
             "mode": spec.mode,
-            "scheme": "dynamic; weights 8-bit symmetric per output channel (stored uint8, zero point 128), activations uint8 per tensor"
+            "scheme": "dynamic; weights int8 symmetric per output channel, activations uint8 per tensor"
             if spec.mode == "int8" else None,
             "linear": spec.linear,
             "output_projection": spec.output_projection,
@@ -168,7 +185,7 @@ def export_pack(hf_dir: Path, out_dir: Path, *, quantize: str = "none", embeddin
     staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", dir=out_dir.parent))
     try:
         say("writing the pack")
-        _write_graphs(graphs, staging)
+        manifest["external_tensors"] = _write_graphs(graphs, staging)
         for filename in TOKENIZER_FILES:
             if (hf_dir / filename).is_file():
                 shutil.copy2(hf_dir / filename, staging / filename)

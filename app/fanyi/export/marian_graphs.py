@@ -28,7 +28,8 @@ from dataclasses import dataclass
 import numpy as np
 from onnx import TensorProto
 
-from .graph import WEIGHT_ZERO_POINT, GraphBuilder, quantize_columns
+from ..engine.int8_weights import INT8_SCALE_SUFFIX, INT8_WEIGHT_SUFFIX
+from .graph import GraphBuilder, quantize_columns
 
 FLOAT, INT64 = TensorProto.FLOAT, TensorProto.INT64
 
@@ -117,25 +118,25 @@ class _Embeddings:
     def _table(self, g: GraphBuilder, name: str, matrix: np.ndarray, int8: bool) -> tuple[str, str | None]:
         transposed = np.ascontiguousarray(matrix.T.astype(np.float32))
         if name in g.initializers:
-            return name, (f"{name}_scale" if int8 else None)
+            return name, (f"{name}{INT8_SCALE_SUFFIX}" if int8 else None)
         if not int8:
             return g.initializer(name, transposed), None
         q = quantize_columns(transposed)
-        return g.initializer(name, q.values), g.initializer(f"{name}_scale", q.scale)
+        return g.initializer(name, q.values), g.initializer(f"{name}{INT8_SCALE_SUFFIX}", q.scale)
 
     def _embedding_table(self, g: GraphBuilder, side: str) -> tuple[str, str | None]:
         w = self.w
         if side == "encoder" and not self.shared_encoder:
             return self._table(g, "encoder.embedding_t", w.encoder_embedding, False)
         int8 = self.tied and self.spec.output_projection and self.spec.embeddings
-        name = "shared.embedding_t_int8" if int8 else "shared.embedding_t"
+        name = f"shared.embedding_t{INT8_WEIGHT_SUFFIX}" if int8 else "shared.embedding_t"
         return self._table(g, name, w.decoder_embedding, int8)
 
     def lookup(self, g: GraphBuilder, ids: str, side: str) -> str:
         table, scale = self._embedding_table(g, side)
         rows = g.op("Gather", table, ids, axis=1)  # [D, B, T]
         if scale is not None:
-            rows = g.op("Sub", g.op("Cast", rows, to=FLOAT), g.const(WEIGHT_ZERO_POINT, np.float32))
+            rows = g.op("Cast", rows, to=FLOAT)
         embedded = g.op("Transpose", rows, perm=[1, 2, 0])  # [B, T, D]
         if scale is not None:
             row_scale = g.op("Unsqueeze", g.op("Gather", scale, ids, axis=0), g.const([-1]))
@@ -149,7 +150,7 @@ class _Embeddings:
         if not self.tied:
             logits = g.linear(hidden, "lm_head", w.lm_head.T, None, self.spec.output_projection)
         elif self.spec.output_projection:
-            table, scale = self._table(g, "shared.embedding_t_int8", w.decoder_embedding, True)
+            table, scale = self._table(g, f"shared.embedding_t{INT8_WEIGHT_SUFFIX}", w.decoder_embedding, True)
             logits = g.int8_matmul(hidden, table, scale)
         else:
             table, _ = self._table(g, "shared.embedding_t", w.decoder_embedding, False)

@@ -1,0 +1,62 @@
+"""int8 weights that give the right sums on every CPU.
+
+ONNX Runtime multiplies uint8 activations by int8 weights. On x86 CPUs without VNNI it does so
+with an instruction that adds two products in int16 (vpmaddubsw), which saturates when both are
+large: 255 × 127 × 2 > 32767. There the pack's weights are replaced at load time by levels halved
+to -64..64 with doubled scales (255 × 64 × 2 = 32640 cannot saturate), one bit of weight precision
+for correct sums. VNNI CPUs and ARM add in int32 and keep the full levels.
+
+Set FANYI_INT8_WEIGHTS=full or =reduced to choose instead of detecting the CPU.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+
+import numpy as np
+
+from .pack import ModelPack
+
+INT8_WEIGHT_SUFFIX = ".weight_int8"
+INT8_SCALE_SUFFIX = "_scale"
+X86 = {"x86_64", "amd64", "i386", "i686", "x86"}
+
+
+def _cpu_has_vnni() -> bool:
+    try:
+        from numpy._core._multiarray_umath import __cpu_features__
+    except ImportError:  # numpy < 2
+        try:
+            from numpy.core._multiarray_umath import __cpu_features__
+        except ImportError:
+            return False
+    return bool(__cpu_features__.get("AVX512VNNI"))
+
+
+def needs_reduced_range() -> bool:
+    """Whether uint8 x int8 products may saturate on this CPU."""
+    choice = os.environ.get("FANYI_INT8_WEIGHTS", "").lower()
+    if choice in ("full", "reduced"):
+        return choice == "reduced"
+    return platform.machine().lower() in X86 and not _cpu_has_vnni()
+
+
+def _read(blob: np.ndarray, entry: dict) -> np.ndarray:
+    raw = blob[entry["offset"]:entry["offset"] + entry["length"]]
+    return raw.view(np.dtype(entry["dtype"])).reshape(entry["shape"])
+
+
+def reduced_range_weights(pack: ModelPack, graph: str) -> dict[str, np.ndarray]:
+    """The int8 weights of one graph of the pack with halved levels and doubled scales, by initializer name."""
+    index = pack.manifest.get("external_tensors") or {}
+    names = [n for n, entry in index.items() if n.endswith(INT8_WEIGHT_SUFFIX) and graph in entry["graphs"]]
+    if not names:
+        return {}
+    blob = np.memmap(pack.file("shared.bin"), dtype=np.uint8, mode="r")
+    out: dict[str, np.ndarray] = {}
+    for name in names:
+        scale_name = name + INT8_SCALE_SUFFIX
+        out[name] = np.rint(_read(blob, index[name]) / 2).astype(np.int8)
+        out[scale_name] = (_read(blob, index[scale_name]) * 2).astype(np.float32)
+    return out
