@@ -32,8 +32,10 @@ def sentences(count: int) -> list[str]:
 
 
 def stream_sentence() -> str:
-    candidates = sentences(10_000)
-    return min(candidates, key=lambda l: (abs(len(l.split()) - STREAM_WORDS), l))
+    """Exactly STREAM_WORDS words: the corpus line closest above that length, cut to it."""
+    longer = [l for l in sentences(10_000) if len(l.split()) >= STREAM_WORDS]
+    line = min(longer, key=lambda l: (len(l.split()), l))
+    return " ".join(line.split()[:STREAM_WORDS])
 
 
 def write_workload(work: Path, count: int) -> dict:

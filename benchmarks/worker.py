@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import statistics
 import sys
 import time
@@ -140,6 +141,7 @@ def main() -> None:
     _, load_seconds = timed(engine.load, folder, args.threads)
     rss_after_load = rss_mib()
 
+    load_avg_before = os.getloadavg()[0]  # the machine is shared: a busy one shows up here
     times, outputs = measure_speed(spec.name, engine, sources)
     first_token_ms = measure_first_token(engine, stream_source)
     peak = vm_hwm_mib()  # before the quality pass, whose batches are not part of the timed work
@@ -147,7 +149,7 @@ def main() -> None:
     result = {
         "engine": spec.name, "threads": args.threads, "folder": spec.folder, "folder_mib": folder_mib(folder),
         "import_s": import_seconds, "load_s": load_seconds, "rss_after_load_mib": rss_after_load,
-        "peak_rss_mib": peak, "times": times, "first_token_ms": first_token_ms,
+        "peak_rss_mib": peak, "load_avg": [load_avg_before, os.getloadavg()[0]], "times": times, "first_token_ms": first_token_ms,
         "distinct_greedy_outputs": len({tuple(o) for o in outputs["greedy"]}), "outputs": outputs,
     }
     if args.reference:
