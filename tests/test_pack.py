@@ -154,3 +154,15 @@ def test_reduced_range_weights_translate_alike(tiny_pack, tiny_pack_int8, monkey
     assert not np.array_equal(a, b)
     # one bit less of weight precision: about twice int8's error, far from unrelated logits
     assert np.abs(b - ref).mean() < 4 * np.abs(a - ref).mean() < 0.5 * np.abs(ref).mean()
+
+
+def test_translator_open_reports_a_damaged_graph_as_such(pack_copy):
+    """Checksums are verified while the sessions load; a damaged graph is named, not an ONNX Runtime error."""
+    from fanyi.engine.translator import Translator
+
+    target = pack_copy / "encoder.onnx"
+    data = bytearray(target.read_bytes())
+    data[len(data) // 3: len(data) // 3 + 64] = b"\xff" * 64
+    target.write_bytes(bytes(data))
+    with pytest.raises(PackError, match="encoder.onnx is damaged"):
+        Translator.open(pack_copy, threads=1)

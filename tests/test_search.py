@@ -66,8 +66,10 @@ def test_beam_candidates_equal_whole_vocabulary(rules, length, peaked):
     run_scores = rng.normal(-3, 2, (sources, beams)).astype(np.float32)
     totals, flat = search._beam_candidates(settings, ids, out, run_scores, 2 * beams)
     whole_totals, whole_flat = search._beam_candidates(settings, ids, search._whole(out), run_scores, 2 * beams)
-    assert flat.tolist() == whole_flat.tolist()
     np.testing.assert_array_equal(totals, whole_totals)
+    # which ruled-out (-inf) continuations fill the tail cannot change the search's outcome
+    finite = np.isfinite(totals)
+    assert flat[finite].tolist() == whole_flat[finite].tolist()
 
 
 def test_a_narrow_table_falls_back_to_the_whole_vocabulary():
@@ -96,3 +98,17 @@ def test_peaked_logits_need_no_fallback(monkeypatch):
     ids = _history(rng, 6, 4)
     search._greedy_pick(_settings(1), ids, out)
     search._beam_candidates(_settings(3), ids, out, np.zeros((2, 3), np.float32), 6)
+
+
+def test_forced_eos_step_needs_no_fallback(monkeypatch):
+    """At the last position only eos is possible: the table decides alone, as the whole vocabulary would."""
+    rng = np.random.default_rng(3)
+    out, ids = _step(rng, 6, 16, peaked=True), _history(rng, 6, 29)
+    settings = _settings(3)
+    expected = search._beam_candidates(settings, ids, search._whole(out), np.zeros((2, 3), np.float32), 6)
+    monkeypatch.setattr(search, "_whole", lambda out: pytest.fail("fell back to the whole vocabulary"))
+    totals, flat = search._beam_candidates(settings, ids, out, np.zeros((2, 3), np.float32), 6)
+    finite = np.isfinite(expected[0])
+    assert finite.sum() == 6  # one eos per beam
+    assert flat[finite].tolist() == expected[1][finite].tolist()
+    assert search._greedy_pick(_settings(1), ids, out).tolist() == [EOS] * 6

@@ -50,10 +50,15 @@ class ModelPack:
         for required in REQUIRED_FILES:
             if required not in files:
                 raise PackError(f"{manifest_path} does not list {required}")
+        pack = cls(path, manifest)
         if verify:
-            for name, expected in files.items():
-                _verify_file(path / name, expected)
-        return cls(path, manifest)
+            pack.verify()
+        return pack
+
+    def verify(self) -> None:
+        """Check every file's size and sha256 against the manifest; PackError names the first bad one."""
+        for name, expected in self.manifest["files"].items():
+            _verify_file(self.path / name, expected)
 
     # --- what the runtime reads -----------------------------------------------------------------
     @property

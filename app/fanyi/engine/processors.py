@@ -134,8 +134,12 @@ class ForcedEos:
     max_length: int
     eos_ids: tuple[int, ...]
 
+    def closes(self, ids: np.ndarray) -> bool:
+        """At this step every token but end-of-sentence (always a candidate) is ruled out."""
+        return ids.shape[1] == self.max_length - 1
+
     def __call__(self, ids: np.ndarray, cand: Candidates) -> np.ndarray:
-        if ids.shape[1] != self.max_length - 1:
+        if not self.closes(ids):
             return cand.scores
         return np.where(cand.holding(self.eos_ids), np.float32(0), NEG_INF).astype(np.float32)
 
@@ -172,6 +176,11 @@ def build_processors(*, repetition_penalty: float | None, no_repeat_ngram_size: 
     if renormalize:
         rules.append(Renormalize())
     return rules
+
+
+def closed(rules: Sequence, ids: np.ndarray) -> bool:
+    """Whether a rule rules out every token outside the candidates at this step."""
+    return any(rule.closes(ids) for rule in rules if hasattr(rule, "closes"))
 
 
 def needs_whole_vocabulary(rules: Sequence) -> bool:

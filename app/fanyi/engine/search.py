@@ -121,7 +121,8 @@ def _table(settings: SearchSettings, ids: np.ndarray, out: StepOutput, scores: n
     repeated = np.zeros(cand_ids.shape, bool)
     repeated[:, width:] = (top[:, :, None] == eos).any(axis=1)
     processed[repeated] = -np.inf
-    return processed, cand_ids, cand.scores[:, width - 1]
+    bound = np.full(rows, -np.inf, np.float32) if proc.closed(settings.rules, ids) else cand.scores[:, width - 1]
+    return processed, cand_ids, bound
 
 
 def _greedy_pick(settings: SearchSettings, ids: np.ndarray, out: StepOutput) -> np.ndarray:
@@ -163,7 +164,8 @@ def _beam_candidates(settings: SearchSettings, ids: np.ndarray, out: StepOutput,
         flat = (np.arange(k)[:, None] * vocab + cand_ids.reshape(r, k, width)).reshape(r, k * width)
         totals, flat = _best(totals, flat, keep)
         outside = (bound.reshape(r, k) + run_scores).max(axis=1)
-        if step is not out or np.all(totals[:, -1] > outside):
+        # with every other token ruled out (-inf), which -inf candidates fill the tail does not matter
+        if step is not out or np.all((totals[:, -1] > outside) | np.isneginf(outside)):
             return totals, flat
         step = _whole(out)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -50,7 +51,16 @@ class Translator:
 
     @classmethod
     def open(cls, path: str | Path, *, threads: int | None = None) -> "Translator":
-        return cls(ModelPack.open(path), threads=threads)
+        """Open a pack; its checksums are verified while the sessions load, before this returns."""
+        pack = ModelPack.open(path, verify=False)
+        # hashing and session creation both release the GIL: on two cores the check costs no time
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            check = pool.submit(pack.verify)
+            try:
+                translator = cls(pack, threads=threads)
+            finally:
+                check.result()  # a damaged file is reported as such, even when loading failed on it
+        return translator
 
     # --- what callers show ----------------------------------------------------------------------
     name = property(lambda self: self.pack.name)
