@@ -57,8 +57,12 @@ def write_workload(work: Path, count: int) -> dict:
     return workload
 
 
+def result_path(work: Path, engine: str, threads: int) -> Path:
+    return work / "results" / f"{engine.replace(' ', '_')}-{threads}t.json"
+
+
 def run_worker(work: Path, engine: str, threads: int, *, quality: bool, reference: bool) -> dict:
-    out = work / "results" / f"{engine.replace(' ', '_')}-{threads}t.json"
+    out = result_path(work, engine, threads)
     out.parent.mkdir(exist_ok=True)
     out.unlink(missing_ok=True)
     command = [sys.executable, str(HERE / "worker.py"), "--engine", engine, "--threads", str(threads),
@@ -80,11 +84,23 @@ def main() -> None:
     parser.add_argument("--engines", help="comma-separated engine names; default all (PyTorch always runs)")
     parser.add_argument("--results", type=Path, default=HERE / "RESULTS.md")
     parser.add_argument("--command", default="bash benchmarks/run.sh", help="the command shown in RESULTS.md")
+    parser.add_argument("--report-only", action="store_true",
+                        help="rewrite the report from the worker results already in the work dir (e.g. after an "
+                             "interrupted run); missing runs show as n/a")
     args = parser.parse_args()
     count = args.sentences or (4 if args.quick else 20)
     threads = [int(t) for t in (args.threads or ("2" if args.quick else "1,2")).split(",")]
     wanted = set(args.engines.split(",")) if args.engines else {e.name for e in ENGINES}
     engines = [e for e in ENGINES if e.name in wanted or e.family == "torch"]
+
+    if args.report_only:
+        workload = json.loads((args.work / "workload.json").read_text(encoding="utf-8"))
+        paths = [result_path(args.work, e.name, t) for e in engines for t in threads]
+        results = [json.loads(p.read_text()) for p in paths if p.exists()]
+        write_report(args.results, results, workload, threads=threads, wall_s=float("nan"),
+                     command=args.command, new_tokens=NEW_TOKENS)
+        print(f"wrote {args.results} from {len(results)} of {len(paths)} runs")
+        return
 
     started = time.time()
     workload = write_workload(args.work, count)

@@ -108,7 +108,8 @@ def resource_table(res: Results) -> list[str]:
                      f"{fmt(res.over_threads(engine, 'rss_after_load_mib'))} | "
                      f"{fmt(res.over_threads(engine, 'peak_rss_mib'))} | " + " | ".join(first) + f" | {agree_cell} | "
                      + "; ".join(f"{t}t: {r['load_avg'][0]:.1f} → {r['load_avg'][1]:.1f}"
-                                 for t in res.threads if (r := res.runs.get((engine, t)))) + " |")
+                                 for t in res.threads if (r := res.runs.get((engine, t))) and "load_avg" in r)
+                     + " |")
     return lines
 
 
@@ -211,13 +212,19 @@ def workload_lines(res: Results, workload: dict, new_tokens: int) -> list[str]:
     return lines
 
 
+def wall_time(seconds: float) -> str:
+    if seconds != seconds:  # nan: --report-only
+        return "n/a (report rebuilt from saved worker results)"
+    return f"{seconds / 60:.1f} min"
+
+
 def write_report(path: Path, runs: list[dict], workload: dict, *, threads: list[int], wall_s: float,
                  command: str, new_tokens: int) -> None:
     res = Results(runs, threads)
     text = [
         "# Fanyi vs CTranslate2, Optimum and transformers (issue 5)", "",
         f"- Date: {dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC; command: `{command}`; "
-        f"wall time of the driver: {wall_s / 60:.1f} min; engine code: {git_state()}.",
+        f"wall time of the driver: {wall_time(wall_s)}; engine code: {git_state()}.",
         f"- CPU: {cpu_summary()}. Shared machine: other work may run at the same time, so compare "
         "ratios within this run rather than absolute times across runs.",
         f"- Versions: {versions()}.",
