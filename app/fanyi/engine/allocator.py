@@ -19,14 +19,15 @@ _done = False
 
 
 def keep_freed_memory() -> bool:
-    """Raise glibc's trim and mmap thresholds once; False where that does not apply (not glibc)."""
+    """Return what loading left free to the kernel, then keep what decoding frees; False where not glibc."""
     global _done
     if _done or not sys.platform.startswith("linux"):
         return _done
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        mallopt = libc.mallopt
-    except (OSError, AttributeError):  # musl and other C libraries have no mallopt
+        mallopt, malloc_trim = libc.mallopt, libc.malloc_trim
+    except (OSError, AttributeError):  # musl and other C libraries have neither
         return False
+    malloc_trim(0)  # building the sessions left some ten megabytes of temporary buffers
     _done = bool(mallopt(M_TRIM_THRESHOLD, TRIM_BYTES)) and bool(mallopt(M_MMAP_THRESHOLD, MMAP_BYTES))
     return _done

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .allocator import keep_freed_memory
 from .int8_weights import needs_reduced_range, reduced_range_weights
 from .pack import ModelPack
 from .search import DecoderState, StepOutput
@@ -13,7 +12,6 @@ from .sessions import open_session
 
 class MarianRunner:
     def __init__(self, pack: ModelPack, threads: int | None = None):
-        keep_freed_memory()
         arch = pack.architecture
         self.layers = int(arch["decoder_layers"])
         self.heads = int(arch["heads"])

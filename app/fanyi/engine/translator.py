@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from . import search
+from .allocator import keep_freed_memory
 from .detok import StreamDecoder
 from .options import CancelToken, DecodeOptions
 from .pack import ModelPack
@@ -48,6 +49,7 @@ class Translator:
                                               clean_up_tokenization_spaces=_clean_up_spaces(pack))
         self._cache = SentenceCache(cache_size)
         self.last_stats: dict = {"tokens": 0, "seconds": 0.0}
+        keep_freed_memory()  # after loading, so what loading freed goes back to the system
 
     @classmethod
     def open(cls, path: str | Path, *, threads: int | None = None) -> "Translator":
