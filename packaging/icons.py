@@ -27,7 +27,7 @@ def render_pngs(svg: Path) -> dict[int, bytes]:
     from PySide6.QtGui import QGuiApplication, QImage, QPainter
     from PySide6.QtSvg import QSvgRenderer
 
-    _app = QGuiApplication.instance() or QGuiApplication([])  # the SVG's text needs the font database
+    _app = QGuiApplication.instance() or QGuiApplication([])  # QPainter and QSvgRenderer expect one
     renderer = QSvgRenderer(str(svg))
     if not renderer.isValid():
         raise SystemExit(f"{svg} is not a valid SVG")

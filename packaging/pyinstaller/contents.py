@@ -30,7 +30,9 @@ HIDDEN_IMPORTS += {"win32": ["pynput._util.win32_vks"], "darwin": ["pynput._util
 # so its lazy imports of the export tooling must not drag that tooling in.
 EXCLUDES = [
     "torch", "transformers", "onnx", "onnxslim", "safetensors", "huggingface_hub", "sympy", "scipy",
-    "tkinter", "matplotlib", "IPython", "pytest", "setuptools", "pip",
+    "tkinter", "matplotlib", "IPython", "pytest", "setuptools", "pip", "yaml",
+    # lxml's hook collects every submodule; the documents use lxml.etree only
+    "lxml.objectify", "lxml.html", "lxml.isoschematron",
     "ssl", "_ssl", "_hashlib", "readline",  # no network, hashlib has built-in sha256: libssl/libcrypto stay out
     "PySide6.QtNetwork", "PySide6.QtQml", "PySide6.QtQuick", "PySide6.QtQuickWidgets", "PySide6.QtOpenGL",
     "PySide6.QtOpenGLWidgets", "PySide6.QtWebEngineCore", "PySide6.QtWebEngineWidgets", "PySide6.QtMultimedia",
