@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# CI check of the Linux download built from this checkout, as a user gets it:
+#   1. make dist, then unpack dist/Fanyi-*-linux-*.tar.gz into a temporary folder;
+#   2. fail if the bundle holds anything of torch or transformers;
+#   3. when no real pack was bundled (models/ empty at build time), put a tiny random int8 pack
+#      into it, built with the repository's own exporter from the dev venv (.venv, make install-dev);
+#   4. run the bundle's `fanyi --self-test` offscreen with an empty environment (no venv, no
+#      PYTHONPATH, a fresh HOME) and check it left no Fanyi settings or data in that HOME.
+# Prints the sizes and the self-test's report; exits non-zero with a FAIL line on any failure.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+make dist
+tarball=$(ls dist/Fanyi-*-linux-*.tar.gz 2>/dev/null | head -n1)
+[ -n "$tarball" ] || fail "make dist wrote no dist/Fanyi-*-linux-*.tar.gz"
+work=$(mktemp -d /tmp/fanyi-smoke.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+tar -C "$work" -xzf "$tarball"
+bundle=$(ls -d "$work"/Fanyi-*/)
+bundle=${bundle%/}
+[ -x "$bundle/fanyi" ] || fail "no executable fanyi in $tarball"
+
+leaks=$(find "$bundle" -iname '*torch*' -o -iname '*transformers*' | head -n5)
+[ -z "$leaks" ] || fail "the bundle contains export tooling: $leaks"
+
+echo "bundle without model: $(du -sh "$bundle" | cut -f1) unpacked, $(du -h "$tarball" | cut -f1) as $(basename "$tarball")"
+
+models="$bundle/_internal/models"
+if ! ls "$models"/*/manifest.json >/dev/null 2>&1; then
+  [ -x .venv/bin/python ] || fail "no pack in the bundle and no .venv to build a tiny one (make install-dev)"
+  .venv/bin/python - "$work/hf" "$models/tiny-en-zh-int8" <<'PY'
+import sys
+from pathlib import Path
+
+from fanyi.export.convert import export_pack
+from fanyi.export.synthetic import build_tiny_folder
+
+hf = build_tiny_folder(Path(sys.argv[1]), direction="en-zh", multi_target=True)
+export_pack(hf, Path(sys.argv[2]), quantize="int8", name="tiny-en-zh-int8")
+PY
+fi
+
+mkdir -p "$work/home"
+env -i PATH=/usr/bin:/bin HOME="$work/home" LANG=C.UTF-8 QT_QPA_PLATFORM=offscreen "$bundle/fanyi" --self-test \
+  || fail "the bundle's self-test failed (report above)"
+# fontconfig may cache fonts in HOME; the user's Fanyi settings and data must stay untouched
+written=$(find "$work/home" -iname '*fanyi*')
+[ -z "$written" ] || fail "the self-test wrote user files: $written"
+echo "Linux bundle smoke test passed"
