@@ -2,10 +2,12 @@
 # CI check of the Linux download built from this checkout, as a user gets it:
 #   1. make dist, then unpack dist/Fanyi-*-linux-*.tar.gz into a temporary folder;
 #   2. fail if the bundle holds anything of torch or transformers;
-#   3. when no real pack was bundled (models/ empty at build time), put a tiny random int8 pack
-#      into it, built with the repository's own exporter from the dev venv (.venv, make install-dev);
+#   3. build a tiny random int8 pack with the repository's own exporter from the dev venv (.venv,
+#      make install-dev), and put it into the bundle when no real pack was bundled (models/ empty);
 #   4. run the bundle's `fanyi --self-test` offscreen with an empty environment (no venv, no
-#      PYTHONPATH, a fresh HOME) and check it left no Fanyi settings or data in that HOME.
+#      PYTHONPATH, a fresh HOME) and check it left no Fanyi settings or data in that HOME;
+#   5. portable mode: with fanyi-portable.txt beside the executable, `fanyi models import` puts the
+#      tiny pack into data/ beside it.
 # Prints the sizes and the self-test's report; exits non-zero with a FAIL line on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -26,10 +28,9 @@ leaks=$(find "$bundle" -iname '*torch*' -o -iname '*transformers*' | head -n5)
 
 echo "bundle without model: $(du -sh "$bundle" | cut -f1) unpacked, $(du -h "$tarball" | cut -f1) as $(basename "$tarball")"
 
-models="$bundle/_internal/models"
-if ! ls "$models"/*/manifest.json >/dev/null 2>&1; then
-  [ -x .venv/bin/python ] || fail "no pack in the bundle and no .venv to build a tiny one (make install-dev)"
-  .venv/bin/python - "$work/hf" "$models/tiny-en-zh-int8" <<'PY'
+[ -x .venv/bin/python ] || fail "no .venv to build the tiny test pack with (make install-dev)"
+tiny="$work/tiny-en-zh-int8"
+.venv/bin/python - "$work/hf" "$tiny" <<'PY'
 import sys
 from pathlib import Path
 
@@ -39,6 +40,10 @@ from fanyi.export.synthetic import build_tiny_folder
 hf = build_tiny_folder(Path(sys.argv[1]), direction="en-zh", multi_target=True)
 export_pack(hf, Path(sys.argv[2]), quantize="int8", name="tiny-en-zh-int8")
 PY
+models="$bundle/_internal/models"
+if ! ls "$models"/*/manifest.json >/dev/null 2>&1; then
+  mkdir -p "$models"
+  cp -r "$tiny" "$models/"
 fi
 
 mkdir -p "$work/home"
@@ -47,4 +52,10 @@ env -i PATH=/usr/bin:/bin HOME="$work/home" LANG=C.UTF-8 QT_QPA_PLATFORM=offscre
 # fontconfig may cache fonts in HOME; the user's Fanyi settings and data must stay untouched
 written=$(find "$work/home" -iname '*fanyi*')
 [ -z "$written" ] || fail "the self-test wrote user files: $written"
+# Portable mode: with the marker next to the executable, an imported pack lands beside it too.
+touch "$bundle/fanyi-portable.txt"
+env -i PATH=/usr/bin:/bin HOME="$work/home" LANG=C.UTF-8 "$bundle/fanyi" models import "$tiny" \
+  || fail "fanyi models import failed in portable mode"
+[ -f "$bundle/data/models/tiny-en-zh-int8/manifest.json" ] || fail "portable mode: the pack is not in $bundle/data"
+echo "portable mode ok: imported pack in $bundle/data/models"
 echo "Linux bundle smoke test passed"
