@@ -50,13 +50,13 @@ EXCLUDES = [
 # machine, where mixing them with the user's own GTK is a known source of crashes; Qt then draws
 # its own (Fusion) file dialogs, or the desktop portal's through qxdgdesktopportal.
 _DROP = [
-    r"PySide6/Qt/plugins/(egldeviceintegrations|generic|networkinformation|tls|qmltooling|sqldrivers|"
+    r"PySide6/(Qt/)?plugins/(egldeviceintegrations|generic|networkinformation|tls|qmltooling|sqldrivers|"
     r"designer|printsupport|wayland-graphics-integration-server|wayland-graphics-integration-client|"
     r"vectorimageformats)/",
-    r"PySide6/Qt/plugins/imageformats/(?!(lib)?qsvg)",
-    r"PySide6/Qt/plugins/platforms/(lib)?q(eglfs|linuxfb|minimalegl|vnc|vkkhrdisplay)",
-    r"PySide6/Qt/plugins/platformthemes/libqgtk3",
-    r"PySide6/Qt/translations/(?!qtbase_zh_CN\.qm$)",
+    r"PySide6/(Qt/)?plugins/imageformats/(?!(lib)?qsvg)",
+    r"PySide6/(Qt/)?plugins/platforms/(lib)?q(eglfs|linuxfb|minimalegl|vnc|vkkhrdisplay)",
+    r"PySide6/(Qt/)?plugins/platformthemes/libqgtk3",
+    r"PySide6/(Qt/)?translations/(?!qtbase_zh_CN\.qm$)",
     r"(^|/)(lib)?Qt6(Network|OpenGL|EglFSDeviceIntegration|EglFsKmsSupport)\.",
     r"(^|/)Qt(Network|OpenGL)\.framework/",
     r"(^|/)opengl32sw\.dll$",
