@@ -73,4 +73,5 @@ def write_icons(svg: Path, out: Path) -> None:
 
 if __name__ == "__main__":
     root = Path(__file__).resolve().parents[1]
-    write_icons(root / "assets" / "icons" / "fanyi.svg", Path(sys.argv[1]) if len(sys.argv) > 1 else root / "build" / "icons")
+    out_dir = Path(sys.argv[1]) if len(sys.argv) > 1 else root / "build" / "icons"
+    write_icons(root / "assets" / "icons" / "fanyi.svg", out_dir)

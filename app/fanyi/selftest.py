@@ -23,6 +23,7 @@ from typing import TextIO
 
 SENTENCE = "Hello, how are you today?"
 TIMEOUT_S = 120.0
+Say = Callable[[str, str], None]  # (check, detail): one report line
 
 
 class SelfTestError(Exception):
@@ -68,7 +69,7 @@ def _wait(done: Callable[[], bool], what: str) -> None:
         time.sleep(0.005)
 
 
-def _check_assets(fanyi, say: Callable[[str, str], None]) -> None:
+def _check_assets(fanyi, say: Say) -> None:
     from PySide6.QtCore import QTranslator
 
     from fanyi.ui import i18n
@@ -82,7 +83,7 @@ def _check_assets(fanyi, say: Callable[[str, str], None]) -> None:
     say("UI translation", "ok, fanyi_zh_CN.qm")
 
 
-def _show_window(window, say: Callable[[str, str], None], t0: float) -> None:
+def _show_window(window, say: Say, t0: float) -> None:
     window.show()
     _wait(lambda: window.windowHandle() is not None and window.windowHandle().isExposed(), "the main window")
     since_start = seconds_since_process_start()
@@ -92,7 +93,7 @@ def _show_window(window, say: Callable[[str, str], None], t0: float) -> None:
         say("window", f"ok, visible {time.monotonic() - t0:.2f} s after the self-test started")
 
 
-def _translate(fanyi, say: Callable[[str, str], None]) -> None:
+def _translate(fanyi, say: Say) -> None:
     service = fanyi.service
     outcome: dict[str, object] = {}
     service.load_failed.connect(lambda message: outcome.setdefault("load_failed", message))
@@ -102,7 +103,8 @@ def _translate(fanyi, say: Callable[[str, str], None]) -> None:
         raise SelfTestError(f"the model pack {fanyi.pack.path} did not load: {outcome['load_failed']}")
     pack = fanyi.pack
     kind = "bundled" if pack.bundled else "user"
-    say("model", f"ok, {pack.name} ({pack.quantization}, {kind}), ready {time.monotonic() - t_load:.2f} s after the window")
+    say("model", f"ok, {pack.name} ({pack.quantization}, {kind}), "
+                 f"ready {time.monotonic() - t_load:.2f} s after the window")
 
     service.finished.connect(lambda _id, text, _stats: outcome.setdefault("text", text))
     service.failed.connect(lambda _id, message: outcome.setdefault("failed", message))
@@ -118,7 +120,7 @@ def _translate(fanyi, say: Callable[[str, str], None]) -> None:
     say("translation", f"ok, {SENTENCE!r} → {shown!r} in {time.monotonic() - t_run:.2f} s")
 
 
-def _run_checks(say: Callable[[str, str], None]) -> None:
+def _run_checks(say: Say) -> None:
     t0 = time.monotonic()
     from PySide6.QtWidgets import QApplication
 
