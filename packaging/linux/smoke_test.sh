@@ -6,7 +6,8 @@
 #      make install-dev), and put it into the bundle when no real pack was bundled (models/ empty);
 #   4. run the bundle's `fanyi --self-test` offscreen with an empty environment (no venv, no
 #      PYTHONPATH, a fresh HOME) and check it left no Fanyi settings or data in that HOME;
-#   5. portable mode: with fanyi-portable.txt beside the executable, `fanyi models import` puts the
+#   5. `fanyi file` translates a .txt, .html, .docx and .pdf with the bundle;
+#   6. portable mode: with fanyi-portable.txt beside the executable, `fanyi models import` puts the
 #      tiny pack into data/ beside it.
 # Prints the sizes and the self-test's report; exits non-zero with a FAIL line on any failure.
 set -euo pipefail
@@ -52,6 +53,32 @@ env -i PATH=/usr/bin:/bin HOME="$work/home" LANG=C.UTF-8 QT_QPA_PLATFORM=offscre
 # fontconfig may cache fonts in HOME; the user's Fanyi settings and data must stay untouched
 written=$(find "$work/home" -iname '*fanyi*')
 [ -z "$written" ] || fail "the self-test wrote user files: $written"
+# Documents: each format's module and libraries (lxml, python-docx, pdfminer) must have been packed.
+docs="$work/docs"
+mkdir -p "$docs"
+.venv/bin/python - "$docs" <<'PY'
+import sys
+from pathlib import Path
+
+import docx
+
+sys.path.insert(0, "tests/documents")
+from docfixtures import make_pdf
+
+out = Path(sys.argv[1])
+(out / "note.txt").write_text("Good morning.\n", encoding="utf-8")
+(out / "page.html").write_text("<html><body><p>Good morning.</p></body></html>\n", encoding="utf-8")
+letter = docx.Document()
+letter.add_paragraph("Good morning.")
+letter.save(out / "letter.docx")
+(out / "paper.pdf").write_bytes(make_pdf([["Good morning."]]))
+PY
+env -i PATH=/usr/bin:/bin HOME="$work/home" LANG=C.UTF-8 "$bundle/fanyi" file --model "$tiny" \
+  "$docs/note.txt" "$docs/page.html" "$docs/letter.docx" "$docs/paper.pdf" || fail "fanyi file failed in the bundle"
+for out in note.zh.txt page.zh.html letter.zh.docx paper.zh.docx; do
+  [ -s "$docs/$out" ] || fail "fanyi file wrote no $out"
+done
+
 # Portable mode: with the marker next to the executable, an imported pack lands beside it too.
 touch "$bundle/fanyi-portable.txt"
 env -i PATH=/usr/bin:/bin HOME="$work/home" LANG=C.UTF-8 "$bundle/fanyi" models import "$tiny" \
