@@ -127,7 +127,10 @@ def cmd_file(args) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="fanyi", description="Offline English-Chinese translator.")
+    parser = argparse.ArgumentParser(
+        prog="fanyi", description="Offline English-Chinese translator.",
+        epilog="fanyi --self-test: open the window offscreen, translate one sentence with the bundled pack, "
+               "report and exit (0 when everything works).")
     parser.add_argument("--version", action="version", version=f"fanyi {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -185,6 +188,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["--self-test"]:
+        from .selftest import run_self_test
+
+        return run_self_test()
     if not argv or argv[0] not in SUBCOMMANDS + ("-h", "--help", "--version"):
         from .ui.app import run
 

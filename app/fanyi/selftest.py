@@ -1,0 +1,176 @@
+"""`fanyi --self-test`: a headless end-to-end check of an installation (or a checkout).
+
+It goes through the same path as the app: the main window (offscreen unless QT_QPA_PLATFORM says
+otherwise), the icon and UI translation from the bundle, the default pack opened by the app's own
+worker thread, and one sentence translated. Installers' CI runs it on the frozen bundle, where it
+proves that onnxruntime's native libraries, Qt's plugins and the assets were all packed.
+
+Settings, history and user packs go to a temporary folder, so a self-test never reads or writes the
+user's own: only bundled packs (and FANYI_MODELS_DIR) are found.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import tempfile
+import time
+import traceback
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TextIO
+
+SENTENCE = "Hello, how are you today?"
+TIMEOUT_S = 120.0
+Say = Callable[[str, str], None]  # (check, detail): one report line
+
+
+class SelfTestError(Exception):
+    pass
+
+
+def seconds_since_process_start() -> float | None:
+    """Linux only: the kernel knows when the process began, so this includes the bootloader and imports."""
+    try:
+        stat = Path("/proc/self/stat").read_text()
+        start_ticks = int(stat.rsplit(")", 1)[1].split()[19])  # field 22; the name in () may hold spaces
+        uptime = float(Path("/proc/uptime").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+    return uptime - start_ticks / os.sysconf("SC_CLK_TCK")
+
+
+@contextlib.contextmanager
+def _temporary_user_dirs() -> Iterator[None]:
+    names = ("FANYI_CONFIG_DIR", "FANYI_DATA_DIR")
+    saved = {name: os.environ.get(name) for name in names}
+    with tempfile.TemporaryDirectory(prefix="fanyi-self-test-") as tmp:
+        for name in names:
+            os.environ[name] = str(Path(tmp) / name.lower())
+        try:
+            yield
+        finally:
+            for name, value in saved.items():
+                if value is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = value
+
+
+def _wait(done: Callable[[], bool], what: str) -> None:
+    from PySide6.QtCore import QCoreApplication
+
+    deadline = time.monotonic() + TIMEOUT_S
+    while not done():
+        if time.monotonic() > deadline:
+            raise SelfTestError(f"timed out after {TIMEOUT_S:.0f} s waiting for {what}")
+        QCoreApplication.processEvents()
+        time.sleep(0.005)
+
+
+def _check_assets(fanyi, say: Say) -> None:
+    from PySide6.QtCore import QTranslator
+
+    from fanyi.ui import i18n
+
+    # A null pixmap from the SVG means Qt's svg imageformat/iconengine plugins were not bundled.
+    if fanyi.icon.pixmap(64, 64).isNull():
+        raise SelfTestError("the app icon (assets/icons/fanyi.svg) does not render: Qt's SVG plugins are missing")
+    say("icon", "ok, SVG rendered")
+    if not QTranslator().load("fanyi_zh_CN", str(i18n.i18n_dir())):
+        raise SelfTestError(f"the Chinese UI translation is missing from {i18n.i18n_dir()}")
+    say("UI translation", "ok, fanyi_zh_CN.qm")
+
+
+def _show_window(window, say: Say, t0: float) -> None:
+    window.show()
+    _wait(lambda: window.windowHandle() is not None and window.windowHandle().isExposed(), "the main window")
+    since_start = seconds_since_process_start()
+    if since_start is not None:
+        say("window", f"ok, visible {since_start:.2f} s after the process started")
+    else:
+        say("window", f"ok, visible {time.monotonic() - t0:.2f} s after the self-test started")
+
+
+def _translate(fanyi, say: Say) -> None:
+    service = fanyi.service
+    outcome: dict[str, object] = {}
+    service.load_failed.connect(lambda message: outcome.setdefault("load_failed", message))
+    t_load = time.monotonic()
+    _wait(lambda: service.model is not None or "load_failed" in outcome, "the model to load")
+    if "load_failed" in outcome:
+        raise SelfTestError(f"the model pack {fanyi.pack.path} did not load: {outcome['load_failed']}")
+    pack = fanyi.pack
+    kind = "bundled" if pack.bundled else "user"
+    say("model", f"ok, {pack.name} ({pack.quantization}, {kind}), "
+                 f"ready {time.monotonic() - t_load:.2f} s after the window")
+
+    service.finished.connect(lambda _id, text, _stats: outcome.setdefault("text", text))
+    service.failed.connect(lambda _id, message: outcome.setdefault("failed", message))
+    t_run = time.monotonic()
+    service.request(SENTENCE, fanyi.options())
+    _wait(lambda: "text" in outcome or "failed" in outcome, "the translation")
+    if "failed" in outcome:
+        raise SelfTestError(f"translating {SENTENCE!r} failed: {outcome['failed']}")
+    text = str(outcome["text"]).strip()
+    if not text:
+        raise SelfTestError(f"translating {SENTENCE!r} gave an empty result")
+    shown = text if len(text) <= 40 else text[:40] + "…"
+    say("translation", f"ok, {SENTENCE!r} → {shown!r} in {time.monotonic() - t_run:.2f} s")
+
+
+def _run_checks(say: Say) -> None:
+    t0 = time.monotonic()
+    from PySide6.QtWidgets import QApplication
+
+    from fanyi import library
+    from fanyi.ui.app import FanyiApp
+    from fanyi.ui.settings import load_settings
+
+    qapp = QApplication.instance() or QApplication(["fanyi"])
+    qapp.setQuitOnLastWindowClosed(False)
+    fanyi = FanyiApp(load_settings())
+    window = None
+    try:
+        _check_assets(fanyi, say)
+        window = fanyi.window
+        _show_window(window, say, t0)
+        if fanyi.pack is None:
+            raise SelfTestError(library.no_model_message())
+        _translate(fanyi, say)
+        import onnxruntime
+
+        say("onnxruntime", f"ok, {onnxruntime.__version__} ({', '.join(onnxruntime.get_available_providers())})")
+    finally:
+        if window is not None:
+            window.close()
+        fanyi.shutdown()
+        QApplication.processEvents()
+
+
+def run_self_test(out: TextIO | None = None) -> int:
+    """Run every check, print one line per check; 0 when all pass, 1 with the reason when one fails."""
+    out = out or sys.stdout or open(os.devnull, "w")  # a windowed Windows build has no stdout
+    err = sys.stderr or out
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from fanyi import __version__, paths
+
+    where = f"bundle {paths.bundle_root()}" if paths.is_frozen() else f"source {paths.bundle_root()}"
+    print(f"fanyi {__version__} self-test ({where}, Qt platform {os.environ['QT_QPA_PLATFORM']})", file=out)
+
+    def say(check: str, detail: str) -> None:
+        print(f"  {check:15} {detail}", file=out, flush=True)
+
+    try:
+        with _temporary_user_dirs():
+            _run_checks(say)
+    except SelfTestError as exc:
+        print(f"fanyi self-test FAILED: {exc}", file=err, flush=True)
+        return 1
+    except Exception as exc:  # in a bundle, typically a module or library that was not packed
+        traceback.print_exc(file=err)
+        print(f"fanyi self-test FAILED: {type(exc).__name__}: {exc}", file=err, flush=True)
+        return 1
+    print("self-test passed", file=out, flush=True)
+    return 0

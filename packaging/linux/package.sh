@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Linux downloads from the PyInstaller bundle dist/fanyi: a tarball always, an AppImage when
+# appimagetool is on PATH (it comes from GitHub, not PyPI or apt; the CI workflow downloads it).
+# Usage, from the repository root after PyInstaller: packaging/linux/package.sh VERSION
+set -euo pipefail
+version=$1
+arch=$(uname -m)
+here=packaging/linux
+bundle=dist/fanyi
+icon=build/icons/fanyi-256.png
+
+# Tarball: Fanyi-<v>-linux-<arch>/ = the bundle + desktop entry + icon + a script adding the menu entry
+name=Fanyi-$version-linux-$arch
+rm -rf "build/$name"
+cp -a "$bundle" "build/$name"
+cp "$here/fanyi.desktop" "$here/install-desktop-entry.sh" "build/$name/"
+cp "$icon" "build/$name/fanyi.png"
+tar -C build -czf "dist/$name.tar.gz" "$name"
+echo "wrote dist/$name.tar.gz"
+
+# AppDir: AppRun + desktop entry + icon at the top, the bundle in usr/lib/fanyi
+appdir=build/Fanyi.AppDir
+rm -rf "$appdir"
+mkdir -p "$appdir/usr/lib" "$appdir/usr/share/applications" "$appdir/usr/share/icons/hicolor/256x256/apps"
+cp -a "$bundle" "$appdir/usr/lib/fanyi"
+cp "$here/AppRun" "$appdir/AppRun"
+cp "$here/fanyi.desktop" "$appdir/fanyi.desktop"
+cp "$here/fanyi.desktop" "$appdir/usr/share/applications/fanyi.desktop"
+cp "$icon" "$appdir/fanyi.png"
+cp "$icon" "$appdir/usr/share/icons/hicolor/256x256/apps/fanyi.png"
+if command -v appimagetool >/dev/null 2>&1; then
+  ARCH=$arch appimagetool --no-appstream "$appdir" "dist/Fanyi-$version-$arch.AppImage"
+  echo "wrote dist/Fanyi-$version-$arch.AppImage"
+else
+  echo "appimagetool not on PATH: no AppImage; the AppDir is $appdir (appimagetool $appdir makes one)"
+fi

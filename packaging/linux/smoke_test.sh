@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# CI check of the Linux download built from this checkout, as a user gets it:
+#   1. make dist, then unpack dist/Fanyi-*-linux-*.tar.gz into a temporary folder;
+#   2. fail if the bundle holds anything of torch or transformers;
+#   3. build a tiny random int8 pack with the repository's own exporter from the dev venv (.venv,
+#      make install-dev), and put it into the bundle when no real pack was bundled (models/ empty);
+#   4. run the bundle's `fanyi --self-test` offscreen with an empty environment (no venv, no
+#      PYTHONPATH, a fresh HOME) and check it left no Fanyi settings or data in that HOME;
+#   5. `fanyi file` translates a .txt, .html, .docx and .pdf with the bundle;
+#   6. portable mode: with fanyi-portable.txt beside the executable, `fanyi models import` puts the
+#      tiny pack into data/ beside it.
+# Prints the sizes and the self-test's report; exits non-zero with a FAIL line on any failure.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+make dist
+tarball=$(ls dist/Fanyi-*-linux-*.tar.gz 2>/dev/null | head -n1)
+[ -n "$tarball" ] || fail "make dist wrote no dist/Fanyi-*-linux-*.tar.gz"
+work=$(mktemp -d /tmp/fanyi-smoke.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+tar -C "$work" -xzf "$tarball"
+bundle=$(ls -d "$work"/Fanyi-*/)
+bundle=${bundle%/}
+[ -x "$bundle/fanyi" ] || fail "no executable fanyi in $tarball"
+
+leaks=$(find "$bundle" -iname '*torch*' -o -iname '*transformers*' | head -n5)
+[ -z "$leaks" ] || fail "the bundle contains export tooling: $leaks"
+
+echo "bundle without model: $(du -sh "$bundle" | cut -f1) unpacked, $(du -h "$tarball" | cut -f1) as $(basename "$tarball")"
+
+[ -x .venv/bin/python ] || fail "no .venv to build the tiny test pack with (make install-dev)"
+tiny="$work/tiny-en-zh-int8"
+.venv/bin/python - "$work/hf" "$tiny" <<'PY'
+import sys
+from pathlib import Path
+
+from fanyi.export.convert import export_pack
+from fanyi.export.synthetic import build_tiny_folder
+
+hf = build_tiny_folder(Path(sys.argv[1]), direction="en-zh", multi_target=True)
+export_pack(hf, Path(sys.argv[2]), quantize="int8", name="tiny-en-zh-int8")
+PY
+models="$bundle/_internal/models"
+if ! ls "$models"/*/manifest.json >/dev/null 2>&1; then
+  mkdir -p "$models"
+  cp -r "$tiny" "$models/"
+fi
+
+mkdir -p "$work/home"
+env -i PATH=/usr/bin:/bin HOME="$work/home" LANG=C.UTF-8 QT_QPA_PLATFORM=offscreen "$bundle/fanyi" --self-test \
+  || fail "the bundle's self-test failed (report above)"
+# fontconfig may cache fonts in HOME; the user's Fanyi settings and data must stay untouched
+written=$(find "$work/home" -iname '*fanyi*')
+[ -z "$written" ] || fail "the self-test wrote user files: $written"
+# Documents: each format's module and libraries (lxml, python-docx, pdfminer) must have been packed.
+docs="$work/docs"
+mkdir -p "$docs"
+.venv/bin/python - "$docs" <<'PY'
+import sys
+from pathlib import Path
+
+import docx
+
+sys.path.insert(0, "tests/documents")
+from docfixtures import make_pdf
+
+out = Path(sys.argv[1])
+(out / "note.txt").write_text("Good morning.\n", encoding="utf-8")
+(out / "page.html").write_text("<html><body><p>Good morning.</p></body></html>\n", encoding="utf-8")
+letter = docx.Document()
+letter.add_paragraph("Good morning.")
+letter.save(out / "letter.docx")
+(out / "paper.pdf").write_bytes(make_pdf([["Good morning."]]))
+PY
+env -i PATH=/usr/bin:/bin HOME="$work/home" LANG=C.UTF-8 "$bundle/fanyi" file --model "$tiny" \
+  "$docs/note.txt" "$docs/page.html" "$docs/letter.docx" "$docs/paper.pdf" || fail "fanyi file failed in the bundle"
+for out in note.zh.txt page.zh.html letter.zh.docx paper.zh.docx; do
+  [ -s "$docs/$out" ] || fail "fanyi file wrote no $out"
+done
+
+# Portable mode: with the marker next to the executable, an imported pack lands beside it too.
+touch "$bundle/fanyi-portable.txt"
+env -i PATH=/usr/bin:/bin HOME="$work/home" LANG=C.UTF-8 "$bundle/fanyi" models import "$tiny" \
+  || fail "fanyi models import failed in portable mode"
+[ -f "$bundle/data/models/tiny-en-zh-int8/manifest.json" ] || fail "portable mode: the pack is not in $bundle/data"
+echo "portable mode ok: imported pack in $bundle/data/models"
+echo "Linux bundle smoke test passed"

@@ -1,0 +1,91 @@
+"""What goes into the bundle, for build.spec: resources, the default pack, and what to leave out.
+
+The runtime imports fanyi, onnxruntime, numpy, sentencepiece, platformdirs, pynput, lxml, python-docx,
+pdfminer and PySide6's QtCore/QtGui/QtWidgets. Everything else is left out: the export tooling's
+torch/transformers/onnx, and the Qt modules, plugins and translations nothing here loads.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+DEFAULT_PACK = "opus-mt-en-zh"  # fanyi.library.DEFAULT_PACK; read here without importing the app
+
+# Format modules of fanyi.documents are imported by name (documents/registry.py): analysis cannot see them.
+HIDDEN_IMPORTS = [
+    "fanyi.documents.txt", "fanyi.documents.markdown", "fanyi.documents.subtitles", "fanyi.documents.html",
+    "fanyi.documents.docx", "fanyi.documents.pptx", "fanyi.documents.epub", "fanyi.documents.pdf",
+]
+# pynput picks its backend by name at import time; the contrib hook's collect_submodules cannot
+# import pynput on a build machine without a display, so name this platform's backend.
+_PYNPUT = {"win32": "win32", "darwin": "darwin"}.get(sys.platform, "xorg")
+HIDDEN_IMPORTS += [f"pynput.keyboard._{_PYNPUT}", f"pynput.mouse._{_PYNPUT}", f"pynput._util.{_PYNPUT}"]
+HIDDEN_IMPORTS += {"win32": ["pynput._util.win32_vks"], "darwin": ["pynput._util.darwin_vks"]}.get(
+    sys.platform, ["pynput._util.xorg_keysyms"])
+
+# fanyi.export is bundled for its error types and `fanyi models fetch` says which extra is missing,
+# so its lazy imports of the export tooling must not drag that tooling in.
+EXCLUDES = [
+    "torch", "transformers", "onnx", "onnxslim", "safetensors", "huggingface_hub", "sympy", "scipy",
+    "tkinter", "matplotlib", "IPython", "pytest", "setuptools", "pip", "yaml",
+    # lxml's hook collects every submodule; the documents use lxml.etree only
+    "lxml.objectify", "lxml.html", "lxml.isoschematron",
+    "ssl", "_ssl", "_hashlib", "readline",  # no network, hashlib has built-in sha256: libssl/libcrypto stay out
+    "PySide6.QtNetwork", "PySide6.QtQml", "PySide6.QtQuick", "PySide6.QtQuickWidgets", "PySide6.QtOpenGL",
+    "PySide6.QtOpenGLWidgets", "PySide6.QtWebEngineCore", "PySide6.QtWebEngineWidgets", "PySide6.QtMultimedia",
+    "PySide6.QtPdf", "PySide6.QtCharts", "PySide6.Qt3DCore", "PySide6.QtSql", "PySide6.QtTest",
+    "PySide6.QtDesigner", "PySide6.QtUiTools", "PySide6.QtXml", "PySide6.QtPrintSupport", "PySide6.QtDBus",
+    "PySide6.QtSvg", "PySide6.QtSvgWidgets", "PySide6.QtConcurrent", "PySide6.QtHelp",
+    "onnxruntime.transformers", "onnxruntime.quantization", "onnxruntime.tools", "onnxruntime.training",
+]
+
+# Bundle paths (forward slashes) dropped after analysis. The widgets draw with the raster engine,
+# so nothing needs OpenGL/EGL or their Wayland buffer plugins; no network. Image formats other
+# than SVG go (PNG is built into QtGui). Qt's translations go except the Chinese one that
+# fanyi.ui.i18n installs for Qt's own dialogs.
+# The GTK3 platform theme goes with the GTK/pango/cairo stack it would drag in from the build
+# machine, where mixing them with the user's own GTK is a known source of crashes; Qt then draws
+# its own (Fusion) file dialogs, or the desktop portal's through qxdgdesktopportal.
+_DROP = [
+    r"PySide6/(Qt/)?plugins/(egldeviceintegrations|generic|networkinformation|tls|qmltooling|sqldrivers|"
+    r"designer|printsupport|wayland-graphics-integration-server|wayland-graphics-integration-client|"
+    r"vectorimageformats)/",
+    r"PySide6/(Qt/)?plugins/imageformats/(?!(lib)?qsvg)",
+    r"PySide6/(Qt/)?plugins/platforms/(lib)?q(eglfs|linuxfb|minimalegl|vnc|vkkhrdisplay)",
+    r"PySide6/(Qt/)?plugins/platformthemes/libqgtk3",
+    r"PySide6/(Qt/)?translations/(?!qtbase_zh_CN\.qm$)",
+    r"(^|/)(lib)?Qt6(Network|OpenGL|EglFSDeviceIntegration|EglFsKmsSupport)\.",
+    r"(^|/)Qt(Network|OpenGL)\.framework/",
+    r"(^|/)opengl32sw\.dll$",
+    r"^lib(atk-1\.0|cairo|cairo-gobject|gdk_pixbuf-2\.0|pango-1\.0|pangocairo-1\.0|pangoft2-1\.0|harfbuzz|"
+    r"pixman-1|thai|datrie|fribidi|graphite2|jpeg|gio-2\.0|gobject-2\.0|gmodule-2\.0|mount|blkid|selinux|"
+    r"Xext|Xrender|gssapi_krb5|krb5|krb5support|k5crypto|keyutils|com_err)\.so",
+]
+_DROP_RE = re.compile("|".join(f"(?:{p})" for p in _DROP))
+
+
+def keep(dest: str) -> bool:
+    """False for a bundle path (as in Analysis.binaries/datas) that the runtime never loads."""
+    return not _DROP_RE.search(dest.replace("\\", "/"))
+
+
+def default_pack(models: Path) -> Path | None:
+    """The int8 pack to ship: opus-mt-en-zh when models/ has it quantized, else none."""
+    pack = models / DEFAULT_PACK
+    try:
+        manifest = json.loads((pack / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return pack if manifest.get("quantization", {}).get("mode") == "int8" else None
+
+
+def datas(root: Path) -> list[tuple[str, str]]:
+    """(source, bundle folder) pairs: the icon, compiled UI translations, and the default pack."""
+    found = [(str(root / "assets" / "icons" / "fanyi.svg"), "assets/icons")]
+    found += [(str(qm), "assets/i18n") for qm in sorted((root / "assets" / "i18n").glob("*.qm"))]
+    if pack := default_pack(root / "models"):
+        found.append((str(pack), f"models/{pack.name}"))
+    return found

@@ -1,0 +1,75 @@
+"""packaging/pyinstaller/contents.py: what build.spec keeps in a bundle, on each platform's paths."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "packaging" / "pyinstaller"))
+import contents  # noqa: E402
+
+
+@pytest.mark.parametrize("dest, kept", [
+    ("PySide6/Qt/plugins/imageformats/libqsvg.so", True),  # the app icon is an SVG
+    ("PySide6/Qt/plugins/iconengines/libqsvgicon.so", True),
+    ("PySide6/Qt/plugins/platforms/libqxcb.so", True),
+    ("PySide6/Qt/plugins/platformthemes/libqxdgdesktopportal.so", True),
+    ("PySide6/Qt/translations/qtbase_zh_CN.qm", True),
+    ("PySide6\\translations\\qtbase_zh_CN.qm", True),
+    ("PySide6/Qt/lib/libQt6Gui.so.6", True),
+    ("libglib-2.0.so.0", True),  # QtCore's event loop
+    ("onnxruntime/capi/libonnxruntime_providers_shared.so", True),
+    ("PySide6/Qt/plugins/imageformats/libqjpeg.so", False),
+    ("PySide6\\plugins\\imageformats\\qgif.dll", False),
+    ("PySide6/Qt/plugins/platforms/libqeglfs.so", False),
+    ("PySide6/Qt/plugins/platformthemes/libqgtk3.so", False),
+    ("PySide6\\translations\\qtbase_de.qm", False),
+    ("PySide6/Qt/translations/qt_zh_CN.qm", False),
+    ("PySide6/Qt/lib/libQt6Network.so.6", False),
+    ("PySide6\\Qt6Network.dll", False),
+    ("PySide6/Qt/lib/QtNetwork.framework/Versions/A/QtNetwork", False),
+    ("PySide6\\opengl32sw.dll", False),
+    ("libcairo.so.2", False),
+    ("libgobject-2.0.so.0", False),
+])
+def test_keep(dest, kept):
+    assert contents.keep(dest) is kept
+
+
+def _pack(models: Path, name: str, mode: str) -> Path:
+    pack = models / name
+    pack.mkdir(parents=True)
+    (pack / "manifest.json").write_text(json.dumps({"quantization": {"mode": mode}}))
+    return pack
+
+
+def test_only_the_int8_default_pack_is_bundled(tmp_path):
+    models = tmp_path / "models"
+    assert contents.default_pack(models) is None
+    _pack(models, "other-en-zh", "int8")
+    assert contents.default_pack(models) is None
+    fp32 = _pack(models, contents.DEFAULT_PACK, "none")
+    assert contents.default_pack(models) is None
+    (fp32 / "manifest.json").write_text(json.dumps({"quantization": {"mode": "int8"}}))
+    assert contents.default_pack(models) == fp32
+
+
+def test_datas_hold_the_icon_translations_and_the_pack(tmp_path):
+    (tmp_path / "assets" / "icons").mkdir(parents=True)
+    (tmp_path / "assets" / "i18n").mkdir()
+    (tmp_path / "assets" / "i18n" / "fanyi_zh_CN.qm").write_bytes(b"")
+    pack = _pack(tmp_path / "models", contents.DEFAULT_PACK, "int8")
+    found = contents.datas(tmp_path)
+    assert (str(tmp_path / "assets" / "i18n" / "fanyi_zh_CN.qm"), "assets/i18n") in found
+    assert (str(pack), f"models/{contents.DEFAULT_PACK}") in found
+    assert any(dest == "assets/icons" for _src, dest in found)
+
+
+def test_default_pack_name_matches_the_library():
+    from fanyi import library
+
+    assert contents.DEFAULT_PACK == library.DEFAULT_PACK
