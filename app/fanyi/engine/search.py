@@ -195,9 +195,7 @@ def beam(state: DecoderState, settings: SearchSettings, cancel: CancelToken | No
     """Beam search; `state` holds one row per source and is expanded to num_beams rows here."""
     k = settings.num_beams
     n = state.mask.shape[0]
-    expand = np.repeat(np.arange(n), k)
-    state.select_sources(expand)
-    state.select(expand)
+    state.select(np.repeat(np.arange(n), k))  # the sources' cross-attention inputs stay one row each
     keep_k = max(2, 1 + len(settings.eos_ids)) * k
     lp, early = settings.length_penalty, settings.early_stopping
     eos = np.asarray(settings.eos_ids)
@@ -283,7 +281,6 @@ def beam(state: DecoderState, settings: SearchSettings, cancel: CancelToken | No
             rows, running, run_scores = rows[keep], running[keep], run_scores[keep]
             fin_scores, fin_done, hopeful = fin_scores[keep], fin_done[keep], hopeful[keep]
             fin_seqs = [fin_seqs[i] for i in keep.tolist()]
-            flat_keep = (keep[:, None] * k + np.arange(k)).reshape(-1)
-            state.select(flat_keep)
-            state.select_sources(flat_keep)
+            state.select((keep[:, None] * k + np.arange(k)).reshape(-1))
+            state.select_sources(keep)
     return results

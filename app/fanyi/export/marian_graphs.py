@@ -7,9 +7,11 @@ encoder.onnx
   outputs  last_hidden_state float [batch, src, d_model],
            cross_key_{i}, cross_value_{i} float [batch, heads, src, head_dim] for every decoder layer i
 decoder.onnx (one step; every row of the batch is at the same step)
-  inputs   input_ids int64 [batch, 1], position int64 [1], encoder_attention_mask int64 [batch, src],
-           cross_key_{i}, cross_value_{i}, past_key_{i}, past_value_{i} float [batch, heads, past, head_dim],
-           top_k int64 [1]
+  inputs   input_ids int64 [batch, 1], position int64 [1], encoder_attention_mask int64 [sources, src],
+           cross_key_{i}, cross_value_{i} float [sources, heads, src, head_dim],
+           past_key_{i}, past_value_{i} float [batch, heads, past, head_dim], top_k int64 [1]
+           batch = sources × beams: rows i·beams … i·beams + beams - 1 are the beams of source i, which
+           share its cross-attention keys and values (reading them once per source, not once per beam)
   outputs  logits float [batch, vocab], log_probs float [batch, vocab] (log-softmax of the logits),
            top_ids int64 [batch, top_k] (the ids of the top_k largest logits, best first, ties by lower id),
            present_key_{i}, present_value_{i} [batch, heads, past + 1, head_dim]
@@ -235,9 +237,9 @@ def build_decoder(w: MarianWeights, spec: QuantizeSpec) -> GraphBuilder:
     emb = _Embeddings(w, spec)
     ids = g.add_input("input_ids", INT64, ["batch", 1])
     position = g.add_input("position", INT64, [1])
-    enc_mask = g.add_input("encoder_attention_mask", INT64, ["batch", "src"])
+    enc_mask = g.add_input("encoder_attention_mask", INT64, ["sources", "src"])
     n = len(w.decoder_layers)
-    cross_shape = ["batch", w.heads, "src", w.head_dim]
+    cross_shape = ["sources", w.heads, "src", w.head_dim]
     past_shape = ["batch", w.heads, "past", w.head_dim]
     cross = [(g.add_input(f"cross_key_{i}", FLOAT, cross_shape), g.add_input(f"cross_value_{i}", FLOAT, cross_shape))
              for i in range(n)]
@@ -249,6 +251,10 @@ def build_decoder(w: MarianWeights, spec: QuantizeSpec) -> GraphBuilder:
     pos_table = _positions(g, "shared.decoder_positions", w.decoder_positions)
     h = g.op("Add", emb.lookup(g, ids, "decoder"), g.op("Gather", pos_table, position, axis=0))
     additive = g.padding_mask(enc_mask)
+    # The rows are the beams of each source, source by source: the cross-attention keys and values
+    # are given once per source, and each source's beam queries are attended together.
+    sources = g.op("Slice", g.op("Shape", enc_mask), g.const([0]), g.const([1]))
+    by_source = g.op("Concat", sources, g.const([-1, w.heads, w.head_dim]), axis=0)
 
     presents = []
     for i, layer in enumerate(w.decoder_layers):
@@ -262,9 +268,11 @@ def build_decoder(w: MarianWeights, spec: QuantizeSpec) -> GraphBuilder:
         h = _attention_out(g, h, g.attend(q, k, v, None), f"{p}.self", att, layer.self_norm, w, spec)
 
         catt = layer.cross_attn
-        cq = _heads(g, h, f"{p}.cross_q", catt.q, w, spec, scaling)
-        h = _attention_out(g, h, g.attend(cq, cross[i][0], cross[i][1], additive), f"{p}.cross", catt,
-                           layer.cross_norm, w, spec)
+        cq = g.op("Transpose", g.op("Reshape", _projection(g, h, f"{p}.cross_q", catt.q, spec, scaling), by_source),
+                  perm=[0, 2, 1, 3])  # [sources, H, beams, Dh]
+        ctx = g.op("Transpose", g.attend(cq, cross[i][0], cross[i][1], additive), perm=[0, 2, 1, 3])
+        ctx = g.op("Reshape", ctx, g.const([-1, w.heads, 1, w.head_dim]))  # back to [rows, H, 1, Dh]
+        h = _attention_out(g, h, ctx, f"{p}.cross", catt, layer.cross_norm, w, spec)
         h = _ffn_block(g, h, p, layer, w, spec)
 
     last = g.op("Squeeze", h, g.const([1]))  # [B, D]
