@@ -24,7 +24,7 @@ STREAM_WORDS = 30  # the first-streamed-token target is for a ~30-word sentence
 
 
 def sentences(count: int) -> list[str]:
-    """The first `count` lines of assets/corpus/en.txt with 5–60 words (as pack_numbers.py did)."""
+    """The first `count` lines of assets/corpus/en.txt with 5–60 words."""
     from fanyi.paths import assets_dir
 
     lines = [l.strip() for l in (assets_dir() / "corpus" / "en.txt").read_text(encoding="utf-8").splitlines()]
