@@ -8,8 +8,8 @@ transformers 4.57 does; matching its arithmetic keeps token ids equal.
 Why candidates rather than the whole vocabulary: the decoder hands over each row's few best
 tokens, and the rules can only lower a score or raise an end-of-sentence token, which is always a
 candidate (the two exceptions, `Renormalize` and a repetition "penalty" below 1, ask for the whole
-vocabulary). So a token outside the table can never beat its row's
-weakest candidate, and the search can check whether the table was wide enough (see search.py).
+vocabulary). So a token outside the table can never beat its row's weakest candidate, and the
+search can check whether the table was wide enough (see search.py).
 The whole vocabulary is the same table with every id in it.
 """
 
