@@ -50,6 +50,21 @@ fi
 mkdir -p "$work/home"
 env -i PATH=/usr/bin:/bin HOME="$work/home" LANG=C.UTF-8 QT_QPA_PLATFORM=offscreen "$bundle/fanyi" --self-test \
   || fail "the bundle's self-test failed (report above)"
+# Privacy: the frozen app's translation opens no internet socket and writes no ONNX Runtime telemetry
+# (the runtime hook sets ORT_DISABLE_TELEMETRY before anything is imported).
+if command -v strace >/dev/null; then
+  rm -rf "$work/home-trace" && mkdir -p "$work/home-trace"
+  echo "Good morning. The weather is fine today." | env -i PATH=/usr/bin:/bin HOME="$work/home-trace" LANG=C.UTF-8 \
+    strace -f -qq -e trace=%network,openat -o "$work/trace.txt" "$bundle/fanyi" translate --model "$tiny" \
+    || fail "fanyi translate failed under strace"
+  if grep -E 'socket\(AF_INET6?,|nscd/socket|io\.systemd\.Resolve|"/etc/resolv\.conf"' "$work/trace.txt"; then
+    fail "the bundle's translation touched the network (trace above)"
+  fi
+  [ ! -e "$work/home-trace/.cache/Microsoft" ] || fail "the bundle wrote ONNX Runtime telemetry files"
+  echo "privacy ok: no socket, no name lookup, no telemetry files"
+else
+  echo "strace not installed: privacy check of the bundle skipped"
+fi
 # fontconfig may cache fonts in HOME; the user's Fanyi settings and data must stay untouched
 written=$(find "$work/home" -iname '*fanyi*')
 [ -z "$written" ] || fail "the self-test wrote user files: $written"
