@@ -17,5 +17,7 @@ MAX_THREADS = 64  # intra-op threads; also capped by the CPU count where the ses
 MAX_PACK_BYTES = 8 * GiB  # the sum of a pack's files: NLLB-3.3B in int8 fits, a padding attack does not
 MAX_MANIFEST_BYTES = 4 * MiB
 MAX_ARCHIVE_RATIO = 20  # uncompressed / compressed, per member of a pack .zip; model weights compress ~1.1×
+MAX_CATALOG_BYTES = 4 * MiB  # a catalog of a few hundred packs is ~500 KB
+MAX_CATALOG_PACKS = 1000
 
 # --- documents ------------------------------------------------------------------------------------

@@ -1,0 +1,84 @@
+"""fanyi.catalog: a catalog is validated as a whole, round-trips, and the newest copy wins."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from fanyi import catalog
+from fanyi.catalog import CatalogError
+
+ENTRY = {
+    "id": "opus-mt-en-zh", "version": 1, "default": True,
+    "display_name": {"en": "English → Chinese", "zh_CN": "英语 → 中文"},
+    "model_id": "Helsinki-NLP/opus-mt-en-zh", "revision": "a4193836671069f1f80ce341f9227a850ffb52d4",
+    "architecture": "marian", "source_langs": ["en"], "target_langs": ["zh"],
+    "target_tokens": ["cmn_Hans", "cmn_Hant", "yue"], "quantization": "int8", "format_version": 2,
+    "archive": {"file": "opus-mt-en-zh-int8-v1.zip", "size": 81_000_000, "sha256": "ab" * 32,
+                "unpacked_size": 82_000_000},
+    "urls": ["https://example.org/a/opus-mt-en-zh-int8-v1.zip", "https://mirror.example.cn/opus-mt-en-zh-int8-v1.zip"],
+    "license": {"name": "Apache-2.0", "url": "https://www.apache.org/licenses/LICENSE-2.0", "commercial_use": True},
+    "quality": {"test_set": "FLORES-200 devtest", "bleu": {"pytorch": 31.2, "fp32": 31.2, "int8": 30.9},
+                "chrf": {"pytorch": 28.0, "fp32": 28.0, "int8": 27.7}, "int8_top1_agreement": 0.97},
+}
+
+
+def doc(serial: int = 5, **entry_changes) -> dict:
+    entry = copy.deepcopy(ENTRY)
+    entry.update(entry_changes)
+    return {"schema": 1, "serial": serial, "generated": "2026-12-03T00:00:00Z",
+            "catalog_urls": ["https://example.org/catalog.json"], "packs": [entry]}
+
+
+def test_parse_reads_every_field_and_round_trips():
+    cat = catalog.parse(json.dumps(doc()), "test")
+    entry = cat.find("opus-mt-en-zh")
+    assert entry is cat.default_entry()
+    assert entry.archive.sha256 == "ab" * 32 and entry.urls[1].startswith("https://mirror")
+    assert entry.quality.bleu.int8 == 30.9 and entry.license.commercial_use
+    assert entry.title("zh_CN") == "英语 → 中文" and entry.title("fr") == "English → Chinese"
+    again = catalog.parse(catalog.to_json(cat), "again")
+    assert again.packs == cat.packs and again.serial == 5 and again.catalog_urls == cat.catalog_urls
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"version": "1"}, "'version' has the wrong type"),
+    ({"version": True}, "'version' has the wrong type"),
+    ({"id": "../evil"}, "invalid id"),
+    ({"archive": {**ENTRY["archive"], "file": "../x.zip"}}, "invalid archive file name"),
+    ({"archive": {**ENTRY["archive"], "sha256": "00"}}, "64 hex digits"),
+    ({"archive": {**ENTRY["archive"], "size": 10**13}}, "out of range"),
+    ({"urls": []}, "non-empty list"),
+    ({"urls": ["file:///etc/passwd"]}, "http(s) URLs"),
+    ({"quantization": "int4"}, "unknown quantization"),
+    ({"source_langs": ["English"]}, "invalid values"),
+    ({"display_name": {"zh_CN": "中文"}}, "'en' name"),
+])
+def test_a_bad_entry_is_refused_with_its_reason(change, message):
+    with pytest.raises(CatalogError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        catalog.parse(json.dumps(doc(**change)), "test")
+
+
+def test_unknown_schema_duplicate_ids_and_garbage_are_refused():
+    with pytest.raises(CatalogError, match="schema 2 is not supported"):
+        catalog.parse(json.dumps({**doc(), "schema": 2}), "test")
+    twice = doc()
+    twice["packs"].append(twice["packs"][0])
+    with pytest.raises(CatalogError, match="share an id"):
+        catalog.parse(json.dumps(twice), "test")
+    with pytest.raises(CatalogError, match="not a readable catalog"):
+        catalog.parse(b"\x89PNG\r\n", "test")
+
+
+def test_load_prefers_the_newest_copy_and_ignores_a_damaged_cache(user_dirs, monkeypatch):
+    bundled = user_dirs / "bundle" / "assets" / "catalog.json"
+    monkeypatch.setattr("fanyi.paths.assets_dir", lambda: bundled.parent)
+    assert catalog.load() is None
+    catalog.save(catalog.parse(json.dumps(doc(serial=5)), "b"), bundled)
+    assert catalog.load().serial == 5
+    catalog.save(catalog.parse(json.dumps(doc(serial=7)), "c"), catalog.cached_path())
+    assert catalog.load().serial == 7
+    catalog.cached_path().write_text("{broken", encoding="utf-8")
+    assert catalog.load().serial == 5
