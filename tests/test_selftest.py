@@ -77,3 +77,16 @@ def test_self_test_fails_when_the_reference_translation_differs(tiny_hf_en_zh, t
     assert repr(recorded["output"][:-1]) in result.stderr  # and what this machine translated
     assert re.search(r"runs the (full|reduced) int8 weights", result.stderr) and "without VNNI" in result.stderr
     assert "self-test passed" not in result.stdout
+
+
+def test_on_windows_the_report_is_written_as_utf8_even_to_a_pipe(monkeypatch):
+    import io
+
+    from fanyi import selftest
+
+    pipe = io.TextIOWrapper(io.BytesIO(), encoding="cp1252")  # what Windows gives a redirected stdout
+    monkeypatch.setattr(sys, "platform", "win32")
+    selftest._utf8_on_windows(pipe)
+    pipe.write("'Hello' → '你好'")
+    pipe.flush()
+    assert pipe.buffer.getvalue().decode("utf-8") == "'Hello' → '你好'"

@@ -207,10 +207,18 @@ def _run_checks(say: Say) -> None:
         QApplication.processEvents()
 
 
+def _utf8_on_windows(stream: TextIO) -> None:
+    """Windows gives a pipe (CI's log, `| tee`) the ANSI code page, which has neither "→" nor Chinese."""
+    if sys.platform == "win32" and hasattr(stream, "reconfigure"):
+        stream.reconfigure(encoding="utf-8", errors="backslashreplace")
+
+
 def run_self_test(out: TextIO | None = None) -> int:
     """Run every check, print one line per check; 0 when all pass, 1 with the reason when one fails."""
     out = out or sys.stdout or open(os.devnull, "w")  # a windowed Windows build has no stdout
     err = sys.stderr or out
+    for stream in (out, err):
+        _utf8_on_windows(stream)
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from fanyi import __version__, paths
 
