@@ -48,7 +48,8 @@ def build_parser() -> argparse.ArgumentParser:
     b = sub.add_parser("build", help="build, score, gate and zip every pack; write catalog.json and quality.md")
     b.add_argument("--packs", type=Path, default=ROOT / "packaging" / "packs.json", help="the list of packs")
     b.add_argument("--only", action="append", default=[], metavar="ID", help="build only these packs")
-    b.add_argument("--out", type=Path, default=ROOT / "dist" / "packs")
+    b.add_argument("--out", type=Path, default=ROOT / "dist" / "packs",
+                   help="where the archives, catalog.json and quality.md go (default: dist/packs)")
     b.add_argument("--hf-dir", action="append", type=_hf_dir, default=[], metavar="ID=PATH",
                    help="take pack ID's model from this local Hugging Face folder instead of downloading it")
     b.add_argument("--test-set", action="append", nargs=4, default=[], metavar=("PAIR", "NAME", "SRC", "REF"),
@@ -87,9 +88,9 @@ def _build(args) -> int:
 
     try:
         specs = load_specs(args.packs)
-        unknown = set(args.only) - {s.id for s in specs}
-        if unknown:
-            raise SpecError(f"--only: {', '.join(sorted(unknown))} not in {args.packs}")
+        for option, ids in (("--only", args.only), ("--hf-dir", [i for i, _ in args.hf_dir])):
+            if unknown := set(ids) - {s.id for s in specs}:
+                raise SpecError(f"{option}: {', '.join(sorted(unknown))} not in {args.packs}")
         specs = [s for s in specs if not args.only or s.id in args.only]
         test_sets = {_pair(pair): from_files(name, Path(src), Path(ref), args.limit)
                      for pair, name, src, ref in args.test_set}

@@ -182,6 +182,12 @@ def test_the_committed_pack_list_pins_commits_and_has_one_required_default():
     assert {s.id: s.optional for s in specs}["opus-mt-tc-bible-big-zhx-en"] is True
 
 
+def test_a_local_folder_for_a_pack_that_is_not_listed_is_refused(tmp_path):
+    code, err = run("build", "--hf-dir", f"opus-mt-en-zz={tmp_path}", "--base-url", BASES[0], "--out", str(tmp_path))
+    assert code == 2 and "--hf-dir: opus-mt-en-zz not in" in err
+    assert not (tmp_path / "catalog.json").exists()
+
+
 @pytest.mark.parametrize("change, message", [
     ({"commit": "main"}, "full 40-digit commit"),
     ({"version": 0}, "at least 1"),
