@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 DEFAULT_PACK = "opus-mt-en-zh"  # fanyi.library.DEFAULT_PACK; read here without importing the app
+CATALOG = "catalog.json"  # fanyi.catalog.CATALOG_FILE, which the app looks for in its assets folder
 
 # Format modules of fanyi.documents are imported by name (documents/registry.py): analysis cannot see them.
 HIDDEN_IMPORTS = [
@@ -83,9 +84,15 @@ def default_pack(models: Path) -> Path | None:
 
 
 def datas(root: Path) -> list[tuple[str, str]]:
-    """(source, bundle folder) pairs: the icon, compiled UI translations, and the default pack."""
+    """(source, bundle folder) pairs: the icon, compiled UI translations, the catalog and the default pack.
+
+    assets/catalog.json is the release's catalog of packs (fanyi.catalog), put there by the installers'
+    workflow (packaging/packs.py fetch-default) with the default pack; it is not committed.
+    """
     found = [(str(root / "assets" / "icons" / "fanyi.svg"), "assets/icons")]
     found += [(str(qm), "assets/i18n") for qm in sorted((root / "assets" / "i18n").glob("*.qm"))]
+    if (shipped := root / "assets" / CATALOG).is_file():
+        found.append((str(shipped), "assets"))
     if pack := default_pack(root / "models"):
         found.append((str(pack), f"models/{pack.name}"))
     return found

@@ -17,6 +17,23 @@ class PackError(Exception):
     """A pack that cannot be used; the message names the folder or file and says what is wrong."""
 
 
+@dataclass(frozen=True)
+class Reference:
+    """One translation recorded when a release pack was built (packaging/packs.py); the self-test repeats it.
+
+    ``output`` is the pack's own translation of ``sentence`` (to ``target``, a DecodeOptions.target key,
+    with the pack's generation defaults), produced on the build machine with each of the int8 weight
+    paths in ``int8_weights`` ("full", "reduced"; see engine/int8_weights.py; empty for fp32 packs).
+    ``pytorch`` is generate() of the original model; for a release pack the two are equal.
+    """
+
+    sentence: str
+    target: str | None
+    pytorch: str
+    output: str
+    int8_weights: tuple[str, ...] = ()
+
+
 def file_digest(path: Path) -> dict:
     h = hashlib.sha256()
     with open(path, "rb") as handle:
@@ -96,6 +113,29 @@ class ModelPack:
     @property
     def architecture(self) -> dict:
         return self.manifest["architecture"]
+
+    @property
+    def pack_version(self) -> int | None:
+        """The catalog version this pack was released as; None for packs exported locally."""
+        version = self.manifest.get("pack_version")
+        return version if isinstance(version, int) and not isinstance(version, bool) else None
+
+    @property
+    def reference(self) -> Reference | None:
+        raw = self.manifest.get("reference")
+        if raw is None:
+            return None
+        where = f"{self.path / MANIFEST}: the reference translation"
+        if not isinstance(raw, dict):
+            raise PackError(f"{where} is not an object")
+        for key in ("sentence", "pytorch", "output"):
+            if not isinstance(raw.get(key), str):
+                raise PackError(f"{where} has no text {key!r}")
+        target, paths = raw.get("target"), raw.get("int8_weights", [])
+        if not (target is None or isinstance(target, str)) or not isinstance(paths, list) \
+                or not all(isinstance(p, str) for p in paths):
+            raise PackError(f"{where} is malformed")
+        return Reference(raw["sentence"], target, raw["pytorch"], raw["output"], tuple(paths))
 
     @property
     def size_bytes(self) -> int:

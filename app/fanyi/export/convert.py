@@ -21,8 +21,9 @@ from .marian_graphs import QuantizeSpec, build_decoder, build_encoder
 SHARED_DATA = "shared.bin"
 TOKENIZER_FILES = ("source.spm", "target.spm", "vocab.json", "tokenizer_config.json")
 LANG_TOKEN = re.compile(r"^>>(.+)<<$")
-ISO3_TO_ISO1 = {"eng": "en", "zho": "zh", "cmn": "zh", "deu": "de", "fra": "fr", "jpn": "ja", "kor": "ko",
-                "spa": "es", "rus": "ru"}
+# "zhx" (ISO 639-5: the Chinese languages) is what multi-variety models such as opus-mt-tc-bible-big-zhx-en read
+ISO3_TO_ISO1 = {"eng": "en", "zho": "zh", "cmn": "zh", "zhx": "zh", "deu": "de", "fra": "fr", "jpn": "ja",
+                "kor": "ko", "spa": "es", "rus": "ru"}
 Progress = Callable[[str], None]
 
 
