@@ -37,8 +37,8 @@ def _add_decode_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_translate(args) -> int:
+    options = _decode_options(args)  # a bad option is refused before the model is loaded
     translator = _open_translator(args.model, args.threads)
-    options = _decode_options(args)
     lines = args.text if args.text else (line.rstrip("\n") for line in sys.stdin)
     for text in lines:
         if args.stream:
