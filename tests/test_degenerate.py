@@ -121,6 +121,7 @@ def test_the_guard_adds_to_the_callers_options():
         max_new_tokens=22)
     mine = DecodeOptions(beams=2, max_length=10, min_length=5, no_repeat_ngram_size=2, repetition_penalty=1.5,
                          target="yue")
+    assert guarded(None, Finding(EMPTY), 20, 0).max_new_tokens == 1  # max_length=1 asks for no new token
     assert guarded(mine, Finding(LOOP, 1), 20, 9) == DecodeOptions(
         beams=2, min_length=5, no_repeat_ngram_size=1, repetition_penalty=1.5, target="yue", max_new_tokens=9)
 
@@ -282,6 +283,9 @@ def test_a_model_that_says_nothing_leaves_the_sentence_as_it_was(silent_pack):
     translator.clear_cache()
     events = list(translator.translate_stream("Hello there."))
     assert events == ["Hello there.", Failure("Hello there.", EMPTY)]  # nothing was shown to take back
+    # lines that came back empty used to leave their line breaks alone: blank lines, "translated"
+    lines = "First line.\nSecond line.\nThird line."
+    assert translator.translate(lines) == lines
 
 
 # --- what callers make of it ----------------------------------------------------------------------

@@ -75,7 +75,8 @@ def length_bound(source_lang: str, target_lang: str) -> LengthBound:
 
 @dataclass(frozen=True)
 class Finding:
-    """A sign of degeneration, and the no_repeat_ngram_size that makes it impossible on a re-decode."""
+    """A sign of degeneration, and the no_repeat_ngram_size of its re-decode (short enough to rule
+    out a repeated whole translation)."""
 
     kind: str  # LOOP, RUNAWAY or EMPTY
     ngram: int = GUARD_NGRAM
@@ -166,4 +167,4 @@ def guarded(options: DecodeOptions | None, finding: Finding, most_tokens: int, m
     return replace(o, no_repeat_ngram_size=min(o.no_repeat_ngram_size or finding.ngram, finding.ngram),
                    repetition_penalty=max(o.repetition_penalty or 1.0, GUARD_REPETITION_PENALTY),
                    min_length=max(o.min_length or 0, 2), max_length=None,
-                   max_new_tokens=min(most_tokens + 2, max_new_tokens))
+                   max_new_tokens=max(1, min(most_tokens + 2, max_new_tokens)))
