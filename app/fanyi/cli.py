@@ -37,18 +37,49 @@ def _add_decode_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_translate(args) -> int:
+    options = _decode_options(args)  # a bad option is refused before the model is loaded
     translator = _open_translator(args.model, args.threads)
-    options = _decode_options(args)
     lines = args.text if args.text else (line.rstrip("\n") for line in sys.stdin)
     for text in lines:
-        if args.stream:
-            for delta in translator.translate_stream(text, options):
-                sys.stdout.write(delta)
-                sys.stdout.flush()
-            sys.stdout.write("\n")
+        if args.stream and sys.stdout.isatty():
+            result = _stream_to_terminal(translator.translate_stream(text, options))
         else:
-            print(translator.translate(text, options), flush=True)
+            # what goes into a pipe or file cannot be taken back: a line is written once it is final
+            result = translator.translate_results([text], options)[0]
+            sys.stdout.write(result.text)
+        sys.stdout.write("\n")
+        sys.stdout.flush()
+        if result.failures:
+            print(f"fanyi: warning: {_describe_failures(result.failures)}", file=sys.stderr, flush=True)
     return 0
+
+
+def _stream_to_terminal(events):
+    """Print a stream as it comes; a Rewind is rubbed out with backspaces (two per wide character)."""
+    from unicodedata import east_asian_width
+
+    from .engine.results import Rewind, Translation
+
+    seen = []
+    for event in events:
+        if isinstance(event, Rewind):
+            text = Translation.collect(seen).text
+            cells = sum(2 if east_asian_width(c) in "WF" else 1 for c in text[len(text) - event.chars:])
+            sys.stdout.write("\b" * cells + " " * cells + "\b" * cells)
+        elif isinstance(event, str):
+            sys.stdout.write(event)
+        sys.stdout.flush()
+        seen.append(event)
+    return Translation.collect(seen)
+
+
+def _describe_failures(failures) -> str:
+    """One line: which sentences are left as they were, and why."""
+    def quoted(text: str) -> str:
+        return f"“{text}”" if len(text) <= 60 else f"“{text[:59]}…”"
+
+    left = "1 sentence is" if len(failures) == 1 else f"{len(failures)} sentences are"
+    return f"{left} left untranslated: " + "; ".join(f"{quoted(f.source)} ({f.reason})" for f in failures)
 
 
 def cmd_export(args) -> int:
@@ -136,7 +167,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("translate", help="translate text given as arguments or read line by line from stdin")
     _add_decode_arguments(p)
-    p.add_argument("--stream", action="store_true", help="print tokens as they are decided")
+    p.add_argument("--stream", action="store_true",
+                   help="print tokens as they are decided (on a terminal; into a pipe, each line once it is final)")
     p.add_argument("text", nargs="*")
     p.set_defaults(run=cmd_translate)
 

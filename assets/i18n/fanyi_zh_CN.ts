@@ -443,6 +443,33 @@
     </message>
 </context>
 <context>
+    <name>UntranslatedBadge</name>
+    <message>
+        <source>⚠ 1 sentence untranslated</source>
+        <translation>⚠ 1 句未翻译</translation>
+    </message>
+    <message>
+        <source>⚠ %1 sentences untranslated</source>
+        <translation>⚠ %1 句未翻译</translation>
+    </message>
+    <message>
+        <source>the model kept repeating itself</source>
+        <translation>模型不断重复同样的内容</translation>
+    </message>
+    <message>
+        <source>the model&apos;s output ran far longer than the sentence</source>
+        <translation>模型的输出远长于原句</translation>
+    </message>
+    <message>
+        <source>the model returned nothing</source>
+        <translation>模型没有返回任何内容</translation>
+    </message>
+    <message>
+        <source>The model could not translate these sentences, even when it tried again, so they are shown as they were:</source>
+        <translation>模型无法翻译以下句子（重试后仍然失败），因此按原文显示：</translation>
+    </message>
+</context>
+<context>
     <name>_TrayMenu</name>
     <message>
         <source>Show Fanyi</source>

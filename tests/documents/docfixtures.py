@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import io
+import re
 import zipfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from fanyi.engine.degenerate import LOOP
 from fanyi.engine.options import CancelToken, DecodeOptions
+from fanyi.engine.results import Failure, Translation
+
+_SENTENCE_END = re.compile(r"(?<=[.!?]) +")
 
 
 def mark(text: str) -> str:
@@ -27,15 +32,16 @@ class FakeTranslator:
         self.calls: list[list[str]] = []
         self.options: list[DecodeOptions | None] = []
         self.fail_on: set[str] = set()  # a text containing one of these raises
+        self.degenerate_on: set[str] = set()  # a sentence containing one of these cannot be translated
         self.cancel_on_call: int | None = None  # 1-based
 
-    def translate_batch(
+    def translate_results(
         self,
         texts: list[str],
         options: DecodeOptions | None = None,
         progress: Callable[[int, int], None] | None = None,
         cancel: CancelToken | None = None,
-    ) -> list[str]:
+    ) -> list[Translation]:
         if self.record:
             self.calls.append(list(texts))
             self.options.append(options)
@@ -46,7 +52,18 @@ class FakeTranslator:
         for text in texts:
             if any(bad in text for bad in self.fail_on):
                 raise RuntimeError(f"model exploded on {text[:20]!r}")
-        return [self.translate(t) if t.strip() else "" for t in texts]
+        return [self._result(t) for t in texts]
+
+    def _result(self, text: str) -> Translation:
+        """As the engine does: a sentence the model loops on stays as it was and is listed as failed."""
+        if not text.strip():
+            return Translation("")
+        sentences = _SENTENCE_END.split(text)
+        looping = [s for s in sentences if any(bad in s for bad in self.degenerate_on)]
+        if not looping:
+            return Translation(self.translate(text))
+        out = " ".join(s if s in looping else self.translate(s) for s in sentences)
+        return Translation(out, tuple(Failure(s, LOOP) for s in looping))
 
     @property
     def texts(self) -> list[str]:

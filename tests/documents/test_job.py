@@ -110,6 +110,22 @@ def test_an_empty_translation_counts_as_a_failure(tmp_path):
     assert [e.reason for e in result.report.failed] == ["the translator returned an empty translation"]
 
 
+def test_a_sentence_the_model_loops_on_fails_its_unit_which_is_kept_not_blanked(tmp_path, translator):
+    """Degenerate translations are reported as failed units and written as they were, never as a blank line."""
+    source = "Fine here.\n\nThe model loops on this. But not on this.\n\nAlso fine.\n\nMan\n"
+    translator.degenerate_on = {"loops", "Man"}
+    result = translate_document(write(tmp_path, "a.txt", source), translator)
+    report = result.report
+    assert (report.translated, len(report.failed), report.total) == (2, 2, 4)
+    assert [e.where for e in report.failed] == ["paragraph 2", "paragraph 4"]
+    assert report.failed[0].reason == "sentence “The model loops on this.”: the model kept repeating itself"
+    assert report.failed[1].reason == (
+        "the model kept repeating itself, also when translated again with a repetition guard")
+    assert "translated: 2 of 4 units" in report.summary() and "failed: 2" in report.summary()
+    assert result.output.read_text(encoding="utf-8") == (
+        f"{mark('Fine here.')}\n\nThe model loops on this. But not on this.\n\n{mark('Also fine.')}\n\nMan\n")
+
+
 class _FullDisk:
     """A file that takes 200 bytes, then fails like a full disk."""
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import BinaryIO, Protocol
 
 from fanyi.engine.options import CancelToken, DecodeOptions
+from fanyi.engine.results import Translation
 
 
 class Translator(Protocol):
@@ -20,13 +21,13 @@ class Translator(Protocol):
     @property
     def target_lang(self) -> str: ...  # e.g. "zh"
 
-    def translate_batch(
+    def translate_results(
         self,
         texts: list[str],
         options: DecodeOptions | None = None,
         progress: Callable[[int, int], None] | None = None,
         cancel: CancelToken | None = None,
-    ) -> list[str]: ...
+    ) -> list[Translation]: ...
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,7 @@ class Entry:
     reason: str
 
 
-def _preview(text: str, width: int = 60) -> str:
+def preview(text: str, width: int = 60) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= width else flat[: width - 1] + "…"
 
@@ -81,10 +82,10 @@ class JobReport:
     notes: list[str] = field(default_factory=list)
 
     def keep(self, unit: Unit, reason: str) -> None:
-        self.kept.append(Entry(unit.where, _preview(unit.text), reason))
+        self.kept.append(Entry(unit.where, preview(unit.text), reason))
 
     def fail(self, unit: Unit, reason: str) -> None:
-        self.failed.append(Entry(unit.where, _preview(unit.text), reason))
+        self.failed.append(Entry(unit.where, preview(unit.text), reason))
 
     @property
     def total(self) -> int:

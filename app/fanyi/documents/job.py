@@ -5,11 +5,12 @@ from __future__ import annotations
 import re
 import tempfile
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from fanyi.engine.options import CancelToken, Cancelled, DecodeOptions
+from fanyi.engine.results import Failure
 from fanyi.fsutil import atomic_write
 
 from .base import (
@@ -21,6 +22,7 @@ from .base import (
     TranslationFailed,
     Translator,
     Unit,
+    preview,
 )
 from .policy import keep_reason
 from .registry import Format, format_for
@@ -216,7 +218,7 @@ class _Translating:
         if self._cancel is not None:
             self._cancel.raise_if_cancelled()
         try:
-            outputs = self._translator.translate_batch(batch, self._options, cancel=self._cancel)
+            outputs = self._translator.translate_results(batch, self._options, cancel=self._cancel)
             if len(outputs) != len(batch):
                 raise ValueError(f"the translator returned {len(outputs)} results for {len(batch)} texts")
         except Cancelled:
@@ -229,10 +231,19 @@ class _Translating:
                 failed[batch[0]] = f"{type(error).__name__}: {error}"
             return
         for text, output in zip(batch, outputs):
-            if output.strip():
-                translated[text] = output.strip()
+            if output.failures:
+                failed[text] = _failure_reason(text, output.failures)
+            elif output.text.strip():
+                translated[text] = output.text.strip()
             else:
                 failed[text] = "the translator returned an empty translation"
+
+
+def _failure_reason(text: str, failures: Sequence[Failure]) -> str:
+    """Why a unit is left as it was: the sentences the model could not translate, even with a guard."""
+    if len(failures) == 1 and failures[0].source == text:
+        return f"{failures[0].reason}, also when translated again with a repetition guard"
+    return "; ".join(f"sentence “{preview(f.source, 40)}”: {f.reason}" for f in failures)
 
 
 def _batches(texts: list[str]) -> Iterator[list[str]]:

@@ -7,7 +7,7 @@ import numpy as np
 from .int8_weights import needs_reduced_range, reduced_range_weights
 from .pack import ModelPack
 from .search import DecoderState, StepOutput
-from .sessions import open_session
+from .sessions import open_session, thread_count
 
 
 class MarianRunner:
@@ -18,6 +18,7 @@ class MarianRunner:
         self.head_dim = int(arch["head_dim"])
         self.pad_id = int(pack.special_ids["pad"])
         self.reduced_range = pack.quantization == "int8" and needs_reduced_range()
+        threads = thread_count(threads)  # once for both sessions (a clamp is logged once)
         self.encoder, self.decoder = (
             open_session(pack.file(graph), threads, reduced_range_weights(pack, graph) if self.reduced_range else None)
             for graph in ("encoder.onnx", "decoder.onnx"))

@@ -132,6 +132,8 @@ class MainWindow(QMainWindow):
         self.service.loaded.connect(self._on_loaded)
         self.service.load_failed.connect(self._on_load_failed)
         self.service.delta.connect(self._on_delta)
+        self.service.rewound.connect(self._on_rewound)
+        self.service.untranslated.connect(self._on_untranslated)
         self.service.finished.connect(self._on_finished)
         self.service.failed.connect(self._on_failed)
         self.service.cancelled.connect(self._on_cancelled)
@@ -214,6 +216,7 @@ class MainWindow(QMainWindow):
             self._req_id = None
             self._done_key = None
             self.target.clear_error()
+            self.target.untranslated.clear()
             self.target.view.set_text("")
             self.target.activity.setText("")
             return
@@ -225,6 +228,7 @@ class MainWindow(QMainWindow):
             return
         self._done_key = None
         self.target.clear_error()
+        self.target.untranslated.clear()
         self.target.view.begin()
         self.target.activity.setText(self.tr("Translating…"))
         self.stats_label.setText("")
@@ -234,6 +238,14 @@ class MainWindow(QMainWindow):
     def _on_delta(self, req_id: int, delta: str) -> None:
         if req_id == self._req_id:
             self.target.view.append(delta)
+
+    def _on_rewound(self, req_id: int, chars: int) -> None:
+        if req_id == self._req_id:
+            self.target.view.rewind(chars)
+
+    def _on_untranslated(self, req_id: int, failures: tuple) -> None:
+        if req_id == self._req_id:
+            self.target.untranslated.show_failures(failures)
 
     def _on_finished(self, req_id: int, text: str, stats: dict) -> None:
         if req_id != self._req_id:

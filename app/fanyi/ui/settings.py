@@ -8,7 +8,7 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
-from fanyi import paths
+from fanyi import limits, paths
 from fanyi.fsutil import atomic_write_text
 
 log = logging.getLogger(__name__)
@@ -46,13 +46,25 @@ class Settings:
         def default(name: str):
             return Settings.__dataclass_fields__[name].default
 
-        for name in ("beams", "max_length", "threads"):
-            if getattr(self, name) < 0:
+        for name, most in _upper_bounds().items():
+            value = getattr(self, name)
+            if value < 0:
+                log.warning("settings: %s=%d is negative; using the default", name, value)
                 setattr(self, name, default(name))
+            elif value > most:
+                log.warning("settings: %s=%d is more than %d; using %d", name, value, most, most)
+                setattr(self, name, most)
         if self.theme not in THEMES:
             self.theme = default("theme")
         if self.ui_language not in UI_LANGUAGES:
             self.ui_language = default("ui_language")
+
+
+def _upper_bounds() -> dict[str, int]:
+    """The largest value of each numeric setting; 0 ("the default") is always allowed."""
+    return {"beams": limits.MAX_BEAMS, "max_length": limits.MAX_DECODE_LENGTH,
+            "threads": limits.max_threads()}
+
 
 def settings_path() -> Path:
     return paths.user_config_dir() / SETTINGS_FILE

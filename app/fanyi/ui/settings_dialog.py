@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import os
 
 from PySide6.QtCore import QEvent
 from PySide6.QtGui import QKeySequence
@@ -21,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from fanyi import limits
 from fanyi.ui import hotkey
 from fanyi.ui.i18n import LANGUAGE_NAMES
 from fanyi.ui.settings import DOUBLE_COPY, TARGET_VARIANTS, THEMES, Settings
@@ -32,9 +32,9 @@ class SettingsDialog(QDialog):
     def __init__(self, settings: Settings, tray_available: bool, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._tray_available = tray_available
-        self.beams = QSpinBox(minimum=0, maximum=16)
-        self.max_length = QSpinBox(minimum=0, maximum=2048, singleStep=16)
-        self.threads = QSpinBox(minimum=0, maximum=os.cpu_count() or 1)
+        self.beams = QSpinBox(minimum=0, maximum=limits.MAX_BEAMS)
+        self.max_length = QSpinBox(minimum=0, maximum=limits.MAX_DECODE_LENGTH, singleStep=16)
+        self.threads = QSpinBox(minimum=0, maximum=limits.max_threads())
         self.as_you_type = QCheckBox()
         self.variant = QComboBox()
         for key, label in TARGET_VARIANTS.items():

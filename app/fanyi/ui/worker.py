@@ -21,6 +21,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
 from fanyi.engine.options import CancelToken, Cancelled, DecodeOptions
+from fanyi.engine.results import Rewind, Translation
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +66,8 @@ class TranslationWorker(QObject):
     """Lives in the worker thread; every slot here runs there."""
 
     delta = Signal(int, str)
+    rewound = Signal(int, int)  # drop the last n characters of the deltas (a sentence is decoded again)
+    untranslated = Signal(int, object)  # the Failures of a request, just before its finished, when any
     finished = Signal(int, str, object)
     failed = Signal(int, str)
     cancelled = Signal(int)
@@ -131,11 +134,14 @@ class TranslationWorker(QObject):
         if self._translator is None:
             self.failed.emit(request.req_id, "No model is loaded.")
             return
-        pieces = []
+        events = []
         try:
-            for piece in self._translator.translate_stream(request.text, request.options, request.token):
-                pieces.append(piece)
-                self.delta.emit(request.req_id, piece)
+            for event in self._translator.translate_stream(request.text, request.options, request.token):
+                events.append(event)
+                if isinstance(event, str):
+                    self.delta.emit(request.req_id, event)
+                elif isinstance(event, Rewind):
+                    self.rewound.emit(request.req_id, event.chars)
         except Cancelled:
             self.cancelled.emit(request.req_id)
             return
@@ -143,13 +149,18 @@ class TranslationWorker(QObject):
             log.exception("translation failed")
             self.failed.emit(request.req_id, _message(exc))
             return
-        self.finished.emit(request.req_id, "".join(pieces), dict(self._translator.last_stats))
+        result = Translation.collect(events)
+        if result.failures:
+            self.untranslated.emit(request.req_id, result.failures)
+        self.finished.emit(request.req_id, result.text, dict(self._translator.last_stats))
 
 
 class TranslationService(QObject):
     """The GUI-thread handle on the worker. All methods are for the GUI thread."""
 
     delta = Signal(int, str)
+    rewound = Signal(int, int)
+    untranslated = Signal(int, object)  # tuple[Failure, ...]
     finished = Signal(int, str, object)
     failed = Signal(int, str)
     cancelled = Signal(int)
@@ -171,7 +182,7 @@ class TranslationService(QObject):
         self._worker.moveToThread(self._thread)
         self._load.connect(self._worker.load)
         self._wake.connect(self._worker.run_next)
-        for name in ("delta", "finished", "failed", "cancelled"):
+        for name in ("delta", "rewound", "untranslated", "finished", "failed", "cancelled"):
             getattr(self._worker, name).connect(getattr(self, name))
         self._worker.loaded.connect(self._on_loaded)
         self._worker.load_failed.connect(self._on_load_failed)
