@@ -14,7 +14,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-from .base import NotTextFile
+from fanyi.limits import MAX_LINE_CHARS
+
+from .base import DocumentTooLarge, NotTextFile
 
 _CHUNK = 1 << 16
 _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
@@ -84,9 +86,19 @@ def _has_control_bytes(text: str) -> bool:
 
 
 def read_lines(path: Path, codec: str) -> Iterator[str]:
-    """The lines of ``path`` with their own line endings, decoded; a BOM is not part of the text."""
+    """The lines of ``path`` with their own line endings, decoded; a BOM is not part of the text.
+
+    A line longer than ``MAX_LINE_CHARS`` is refused rather than read into memory whole (its ending
+    may take two more characters).
+    """
     with path.open("r", encoding=codec, newline="") as handle:
-        yield from handle
+        for number, line in enumerate(iter(lambda: handle.readline(MAX_LINE_CHARS + 2), ""), 1):
+            if len(line.rstrip("\r\n")) > MAX_LINE_CHARS:
+                raise DocumentTooLarge(
+                    path, f"{path} has a line longer than {MAX_LINE_CHARS:,} characters (line {number}); "
+                    "Fanyi reads text files a line at a time."
+                )
+            yield line
 
 
 @contextlib.contextmanager
