@@ -105,3 +105,44 @@ def make_pdf(pages: Sequence[Sequence[str]], *, encrypt: bool = False) -> bytes:
     out += f"xref\n0 {len(offsets) + 1}\n0000000000 65535 f \n" + "".join(f"{o:010d} 00000 n \n" for o in offsets)
     out += f"trailer\n<< {trailer} >>\nstartxref\n{xref}\n%%EOF\n"
     return out.encode("latin-1")
+
+
+def docx_bytes(paragraphs: Sequence[str] = ("Hello there.",)) -> bytes:
+    """A real .docx (python-docx) with these paragraphs."""
+    import docx
+
+    document = docx.Document()
+    for text in paragraphs:
+        document.add_paragraph(text)
+    buffer = io.BytesIO()
+    document.save(buffer)
+    return buffer.getvalue()
+
+
+def with_entries(package: bytes, entries: dict[str, bytes], level: int = 6) -> bytes:
+    """``package`` rewritten with some entries replaced or added (deflated at ``level``)."""
+    with zipfile.ZipFile(io.BytesIO(package)) as archive:
+        kept = {name: archive.read(name) for name in archive.namelist()}
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=level) as archive:
+        for name, data in {**kept, **entries}.items():
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def declare_size(package: bytes, name: str, file_size: int) -> bytes:
+    """``package`` with the uncompressed size of ``name`` rewritten in its local and central headers (a lie)."""
+    import struct
+
+    data = bytearray(package)
+    with zipfile.ZipFile(io.BytesIO(package)) as archive:
+        info = archive.getinfo(name)
+    struct.pack_into("<I", data, info.header_offset + 22, file_size)  # local file header
+    position = data.find(b"PK\x01\x02")
+    while position != -1:  # the central directory entry whose name is ``name``
+        name_length = struct.unpack_from("<H", data, position + 28)[0]
+        if data[position + 46 : position + 46 + name_length] == name.encode():
+            struct.pack_into("<I", data, position + 24, file_size)
+            return bytes(data)
+        position = data.find(b"PK\x01\x02", position + 4)
+    raise AssertionError(f"{name} is not in the central directory")

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import importlib
+import os
+import tracemalloc
+import zipfile
 
 import pytest
 
 from fanyi import limits
-from fanyi.documents import DocumentTooLarge, translate_document
+from fanyi.documents import CorruptDocument, DocumentError, DocumentTooLarge, translate_document
 from fanyi.documents.registry import format_for
 
-from docfixtures import leftovers, mark
+from docfixtures import declare_size, docx_bytes, leftovers, mark, with_entries
 
 
 def blocks_of(path):
@@ -56,3 +59,89 @@ def test_a_line_just_at_the_limit_is_read_with_its_crlf(tmp_path, translator):
     src.write_bytes(f"{line}\r\n\r\nNext.\r\n".encode())
     out = translate_document(src, translator).output.read_bytes().decode()
     assert out == f"{mark(line)}\r\n\r\n{mark('Next.')}\r\n"
+
+
+# --- ZIP packages ----------------------------------------------------------------------------------
+
+W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+
+
+def document_xml(body: str) -> bytes:
+    return f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:document xmlns:w="{W_NS}"><w:body>{body}</w:body></w:document>'.encode()
+
+
+def peak_memory(call):
+    """The peak of Python allocations during ``call()`` and what it raised (lxml's own memory is not seen)."""
+    tracemalloc.start()
+    try:
+        with pytest.raises(DocumentError) as caught:
+            call()
+        return tracemalloc.get_traced_memory()[1], caught.value
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_docx_of_millions_of_empty_paragraphs_is_refused_before_it_is_inflated(tmp_path, translator):
+    src = tmp_path / "empty-paragraphs.docx"
+    src.write_bytes(with_entries(docx_bytes(), {"word/document.xml": document_xml("<w:p></w:p>" * 1_500_000)}, 9))
+    assert src.stat().st_size < 200_000  # 16.5 MB of XML inside
+    peak, error = peak_memory(lambda: translate_document(src, translator))
+    assert isinstance(error, DocumentTooLarge) and peak < 4 << 20, peak
+    assert "word/document.xml unpacks to 15.7 MB from" in str(error) and "ZIP bomb" in str(error)
+    assert translator.calls == [] and len(list(tmp_path.iterdir())) == 1
+
+
+def test_an_entry_declaring_2_gib_is_refused_from_the_central_directory(tmp_path, translator, monkeypatch):
+    package = with_entries(docx_bytes(), {"word/media/zeros.bin": bytes(1 << 20)}, 9)
+    src = tmp_path / "declared.docx"
+    src.write_bytes(declare_size(package, "word/media/zeros.bin", 2 << 30))
+    opened = []
+    real_open = zipfile.ZipFile.open
+    monkeypatch.setattr(zipfile.ZipFile, "open", lambda self, name, *a, **k: opened.append(name) or real_open(self, name, *a, **k))
+    with pytest.raises(DocumentTooLarge, match=r"word/media/zeros.bin unpacks to 2 GB \(limit 1 GB\)"):
+        translate_document(src, translator)
+    assert opened == []  # nothing was inflated
+
+
+def test_an_entry_that_inflates_past_its_declared_size_is_not_read_past_it(tmp_path, translator):
+    package = with_entries(docx_bytes(), {"word/media/zeros.bin": bytes(40 << 20)}, 9)
+    src = tmp_path / "lying.docx"
+    src.write_bytes(declare_size(package, "word/media/zeros.bin", 1024))  # ratio and size look harmless
+    peak, error = peak_memory(lambda: translate_document(src, translator))
+    assert isinstance(error, CorruptDocument) and "damaged" in str(error) and peak < 4 << 20, peak
+
+
+@pytest.mark.parametrize(
+    ("limit", "value", "entries", "message"),
+    [
+        ("package.MAX_ZIP_ENTRIES", 20, {f"extra/{n}.bin": b"x" for n in range(20)}, r"has \d+ entries, more than the limit of 20"),
+        ("package.MAX_ZIP_TOTAL_BYTES", 1 << 20, {"word/media/a.bin": os.urandom(300_000)}, r"it unpacks to 1.\d+ MB \(limit 1 MB\)"),
+        ("package.MAX_ZIP_ENTRY_BYTES", 500_000, {"word/media/a.bin": os.urandom(600_000)}, r"a.bin unpacks to 586 KB \(limit 488 KB\)"),
+        ("package.MAX_MARKUP_BYTES", 50_000, {"word/document.xml": document_xml("<w:p><w:r><w:t>Hi.</w:t></w:r></w:p>" * 2_000)}, r"word/document.xml holds 70.5 KB \(limit 48.8 KB\)"),
+        ("package.MAX_XML_TAGS", 1_000, {"word/document.xml": document_xml("<w:p><w:r><w:t>Hi.</w:t></w:r></w:p>" * 200)}, r"more than 1,000 tags in its XML parts"),
+        ("ooxml.MAX_UNITS", 50, {"word/document.xml": document_xml("<w:p><w:r><w:t>Hi.</w:t></w:r></w:p>" * 60)}, r"more than 50 paragraphs"),
+    ],
+    ids=["entries", "total bytes", "entry bytes", "markup bytes", "tags", "units"],
+)
+def test_each_package_limit_refuses_with_one_line(tmp_path, translator, monkeypatch, limit, value, entries, message):
+    module, name = limit.split(".")
+    monkeypatch.setattr(importlib.import_module(f"fanyi.documents.{module}"), name, value)
+    src = tmp_path / "big.docx"
+    src.write_bytes(with_entries(docx_bytes(), entries))
+    with pytest.raises(DocumentTooLarge, match=message) as caught:
+        translate_document(src, translator)
+    assert str(caught.value).startswith(f"{src} is too large to translate: ") and "\n" not in str(caught.value)
+    assert translator.calls == [] and len(list(tmp_path.iterdir())) == 1
+
+
+@pytest.mark.parametrize(
+    ("limit", "value", "message"),
+    [("MAX_MARKUP_BYTES", 1_000, r"it holds 2.\d+ KB of markup \(limit 1000 bytes\)"), ("MAX_HTML_TAGS", 100, "more than 100 tags"), ("MAX_UNITS", 50, "more than 50 units")],
+)
+def test_each_html_limit_refuses_with_one_line(tmp_path, translator, monkeypatch, limit, value, message):
+    monkeypatch.setattr(importlib.import_module("fanyi.documents.html"), limit, value)
+    src = tmp_path / "page.html"
+    src.write_text("<html><body>" + "<p>Hello there.</p>" * 120 + "</body></html>", encoding="utf-8")
+    with pytest.raises(DocumentTooLarge, match=message):
+        translate_document(src, translator)
+    assert translator.calls == []

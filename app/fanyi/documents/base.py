@@ -72,6 +72,11 @@ def one_line(text: str, width: int = 60) -> str:
     return flat if len(flat) <= width else flat[: width - 1] + "…"
 
 
+def describe(error: BaseException) -> str:
+    """An exception (often a parser's, about hostile input) said in one line of readable length."""
+    return one_line(str(error) or type(error).__name__, 160)
+
+
 OTHER_REASONS = "other reasons"
 
 
