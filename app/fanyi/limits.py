@@ -36,6 +36,7 @@ MAX_UNIT_CHARS = 20_000  # a longer paragraph of a streamed format is cut into u
 MAX_PDF_STREAM_BYTES = 64 * MiB  # one PDF stream after each of its filters (a flate bomb is ~1,000×)
 MAX_PDF_DECODED_BYTES = 256 * MiB  # every stream of one PDF decoded, each filter counted (pdfminer keeps them)
 MAX_PDF_PAGES = 5_000
+MAX_PDF_TEXT_CHARS = 20_000_000  # text kept from one PDF (~5,000 dense pages)
 MAX_PDF_PAGE_CHARS = 20_000  # characters laid out on one page (a dense page has ~6,000)
 PDF_LAYOUT_LINES = 3_000  # more text lines on a page: each is its own text box (grouping them is quadratic)
 PDF_LAYOUT_BOXES = 300  # more text boxes on a page: read top to bottom, left to right (grouping is quadratic)

@@ -6,6 +6,7 @@ import importlib
 import os
 import tracemalloc
 import zipfile
+import zlib
 
 import pytest
 
@@ -13,7 +14,7 @@ from fanyi import limits
 from fanyi.documents import CorruptDocument, DocumentError, DocumentTooLarge, translate_document
 from fanyi.documents.registry import format_for
 
-from docfixtures import declare_size, docx_bytes, leftovers, mark, with_entries
+from docfixtures import declare_size, docx_bytes, leftovers, mark, page_text, pdf_with_contents, with_entries
 
 
 def blocks_of(path):
@@ -145,3 +146,100 @@ def test_each_html_limit_refuses_with_one_line(tmp_path, translator, monkeypatch
     with pytest.raises(DocumentTooLarge, match=message):
         translate_document(src, translator)
     assert translator.calls == []
+
+
+# --- PDF -------------------------------------------------------------------------------------------
+
+
+def _flate(data: bytes) -> bytes:
+    return zlib.compress(data, 9)
+
+
+def flate_bomb(size: int) -> bytes:
+    """A valid zlib stream of ``size`` spaces (a multiple of 1 MiB), built without compressing them all."""
+    chunk = b" " * (1 << 20)
+    compressor = zlib.compressobj(9)
+    head = compressor.compress(chunk) + compressor.flush(zlib.Z_FULL_FLUSH)
+    body = compressor.compress(chunk) + compressor.flush(zlib.Z_FULL_FLUSH)  # the same for every further MiB
+    tail = compressor.flush()[:-4]  # the final block, without the checksum of two MiB
+    checksum = 1
+    for _ in range(size >> 20):
+        checksum = zlib.adler32(chunk, checksum)
+    return head + body * ((size >> 20) - 1) + tail + checksum.to_bytes(4, "big")
+
+
+def test_a_flate_bomb_is_refused_after_inflating_at_most_the_stream_limit(tmp_path, translator):
+    bomb = flate_bomb(2 * limits.MAX_PDF_STREAM_BYTES)
+    src = tmp_path / "bomb.pdf"
+    src.write_bytes(pdf_with_contents([(page_text(["Hello there."]), ""), (bomb, "/FlateDecode")]))
+    assert src.stat().st_size < 200_000
+    peak, error = peak_memory(lambda: translate_document(src, translator))
+    assert isinstance(error, DocumentTooLarge) and "a stream in it decodes to more than 64 MB" in str(error)
+    assert peak < limits.MAX_PDF_STREAM_BYTES * 1.25, peak  # a bytearray grows by an eighth
+    assert translator.calls == [] and len(list(tmp_path.iterdir())) == 1
+
+
+@pytest.mark.parametrize(
+    ("stream", "filters"),
+    [
+        (_flate(_flate(b"\0" * (3 << 20))), "/FlateDecode /FlateDecode"),  # each stage is bounded
+        (_flate(b"\0" * (3 << 20))[:-40], "/FlateDecode"),  # damaged: pdfminer's salvage path
+        (bytes([129, 0]) * 30_000 + bytes([128]), "/RunLengthDecode"),  # 60 KB → 3.7 MB
+    ],
+    ids=["nested flate", "truncated flate", "run length"],
+)
+def test_every_expanding_filter_is_bounded(tmp_path, translator, monkeypatch, stream, filters):
+    monkeypatch.setattr(importlib.import_module("fanyi.documents.pdfbounds"), "MAX_PDF_STREAM_BYTES", 1 << 20)
+    src = tmp_path / "filters.pdf"
+    src.write_bytes(pdf_with_contents([(page_text(["Hello there."]), ""), (stream, filters)]))
+    with pytest.raises(DocumentTooLarge, match="a stream in it decodes to more than 1 MB"):
+        translate_document(src, translator)
+
+
+def test_the_run_length_decoder_decodes_as_the_pdf_reference_says():
+    from fanyi.documents.pdfbounds import _rldecode
+
+    assert _rldecode(bytes([2]) + b"abc" + bytes([254]) + b"z" + bytes([128]) + b"ignored") == b"abczzz"
+    assert _rldecode(bytes([0]) + b"a" + bytes([255, 0x21])) == b"a!!"
+
+
+@pytest.mark.parametrize(
+    ("limit", "value", "message"),
+    [
+        ("pdfbounds.MAX_PDF_DECODED_BYTES", 300, "its streams decode to more than 300 bytes"),
+        ("pdf.MAX_PDF_PAGES", 3, "it has more than 3 pages"),
+        ("pdf.MAX_PDF_PAGE_CHARS", 50, "a page shows more than 50 characters"),
+        ("pdf.MAX_UNITS", 4, "it has more than 4 text boxes"),
+        ("pdf.MAX_PDF_TEXT_CHARS", 100, "it has more than 100 characters of text"),
+    ],
+)
+def test_each_pdf_limit_refuses_with_one_line(tmp_path, translator, monkeypatch, limit, value, message):
+    module, name = limit.split(".")
+    monkeypatch.setattr(importlib.import_module(f"fanyi.documents.{module}"), name, value)
+    src = tmp_path / "long.pdf"
+    page = ["A paragraph of text on this page, long enough to count.", "", "And a second one."]
+    src.write_bytes(pdf_with_contents([(_flate(page_text(page)), "/FlateDecode")] * 5))
+    with pytest.raises(DocumentTooLarge, match=message) as caught:
+        translate_document(src, translator)
+    assert "\n" not in str(caught.value) and translator.calls == []
+
+
+def test_a_page_of_scattered_characters_is_laid_out_without_comparing_every_pair(tmp_path, translator, monkeypatch):
+    from pdfminer.layout import LTLayoutContainer
+
+    pdf = importlib.import_module("fanyi.documents.pdf")
+    monkeypatch.setattr(pdf, "PDF_LAYOUT_LINES", 40)
+    monkeypatch.setattr(pdf, "PDF_LAYOUT_BOXES", 10)
+    grouped = []
+    real_lines, real_boxes = LTLayoutContainer.group_textlines, LTLayoutContainer.group_textboxes
+    monkeypatch.setattr(LTLayoutContainer, "group_textlines", lambda self, p, lines: grouped.append(len(lines)) or real_lines(self, p, lines))
+    monkeypatch.setattr(LTLayoutContainer, "group_textboxes", lambda self, p, boxes: grouped.append(len(boxes)) or real_boxes(self, p, boxes))
+    words = [f"word{n}" for n in range(60)]
+    scattered = b" ".join(page_text([word], x=50 + 97 * (n % 5), y=740 - 12 * n) for n, word in enumerate(words))
+    small = page_text(["One short page.", "", "Two paragraphs."])
+    src = tmp_path / "scattered.pdf"
+    src.write_bytes(pdf_with_contents([(scattered, ""), (small, "")]))
+    result = translate_document(src, translator)
+    assert sorted(translator.texts) == sorted(words + ["One short page.", "Two paragraphs."])
+    assert grouped and max(grouped) <= 40  # the big page never reached pdfminer's pairwise grouping
+    assert result.report.translated == 62
