@@ -131,14 +131,15 @@ class _FullDisk:
 @pytest.mark.parametrize("kind", ["txt", "docx"])
 def test_a_full_disk_leaves_nothing_behind(tmp_path, translator, monkeypatch, kind):
     src = _many_units(tmp_path, kind)
-    real = job_module.atomic_write
+    real = job_module.staged
 
     @contextlib.contextmanager
     def full_disk(path):
-        with real(path) as handle:
-            yield _FullDisk(handle)
+        with real(path) as stage:
+            stage.file = _FullDisk(stage.file)
+            yield stage
 
-    monkeypatch.setattr(job_module, "atomic_write", full_disk)
+    monkeypatch.setattr(job_module, "staged", full_disk)
     with pytest.raises(NotWritable, match="No space left on device"):
         translate_document(src, translator)
     assert sorted(p.name for p in tmp_path.iterdir()) == [src.name]
