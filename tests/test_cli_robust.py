@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -144,3 +145,15 @@ def test_the_temporary_of_a_killed_run_is_swept_by_the_next_run_in_that_folder(t
     result = subprocess.run([*FANYI, "file", "--model", str(tiny_pack), str(short)], capture_output=True, timeout=300)
     assert result.returncode == 0, result.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["long.txt", "short.txt", "short.zh.txt"]
+
+
+def test_an_exception_of_pdfminer_is_one_line(tiny_pack, tmp_path):
+    sys.path.insert(0, str(Path(__file__).parent / "documents"))
+    from docfixtures import make_pdf
+
+    broken = tmp_path / "broken.pdf"  # pdfminer fails an assert on this trailer
+    broken.write_bytes(make_pdf([["Hello there."]]).replace(b"trailer\n", b"trailerH\x05\n"))
+    result = subprocess.run([*FANYI, "file", "--model", str(tiny_pack), str(broken)], capture_output=True, timeout=300)
+    assert result.returncode == 1
+    assert_one_line(result.stderr, f"error: {broken} is not a readable PDF: it is damaged or truncated (AssertionError")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["broken.pdf"]

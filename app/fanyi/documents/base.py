@@ -73,8 +73,14 @@ def one_line(text: str, width: int = 60) -> str:
 
 
 def describe(error: BaseException) -> str:
-    """An exception (often a parser's, about hostile input) said in one line of readable length."""
-    return one_line(str(error) or type(error).__name__, 160)
+    """An exception (often a parser's, about hostile input) said in one line of readable length.
+
+    A built-in exception's message alone can be cryptic (a KeyError's is the key), so it is named.
+    """
+    message = str(error)
+    if not message or (type(error).__module__ == "builtins" and not isinstance(error, OSError)):
+        message = f"{type(error).__name__}: {message}" if message else type(error).__name__
+    return one_line(message, 160)
 
 
 OTHER_REASONS = "other reasons"

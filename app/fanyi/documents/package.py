@@ -41,8 +41,10 @@ _CHUNK = 1 << 20
 # bomb is refused; external entities and the network are never touched.
 _PARSER = etree.XMLParser(resolve_entities="internal", no_network=True, load_dtd=False, remove_blank_text=False)
 # What zipfile raises on a damaged archive (a bad header, an unknown compression method, a bad CRC,
-# a name that is not UTF-8 although flagged so, a truncated stream).
+# a name that is not UTF-8 although flagged so, a truncated stream; an offset that cannot be
+# sought is an OSError, which while writing the copy is the output's problem instead).
 _ZIP_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, ValueError, struct.error)
+_READ_ERRORS = (*_ZIP_ERRORS, OSError)
 
 
 class Package:
@@ -55,13 +57,13 @@ class Package:
         self._check()
 
     @contextmanager
-    def _zip(self) -> Iterator[zipfile.ZipFile]:
+    def _zip(self, damaged: tuple[type[Exception], ...] = _READ_ERRORS) -> Iterator[zipfile.ZipFile]:
         try:
             with zipfile.ZipFile(self.path) as archive:
                 yield archive
         except DocumentError:
             raise
-        except _ZIP_ERRORS as error:
+        except damaged as error:
             raise self.corrupt(f"the archive is damaged or truncated ({describe(error)})") from error
 
     def corrupt(self, why: str) -> CorruptDocument:
@@ -143,7 +145,7 @@ class Package:
 
     def write(self, out: BinaryIO, replaced: dict[str, bytes], first: str | None = None) -> None:
         """A copy of the package with ``replaced`` parts; ``first`` (EPUB's mimetype) goes first, stored."""
-        with self._zip() as archive, zipfile.ZipFile(out, "w") as copy:
+        with self._zip(_ZIP_ERRORS) as archive, zipfile.ZipFile(out, "w") as copy:
             infos = archive.infolist()
             if first is not None:
                 infos.sort(key=lambda info: info.filename != first)

@@ -8,6 +8,7 @@ A PDF without text (a scan) is refused with a message.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -41,6 +42,9 @@ LAYOUT_NOTE = "the page layout of the PDF is not kept: this is its text, joined 
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 pdfbounds.install()
+# pdfminer logs warnings about damaged files; with no handler of ours Python would print them on
+# stderr. The one-line error (or the report) says what matters; an app's log handlers still see them.
+logging.getLogger("pdfminer").addHandler(logging.NullHandler())
 
 
 class _Page(LTPage):
