@@ -95,11 +95,19 @@ def _run_python(code: str, *args: str) -> subprocess.CompletedProcess:
 def test_memory_errors_are_one_line(tiny_pack, tmp_path):
     source = tmp_path / "a.txt"
     source.write_text("Hello there.\n", encoding="utf-8")
-    code = (
-        "import sys\nfrom fanyi import cli\nfrom fanyi.documents import txt\nfrom fanyi.engine.translator import Translator\n"
-        "def exhausted(*args, **kwargs):\n    raise MemoryError\n"
-        "txt.parse = exhausted\nTranslator.translate = exhausted\nsys.exit(cli.main(sys.argv[1:]))\n"
-    )
+    code = """if True:
+        import sys
+        from fanyi import cli
+        from fanyi.documents import txt
+        from fanyi.engine.translator import Translator
+
+        def exhausted(*args, **kwargs):
+            raise MemoryError
+
+        txt.parse = exhausted
+        Translator.translate = exhausted
+        sys.exit(cli.main(sys.argv[1:]))
+    """
     document = _run_python(code, "file", "--model", str(tiny_pack), str(source))
     assert document.returncode == 1
     assert_one_line(document.stderr, "a.txt needs more memory than is free; nothing was written.")

@@ -167,7 +167,9 @@ def sweep_stale(folder: str | os.PathLike[str]) -> list[Path]:
         if not _TEMP_NAME.fullmatch(entry.name):
             continue
         try:
-            if not entry.is_file(follow_symlinks=False) or now - entry.stat(follow_symlinks=False).st_mtime < STALE_AFTER:
+            if not entry.is_file(follow_symlinks=False):
+                continue
+            if now - entry.stat(follow_symlinks=False).st_mtime < STALE_AFTER:
                 continue
             if _remove_if_abandoned(Path(entry.path)):
                 removed.append(Path(entry.path))

@@ -44,7 +44,11 @@ def test_two_jobs_on_one_source_write_two_outputs(tmp_path):
         return mark(text)
 
     results = []
-    jobs = [threading.Thread(target=lambda: results.append(translate_document(src, FakeTranslator(translate)))) for _ in range(2)]
+
+    def job():
+        results.append(translate_document(src, FakeTranslator(translate)))
+
+    jobs = [threading.Thread(target=job) for _ in range(2)]
     for job in jobs:
         job.start()
     for job in jobs:

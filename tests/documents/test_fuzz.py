@@ -92,7 +92,8 @@ def _insert(data: bytearray, rng: random.Random) -> None:
     data[at:at] = bytes(rng.randrange(256) for _ in range(rng.randint(1, 16)))
 
 
-MUTATIONS: list[Callable[[bytearray, random.Random], None]] = [_flip, _overwrite, _truncate, _delete, _duplicate, _insert]
+Mutation = Callable[[bytearray, random.Random], None]
+MUTATIONS: list[Mutation] = [_flip, _overwrite, _truncate, _delete, _duplicate, _insert]
 
 
 def mutate(data: bytes, rng: random.Random) -> bytes:

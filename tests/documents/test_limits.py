@@ -30,7 +30,8 @@ def blocks_of(path):
         ("front-matter.md", "---\n" + "key: value\n" * 5_000 + "---\n\nText.\n", "key: value\n" * 5_000),
         ("indented.md", "Intro.\n\n" + "    code line\n" * 5_000, "    code line\n" * 5_000),
         ("list.md", "- item\n" + "  continued line of the same item\n" * 3_000, "- ⟦ITEM CONTINUED LINE"),
-        ("no-blank-lines.srt", "1\n00:00:01,000 --> 00:00:02,000\n" + "Hello there.\n" * 5_000, "⟦HELLO THERE. HELLO THERE."),
+        ("no-blank-lines.srt", "1\n00:00:01,000 --> 00:00:02,000\n" + "Hello there.\n" * 5_000,
+         "⟦HELLO THERE. HELLO THERE."),
     ],
 )
 def test_no_block_of_a_streamed_format_holds_more_than_the_unit_limit(tmp_path, translator, name, text, expected):
@@ -68,7 +69,8 @@ W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 
 
 def document_xml(body: str) -> bytes:
-    return f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:document xmlns:w="{W_NS}"><w:body>{body}</w:body></w:document>'.encode()
+    declaration = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+    return f'{declaration}<w:document xmlns:w="{W_NS}"><w:body>{body}</w:body></w:document>'.encode()
 
 
 def peak_memory(call):
@@ -98,7 +100,12 @@ def test_an_entry_declaring_2_gib_is_refused_from_the_central_directory(tmp_path
     src.write_bytes(declare_size(package, "word/media/zeros.bin", 2 << 30))
     opened = []
     real_open = zipfile.ZipFile.open
-    monkeypatch.setattr(zipfile.ZipFile, "open", lambda self, name, *a, **k: opened.append(name) or real_open(self, name, *a, **k))
+
+    def spy(self, name, *args, **kwargs):
+        opened.append(name)
+        return real_open(self, name, *args, **kwargs)
+
+    monkeypatch.setattr(zipfile.ZipFile, "open", spy)
     with pytest.raises(DocumentTooLarge, match=r"word/media/zeros.bin unpacks to 2 GB \(limit 1 GB\)"):
         translate_document(src, translator)
     assert opened == []  # nothing was inflated
@@ -112,15 +119,23 @@ def test_an_entry_that_inflates_past_its_declared_size_is_not_read_past_it(tmp_p
     assert isinstance(error, CorruptDocument) and "damaged" in str(error) and peak < 4 << 20, peak
 
 
+_PARAGRAPH = "<w:p><w:r><w:t>Hi.</w:t></w:r></w:p>"
+
+
 @pytest.mark.parametrize(
     ("limit", "value", "entries", "message"),
     [
-        ("package.MAX_ZIP_ENTRIES", 20, {f"extra/{n}.bin": b"x" for n in range(20)}, r"has \d+ entries, more than the limit of 20"),
-        ("package.MAX_ZIP_TOTAL_BYTES", 1 << 20, {"word/media/a.bin": os.urandom(300_000)}, r"it unpacks to 1.\d+ MB \(limit 1 MB\)"),
-        ("package.MAX_ZIP_ENTRY_BYTES", 500_000, {"word/media/a.bin": os.urandom(600_000)}, r"a.bin unpacks to 586 KB \(limit 488 KB\)"),
-        ("package.MAX_MARKUP_BYTES", 50_000, {"word/document.xml": document_xml("<w:p><w:r><w:t>Hi.</w:t></w:r></w:p>" * 2_000)}, r"word/document.xml holds 70.5 KB \(limit 48.8 KB\)"),
-        ("package.MAX_XML_TAGS", 1_000, {"word/document.xml": document_xml("<w:p><w:r><w:t>Hi.</w:t></w:r></w:p>" * 200)}, r"more than 1,000 tags in its XML parts"),
-        ("ooxml.MAX_UNITS", 50, {"word/document.xml": document_xml("<w:p><w:r><w:t>Hi.</w:t></w:r></w:p>" * 60)}, r"more than 50 paragraphs"),
+        ("package.MAX_ZIP_ENTRIES", 20, {f"extra/{n}.bin": b"x" for n in range(20)},
+         r"has \d+ entries, more than the limit of 20"),
+        ("package.MAX_ZIP_TOTAL_BYTES", 1 << 20, {"word/media/a.bin": os.urandom(300_000)},
+         r"it unpacks to 1.\d+ MB \(limit 1 MB\)"),
+        ("package.MAX_ZIP_ENTRY_BYTES", 500_000, {"word/media/a.bin": os.urandom(600_000)},
+         r"a.bin unpacks to 586 KB \(limit 488 KB\)"),
+        ("package.MAX_MARKUP_BYTES", 50_000, {"word/document.xml": document_xml(_PARAGRAPH * 2_000)},
+         r"word/document.xml holds 70.5 KB \(limit 48.8 KB\)"),
+        ("package.MAX_XML_TAGS", 1_000, {"word/document.xml": document_xml(_PARAGRAPH * 200)},
+         r"more than 1,000 tags in its XML parts"),
+        ("ooxml.MAX_UNITS", 50, {"word/document.xml": document_xml(_PARAGRAPH * 60)}, r"more than 50 paragraphs"),
     ],
     ids=["entries", "total bytes", "entry bytes", "markup bytes", "tags", "units"],
 )
@@ -137,7 +152,11 @@ def test_each_package_limit_refuses_with_one_line(tmp_path, translator, monkeypa
 
 @pytest.mark.parametrize(
     ("limit", "value", "message"),
-    [("MAX_MARKUP_BYTES", 1_000, r"it holds 2.\d+ KB of markup \(limit 1000 bytes\)"), ("MAX_HTML_TAGS", 100, "more than 100 tags"), ("MAX_UNITS", 50, "more than 50 units")],
+    [
+        ("MAX_MARKUP_BYTES", 1_000, r"it holds 2.\d+ KB of markup \(limit 1000 bytes\)"),
+        ("MAX_HTML_TAGS", 100, "more than 100 tags"),
+        ("MAX_UNITS", 50, "more than 50 units"),
+    ],
 )
 def test_each_html_limit_refuses_with_one_line(tmp_path, translator, monkeypatch, limit, value, message):
     monkeypatch.setattr(importlib.import_module("fanyi.documents.html"), limit, value)
@@ -230,10 +249,17 @@ def test_a_page_of_scattered_characters_is_laid_out_without_comparing_every_pair
     pdf = importlib.import_module("fanyi.documents.pdf")
     monkeypatch.setattr(pdf, "PDF_LAYOUT_LINES", 40)
     monkeypatch.setattr(pdf, "PDF_LAYOUT_BOXES", 10)
-    grouped = []
-    real_lines, real_boxes = LTLayoutContainer.group_textlines, LTLayoutContainer.group_textboxes
-    monkeypatch.setattr(LTLayoutContainer, "group_textlines", lambda self, p, lines: grouped.append(len(lines)) or real_lines(self, p, lines))
-    monkeypatch.setattr(LTLayoutContainer, "group_textboxes", lambda self, p, boxes: grouped.append(len(boxes)) or real_boxes(self, p, boxes))
+    grouped = []  # how many lines or boxes pdfminer's pairwise grouping was given
+
+    def counting(real):
+        def group(self, params, items):
+            grouped.append(len(items))
+            return real(self, params, items)
+
+        return group
+
+    for method in ("group_textlines", "group_textboxes"):
+        monkeypatch.setattr(LTLayoutContainer, method, counting(getattr(LTLayoutContainer, method)))
     words = [f"word{n}" for n in range(60)]
     scattered = b" ".join(page_text([word], x=50 + 97 * (n % 5), y=740 - 12 * n) for n, word in enumerate(words))
     small = page_text(["One short page.", "", "Two paragraphs."])

@@ -326,8 +326,9 @@ class HtmlDocument:
     notes: tuple[str, ...] = ()
 
     def __init__(self, path: Path) -> None:
-        if path.stat().st_size > MAX_MARKUP_BYTES:
-            raise too_large(path, f"it holds {size(path.stat().st_size)} of markup (limit {size(MAX_MARKUP_BYTES)})")
+        length = path.stat().st_size
+        if length > MAX_MARKUP_BYTES:
+            raise too_large(path, f"it holds {size(length)} of markup (limit {size(MAX_MARKUP_BYTES)})")
         data = path.read_bytes()
         Tally(path, MAX_HTML_TAGS, "tags").add(data.count(b"<"))
         text, self._codec = decode_bytes(path, data, declared_charset(data))

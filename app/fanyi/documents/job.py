@@ -123,7 +123,8 @@ def _publish(stage: Staged, dst: Path, names: Iterator[Path] | None, overwrite: 
         try:
             stage.publish(dst, overwrite=overwrite)
         except FileExistsError:
-            raise NotWritable(dst, f"{dst} was created by someone else while translating; it was not replaced.") from None
+            message = f"{dst} was created by someone else while translating; it was not replaced."
+            raise NotWritable(dst, message) from None
         return dst
     for name in names:
         with contextlib.suppress(FileExistsError):

@@ -118,7 +118,8 @@ def _paragraphs(path: Path) -> list[tuple[int, str]]:
     except MemoryError:
         raise
     except Exception as error:  # noqa: BLE001 - pdfminer raises anything at all on a damaged file
-        raise CorruptDocument(path, f"{path} is not a readable PDF: it is damaged or truncated ({describe(error)}).") from error
+        message = f"{path} is not a readable PDF: it is damaged or truncated ({describe(error)})."
+        raise CorruptDocument(path, message) from error
     return found
 
 
