@@ -84,6 +84,8 @@ class InputLines:
             for number, text in enumerate(self._arguments, 1):
                 yield self._checked(text, f"argument {number}")
             return
+        if sys.stdin is None:  # a windowed process has no stdin
+            return
         encoding = sys.stdin.encoding or "utf-8"
         for number, raw in enumerate(sys.stdin.buffer, 1):
             try:

@@ -79,12 +79,13 @@ def translate_document(
     src = Path(src)
     fmt = check_source(src)
     target = (options.target if options is not None else None) or translator.target_lang
-    names: Iterator[Path] | None = None  # numbered candidates, or None for a name the caller chose
     if dst is None or Path(dst).is_dir():
         folder = None if dst is None else Path(dst)
         dst = output_path_for(src, target, folder)
-        names = _output_names(src, target, folder)
-    dst = Path(dst)
+        names, replace = _output_names(src, target, folder), False  # numbered names never replace
+    else:
+        dst = Path(dst)
+        names, replace = iter([dst]), overwrite
     _check_writable(src, dst, overwrite=overwrite)
     sweep_stale(dst.parent)
     try:
@@ -106,7 +107,7 @@ def translate_document(
             if report.translated == 0:
                 reason = report.failed[0].reason if report.failed else "no translation came back"
                 raise TranslationFailed(src, f"None of the text in {src} could be translated: {reason}.")
-            dst = _publish(stage, dst, names, overwrite)
+            dst = _publish(stage, names, replace=replace)
     except (DocumentError, Cancelled):
         raise
     except MemoryError:
@@ -117,20 +118,13 @@ def translate_document(
     return JobResult(dst, report)
 
 
-def _publish(stage: Staged, dst: Path, names: Iterator[Path] | None, overwrite: bool) -> Path:
-    """Give the finished output its name: the first free numbered one, or the chosen one."""
-    if names is None:
-        try:
-            stage.publish(dst, overwrite=overwrite)
-        except FileExistsError:
-            message = f"{dst} was created by someone else while translating; it was not replaced."
-            raise NotWritable(dst, message) from None
-        return dst
+def _publish(stage: Staged, names: Iterator[Path], *, replace: bool) -> Path:
+    """Give the finished output the first of ``names`` that is free (taken ones are left alone unless ``replace``)."""
     for name in names:
         with contextlib.suppress(FileExistsError):
-            stage.publish(name, overwrite=False)
+            stage.publish(name, overwrite=replace)
             return name
-    raise AssertionError("the numbered names never end")
+    raise NotWritable(name, f"{name} was created by someone else while translating; it was not replaced.")
 
 
 def _out_of_memory(src: Path) -> DocumentTooLarge:
@@ -156,7 +150,7 @@ def check_source(src: Path) -> Format:
 
 
 def _check_writable(src: Path, dst: Path, *, overwrite: bool) -> None:
-    """Fail before translating, not after: the folder must exist and take a new file, and ``dst`` be ours to write."""
+    """Fail before translating, not after: the folder must exist and take a new file, and ``dst`` be ours."""
     if dst.exists() and dst.resolve() == src.resolve():
         raise NotWritable(dst, f"Will not write over the source {src}; choose another output name.")
     if dst.exists() and not overwrite:

@@ -70,8 +70,6 @@ def _inflate(data: bytes) -> bytes:
 
 def _salvage(data: bytes) -> bytes:
     """What a damaged flate stream decodes to before the damage (pdfminer's ``decompress_corrupted``, bounded)."""
-    with contextlib.suppress(zlib.error):
-        return _inflate(data)
     out, _ = _inflated(data, salvage=True)
     return _charge(out)
 
@@ -82,8 +80,11 @@ def _inflated(data: bytes, *, salvage: bool = False) -> tuple[bytes, bool]:
     out = bytearray()
     pending = data
     try:
-        while pending and not inflater.eof:
-            out += inflater.decompress(pending, _CHUNK)
+        while not inflater.eof:
+            piece = inflater.decompress(pending, _CHUNK)
+            if not piece and len(inflater.unconsumed_tail) == len(pending):
+                break  # no input left that makes progress: a truncated stream
+            out += piece
             _room(len(out))
             pending = inflater.unconsumed_tail
     except zlib.error:
