@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from . import __version__
+from .terminal import InputLines, OutputFailed, cancel_on_sigterm, guarded_stdout, silence_stdout
 
 SUBCOMMANDS = ("translate", "file", "export", "validate", "models")
 
@@ -39,7 +40,7 @@ def _add_decode_arguments(p: argparse.ArgumentParser) -> None:
 def cmd_translate(args) -> int:
     options = _decode_options(args)  # a bad option is refused before the model is loaded
     translator = _open_translator(args.model, args.threads)
-    lines = args.text if args.text else (line.rstrip("\n") for line in sys.stdin)
+    lines = InputLines(args.text)
     for text in lines:
         if args.stream and sys.stdout.isatty():
             result = _stream_to_terminal(translator.translate_stream(text, options))
@@ -51,7 +52,7 @@ def cmd_translate(args) -> int:
         sys.stdout.flush()
         if result.failures:
             print(f"fanyi: warning: {_describe_failures(result.failures)}", file=sys.stderr, flush=True)
-    return 0
+    return 1 if lines.skipped else 0
 
 
 def _stream_to_terminal(events):
@@ -231,11 +232,20 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from .engine.options import Cancelled
 
+    cancel_on_sigterm()
     try:
-        return args.run(args)
+        with guarded_stdout():
+            return args.run(args)
     except (KeyboardInterrupt, Cancelled):
         print("cancelled", file=sys.stderr)
         return 130
+    except OutputFailed as exc:
+        silence_stdout()
+        print(f"fanyi: {exc}.", file=sys.stderr)
+        return 1
+    except MemoryError:
+        print("fanyi: out of memory; nothing more was done.", file=sys.stderr)
+        return 1
     except _user_errors() as exc:
         print(f"fanyi: {exc}", file=sys.stderr)
         return 2

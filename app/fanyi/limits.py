@@ -34,3 +34,26 @@ MAX_CATALOG_BYTES = 4 * MiB  # a catalog of a few hundred packs is ~500 KB
 MAX_CATALOG_PACKS = 1000
 
 # --- documents ------------------------------------------------------------------------------------
+# A document past one of these is refused with one line (DocumentTooLarge) before the work that
+# would cost that much: zip sizes are checked from the central directory and again while inflating,
+# markup is measured before it is parsed, PDF streams while they are decoded.
+MAX_ZIP_ENTRIES = 10_000  # entries of a .docx/.pptx/.epub; a 1,000-chapter book has ~3,000
+MAX_ZIP_ENTRY_BYTES = 1 * GiB  # one entry, uncompressed (a video in a presentation is copied through)
+MAX_ZIP_TOTAL_BYTES = 2 * GiB  # all entries, uncompressed
+MAX_ZIP_RATIO = 200  # uncompressed / compressed of an entry over ZIP_RATIO_FLOOR: Word XML is 5-30×
+ZIP_RATIO_FLOOR = 1 * MiB  # (a table of empty cells ~100×), media ~1×, zeros ~1,000×; small entries: any
+MAX_MARKUP_BYTES = 64 * MiB  # one XML/XHTML/HTML part parsed in memory (a 1,000-page .docx: ~20 MB)
+MAX_XML_TAGS = 2_000_000  # "<" in the XML parts of one .docx/.pptx: lxml costs ~120 bytes per element
+MAX_HTML_TAGS = 500_000  # "<" in one .html or all of an .epub's XHTML: ~600 bytes each while scanned
+MAX_UNITS = 200_000  # units of a document held in memory at once (a 1,000-page book: ~20,000 paragraphs)
+MAX_LINE_CHARS = 1 << 20  # one line of a .txt/.md/.srt/.vtt (these are read as a stream of lines)
+MAX_UNIT_CHARS = 20_000  # a longer paragraph of a streamed format is cut into units at a line end
+MAX_PDF_STREAM_BYTES = 64 * MiB  # one PDF stream after each of its filters (a flate bomb is ~1,000×)
+MAX_PDF_DECODED_BYTES = 256 * MiB  # every stream of one PDF decoded, each filter counted (pdfminer keeps them)
+MAX_PDF_PAGES = 5_000
+MAX_PDF_TEXT_CHARS = 20_000_000  # text kept from one PDF (~5,000 dense pages)
+MAX_PDF_PAGE_CHARS = 20_000  # characters laid out on one page (a dense page has ~6,000)
+PDF_LAYOUT_LINES = 3_000  # more text lines on a page: each is its own text box (grouping them is quadratic)
+PDF_LAYOUT_BOXES = 300  # more text boxes on a page: read top to bottom, left to right (grouping is quadratic)
+REPORT_ENTRIES_PER_REASON = 10  # failed/kept units listed by name in a job's report, per reason
+REPORT_REASONS = 20  # distinct reasons a report tells apart; more are counted as "other reasons"
