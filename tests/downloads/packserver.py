@@ -18,6 +18,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from fanyi.engine.options import CancelToken
 from fanyi.engine.pack import file_digest
 
 STALL_S = 20.0  # far past the clients' read timeouts in these tests; released when the server stops
@@ -126,6 +127,20 @@ def closed_port_url(path: str = "/catalog.json") -> str:
     return f"http://127.0.0.1:{port}{path}"
 
 
+class CancelAfter(CancelToken):
+    """Cancels itself at the n-th check: mid-download, deterministically."""
+
+    def __init__(self, checks: int) -> None:
+        super().__init__()
+        self.left = checks
+
+    def raise_if_cancelled(self) -> None:
+        self.left -= 1
+        if self.left == 0:
+            self.cancel()
+        super().raise_if_cancelled()
+
+
 # --- archives and catalogs -------------------------------------------------------------------------
 def make_archive(pack: Path, dest: Path, name: str, version: int, *, folder: bool = True,
                  extra: dict[str, bytes] | None = None) -> Path:
@@ -146,15 +161,15 @@ def unpacked_size(pack: Path) -> int:
     return sum(p.stat().st_size for p in pack.iterdir())
 
 
-def entry(pack_id: str, version: int, archive: Path, urls: list[str], *, unpacked: int, **changes) -> dict:
-    digest = file_digest(archive)
+def entry(pack_id: str, version: int, zip_path: Path, urls: list[str], *, unpacked: int, **changes) -> dict:
+    digest = file_digest(zip_path)
     doc = {
         "id": pack_id, "version": version, "default": True,
         "display_name": {"en": "English → Chinese", "zh_CN": "英语 → 中文"},
         "model_id": "Helsinki-NLP/opus-mt-en-zh", "revision": "0" * 40, "architecture": "marian",
         "source_langs": ["en"], "target_langs": ["zh"], "target_tokens": ["cmn_Hans", "cmn_Hant", "yue"],
         "quantization": "int8", "format_version": 2,
-        "archive": {"file": archive.name, "size": digest["size"], "sha256": digest["sha256"],
+        "archive": {"file": zip_path.name, "size": digest["size"], "sha256": digest["sha256"],
                     "unpacked_size": unpacked},
         "urls": urls,
         "license": {"name": "CC-BY-4.0", "url": "https://creativecommons.org/licenses/by/4.0/",

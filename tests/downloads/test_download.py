@@ -12,12 +12,12 @@ import sys
 from collections import namedtuple
 
 import pytest
-from packserver import PackServer, Route, closed_port_url
+from packserver import CancelAfter, PackServer, Route, closed_port_url
 
 from fanyi import download
 from fanyi.diskspace import DiskSpaceError
 from fanyi.download import DownloadError, Timeouts
-from fanyi.engine.options import CancelToken, Cancelled
+from fanyi.engine.options import Cancelled
 
 BODY = os.urandom(700_000)  # ~11 chunks
 SHA = hashlib.sha256(BODY).hexdigest()
@@ -105,20 +105,6 @@ def test_no_network_at_all_is_one_clear_line(tmp_path):
     assert "download servers cannot be reached" in str(failure.value)
     assert "connection or the proxy settings, or import a pack" in str(failure.value)
     assert list(tmp_path.iterdir()) == []
-
-
-class CancelAfter(CancelToken):
-    """Cancels itself at the n-th check: mid-download, deterministically."""
-
-    def __init__(self, checks: int) -> None:
-        super().__init__()
-        self.left = checks
-
-    def raise_if_cancelled(self) -> None:
-        self.left -= 1
-        if self.left == 0:
-            self.cancel()
-        super().raise_if_cancelled()
 
 
 def test_cancel_keeps_the_partial_file_and_the_next_call_resumes(server, tmp_path):
