@@ -73,3 +73,7 @@ def test_default_pack_name_matches_the_library():
     from fanyi import library
 
     assert contents.DEFAULT_PACK == library.DEFAULT_PACK
+
+
+def test_tls_stays_in_the_bundle_for_pack_downloads():
+    assert not {"ssl", "_ssl", "_hashlib", "truststore"} & set(contents.EXCLUDES)
