@@ -8,8 +8,7 @@ import subprocess
 import sys
 import time
 
-from conftest import PACK_ID
-from packserver import Route, closed_port_url
+from packserver import PACK_ID, Route, closed_port_url
 
 from fanyi import paths
 
