@@ -88,3 +88,7 @@ def test_catalog_name_and_place_match_the_app():
 
     assert contents.CATALOG == catalog.CATALOG_FILE
     assert catalog.bundled_path() == paths.assets_dir() / contents.CATALOG
+
+
+def test_tls_stays_in_the_bundle_for_pack_downloads():
+    assert not {"ssl", "_ssl", "_hashlib", "truststore"} & set(contents.EXCLUDES)

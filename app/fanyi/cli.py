@@ -8,6 +8,7 @@ from pathlib import Path
 
 from . import __version__
 from .terminal import InputLines, OutputFailed, cancel_on_sigterm, guarded_stdout, silence_stdout
+from .sizes import human_size
 
 SUBCOMMANDS = ("translate", "file", "export", "validate", "models")
 
@@ -107,12 +108,87 @@ def cmd_validate(args) -> int:
     return 0 if report.passed else 1
 
 
-def _human_size(n: int) -> str:
-    for unit in ("B", "KB", "MB", "GB"):
-        if n < 1024 or unit == "GB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1024
-    return str(n)
+class _ProgressLine:
+    """Download progress on stderr: one updating line on a terminal, a line per tenth otherwise."""
+
+    def __init__(self, stream=None) -> None:
+        self.stream = stream or sys.stderr
+        self.tty = self.stream.isatty()
+        self._shown: tuple[str, int] | None = None  # (phase, tenth) last printed, off a terminal
+        self._width = 0
+
+    def __call__(self, p) -> None:
+        from .sizes import human_duration, human_size, human_speed
+
+        text = f"{p.phase} {human_size(p.done)} of {human_size(p.total)}"
+        if p.bytes_per_second:
+            text += f", {human_speed(p.bytes_per_second)}"
+        if p.seconds_left is not None and p.done < p.total:
+            text += f", {human_duration(p.seconds_left)} left"
+        if self.tty:
+            self._width = max(self._width, len(text))
+            self.stream.write("\r" + text.ljust(self._width))
+        elif self._shown != (key := (p.phase, p.done * 10 // max(p.total, 1))):
+            self._shown = key
+            self.stream.write(text + "\n")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.tty and self._width:
+            self.stream.write("\n")
+            self.stream.flush()
+            self._width = 0
+
+
+def _direction(entry) -> str:
+    return f"{','.join(entry.source_langs)}→{','.join(entry.target_langs)}"
+
+
+def _quality(entry) -> str:
+    q = entry.quality
+    if q is None:
+        return "-"
+    bleu = q.bleu.int8 if entry.quantization == "int8" else q.bleu.fp32
+    return "-" if bleu is None else f"BLEU {bleu:.1f}"
+
+
+def cmd_models_catalog(args) -> int:
+    """available / install / update: packs from the catalog, downloaded without torch."""
+    from . import installer
+
+    def warn(message: str) -> None:
+        print(f"fanyi: {message}", file=sys.stderr)
+
+    refresh = args.action != "available" or args.refresh
+    cat = installer.load_catalog(refresh=refresh, warn=warn)
+    if args.action == "available":
+        print(f"{'id':24} {'direction':10} {'size':>9} {'quant':6} {'license':14} {'quality':10} status")
+        for row in installer.available(cat):
+            e = row.entry
+            print(f"{e.id:24} {_direction(e):10} {human_size(e.archive.size):>9} {e.quantization:6} "
+                  f"{e.license.name:14} {_quality(e):10} {row.status.value}")
+        return 0
+    line = _ProgressLine()
+    try:
+        if args.action == "install":
+            entry = installer.find_entry(cat, args.name)
+            info = installer.install(entry, mirror=args.mirror, progress=line)
+            line.close()
+            print(f"installed {info.name} (version {info.pack_version}) in {info.path}")
+        else:
+            done = installer.update(cat, [args.name] if args.name else [], mirror=args.mirror, progress=line)
+            line.close()
+            for info in done:
+                print(f"updated {info.name} to version {info.pack_version}")
+            if not done:
+                print("every installed pack is up to date")
+        return 0
+    except KeyboardInterrupt:
+        line.close()
+        print("cancelled: the partial download is kept, and the same command resumes it", file=sys.stderr)
+        return 130
+    finally:
+        line.close()
 
 
 def cmd_models(args) -> int:
@@ -126,7 +202,7 @@ def cmd_models(args) -> int:
         print(f"{'name':24} {'languages':10} {'size':>9} {'quant':6} {'kind':9} location")
         for p in packs:
             kind = "bundled" if p.bundled else "user"
-            print(f"{p.name:24} {p.source_lang + '→' + p.target_lang:10} {_human_size(p.size_bytes):>9} "
+            print(f"{p.name:24} {p.source_lang + '→' + p.target_lang:10} {human_size(p.size_bytes):>9} "
                   f"{p.quantization:6} {kind:9} {p.path}")
         return 0
     if args.action == "import":
@@ -194,14 +270,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--references", help="file of reference translations, one per line (teacher forcing)")
     p.set_defaults(run=cmd_validate)
 
-    p = sub.add_parser("models", help="list, import, remove or fetch model packs")
+    p = sub.add_parser("models", help="list, download, update, import, remove or build model packs")
     msub = p.add_subparsers(dest="action", required=True)
-    msub.add_parser("list")
+    msub.add_parser("list", help="the packs installed on this computer")
+    avail = msub.add_parser("available", help="the packs that can be downloaded, and which are installed")
+    avail.add_argument("--refresh", action="store_true", help="fetch the newest list of packs first")
+    avail.set_defaults(run=cmd_models_catalog)
+    inst = msub.add_parser("install", help="download, verify and install a pack (no export tools needed)")
+    inst.add_argument("name", help="a pack id from `fanyi models available`, e.g. opus-mt-en-zh")
+    upd = msub.add_parser("update", help="install newer versions of installed packs")
+    upd.add_argument("name", nargs="?", help="only this pack")
+    for q in (inst, upd):
+        q.add_argument("--mirror", help="a server holding the pack archives under their file names; tried first")
+        q.set_defaults(run=cmd_models_catalog)
     imp = msub.add_parser("import")
     imp.add_argument("source", help="pack folder or .zip")
     rm = msub.add_parser("remove")
     rm.add_argument("name")
-    fetch = msub.add_parser("fetch", help="download, export, validate and install a model (needs internet)")
+    fetch = msub.add_parser("fetch", help="build a pack from a Hugging Face model: download, export, validate, "
+                                          "install (needs the export extra and internet)")
     fetch.add_argument("name", nargs="?", default="opus-mt-en-zh")
     fetch.add_argument("--source", help="build from this local Hugging Face folder instead of downloading")
     fetch.add_argument("--quantize", choices=["none", "int8"], default="int8")

@@ -1,16 +1,18 @@
 """Model packs on this machine: bundled (read-only) and user-installed; import, remove, fetch.
 
 No Qt and no ONNX Runtime here: the CLI and the UI both use it.
+
+One pack per name: when a user-installed pack and a bundled one share a name (an update downloaded
+over the pack an installer shipped), the higher manifest ``pack_version`` wins (missing counts as
+0), and on a tie the user's copy does. list_packs() shows only the winner, and find_pack() finds it.
 """
 
 from __future__ import annotations
 
 import shutil
-import tempfile
-import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from . import paths
 from .engine.options import CancelToken
@@ -34,11 +36,13 @@ class PackInfo:
     quantization: str
     bundled: bool
     target_tokens: dict
+    pack_version: int = 0  # the catalog version it was published as; 0 for packs not from a catalog
 
     @classmethod
     def of(cls, pack: ModelPack, bundled: bool) -> "PackInfo":
+        version = pack.manifest.get("pack_version", 0)
         return cls(pack.name, pack.path, pack.source_lang, pack.target_lang, pack.size_bytes, pack.quantization,
-                   bundled, pack.target_tokens)
+                   bundled, pack.target_tokens, version if isinstance(version, int) else 0)
 
 
 def _candidates(folder: Path) -> list[Path]:
@@ -48,17 +52,28 @@ def _candidates(folder: Path) -> list[Path]:
 
 
 def list_packs() -> list[PackInfo]:
-    """Every readable pack; manifests are read but checksums are left to opening a pack for use."""
-    found: dict[Path, PackInfo] = {}
+    """Every readable pack, one per name (see the module docstring); manifests are read but checksums
+    are left to opening a pack for use."""
+    found: dict[str, PackInfo] = {}
+    seen: set[Path] = set()
     sources = [(d, True) for d in paths.bundled_packs_dirs()] + [(paths.user_packs_dir(), False)]
     for folder, bundled in sources:
         for candidate in _candidates(folder):
+            if candidate.resolve() in seen:
+                continue
+            seen.add(candidate.resolve())
             try:
-                pack = ModelPack.open(candidate, verify=False)
+                info = PackInfo.of(ModelPack.open(candidate, verify=False), bundled)
             except PackError:
                 continue
-            found.setdefault(candidate.resolve(), PackInfo.of(pack, bundled))
+            held = found.get(info.name)
+            if held is None or _rank(info) > _rank(held):
+                found[info.name] = info
     return list(found.values())
+
+
+def _rank(info: PackInfo) -> tuple[int, bool]:
+    return info.pack_version, not info.bundled
 
 
 def find_pack(name_or_path: str | None = None) -> PackInfo:
@@ -85,60 +100,16 @@ def find_pack(name_or_path: str | None = None) -> PackInfo:
 
 
 def no_model_message() -> str:
-    return ("No translation model is installed. Import a model pack (fanyi models import PACK_FOLDER_OR_ZIP), "
-            f"or, on a machine that is online, build one: fanyi models fetch {DEFAULT_PACK}")
+    return (f"No translation model is installed. Download one with the app's Download button or "
+            f"fanyi models install {DEFAULT_PACK}, or import a pack file: fanyi models import PACK_FOLDER_OR_ZIP")
 
 
-def _safe_extract(archive: Path, into: Path, progress: Progress | None) -> Path:
-    """Extract a .zip, refusing entries that would land outside `into`; returns the pack folder inside."""
-    try:
-        with zipfile.ZipFile(archive) as zf:
-            members = zf.infolist()
-            total = sum(m.file_size for m in members) or 1
-            done = 0
-            for member in members:
-                name = PurePosixPath(member.filename)
-                if name.is_absolute() or ".." in name.parts or (member.external_attr >> 16) & 0o170000 == 0o120000:
-                    raise LibraryError(f"{archive} is refused: entry {member.filename!r} would be written "
-                                       "outside the pack folder")
-                zf.extract(member, into)
-                done += member.file_size
-                if progress:
-                    progress(done, total)
-    except zipfile.BadZipFile as exc:
-        raise LibraryError(f"{archive} is not a readable .zip archive ({exc})") from None
-    manifests = sorted(into.rglob(MANIFEST), key=lambda p: len(p.parts))
-    if not manifests:
-        raise LibraryError(f"{archive} does not contain a model pack (no {MANIFEST})")
-    return manifests[0].parent
+def import_pack(src: Path, progress: Progress | None = None, cancel: CancelToken | None = None) -> PackInfo:
+    """Install a pack folder or .zip into the user packs folder: only the files its manifest lists,
+    within the limits, every checksum verified, all or nothing (fanyi.unpack)."""
+    from . import unpack  # it builds on this module's LibraryError
 
-
-def import_pack(src: Path, progress: Progress | None = None) -> PackInfo:
-    """Copy a pack folder or .zip into the user packs folder after verifying every checksum."""
-    src = Path(src)
-    dest_root = paths.user_packs_dir()
-    dest_root.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix=".import-", dir=dest_root) as tmp:
-        folder = _safe_extract(src, Path(tmp), progress) if src.is_file() else src
-        try:
-            pack = ModelPack.open(folder)
-        except PackError as exc:
-            raise LibraryError(f"{src} cannot be imported: {exc}") from None
-        target = dest_root / _folder_name(pack.name)
-        if target.exists():
-            raise LibraryError(f"a pack named {pack.name!r} is already installed at {target}; remove it first")
-        staging = Path(tmp) / "pack"
-        if folder == src:
-            shutil.copytree(folder, staging)
-        else:
-            folder.rename(staging)
-        staging.rename(target)
-    return PackInfo.of(ModelPack.open(target, verify=False), bundled=False)
-
-
-def _folder_name(name: str) -> str:
-    cleaned = "".join(c if c.isalnum() or c in "-_." else "_" for c in name).strip("._")
-    return cleaned or "pack"
+    return PackInfo.of(unpack.install(Path(src), progress=progress, cancel=cancel), bundled=False)
 
 
 def remove_pack(name: str) -> None:

@@ -30,8 +30,15 @@ def max_threads() -> int:
 MAX_PACK_BYTES = 8 * GiB  # the sum of a pack's files: NLLB-3.3B in int8 fits, a padding attack does not
 MAX_MANIFEST_BYTES = 4 * MiB
 MAX_ARCHIVE_RATIO = 20  # uncompressed / compressed, per member of a pack .zip; model weights compress ~1.1×
+ARCHIVE_RATIO_FLOOR = 1 * MiB  # smaller members are not held to the ratio: a short JSON file may compress 30×
 MAX_CATALOG_BYTES = 4 * MiB  # a catalog of a few hundred packs is ~500 KB
 MAX_CATALOG_PACKS = 1000
+
+# --- downloads (fanyi.download, fanyi.catalog_fetch) ----------------------------------------------
+CONNECT_TIMEOUT_S = 15.0  # to open a connection (through a proxy too)
+READ_TIMEOUT_S = 30.0  # between any two pieces of an answer: a stalled server is left after this
+DOWNLOAD_RETRIES = 3  # resumes of a broken transfer from one URL before the next URL is tried
+CATALOG_TIMEOUT_S = 15.0  # the whole catalog is ~500 KB: a server that needs longer is skipped
 
 # --- documents ------------------------------------------------------------------------------------
 # A document past one of these is refused with one line (DocumentTooLarge) before the work that

@@ -65,6 +65,11 @@ def user_packs_dir() -> Path:
     return user_data_dir() / "models"
 
 
+def downloads_dir() -> Path:
+    """Pack archives being downloaded (``.part`` files, kept to resume) and downloaded, until installed."""
+    return user_data_dir() / "downloads"
+
+
 def bundled_packs_dirs() -> list[Path]:
     """Read-only pack folders: an override, then `models/` of the bundle or checkout."""
     dirs = []

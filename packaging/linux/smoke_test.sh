@@ -7,7 +7,8 @@
 #   4. run the bundle's `fanyi --self-test` offscreen with an empty environment (no venv, no
 #      PYTHONPATH, a fresh HOME) and check it left no Fanyi settings or data in that HOME;
 #   5. `fanyi file` translates a .txt, .html, .docx and .pdf with the bundle;
-#   6. portable mode: with fanyi-portable.txt beside the executable, `fanyi models import` puts the
+#   6. `fanyi models install` downloads the tiny pack from a catalog served on this machine;
+#   7. portable mode: with fanyi-portable.txt beside the executable, `fanyi models import` puts the
 #      tiny pack into data/ beside it.
 # Prints the sizes and the self-test's report; exits non-zero with a FAIL line on any failure.
 set -euo pipefail
@@ -93,6 +94,41 @@ env -i PATH=/usr/bin:/bin HOME="$work/home" LANG=C.UTF-8 "$bundle/fanyi" file --
 for out in note.zh.txt page.zh.html letter.zh.docx paper.zh.docx; do
   [ -s "$docs/$out" ] || fail "fanyi file wrote no $out"
 done
+
+# Downloads: the bundle installs a pack from a catalog served on this machine over HTTP (urllib, ssl
+# and truststore must all be in it; a TLS handshake with a real server needs the internet).
+.venv/bin/python - "$tiny" "$work/served" "$bundle/fanyi" <<'PY' || fail "fanyi models install failed in the bundle"
+import hashlib, json, subprocess, sys, threading, zipfile
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+pack, served, exe = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
+served.mkdir()
+manifest = json.loads((pack / "manifest.json").read_text(encoding="utf-8"))
+manifest["pack_version"] = 1
+archive = served / f"{pack.name}-v1.zip"
+with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zf:
+    zf.writestr(f"{pack.name}/manifest.json", json.dumps(manifest))
+    for name in manifest["files"]:
+        zf.write(pack / name, f"{pack.name}/{name}")
+httpd = ThreadingHTTPServer(("127.0.0.1", 0), partial(SimpleHTTPRequestHandler, directory=str(served)))
+threading.Thread(target=httpd.serve_forever, daemon=True).start()
+base, data = f"http://127.0.0.1:{httpd.server_port}", archive.read_bytes()
+entry = {"id": pack.name, "version": 1, "display_name": {"en": "tiny"}, "model_id": "tiny", "revision": "0",
+         "architecture": "marian", "source_langs": ["en"], "target_langs": ["zh"], "quantization": "int8",
+         "format_version": manifest["format_version"], "urls": [f"{base}/{archive.name}"],
+         "archive": {"file": archive.name, "size": len(data), "sha256": hashlib.sha256(data).hexdigest(),
+                     "unpacked_size": sum(f["size"] for f in manifest["files"].values())},
+         "license": {"name": "MIT", "url": "https://opensource.org/license/mit", "commercial_use": True}}
+(served / "catalog.json").write_text(json.dumps({"schema": 1, "serial": 1, "packs": [entry]}))
+env = {"PATH": "/usr/bin:/bin", "HOME": str(served), "LANG": "C.UTF-8", "FANYI_DATA_DIR": str(served / "data"),
+       "FANYI_CATALOG_URL": f"{base}/catalog.json"}
+done = subprocess.run([exe, "models", "install", pack.name], env=env, capture_output=True, text=True, timeout=300)
+print(done.stdout + done.stderr, end="")
+sys.exit(done.returncode or not (served / "data" / "models" / pack.name / "manifest.json").is_file())
+PY
+echo "downloads ok: the bundle installed a pack from a catalog"
 
 # Portable mode: with the marker next to the executable, an imported pack lands beside it too.
 touch "$bundle/fanyi-portable.txt"

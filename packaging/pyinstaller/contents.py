@@ -1,7 +1,7 @@
 """What goes into the bundle, for build.spec: resources, the default pack, and what to leave out.
 
 The runtime imports fanyi, onnxruntime, numpy, sentencepiece, platformdirs, pynput, lxml, python-docx,
-pdfminer and PySide6's QtCore/QtGui/QtWidgets. Everything else is left out: the export tooling's
+pdfminer, truststore with ssl (pack downloads) and PySide6's QtCore/QtGui/QtWidgets. Everything else is left out: the export tooling's
 torch/transformers/onnx, and the Qt modules, plugins and translations nothing here loads.
 """
 
@@ -34,7 +34,7 @@ EXCLUDES = [
     "tkinter", "matplotlib", "IPython", "pytest", "setuptools", "pip", "yaml",
     # lxml's hook collects every submodule; the documents use lxml.etree only
     "lxml.objectify", "lxml.html", "lxml.isoschematron",
-    "ssl", "_ssl", "_hashlib", "readline",  # no network, hashlib has built-in sha256: libssl/libcrypto stay out
+    "readline",  # ssl stays: pack downloads (fanyi.download) need TLS
     "PySide6.QtNetwork", "PySide6.QtQml", "PySide6.QtQuick", "PySide6.QtQuickWidgets", "PySide6.QtOpenGL",
     "PySide6.QtOpenGLWidgets", "PySide6.QtWebEngineCore", "PySide6.QtWebEngineWidgets", "PySide6.QtMultimedia",
     "PySide6.QtPdf", "PySide6.QtCharts", "PySide6.Qt3DCore", "PySide6.QtSql", "PySide6.QtTest",

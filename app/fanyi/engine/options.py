@@ -30,6 +30,10 @@ class CancelToken:
         if self._event.is_set():
             raise Cancelled()
 
+    def wait(self, seconds: float) -> bool:
+        """Sleep up to `seconds`, waking at once on cancel; True when cancelled."""
+        return self._event.wait(seconds)
+
 
 @dataclass(frozen=True)
 class DecodeOptions:
