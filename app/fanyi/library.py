@@ -5,6 +5,7 @@ No Qt and no ONNX Runtime here: the CLI and the UI both use it.
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 import zipfile
@@ -26,6 +27,9 @@ class LibraryError(Exception):
 
 @dataclass(frozen=True)
 class PackInfo:
+    """A pack found on this machine. A broken one (`problem` says why) is listed so that it can be
+    removed, never opened: its name is its folder's, its languages and quantization are "", its size 0."""
+
     name: str
     path: Path
     source_lang: str
@@ -34,59 +38,80 @@ class PackInfo:
     quantization: str
     bundled: bool
     target_tokens: dict
+    problem: str | None = None
+
+    @property
+    def usable(self) -> bool:
+        return self.problem is None
 
     @classmethod
     def of(cls, pack: ModelPack, bundled: bool) -> "PackInfo":
         return cls(pack.name, pack.path, pack.source_lang, pack.target_lang, pack.size_bytes, pack.quantization,
                    bundled, pack.target_tokens)
 
+    @classmethod
+    def broken(cls, path: Path, bundled: bool, problem: str) -> "PackInfo":
+        return cls(path.name, path, "", "", 0, "", bundled, {}, problem)
+
 
 def _candidates(folder: Path) -> list[Path]:
-    if not folder.is_dir():
+    """Folders holding a manifest; hidden ones are imports still being unpacked."""
+    try:
+        entries = sorted(folder.iterdir()) if folder.is_dir() else []
+    except OSError:  # an unreadable folder holds no pack we could use
         return []
-    return sorted(p for p in folder.iterdir() if (p / MANIFEST).is_file())
+    return [p for p in entries if not p.name.startswith(".") and os.path.lexists(p / MANIFEST)]
 
 
 def list_packs() -> list[PackInfo]:
-    """Every readable pack; manifests are read but checksums are left to opening a pack for use."""
+    """Every pack, usable or broken (see PackInfo); checksums are left to opening a pack for use."""
     found: dict[Path, PackInfo] = {}
     sources = [(d, True) for d in paths.bundled_packs_dirs()] + [(paths.user_packs_dir(), False)]
     for folder, bundled in sources:
         for candidate in _candidates(folder):
             try:
-                pack = ModelPack.open(candidate, verify=False)
-            except PackError:
-                continue
-            found.setdefault(candidate.resolve(), PackInfo.of(pack, bundled))
+                info = PackInfo.of(ModelPack.open(candidate, verify=False), bundled)
+            except PackError as exc:
+                info = PackInfo.broken(candidate, bundled, str(exc))
+            found.setdefault(candidate.resolve(), info)
     return list(found.values())
 
 
+def _named(packs: list[PackInfo], name_or_path: str) -> PackInfo | None:
+    """The pack of that name, folder name or folder path."""
+    as_path = Path(name_or_path).expanduser()
+    folder = as_path.resolve() if as_path.is_dir() else None
+    return next((p for p in packs if name_or_path in (p.name, p.path.name) or p.path.resolve() == folder), None)
+
+
 def find_pack(name_or_path: str | None = None) -> PackInfo:
-    """A pack by folder path or by name; with None, the default pack (en→zh preferred)."""
-    if name_or_path:
-        as_path = Path(name_or_path).expanduser()
-        if as_path.is_dir():
-            try:
-                return PackInfo.of(ModelPack.open(as_path, verify=False), bundled=False)
-            except PackError as exc:
-                raise LibraryError(str(exc)) from None
+    """A usable pack by folder path or by name; with None, the default pack (en→zh preferred)."""
+    if name_or_path and Path(name_or_path).expanduser().is_dir():
+        try:
+            return PackInfo.of(ModelPack.open(Path(name_or_path).expanduser(), verify=False), bundled=False)
+        except PackError as exc:
+            raise LibraryError(str(exc)) from None
     packs = list_packs()
-    if not packs:
-        raise LibraryError(no_model_message())
+    usable = [p for p in packs if p.usable]
+    pack = _named(packs, name_or_path) if name_or_path else None
+    if pack is not None and not pack.usable:
+        raise LibraryError(f"the model pack {pack.name} is broken: {pack.problem}")
+    if pack is not None:
+        return pack
+    if not usable:
+        raise LibraryError(no_model_message(packs))
     if name_or_path is None:
-        for pack in packs:
-            if pack.name == DEFAULT_PACK or (pack.source_lang, pack.target_lang) == ("en", "zh"):
-                return pack
-        return packs[0]
-    for pack in packs:
-        if pack.name == name_or_path or pack.path.name == name_or_path:
-            return pack
-    raise LibraryError(f"no model pack named {name_or_path!r}; installed: {', '.join(p.name for p in packs)}")
+        return next((p for p in usable if p.name == DEFAULT_PACK or (p.source_lang, p.target_lang) == ("en", "zh")),
+                    usable[0])
+    raise LibraryError(f"no model pack named {name_or_path!r}; installed: {', '.join(p.name for p in usable)}")
 
 
-def no_model_message() -> str:
-    return ("No translation model is installed. Import a model pack (fanyi models import PACK_FOLDER_OR_ZIP), "
-            f"or, on a machine that is online, build one: fanyi models fetch {DEFAULT_PACK}")
+def no_model_message(packs: list[PackInfo] | None = None) -> str:
+    broken = sum(not p.usable for p in packs or [])
+    state = (f"No usable translation model is installed ({broken} broken: fanyi models list says why)" if broken
+             else "No translation model is installed")
+    return (f"{state}. Import a model pack (fanyi models import PACK_FOLDER_OR_ZIP), or, on a machine that is "
+            f"online, build one: fanyi models fetch {DEFAULT_PACK}")
 
 
 def _safe_extract(archive: Path, into: Path, progress: Progress | None) -> Path:
@@ -142,10 +167,16 @@ def _folder_name(name: str) -> str:
 
 
 def remove_pack(name: str) -> None:
-    pack = find_pack(name)
-    if pack.bundled or paths.user_packs_dir().resolve() not in pack.path.resolve().parents:
+    """Remove a user-installed pack, usable or broken; bundled packs stay."""
+    pack = _named(list_packs(), name)
+    if pack is None:
+        raise LibraryError(f"no model pack named {name!r}")
+    if pack.bundled or pack.path.parent.resolve() != paths.user_packs_dir().resolve():
         raise LibraryError(f"{pack.name} came with Fanyi and cannot be removed")
-    shutil.rmtree(pack.path)
+    if pack.path.is_symlink():
+        pack.path.unlink()  # the link is what was installed here, not what it points to
+    else:
+        shutil.rmtree(pack.path)
 
 
 def can_build_default() -> tuple[bool, str]:
