@@ -123,3 +123,57 @@ def test_validate_int8_reports_metrics(tiny_pack_int8, tiny_hf_en_zh):
 def test_export_refuses_a_folder_that_is_not_a_model(tmp_path):
     result = run("export", str(tmp_path), str(tmp_path / "out"))
     assert result.returncode == 2 and "config.json is missing" in result.stderr
+
+
+def _broken_copy(tiny_pack, folder, change):
+    """A copy of the tiny pack whose manifest (or a file and its recomputed checksum) is changed."""
+    import json
+    import shutil
+
+    pack = shutil.copytree(tiny_pack, folder)
+    manifest = json.loads((pack / "manifest.json").read_text(encoding="utf-8"))
+    change(pack, manifest)
+    (pack / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    return pack
+
+
+def _truncate_encoder(pack, manifest):
+    from fanyi.engine.pack import file_digest
+
+    graph = pack / "encoder.onnx"
+    graph.write_bytes(graph.read_bytes()[:5000])
+    manifest["files"]["encoder.onnx"] = file_digest(graph)
+
+
+def test_broken_packs_are_listed_not_fatal(tiny_pack, dirs, tmp_path):
+    """A pack lacking a field, of wrong types, or of a graph ONNX Runtime cannot load: no command crashes."""
+    user = tmp_path / "data" / "models"
+    _broken_copy(tiny_pack, user / "no-source", lambda p, m: m.pop("source_lang"))
+    _broken_copy(tiny_pack, user / "bad-size", lambda p, m: m["files"]["vocab.json"].update(size=None))
+    _broken_copy(tiny_pack, user / "no-arch", lambda p, m: m.pop("architecture"))
+    cut = _broken_copy(tiny_pack, tmp_path / "cut", _truncate_encoder)
+    doc = tmp_path / "doc.txt"
+    doc.write_text("Hello.\n", encoding="utf-8")
+
+    listed = run("models", "list", env_extra=dirs)
+    assert listed.returncode == 0 and "Traceback" not in listed.stderr, listed.stderr
+    rows = {line.split()[0]: line for line in listed.stdout.splitlines()[1:]}
+    assert set(rows) == {"no-source", "bad-size", "no-arch"}
+    assert "broken (" in rows["no-source"] and "source_lang is missing" in rows["no-source"]
+    assert "files.vocab.json.size must be a whole number" in rows["bad-size"]
+    assert "architecture is missing" in rows["no-arch"]
+
+    for args in (["translate", "Hello."], ["translate", "--model", "no-source", "Hello."],
+                 ["file", "--model", "bad-size", str(doc)], ["translate", "--model", str(cut), "Hello."],
+                 ["file", "--model", str(cut), str(doc)]):
+        result = run(*args, env_extra=dirs)
+        assert result.returncode == 2 and "Traceback" not in result.stderr, (args, result.stderr)
+        assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert "No usable translation model is installed (3 broken" in run("translate", "Hi.", env_extra=dirs).stderr
+    assert "source_lang is missing" in run("translate", "-m", "no-source", "Hi.", env_extra=dirs).stderr
+    assert f"{cut / 'encoder.onnx'} cannot be loaded" in run("translate", "-m", str(cut), "Hi.",
+                                                             env_extra=dirs).stderr
+
+    removed = run("models", "remove", "no-source", env_extra=dirs)
+    assert removed.returncode == 0, removed.stderr
+    assert not (user / "no-source").exists() and (user / "bad-size").exists()
