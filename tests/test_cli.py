@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -125,33 +126,15 @@ def test_export_refuses_a_folder_that_is_not_a_model(tmp_path):
     assert result.returncode == 2 and "config.json is missing" in result.stderr
 
 
-def _broken_copy(tiny_pack, folder, change):
-    """A copy of the tiny pack whose manifest (or a file and its recomputed checksum) is changed."""
-    import json
-    import shutil
-
-    pack = shutil.copytree(tiny_pack, folder)
-    manifest = json.loads((pack / "manifest.json").read_text(encoding="utf-8"))
-    change(pack, manifest)
-    (pack / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
-    return pack
-
-
-def _truncate_encoder(pack, manifest):
-    from fanyi.engine.pack import file_digest
-
-    graph = pack / "encoder.onnx"
-    graph.write_bytes(graph.read_bytes()[:5000])
-    manifest["files"]["encoder.onnx"] = file_digest(graph)
-
-
 def test_broken_packs_are_listed_not_fatal(tiny_pack, dirs, tmp_path):
     """A pack lacking a field, of wrong types, or of a graph ONNX Runtime cannot load: no command crashes."""
+    from pack_damage import broken_copy, truncate
+
     user = tmp_path / "data" / "models"
-    _broken_copy(tiny_pack, user / "no-source", lambda p, m: m.pop("source_lang"))
-    _broken_copy(tiny_pack, user / "bad-size", lambda p, m: m["files"]["vocab.json"].update(size=None))
-    _broken_copy(tiny_pack, user / "no-arch", lambda p, m: m.pop("architecture"))
-    cut = _broken_copy(tiny_pack, tmp_path / "cut", _truncate_encoder)
+    broken_copy(tiny_pack, user / "no-source", lambda m: m.pop("source_lang"))
+    broken_copy(tiny_pack, user / "bad-size", lambda m: m["files"]["vocab.json"].update(size=None))
+    broken_copy(tiny_pack, user / "no-arch", lambda m: m.pop("architecture"))
+    cut = truncate(shutil.copytree(tiny_pack, tmp_path / "cut"), "encoder.onnx")
     doc = tmp_path / "doc.txt"
     doc.write_text("Hello.\n", encoding="utf-8")
 

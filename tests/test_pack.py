@@ -9,6 +9,7 @@ import shutil
 import numpy as np
 import onnx
 import pytest
+from pack_damage import replace_file, rewrite_manifest
 
 from fanyi.engine.pack import FORMAT_VERSION, ModelPack, PackError, file_digest
 
@@ -171,13 +172,6 @@ def test_translator_open_reports_a_damaged_graph_as_such(pack_copy):
 
 # --- manifests that lie: every value the runtime reads is checked when the pack is opened ----------
 
-def _rewrite_manifest(pack_dir, change) -> None:
-    path = pack_dir / "manifest.json"
-    manifest = json.loads(path.read_text(encoding="utf-8"))
-    change(manifest)
-    path.write_text(json.dumps(manifest), encoding="utf-8")
-
-
 def _set(keys: tuple, value):
     """A change that sets manifest[k0][k1]... = value; None removes the key."""
     *parents, last = keys
@@ -203,13 +197,13 @@ def _set(keys: tuple, value):
     (("name",), "tiny\u202e", "name must be printable text"),
 ])
 def test_a_manifest_missing_a_field_or_of_the_wrong_type_is_refused(pack_copy, keys, value, message):
-    _rewrite_manifest(pack_copy, _set(keys, value))
+    rewrite_manifest(pack_copy, _set(keys, value))
     with pytest.raises(PackError, match=re.escape(f"{pack_copy / 'manifest.json'}: {message}")):
         ModelPack.open(pack_copy, verify=False)
 
 
 def test_a_null_size_is_refused(pack_copy):
-    _rewrite_manifest(pack_copy, lambda m: m["files"]["vocab.json"].update(size=None))
+    rewrite_manifest(pack_copy, lambda m: m["files"]["vocab.json"].update(size=None))
     with pytest.raises(PackError, match="files.vocab.json.size must be a whole number"):
         ModelPack.open(pack_copy)
 
@@ -237,7 +231,7 @@ def test_a_null_size_is_refused(pack_copy):
 def test_manifest_values_are_bounded(pack_copy, keys, value, message):
     """The manifest has no checksum: a value past its bound (num_beams 1000000 got a process killed at 24 GB)
     makes the pack unusable with a message, before anything is allocated for it."""
-    _rewrite_manifest(pack_copy, _set(keys, value))
+    rewrite_manifest(pack_copy, _set(keys, value))
     with pytest.raises(PackError, match=re.escape(message)):
         ModelPack.open(pack_copy, verify=False)
 
@@ -259,7 +253,7 @@ def test_json_constants_and_absurd_numbers_are_a_damaged_manifest(pack_copy):
 def test_file_names_must_stay_inside_the_pack(pack_copy, tmp_path, name):
     secret = tmp_path / "secret"
     secret.write_bytes(b"not yours")
-    _rewrite_manifest(pack_copy, lambda m: m["files"].update({name: file_digest(secret)}))
+    rewrite_manifest(pack_copy, lambda m: m["files"].update({name: file_digest(secret)}))
     with pytest.raises(PackError, match="a name in files must be a plain file name"):
         ModelPack.open(pack_copy)
 
@@ -280,12 +274,6 @@ def test_files_that_are_symbolic_links_are_refused(pack_copy, tmp_path):
 
 # --- files that pass their checksum and still cannot be loaded -----------------------------------
 
-def _replace_file(pack_dir, name: str, data: bytes) -> None:
-    """Rewrite a file and its manifest entry, as a damaged pack whose checksums were recomputed."""
-    (pack_dir / name).write_bytes(data)
-    _rewrite_manifest(pack_dir, lambda m: m["files"].update({name: file_digest(pack_dir / name)}))
-
-
 @pytest.mark.parametrize("name, damage, message", [
     ("encoder.onnx", lambda data: data[: len(data) // 2], "encoder.onnx cannot be loaded: [ONNXRuntimeError]"),
     ("decoder.onnx", lambda data: data[:100], "decoder.onnx cannot be loaded: [ONNXRuntimeError]"),
@@ -298,7 +286,7 @@ def _replace_file(pack_dir, name: str, data: bytes) -> None:
 def test_a_file_that_passes_its_checksum_but_cannot_be_loaded_is_named(pack_copy, name, damage, message):
     from fanyi.engine.translator import Translator
 
-    _replace_file(pack_copy, name, damage((pack_copy / name).read_bytes()))
+    replace_file(pack_copy, name, damage((pack_copy / name).read_bytes()))
     ModelPack.open(pack_copy)  # every checksum matches
     with pytest.raises(PackError, match=re.escape(f"{pack_copy / message}")):
         Translator.open(pack_copy, threads=1)
@@ -312,7 +300,7 @@ def test_a_file_that_passes_its_checksum_but_cannot_be_loaded_is_named(pack_copy
 def test_a_graph_that_disagrees_with_its_manifest_is_named(pack_copy, change, message):
     from fanyi.engine.translator import Translator
 
-    _rewrite_manifest(pack_copy, change)
+    rewrite_manifest(pack_copy, change)
     with pytest.raises(PackError, match=re.escape(message)):
         Translator.open(pack_copy, threads=1)
 
@@ -320,6 +308,6 @@ def test_a_graph_that_disagrees_with_its_manifest_is_named(pack_copy, change, me
 def test_a_swapped_graph_is_named(pack_copy):
     from fanyi.engine.translator import Translator
 
-    _replace_file(pack_copy, "encoder.onnx", (pack_copy / "decoder.onnx").read_bytes())
+    replace_file(pack_copy, "encoder.onnx", (pack_copy / "decoder.onnx").read_bytes())
     with pytest.raises(PackError, match=r"encoder.onnx does not fit the pack's manifest: it takes .*past_key_0"):
         Translator.open(pack_copy, threads=1)

@@ -1,10 +1,13 @@
-"""Atomic file writes: a reader never sees a half-written file, and a failed write leaves nothing behind."""
+"""Atomic file writes (a reader never sees a half-written file, a failed write leaves nothing behind), and
+keeping a damaged file aside."""
 
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
@@ -42,3 +45,17 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     with atomic_write(path, "w", encoding="utf-8") as handle:
         handle.write(text)
+
+
+def move_aside(path: str | os.PathLike[str], why: str = "corrupt") -> Path:
+    """Rename a file that cannot be used to ``<name>.<why>-<date>-<time>`` beside it, so nothing is lost
+    when a fresh one takes its place; never over another such file. Returns the new path."""
+    path = Path(path)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    target = path.with_name(f"{path.name}.{why}-{stamp}")
+    for n in itertools.count(2):
+        if not os.path.lexists(target):
+            break
+        target = path.with_name(f"{path.name}.{why}-{stamp}-{n}")
+    os.replace(path, target)
+    return target
