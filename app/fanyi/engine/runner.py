@@ -21,18 +21,17 @@ def _check_interface(session, path: Path, inputs: dict[str, list], outputs: dict
     """
     declared_inputs = {arg.name: arg.shape for arg in session.get_inputs()}
     declared = {**declared_inputs, **{arg.name: arg.shape for arg in session.get_outputs()}}
-    problem = ""
-    if unexpected := sorted(set(declared_inputs) - set(inputs)):
-        problem = f"it takes {', '.join(unexpected)}, which the runtime does not feed"
+    unexpected = sorted(set(declared_inputs) - set(inputs))
+    problems = [f"it takes {', '.join(unexpected)}, which the runtime does not feed"] if unexpected else []
     for name, shape in {**inputs, **outputs}.items():
-        if name not in declared:
-            problem = problem or f"it has no {name}"
-            continue
-        got = declared[name]
-        if len(got) != len(shape) or any(isinstance(g, int) and w is not None and g != w for g, w in zip(got, shape)):
-            problem = problem or f"{name} has the shape {got}, the manifest implies {shape}"
-    if problem:
-        raise PackError(f"{path} does not fit the pack's manifest: {problem}")
+        got = declared.get(name)
+        if got is None:
+            problems.append(f"it has no {name}")
+        elif len(got) != len(shape) or any(isinstance(g, int) and w is not None and g != w
+                                           for g, w in zip(got, shape)):
+            problems.append(f"{name} has the shape {got}, the manifest implies {shape}")
+    if problems:
+        raise PackError(f"{path} does not fit the pack's manifest: {problems[0]}")
 
 
 class MarianRunner:
