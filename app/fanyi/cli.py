@@ -202,8 +202,11 @@ def cmd_models(args) -> int:
         print(f"{'name':24} {'languages':10} {'size':>9} {'quant':6} {'kind':9} location")
         for p in packs:
             kind = "bundled" if p.bundled else "user"
-            print(f"{p.name:24} {p.source_lang + '→' + p.target_lang:10} {human_size(p.size_bytes):>9} "
-                  f"{p.quantization:6} {kind:9} {p.path}")
+            if p.usable:
+                print(f"{p.name:24} {p.source_lang + '→' + p.target_lang:10} {human_size(p.size_bytes):>9} "
+                      f"{p.quantization:6} {kind:9} {p.path}")
+            else:  # the reason names the folder or file
+                print(f"{p.name:24} {'-':10} {'-':>9} {'-':6} {kind:9} broken ({p.problem})")
         return 0
     if args.action == "import":
         info = library.import_pack(Path(args.source))

@@ -1,4 +1,5 @@
-"""Atomic file writes: a reader never sees a half-written file, and a failed write leaves nothing behind.
+"""Atomic file writes (a reader never sees a half-written file, a failed write leaves nothing behind),
+and keeping a damaged file aside.
 
 A file is written to a temporary ``.NAME.RANDOM.fanyi.part`` in the destination folder and renamed
 into place (a rename within one file system). The temporary is created with the permissions any
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import itertools
 import os
 import re
 import secrets
@@ -197,3 +199,17 @@ def _remove_if_abandoned(path: Path) -> bool:
         return True
     finally:
         os.close(fd)
+
+
+def move_aside(path: str | os.PathLike[str], why: str = "corrupt") -> Path:
+    """Rename a file that cannot be used to ``<name>.<why>-<date>-<time>`` beside it, so nothing is lost
+    when a fresh one takes its place; never over another such file. Returns the new path."""
+    path = Path(path)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    target = path.with_name(f"{path.name}.{why}-{stamp}")
+    for n in itertools.count(2):
+        if not os.path.lexists(target):
+            break
+        target = path.with_name(f"{path.name}.{why}-{stamp}-{n}")
+    os.replace(path, target)
+    return target

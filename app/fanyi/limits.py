@@ -40,6 +40,27 @@ READ_TIMEOUT_S = 30.0  # between any two pieces of an answer: a stalled server i
 DOWNLOAD_RETRIES = 3  # resumes of a broken transfer from one URL before the next URL is tried
 CATALOG_TIMEOUT_S = 15.0  # the whole catalog is ~500 KB: a server that needs longer is skipped
 
+# manifest values (engine/pack.py): a manifest has no checksum, so every value the runtime reads from
+# it is bounded; a pack past one of these is refused (listed as broken), never clamped.
+# Generation defaults share the decoding bounds above (num_beams ≤ MAX_BEAMS).
+MAX_PACK_FILES = 64  # a pack has 8
+MAX_MANIFEST_TEXT = 256  # characters of a name, language code, description or tensor name
+MAX_VOCAB_SIZE = 1 << 20  # opus-mt: 65,001 tokens; NLLB and mBART-50: ~256k
+MAX_POSITIONS = 16_384  # the model's position table, and so max_length / min_length; opus-mt: 512
+MAX_LAYERS = 128  # encoder or decoder layers; NLLB-3.3B: 24
+MAX_HEADS = 256
+MAX_MODEL_WIDTH = 65_536  # d_model, head_dim, ffn_dim; NLLB-3.3B's ffn_dim: 8192
+MAX_EOS_IDS = 16  # end-of-sentence ids (eos_all, forced_eos_token_id)
+MAX_BAD_WORDS = 4096  # banned sequences, each checked at every decoder step
+MAX_BAD_WORD_TOKENS = 32  # tokens in one banned sequence
+LENGTH_PENALTY_RANGE = (-16.0, 16.0)  # an exponent of the length: Hugging Face configs use 0.6–2.0
+REPETITION_PENALTY_RANGE = (0.01, 100.0)  # a divisor of scores: 1 is off
+MAX_TARGET_TOKENS = 4096  # >>lang<< tokens of a multilingual model; opus-mt-en-mul has ~400
+MAX_EXTERNAL_TENSORS = 100_000  # entries of the shared.bin index
+MAX_TENSOR_DIMS = 8
+MAX_PACK_VERSION = 1_000_000  # the catalog version a release pack records
+MAX_REFERENCE_CHARS = 1000  # the reference sentence (and its translations) a release pack records
+
 # --- documents ------------------------------------------------------------------------------------
 # A document past one of these is refused with one line (DocumentTooLarge) before the work that
 # would cost that much: zip sizes are checked from the central directory and again while inflating,

@@ -194,7 +194,10 @@ def _run_checks(say: Say) -> None:
         window = fanyi.window
         _show_window(window, say, t0)
         if fanyi.pack is None:
-            raise SelfTestError(library.no_model_message())
+            packs = library.list_packs()
+            if broken := next((p for p in packs if not p.usable), None):  # found, but refused at listing
+                raise SelfTestError(f"the model pack {broken.path} did not load: {broken.problem}")
+            raise SelfTestError(library.no_model_message(packs))
         _translate(fanyi, say)
         _check_reference(fanyi, say)
         import onnxruntime

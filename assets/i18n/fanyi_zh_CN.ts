@@ -2,6 +2,17 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
+    <name>FanyiApp</name>
+    <message>
+        <source>The history file was damaged. It was kept as %1 and a new history was started.</source>
+        <translation>历史记录文件已损坏。已将其保留为 %1，并开始新的历史记录。</translation>
+    </message>
+    <message>
+        <source>History cannot be saved: %1</source>
+        <translation>无法保存历史记录：%1</translation>
+    </message>
+</context>
+<context>
     <name>HistoryDialog</name>
     <message>
         <source>Clear history</source>
@@ -167,6 +178,10 @@
     <message>
         <source>user-installed</source>
         <translation>用户安装</translation>
+    </message>
+    <message>
+        <source>Broken: %1</source>
+        <translation>已损坏：%1</translation>
     </message>
     <message>
         <source>Remove model</source>

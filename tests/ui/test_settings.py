@@ -109,3 +109,17 @@ def test_the_dialog_edits_a_copy(qtbot, ui_dirs):
     assert result == dataclasses.replace(original, beams=3, theme="light", hotkey=DOUBLE_COPY, history=False)
     assert original == Settings(hotkey="Ctrl+Alt+F")
     assert dialog.beams.specialValueText() == "Model default"
+
+
+def test_a_corrupt_file_is_kept_before_defaults_replace_it(ui_dirs):
+    path = settings_path()
+    path.parent.mkdir(parents=True)
+    for content in (b'{"beams": 4, "theme": "da', b"\xff\xfe\x00garbage", b"[1, 2, 3]"):
+        for old in path.parent.iterdir():
+            old.unlink()
+        path.write_bytes(content)
+        assert load_settings() == Settings()
+        kept = list(path.parent.glob("settings.json.corrupt-*"))
+        assert len(kept) == 1 and kept[0].read_bytes() == content
+        save_settings(Settings(beams=2))
+        assert kept[0].read_bytes() == content and load_settings() == Settings(beams=2)

@@ -31,7 +31,7 @@ from .results import Failure, Rewind, StreamEvent, Translation
 from .runner import MarianRunner
 from .segment import Piece, SentenceCache, limit_length, part_joiner, separator_text, split_text
 from .settings import resolve
-from .tokenizer import Tokenizer
+from .tokenizer import Tokenizer, load_spm, read_vocab
 
 log = logging.getLogger(__name__)
 
@@ -60,24 +60,29 @@ class _Outcome:
         return part.text.strip() if self.failed else self.text
 
 
-def _clean_up_spaces(pack: ModelPack) -> bool:
+def _clean_up_spaces(config: Path) -> bool:
     """MarianTokenizer's decode clean-up, as the model's tokenizer_config.json sets it (default off)."""
-    config = pack.file("tokenizer_config.json")
-    if "tokenizer_config.json" not in pack.manifest["files"]:
-        return False
-    try:
-        return bool(json.loads(config.read_text(encoding="utf-8")).get("clean_up_tokenization_spaces", False))
-    except (OSError, ValueError):
-        return False
+    settings = json.loads(config.read_text(encoding="utf-8"))
+    if not isinstance(settings, dict):
+        raise ValueError("not a JSON object")
+    return bool(settings.get("clean_up_tokenization_spaces", False))
+
+
+def _load_tokenizer(pack: ModelPack) -> Tokenizer:
+    """Each file loaded on its own, so that an error names the one that failed."""
+    config = "tokenizer_config.json"
+    clean_up = config in pack.manifest["files"] and pack.load(config, _clean_up_spaces)
+    vocab_size = pack.architecture["vocab_size"]
+    return Tokenizer(pack.load("source.spm", load_spm), pack.load("target.spm", load_spm),
+                     pack.load("vocab.json", lambda path: read_vocab(path, vocab_size)),
+                     clean_up_tokenization_spaces=clean_up)
 
 
 class Translator:
     def __init__(self, pack: ModelPack, *, threads: int | None = None, cache_size: int = 4096):
         self.pack = pack
         self._runner = MarianRunner(pack, threads)
-        self.tokenizer = Tokenizer.from_files(pack.file("source.spm"), pack.file("target.spm"),
-                                              pack.file("vocab.json"),
-                                              clean_up_tokenization_spaces=_clean_up_spaces(pack))
+        self.tokenizer = _load_tokenizer(pack)
         self._cache: SentenceCache[_Outcome] = SentenceCache(cache_size)
         self._bound = length_bound(pack.source_lang, pack.target_lang)
         self.last_stats: dict = {"tokens": 0, "seconds": 0.0}
@@ -85,7 +90,11 @@ class Translator:
 
     @classmethod
     def open(cls, path: str | Path, *, threads: int | None = None) -> "Translator":
-        """Open a pack; its checksums are verified while the sessions load, before this returns."""
+        """Open a pack; its checksums are verified while the sessions load, before this returns.
+
+        Any error is a PackError naming the file: a damaged one (its checksum), or one that passes
+        its checksum and still cannot be loaded.
+        """
         pack = ModelPack.open(path, verify=False)
         # hashing and session creation both release the GIL: on two cores the check costs no time
         with ThreadPoolExecutor(max_workers=1) as pool:

@@ -11,6 +11,7 @@ import dataclasses
 import logging
 import os
 import signal
+import sqlite3
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -41,6 +42,7 @@ class FanyiApp(QObject):
     packs_changed = Signal()
     options_changed = Signal()  # beams, length or variant: what is shown must be re-translated
     quit_requested = Signal()
+    notice = Signal(str)  # something the user should know once, for the status bar
 
     def __init__(
         self,
@@ -65,6 +67,7 @@ class FanyiApp(QObject):
         self.packs: list[library.PackInfo] = []
         self.pack: library.PackInfo | None = None
         self._history: History | None = None
+        self._history_failed = False  # said once; the next attempt may work again
         self._window = None
         self._popup = None
         self._dialogs: dict[str, QObject] = {}  # non-modal windows kept alive while open
@@ -144,7 +147,12 @@ class FanyiApp(QObject):
     def show_history(self) -> None:
         from fanyi.ui.history_dialog import HistoryDialog
 
-        dialog = HistoryDialog(self.history, self.settings.history, self.window)
+        try:
+            history = self.history
+        except (sqlite3.Error, OSError) as exc:
+            self._history_unavailable(exc)
+            return
+        dialog = HistoryDialog(history, self.settings.history, self.window)
         dialog.reopen.connect(self.window.show_source)
         self._keep_open("history", dialog)
 
@@ -157,7 +165,8 @@ class FanyiApp(QObject):
 
     # --- packs ----------------------------------------------------------------------------------
     def refresh_packs(self) -> None:
-        self.packs = library.list_packs()
+        # Broken packs are for the model manager to show and remove; nothing here may choose one.
+        self.packs = [p for p in library.list_packs() if p.usable]
         if self.pack is None or all(p.path != self.pack.path for p in self.packs):
             self.pack = None
             if chosen := self.default_pack():
@@ -240,14 +249,28 @@ class FanyiApp(QObject):
     @property
     def history(self) -> History:
         if self._history is None:
-            self._history = History()
+            self._history = History(on_moved_aside=self._history_moved_aside)
         return self._history
+
+    def _history_moved_aside(self, kept: Path) -> None:
+        self.notice.emit(self.tr("The history file was damaged. It was kept as %1 and a new history was started.")
+                         .replace("%1", str(kept)))
+
+    def _history_unavailable(self, exc: Exception) -> None:
+        log.warning("history: %s", exc)
+        if not self._history_failed:
+            self._history_failed = True
+            self.notice.emit(self.tr("History cannot be saved: %1").replace("%1", str(exc)))
 
     def record(self, source: str, target: str, entry_id: int | None) -> int | None:
         """Save a finished translation when history is on; returns the row to update next time."""
         if not self.settings.history or self.pack is None:
             return None
-        return self.history.save(source, target, self.pack.name, entry_id)
+        try:
+            return self.history.save(source, target, self.pack.name, entry_id)
+        except (sqlite3.Error, OSError) as exc:  # a locked, read-only or full disk: translating goes on
+            self._history_unavailable(exc)
+            return None
 
     def enqueue_document(self, path: Path, bilingual: bool = False) -> bool:
         if self.pack is None:

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from fanyi.ui.app import FanyiApp
 
 DEBOUNCE_MS = 350  # a pause this long counts as "done typing"
+NOTICE_MS = 20_000  # how long a one-time notice (a damaged history file was replaced) stays in the status bar
 PAGE_TRANSLATE, PAGE_NO_MODEL = range(2)
 
 
@@ -139,6 +140,7 @@ class MainWindow(QMainWindow):
         self.service.cancelled.connect(self._on_cancelled)
         app.packs_changed.connect(self.refresh_packs)
         app.options_changed.connect(self._on_options_changed)
+        app.notice.connect(self.show_notice)
 
         self.resize(980, 600)
         self.retranslate()
@@ -300,6 +302,9 @@ class MainWindow(QMainWindow):
         self.model_label.setText("")
         self.stats_label.setText(self.tr("The model could not be opened"))
         self.target.show_error(message)
+
+    def show_notice(self, text: str) -> None:
+        self.statusBar().showMessage(text, NOTICE_MS)
 
     def show_source(self, text: str) -> None:
         """Put ``text`` in the source pane (from the history) and translate it."""

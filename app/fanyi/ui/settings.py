@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from fanyi import limits, paths
-from fanyi.fsutil import atomic_write_text
+from fanyi.fsutil import atomic_write_text, move_aside
 
 log = logging.getLogger(__name__)
 
@@ -85,18 +85,32 @@ def _coerce(raw: dict) -> dict:
 
 
 def load_settings(path: Path | None = None) -> Settings:
+    """The saved settings; a file that cannot be read as settings gives the defaults and is kept aside
+    (``settings.json.corrupt-<date>-<time>``) before the next save replaces it."""
     path = path or settings_path()
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return Settings()
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        log.warning("settings: %s is unreadable (%s); using defaults", path, exc)
+    except OSError as exc:
+        log.warning("settings: %s cannot be read (%s); using defaults", path, exc)
+        return Settings()
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        _keep_aside(path, str(exc))
         return Settings()
     if not isinstance(raw, dict):
-        log.warning("settings: %s does not hold an object; using defaults", path)
+        _keep_aside(path, "it does not hold an object")
         return Settings()
     return Settings(**_coerce(raw))
+
+
+def _keep_aside(path: Path, why: str) -> None:
+    try:
+        kept = move_aside(path)
+    except OSError as exc:
+        log.warning("settings: %s is unusable (%s) and could not be kept aside (%s); using defaults", path, why, exc)
+    else:
+        log.warning("settings: %s is unusable (%s); kept as %s, using defaults", path, why, kept)
 
 
 def save_settings(settings: Settings, path: Path | None = None) -> None:
