@@ -19,3 +19,10 @@ MAX_MANIFEST_BYTES = 4 * MiB
 MAX_ARCHIVE_RATIO = 20  # uncompressed / compressed, per member of a pack .zip; model weights compress ~1.1×
 
 # --- documents ------------------------------------------------------------------------------------
+
+# --- local API (fanyi serve, and the app's "let other apps on this computer use Fanyi") -----------
+API_MAX_BODY_BYTES = 1 * MiB  # one request's body as sent; JSON may spell a Chinese character as 6 bytes
+API_MAX_TEXTS = 50  # texts in one request (DeepL's own limit per request)
+API_MAX_CHARS = 20_000  # characters in one request, all its texts (and their HTML markup) together
+API_MAX_WAITING = 8  # requests waiting for the model behind the running one; more are answered "busy" (429)
+API_MAX_CONNECTIONS = 32  # open connections at once; the server answers 503 beyond
