@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from fanyi.ui.app import FanyiApp
 
 DEBOUNCE_MS = 350  # a pause this long counts as "done typing"
+STATUS_MESSAGE_MS = 15_000  # how long a passing message (e.g. where other apps reach Fanyi) stays
 PAGE_TRANSLATE, PAGE_NO_MODEL = range(2)
 
 
@@ -137,6 +138,7 @@ class MainWindow(QMainWindow):
         self.service.cancelled.connect(self._on_cancelled)
         app.packs_changed.connect(self.refresh_packs)
         app.options_changed.connect(self._on_options_changed)
+        app.status_message.connect(lambda text: self.statusBar().showMessage(text, STATUS_MESSAGE_MS))
 
         self.resize(980, 600)
         self.retranslate()
