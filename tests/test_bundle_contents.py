@@ -73,3 +73,11 @@ def test_default_pack_name_matches_the_library():
     from fanyi import library
 
     assert contents.DEFAULT_PACK == library.DEFAULT_PACK
+
+
+def test_the_server_stacks_modules_named_by_string_exist():
+    """uvicorn and anyio load these by name at run time; a rename in an upgrade must fail here, not in the bundle."""
+    import importlib.util
+
+    named = [m for m in contents.HIDDEN_IMPORTS if m.split(".")[0] in ("uvicorn", "anyio")]
+    assert named and all(importlib.util.find_spec(m) is not None for m in named)

@@ -117,6 +117,15 @@ def test_form_posts_urlencoded_and_multipart(both, tiny_translator, tiny_transla
     assert [t["text"] for t in translations] == [tiny_translator.translate(t, HANT) for t in (EN[0], EN[3])]
 
 
+def test_a_json_template_filled_with_a_multiline_paragraph(both, tiny_translator):
+    """Calibre Ebook Translator's custom engine puts the text into its JSON template as it is."""
+    text = "Where is the station?\nThank you very much."
+    body = '{"q": "%s", "source": "en", "target": "zh-Hans", "format": "text"}' % text.replace('"', '\\"')
+    answer = requests.post(f"{both.address}/translate", data=body.encode(),
+                           headers={"Content-Type": "application/json"}, timeout=60)
+    assert answer.json() == {"translatedText": tiny_translator.translate(text, HANS)}
+
+
 @pytest.mark.skipif(shutil.which("curl") is None, reason="curl is not installed")
 def test_curl_form_post_with_raw_utf8(both, tiny_translator_zh_en):
     out = subprocess.run(["curl", "-s", "-X", "POST", f"{both.address}/translate", "-d", f"q={ZH[1]}&source=zh&target=en"],

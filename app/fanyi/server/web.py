@@ -104,7 +104,8 @@ async def _read_body(request: Request) -> bytes:
 
 def _json(body: bytes) -> dict[str, Any]:
     try:
-        data = json.loads(body)
+        # strict=False: raw line breaks inside strings, as clients that fill a JSON template with text send them
+        data = json.loads(body, strict=False)
     except (ValueError, UnicodeDecodeError):
         raise ApiError(400, "the body is neither JSON nor a form") from None
     if not isinstance(data, dict):
