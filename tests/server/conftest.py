@@ -10,13 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from api_helpers import pack_info
 
 from fanyi.engine.options import DecodeOptions
-from fanyi.engine.pack import ModelPack
-from fanyi.library import PackInfo
-
-EN = ["Good morning.", "The weather is fine today.", "Where is the station?", "Thank you very much."]
-ZH = ["今天天气很好。", "我喜欢看书。"]
 
 
 @pytest.fixture(scope="session")
@@ -30,10 +26,6 @@ def tiny_translator_zh_en(tiny_pack_zh_en):
 def served_translators():
     """pack folder → the Translator the test servers use (one per pack for the whole session)."""
     return {}
-
-
-def pack_info(path: Path) -> PackInfo:
-    return PackInfo.of(ModelPack.open(path, verify=False), bundled=False)
 
 
 @pytest.fixture

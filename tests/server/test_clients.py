@@ -10,7 +10,7 @@ import subprocess
 import deepl
 import pytest
 import requests
-from conftest import EN, ZH
+from api_helpers import EN, ZH
 from libretranslatepy import LibreTranslateAPI
 
 from fanyi.engine.options import DecodeOptions

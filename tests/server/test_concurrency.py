@@ -6,7 +6,7 @@ import threading
 
 import deepl
 import requests
-from conftest import EN, ZH
+from api_helpers import EN, ZH
 from libretranslatepy import LibreTranslateAPI
 
 from fanyi.engine.options import DecodeOptions

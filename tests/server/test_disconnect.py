@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 import pytest
 import requests
-from doubles import SlowTranslator
+from api_helpers import SlowTranslator
 
 DEADLINE = 30.0
 

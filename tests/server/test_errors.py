@@ -7,8 +7,8 @@ import threading
 import deepl
 import pytest
 import requests
-from conftest import EN
-from doubles import ExplodingTranslator
+from api_helpers import EN
+from api_helpers import ExplodingTranslator
 from libretranslatepy import LibreTranslateAPI
 
 from fanyi import limits

@@ -11,7 +11,7 @@ import textwrap
 
 import pytest
 import requests
-from conftest import EN, ZH
+from api_helpers import EN, ZH
 from libretranslatepy import LibreTranslateAPI
 
 from fanyi.engine.options import DecodeOptions

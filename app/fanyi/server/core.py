@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import dataclasses
 import hmac
+import re
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-import re
 from dataclasses import dataclass
 
 from fanyi import limits
@@ -25,8 +25,7 @@ from fanyi.library import PackInfo
 
 from . import languages
 from .languages import AUTO, UnknownLanguage
-from .models import Models
-
+from .models import Models, holds
 
 _MARKUP = re.compile(r"<[^>]*>")  # tags are no evidence of the text's language
 
@@ -183,7 +182,8 @@ class Core:
             self._running.add(cancel)
         try:
             with gate.use(cancel, max_waiting=limits.API_MAX_WAITING) as translator:
-                if translator is None:
+                # The app's window may have switched models between routing and now.
+                if translator is None or not holds(translator, route.pack):
                     raise ApiError(503, "the model is being loaded; try again in a moment")
                 yield translator, dataclasses.replace(self._options(), target=route.token)
         finally:

@@ -23,6 +23,16 @@ def _same(a: Path, b: Path) -> bool:
     return Path(a).resolve() == Path(b).resolve()
 
 
+def _pack_path(translator: Any) -> Path | None:
+    return getattr(getattr(translator, "pack", None), "path", None)
+
+
+def holds(translator: Any, pack: PackInfo) -> bool:
+    """Whether ``translator`` is the model of ``pack`` (a gate's model can change while a request waits)."""
+    path = _pack_path(translator)
+    return path is not None and _same(path, pack.path)
+
+
 class Models:
     def __init__(self, packs: Callable[[], list[PackInfo]], opener: OpenPack,
                  shared: TranslatorGate | None = None) -> None:
@@ -55,6 +65,4 @@ class Models:
             return self._own[pack.path]
 
     def _shared_path(self) -> Path | None:
-        translator = self._shared.translator if self._shared is not None else None
-        pack = getattr(translator, "pack", None)
-        return getattr(pack, "path", None)
+        return _pack_path(self._shared.translator) if self._shared is not None else None

@@ -1,6 +1,7 @@
-"""Translators for what the tiny model cannot show: one that fails, one that takes its time.
+"""Sample texts for the tiny packs, and translators for what the tiny model cannot show: one that
+fails, one that takes its time.
 
-Both have the real Translator's surface that the server uses (translate_batch, translate_stream,
+The translators have the real Translator's surface that the server uses (translate_batch, translate_stream,
 pack, languages, target tokens) and are built over a real pack's manifest.
 """
 
@@ -12,6 +13,16 @@ from pathlib import Path
 
 from fanyi.engine.options import CancelToken
 from fanyi.engine.pack import ModelPack
+from fanyi.library import PackInfo
+
+# Texts the tiny random packs translate into something non-empty (and different per target token).
+EN = ["Good morning.", "The weather is fine today.", "Where is the station?", "Thank you very much."]
+ZH = ["今天天气很好。", "我喜欢看书。"]
+
+
+def pack_info(path: Path) -> PackInfo:
+    return PackInfo.of(ModelPack.open(path, verify=False), bundled=False)
+
 
 STEP_SECONDS = 0.005
 MAX_STEPS = 4000  # 20 s: a translation nobody cancels still ends, so a broken test fails instead of hanging
