@@ -104,9 +104,12 @@ class Core:
         confidence = 1.0
         if target.code == AUTO:  # "into the other language", as some clients offer
             if source.code == AUTO:
-                detected, confidence = languages.detect(sample, _unique(p.source_lang for p in packs))
+                every = [p.source_lang for p in packs] + [p.target_lang for p in packs]
+                detected, confidence = languages.detect(sample, _unique(every))
                 source = languages.Language(detected)
             target = languages.Language(next((p.target_lang for p in packs if p.source_lang == source.code), AUTO))
+            if target.code == AUTO:
+                raise ApiError(400, f"no installed model translates from {source.code} (installed: {offered})")
         if target.code not in {p.target_lang for p in packs}:
             raise ApiError(400, f"no installed model translates into {target_code} (installed: {offered})")
         if source.code == AUTO:
