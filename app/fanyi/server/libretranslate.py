@@ -60,18 +60,22 @@ def routes(core: Core) -> list[Route]:
 
 
 async def _languages(core: Core) -> Response:
+    """Every code a client may send, each with the codes it translates into."""
     targets: dict[str, list[str]] = {}
     for direction in core.directions():
-        codes = [languages.LIBRE_CODE[v] for v in direction.variants] or [direction.target]
-        if direction.variants:
-            codes.insert(0, direction.target)  # plain "zh" too: most clients send it
-        for source in [direction.source] + ([] if direction.source != "zh" else ["zh-Hans", "zh-Hant"]):
-            targets.setdefault(source, [])
-            targets[source] += [c for c in codes if c not in targets[source]]
-        for code in codes:
+        into = _codes(direction.target, direction.variants)
+        written = (languages.SIMPLIFIED, languages.TRADITIONAL) if direction.source == "zh" else ()
+        for code in _codes(direction.source, written) + into:
             targets.setdefault(code, [])
+        for code in _codes(direction.source, written):
+            targets[code] += [c for c in into if c not in targets[code]]
     return JSONResponse([{"code": code, "name": languages.name(code), "targets": found}
                          for code, found in targets.items()])
+
+
+def _codes(language: str, variants: tuple[str, ...]) -> list[str]:
+    """A pack language's codes: plain "zh" (what most clients send), then "zh-Hans", "zh-Hant", "yue" as offered."""
+    return [language] + [languages.LIBRE_CODE[v] for v in variants]
 
 
 async def _detect(core: Core, request: Request) -> Response:
