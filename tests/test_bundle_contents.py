@@ -92,3 +92,11 @@ def test_catalog_name_and_place_match_the_app():
 
 def test_tls_stays_in_the_bundle_for_pack_downloads():
     assert not {"ssl", "_ssl", "_hashlib", "truststore"} & set(contents.EXCLUDES)
+
+
+def test_the_server_stacks_modules_named_by_string_exist():
+    """uvicorn and anyio load these by name at run time; a rename in an upgrade must fail here, not in the bundle."""
+    import importlib.util
+
+    named = [m for m in contents.HIDDEN_IMPORTS if m.split(".")[0] in ("uvicorn", "anyio")]
+    assert named and all(importlib.util.find_spec(m) is not None for m in named)

@@ -10,7 +10,7 @@ from . import __version__
 from .terminal import InputLines, OutputFailed, cancel_on_sigterm, guarded_stdout, silence_stdout
 from .sizes import human_size
 
-SUBCOMMANDS = ("translate", "file", "export", "validate", "models")
+SUBCOMMANDS = ("translate", "file", "export", "validate", "models", "serve")
 
 
 def _decode_options(args):
@@ -231,6 +231,39 @@ def cmd_models(args) -> int:
     raise AssertionError(args.action)
 
 
+def cmd_serve(args) -> int:
+    from . import library
+    from .engine.options import DecodeOptions
+    from .server.core import Core
+    from .server.models import Models
+    from .server.run import address, bind, is_loopback, serve_forever
+
+    packs = [library.find_pack(args.model)] if args.model else library.list_packs()
+    if not packs:
+        raise library.LibraryError(library.no_model_message())
+    models = Models(lambda: packs, lambda path: _open_translator(str(path), args.threads))
+    default = library.find_pack(args.model)
+    models.gate(default)  # opened now, so that a broken pack is told before anything listens
+    options = DecodeOptions(beams=args.beams, max_length=args.max_length)
+    core = Core(models, api_key=args.api_key, options=lambda: options)
+    sock = bind(args.host, args.port)
+    url = address(sock)
+    directions = ", ".join(f"{p.name} ({p.source_lang}→{p.target_lang})" for p in packs)
+    print(f"Fanyi serves {url} with {directions}", flush=True)
+    print(f"  LibreTranslate: {url}   DeepL: server URL {url}   DeepLX: {url}/translate   stream: {url}/stream",
+          flush=True)
+    if not is_loopback(args.host):
+        warning = "needs the API key" if args.api_key else "is open to anyone who can reach it (see --api-key)"
+        print(f"  {args.host} is not this computer only: the server {warning}", flush=True)
+    print("Press Ctrl+C to stop.", flush=True)
+    try:
+        serve_forever(core, sock)
+    except KeyboardInterrupt:  # uvicorn stops gracefully on Ctrl+C, then passes the signal on
+        pass
+    print("stopped", flush=True)
+    return 0
+
+
 def cmd_file(args) -> int:
     from .documents import command
 
@@ -297,6 +330,17 @@ def build_parser() -> argparse.ArgumentParser:
     fetch.add_argument("--quantize", choices=["none", "int8"], default="int8")
     p.set_defaults(run=cmd_models)
 
+    p = sub.add_parser("serve", help="a local LibreTranslate-, DeepL- and DeepLX-compatible translation API")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: this computer only)")
+    p.add_argument("--port", type=int, default=5000, help="port (default: 5000; 0 picks a free one)")
+    p.add_argument("--model", "-m", help="serve only this pack (folder or installed name; default: every "
+                                          "installed pack, chosen by the requested languages)")
+    p.add_argument("--api-key", help="answer only requests that carry this key (403 otherwise)")
+    p.add_argument("--threads", type=int, help="CPU threads (default: up to 4)")
+    p.add_argument("--beams", type=int, help="beam size (default: the model's)")
+    p.add_argument("--max-length", type=int, help="maximum output length in tokens")
+    p.set_defaults(run=cmd_serve)
+
     try:
         from .documents import command as documents_command
     except ImportError:
@@ -346,8 +390,9 @@ def _user_errors() -> tuple[type[Exception], ...]:
     from .engine.pack import PackError
     from .export.errors import ExportError, FetchError
     from .library import LibraryError
+    from .server.run import ServerError
 
-    errors: list[type[Exception]] = [PackError, LibraryError, ExportError, FetchError, ValueError,
+    errors: list[type[Exception]] = [PackError, LibraryError, ExportError, FetchError, ServerError, ValueError,
                                      FileNotFoundError, PermissionError]
     try:
         from .documents.base import DocumentError

@@ -85,3 +85,10 @@ PDF_LAYOUT_LINES = 3_000  # more text lines on a page: each is its own text box 
 PDF_LAYOUT_BOXES = 300  # more text boxes on a page: read top to bottom, left to right (grouping is quadratic)
 REPORT_ENTRIES_PER_REASON = 10  # failed/kept units listed by name in a job's report, per reason
 REPORT_REASONS = 20  # distinct reasons a report tells apart; more are counted as "other reasons"
+
+# --- local API (fanyi serve, and the app's "let other apps on this computer use Fanyi") -----------
+API_MAX_BODY_BYTES = 1 * MiB  # one request's body as sent; JSON may spell a Chinese character as 6 bytes
+API_MAX_TEXTS = 50  # texts in one request (DeepL's own limit per request)
+API_MAX_CHARS = 20_000  # characters in one request, all its texts (and their HTML markup) together
+API_MAX_WAITING = 8  # requests waiting for the model behind the running one; more are answered "busy" (429)
+API_MAX_CONNECTIONS = 32  # open connections at once; the server answers 503 beyond

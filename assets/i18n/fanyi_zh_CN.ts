@@ -2,6 +2,21 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
+    <name>ApiServer</name>
+    <message>
+        <source>Other apps can no longer use Fanyi.</source>
+        <translation>其他应用已无法再使用 Fanyi。</translation>
+    </message>
+    <message>
+        <source>Other apps on this computer can use Fanyi at %1</source>
+        <translation>本机上的其他应用可通过 %1 使用 Fanyi</translation>
+    </message>
+    <message>
+        <source>Other apps cannot use Fanyi: %1</source>
+        <translation>其他应用无法使用 Fanyi：%1</translation>
+    </message>
+</context>
+<context>
     <name>FanyiApp</name>
     <message>
         <source>The history file was damaged. It was kept as %1 and a new history was started.</source>
@@ -320,6 +335,22 @@
         <translation>剪贴板快捷键</translation>
     </message>
     <message>
+        <source>Port</source>
+        <translation>端口</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <source>LibreTranslate, DeepL</source>
+        <translation>LibreTranslate、DeepL</translation>
+    </message>
+    <message>
+        <source>DeepLX</source>
+        <translation>DeepLX</translation>
+    </message>
+    <message>
         <source>Model default</source>
         <translation>模型默认值</translation>
     </message>
@@ -382,6 +413,18 @@
     <message>
         <source>Keep a history of translations</source>
         <translation>保存翻译历史</translation>
+    </message>
+    <message>
+        <source>Let other apps on this computer use Fanyi</source>
+        <translation>允许本机上的其他应用使用 Fanyi</translation>
+    </message>
+    <message>
+        <source>Apps such as Pot, Zotero, Immersive Translate or Calibre then translate with Fanyi: enter the address below in them. Only programs on this computer can connect.</source>
+        <translation>开启后，Pot、Zotero、沉浸式翻译或 Calibre 等应用即可用 Fanyi 翻译：在这些应用中填入下面的地址。只有本机上的程序可以连接。</translation>
+    </message>
+    <message>
+        <source>Optional: apps must then send this key</source>
+        <translation>可选：设置后，其他应用必须发送此密钥</translation>
     </message>
 </context>
 <context>

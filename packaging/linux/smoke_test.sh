@@ -8,6 +8,8 @@
 #      PYTHONPATH, a fresh HOME) and check it left no Fanyi settings or data in that HOME;
 #   5. `fanyi file` translates a .txt, .html, .docx and .pdf with the bundle;
 #   6. `fanyi models install` downloads the tiny pack from a catalog served on this machine;
+#   7. `fanyi serve` on a free localhost port answers a LibreTranslate /translate request with what
+#      `fanyi translate` says (the local API was packed);
 #   7. portable mode: with fanyi-portable.txt beside the executable, `fanyi models import` puts the
 #      tiny pack into data/ beside it.
 # Prints the sizes and the self-test's report; exits non-zero with a FAIL line on any failure.
@@ -19,7 +21,8 @@ make dist
 tarball=$(ls dist/Fanyi-*-linux-*.tar.gz 2>/dev/null | head -n1)
 [ -n "$tarball" ] || fail "make dist wrote no dist/Fanyi-*-linux-*.tar.gz"
 work=$(mktemp -d /tmp/fanyi-smoke.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+serve_pid=
+trap '[ -z "$serve_pid" ] || kill "$serve_pid" 2>/dev/null; rm -rf "$work"' EXIT
 tar -C "$work" -xzf "$tarball"
 bundle=$(ls -d "$work"/Fanyi-*/)
 bundle=${bundle%/}
@@ -129,6 +132,36 @@ print(done.stdout + done.stderr, end="")
 sys.exit(done.returncode or not (served / "data" / "models" / pack.name / "manifest.json").is_file())
 PY
 echo "downloads ok: the bundle installed a pack from a catalog"
+# The local API: `fanyi serve` on port 0 (a free one) prints its address first; one /translate answer.
+env -i PATH=/usr/bin:/bin HOME="$work/home" LANG=C.UTF-8 "$bundle/fanyi" serve --model "$tiny" --port 0 \
+  >"$work/serve.out" 2>"$work/serve.err" &
+serve_pid=$!
+for _ in $(seq 1 600); do
+  grep -q '^Fanyi serves http://' "$work/serve.out" 2>/dev/null && break
+  kill -0 "$serve_pid" 2>/dev/null || break
+  sleep 0.1
+done
+url=$(sed -n 's/^Fanyi serves \(http:[^ ]*\).*/\1/p' "$work/serve.out")
+[ -n "$url" ] || { cat "$work/serve.err" >&2; fail "fanyi serve did not start"; }
+expected=$(env -i PATH=/usr/bin:/bin HOME="$work/home" LANG=C.UTF-8 "$bundle/fanyi" translate --model "$tiny" \
+  --target cmn_Hans "Good morning.")
+.venv/bin/python - "$url" "$expected" <<'PY' || { cat "$work/serve.err" >&2; fail "the bundle's local API gave a wrong answer"; }
+import json
+import sys
+import urllib.request
+
+url, expected = sys.argv[1], sys.argv[2]
+request = urllib.request.Request(url + "/translate", data=json.dumps(
+    {"q": "Good morning.", "source": "en", "target": "zh"}).encode(), headers={"Content-Type": "application/json"})
+with urllib.request.urlopen(request, timeout=120) as answer:
+    body = json.load(answer)
+if body != {"translatedText": expected}:
+    sys.exit(f"{url}/translate answered {body!r}, expected {expected!r}")
+PY
+kill -INT "$serve_pid"
+wait "$serve_pid" || fail "fanyi serve did not stop cleanly on Ctrl+C"
+serve_pid=
+echo "local API ok: $url/translate answered as fanyi translate does"
 
 # Portable mode: with the marker next to the executable, an imported pack lands beside it too.
 touch "$bundle/fanyi-portable.txt"

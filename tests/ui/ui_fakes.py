@@ -38,6 +38,7 @@ class FakeTranslator:
 
     def __init__(self, pack_dir: Path, threads: int | None = None, slow: bool = True) -> None:
         pack = ModelPack.open(pack_dir, verify=False)
+        self.pack = pack
         self.name, self.source_lang, self.target_lang = pack.name, pack.source_lang, pack.target_lang
         self.quantization = pack.quantization
         self.target_tokens = dict(pack.target_tokens)

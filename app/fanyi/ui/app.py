@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QApplication
 from fanyi import library, paths
 from fanyi.engine.options import DecodeOptions
 from fanyi.ui import i18n, theme
+from fanyi.ui.api_server import ApiServer
 from fanyi.ui.history import History
 from fanyi.ui.hotkey import GlobalHotkey
 from fanyi.ui.jobs import DocumentJobs, RunDocument, translate_document
@@ -42,7 +43,7 @@ class FanyiApp(QObject):
     packs_changed = Signal()
     options_changed = Signal()  # beams, length or variant: what is shown must be re-translated
     quit_requested = Signal()
-    notice = Signal(str)  # something the user should know once, for the status bar
+    notice = Signal(str)  # for the status bar: something to know once, or where other apps reach Fanyi
 
     def __init__(
         self,
@@ -64,6 +65,9 @@ class FanyiApp(QObject):
         self.tray.quit_requested.connect(self.quit)
         self.hotkey = GlobalHotkey()
         self.hotkey.triggered.connect(lambda: QTimer.singleShot(HOTKEY_DELAY_MS, self.translate_clipboard))
+        self.api = ApiServer(self.service.gate, lambda: self.packs, opener, self._api_options,
+                             lambda: self.settings.threads or None)
+        self.api.status_changed.connect(self.notice)
         self.packs: list[library.PackInfo] = []
         self.pack: library.PackInfo | None = None
         self._history: History | None = None
@@ -82,6 +86,7 @@ class FanyiApp(QObject):
         self.hotkey.set_hotkey(self.settings.hotkey)
         if not (self.settings.start_in_tray and self.tray.available):
             self.show_main()
+        self._apply_api()  # after the window, whose status bar says where other apps reach Fanyi
 
     def keeps_running_in_tray(self) -> bool:
         return self.tray.available and self.settings.close_to_tray
@@ -90,6 +95,7 @@ class FanyiApp(QObject):
         self.quit_requested.emit()
 
     def shutdown(self) -> None:
+        self.api.stop()  # first: its requests may be waiting for the translation worker's model
         self.hotkey.stop()
         self.tray.hide()
         self.ops.wait()
@@ -220,6 +226,15 @@ class FanyiApp(QObject):
         return DecodeOptions(beams=s.beams or None, max_length=s.max_length or None,
                              target=self.variant(self.service.model))
 
+    def _api_options(self) -> DecodeOptions:
+        """Beams and length for API requests (read in the server's thread); the target comes with each request."""
+        s = self.settings
+        return DecodeOptions(beams=s.beams or None, max_length=s.max_length or None)
+
+    def _apply_api(self) -> None:
+        s = self.settings
+        self.api.apply(s.api_enabled, s.api_port, s.api_key)
+
     def set_variant(self, key: str) -> None:
         self._save(dataclasses.replace(self.settings, target_variant=key))
         self.options_changed.emit()
@@ -233,6 +248,8 @@ class FanyiApp(QObject):
             theme.apply(new.theme)
         if new.hotkey != old.hotkey and self._started:
             self.hotkey.set_hotkey(new.hotkey)
+        if (new.api_enabled, new.api_port, new.api_key) != (old.api_enabled, old.api_port, old.api_key):
+            self._apply_api()
         if new.threads != old.threads and self.pack is not None:
             self.choose_pack(self.pack)  # the window re-translates once the model is reopened
         elif (new.beams, new.max_length, new.target_variant) != (old.beams, old.max_length, old.target_variant):

@@ -40,6 +40,9 @@ class Settings:
     close_to_tray: bool = True
     history: bool = True
     default_pack: str = ""  # a pack name; "" = the first English→Chinese pack found
+    api_enabled: bool = False  # "let other apps on this computer use Fanyi": the local API on 127.0.0.1
+    api_port: int = 5000
+    api_key: str = ""  # "" = no key needed
 
     def __post_init__(self) -> None:
         # Values outside the known choices (an old or hand-edited file) fall back field by field.
@@ -58,6 +61,8 @@ class Settings:
             self.theme = default("theme")
         if self.ui_language not in UI_LANGUAGES:
             self.ui_language = default("ui_language")
+        if not 1 <= self.api_port <= 65535:
+            self.api_port = default("api_port")
 
 
 def _upper_bounds() -> dict[str, int]:

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QKeySequenceEdit,
     QLabel,
+    QLineEdit,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -22,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from fanyi import limits
 from fanyi.ui import hotkey
+from fanyi.ui.api_server import address
 from fanyi.ui.i18n import LANGUAGE_NAMES
 from fanyi.ui.settings import DOUBLE_COPY, TARGET_VARIANTS, THEMES, Settings
 
@@ -60,6 +62,13 @@ class SettingsDialog(QDialog):
         self.tray_note = QLabel()
         self.tray_note.setWordWrap(True)
         self.history = QCheckBox()
+        self.api_enabled = QCheckBox()
+        self.api_port = QSpinBox(minimum=1024, maximum=65535)
+        self.api_key = QLineEdit()
+        self.api_address = QLineEdit(readOnly=True)  # to copy into the other app
+        self.api_deeplx = QLineEdit(readOnly=True)
+        self.api_enabled.toggled.connect(self._update_api_rows)
+        self.api_port.valueChanged.connect(self._update_api_rows)
 
         hotkey_row = QHBoxLayout()
         hotkey_row.addWidget(self.hotkey_mode)
@@ -68,6 +77,7 @@ class SettingsDialog(QDialog):
         rows = [
             self.beams, self.max_length, self.threads, self.as_you_type, self.variant, self.language, self.theme,
             hotkey_row, self.hotkey_note, self.start_in_tray, self.close_to_tray, self.tray_note, self.history,
+            self.api_enabled, self.api_port, self.api_key, self.api_address, self.api_deeplx,
         ]
         for field in rows:
             self.form.addRow(QLabel(), field)
@@ -103,6 +113,10 @@ class SettingsDialog(QDialog):
         for box in (self.start_in_tray, self.close_to_tray):
             box.setEnabled(self._tray_available)
         self.history.setChecked(s.history)
+        self.api_enabled.setChecked(s.api_enabled)
+        self.api_port.setValue(s.api_port)
+        self.api_key.setText(s.api_key)
+        self._update_api_rows()
 
     def result_settings(self) -> Settings:
         mode = self.hotkey_mode.currentIndex()
@@ -128,6 +142,9 @@ class SettingsDialog(QDialog):
             start_in_tray=self.start_in_tray.isChecked(),
             close_to_tray=self.close_to_tray.isChecked(),
             history=self.history.isChecked(),
+            api_enabled=self.api_enabled.isChecked(),
+            api_port=self.api_port.value(),
+            api_key=self.api_key.text().strip(),
         )
 
     def retranslate(self) -> None:
@@ -135,6 +152,7 @@ class SettingsDialog(QDialog):
         labels = [
             self.tr("Beams"), self.tr("Maximum length"), self.tr("CPU threads"), "", self.tr("Chinese variant"),
             self.tr("Language"), self.tr("Theme"), self.tr("Clipboard hotkey"), "", "", "", "", "",
+            "", self.tr("Port"), self.tr("API key"), self.tr("LibreTranslate, DeepL"), self.tr("DeepLX"),
         ]
         for row, text in enumerate(labels):
             self.form.itemAt(row, QFormLayout.ItemRole.LabelRole).widget().setText(text)
@@ -159,6 +177,19 @@ class SettingsDialog(QDialog):
         self.tray_note.setText("" if self._tray_available else self.tr("This desktop has no system tray."))
         self.tray_note.setVisible(not self._tray_available)
         self.history.setText(self.tr("Keep a history of translations"))
+        self.api_enabled.setText(self.tr("Let other apps on this computer use Fanyi"))
+        self.api_enabled.setToolTip(self.tr("Apps such as Pot, Zotero, Immersive Translate or Calibre then translate "
+                                            "with Fanyi: enter the address below in them. Only programs on this "
+                                            "computer can connect."))
+        self.api_key.setPlaceholderText(self.tr("Optional: apps must then send this key"))
+
+    def _update_api_rows(self) -> None:
+        """The addresses to paste into other apps, for the port chosen; usable only while the setting is on."""
+        url = address(self.api_port.value())
+        self.api_address.setText(url)
+        self.api_deeplx.setText(url + "/translate")
+        for widget in (self.api_port, self.api_key, self.api_address, self.api_deeplx):
+            widget.setEnabled(self.api_enabled.isChecked())
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
