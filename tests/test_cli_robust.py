@@ -56,7 +56,7 @@ def test_a_closed_pipe_is_one_line(tiny_pack):
 @pytest.mark.parametrize("command", ["translate", "file"])
 def test_a_full_stdout_is_one_line(tiny_pack, tmp_path, command):
     source = tmp_path / "a.txt"
-    source.write_text("Hello there.\n", encoding="utf-8")
+    source.write_text("Thank you.\n", encoding="utf-8")  # one the tiny model does not loop on
     args = ["Good morning."] if command == "translate" else [str(source)]
     with open("/dev/full", "w") as full:
         result = subprocess.run([*FANYI, command, "--model", str(tiny_pack), *args], stdout=full,
@@ -73,10 +73,10 @@ def test_a_full_stdout_is_one_line(tiny_pack, tmp_path, command):
 )
 def test_a_bad_stdin_line_is_reported_and_the_others_translated(tiny_pack, expected, bad):
     result = subprocess.run([*FANYI, "translate", "--model", str(tiny_pack)],
-                            input=b"Good morning.\n" + bad + b"\nGood night.\n", capture_output=True, timeout=300)
+                            input=b"Good morning.\n" + bad + b"\nSee you soon.\n", capture_output=True, timeout=300)
     assert result.returncode == 1
     assert_one_line(result.stderr, "line 2 of the input is not valid", "skipped")
-    assert result.stdout.decode().split("\n") == [expected("Good morning."), "", expected("Good night."), ""]
+    assert result.stdout.decode().split("\n") == [expected("Good morning."), "", expected("See you soon."), ""]
 
 
 @pytest.mark.skipif(os.name == "nt", reason="bytes in argv")
@@ -105,7 +105,7 @@ def test_memory_errors_are_one_line(tiny_pack, tmp_path):
             raise MemoryError
 
         txt.parse = exhausted
-        Translator.translate = exhausted
+        Translator.translate = Translator.translate_results = exhausted
         sys.exit(cli.main(sys.argv[1:]))
     """
     document = _run_python(code, "file", "--model", str(tiny_pack), str(source))
@@ -149,7 +149,7 @@ def test_the_temporary_of_a_killed_run_is_swept_by_the_next_run_in_that_folder(t
     old = time.time() - fsutil.STALE_AFTER - 1
     os.utime(temporary, (old, old))  # as if STALE_AFTER had passed
     short = tmp_path / "short.txt"
-    short.write_text("Hello there.\n", encoding="utf-8")
+    short.write_text("Thank you.\n", encoding="utf-8")  # one the tiny model does not loop on
     result = subprocess.run([*FANYI, "file", "--model", str(tiny_pack), str(short)], capture_output=True, timeout=300)
     assert result.returncode == 0, result.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["long.txt", "short.txt", "short.zh.txt"]
