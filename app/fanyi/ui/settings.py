@@ -40,6 +40,8 @@ class Settings:
     close_to_tray: bool = True
     history: bool = True
     default_pack: str = ""  # a pack name; "" = the first English→Chinese pack found
+    download_mirror: str = ""  # a base URL tried first for pack archives; "" = the catalog's own URLs
+    catalog_url: str = ""  # where to read the list of packs from; "" = the catalog's own URLs
 
     def __post_init__(self) -> None:
         # Values outside the known choices (an old or hand-edited file) fall back field by field.
@@ -53,6 +55,15 @@ class Settings:
             self.theme = default("theme")
         if self.ui_language not in UI_LANGUAGES:
             self.ui_language = default("ui_language")
+        for name in ("download_mirror", "catalog_url"):
+            if not valid_url(getattr(self, name)):
+                setattr(self, name, default(name))
+
+
+def valid_url(value: str) -> bool:
+    """An address the downloader accepts: empty (none set) or http(s):// without spaces."""
+    return not value or (value.startswith(("https://", "http://")) and not any(c.isspace() for c in value)
+                         and len(value) <= 2048)
 
 def settings_path() -> Path:
     return paths.user_config_dir() / SETTINGS_FILE
