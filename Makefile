@@ -1,5 +1,5 @@
 # Two commands set everything up on a fresh machine:
-#   make run    virtualenv + install + find (or, when online, build) the default pack + start the app
+#   make run    virtualenv + install + find (or, when online, download) the default pack + start the app
 #   make test   virtualenv + install with the test extras + the whole test suite
 # and one builds this platform's bundle and installer into dist/ (see packaging/build.py):
 #   make dist
@@ -18,17 +18,24 @@ DIST_VENV ?= .venv-dist
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-install: $(BIN)/python
+# pip runs again only when pyproject.toml is newer than the last install (the code itself is an
+# editable install), so a second `make run` starts the app at once.
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(PIP) -e .
+	touch $@
 
-install-dev: $(BIN)/python
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	$(PIP) -e '.[dev]'
+	touch $@
 
-# Finds an installed pack; if none, tries to build opus-mt-en-zh (needs internet and the export extra).
+install: $(VENV)/.installed
+
+install-dev: $(VENV)/.installed-dev
+
+# Finds an installed pack; if none, downloads opus-mt-en-zh from the pack catalog (no torch needed).
+# Offline that prints one line saying so, and the app starts anyway (it offers Import pack).
 default-pack: install
-	@$(BIN)/fanyi models list | grep -q '→' || \
-	  ( $(BIN)/python -c "import torch" 2>/dev/null && $(BIN)/fanyi models fetch opus-mt-en-zh ) || \
-	  echo "No model pack yet: the app will start and explain how to get one."
+	@$(BIN)/fanyi models list | grep -q '→' || $(BIN)/fanyi models install opus-mt-en-zh || true
 
 run: default-pack
 	$(BIN)/fanyi

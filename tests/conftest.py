@@ -55,6 +55,39 @@ def tiny_pack_zh_en(tiny_hf_zh_en, models_root) -> Path:
     return _export(tiny_hf_zh_en, models_root / "tiny-zh-en", "none")
 
 
+def _biased_copy(hf: Path, out: Path, bias: dict[str, float]) -> Path:
+    """A copy of a tiny model whose output layer favours some pieces whatever the input."""
+    import json
+    import shutil
+
+    import torch
+    from transformers import MarianMTModel
+
+    shutil.copytree(hf, out)
+    vocab = json.loads((out / "vocab.json").read_text(encoding="utf-8"))
+    model = MarianMTModel.from_pretrained(hf)
+    with torch.no_grad():
+        for piece, value in bias.items():
+            model.final_logits_bias[0, vocab[piece]] += value
+    model.save_pretrained(out)
+    return out
+
+
+@pytest.fixture(scope="session")
+def looping_pack(tiny_hf_en_zh, models_root) -> Path:
+    """An en→zh pack that says 好 over and over whatever it is given, as opus-mt does on some inputs,
+    and never ends a sentence by itself: kept from repeating itself, it runs on (past any length bound)."""
+    return _export(_biased_copy(tiny_hf_en_zh, models_root / "hf-looping", {"好": 50.0, "</s>": -100.0}),
+                   models_root / "tiny-looping", "none")
+
+
+@pytest.fixture(scope="session")
+def silent_pack(tiny_hf_en_zh, models_root) -> Path:
+    """An en→zh pack that ends every translation at once, and when made to go on says only a space."""
+    return _export(_biased_copy(tiny_hf_en_zh, models_root / "hf-silent", {"</s>": 50.0, "▁": 40.0}),
+                   models_root / "tiny-silent", "none")
+
+
 @pytest.fixture(scope="session")
 def tiny_translator(tiny_pack):
     from fanyi.engine.translator import Translator

@@ -73,3 +73,30 @@ def test_default_pack_name_matches_the_library():
     from fanyi import library
 
     assert contents.DEFAULT_PACK == library.DEFAULT_PACK
+
+
+def test_the_release_catalog_is_bundled_into_assets_when_present(tmp_path):
+    (tmp_path / "assets" / "i18n").mkdir(parents=True)
+    shipped = tmp_path / "assets" / "catalog.json"
+    assert not any(src == str(shipped) for src, _dest in contents.datas(tmp_path))
+    shipped.write_text("{}", encoding="utf-8")
+    assert (str(shipped), "assets") in contents.datas(tmp_path)
+
+
+def test_catalog_name_and_place_match_the_app():
+    from fanyi import catalog, paths
+
+    assert contents.CATALOG == catalog.CATALOG_FILE
+    assert catalog.bundled_path() == paths.assets_dir() / contents.CATALOG
+
+
+def test_tls_stays_in_the_bundle_for_pack_downloads():
+    assert not {"ssl", "_ssl", "_hashlib", "truststore"} & set(contents.EXCLUDES)
+
+
+def test_the_server_stacks_modules_named_by_string_exist():
+    """uvicorn and anyio load these by name at run time; a rename in an upgrade must fail here, not in the bundle."""
+    import importlib.util
+
+    named = [m for m in contents.HIDDEN_IMPORTS if m.split(".")[0] in ("uvicorn", "anyio")]
+    assert named and all(importlib.util.find_spec(m) is not None for m in named)

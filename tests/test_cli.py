@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -64,7 +65,8 @@ def test_fetch_offline_is_one_clear_line(dirs):
 def test_translate_without_a_model_says_how_to_get_one(dirs):
     result = run("translate", "Hello", env_extra=dirs)
     assert result.returncode == 2
-    assert "fanyi models import" in result.stderr and "fanyi models fetch" in result.stderr
+    assert "fanyi models install opus-mt-en-zh" in result.stderr and "fanyi models import" in result.stderr
+    assert "fetch" not in result.stderr  # building a model needs torch: not what a user is pointed at
 
 
 def test_import_zip_and_refuse_escaping_archive(tiny_pack, dirs, tmp_path):
@@ -123,3 +125,39 @@ def test_validate_int8_reports_metrics(tiny_pack_int8, tiny_hf_en_zh):
 def test_export_refuses_a_folder_that_is_not_a_model(tmp_path):
     result = run("export", str(tmp_path), str(tmp_path / "out"))
     assert result.returncode == 2 and "config.json is missing" in result.stderr
+
+
+def test_broken_packs_are_listed_not_fatal(tiny_pack, dirs, tmp_path):
+    """A pack lacking a field, of wrong types, or of a graph ONNX Runtime cannot load: no command crashes."""
+    from pack_damage import broken_copy, truncate
+
+    user = tmp_path / "data" / "models"
+    broken_copy(tiny_pack, user / "no-source", lambda m: m.pop("source_lang"))
+    broken_copy(tiny_pack, user / "bad-size", lambda m: m["files"]["vocab.json"].update(size=None))
+    broken_copy(tiny_pack, user / "no-arch", lambda m: m.pop("architecture"))
+    cut = truncate(shutil.copytree(tiny_pack, tmp_path / "cut"), "encoder.onnx")
+    doc = tmp_path / "doc.txt"
+    doc.write_text("Hello.\n", encoding="utf-8")
+
+    listed = run("models", "list", env_extra=dirs)
+    assert listed.returncode == 0 and "Traceback" not in listed.stderr, listed.stderr
+    rows = {line.split()[0]: line for line in listed.stdout.splitlines()[1:]}
+    assert set(rows) == {"no-source", "bad-size", "no-arch"}
+    assert "broken (" in rows["no-source"] and "source_lang is missing" in rows["no-source"]
+    assert "files.vocab.json.size must be a whole number" in rows["bad-size"]
+    assert "architecture is missing" in rows["no-arch"]
+
+    for args in (["translate", "Hello."], ["translate", "--model", "no-source", "Hello."],
+                 ["file", "--model", "bad-size", str(doc)], ["translate", "--model", str(cut), "Hello."],
+                 ["file", "--model", str(cut), str(doc)]):
+        result = run(*args, env_extra=dirs)
+        assert result.returncode == 2 and "Traceback" not in result.stderr, (args, result.stderr)
+        assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert "No usable translation model is installed (3 broken" in run("translate", "Hi.", env_extra=dirs).stderr
+    assert "source_lang is missing" in run("translate", "-m", "no-source", "Hi.", env_extra=dirs).stderr
+    assert f"{cut / 'encoder.onnx'} cannot be loaded" in run("translate", "-m", str(cut), "Hi.",
+                                                             env_extra=dirs).stderr
+
+    removed = run("models", "remove", "no-source", env_extra=dirs)
+    assert removed.returncode == 0, removed.stderr
+    assert not (user / "no-source").exists() and (user / "bad-size").exists()

@@ -29,3 +29,9 @@ def test_translating_imports_no_export_tools(tiny_pack):
 def test_cli_parser_imports_nothing_heavy():
     modules = imported_after("from fanyi.cli import build_parser\nbuild_parser()")
     assert not modules & {"torch", "transformers", "onnx", "onnxruntime", "PySide6"}
+
+
+def test_downloading_and_installing_packs_needs_no_export_tools_no_qt_and_no_onnxruntime():
+    modules = imported_after("import fanyi.installer, fanyi.cli")
+    assert not modules & {"torch", "transformers", "onnx", "onnxruntime", "PySide6", "huggingface_hub"}
+    assert "truststore" in modules

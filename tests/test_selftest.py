@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import os
 import re
 import shutil
@@ -40,3 +42,51 @@ def test_self_test_fails_clearly_on_a_damaged_pack(tiny_pack_int8, tmp_path):
     assert "fanyi self-test FAILED" in result.stderr and "did not load" in result.stderr
     assert "decoder.onnx" in result.stderr
     assert "self-test passed" not in result.stdout
+
+
+def _pack_with_reference(tiny_hf_en_zh, tiny_pack_int8, bundled: Path, alter: bool = False) -> Path:
+    """A copy of the tiny int8 pack with the reference that packaging/packs.py records (optionally altered)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "packaging"))
+    from release import reference
+
+    pack = shutil.copytree(tiny_pack_int8, bundled / tiny_pack_int8.name)
+    # a random model agrees with its int8 copy on no sentence: record what the int8 pack says
+    ref = reference.choose(tiny_hf_en_zh, pack, allow_disagreement=True)
+    if alter:
+        ref = dataclasses.replace(ref, output=ref.output + "改")
+    reference.record(pack, 1, ref)
+    return pack
+
+
+def test_self_test_repeats_the_reference_translation_of_a_release_pack(tiny_hf_en_zh, tiny_pack_int8, tmp_path):
+    _pack_with_reference(tiny_hf_en_zh, tiny_pack_int8, tmp_path / "bundled")
+    result = self_test(tmp_path / "bundled", tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert re.search(r"^\s+reference\s+ok, matches the translation recorded when the pack was built", result.stdout,
+                     re.M), result.stdout
+    assert re.search(r"(full|reduced) int8 weights$", result.stdout, re.M)
+
+
+def test_self_test_fails_when_the_reference_translation_differs(tiny_hf_en_zh, tiny_pack_int8, tmp_path):
+    pack = _pack_with_reference(tiny_hf_en_zh, tiny_pack_int8, tmp_path / "bundled", alter=True)
+    recorded = json.loads((pack / "manifest.json").read_text(encoding="utf-8"))["reference"]
+    result = self_test(tmp_path / "bundled", tmp_path)
+    assert result.returncode == 1
+    assert "fanyi self-test FAILED: the reference translation differs" in result.stderr
+    assert repr(recorded["output"]) in result.stderr  # the recorded string
+    assert repr(recorded["output"][:-1]) in result.stderr  # and what this machine translated
+    assert re.search(r"runs the (full|reduced) int8 weights", result.stderr) and "without VNNI" in result.stderr
+    assert "self-test passed" not in result.stdout
+
+
+def test_on_windows_the_report_is_written_as_utf8_even_to_a_pipe(monkeypatch):
+    import io
+
+    from fanyi import selftest
+
+    pipe = io.TextIOWrapper(io.BytesIO(), encoding="cp1252")  # what Windows gives a redirected stdout
+    monkeypatch.setattr(sys, "platform", "win32")
+    selftest._utf8_on_windows(pipe)
+    pipe.write("'Hello' → '你好'")
+    pipe.flush()
+    assert pipe.buffer.getvalue().decode("utf-8") == "'Hello' → '你好'"

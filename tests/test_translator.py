@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from fanyi.engine.options import CancelToken, Cancelled, DecodeOptions
+from fanyi.engine.results import Translation
 from fanyi.engine.translator import Translator
 
 TEXTS = [
@@ -21,11 +22,12 @@ def translator(tiny_pack) -> Translator:
 
 @pytest.mark.parametrize("beams", [1, 4])
 @pytest.mark.parametrize("text", TEXTS)
-def test_stream_concatenates_to_the_translation(translator, text, beams):
+def test_stream_adds_up_to_the_translation(translator, text, beams):
     options = DecodeOptions(beams=beams)
-    streamed = list(translator.translate_stream(text, options))
+    streamed = Translation.collect(translator.translate_stream(text, options))
     translator.clear_cache()
-    assert "".join(streamed) == translator.translate(text, options)
+    assert streamed == translator.translate_results([text], options)[0]
+    assert streamed.text == translator.translate(text, options)
 
 
 @pytest.mark.parametrize("beams", [1, 4])
@@ -43,8 +45,8 @@ def test_stream_yields_as_tokens_are_decided(translator, beams):
 
 
 def test_stream_from_cache_equals_fresh(translator):
-    fresh = "".join(translator.translate_stream(TEXTS[1]))
-    assert "".join(translator.translate_stream(TEXTS[1])) == fresh
+    fresh = Translation.collect(translator.translate_stream(TEXTS[1]))
+    assert Translation.collect(translator.translate_stream(TEXTS[1])) == fresh
 
 
 def test_batch_equals_each_text_alone(tiny_pack):
@@ -76,27 +78,27 @@ def test_chinese_sentences_join_without_spaces(translator):
 
 
 def test_editing_the_end_retranslates_only_the_last_sentence(translator, monkeypatch):
-    calls = []
+    decoded = set()  # a degenerate sentence is decoded twice (with a guard the second time): count sentences
     original = translator.decode_ids
 
     def counting(sources, *a, **k):
-        calls.append(len(sources))
+        decoded.update(tuple(s) for s in sources)
         return original(sources, *a, **k)
 
     monkeypatch.setattr(translator, "decode_ids", counting)
     base = "The cat sleeps. The dog runs. The bird sings."
-    "".join(translator.translate_stream(base))
-    assert sum(calls) == 3
-    calls.clear()
-    "".join(translator.translate_stream(base + " The fish swims."))
-    assert sum(calls) == 1
+    list(translator.translate_stream(base))
+    assert len(decoded) == 3
+    decoded.clear()
+    list(translator.translate_stream(base + " The fish swims."))
+    assert decoded == {tuple(translator.encode("The fish swims."))}
 
 
 def test_long_sentence_is_split_to_fit_positions(translator):
     words = " ".join(["word"] * 600)
     pieces, parts = translator._plan(words, None)
     assert len(parts) == 1 and len(parts[0]) > 1
-    assert all(len(ids) <= translator.max_source_tokens for ids in parts[0])
+    assert all(len(part.ids) <= translator.max_source_tokens for part in parts[0])
     assert translator.translate(words)
 
 

@@ -7,9 +7,10 @@ import sys
 from pathlib import Path
 
 from . import __version__
+from .terminal import InputLines, OutputFailed, cancel_on_sigterm, guarded_stdout, silence_stdout
 from .sizes import human_size
 
-SUBCOMMANDS = ("translate", "file", "export", "validate", "models")
+SUBCOMMANDS = ("translate", "file", "export", "validate", "models", "serve")
 
 
 def _decode_options(args):
@@ -38,18 +39,49 @@ def _add_decode_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_translate(args) -> int:
+    options = _decode_options(args)  # a bad option is refused before the model is loaded
     translator = _open_translator(args.model, args.threads)
-    options = _decode_options(args)
-    lines = args.text if args.text else (line.rstrip("\n") for line in sys.stdin)
+    lines = InputLines(args.text)
     for text in lines:
-        if args.stream:
-            for delta in translator.translate_stream(text, options):
-                sys.stdout.write(delta)
-                sys.stdout.flush()
-            sys.stdout.write("\n")
+        if args.stream and sys.stdout.isatty():
+            result = _stream_to_terminal(translator.translate_stream(text, options))
         else:
-            print(translator.translate(text, options), flush=True)
-    return 0
+            # what goes into a pipe or file cannot be taken back: a line is written once it is final
+            result = translator.translate_results([text], options)[0]
+            sys.stdout.write(result.text)
+        sys.stdout.write("\n")
+        sys.stdout.flush()
+        if result.failures:
+            print(f"fanyi: warning: {_describe_failures(result.failures)}", file=sys.stderr, flush=True)
+    return 1 if lines.skipped else 0
+
+
+def _stream_to_terminal(events):
+    """Print a stream as it comes; a Rewind is rubbed out with backspaces (two per wide character)."""
+    from unicodedata import east_asian_width
+
+    from .engine.results import Rewind, Translation
+
+    seen = []
+    for event in events:
+        if isinstance(event, Rewind):
+            text = Translation.collect(seen).text
+            cells = sum(2 if east_asian_width(c) in "WF" else 1 for c in text[len(text) - event.chars:])
+            sys.stdout.write("\b" * cells + " " * cells + "\b" * cells)
+        elif isinstance(event, str):
+            sys.stdout.write(event)
+        sys.stdout.flush()
+        seen.append(event)
+    return Translation.collect(seen)
+
+
+def _describe_failures(failures) -> str:
+    """One line: which sentences are left as they were, and why."""
+    def quoted(text: str) -> str:
+        return f"“{text}”" if len(text) <= 60 else f"“{text[:59]}…”"
+
+    left = "1 sentence is" if len(failures) == 1 else f"{len(failures)} sentences are"
+    return f"{left} left untranslated: " + "; ".join(f"{quoted(f.source)} ({f.reason})" for f in failures)
 
 
 def cmd_export(args) -> int:
@@ -170,8 +202,11 @@ def cmd_models(args) -> int:
         print(f"{'name':24} {'languages':10} {'size':>9} {'quant':6} {'kind':9} location")
         for p in packs:
             kind = "bundled" if p.bundled else "user"
-            print(f"{p.name:24} {p.source_lang + '→' + p.target_lang:10} {human_size(p.size_bytes):>9} "
-                  f"{p.quantization:6} {kind:9} {p.path}")
+            if p.usable:
+                print(f"{p.name:24} {p.source_lang + '→' + p.target_lang:10} {human_size(p.size_bytes):>9} "
+                      f"{p.quantization:6} {kind:9} {p.path}")
+            else:  # the reason names the folder or file
+                print(f"{p.name:24} {'-':10} {'-':>9} {'-':6} {kind:9} broken ({p.problem})")
         return 0
     if args.action == "import":
         info = library.import_pack(Path(args.source))
@@ -196,6 +231,39 @@ def cmd_models(args) -> int:
     raise AssertionError(args.action)
 
 
+def cmd_serve(args) -> int:
+    from . import library
+    from .engine.options import DecodeOptions
+    from .server.core import Core
+    from .server.models import Models
+    from .server.run import address, bind, is_loopback, serve_forever
+
+    packs = [library.find_pack(args.model)] if args.model else library.list_packs()
+    if not packs:
+        raise library.LibraryError(library.no_model_message())
+    models = Models(lambda: packs, lambda path: _open_translator(str(path), args.threads))
+    default = library.find_pack(args.model)
+    models.gate(default)  # opened now, so that a broken pack is told before anything listens
+    options = DecodeOptions(beams=args.beams, max_length=args.max_length)
+    core = Core(models, api_key=args.api_key, options=lambda: options)
+    sock = bind(args.host, args.port)
+    url = address(sock)
+    directions = ", ".join(f"{p.name} ({p.source_lang}→{p.target_lang})" for p in packs)
+    print(f"Fanyi serves {url} with {directions}", flush=True)
+    print(f"  LibreTranslate: {url}   DeepL: server URL {url}   DeepLX: {url}/translate   stream: {url}/stream",
+          flush=True)
+    if not is_loopback(args.host):
+        warning = "needs the API key" if args.api_key else "is open to anyone who can reach it (see --api-key)"
+        print(f"  {args.host} is not this computer only: the server {warning}", flush=True)
+    print("Press Ctrl+C to stop.", flush=True)
+    try:
+        serve_forever(core, sock)
+    except KeyboardInterrupt:  # uvicorn stops gracefully on Ctrl+C, then passes the signal on
+        pass
+    print("stopped", flush=True)
+    return 0
+
+
 def cmd_file(args) -> int:
     from .documents import command
 
@@ -212,7 +280,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("translate", help="translate text given as arguments or read line by line from stdin")
     _add_decode_arguments(p)
-    p.add_argument("--stream", action="store_true", help="print tokens as they are decided")
+    p.add_argument("--stream", action="store_true",
+                   help="print tokens as they are decided (on a terminal; into a pipe, each line once it is final)")
     p.add_argument("text", nargs="*")
     p.set_defaults(run=cmd_translate)
 
@@ -261,6 +330,17 @@ def build_parser() -> argparse.ArgumentParser:
     fetch.add_argument("--quantize", choices=["none", "int8"], default="int8")
     p.set_defaults(run=cmd_models)
 
+    p = sub.add_parser("serve", help="a local LibreTranslate-, DeepL- and DeepLX-compatible translation API")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: this computer only)")
+    p.add_argument("--port", type=int, default=5000, help="port (default: 5000; 0 picks a free one)")
+    p.add_argument("--model", "-m", help="serve only this pack (folder or installed name; default: every "
+                                          "installed pack, chosen by the requested languages)")
+    p.add_argument("--api-key", help="answer only requests that carry this key (403 otherwise)")
+    p.add_argument("--threads", type=int, help="CPU threads (default: up to 4)")
+    p.add_argument("--beams", type=int, help="beam size (default: the model's)")
+    p.add_argument("--max-length", type=int, help="maximum output length in tokens")
+    p.set_defaults(run=cmd_serve)
+
     try:
         from .documents import command as documents_command
     except ImportError:
@@ -286,11 +366,20 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from .engine.options import Cancelled
 
+    cancel_on_sigterm()
     try:
-        return args.run(args)
+        with guarded_stdout():
+            return args.run(args)
     except (KeyboardInterrupt, Cancelled):
         print("cancelled", file=sys.stderr)
         return 130
+    except OutputFailed as exc:
+        silence_stdout()
+        print(f"fanyi: {exc}.", file=sys.stderr)
+        return 1
+    except MemoryError:
+        print("fanyi: out of memory; nothing more was done.", file=sys.stderr)
+        return 1
     except _user_errors() as exc:
         print(f"fanyi: {exc}", file=sys.stderr)
         return 2
@@ -301,8 +390,9 @@ def _user_errors() -> tuple[type[Exception], ...]:
     from .engine.pack import PackError
     from .export.errors import ExportError, FetchError
     from .library import LibraryError
+    from .server.run import ServerError
 
-    errors: list[type[Exception]] = [PackError, LibraryError, ExportError, FetchError, ValueError,
+    errors: list[type[Exception]] = [PackError, LibraryError, ExportError, FetchError, ServerError, ValueError,
                                      FileNotFoundError, PermissionError]
     try:
         from .documents.base import DocumentError

@@ -237,6 +237,7 @@ class _Partial:
 
     def write(self, chunk: bytes) -> None:
         self.file.write(chunk)
+        self.file.flush()  # what arrived is on disk even if the process is killed: resumable
         self.hash.update(chunk)
         self.done += len(chunk)
 

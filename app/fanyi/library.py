@@ -9,6 +9,7 @@ over the pack an installer shipped), the higher manifest ``pack_version`` wins (
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,6 +29,9 @@ class LibraryError(Exception):
 
 @dataclass(frozen=True)
 class PackInfo:
+    """A pack found on this machine. A broken one (`problem` says why) is listed so that it can be
+    removed, never opened: its name is its folder's, its languages and quantization are "", its size 0."""
+
     name: str
     path: Path
     source_lang: str
@@ -37,24 +41,36 @@ class PackInfo:
     bundled: bool
     target_tokens: dict
     pack_version: int = 0  # the catalog version it was published as; 0 for packs not from a catalog
+    problem: str | None = None
+
+    @property
+    def usable(self) -> bool:
+        return self.problem is None
 
     @classmethod
     def of(cls, pack: ModelPack, bundled: bool) -> "PackInfo":
-        version = pack.manifest.get("pack_version", 0)
         return cls(pack.name, pack.path, pack.source_lang, pack.target_lang, pack.size_bytes, pack.quantization,
-                   bundled, pack.target_tokens, version if isinstance(version, int) else 0)
+                   bundled, pack.target_tokens, pack.pack_version or 0)
+
+    @classmethod
+    def broken(cls, path: Path, bundled: bool, problem: str) -> "PackInfo":
+        return cls(path.name, path, "", "", 0, "", bundled, {}, problem=problem)
 
 
 def _candidates(folder: Path) -> list[Path]:
-    if not folder.is_dir():
+    """Folders holding a manifest; hidden ones are imports still being unpacked."""
+    try:
+        entries = sorted(folder.iterdir()) if folder.is_dir() else []
+    except OSError:  # an unreadable folder holds no pack we could use
         return []
-    return sorted(p for p in folder.iterdir() if (p / MANIFEST).is_file())
+    return [p for p in entries if not p.name.startswith(".") and os.path.lexists(p / MANIFEST)]
 
 
 def list_packs() -> list[PackInfo]:
-    """Every readable pack, one per name (see the module docstring); manifests are read but checksums
-    are left to opening a pack for use."""
-    found: dict[str, PackInfo] = {}
+    """Every pack: the usable ones one per name (see the module docstring), and every broken one
+    (PackInfo.problem says why); manifests are read, checksums are left to opening a pack for use."""
+    usable: dict[str, PackInfo] = {}
+    broken: list[PackInfo] = []
     seen: set[Path] = set()
     sources = [(d, True) for d in paths.bundled_packs_dirs()] + [(paths.user_packs_dir(), False)]
     for folder, bundled in sources:
@@ -64,44 +80,54 @@ def list_packs() -> list[PackInfo]:
             seen.add(candidate.resolve())
             try:
                 info = PackInfo.of(ModelPack.open(candidate, verify=False), bundled)
-            except PackError:
+            except PackError as exc:
+                broken.append(PackInfo.broken(candidate, bundled, str(exc)))
                 continue
-            held = found.get(info.name)
+            held = usable.get(info.name)
             if held is None or _rank(info) > _rank(held):
-                found[info.name] = info
-    return list(found.values())
+                usable[info.name] = info
+    return [*usable.values(), *broken]
 
 
 def _rank(info: PackInfo) -> tuple[int, bool]:
     return info.pack_version, not info.bundled
 
 
+def _named(packs: list[PackInfo], name_or_path: str) -> PackInfo | None:
+    """The pack of that name, folder name or folder path."""
+    as_path = Path(name_or_path).expanduser()
+    folder = as_path.resolve() if as_path.is_dir() else None
+    return next((p for p in packs if name_or_path in (p.name, p.path.name) or p.path.resolve() == folder), None)
+
+
 def find_pack(name_or_path: str | None = None) -> PackInfo:
-    """A pack by folder path or by name; with None, the default pack (en→zh preferred)."""
-    if name_or_path:
-        as_path = Path(name_or_path).expanduser()
-        if as_path.is_dir():
-            try:
-                return PackInfo.of(ModelPack.open(as_path, verify=False), bundled=False)
-            except PackError as exc:
-                raise LibraryError(str(exc)) from None
+    """A usable pack by folder path or by name; with None, the default pack (en→zh preferred)."""
+    if name_or_path and Path(name_or_path).expanduser().is_dir():
+        try:
+            return PackInfo.of(ModelPack.open(Path(name_or_path).expanduser(), verify=False), bundled=False)
+        except PackError as exc:
+            raise LibraryError(str(exc)) from None
     packs = list_packs()
-    if not packs:
-        raise LibraryError(no_model_message())
+    usable = [p for p in packs if p.usable]
+    pack = _named(packs, name_or_path) if name_or_path else None
+    if pack is not None and not pack.usable:
+        raise LibraryError(f"the model pack {pack.name} is broken: {pack.problem}")
+    if pack is not None:
+        return pack
+    if not usable:
+        raise LibraryError(no_model_message(packs))
     if name_or_path is None:
-        for pack in packs:
-            if pack.name == DEFAULT_PACK or (pack.source_lang, pack.target_lang) == ("en", "zh"):
-                return pack
-        return packs[0]
-    for pack in packs:
-        if pack.name == name_or_path or pack.path.name == name_or_path:
-            return pack
-    raise LibraryError(f"no model pack named {name_or_path!r}; installed: {', '.join(p.name for p in packs)}")
+        return next((p for p in usable if p.name == DEFAULT_PACK or (p.source_lang, p.target_lang) == ("en", "zh")),
+                    usable[0])
+    raise LibraryError(f"no model pack named {name_or_path!r}; installed: {', '.join(p.name for p in usable)}")
 
 
-def no_model_message() -> str:
-    return (f"No translation model is installed. Download one with the app's Download button or "
-            f"fanyi models install {DEFAULT_PACK}, or import a pack file: fanyi models import PACK_FOLDER_OR_ZIP")
+def no_model_message(packs: list[PackInfo] | None = None) -> str:
+    broken = sum(not p.usable for p in packs or [])
+    state = (f"No usable translation model is installed ({broken} broken: fanyi models list says why)" if broken
+             else "No translation model is installed")
+    return (f"{state}. Download one with the app's Download button or fanyi models install {DEFAULT_PACK}, "
+            "or import a pack: fanyi models import PACK_FOLDER_OR_ZIP")
 
 
 def import_pack(src: Path, progress: Progress | None = None, cancel: CancelToken | None = None) -> PackInfo:
@@ -113,10 +139,16 @@ def import_pack(src: Path, progress: Progress | None = None, cancel: CancelToken
 
 
 def remove_pack(name: str) -> None:
-    pack = find_pack(name)
-    if pack.bundled or paths.user_packs_dir().resolve() not in pack.path.resolve().parents:
+    """Remove a user-installed pack, usable or broken; bundled packs stay."""
+    pack = _named(list_packs(), name)
+    if pack is None:
+        raise LibraryError(f"no model pack named {name!r}")
+    if pack.bundled or pack.path.parent.resolve() != paths.user_packs_dir().resolve():
         raise LibraryError(f"{pack.name} came with Fanyi and cannot be removed")
-    shutil.rmtree(pack.path)
+    if pack.path.is_symlink():
+        pack.path.unlink()  # the link is what was installed here, not what it points to
+    else:
+        shutil.rmtree(pack.path)
 
 
 def can_build_default() -> tuple[bool, str]:

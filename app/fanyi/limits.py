@@ -7,11 +7,24 @@ of these. Each constant says what it bounds; the code that enforces it imports i
 
 from __future__ import annotations
 
+import os
+
 KiB, MiB, GiB = 1 << 10, 1 << 20, 1 << 30
 
 # --- decoding (DecodeOptions, session options, settings files) -----------------------------------
+# DecodeOptions refuse a value past these (ValueError naming the bound); settings files are clamped.
 MAX_BEAMS = 16  # beyond this beam search costs memory and time for no measurable gain on these models
-MAX_THREADS = 64  # intra-op threads; also capped by the CPU count where the session is built
+# max_length, max_new_tokens, min_length, in tokens. No supported model has more than 1024 positions;
+# a length past the model's own positions is cut to them where the search is set up.
+MAX_DECODE_LENGTH = 2048
+MAX_NO_REPEAT_NGRAM = 32  # n-grams this long never repeat in a sentence; 2–4 is what the option is for
+MAX_THREADS = 64  # intra-op threads; more are clamped to this or to the CPU count, see max_threads()
+
+
+def max_threads() -> int:
+    """The most intra-op threads worth starting here: ONNX Runtime starts every one it is given."""
+    return max(1, min(os.cpu_count() or 1, MAX_THREADS))
+
 
 # --- model packs (manifests, imports, downloads) --------------------------------------------------
 MAX_PACK_BYTES = 8 * GiB  # the sum of a pack's files: NLLB-3.3B in int8 fits, a padding attack does not
@@ -27,4 +40,55 @@ READ_TIMEOUT_S = 30.0  # between any two pieces of an answer: a stalled server i
 DOWNLOAD_RETRIES = 3  # resumes of a broken transfer from one URL before the next URL is tried
 CATALOG_TIMEOUT_S = 15.0  # the whole catalog is ~500 KB: a server that needs longer is skipped
 
+# manifest values (engine/pack.py): a manifest has no checksum, so every value the runtime reads from
+# it is bounded; a pack past one of these is refused (listed as broken), never clamped.
+# Generation defaults share the decoding bounds above (num_beams ≤ MAX_BEAMS).
+MAX_PACK_FILES = 64  # a pack has 8
+MAX_MANIFEST_TEXT = 256  # characters of a name, language code, description or tensor name
+MAX_VOCAB_SIZE = 1 << 20  # opus-mt: 65,001 tokens; NLLB and mBART-50: ~256k
+MAX_POSITIONS = 16_384  # the model's position table, and so max_length / min_length; opus-mt: 512
+MAX_LAYERS = 128  # encoder or decoder layers; NLLB-3.3B: 24
+MAX_HEADS = 256
+MAX_MODEL_WIDTH = 65_536  # d_model, head_dim, ffn_dim; NLLB-3.3B's ffn_dim: 8192
+MAX_EOS_IDS = 16  # end-of-sentence ids (eos_all, forced_eos_token_id)
+MAX_BAD_WORDS = 4096  # banned sequences, each checked at every decoder step
+MAX_BAD_WORD_TOKENS = 32  # tokens in one banned sequence
+LENGTH_PENALTY_RANGE = (-16.0, 16.0)  # an exponent of the length: Hugging Face configs use 0.6–2.0
+REPETITION_PENALTY_RANGE = (0.01, 100.0)  # a divisor of scores: 1 is off
+MAX_TARGET_TOKENS = 4096  # >>lang<< tokens of a multilingual model; opus-mt-en-mul has ~400
+MAX_EXTERNAL_TENSORS = 100_000  # entries of the shared.bin index
+MAX_TENSOR_DIMS = 8
+MAX_PACK_VERSION = 1_000_000  # the catalog version a release pack records
+MAX_REFERENCE_CHARS = 1000  # the reference sentence (and its translations) a release pack records
+
 # --- documents ------------------------------------------------------------------------------------
+# A document past one of these is refused with one line (DocumentTooLarge) before the work that
+# would cost that much: zip sizes are checked from the central directory and again while inflating,
+# markup is measured before it is parsed, PDF streams while they are decoded.
+MAX_ZIP_ENTRIES = 10_000  # entries of a .docx/.pptx/.epub; a 1,000-chapter book has ~3,000
+MAX_ZIP_ENTRY_BYTES = 1 * GiB  # one entry, uncompressed (a video in a presentation is copied through)
+MAX_ZIP_TOTAL_BYTES = 2 * GiB  # all entries, uncompressed
+MAX_ZIP_RATIO = 200  # uncompressed / compressed of an entry over ZIP_RATIO_FLOOR: Word XML is 5-30×
+ZIP_RATIO_FLOOR = 1 * MiB  # (a table of empty cells ~100×), media ~1×, zeros ~1,000×; small entries: any
+MAX_MARKUP_BYTES = 64 * MiB  # one XML/XHTML/HTML part parsed in memory (a 1,000-page .docx: ~20 MB)
+MAX_XML_TAGS = 2_000_000  # "<" in the XML parts of one .docx/.pptx: lxml costs ~120 bytes per element
+MAX_HTML_TAGS = 500_000  # "<" in one .html or all of an .epub's XHTML: ~600 bytes each while scanned
+MAX_UNITS = 200_000  # units of a document held in memory at once (a 1,000-page book: ~20,000 paragraphs)
+MAX_LINE_CHARS = 1 << 20  # one line of a .txt/.md/.srt/.vtt (these are read as a stream of lines)
+MAX_UNIT_CHARS = 20_000  # a longer paragraph of a streamed format is cut into units at a line end
+MAX_PDF_STREAM_BYTES = 64 * MiB  # one PDF stream after each of its filters (a flate bomb is ~1,000×)
+MAX_PDF_DECODED_BYTES = 256 * MiB  # every stream of one PDF decoded, each filter counted (pdfminer keeps them)
+MAX_PDF_PAGES = 5_000
+MAX_PDF_TEXT_CHARS = 20_000_000  # text kept from one PDF (~5,000 dense pages)
+MAX_PDF_PAGE_CHARS = 20_000  # characters laid out on one page (a dense page has ~6,000)
+PDF_LAYOUT_LINES = 3_000  # more text lines on a page: each is its own text box (grouping them is quadratic)
+PDF_LAYOUT_BOXES = 300  # more text boxes on a page: read top to bottom, left to right (grouping is quadratic)
+REPORT_ENTRIES_PER_REASON = 10  # failed/kept units listed by name in a job's report, per reason
+REPORT_REASONS = 20  # distinct reasons a report tells apart; more are counted as "other reasons"
+
+# --- local API (fanyi serve, and the app's "let other apps on this computer use Fanyi") -----------
+API_MAX_BODY_BYTES = 1 * MiB  # one request's body as sent; JSON may spell a Chinese character as 6 bytes
+API_MAX_TEXTS = 50  # texts in one request (DeepL's own limit per request)
+API_MAX_CHARS = 20_000  # characters in one request, all its texts (and their HTML markup) together
+API_MAX_WAITING = 8  # requests waiting for the model behind the running one; more are answered "busy" (429)
+API_MAX_CONNECTIONS = 32  # open connections at once; the server answers 503 beyond

@@ -2,8 +2,11 @@
 
 It goes through the same path as the app: the main window (offscreen unless QT_QPA_PLATFORM says
 otherwise), the icon and UI translation from the bundle, the default pack opened by the app's own
-worker thread, and one sentence translated. Installers' CI runs it on the frozen bundle, where it
-proves that onnxruntime's native libraries, Qt's plugins and the assets were all packed.
+worker thread, and one sentence translated. A release pack (packaging/packs.py) also carries a
+reference translation recorded when it was built, equal to PyTorch's; the self-test repeats it and
+fails on any difference. Installers' CI runs it on the frozen bundle, where it proves that
+onnxruntime's native libraries, Qt's plugins and the assets were all packed, and that the engine
+translates there exactly as it did on the build machine.
 
 Settings, history and user packs go to a temporary folder, so a self-test never reads or writes the
 user's own: only bundled packs (and FANYI_MODELS_DIR) are found.
@@ -93,31 +96,85 @@ def _show_window(window, say: Say, t0: float) -> None:
         say("window", f"ok, visible {time.monotonic() - t0:.2f} s after the self-test started")
 
 
+def _request(service, text: str, options) -> str:
+    """One translation through the app's worker, as the window asks for it."""
+    outcome: dict[str, str] = {}
+    req_id = -1
+
+    def finished(rid: int, result: str, _stats) -> None:
+        if rid == req_id:
+            outcome["text"] = result
+
+    def failed(rid: int, message: str) -> None:
+        if rid == req_id:
+            outcome["failed"] = message
+
+    service.finished.connect(finished)
+    service.failed.connect(failed)
+    try:
+        req_id = service.request(text, options)
+        _wait(lambda: bool(outcome), "the translation")
+    finally:
+        service.finished.disconnect(finished)
+        service.failed.disconnect(failed)
+    if "failed" in outcome:
+        raise SelfTestError(f"translating {text!r} failed: {outcome['failed']}")
+    return outcome["text"]
+
+
 def _translate(fanyi, say: Say) -> None:
     service = fanyi.service
-    outcome: dict[str, object] = {}
-    service.load_failed.connect(lambda message: outcome.setdefault("load_failed", message))
+    failure: list[str] = []
+    service.load_failed.connect(failure.append)
     t_load = time.monotonic()
-    _wait(lambda: service.model is not None or "load_failed" in outcome, "the model to load")
-    if "load_failed" in outcome:
-        raise SelfTestError(f"the model pack {fanyi.pack.path} did not load: {outcome['load_failed']}")
+    _wait(lambda: service.model is not None or bool(failure), "the model to load")
+    if failure:
+        raise SelfTestError(f"the model pack {fanyi.pack.path} did not load: {failure[0]}")
     pack = fanyi.pack
     kind = "bundled" if pack.bundled else "user"
     say("model", f"ok, {pack.name} ({pack.quantization}, {kind}), "
                  f"ready {time.monotonic() - t_load:.2f} s after the window")
 
-    service.finished.connect(lambda _id, text, _stats: outcome.setdefault("text", text))
-    service.failed.connect(lambda _id, message: outcome.setdefault("failed", message))
     t_run = time.monotonic()
-    service.request(SENTENCE, fanyi.options())
-    _wait(lambda: "text" in outcome or "failed" in outcome, "the translation")
-    if "failed" in outcome:
-        raise SelfTestError(f"translating {SENTENCE!r} failed: {outcome['failed']}")
-    text = str(outcome["text"]).strip()
+    text = _request(service, SENTENCE, fanyi.options()).strip()
     if not text:
         raise SelfTestError(f"translating {SENTENCE!r} gave an empty result")
     shown = text if len(text) <= 40 else text[:40] + "…"
     say("translation", f"ok, {SENTENCE!r} → {shown!r} in {time.monotonic() - t_run:.2f} s")
+
+
+def _int8_weights() -> str:
+    """The int8 weight path this machine runs (engine/int8_weights.py)."""
+    from fanyi.engine.int8_weights import needs_reduced_range
+
+    return "reduced" if needs_reduced_range() else "full"
+
+
+def _check_reference(fanyi, say: Say) -> None:
+    """A release pack records one translation made when it was built; this installation must repeat it."""
+    from fanyi.engine.options import DecodeOptions
+    from fanyi.engine.pack import ModelPack, PackError
+
+    try:
+        reference = ModelPack.open(fanyi.pack.path, verify=False).reference
+    except PackError as exc:
+        raise SelfTestError(str(exc)) from None
+    if reference is None:
+        return  # packs exported locally carry none
+    got = _request(fanyi.service, reference.sentence, DecodeOptions(target=reference.target))
+    path = _int8_weights() if fanyi.pack.quantization == "int8" else None
+    if got != reference.output:
+        detail = ""
+        if path is not None:
+            built = ", ".join(reference.int8_weights) or "unknown"
+            detail = (f" This machine runs the {path} int8 weights; the recorded translation was made with: "
+                      f"{built}. On x86 CPUs without VNNI the reduced-range int8 fallback "
+                      "(fanyi/engine/int8_weights.py) may explain a difference.")
+        raise SelfTestError(f"the reference translation differs from the one recorded when the pack was built: "
+                            f"{reference.sentence!r} → {got!r} here, {reference.output!r} when built.{detail}")
+    same = "= PyTorch's" if reference.output == reference.pytorch else f"PyTorch's was {reference.pytorch!r}"
+    weights = f"; {path} int8 weights" if path else ""
+    say("reference", f"ok, matches the translation recorded when the pack was built ({same}){weights}")
 
 
 def _run_checks(say: Say) -> None:
@@ -137,8 +194,12 @@ def _run_checks(say: Say) -> None:
         window = fanyi.window
         _show_window(window, say, t0)
         if fanyi.pack is None:
-            raise SelfTestError(library.no_model_message())
+            packs = library.list_packs()
+            if broken := next((p for p in packs if not p.usable), None):  # found, but refused at listing
+                raise SelfTestError(f"the model pack {broken.path} did not load: {broken.problem}")
+            raise SelfTestError(library.no_model_message(packs))
         _translate(fanyi, say)
+        _check_reference(fanyi, say)
         import onnxruntime
 
         say("onnxruntime", f"ok, {onnxruntime.__version__} ({', '.join(onnxruntime.get_available_providers())})")
@@ -149,10 +210,18 @@ def _run_checks(say: Say) -> None:
         QApplication.processEvents()
 
 
+def _utf8_on_windows(stream: TextIO) -> None:
+    """Windows gives a pipe (CI's log, `| tee`) the ANSI code page, which has neither "→" nor Chinese."""
+    if sys.platform == "win32" and hasattr(stream, "reconfigure"):
+        stream.reconfigure(encoding="utf-8", errors="backslashreplace")
+
+
 def run_self_test(out: TextIO | None = None) -> int:
     """Run every check, print one line per check; 0 when all pass, 1 with the reason when one fails."""
     out = out or sys.stdout or open(os.devnull, "w")  # a windowed Windows build has no stdout
     err = sys.stderr or out
+    for stream in (out, err):
+        _utf8_on_windows(stream)
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from fanyi import __version__, paths
 

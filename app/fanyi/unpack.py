@@ -56,7 +56,7 @@ class _Source(Protocol):
     def check(self, files: dict[str, int]) -> None:
         """Refuse what the archive holds beyond manifest.json and `files`, or sizes that differ."""
 
-    def open(self, name: str, size: int) -> contextlib.AbstractContextManager[BinaryIO]: ...
+    def open(self, name: str) -> contextlib.AbstractContextManager[BinaryIO]: ...
 
 
 def _refuse(label: str, why: str) -> LibraryError:
@@ -126,7 +126,7 @@ class _ZipSource:
                 raise _refuse(self.label, f"{name} would unpack to more than {limits.MAX_ARCHIVE_RATIO} times "
                                           "its compressed size")
 
-    def open(self, name: str, size: int) -> contextlib.AbstractContextManager[BinaryIO]:
+    def open(self, name: str) -> contextlib.AbstractContextManager[BinaryIO]:
         return self.zf.open(self._member(name))
 
 
@@ -168,7 +168,7 @@ class _FolderSource:
                 raise LibraryError(f"{self.label} cannot be imported: {name} is damaged "
                                    f"({actual} bytes, the manifest says {size})")
 
-    def open(self, name: str, size: int) -> contextlib.AbstractContextManager[BinaryIO]:
+    def open(self, name: str) -> contextlib.AbstractContextManager[BinaryIO]:
         return os.fdopen(self._fd(name), "rb")
 
 
@@ -222,7 +222,7 @@ def _copy(source: _Source, name: str, size: int, into: Path, done: int, total: i
     """Copy one listed file, never writing more than its manifest size; returns the bytes done."""
     written = 0
     try:
-        with source.open(name, size) as src, _create(into / name) as out:
+        with source.open(name) as src, _create(into / name) as out:
             while block := src.read(min(CHUNK, size - written + 1)):
                 if cancel is not None:
                     cancel.raise_if_cancelled()
@@ -285,6 +285,8 @@ def install(src: Path, *, expect_name: str | None = None, expect_version: int | 
     `replace`: swap out an installed pack of the same name instead of refusing.
     """
     src = Path(src)
+    if not src.exists():
+        raise LibraryError(f"{src} does not exist")
     packs_dir = paths.user_packs_dir()
     packs_dir.mkdir(parents=True, exist_ok=True)
     sweep(packs_dir)
@@ -296,8 +298,6 @@ def install(src: Path, *, expect_name: str | None = None, expect_version: int | 
                                  cancel)
     except zipfile.BadZipFile as exc:
         raise LibraryError(f"{src} is not a readable .zip archive ({exc})") from None
-    except FileNotFoundError:
-        raise LibraryError(f"{src} does not exist") from None
 
 
 def _install_from(source: _Source, packs_dir: Path, expect_name: str | None, expect_version: int | None,

@@ -2,6 +2,32 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
+    <name>ApiServer</name>
+    <message>
+        <source>Other apps can no longer use Fanyi.</source>
+        <translation>其他应用已无法再使用 Fanyi。</translation>
+    </message>
+    <message>
+        <source>Other apps on this computer can use Fanyi at %1</source>
+        <translation>本机上的其他应用可通过 %1 使用 Fanyi</translation>
+    </message>
+    <message>
+        <source>Other apps cannot use Fanyi: %1</source>
+        <translation>其他应用无法使用 Fanyi：%1</translation>
+    </message>
+</context>
+<context>
+    <name>FanyiApp</name>
+    <message>
+        <source>The history file was damaged. It was kept as %1 and a new history was started.</source>
+        <translation>历史记录文件已损坏。已将其保留为 %1，并开始新的历史记录。</translation>
+    </message>
+    <message>
+        <source>History cannot be saved: %1</source>
+        <translation>无法保存历史记录：%1</translation>
+    </message>
+</context>
+<context>
     <name>HistoryDialog</name>
     <message>
         <source>Clear history</source>
@@ -169,6 +195,10 @@
         <translation>用户安装</translation>
     </message>
     <message>
+        <source>Broken: %1</source>
+        <translation>已损坏：%1</translation>
+    </message>
+    <message>
         <source>Remove model</source>
         <translation>移除模型</translation>
     </message>
@@ -305,6 +335,22 @@
         <translation>剪贴板快捷键</translation>
     </message>
     <message>
+        <source>Port</source>
+        <translation>端口</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <source>LibreTranslate, DeepL</source>
+        <translation>LibreTranslate、DeepL</translation>
+    </message>
+    <message>
+        <source>DeepLX</source>
+        <translation>DeepLX</translation>
+    </message>
+    <message>
         <source>Model default</source>
         <translation>模型默认值</translation>
     </message>
@@ -367,6 +413,18 @@
     <message>
         <source>Keep a history of translations</source>
         <translation>保存翻译历史</translation>
+    </message>
+    <message>
+        <source>Let other apps on this computer use Fanyi</source>
+        <translation>允许本机上的其他应用使用 Fanyi</translation>
+    </message>
+    <message>
+        <source>Apps such as Pot, Zotero, Immersive Translate or Calibre then translate with Fanyi: enter the address below in them. Only programs on this computer can connect.</source>
+        <translation>开启后，Pot、Zotero、沉浸式翻译或 Calibre 等应用即可用 Fanyi 翻译：在这些应用中填入下面的地址。只有本机上的程序可以连接。</translation>
+    </message>
+    <message>
+        <source>Optional: apps must then send this key</source>
+        <translation>可选：设置后，其他应用必须发送此密钥</translation>
     </message>
 </context>
 <context>
@@ -440,6 +498,33 @@
     <message>
         <source>Close (Esc)</source>
         <translation>关闭（Esc）</translation>
+    </message>
+</context>
+<context>
+    <name>UntranslatedBadge</name>
+    <message>
+        <source>⚠ 1 sentence untranslated</source>
+        <translation>⚠ 1 句未翻译</translation>
+    </message>
+    <message>
+        <source>⚠ %1 sentences untranslated</source>
+        <translation>⚠ %1 句未翻译</translation>
+    </message>
+    <message>
+        <source>the model kept repeating itself</source>
+        <translation>模型不断重复同样的内容</translation>
+    </message>
+    <message>
+        <source>the model&apos;s output ran far longer than the sentence</source>
+        <translation>模型的输出远长于原句</translation>
+    </message>
+    <message>
+        <source>the model returned nothing</source>
+        <translation>模型没有返回任何内容</translation>
+    </message>
+    <message>
+        <source>The model could not translate these sentences, even when it tried again, so they are shown as they were:</source>
+        <translation>模型无法翻译以下句子（重试后仍然失败），因此按原文显示：</translation>
     </message>
 </context>
 <context>

@@ -7,7 +7,10 @@
 #   4. run the bundle's `fanyi --self-test` offscreen with an empty environment (no venv, no
 #      PYTHONPATH, a fresh HOME) and check it left no Fanyi settings or data in that HOME;
 #   5. `fanyi file` translates a .txt, .html, .docx and .pdf with the bundle;
-#   6. portable mode: with fanyi-portable.txt beside the executable, `fanyi models import` puts the
+#   6. `fanyi models install` downloads the tiny pack from a catalog served on this machine;
+#   7. `fanyi serve` on a free localhost port answers a LibreTranslate /translate request with what
+#      `fanyi translate` says (the local API was packed);
+#   7. portable mode: with fanyi-portable.txt beside the executable, `fanyi models import` puts the
 #      tiny pack into data/ beside it.
 # Prints the sizes and the self-test's report; exits non-zero with a FAIL line on any failure.
 set -euo pipefail
@@ -18,7 +21,8 @@ make dist
 tarball=$(ls dist/Fanyi-*-linux-*.tar.gz 2>/dev/null | head -n1)
 [ -n "$tarball" ] || fail "make dist wrote no dist/Fanyi-*-linux-*.tar.gz"
 work=$(mktemp -d /tmp/fanyi-smoke.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+serve_pid=
+trap '[ -z "$serve_pid" ] || kill "$serve_pid" 2>/dev/null; rm -rf "$work"' EXIT
 tar -C "$work" -xzf "$tarball"
 bundle=$(ls -d "$work"/Fanyi-*/)
 bundle=${bundle%/}
@@ -93,6 +97,71 @@ env -i PATH=/usr/bin:/bin HOME="$work/home" LANG=C.UTF-8 "$bundle/fanyi" file --
 for out in note.zh.txt page.zh.html letter.zh.docx paper.zh.docx; do
   [ -s "$docs/$out" ] || fail "fanyi file wrote no $out"
 done
+
+# Downloads: the bundle installs a pack from a catalog served on this machine over HTTP (urllib, ssl
+# and truststore must all be in it; a TLS handshake with a real server needs the internet).
+.venv/bin/python - "$tiny" "$work/served" "$bundle/fanyi" <<'PY' || fail "fanyi models install failed in the bundle"
+import hashlib, json, subprocess, sys, threading, zipfile
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+pack, served, exe = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
+served.mkdir()
+manifest = json.loads((pack / "manifest.json").read_text(encoding="utf-8"))
+manifest["pack_version"] = 1
+archive = served / f"{pack.name}-v1.zip"
+with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zf:
+    zf.writestr(f"{pack.name}/manifest.json", json.dumps(manifest))
+    for name in manifest["files"]:
+        zf.write(pack / name, f"{pack.name}/{name}")
+httpd = ThreadingHTTPServer(("127.0.0.1", 0), partial(SimpleHTTPRequestHandler, directory=str(served)))
+threading.Thread(target=httpd.serve_forever, daemon=True).start()
+base, data = f"http://127.0.0.1:{httpd.server_port}", archive.read_bytes()
+entry = {"id": pack.name, "version": 1, "display_name": {"en": "tiny"}, "model_id": "tiny", "revision": "0",
+         "architecture": "marian", "source_langs": ["en"], "target_langs": ["zh"], "quantization": "int8",
+         "format_version": manifest["format_version"], "urls": [f"{base}/{archive.name}"],
+         "archive": {"file": archive.name, "size": len(data), "sha256": hashlib.sha256(data).hexdigest(),
+                     "unpacked_size": sum(f["size"] for f in manifest["files"].values())},
+         "license": {"name": "MIT", "url": "https://opensource.org/license/mit", "commercial_use": True}}
+(served / "catalog.json").write_text(json.dumps({"schema": 1, "serial": 1, "packs": [entry]}))
+env = {"PATH": "/usr/bin:/bin", "HOME": str(served), "LANG": "C.UTF-8", "FANYI_DATA_DIR": str(served / "data"),
+       "FANYI_CATALOG_URL": f"{base}/catalog.json"}
+done = subprocess.run([exe, "models", "install", pack.name], env=env, capture_output=True, text=True, timeout=300)
+print(done.stdout + done.stderr, end="")
+sys.exit(done.returncode or not (served / "data" / "models" / pack.name / "manifest.json").is_file())
+PY
+echo "downloads ok: the bundle installed a pack from a catalog"
+# The local API: `fanyi serve` on port 0 (a free one) prints its address first; one /translate answer.
+env -i PATH=/usr/bin:/bin HOME="$work/home" LANG=C.UTF-8 "$bundle/fanyi" serve --model "$tiny" --port 0 \
+  >"$work/serve.out" 2>"$work/serve.err" &
+serve_pid=$!
+for _ in $(seq 1 600); do
+  grep -q '^Fanyi serves http://' "$work/serve.out" 2>/dev/null && break
+  kill -0 "$serve_pid" 2>/dev/null || break
+  sleep 0.1
+done
+url=$(sed -n 's/^Fanyi serves \(http:[^ ]*\).*/\1/p' "$work/serve.out")
+[ -n "$url" ] || { cat "$work/serve.err" >&2; fail "fanyi serve did not start"; }
+expected=$(env -i PATH=/usr/bin:/bin HOME="$work/home" LANG=C.UTF-8 "$bundle/fanyi" translate --model "$tiny" \
+  --target cmn_Hans "Good morning.")
+.venv/bin/python - "$url" "$expected" <<'PY' || { cat "$work/serve.err" >&2; fail "the bundle's local API gave a wrong answer"; }
+import json
+import sys
+import urllib.request
+
+url, expected = sys.argv[1], sys.argv[2]
+request = urllib.request.Request(url + "/translate", data=json.dumps(
+    {"q": "Good morning.", "source": "en", "target": "zh"}).encode(), headers={"Content-Type": "application/json"})
+with urllib.request.urlopen(request, timeout=120) as answer:
+    body = json.load(answer)
+if body != {"translatedText": expected}:
+    sys.exit(f"{url}/translate answered {body!r}, expected {expected!r}")
+PY
+kill -INT "$serve_pid"
+wait "$serve_pid" || fail "fanyi serve did not stop cleanly on Ctrl+C"
+serve_pid=
+echo "local API ok: $url/translate answered as fanyi translate does"
 
 # Portable mode: with the marker next to the executable, an imported pack lands beside it too.
 touch "$bundle/fanyi-portable.txt"

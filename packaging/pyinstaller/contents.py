@@ -1,8 +1,10 @@
 """What goes into the bundle, for build.spec: resources, the default pack, and what to leave out.
 
 The runtime imports fanyi, onnxruntime, numpy, sentencepiece, platformdirs, pynput, lxml, python-docx,
-pdfminer and PySide6's QtCore/QtGui/QtWidgets. Everything else is left out: the export tooling's
-torch/transformers/onnx, and the Qt modules, plugins and translations nothing here loads.
+pdfminer, truststore with ssl (pack downloads), PySide6's QtCore/QtGui/QtWidgets, and for the local
+API (fanyi.server) starlette, uvicorn (with h11, anyio, click) and python-multipart, all plain Python.
+Everything else is left out: the export tooling's torch/transformers/onnx, and the Qt modules, plugins
+and translations nothing here loads.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import sys
 from pathlib import Path
 
 DEFAULT_PACK = "opus-mt-en-zh"  # fanyi.library.DEFAULT_PACK; read here without importing the app
+CATALOG = "catalog.json"  # fanyi.catalog.CATALOG_FILE, which the app looks for in its assets folder
 
 # Format modules of fanyi.documents are imported by name (documents/registry.py): analysis cannot see them.
 HIDDEN_IMPORTS = [
@@ -25,6 +28,10 @@ _PYNPUT = {"win32": "win32", "darwin": "darwin"}.get(sys.platform, "xorg")
 HIDDEN_IMPORTS += [f"pynput.keyboard._{_PYNPUT}", f"pynput.mouse._{_PYNPUT}", f"pynput._util.{_PYNPUT}"]
 HIDDEN_IMPORTS += {"win32": ["pynput._util.win32_vks"], "darwin": ["pynput._util.darwin_vks"]}.get(
     sys.platform, ["pynput._util.xorg_keysyms"])
+# uvicorn picks its HTTP protocol, event loop and lifespan by name (fanyi.server.run asks for h11,
+# asyncio and off), and anyio its backend.
+HIDDEN_IMPORTS += ["uvicorn.protocols.http.h11_impl", "uvicorn.loops.asyncio", "uvicorn.lifespan.off",
+                   "anyio._backends._asyncio"]
 
 # fanyi.export is bundled for its error types and `fanyi models fetch` says which extra is missing,
 # so its lazy imports of the export tooling must not drag that tooling in.
@@ -33,7 +40,9 @@ EXCLUDES = [
     "tkinter", "matplotlib", "IPython", "pytest", "setuptools", "pip", "yaml",
     # lxml's hook collects every submodule; the documents use lxml.etree only
     "lxml.objectify", "lxml.html", "lxml.isoschematron",
-    "ssl", "_ssl", "_hashlib", "readline",  # no network, hashlib has built-in sha256: libssl/libcrypto stay out
+    "readline",  # ssl stays: pack downloads (fanyi.download) need TLS
+    # uvicorn's optional speed-ups and websocket stacks, should the build machine have them: h11 serves
+    "uvloop", "httptools", "websockets", "wsproto", "watchfiles", "dotenv",
     "PySide6.QtNetwork", "PySide6.QtQml", "PySide6.QtQuick", "PySide6.QtQuickWidgets", "PySide6.QtOpenGL",
     "PySide6.QtOpenGLWidgets", "PySide6.QtWebEngineCore", "PySide6.QtWebEngineWidgets", "PySide6.QtMultimedia",
     "PySide6.QtPdf", "PySide6.QtCharts", "PySide6.Qt3DCore", "PySide6.QtSql", "PySide6.QtTest",
@@ -83,9 +92,15 @@ def default_pack(models: Path) -> Path | None:
 
 
 def datas(root: Path) -> list[tuple[str, str]]:
-    """(source, bundle folder) pairs: the icon, compiled UI translations, and the default pack."""
+    """(source, bundle folder) pairs: the icon, compiled UI translations, the catalog and the default pack.
+
+    assets/catalog.json is the release's catalog of packs (fanyi.catalog), put there by the installers'
+    workflow (packaging/packs.py fetch-default) with the default pack; it is not committed.
+    """
     found = [(str(root / "assets" / "icons" / "fanyi.svg"), "assets/icons")]
     found += [(str(qm), "assets/i18n") for qm in sorted((root / "assets" / "i18n").glob("*.qm"))]
+    if (shipped := root / "assets" / CATALOG).is_file():
+        found.append((str(shipped), "assets"))
     if pack := default_pack(root / "models"):
         found.append((str(pack), f"models/{pack.name}"))
     return found

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import io
+import re
 import zipfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from fanyi.engine.degenerate import LOOP
 from fanyi.engine.options import CancelToken, DecodeOptions
+from fanyi.engine.results import Failure, Translation
+
+_SENTENCE_END = re.compile(r"(?<=[.!?]) +")
 
 
 def mark(text: str) -> str:
@@ -27,15 +32,16 @@ class FakeTranslator:
         self.calls: list[list[str]] = []
         self.options: list[DecodeOptions | None] = []
         self.fail_on: set[str] = set()  # a text containing one of these raises
+        self.degenerate_on: set[str] = set()  # a sentence containing one of these cannot be translated
         self.cancel_on_call: int | None = None  # 1-based
 
-    def translate_batch(
+    def translate_results(
         self,
         texts: list[str],
         options: DecodeOptions | None = None,
         progress: Callable[[int, int], None] | None = None,
         cancel: CancelToken | None = None,
-    ) -> list[str]:
+    ) -> list[Translation]:
         if self.record:
             self.calls.append(list(texts))
             self.options.append(options)
@@ -46,7 +52,18 @@ class FakeTranslator:
         for text in texts:
             if any(bad in text for bad in self.fail_on):
                 raise RuntimeError(f"model exploded on {text[:20]!r}")
-        return [self.translate(t) if t.strip() else "" for t in texts]
+        return [self._result(t) for t in texts]
+
+    def _result(self, text: str) -> Translation:
+        """As the engine does: a sentence the model loops on stays as it was and is listed as failed."""
+        if not text.strip():
+            return Translation("")
+        sentences = _SENTENCE_END.split(text)
+        looping = [s for s in sentences if any(bad in s for bad in self.degenerate_on)]
+        if not looping:
+            return Translation(self.translate(text))
+        out = " ".join(s if s in looping else self.translate(s) for s in sentences)
+        return Translation(out, tuple(Failure(s, LOOP) for s in looping))
 
     @property
     def texts(self) -> list[str]:
@@ -77,31 +94,83 @@ def _pdf_string(text: str) -> str:
 
 def make_pdf(pages: Sequence[Sequence[str]], *, encrypt: bool = False) -> bytes:
     """A PDF whose pages hold the given lines in Helvetica ("" is a paragraph gap); no lines = no text."""
-    objects: list[str] = []
-    page_ids = [3 + 2 * i for i in range(len(pages))]
-    font_id = 3 + 2 * len(pages)
-    objects.append("<< /Type /Catalog /Pages 2 0 R >>")
-    objects.append(f"<< /Type /Pages /Kids [{' '.join(f'{i} 0 R' for i in page_ids)}] /Count {len(pages)} >>")
-    for page_id, lines in zip(page_ids, pages):
+    return pdf_with_contents([(page_text(lines), "") for lines in pages], encrypt=encrypt)
+
+
+def page_text(lines: Sequence[str], x: int = 72, y: int = 720) -> bytes:
+    """A content stream showing ``lines`` from (x, y) down."""
+    shown = " ".join(f"{_pdf_string(line)} Tj T*" if line else "T* T*" for line in lines)
+    return f"BT /F1 12 Tf 14 TL {x} {y} Td {shown} ET".encode("latin-1") if lines else b""
+
+
+def pdf_with_contents(contents: Sequence[tuple[bytes, str]], *, encrypt: bool = False) -> bytes:
+    """A PDF with one page per (content stream, filter names such as "/FlateDecode") pair."""
+    objects: list[bytes] = []
+    page_ids = [3 + 2 * i for i in range(len(contents))]
+    font_id = 3 + 2 * len(contents)
+    objects.append(b"<< /Type /Catalog /Pages 2 0 R >>")
+    kids = " ".join(f"{i} 0 R" for i in page_ids)
+    objects.append(f"<< /Type /Pages /Kids [{kids}] /Count {len(contents)} >>".encode())
+    for page_id, (body, filters) in zip(page_ids, contents):
         objects.append(
             f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents {page_id + 1} 0 R "
-            f"/Resources << /Font << /F1 {font_id} 0 R >> >> >>"
+            f"/Resources << /Font << /F1 {font_id} 0 R >> >> >>".encode()
         )
-        shown = " ".join(f"{_pdf_string(line)} Tj T*" if line else "T* T*" for line in lines)
-        body = f"BT /F1 12 Tf 14 TL 72 720 Td {shown} ET" if lines else ""
-        objects.append(f"<< /Length {len(body)} >>\nstream\n{body}\nendstream")
-    objects.append("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
-    out = "%PDF-1.4\n"
+        filter_entry = f" /Filter [{filters}]" if filters else ""
+        objects.append(f"<< /Length {len(body)}{filter_entry} >>\nstream\n".encode() + body + b"\nendstream")
+    objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+    out = bytearray(b"%PDF-1.4\n")
     offsets = []
     for number, obj in enumerate(objects, 1):
         offsets.append(len(out))
-        out += f"{number} 0 obj\n{obj}\nendobj\n"
+        out += f"{number} 0 obj\n".encode() + obj + b"\nendobj\n"
     trailer = f"/Size {len(objects) + 1} /Root 1 0 R"
     if encrypt:
         offsets.append(len(out))
-        out += f"{len(objects) + 1} 0 obj\n<< /Filter /Standard /V 1 /R 2 /O <{'11' * 32}> /U <{'22' * 32}> /P -44 >>\nendobj\n"
+        out += f"{len(objects) + 1} 0 obj\n<< /Filter /Standard /V 1 /R 2 /O <{'11' * 32}> /U <{'22' * 32}> /P -44 >>\nendobj\n".encode()
         trailer = f"/Size {len(objects) + 2} /Root 1 0 R /Encrypt {len(objects) + 1} 0 R /ID [<{'ab' * 16}> <{'ab' * 16}>]"
     xref = len(out)
-    out += f"xref\n0 {len(offsets) + 1}\n0000000000 65535 f \n" + "".join(f"{o:010d} 00000 n \n" for o in offsets)
-    out += f"trailer\n<< {trailer} >>\nstartxref\n{xref}\n%%EOF\n"
-    return out.encode("latin-1")
+    out += f"xref\n0 {len(offsets) + 1}\n0000000000 65535 f \n".encode() + "".join(f"{o:010d} 00000 n \n" for o in offsets).encode()
+    out += f"trailer\n<< {trailer} >>\nstartxref\n{xref}\n%%EOF\n".encode()
+    return bytes(out)
+
+
+def docx_bytes(paragraphs: Sequence[str] = ("Hello there.",)) -> bytes:
+    """A real .docx (python-docx) with these paragraphs."""
+    import docx
+
+    document = docx.Document()
+    for text in paragraphs:
+        document.add_paragraph(text)
+    buffer = io.BytesIO()
+    document.save(buffer)
+    return buffer.getvalue()
+
+
+def with_entries(package: bytes, entries: dict[str, bytes], level: int = 6) -> bytes:
+    """``package`` rewritten with some entries replaced or added (deflated at ``level``)."""
+    with zipfile.ZipFile(io.BytesIO(package)) as archive:
+        kept = {name: archive.read(name) for name in archive.namelist()}
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=level) as archive:
+        for name, data in {**kept, **entries}.items():
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def declare_size(package: bytes, name: str, file_size: int) -> bytes:
+    """``package`` with the uncompressed size of ``name`` rewritten in its local and central headers (a lie)."""
+    import struct
+
+    data = bytearray(package)
+    with zipfile.ZipFile(io.BytesIO(package)) as archive:
+        info = archive.getinfo(name)
+    struct.pack_into("<I", data, info.header_offset + 22, file_size)  # local file header
+    position = data.find(b"PK\x01\x02")
+    while position != -1:  # the central directory entry whose name is ``name``
+        name_length = struct.unpack_from("<H", data, position + 28)[0]
+        if data[position + 46 : position + 46 + name_length] == name.encode():
+            struct.pack_into("<I", data, position + 24, file_size)
+            return bytes(data)
+        position = data.find(b"PK\x01\x02", position + 4)
+    raise AssertionError(f"{name} is not in the central directory")

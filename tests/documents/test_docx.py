@@ -10,7 +10,7 @@ from lxml import etree
 
 from fanyi.documents import CorruptDocument, EncryptedDocument, UnsupportedFormat, translate_document
 
-from docfixtures import leftovers, mark, zip_entries
+from docfixtures import docx_bytes, leftovers, mark, with_entries, zip_entries
 
 W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 W = "{%s}" % W_NS
@@ -206,3 +206,59 @@ def test_password_protected_and_legacy_files_are_named(tmp_path, translator):
     with pytest.raises(UnsupportedFormat, match="old binary Office format"):
         translate_document(legacy, translator)
     assert leftovers(tmp_path) == []
+
+
+def _with_document_xml(tmp_path, name, xml: bytes):
+    path = tmp_path / name
+    path.write_bytes(with_entries(docx_bytes(), {"word/document.xml": xml}))
+    return path
+
+
+_DTD_DOCUMENT = (
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+    '<!DOCTYPE w:document [<!ENTITY company "Contoso Ltd"><!ENTITY hello "Hello from &company;.">]>\n'
+    f'<w:document xmlns:w="{W_NS}"><w:body>'
+    "<w:p><w:r><w:t>Welcome to &company; today.</w:t></w:r></w:p><w:p><w:r><w:t>&hello;</w:t></w:r></w:p>"
+    "</w:body></w:document>"
+)
+
+
+def test_internal_entities_are_resolved_and_the_output_has_no_doctype(tmp_path, translator):
+    src = _with_document_xml(tmp_path, "dtd.docx", _DTD_DOCUMENT.encode())
+    result = translate_document(src, translator)
+    assert sorted(translator.texts) == ["Hello from Contoso Ltd.", "Welcome to Contoso Ltd today."]
+    body = zip_entries(result.output)["word/document.xml"]
+    assert b"<!DOCTYPE" not in body and b"&company;" not in body and b"&hello;" not in body
+    strict = etree.XMLParser(resolve_entities=False, load_dtd=False, no_network=True)
+    assert own_texts(etree.tostring(etree.fromstring(body, strict))) == [
+        mark("Welcome to Contoso Ltd today."), mark("Hello from Contoso Ltd.")
+    ]
+    assert [p.text for p in docx.Document(result.output).paragraphs] == own_texts(body)
+
+
+def test_an_entity_expansion_bomb_is_refused_in_one_line(tmp_path, translator):
+    entities = '<!ENTITY a0 "lol">' + "".join(f'<!ENTITY a{n} "{f"&a{n - 1};" * 10}">' for n in range(1, 10))
+    bomb = (
+        f'<?xml version="1.0"?>\n<!DOCTYPE w:document [{entities}]>\n'
+        f'<w:document xmlns:w="{W_NS}"><w:body><w:p><w:r><w:t>&a9;</w:t></w:r></w:p></w:body></w:document>'
+    )
+    src = _with_document_xml(tmp_path, "bomb.docx", bomb.encode())
+    with pytest.raises(CorruptDocument, match=r"word/document.xml is not well-formed XML \(.*amplification") as caught:
+        translate_document(src, translator)
+    assert "\n" not in str(caught.value) and translator.calls == []
+
+
+def test_an_external_entity_is_not_read(tmp_path, translator):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOP SECRET", encoding="utf-8")
+    xxe = (
+        f'<?xml version="1.0"?>\n<!DOCTYPE w:document [<!ENTITY x SYSTEM "{secret.as_uri()}">]>\n'
+        f'<w:document xmlns:w="{W_NS}"><w:body><w:p><w:r><w:t>Leak &x; here.</w:t></w:r></w:p></w:body></w:document>'
+    )
+    src = _with_document_xml(tmp_path, "xxe.docx", xxe.encode())
+    try:
+        result = translate_document(src, translator)
+    except CorruptDocument:
+        return
+    assert "TOP SECRET" not in " ".join(translator.texts)
+    assert b"TOP SECRET" not in zip_entries(result.output)["word/document.xml"]

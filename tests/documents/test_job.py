@@ -14,6 +14,7 @@ from fanyi.documents import (
     output_path_for,
     translate_document,
 )
+from fanyi import limits
 from fanyi.documents import job as job_module
 from fanyi.engine.options import CancelToken, Cancelled, DecodeOptions
 
@@ -110,6 +111,22 @@ def test_an_empty_translation_counts_as_a_failure(tmp_path):
     assert [e.reason for e in result.report.failed] == ["the translator returned an empty translation"]
 
 
+def test_a_sentence_the_model_loops_on_fails_its_unit_which_is_kept_not_blanked(tmp_path, translator):
+    """Degenerate translations are reported as failed units and written as they were, never as a blank line."""
+    source = "Fine here.\n\nThe model loops on this. But not on this.\n\nAlso fine.\n\nMan\n"
+    translator.degenerate_on = {"loops", "Man"}
+    result = translate_document(write(tmp_path, "a.txt", source), translator)
+    report = result.report
+    assert (report.translated, len(report.failed), report.total) == (2, 2, 4)
+    assert [e.where for e in report.failed] == ["paragraph 2", "paragraph 4"]
+    assert report.failed[0].reason == "sentence “The model loops on this.”: the model kept repeating itself"
+    assert report.failed[1].reason == (
+        "the model kept repeating itself, also when translated again with a repetition guard")
+    assert "translated: 2 of 4 units" in report.summary() and "failed: 2" in report.summary()
+    assert result.output.read_text(encoding="utf-8") == (
+        f"{mark('Fine here.')}\n\nThe model loops on this. But not on this.\n\n{mark('Also fine.')}\n\nMan\n")
+
+
 class _FullDisk:
     """A file that takes 200 bytes, then fails like a full disk."""
 
@@ -130,14 +147,15 @@ class _FullDisk:
 @pytest.mark.parametrize("kind", ["txt", "docx"])
 def test_a_full_disk_leaves_nothing_behind(tmp_path, translator, monkeypatch, kind):
     src = _many_units(tmp_path, kind)
-    real = job_module.atomic_write
+    real = job_module.staged
 
     @contextlib.contextmanager
     def full_disk(path):
-        with real(path) as handle:
-            yield _FullDisk(handle)
+        with real(path) as stage:
+            stage.file = _FullDisk(stage.file)
+            yield stage
 
-    monkeypatch.setattr(job_module, "atomic_write", full_disk)
+    monkeypatch.setattr(job_module, "staged", full_disk)
     with pytest.raises(NotWritable, match="No space left on device"):
         translate_document(src, translator)
     assert sorted(p.name for p in tmp_path.iterdir()) == [src.name]
@@ -208,3 +226,55 @@ def test_a_large_file_is_streamed_in_bounded_memory(tmp_path):
     assert result.report.translated == 8_000
     assert result.output.stat().st_size > size * 0.9
     assert peak < size / 3, (peak, size)
+
+
+def test_a_text_without_blank_lines_is_translated_in_bounded_memory(tmp_path):
+    """A book saved without blank lines was one unit, held (and translated) whole."""
+    from docfixtures import FakeTranslator
+
+    longest = 0
+
+    def measured(text):
+        nonlocal longest
+        longest = max(longest, len(text))
+        return mark(text)
+
+    translator = FakeTranslator(measured, record=False)
+    src = tmp_path / "book.txt"
+    with src.open("w", encoding="utf-8") as handle:
+        handle.writelines(f"Line {n} of a book that was saved without any blank lines.\n" for n in range(60_000))
+    size = src.stat().st_size
+    translate_document(write(tmp_path, "warm-up.txt", "Modules are imported once."), translator)
+    tracemalloc.start()
+    try:
+        result = translate_document(src, translator)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < size / 4, (peak, size)
+    assert 0 < longest <= limits.MAX_UNIT_CHARS
+    assert result.output.read_text(encoding="utf-8").count("\n") > 1  # cut where lines ended
+
+
+def test_the_report_of_a_large_file_names_a_bounded_number_of_units(tmp_path, translator):
+    text = "".join(f"Paragraph {n} {'breaks' if n % 2 else 'works'} in this file.\n\n" for n in range(3_000))
+    translator.fail_on = {"breaks"}
+    report = translate_document(write(tmp_path, "big.txt", text), translator).report
+    assert report.failed_count == 1_500 and report.translated == 1_500 and report.total == 3_000
+    assert len(report.failed) <= limits.REPORT_REASONS * limits.REPORT_ENTRIES_PER_REASON
+    summary = report.summary()
+    assert "failed: 1500" in summary and len(summary.splitlines()) < 250
+    assert summary.count("“Paragraph 1 breaks in this file.”") == 1
+    # every reason names its text here, so past REPORT_REASONS reasons they are counted together
+    assert f"… and {1_500 - limits.REPORT_REASONS - limits.REPORT_ENTRIES_PER_REASON} more: other reasons" in summary
+
+
+def test_a_report_counts_each_reason_and_names_its_first_units(tmp_path):
+    from docfixtures import FakeTranslator
+
+    silent = FakeTranslator(lambda t: "" if "quiet" in t else mark(t))
+    text = "".join(f"Loud {n}.\n\nquiet {n}\n\n" for n in range(50))
+    report = translate_document(write(tmp_path, "a.txt", text), silent).report
+    assert report.failed_reasons == {"the translator returned an empty translation": 50}
+    assert len(report.failed) == limits.REPORT_ENTRIES_PER_REASON
+    assert "    … and 40 more: the translator returned an empty translation" in report.summary().splitlines()

@@ -4,7 +4,7 @@ import pytest
 
 from fanyi.documents import NoTextFound, NotTextFile, translate_document
 
-from docfixtures import leftovers
+from docfixtures import leftovers, mark
 
 SOURCE = (
     "Title line\n"
@@ -114,3 +114,35 @@ def test_a_line_break_after_a_sentence_end_is_kept_with_the_files_line_ending(tm
     _, out = run(tmp_path, translator, b"- Roses are red.\r\n  Violets are blue.\r\n")
     assert translator.texts == ["Roses are red.\nViolets are blue."]
     assert out == "- ⟦ROSES ARE RED.\r\n  VIOLETS ARE BLUE.⟧\r\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "codec"),
+    [
+        ("Greetings from Zürich.\n", "latin-1"),
+        ("Grüße aus München und Köln.\nDie Straße führt über die Brücke.\n", "cp1252"),
+        ("Zürich\nMünchen\nKöln\n", "latin-1"),
+    ],
+)
+def test_latin1_and_cp1252_text_is_refused_not_misread_as_gb18030(tmp_path, translator, text, codec):
+    data = text.encode(codec)
+    data.decode("gb18030")  # it would decode: "Z黵ich"
+    src = tmp_path / "legacy.txt"
+    src.write_bytes(data)
+    with pytest.raises(NotTextFile, match=r"legacy.txt is in an encoding Fanyi does not read: .*Latin-1") as caught:
+        translate_document(src, translator)
+    assert "\n" not in str(caught.value) and translator.calls == [] and len(list(tmp_path.iterdir())) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "codec"),
+    [
+        ("朱镕基总理今天访问了上海。\n\nHello there.\n", "gbk"),  # 镕 is GBK, not GB2312
+        ("這個體驗讓我們覺得非常開心，謝謝您們的幫助。\n\nHello there.\n", "gbk"),  # traditional characters
+        ("你好😀，世界。\n\nHello there.\n", "gb18030"),  # four-byte GB18030
+    ],
+    ids=["gbk rare", "gbk traditional", "gb18030 four-byte"],
+)
+def test_real_gbk_and_gb18030_chinese_still_reads(tmp_path, translator, text, codec):
+    result, out = run(tmp_path, translator, text.encode(codec))
+    assert out == text.replace("Hello there.", mark("Hello there."))

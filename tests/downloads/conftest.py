@@ -6,9 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
-from packserver import PackServer, Route, catalog_doc, entry, make_archive, unpacked_size
-
-PACK_ID = "opus-mt-en-zh"
+from packserver import PACK_ID, PackServer, Route, catalog_doc, entry, make_archive, unpacked_size
 
 
 @pytest.fixture(autouse=True)

@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 from fanyi.engine.options import CancelToken
 from fanyi.engine.pack import file_digest
 
+PACK_ID = "opus-mt-en-zh"  # what the tests publish the tiny int8 pack as
 STALL_S = 20.0  # far past the clients' read timeouts in these tests; released when the server stops
 
 

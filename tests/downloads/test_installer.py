@@ -7,8 +7,7 @@ import json
 import shutil
 
 import pytest
-from conftest import PACK_ID
-from packserver import CancelAfter, Route, catalog_doc, closed_port_url, copy_pack, make_archive
+from packserver import PACK_ID, CancelAfter, Route, catalog_doc, closed_port_url, copy_pack, make_archive
 
 from fanyi import catalog, catalog_fetch, installer, library, paths
 from fanyi.download import DownloadError

@@ -64,3 +64,88 @@ def test_history_off_saves_nothing(qtbot, make_app, fake_backend):
     wait_idle(qtbot, win)
     assert win.target.view.text() == "PRIVATETEXT。"
     assert not history_path().exists()
+
+
+def _damaged_database(path) -> bytes:
+    """A real history database with pages overwritten in the middle, as a bad disk leaves it."""
+    history = History(path)
+    for n in range(300):
+        history.save(f"Sentence number {n}." * 5, f"第{n}句。" * 5, "p")
+    history.close()
+    data = bytearray(path.read_bytes())
+    data[4096:3 * 4096] = b"\xa5" * (2 * 4096)
+    path.write_bytes(bytes(data))
+    return bytes(data)
+
+
+def test_a_damaged_database_is_kept_aside_and_a_new_one_started(ui_dirs):
+    path = history_path()
+    path.parent.mkdir(parents=True)
+    for damaged in (b"this is not a database" * 100, None):
+        for old in path.parent.iterdir():
+            old.unlink()
+        data = _damaged_database(path) if damaged is None else damaged
+        if damaged is not None:
+            path.write_bytes(data)
+        kept = []
+        history = History(on_moved_aside=kept.append)
+        assert len(kept) == 1 and kept[0].name.startswith("history.sqlite3.corrupt-")
+        assert kept[0].read_bytes() == data  # nothing is lost
+        entry = history.save("Hello.", "你好。", "p")
+        assert [(e.id, e.source) for e in history.search()] == [(entry, "Hello.")]
+        history.close()
+        assert History(on_moved_aside=kept.append).search()[0].source == "Hello." and len(kept) == 1
+
+
+def test_damage_found_while_saving_starts_a_new_database(ui_dirs):
+    kept = []
+    history = History(on_moved_aside=kept.append)
+    history.save("Before.", "之前。", "p")
+    history._db.close()
+    history_path().write_bytes(b"garbage" * 1000)  # the file goes bad under an open history
+    history._db = sqlite3.connect(history_path())
+    assert history.save("After.", "之后。", "p") and [e.source for e in history.search()] == ["After."]
+    assert len(kept) == 1 and kept[0].read_bytes() == b"garbage" * 1000
+    history.clear()  # clearing also deletes the damaged copy: the user asked for the text to be gone
+    assert not kept[0].exists()
+
+
+def test_the_app_tells_once_in_chinese_and_keeps_saving(qtbot, make_app, fake_backend):
+    """A corrupt database raised a traceback on every translation and history went silently off."""
+    from fanyi.ui import i18n
+
+    path = history_path()
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"not a database" * 100)
+    i18n.install("zh_CN")
+    app = make_app(fake_backend)
+    win = app.window
+    qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
+    win.source.set_text("First text.")
+    wait_idle(qtbot, win)
+    message = win.statusBar().currentMessage()
+    assert message.startswith("历史记录文件已损坏。已将其保留为 ") and ".corrupt-" in message
+    assert [e.source for e in app.history.search()] == ["First text."]
+    win.statusBar().clearMessage()
+    win.source.set_text("Second text.")
+    wait_idle(qtbot, win)
+    assert win.statusBar().currentMessage() == ""
+    assert len(list(path.parent.glob("history.sqlite3.corrupt-*"))) == 1
+    app.show_history()
+    assert app._dialogs["history"].list.count() == 1  # one draft, updated
+    i18n.install("en")  # while the dialog can still read the history it shows
+
+
+def test_a_history_that_cannot_be_opened_is_said_once_and_translating_goes_on(qtbot, make_app, fake_backend):
+    history_path().mkdir(parents=True)  # SQLite cannot open a folder: not damage, so nothing is moved
+    app = make_app(fake_backend)
+    win = app.window
+    qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
+    win.source.set_text("Text.")
+    wait_idle(qtbot, win)
+    assert win.target.view.text() == "TEXT。"
+    assert win.statusBar().currentMessage().startswith("History cannot be saved: ")
+    win.statusBar().clearMessage()
+    app.show_history()
+    assert "history" not in app._dialogs and win.statusBar().currentMessage() == ""
+    assert history_path().is_dir()

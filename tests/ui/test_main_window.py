@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from PySide6.QtCore import Qt
-from ui_fakes import EXPLODE, TRANSLATE_TIMEOUT, FakeTranslator
+from ui_fakes import EXPLODE, LOOPS, TRANSLATE_TIMEOUT, FakeTranslator
+
+from fanyi.ui.panes import TargetView
 
 
 def long_text(paragraphs: int = 12) -> str:
@@ -16,9 +20,18 @@ def wait_idle(qtbot, win) -> None:
     qtbot.waitUntil(lambda: win._req_id is None and not win._debounce.isActive(), timeout=TRANSLATE_TIMEOUT)
 
 
+# Sentences the tiny model translates without degenerating, so that every partial text shown is a
+# prefix of the final one (a degenerate sentence is taken back and decoded again: see below).
+NORMAL = ("Is there a pharmacy near here that is open late? Everyone laughed when the teacher told the story "
+          "about the goose. He ran 42.195 km in 2 hours, 58 minutes and 12 seconds. The neural network has 6 "
+          "encoder layers and 6 decoder layers. Tokenization splits text into subword units called pieces.")
+
+
 def test_typing_streams_into_the_target_and_ends_as_translate_batch(qtbot, window, backend):
     # Long enough that the real tiny model (which decides tokens in bursts) spans several flushes.
-    text = " ".join(f"Sentence {n} says the weather is nice today." for n in range(8))
+    text = NORMAL
+    stream = list(backend.reference.translate_stream(text, window.app.options()))
+    assert all(isinstance(event, str) for event in stream)  # no sentence is taken back
     flushes = []
     window.target.view.textChanged.connect(lambda: flushes.append(window.target.view.text()))
     qtbot.keyClicks(window.source.edit, text)
@@ -180,3 +193,40 @@ def test_choosing_another_pack_mid_translation_translates_again_on_it(qtbot, mak
     wait_idle(qtbot, win)
     assert win.target.view.text() == fake_backend.translate(text, app.options())
     assert win.model_label.text() == "tiny-en-zh-int8 · int8"
+
+
+def test_a_sentence_left_untranslated_shows_as_it_was_with_a_small_warning(qtbot, make_app, fake_backend):
+    app = make_app(fake_backend)
+    win = app.window
+    qtbot.waitUntil(lambda: app.service.model is not None, timeout=TRANSLATE_TIMEOUT)
+    text = f"The first one is fine. This one {LOOPS} forever. The last one is fine too."
+    win.source.set_text(text)
+    win.translate_now()
+    wait_idle(qtbot, win)
+    final = fake_backend.translate(text, app.options())
+    assert win.target.view.text() == final == "THEFIRSTONEISFINE。This one LOOPS forever.THELASTONEISFINETOO。"
+    badge = win.target.untranslated
+    assert not badge.isHidden() and badge.text() == "⚠ 1 sentence untranslated"
+    assert "“This one LOOPS forever.” — the model kept repeating itself" in badge.toolTip()
+    app.apply_settings(dataclasses.replace(app.settings, ui_language="zh_CN"))
+    qtbot.waitUntil(lambda: badge.text() == "⚠ 1 句未翻译")
+    assert "模型不断重复同样的内容" in badge.toolTip()
+    win.source.set_text("All is well now.")
+    win.translate_now()
+    wait_idle(qtbot, win)
+    assert badge.isHidden() and win.target.view.text() == "ALLISWELLNOW。"
+
+
+def test_the_target_view_takes_back_what_a_rewind_drops(qtbot):
+    view = TargetView()
+    qtbot.addWidget(view)
+    view.begin()
+    view.append("你好")
+    qtbot.waitUntil(lambda: view.text() == "你好")  # shown
+    view.append("又又")  # not shown yet
+    view.rewind(3)  # one of what is shown, both of what is not
+    assert view.text() == view.toPlainText() == "你"
+    view.append("们好")
+    qtbot.waitUntil(lambda: view.text() == "你们好")
+    view.finish("你们好")
+    assert view.toPlainText() == "你们好"

@@ -131,3 +131,59 @@ def test_the_model_manager_lists_removes_and_sets_the_default(qtbot, make_app, f
     qtbot.mouseClick(manager.remove_button, Qt.MouseButton.LeftButton)
     assert [p.name for p in library.list_packs()] == ["tiny-en-zh"]
     assert app.window.pack_box.count() == 1
+
+
+def test_a_broken_pack_is_listed_greyed_never_chosen_and_removable(qtbot, make_app, fake_backend, tiny_pack,
+                                                                   monkeypatch):
+    """A user pack whose manifest lacks a field made the app abort at start."""
+    from pack_damage import broken_copy
+    from PySide6.QtGui import QPalette
+
+    from fanyi import paths
+    from fanyi.ui.settings import Settings
+
+    broken = broken_copy(tiny_pack, paths.user_packs_dir() / "aaa-broken", lambda m: m.pop("source_lang"))
+    app = make_app(fake_backend, settings=Settings(default_pack="aaa-broken"))
+    assert [p.name for p in app.packs] == ["tiny-en-zh"] and app.pack.name == "tiny-en-zh"
+    win = app.window
+    win.show()
+    qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
+    assert win.pack_box.count() == 1
+
+    app.show_models()
+    manager = app._dialogs["models"]
+    names = [manager.table.item(r, 0).text() for r in range(manager.table.rowCount())]
+    row = names.index("aaa-broken")
+    cell = manager.table.item(row, 1)
+    assert cell.text() == "Broken: manifest.json: source_lang is missing"
+    assert manager.table.columnSpan(row, 1) == 3 and f"{broken}" in cell.toolTip()
+    assert cell.foreground().color() == manager.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
+    manager.select("aaa-broken")
+    assert not manager.default_button.isEnabled() and manager.remove_button.isEnabled()
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    qtbot.mouseClick(manager.remove_button, Qt.MouseButton.LeftButton)
+    assert not broken.exists() and not manager.error.isVisible()
+    assert [p.name for p in library.list_packs()] == ["tiny-en-zh"]
+
+
+def test_a_pack_onnx_runtime_cannot_load_is_reported_and_the_app_goes_on(qtbot, make_app, pack_dir, tiny_pack):
+    """A truncated graph with a recomputed checksum passes every check before ONNX Runtime reads it."""
+    from pack_damage import broken_copy, truncate
+
+    from fanyi import paths
+    from fanyi.ui.settings import Settings
+    from fanyi.ui.worker import open_translator
+
+    cut = truncate(broken_copy(tiny_pack, paths.user_packs_dir() / "cut", lambda m: m.update(name="cut")),
+                   "encoder.onnx")
+    app = make_app(opener=open_translator, settings=Settings(default_pack="cut"))
+    win = app.window
+    win.show()
+    assert app.pack.path == cut  # it passed the manifest and size checks, so it is offered
+    qtbot.waitUntil(lambda: win.target.error.isVisible(), timeout=LOAD_TIMEOUT)
+    assert f"{cut / 'encoder.onnx'} cannot be loaded: " in win.target.error.text()
+    assert win.stats_label.text() == "The model could not be opened"
+    good = next(p for p in app.packs if p.name == "tiny-en-zh")
+    app.choose_pack(good)
+    qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
+    assert app.service.model.name == "tiny-en-zh" and win.isVisible()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QPoint, QRect, Qt, QTimer
 from PySide6.QtWidgets import QApplication
-from ui_fakes import LOAD_TIMEOUT, TRANSLATE_TIMEOUT, FakeTranslator
+from ui_fakes import LOAD_TIMEOUT, LOOPS, TRANSLATE_TIMEOUT, FakeTranslator
 
 from fanyi.ui.popup import place_near
 
@@ -24,6 +24,19 @@ def test_the_popup_streams_the_clipboards_translation(qtbot, make_app, backend):
     assert QApplication.clipboard().text() == expected
     qtbot.keyClick(popup, Qt.Key.Key_Escape)
     assert not popup.isVisible()
+
+
+def test_the_popup_flags_a_sentence_left_untranslated(qtbot, make_app, fake_backend):
+    app = make_app(fake_backend)
+    QApplication.clipboard().setText(f"Fine. It {LOOPS}.")
+    app.translate_clipboard()
+    popup = app.popup
+    qtbot.waitUntil(lambda: popup.text() == f"FINE。It {LOOPS}.", timeout=TRANSLATE_TIMEOUT)
+    assert not popup.untranslated.isHidden() and f"“It {LOOPS}.”" in popup.untranslated.toolTip()
+    QApplication.clipboard().setText("Fine.")
+    app.translate_clipboard()
+    qtbot.waitUntil(lambda: popup.text() == "FINE。", timeout=TRANSLATE_TIMEOUT)
+    assert popup.untranslated.isHidden()
 
 
 def test_the_popup_joins_hard_wrapped_clipboard_text(qtbot, make_app, fake_backend):

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 
 from ui_fakes import LOAD_TIMEOUT
 
+from fanyi import limits
+from fanyi.engine.options import DecodeOptions
 from fanyi.ui.settings import DOUBLE_COPY, Settings, load_settings, save_settings, settings_path
 from fanyi.ui.settings_dialog import HOTKEY_COMBO, HOTKEY_DOUBLE_COPY, SettingsDialog
 
@@ -42,6 +45,32 @@ def test_bad_fields_fall_back_one_by_one(ui_dirs):
     }))
     loaded = load_settings()
     assert loaded == Settings(max_length=64, ui_language="zh_CN")
+
+
+def test_out_of_range_numbers_are_clamped_with_a_log_line(ui_dirs, caplog):
+    """A hand-edited file must not hand the engine 100,000 beams or threads: the dialog caps them, so must the loader."""
+    path = settings_path()
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps({"beams": 100_000, "max_length": 10**9, "threads": 10**9}))
+    with caplog.at_level(logging.WARNING, logger="fanyi.ui.settings"):
+        loaded = load_settings()
+    assert (loaded.beams, loaded.max_length, loaded.threads) == (
+        limits.MAX_BEAMS, limits.MAX_DECODE_LENGTH, limits.max_threads())
+    assert len(caplog.records) == 3 and all("using" in r.getMessage() for r in caplog.records)
+    DecodeOptions(beams=loaded.beams, max_length=loaded.max_length)  # what the app builds from them is valid
+    path.write_text(json.dumps({"beams": limits.MAX_BEAMS, "threads": limits.max_threads()}))
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="fanyi.ui.settings"):
+        assert load_settings().beams == limits.MAX_BEAMS
+    assert caplog.records == []
+
+
+def test_the_dialog_offers_no_more_than_the_limits(qtbot, ui_dirs):
+    dialog = SettingsDialog(Settings(), tray_available=False)
+    qtbot.addWidget(dialog)
+    assert dialog.beams.maximum() == limits.MAX_BEAMS
+    assert dialog.max_length.maximum() == limits.MAX_DECODE_LENGTH
+    assert dialog.threads.maximum() == limits.max_threads()
 
 
 def test_settings_survive_a_restart(qtbot, make_app, fake_backend):
@@ -80,3 +109,17 @@ def test_the_dialog_edits_a_copy(qtbot, ui_dirs):
     assert result == dataclasses.replace(original, beams=3, theme="light", hotkey=DOUBLE_COPY, history=False)
     assert original == Settings(hotkey="Ctrl+Alt+F")
     assert dialog.beams.specialValueText() == "Model default"
+
+
+def test_a_corrupt_file_is_kept_before_defaults_replace_it(ui_dirs):
+    path = settings_path()
+    path.parent.mkdir(parents=True)
+    for content in (b'{"beams": 4, "theme": "da', b"\xff\xfe\x00garbage", b"[1, 2, 3]"):
+        for old in path.parent.iterdir():
+            old.unlink()
+        path.write_bytes(content)
+        assert load_settings() == Settings()
+        kept = list(path.parent.glob("settings.json.corrupt-*"))
+        assert len(kept) == 1 and kept[0].read_bytes() == content
+        save_settings(Settings(beams=2))
+        assert kept[0].read_bytes() == content and load_settings() == Settings(beams=2)

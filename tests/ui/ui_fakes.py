@@ -10,12 +10,15 @@ import re
 import time
 from pathlib import Path
 
+from fanyi.engine.degenerate import LOOP
 from fanyi.engine.options import CancelToken, DecodeOptions
+from fanyi.engine.results import Failure, Rewind, Translation
 from fanyi.engine.pack import ModelPack
 
 TOKEN_CPU = 0.0008  # seconds of pure-Python work per token (holds the GIL)
 TOKEN_SLEEP = 0.002  # seconds per token outside the GIL (the ONNX Runtime call)
 EXPLODE = "EXPLODE"  # a source containing this makes the engine raise, as a broken model would
+LOOPS = "LOOPS"  # a sentence containing this loops, is taken back and is left untranslated, as the engine does
 
 LOAD_TIMEOUT = 30_000  # ms, for qtbot waits
 TRANSLATE_TIMEOUT = 60_000
@@ -35,6 +38,7 @@ class FakeTranslator:
 
     def __init__(self, pack_dir: Path, threads: int | None = None, slow: bool = True) -> None:
         pack = ModelPack.open(pack_dir, verify=False)
+        self.pack = pack
         self.name, self.source_lang, self.target_lang = pack.name, pack.source_lang, pack.target_lang
         self.quantization = pack.quantization
         self.target_tokens = dict(pack.target_tokens)
@@ -67,6 +71,13 @@ class FakeTranslator:
                 continue
             if EXPLODE in part:
                 raise RuntimeError("the decoder exploded")
+            if LOOPS in part:
+                looped = self.words(part, target)[:2] + ["又"] * 4
+                yield from looped
+                yield Rewind(len("".join(looped)))
+                yield part
+                yield Failure(part, LOOP)
+                continue
             key = (part, target)
             if key in self._cache:
                 yield self._cache[key]
@@ -91,10 +102,13 @@ class FakeTranslator:
         yield from self._pieces(text, options, cancel, self.slow)
         self.last_stats["seconds"] = time.perf_counter() - started
 
-    def translate_batch(self, texts, options=None, progress=None, cancel=None):
+    def translate_results(self, texts, options=None, progress=None, cancel=None):
         out = []
         for done, text in enumerate(texts, 1):
-            out.append("".join(self._pieces(text, options, cancel, slow=False)))
+            out.append(Translation.collect(self._pieces(text, options, cancel, slow=False)))
             if progress:
                 progress(done, len(texts))
         return out
+
+    def translate_batch(self, texts, options=None, progress=None, cancel=None):
+        return [result.text for result in self.translate_results(texts, options, progress, cancel)]

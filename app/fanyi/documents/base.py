@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Protocol
 
 from fanyi.engine.options import CancelToken, DecodeOptions
+from fanyi.engine.results import Translation
+from fanyi.limits import REPORT_ENTRIES_PER_REASON, REPORT_REASONS
 
 
 class Translator(Protocol):
@@ -20,13 +23,13 @@ class Translator(Protocol):
     @property
     def target_lang(self) -> str: ...  # e.g. "zh"
 
-    def translate_batch(
+    def translate_results(
         self,
         texts: list[str],
         options: DecodeOptions | None = None,
         progress: Callable[[int, int], None] | None = None,
         cancel: CancelToken | None = None,
-    ) -> list[str]: ...
+    ) -> list[Translation]: ...
 
 
 @dataclass(frozen=True)
@@ -64,50 +67,85 @@ class Entry:
     reason: str
 
 
-def _preview(text: str, width: int = 60) -> str:
-    flat = " ".join(text.split())
+def one_line(text: str, width: int = 60) -> str:
+    """``text`` on one line, cut to ``width`` characters: for reports and error messages."""
+    flat = " ".join(str(text).split())
     return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+def describe(error: BaseException) -> str:
+    """An exception (often a parser's, about hostile input) said in one line of readable length.
+
+    A built-in exception's message alone can be cryptic (a KeyError's is the key), so it is named.
+    """
+    message = str(error)
+    if not message or (type(error).__module__ == "builtins" and not isinstance(error, OSError)):
+        message = f"{type(error).__name__}: {message}" if message else type(error).__name__
+    return one_line(message, 160)
+
+
+OTHER_REASONS = "other reasons"
 
 
 @dataclass
 class JobReport:
-    """Coverage of one job: every unit is counted as translated, kept or failed."""
+    """Coverage of one job: every unit is counted as translated, kept or failed.
+
+    ``kept_reasons``/``failed_reasons`` count every unit; ``kept``/``failed`` name only the first
+    ``REPORT_ENTRIES_PER_REASON`` of each reason, so the report of a huge file stays small.
+    """
 
     source: Path
     output: Path | None = None
     translated: int = 0
     kept: list[Entry] = field(default_factory=list)
     failed: list[Entry] = field(default_factory=list)
+    kept_reasons: Counter[str] = field(default_factory=Counter)
+    failed_reasons: Counter[str] = field(default_factory=Counter)
     notes: list[str] = field(default_factory=list)
 
     def keep(self, unit: Unit, reason: str) -> None:
-        self.kept.append(Entry(unit.where, _preview(unit.text), reason))
+        _tally(self.kept, self.kept_reasons, unit, reason)
 
     def fail(self, unit: Unit, reason: str) -> None:
-        self.failed.append(Entry(unit.where, _preview(unit.text), reason))
+        _tally(self.failed, self.failed_reasons, unit, reason)
+
+    @property
+    def kept_count(self) -> int:
+        return sum(self.kept_reasons.values())
+
+    @property
+    def failed_count(self) -> int:
+        return sum(self.failed_reasons.values())
 
     @property
     def total(self) -> int:
-        return self.translated + len(self.kept) + len(self.failed)
-
-    def kept_by_reason(self) -> dict[str, int]:
-        counts: dict[str, int] = {}
-        for entry in self.kept:
-            counts[entry.reason] = counts.get(entry.reason, 0) + 1
-        return counts
+        return self.translated + self.kept_count + self.failed_count
 
     def summary(self) -> str:
         target = f" → {self.output}" if self.output else ""
         lines = [f"{self.source}{target}", f"  translated: {self.translated} of {self.total} units"]
-        kept = self.kept_by_reason()
-        if kept:
-            reasons = ", ".join(f"{reason}: {count}" for reason, count in sorted(kept.items()))
-            lines.append(f"  left as they were: {len(self.kept)} ({reasons})")
-        if self.failed:
-            lines.append(f"  failed: {len(self.failed)}")
-            lines.extend(f"    - {e.where} “{e.text}”: {e.reason}" for e in self.failed)
+        if self.kept_reasons:
+            reasons = ", ".join(f"{reason}: {count}" for reason, count in sorted(self.kept_reasons.items()))
+            lines.append(f"  left as they were: {self.kept_count} ({reasons})")
+        if self.failed_reasons:
+            lines.append(f"  failed: {self.failed_count}")
+            for reason, count in self.failed_reasons.items():
+                named = [e for e in self.failed if e.reason == reason]
+                lines.extend(f"    - {e.where} “{e.text}”: {reason}" for e in named)
+                if count > len(named):
+                    lines.append(f"    … and {count - len(named)} more: {reason}")
         lines.extend(f"  note: {note}" for note in self.notes)
         return "\n".join(lines)
+
+
+def _tally(named: list[Entry], counts: Counter[str], unit: Unit, reason: str) -> None:
+    reason = one_line(reason, 200)
+    if reason not in counts and len(counts) >= REPORT_REASONS:
+        reason = OTHER_REASONS
+    counts[reason] += 1
+    if counts[reason] <= REPORT_ENTRIES_PER_REASON:
+        named.append(Entry(unit.where, one_line(unit.text), reason))
 
 
 class DocumentError(Exception):
@@ -144,6 +182,10 @@ class NotReadable(DocumentError):
 
 class NotWritable(DocumentError):
     pass
+
+
+class DocumentTooLarge(DocumentError):
+    """The document goes past one of the bounds in ``fanyi.limits`` (or memory ran out): nothing is written."""
 
 
 class TranslationFailed(DocumentError):

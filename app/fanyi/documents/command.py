@@ -22,6 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "-o", "--output", type=Path, metavar="OUT", help="output file (one input only) or an existing folder"
     )
+    parser.add_argument("--overwrite", action="store_true", help="replace OUT when it is an existing file")
     parser.add_argument(
         "--bilingual", action="store_true", help="each paragraph followed by its translation (双语对照)"
     )
@@ -80,7 +81,13 @@ def run(args: argparse.Namespace, translator_factory: Callable[[], Translator]) 
         bar = ProgressBar(sys.stderr, src.name)
         try:
             result = translate_document(
-                src, translator, dst=output, bilingual=args.bilingual, options=options, progress=bar
+                src,
+                translator,
+                dst=output,
+                overwrite=args.overwrite,
+                bilingual=args.bilingual,
+                options=options,
+                progress=bar,
             )
         except DocumentError as error:
             bar.close()

@@ -15,7 +15,10 @@ from pathlib import Path
 from typing import BinaryIO
 from urllib.parse import unquote
 
+from fanyi.limits import MAX_HTML_TAGS, MAX_UNITS
+
 from .base import NotTextFile, Unit
+from .bounds import Tally
 from .html import HtmlText, declared_charset
 from .package import Package
 from .textio import decode_bytes
@@ -38,13 +41,18 @@ class EpubDocument:
             raise self._package.corrupt("META-INF/container.xml names no package document")
         self._opf_name = rootfile.get("full-path", "")
         self._documents: list[tuple[str, HtmlText, str]] = []  # (entry, markup, codec)
+        tags = Tally(path, MAX_HTML_TAGS, "tags in its XHTML documents")
+        units = Tally(path, MAX_UNITS, "units")
         for name in self._content_documents():
             data = self._package.read(name)
+            tags.add(data.count(b"<"))
             try:
                 text, codec = decode_bytes(path, data, declared_charset(data))
             except NotTextFile:
                 raise self._package.corrupt(f"{name} is not text") from None
-            self._documents.append((name, HtmlText(text, xhtml=True, where=f"{name}, "), codec))
+            markup = HtmlText(text, xhtml=True, where=f"{name}, ")
+            units.add(len(markup.slots))
+            self._documents.append((name, markup, codec))
 
     def _content_documents(self) -> list[str]:
         """Content documents in reading order (the spine), then any other XHTML in the manifest."""

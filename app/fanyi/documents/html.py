@@ -24,7 +24,10 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import BinaryIO
 
+from fanyi.limits import MAX_HTML_TAGS, MAX_MARKUP_BYTES, MAX_UNITS
+
 from .base import Unit
+from .bounds import Tally, size, too_large
 from .inline import Kind, Piece, distribute, has_words
 from .textio import decode_bytes
 
@@ -323,9 +326,14 @@ class HtmlDocument:
     notes: tuple[str, ...] = ()
 
     def __init__(self, path: Path) -> None:
+        length = path.stat().st_size
+        if length > MAX_MARKUP_BYTES:
+            raise too_large(path, f"it holds {size(length)} of markup (limit {size(MAX_MARKUP_BYTES)})")
         data = path.read_bytes()
+        Tally(path, MAX_HTML_TAGS, "tags").add(data.count(b"<"))
         text, self._codec = decode_bytes(path, data, declared_charset(data))
         self._markup = HtmlText(text, xhtml=path.suffix.lower() == ".xhtml")
+        Tally(path, MAX_UNITS, "units").add(len(self._markup.slots))
 
     def units(self) -> Iterator[Unit]:
         return self._markup.units()

@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import re
 import tempfile
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from fanyi.engine.options import CancelToken, Cancelled, DecodeOptions
-from fanyi.fsutil import atomic_write
+from fanyi.engine.results import Failure
+from fanyi.fsutil import Staged, staged, sweep_stale
 
 from .base import (
     DocumentError,
+    DocumentTooLarge,
     JobReport,
     NoTextFound,
     NotReadable,
@@ -21,6 +25,7 @@ from .base import (
     TranslationFailed,
     Translator,
     Unit,
+    one_line,
 )
 from .policy import keep_reason
 from .registry import Format, format_for
@@ -43,15 +48,16 @@ class JobResult:
 
 def output_path_for(src: Path, target_lang: str, folder: Path | None = None) -> Path:
     """``name.zh.ext`` next to the source (or in ``folder``), numbered ``name.zh.1.ext`` … when taken."""
+    return next(path for path in _output_names(src, target_lang, folder) if not path.exists())
+
+
+def _output_names(src: Path, target_lang: str, folder: Path | None) -> Iterator[Path]:
     suffix = format_for(src).output_suffix or src.suffix
     language = re.sub(r"[^A-Za-z0-9_-]", "", target_lang) or "translated"
     folder = src.parent if folder is None else folder
-    candidate = folder / f"{src.stem}.{language}{suffix}"
-    number = 1
-    while candidate.exists():
-        candidate = folder / f"{src.stem}.{language}.{number}{suffix}"
-        number += 1
-    return candidate
+    yield folder / f"{src.stem}.{language}{suffix}"
+    for number in itertools.count(1):
+        yield folder / f"{src.stem}.{language}.{number}{suffix}"
 
 
 def translate_document(
@@ -59,39 +65,72 @@ def translate_document(
     translator: Translator,
     *,
     dst: Path | None = None,
+    overwrite: bool = False,
     bilingual: bool = False,
     options: DecodeOptions | None = None,
     progress: Progress | None = None,
     cancel: CancelToken | None = None,
 ) -> JobResult:
-    """Translate ``src`` into a new file; raises a DocumentError (nothing written) or Cancelled."""
+    """Translate ``src`` into a new file; raises a DocumentError (nothing written) or Cancelled.
+
+    Without ``dst`` (or with a folder) the output is ``name.zh.ext`` there, or the first free
+    ``name.zh.N.ext``; the name is claimed atomically when the output is complete, so two jobs on one
+    source never replace each other's output. An existing ``dst`` file is replaced only with
+    ``overwrite``.
+    """
     src = Path(src)
     fmt = check_source(src)
     target = (options.target if options is not None else None) or translator.target_lang
     if dst is None or Path(dst).is_dir():
-        dst = output_path_for(src, target, None if dst is None else Path(dst))
-    dst = Path(dst)
-    _check_writable(src, dst)
-    document = fmt.open(src)
-    total, kept = _count(document.units(), target, cancel)
+        folder = None if dst is None else Path(dst)
+        dst = output_path_for(src, target, folder)
+        names, replace = _output_names(src, target, folder), False  # numbered names never replace
+    else:
+        dst = Path(dst)
+        names, replace = iter([dst]), overwrite
+    _check_writable(src, dst, overwrite=overwrite)
+    sweep_stale(dst.parent)
+    try:
+        document = fmt.open(src)
+        total, kept = _count(document.units(), target, cancel)
+    except MemoryError:
+        raise _out_of_memory(src) from None
+    except OSError as error:
+        raise NotReadable(src, f"Could not read {src}: {error.strerror or error}.") from error
     if total == 0:
         raise NoTextFound(src, f"{src} has nothing to translate ({_describe(kept)}).")
     report = JobReport(src, notes=list(document.notes))
     translating = _Translating(translator, target, options, report, progress, cancel, total)
     results = translating.results(document.units())
     try:
-        with atomic_write(dst) as out:
+        with staged(dst) as stage:
             # lang attributes want a language code ("zh"), not a pack's target token ("cmn_Hans").
-            document.write(out, results, bilingual=bilingual, target_lang=translator.target_lang)
+            document.write(stage.file, results, bilingual=bilingual, target_lang=translator.target_lang)
             if report.translated == 0:
                 reason = report.failed[0].reason if report.failed else "no translation came back"
                 raise TranslationFailed(src, f"None of the text in {src} could be translated: {reason}.")
+            dst = _publish(stage, names, replace=replace)
     except (DocumentError, Cancelled):
         raise
+    except MemoryError:
+        raise _out_of_memory(src) from None
     except OSError as error:
         raise NotWritable(dst, f"Could not write {dst}: {error.strerror or error}.") from error
     report.output = dst
     return JobResult(dst, report)
+
+
+def _publish(stage: Staged, names: Iterator[Path], *, replace: bool) -> Path:
+    """Give the finished output the first of ``names`` that is free (taken ones are left alone unless ``replace``)."""
+    for name in names:
+        with contextlib.suppress(FileExistsError):
+            stage.publish(name, overwrite=replace)
+            return name
+    raise NotWritable(name, f"{name} was created by someone else while translating; it was not replaced.")
+
+
+def _out_of_memory(src: Path) -> DocumentTooLarge:
+    return DocumentTooLarge(src, f"{src} needs more memory than is free; nothing was written.")
 
 
 def check_source(src: Path) -> Format:
@@ -112,10 +151,12 @@ def check_source(src: Path) -> Format:
     return fmt
 
 
-def _check_writable(src: Path, dst: Path) -> None:
-    """Fail before translating, not after: the folder must exist and take a new file."""
+def _check_writable(src: Path, dst: Path, *, overwrite: bool) -> None:
+    """Fail before translating, not after: the folder must exist and take a new file, and ``dst`` be ours."""
     if dst.exists() and dst.resolve() == src.resolve():
         raise NotWritable(dst, f"Will not write over the source {src}; choose another output name.")
+    if dst.exists() and not overwrite:
+        raise NotWritable(dst, f"{dst} already exists; choose another name, or allow replacing it (--overwrite).")
     folder = dst.parent
     if not folder.is_dir():
         raise NotWritable(dst, f"Cannot write {dst}: the folder {folder} does not exist.")
@@ -216,7 +257,7 @@ class _Translating:
         if self._cancel is not None:
             self._cancel.raise_if_cancelled()
         try:
-            outputs = self._translator.translate_batch(batch, self._options, cancel=self._cancel)
+            outputs = self._translator.translate_results(batch, self._options, cancel=self._cancel)
             if len(outputs) != len(batch):
                 raise ValueError(f"the translator returned {len(outputs)} results for {len(batch)} texts")
         except Cancelled:
@@ -229,10 +270,19 @@ class _Translating:
                 failed[batch[0]] = f"{type(error).__name__}: {error}"
             return
         for text, output in zip(batch, outputs):
-            if output.strip():
-                translated[text] = output.strip()
+            if output.failures:
+                failed[text] = _failure_reason(text, output.failures)
+            elif output.text.strip():
+                translated[text] = output.text.strip()
             else:
                 failed[text] = "the translator returned an empty translation"
+
+
+def _failure_reason(text: str, failures: Sequence[Failure]) -> str:
+    """Why a unit is left as it was: the sentences the model could not translate, even with a guard."""
+    if len(failures) == 1 and failures[0].source == text:
+        return f"{failures[0].reason}, also when translated again with a repetition guard"
+    return "; ".join(f"sentence “{one_line(f.source, 40)}”: {f.reason}" for f in failures)
 
 
 def _batches(texts: list[str]) -> Iterator[list[str]]:

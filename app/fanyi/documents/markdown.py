@@ -12,7 +12,7 @@ HTML and emphasis markers are carried across the translation (see ``inline``).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,7 +20,7 @@ from fanyi.engine.segment import join_hard_wrapped
 
 from .base import Unit
 from .inline import Kind, Piece, has_words, render, source_text
-from .stream import Block, StreamDocument, line_ending
+from .stream import Block, StreamDocument, line_ending, too_long
 
 _QUOTE = re.compile(r"\s{0,3}(?:>\s?)+")
 _FENCE = re.compile(r"\s{0,3}(`{3,}|~{3,})")
@@ -96,7 +96,7 @@ def parse(lines: Iterable[str]) -> Iterator[Block]:
     reader = _Reader(lines)
     first = reader.peek()
     if first is not None and first.raw.rstrip() in ("---", "+++"):
-        yield _front_matter(reader)
+        yield from _front_matter(reader)
     after_blank, in_list = True, False
     while (line := reader.peek()) is not None:
         content = line.content
@@ -105,9 +105,9 @@ def parse(lines: Iterable[str]) -> Iterator[Block]:
             after_blank = True
             continue
         if _FENCE.match(content):
-            yield _fenced_code(reader)
+            yield from _fenced_code(reader)
         elif after_blank and not in_list and content.startswith(("    ", "\t")):
-            yield _indented_code(reader)
+            yield from _indented_code(reader)
         elif _HTML_BLOCK.match(content):
             yield from _raw_until_blank(reader)
         elif _BREAK.match(content) or (_LINK_DEF.match(content) and not _FOOTNOTE.match(content)):
@@ -128,35 +128,54 @@ def parse(lines: Iterable[str]) -> Iterator[Block]:
         after_blank = False
 
 
-def _front_matter(reader: _Reader) -> Block:
+def _front_matter(reader: _Reader) -> Iterator[Block]:
     opening = reader.take()
     closers = ("---", "...") if opening.raw.rstrip() == "---" else ("+++",)
-    raw = [opening.raw]
+    chunks = _Chunks(opening)
     while (line := reader.peek()) is not None:
-        raw.append(reader.take().raw)
+        yield from chunks.add(reader.take(), _kept_lines)
         if line.raw.rstrip() in closers:
             break
-    return Block("".join(raw))
+    yield _kept_lines(chunks.lines)
 
 
-def _fenced_code(reader: _Reader) -> Block:
+def _fenced_code(reader: _Reader) -> Iterator[Block]:
     opening = reader.take()
     fence = _FENCE.match(opening.content).group(1)  # type: ignore[union-attr]
-    lines = [opening]
+    chunks = _Chunks(opening)
     while (line := reader.peek()) is not None:
-        lines.append(reader.take())
+        yield from chunks.add(reader.take(), _code_block)
         closing = _FENCE.match(line.content)
         if closing and closing.group(1)[0] == fence[0] and len(closing.group(1)) >= len(fence):
             if not line.content[closing.end() :].strip():
                 break
-    return _code_block(lines)
+    yield _code_block(chunks.lines)
 
 
-def _indented_code(reader: _Reader) -> Block:
-    lines = [reader.take()]
+def _indented_code(reader: _Reader) -> Iterator[Block]:
+    chunks = _Chunks(reader.take())
     while (line := reader.peek()) is not None and line.content.startswith(("    ", "\t")):
-        lines.append(reader.take())
-    return _code_block(lines)
+        yield from chunks.add(reader.take(), _code_block)
+    yield _code_block(chunks.lines)
+
+
+class _Chunks:
+    """The lines of an untranslated block (code, front matter), given out in pieces of bounded size."""
+
+    def __init__(self, first: _Line) -> None:
+        self.lines = [first]
+        self._size = len(first.raw)
+
+    def add(self, line: _Line, block: Callable[[list[_Line]], Block]) -> Iterator[Block]:
+        if too_long(self._size, line.raw):
+            yield block(self.lines)
+            self.lines, self._size = [], 0
+        self.lines.append(line)
+        self._size += len(line.raw)
+
+
+def _kept_lines(lines: list[_Line]) -> Block:
+    return Block("".join(line.raw for line in lines))
 
 
 def _code_block(lines: list[_Line]) -> Block:
@@ -184,13 +203,15 @@ def _starts_block(line: _Line) -> bool:
 
 def _paragraph(reader: _Reader, marker: str) -> Iterator[Block]:
     lines = [reader.take()]
+    size = len(lines[0].raw)
     while (line := reader.peek()) is not None and line.quote == lines[0].quote:
         if _SETEXT.match(line.content) and not _ITEM.match(line.content):
             yield _unit_block(lines, marker, _joined(lines, marker), "", heading=True)
             yield Block(reader.take().raw)
             return
-        if _starts_block(line):
+        if _starts_block(line) or too_long(size, line.raw):
             break
+        size += len(line.raw)
         lines.append(reader.take())
     yield _unit_block(lines, marker, _joined(lines, marker), "", heading=False)
 

@@ -17,7 +17,10 @@ from typing import BinaryIO
 
 from lxml import etree
 
+from fanyi.limits import MAX_UNITS
+
 from .base import Unit
+from .bounds import Tally
 from .inline import Kind, Piece, distribute, has_words, source_text
 from .package import Package, serialize
 
@@ -108,9 +111,11 @@ class OfficeDocument:
         self._dialect = dialect
         self._roots: dict[str, etree._Element] = {}
         self._paragraphs: list[tuple[str, Paragraph, str]] = []
+        units = Tally(path, MAX_UNITS, "paragraphs")
         for name, label in parts(self._package.names):
             root = self._roots[name] = self._package.xml(name)
             for number, paragraph in enumerate(paragraphs(root, dialect), 1):
+                units.add()
                 self._paragraphs.append((name, paragraph, f"{label}, paragraph {number}"))
 
     def units(self) -> Iterator[Unit]:

@@ -8,38 +8,118 @@ A PDF without text (a scan) is refused with a message.
 
 from __future__ import annotations
 
+import logging
+import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 import docx
 from docx.enum.text import WD_BREAK
-from pdfminer.high_level import extract_pages
-from pdfminer.layout import LAParams, LTTextContainer
-from pdfminer.pdfdocument import PDFEncryptionError, PDFPasswordIncorrect
-from pdfminer.pdfparser import PDFSyntaxError
-from pdfminer.psexceptions import PSException
+from pdfminer.converter import PDFPageAggregator
+from pdfminer.layout import LAParams, LTPage, LTTextBox, LTTextBoxHorizontal, LTTextBoxVertical, LTTextContainer
+from pdfminer.layout import LTTextGroup, LTTextGroupLRTB, LTTextLineHorizontal
+from pdfminer.pdfdocument import PDFEncryptionError
+from pdfminer.pdfinterp import PDFPageInterpreter, PDFResourceManager
+from pdfminer.pdfpage import PDFPage
 
 from fanyi.engine.segment import join_hard_wrapped
+from fanyi.limits import (
+    MAX_PDF_PAGE_CHARS,
+    MAX_PDF_PAGES,
+    MAX_PDF_TEXT_CHARS,
+    MAX_UNITS,
+    PDF_LAYOUT_BOXES,
+    PDF_LAYOUT_LINES,
+)
 
-from .base import CorruptDocument, EncryptedDocument, NoTextFound, Unit
+from . import pdfbounds
+from .base import CorruptDocument, DocumentError, EncryptedDocument, NoTextFound, Unit, describe
+from .bounds import Tally, too_large
 
 LAYOUT_NOTE = "the page layout of the PDF is not kept: this is its text, joined into paragraphs"
+# Characters XML cannot hold; a damaged font's ToUnicode map can produce them.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+pdfbounds.install()
+# pdfminer logs warnings about damaged files; with no handler of ours Python would print them on
+# stderr. The one-line error (or the report) says what matters; an app's log handlers still see them.
+logging.getLogger("pdfminer").addHandler(logging.NullHandler())
+
+
+class _Page(LTPage):
+    """A page whose layout analysis stays linear when a page holds more than a real page does.
+
+    pdfminer groups text lines into boxes and boxes into a reading order by comparing every pair,
+    which takes minutes and gigabytes for a page of thousands of scattered characters.
+    """
+
+    def group_textlines(self, laparams: LAParams, lines: Any) -> Iterator[LTTextBox]:
+        lines = list(lines)
+        if len(lines) <= PDF_LAYOUT_LINES:
+            yield from super().group_textlines(laparams, lines)
+            return
+        for line in lines:  # each line a box of its own
+            box = LTTextBoxHorizontal() if isinstance(line, LTTextLineHorizontal) else LTTextBoxVertical()
+            box.add(line)
+            yield box
+
+    def group_textboxes(self, laparams: LAParams, boxes: Any) -> list[LTTextGroup]:
+        if len(boxes) <= PDF_LAYOUT_BOXES:
+            return super().group_textboxes(laparams, boxes)
+        return [LTTextGroupLRTB(boxes)]  # top to bottom, left to right
+
+
+class _PageTooLarge(Exception):
+    pass
+
+
+class _Aggregator(PDFPageAggregator):
+    """pdfminer's layout device, with our page and a bound on the characters of one page."""
+
+    def begin_page(self, page: PDFPage, ctm: Any) -> None:
+        super().begin_page(page, ctm)
+        self.cur_item = _Page(self.cur_item.pageid, self.cur_item.bbox)
+        self._chars = 0
+
+    def render_char(self, *args: Any, **kwargs: Any) -> float:
+        self._chars += 1
+        if self._chars > MAX_PDF_PAGE_CHARS:
+            raise _PageTooLarge(f"a page shows more than {MAX_PDF_PAGE_CHARS:,} characters")
+        return super().render_char(*args, **kwargs)
 
 
 def _paragraphs(path: Path) -> list[tuple[int, str]]:
     found: list[tuple[int, str]] = []
+    units = Tally(path, MAX_UNITS, "text boxes")
+    chars = Tally(path, MAX_PDF_TEXT_CHARS, "characters of text")
     try:
-        for number, page in enumerate(extract_pages(path, laparams=LAParams()), 1):
-            for box in page:
-                if isinstance(box, LTTextContainer):
-                    text = join_hard_wrapped(box.get_text().strip())
-                    if text:
-                        found.append((number, text))
-    except (PDFPasswordIncorrect, PDFEncryptionError) as error:
+        with pdfbounds.decoding_budget(), path.open("rb") as handle:
+            resources = PDFResourceManager()
+            device = _Aggregator(resources, laparams=LAParams())
+            interpreter = PDFPageInterpreter(resources, device)
+            for number, page in enumerate(PDFPage.get_pages(handle), 1):
+                if number > MAX_PDF_PAGES:
+                    raise too_large(path, f"it has more than {MAX_PDF_PAGES:,} pages")
+                interpreter.process_page(page)
+                for box in device.get_result():
+                    if isinstance(box, LTTextContainer):
+                        text = join_hard_wrapped(_NOT_XML.sub("", box.get_text()).strip())
+                        if text:
+                            units.add()
+                            chars.add(len(text))
+                            found.append((number, text))
+    except DocumentError:
+        raise
+    except (pdfbounds.DecodeLimit, _PageTooLarge) as error:
+        raise too_large(path, str(error)) from error
+    except PDFEncryptionError as error:  # also a wrong password and "extraction not allowed"
         raise EncryptedDocument(path, f"{path} is password-protected; open it and save an unprotected copy.") from error
-    except (PDFSyntaxError, PSException, ValueError, KeyError, TypeError) as error:
-        raise CorruptDocument(path, f"{path} is not a readable PDF: it is damaged or truncated ({error}).") from error
+    except MemoryError:
+        raise
+    except Exception as error:  # noqa: BLE001 - pdfminer raises anything at all on a damaged file
+        message = f"{path} is not a readable PDF: it is damaged or truncated ({describe(error)})."
+        raise CorruptDocument(path, message) from error
     return found
 
 
@@ -70,7 +150,7 @@ class PdfDocument:
             if translation is None or bilingual:
                 document.add_paragraph(text)
             if translation is not None:
-                document.add_paragraph(translation)
+                document.add_paragraph(_NOT_XML.sub("", translation))
         document.save(out)
 
 

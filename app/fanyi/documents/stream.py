@@ -2,7 +2,9 @@
 
 A format supplies ``parse(lines) -> blocks``. Each block is either raw text written back as it was,
 or a unit with a ``render`` function that turns its translation into output text. The file is parsed
-again for each pass (counting, translating, writing); parsing is cheap next to translation.
+again for each pass (counting, translating, writing); parsing is cheap next to translation. A block
+holds at most ``MAX_UNIT_CHARS`` (a parser cuts a longer one at a line end, see ``too_long``), and a
+line at most ``MAX_LINE_CHARS``, so memory does not grow with the file.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
+
+from fanyi.limits import MAX_UNIT_CHARS
 
 from .base import Unit
 from .textio import detect_encoding, read_lines, text_writer
@@ -50,6 +54,11 @@ class StreamDocument:
                     text.write(block.raw)
                 else:
                     text.write(block.render(translation, bilingual))
+
+
+def too_long(size: int, line: str) -> bool:
+    """Whether a block of ``size`` characters must end before ``line``: it would hold too much text at once."""
+    return size + len(line) > MAX_UNIT_CHARS
 
 
 def line_ending(line: str) -> str:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .base import Unit
 from .inline import Kind, Piece, has_words, render, source_text
-from .stream import Block, StreamDocument, line_ending
+from .stream import Block, StreamDocument, line_ending, too_long
 
 _TAG = re.compile(r"<[^>\n]*>|\{\\[^}\n]*\}")
 
@@ -26,16 +26,18 @@ def open_document(path: Path) -> StreamDocument:
 
 def parse(lines: Iterable[str]) -> Iterator[Block]:
     block: list[str] = []
+    size = 0
     cues = 0
     for line in lines:
-        if line.strip():
-            block.append(line)
-            continue
-        if block:
+        if block and (not line.strip() or too_long(size, line)):
             cues += _is_cue(block)
             yield from _blocks(block, cues)
-            block = []
-        yield Block(line)
+            block, size = [], 0
+        if line.strip():
+            block.append(line)
+            size += len(line)
+        else:
+            yield Block(line)
     if block:
         yield from _blocks(block, cues + _is_cue(block))
 

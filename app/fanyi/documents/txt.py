@@ -3,7 +3,8 @@
 A paragraph's hard-wrapped lines are joined before translation (``join_hard_wrapped``: a line
 break after a sentence end or a short line stays), and its translation is written after the
 paragraph's indent and list marker without re-wrapping (a wrap width means nothing for Chinese).
-Blank lines and line endings are kept as they were.
+Blank lines and line endings are kept as they were. A paragraph longer than ``MAX_UNIT_CHARS`` (a
+book with no blank lines is one paragraph) is cut at a line end, so memory stays bounded.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from pathlib import Path
 from fanyi.engine.segment import join_hard_wrapped
 
 from .base import Unit
-from .stream import Block, StreamDocument, line_ending
+from .stream import Block, StreamDocument, line_ending, too_long
 
 _MARKER = re.compile(r"\s*(?:[-*•·]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)])\s+(?=\S)")
 _INDENT = re.compile(r"\s*")
@@ -27,14 +28,16 @@ def open_document(path: Path) -> StreamDocument:
 
 def parse(lines: Iterable[str]) -> Iterator[Block]:
     paragraph: list[str] = []
+    size = 0
     count = 0
     for line in lines:
-        if paragraph and (not line.strip() or _starts_paragraph(line, paragraph)):
+        if paragraph and (not line.strip() or _starts_paragraph(line, paragraph) or too_long(size, line)):
             count += 1
             yield paragraph_block(paragraph, f"paragraph {count}")
-            paragraph = []
+            paragraph, size = [], 0
         if line.strip():
             paragraph.append(line)
+            size += len(line)
         else:
             yield Block(line)
     if paragraph:

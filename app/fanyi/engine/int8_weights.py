@@ -16,10 +16,8 @@ import platform
 
 import numpy as np
 
-from .pack import ModelPack
+from .pack import INT8_SCALE_SUFFIX, INT8_WEIGHT_SUFFIX, SHARED_DATA, ModelPack
 
-INT8_WEIGHT_SUFFIX = ".weight_int8"
-INT8_SCALE_SUFFIX = "_scale"
 X86 = {"x86_64", "amd64", "i386", "i686", "x86"}
 
 
@@ -49,11 +47,11 @@ def _read(blob: np.ndarray, entry: dict) -> np.ndarray:
 
 def reduced_range_weights(pack: ModelPack, graph: str) -> dict[str, np.ndarray]:
     """The int8 weights of one graph of the pack with halved levels and doubled scales, by initializer name."""
-    index = pack.manifest.get("external_tensors") or {}
+    index = pack.manifest["external_tensors"]  # checked against shared.bin's size when the pack was opened
     names = [n for n, entry in index.items() if n.endswith(INT8_WEIGHT_SUFFIX) and graph in entry["graphs"]]
     if not names:
         return {}
-    blob = np.memmap(pack.file("shared.bin"), dtype=np.uint8, mode="r")
+    blob = np.memmap(pack.file(SHARED_DATA), dtype=np.uint8, mode="r")
     out: dict[str, np.ndarray] = {}
     for name in names:
         scale_name = name + INT8_SCALE_SUFFIX

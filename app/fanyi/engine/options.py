@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import math
 import threading
 from dataclasses import dataclass
+
+from .. import limits
 
 
 class Cancelled(Exception):
@@ -50,18 +53,29 @@ class DecodeOptions:
     target: str | None = None
 
     def __post_init__(self) -> None:
-        def positive(name: str) -> None:
+        for name, (low, high, bound) in _INTEGER_RANGES.items():
             value = getattr(self, name)
-            if value is not None and (not isinstance(value, int) or value < 1):
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
-
-        for name in ("beams", "max_length", "max_new_tokens"):
-            positive(name)
-        for name in ("min_length", "no_repeat_ngram_size"):
+            if value is None:
+                continue
+            # bool is an int to Python, not to a user: DecodeOptions(beams=True) is a mistake
+            if type(value) is not int or not low <= value <= high:
+                raise ValueError(f"{name} must be an integer from {low} to {high} ({bound}), got {value!r}")
+        for name in ("length_penalty", "repetition_penalty"):
             value = getattr(self, name)
-            if value is not None and (not isinstance(value, int) or value < 0):
-                raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
+                                      or not math.isfinite(value)):
+                raise ValueError(f"{name} must be a finite number, got {value!r}")
         if self.repetition_penalty is not None and self.repetition_penalty <= 0:
             raise ValueError(f"repetition_penalty must be > 0, got {self.repetition_penalty!r}")
         if self.early_stopping not in (None, True, False, "never"):
             raise ValueError(f"early_stopping must be True, False or 'never', got {self.early_stopping!r}")
+
+
+# field: (lowest, highest, where the highest comes from)
+_INTEGER_RANGES = {
+    "beams": (1, limits.MAX_BEAMS, "limits.MAX_BEAMS"),
+    "max_length": (1, limits.MAX_DECODE_LENGTH, "limits.MAX_DECODE_LENGTH"),
+    "max_new_tokens": (1, limits.MAX_DECODE_LENGTH, "limits.MAX_DECODE_LENGTH"),
+    "min_length": (0, limits.MAX_DECODE_LENGTH, "limits.MAX_DECODE_LENGTH"),
+    "no_repeat_ngram_size": (0, limits.MAX_NO_REPEAT_NGRAM, "limits.MAX_NO_REPEAT_NGRAM"),
+}

@@ -6,7 +6,9 @@ token ids. Rows are independent, so a row whose search is over is dropped from t
 
 Both searches are generators: they yield (row, ids) each time more tokens of a row are decided —
 greedy every step, beam search when the prefix shared by every hypothesis that can still win grows —
-and return the final id lists (without the decoder start token).
+and return the final id lists (without the decoder start token). A caller may put a row into `stop`
+while handling a yield (its translation is degenerate, see degenerate.py): the row is dropped before
+the next step, and its result is what was yielded for it.
 
 Each step scores only a few candidates per row: the decoder's top ids plus the end-of-sentence
 tokens. The logits rules never raise any other token (see processors.py), so a token outside the
@@ -17,7 +19,7 @@ vocabulary. Sorting 65k scores per row in numpy cost more than the decoder step 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Collection, Generator
 from dataclasses import dataclass
 
 import numpy as np
@@ -76,8 +78,8 @@ class DecoderState:
         self.mask = self.mask[rows]
 
 
-def greedy(state: DecoderState, settings: SearchSettings, cancel: CancelToken | None
-           ) -> Generator[Decided, None, list[list[int]]]:
+def greedy(state: DecoderState, settings: SearchSettings, cancel: CancelToken | None,
+           stop: Collection[int] = ()) -> Generator[Decided, None, list[list[int]]]:
     n = state.mask.shape[0]
     seqs = np.full((n, 1), settings.decoder_start_id, dtype=np.int64)
     active = np.arange(n)
@@ -94,6 +96,8 @@ def greedy(state: DecoderState, settings: SearchSettings, cancel: CancelToken | 
             results[row].append(tok)
             yield row, [tok]
         done = np.isin(tokens, eos) | (seqs.shape[1] >= settings.max_length)
+        if stop:
+            done |= np.isin(active, list(stop))
         if done.any():
             keep = np.flatnonzero(~done)
             active, seqs = active[keep], seqs[keep]
@@ -190,8 +194,8 @@ def _common_prefix(seqs: list[list[int]]) -> int:
     return length
 
 
-def beam(state: DecoderState, settings: SearchSettings, cancel: CancelToken | None
-         ) -> Generator[Decided, None, list[list[int]]]:
+def beam(state: DecoderState, settings: SearchSettings, cancel: CancelToken | None,
+         stop: Collection[int] = ()) -> Generator[Decided, None, list[list[int]]]:
     """Beam search; `state` holds one row per source and is expanded to num_beams rows here."""
     k = settings.num_beams
     n = state.mask.shape[0]
@@ -274,8 +278,11 @@ def beam(state: DecoderState, settings: SearchSettings, cancel: CancelToken | No
             contenders = [s[1:].tolist() for s in running[i]] + [s for s, d in zip(fin_seqs[i], fin_done[i]) if d]
             shared = _common_prefix(contenders)
             if shared > emitted[orig]:
+                results[orig] = contenders[0][:shared]
                 yield orig, contenders[0][emitted[orig]:shared]
                 emitted[orig] = shared
+        if stop:
+            over |= np.isin(rows, list(stop))
         if over.any():
             keep = np.flatnonzero(~over)
             rows, running, run_scores = rows[keep], running[keep], run_scores[keep]

@@ -20,10 +20,12 @@ import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 __all__ = [
     "Piece",
     "SentenceCache",
+    "is_cjk_language",
     "join_hard_wrapped",
     "join_translations",
     "limit_length",
@@ -113,7 +115,7 @@ def split_text(text: str, *, source_lang: str = "en") -> list[Piece]:
     A sentence without any letter or CJK character ("1.", "—", "2024-01-05") is marked
     ``translate=False``, because a translation model mangles numbers and symbols on their own.
     """
-    cjk = _is_cjk_language(source_lang)
+    cjk = is_cjk_language(source_lang)
     pieces: list[Piece] = []
     line_start = 0
     for run in _WHITESPACE.finditer(text):
@@ -182,7 +184,8 @@ def _sentence(text: str) -> Piece:
     return Piece(text, any(char.isalpha() for char in text))
 
 
-def _is_cjk_language(lang: str) -> bool:
+def is_cjk_language(lang: str) -> bool:
+    """Chinese, Japanese and their variants ("zh", "zh-CN", "cmn_Hans", "yue", "ja"): written without spaces."""
     return lang.lower().replace("_", "-").split("-")[0] in _CJK_LANGUAGES
 
 
@@ -268,7 +271,7 @@ def part_joiner(target_lang: str) -> str:
 
     Nothing for a Chinese/Japanese target, which writes without spaces; one space otherwise.
     """
-    return "" if _is_cjk_language(target_lang) else " "
+    return "" if is_cjk_language(target_lang) else " "
 
 
 def separator_text(pieces: Sequence[Piece], i: int, target_lang: str) -> str:
@@ -372,24 +375,27 @@ def _typical_width(lines: list[str]) -> int:
     return lengths[len(lengths) * 3 // 4] if lengths else 0
 
 
-class SentenceCache:
+V = TypeVar("V")
+
+
+class SentenceCache(Generic[V]):
     """A thread-safe LRU map from caller-built keys (model id, options, sentence) to translations."""
 
     def __init__(self, maxsize: int = 2048) -> None:
         if maxsize < 1:
             raise ValueError(f"maxsize must be at least 1, got {maxsize!r}")
         self.maxsize = maxsize
-        self._entries: OrderedDict[Hashable, str] = OrderedDict()
+        self._entries: OrderedDict[Hashable, V] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: Hashable) -> str | None:
+    def get(self, key: Hashable) -> V | None:
         with self._lock:
             value = self._entries.get(key)
             if value is not None:
                 self._entries.move_to_end(key)
             return value
 
-    def put(self, key: Hashable, value: str) -> None:
+    def put(self, key: Hashable, value: V) -> None:
         with self._lock:
             self._entries[key] = value
             self._entries.move_to_end(key)

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
 
 import numpy as np
 import onnxruntime as ort
+
+from .. import limits
+
+log = logging.getLogger(__name__)
 
 
 def default_threads() -> int:
@@ -14,9 +19,22 @@ def default_threads() -> int:
     return max(1, min(4, os.cpu_count() or 1))
 
 
+def thread_count(threads: int | None) -> int:
+    """The intra-op threads to use: None or 0 means the default; more than the CPUs (or MAX_THREADS) is
+    clamped, because ONNX Runtime starts every one of them and 100,000 threads exhaust the machine."""
+    if not threads or threads < 0:
+        return default_threads()
+    most = limits.max_threads()
+    if threads > most:
+        log.warning("using %d threads, not %d: this machine has %d CPUs (at most %d are used)",
+                    most, threads, os.cpu_count() or 1, limits.MAX_THREADS)
+        return most
+    return threads
+
+
 def session_options(threads: int | None = None) -> ort.SessionOptions:
     opts = ort.SessionOptions()
-    opts.intra_op_num_threads = threads or default_threads()
+    opts.intra_op_num_threads = thread_count(threads)
     opts.inter_op_num_threads = 1
     opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL

@@ -27,6 +27,7 @@ from pathlib import Path
 import sentencepiece as spm
 
 SPIECE_UNDERLINE = "▁"
+EOS, UNK, PAD = "</s>", "<unk>", "<pad>"
 
 
 def clean_up_tokenization(text: str) -> str:
@@ -45,10 +46,21 @@ def clean_up_tokenization(text: str) -> str:
     )
 
 
-def _load_spm(path: Path) -> spm.SentencePieceProcessor:
+def load_spm(path: Path) -> spm.SentencePieceProcessor:
     sp = spm.SentencePieceProcessor()
     sp.Load(str(path))
     return sp
+
+
+def read_vocab(path: Path, size: int | None = None, specials: Sequence[str] = (EOS, UNK, PAD)) -> dict[str, int]:
+    """vocab.json: token → id, with the special tokens; with `size`, every id is below it (the model's rows)."""
+    vocab = json.loads(Path(path).read_text(encoding="utf-8"))
+    bound = size if size is not None else float("inf")
+    if not isinstance(vocab, dict) or not all(type(i) is int and 0 <= i < bound for i in vocab.values()):
+        raise ValueError("not a vocabulary: an object of tokens and ids" + (f" below {size}" if size else ""))
+    if missing := [token for token in specials if token not in vocab]:
+        raise ValueError(f"the vocabulary lacks {', '.join(missing)}")
+    return vocab
 
 
 class Tokenizer:
@@ -58,9 +70,9 @@ class Tokenizer:
         target: spm.SentencePieceProcessor,
         vocab: dict[str, int],
         *,
-        eos_token: str = "</s>",
-        unk_token: str = "<unk>",
-        pad_token: str = "<pad>",
+        eos_token: str = EOS,
+        unk_token: str = UNK,
+        pad_token: str = PAD,
         clean_up_tokenization_spaces: bool = False,
     ) -> None:
         for token in (eos_token, unk_token, pad_token):
@@ -91,16 +103,15 @@ class Tokenizer:
         target_spm: Path,
         vocab_json: Path,
         *,
-        eos_token: str = "</s>",
-        unk_token: str = "<unk>",
-        pad_token: str = "<pad>",
+        eos_token: str = EOS,
+        unk_token: str = UNK,
+        pad_token: str = PAD,
         clean_up_tokenization_spaces: bool = False,
     ) -> "Tokenizer":
-        vocab = json.loads(Path(vocab_json).read_text(encoding="utf-8"))
         return cls(
-            _load_spm(Path(source_spm)),
-            _load_spm(Path(target_spm)),
-            vocab,
+            load_spm(Path(source_spm)),
+            load_spm(Path(target_spm)),
+            read_vocab(Path(vocab_json), specials=(eos_token, unk_token, pad_token)),
             eos_token=eos_token,
             unk_token=unk_token,
             pad_token=pad_token,

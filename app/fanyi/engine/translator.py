@@ -3,57 +3,98 @@
 Text is split into sentences (layout kept as untranslated separator pieces), long sentences are cut
 to fit the model's positions, each part is translated once and cached, and the result is re-joined
 the way the target language writes (no spaces between Chinese sentences).
+
+Every part's translation is watched as it is decoded (degenerate.py): one that loops, runs far past
+its source or comes back empty is decoded again with a repetition guard, and when that fails too the
+part keeps its source text and is listed in the result's failures.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Generator, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from . import search
 from .allocator import keep_freed_memory
+from .degenerate import REASONS, Finding, SentenceCheck, guarded, length_bound
 from .detok import StreamDecoder
 from .options import CancelToken, DecodeOptions
 from .pack import ModelPack
+from .results import Failure, Rewind, StreamEvent, Translation
 from .runner import MarianRunner
 from .segment import Piece, SentenceCache, limit_length, part_joiner, separator_text, split_text
 from .settings import resolve
-from .tokenizer import Tokenizer
+from .tokenizer import Tokenizer, load_spm, read_vocab
+
+log = logging.getLogger(__name__)
 
 Progress = Callable[[int, int], None]
 BATCH_SIZE = 16
+# What the watched decoder yields: (row, newly decided ids), or (row, None) when the row starts over
+Decoded = tuple[int, list[int] | None]
 
 
-def _clean_up_spaces(pack: ModelPack) -> bool:
+@dataclass(frozen=True)
+class _Part:
+    """A sentence, or a part of one cut to fit the model's positions."""
+
+    text: str
+    ids: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    """A part's translation as cached, or why there is none (the part then stands as it was)."""
+
+    text: str
+    failed: str | None = None  # a degenerate.* kind
+
+    def text_for(self, part: _Part) -> str:
+        return part.text.strip() if self.failed else self.text
+
+
+def _clean_up_spaces(config: Path) -> bool:
     """MarianTokenizer's decode clean-up, as the model's tokenizer_config.json sets it (default off)."""
-    config = pack.file("tokenizer_config.json")
-    if "tokenizer_config.json" not in pack.manifest["files"]:
-        return False
-    try:
-        return bool(json.loads(config.read_text(encoding="utf-8")).get("clean_up_tokenization_spaces", False))
-    except (OSError, ValueError):
-        return False
+    settings = json.loads(config.read_text(encoding="utf-8"))
+    if not isinstance(settings, dict):
+        raise ValueError("not a JSON object")
+    return bool(settings.get("clean_up_tokenization_spaces", False))
+
+
+def _load_tokenizer(pack: ModelPack) -> Tokenizer:
+    """Each file loaded on its own, so that an error names the one that failed."""
+    config = "tokenizer_config.json"
+    clean_up = config in pack.manifest["files"] and pack.load(config, _clean_up_spaces)
+    vocab_size = pack.architecture["vocab_size"]
+    return Tokenizer(pack.load("source.spm", load_spm), pack.load("target.spm", load_spm),
+                     pack.load("vocab.json", lambda path: read_vocab(path, vocab_size)),
+                     clean_up_tokenization_spaces=clean_up)
 
 
 class Translator:
     def __init__(self, pack: ModelPack, *, threads: int | None = None, cache_size: int = 4096):
         self.pack = pack
         self._runner = MarianRunner(pack, threads)
-        self.tokenizer = Tokenizer.from_files(pack.file("source.spm"), pack.file("target.spm"),
-                                              pack.file("vocab.json"),
-                                              clean_up_tokenization_spaces=_clean_up_spaces(pack))
-        self._cache = SentenceCache(cache_size)
+        self.tokenizer = _load_tokenizer(pack)
+        self._cache: SentenceCache[_Outcome] = SentenceCache(cache_size)
+        self._bound = length_bound(pack.source_lang, pack.target_lang)
         self.last_stats: dict = {"tokens": 0, "seconds": 0.0}
         keep_freed_memory()  # after loading, so what loading freed goes back to the system
 
     @classmethod
     def open(cls, path: str | Path, *, threads: int | None = None) -> "Translator":
-        """Open a pack; its checksums are verified while the sessions load, before this returns."""
+        """Open a pack; its checksums are verified while the sessions load, before this returns.
+
+        Any error is a PackError naming the file: a damaged one (its checksum), or one that passes
+        its checksum and still cannot be loaded.
+        """
         pack = ModelPack.open(path, verify=False)
         # hashing and session creation both release the GIL: on two cores the check costs no time
         with ThreadPoolExecutor(max_workers=1) as pool:
@@ -91,21 +132,28 @@ class Translator:
         return self.tokenizer.encode(text, target_token=self.target_token(options))
 
     def decode_ids(self, sources: list[list[int]], options: DecodeOptions | None = None,
-                   cancel: CancelToken | None = None) -> Iterator[tuple[int, list[int]]]:
-        """Yields (row, newly decided ids) and returns each row's ids, the decoder start excluded."""
+                   cancel: CancelToken | None = None, stop: Collection[int] = ()
+                   ) -> Generator[tuple[int, list[int]], None, list[list[int]]]:
+        """Yields (row, newly decided ids) and returns each row's ids, the decoder start excluded.
+
+        Rows the caller puts into `stop` while handling a yield end there (see search.py)."""
         settings = resolve(self.pack, options)
         state = self._runner.encode(sources)
         run = search.beam if settings.num_beams > 1 else search.greedy
-        return (yield from run(state, settings, cancel))
+        return (yield from run(state, settings, cancel, stop))
 
     def generate_ids(self, sources: list[list[int]], options: DecodeOptions | None = None,
                      cancel: CancelToken | None = None) -> list[list[int]]:
-        gen = self.decode_ids(sources, options, cancel)
-        while True:
-            try:
-                next(gen)
-            except StopIteration as done:
-                return done.value
+        """Exactly what generate() chooses: no watch for degeneration, no guard."""
+        return _drain(self.decode_ids(sources, options, cancel))
+
+    def sentence_check(self, source: Sequence[int]) -> SentenceCheck:
+        """What the translation of one sentence's source ids (as encode() gives them) may look like."""
+        eos = self.tokenizer.eos_id
+        target = source[0] if self.tokenizer.id_to_piece(source[0]).startswith(">>") else None
+        pieces = [self.tokenizer.id_to_piece(i) for i in source if i not in (eos, target)]
+        ids = self.pack.special_ids
+        return SentenceCheck.for_source(pieces, self._bound, ids.get("eos_all") or [ids["eos"]])
 
     def forced_logits(self, source: list[int], prefix: list[int]) -> np.ndarray:
         """Decoder logits at every step when fed `prefix` (teacher forcing); [len(prefix), vocab]."""
@@ -113,8 +161,8 @@ class Translator:
         return np.stack([state.run(np.array([[tok]], dtype=np.int64)).logits[0] for tok in prefix])
 
     # --- text level -----------------------------------------------------------------------------
-    def _plan(self, text: str, options: DecodeOptions | None) -> tuple[list[Piece], list[list[list[int]]]]:
-        """Pieces of the text, and for each piece to translate the token ids of its parts."""
+    def _plan(self, text: str, options: DecodeOptions | None) -> tuple[list[Piece], list[list[_Part]]]:
+        """Pieces of the text, and for each piece to translate its parts."""
         if not text.strip():
             return [], []
         pieces = split_text(text, source_lang=self.source_lang)
@@ -123,55 +171,82 @@ class Translator:
         def count(s: str) -> int:
             return len(self.tokenizer.encode(s, target_token=target))
 
-        parts = [[self.tokenizer.encode(part, target_token=target)
+        parts = [[_Part(part, tuple(self.tokenizer.encode(part, target_token=target)))
                   for part in limit_length(p.text, self.max_source_tokens, count)]
                  for p in pieces if p.translate]
         return pieces, parts
 
-    def _key(self, ids: list[int], options: DecodeOptions | None) -> tuple:
-        return (self.pack.path, options or DecodeOptions(), tuple(ids))
+    def _key(self, ids: tuple[int, ...], options: DecodeOptions | None) -> tuple:
+        return (self.pack.path, options or DecodeOptions(), ids)
 
-    def _render(self, pieces: list[Piece], parts: list[list[list[int]]], options) -> str:
+    def _render(self, pieces: list[Piece], parts: list[list[_Part]], outcomes: dict[tuple[int, ...], _Outcome]
+                ) -> Translation:
         groups = iter(parts)
-        out = []
+        out: list[str] = []
+        failures: list[Failure] = []
         joiner = part_joiner(self.target_lang)
         for i, piece in enumerate(pieces):
             out.append(separator_text(pieces, i, self.target_lang))
             if piece.translate:
-                out.append(joiner.join(self._cache.get(self._key(ids, options)) for ids in next(groups)))
-        return "".join(out)
+                group = next(groups)
+                out.append(joiner.join(outcomes[part.ids].text_for(part) for part in group))
+                failures += [Failure(part.text.strip(), outcomes[part.ids].failed) for part in group
+                             if outcomes[part.ids].failed]
+        return Translation("".join(out), tuple(failures))
 
-    def translate_batch(self, texts: list[str], options: DecodeOptions | None = None,
-                        progress: Progress | None = None, cancel: CancelToken | None = None) -> list[str]:
-        """Translate many texts; sentences are batched by length and each is translated once."""
-        started, tokens = time.perf_counter(), 0
+    def translate_results(self, texts: list[str], options: DecodeOptions | None = None,
+                          progress: Progress | None = None, cancel: CancelToken | None = None) -> list[Translation]:
+        """Translate many texts; sentences are batched by length and each is translated once.
+
+        Each result lists the sentences that could not be translated (they keep their source text)."""
+        started = time.perf_counter()
+        self.last_stats = {"tokens": 0, "seconds": 0.0}
         plans = [self._plan(t, options) for t in texts]
-        todo = {tuple(ids) for _, parts in plans for group in parts for ids in group
-                if self._cache.get(self._key(ids, options)) is None}
-        ordered = sorted(todo, key=len)
+        outcomes: dict[tuple[int, ...], _Outcome] = {}
+        todo: dict[tuple[int, ...], _Part] = {}
+        for part in (part for _, parts in plans for group in parts for part in group):
+            if part.ids not in outcomes and part.ids not in todo:
+                cached = self._cache.get(self._key(part.ids, options))
+                if cached is None:
+                    todo[part.ids] = part
+                else:
+                    outcomes[part.ids] = cached
+        ordered = sorted(todo.values(), key=lambda part: len(part.ids))
         if progress:
             progress(0, len(ordered))
         for start in range(0, len(ordered), BATCH_SIZE):
             if cancel is not None:
                 cancel.raise_if_cancelled()
-            batch = [list(ids) for ids in ordered[start:start + BATCH_SIZE]]
-            for ids, out in zip(batch, self.generate_ids(batch, options, cancel)):
-                tokens += len(out)
-                self._cache.put(self._key(ids, options), self.tokenizer.decode(out))
+            batch = ordered[start:start + BATCH_SIZE]
+            for part, outcome in zip(batch, _drain(self._decode_checked(batch, options, cancel))):
+                outcomes[part.ids] = outcome
+                self._cache.put(self._key(part.ids, options), outcome)
             if progress:
                 progress(min(start + BATCH_SIZE, len(ordered)), len(ordered))
-        self.last_stats = {"tokens": tokens, "seconds": time.perf_counter() - started}
-        return [self._render(pieces, parts, options) for pieces, parts in plans]
+        self.last_stats["seconds"] = time.perf_counter() - started
+        return [self._render(pieces, parts, outcomes) for pieces, parts in plans]
+
+    def translate_batch(self, texts: list[str], options: DecodeOptions | None = None,
+                        progress: Progress | None = None, cancel: CancelToken | None = None) -> list[str]:
+        """translate_results without the failures: a failed sentence is there as it was in the source."""
+        return [result.text for result in self.translate_results(texts, options, progress, cancel)]
 
     def translate(self, text: str, options: DecodeOptions | None = None, cancel: CancelToken | None = None) -> str:
         return self.translate_batch([text], options, cancel=cancel)[0]
 
     def translate_stream(self, text: str, options: DecodeOptions | None = None,
-                         cancel: CancelToken | None = None) -> Iterator[str]:
-        """Yield the translation as it is decided; the pieces concatenate to translate(text).
+                         cancel: CancelToken | None = None) -> Iterator[StreamEvent]:
+        """Yield the translation as it is decided: text pieces, and the events of results.py.
+
+        Applying the events in order — append each piece, drop the last n characters at a Rewind(n) —
+        gives exactly translate(text); the Failure events are translate_results' failures
+        (Translation.collect does both). Without a degenerate sentence the stream is only text.
+        A Rewind comes when a sentence being streamed turns out degenerate: it takes back that
+        sentence's text, which is then streamed again from a guarded decode, or given up on (the
+        source sentence, then a Failure).
 
         Separators are rendered from the layout alone and sentences from their tokens, by the same
-        two functions translate_batch uses, so the stream and the batch result cannot drift apart.
+        two functions translate_results uses, so the stream and the batch result cannot drift apart.
         """
         started = time.perf_counter()
         self.last_stats = {"tokens": 0, "seconds": 0.0}
@@ -182,29 +257,100 @@ class Translator:
                 yield sep
             if not piece.translate:
                 continue
-            for j, ids in enumerate(next(groups)):
+            for j, part in enumerate(next(groups)):
                 if j and (joiner := part_joiner(self.target_lang)):
                     yield joiner
-                yield from self._stream_part(ids, options, cancel)
+                yield from self._stream_part(part, options, cancel)
         self.last_stats["seconds"] = time.perf_counter() - started
 
-    def _stream_part(self, ids: list[int], options: DecodeOptions | None, cancel: CancelToken | None) -> Iterator[str]:
-        key = self._key(ids, options)
-        cached = self._cache.get(key)
-        if cached is not None:
-            if cached:
-                yield cached
-            return
+    def _stream_part(self, part: _Part, options: DecodeOptions | None, cancel: CancelToken | None
+                     ) -> Iterator[StreamEvent]:
+        key = self._key(part.ids, options)
+        outcome = self._cache.get(key)
+        if outcome is None:
+            outcome = yield from self._stream_decode(part, options, cancel)
+            self._cache.put(key, outcome)
+        elif text := outcome.text_for(part):
+            yield text
+        if outcome.failed:
+            yield Failure(part.text.strip(), outcome.failed)
+
+    def _stream_decode(self, part: _Part, options: DecodeOptions | None, cancel: CancelToken | None
+                       ) -> Generator[StreamEvent, None, _Outcome]:
         streamer = StreamDecoder(self.tokenizer)
-        decided: list[int] = []
-        for _row, new_ids in self.decode_ids([ids], options, cancel):
-            decided += new_ids
-            if delta := streamer.push(new_ids):
+        shown = 0  # characters of this part streamed so far
+        decoding = self._decode_checked([part], options, cancel)
+        while True:
+            try:
+                _row, new_ids = next(decoding)
+            except StopIteration as done:
+                (outcome,) = done.value
+                break
+            if new_ids is None:  # what was decided so far no longer counts: take back what was shown
+                streamer.finish()
+                if shown:
+                    yield Rewind(shown)
+                shown = 0
+            elif delta := streamer.push(new_ids):
+                shown += len(delta)
                 yield delta
-        if rest := streamer.finish():
+        if rest := (outcome.text_for(part) if outcome.failed else streamer.finish()):
             yield rest
-        self.last_stats["tokens"] += len(decided)
-        self._cache.put(key, self.tokenizer.decode(decided))
+        return outcome
+
+    def _decode_checked(self, parts: list[_Part], options: DecodeOptions | None, cancel: CancelToken | None
+                        ) -> Generator[Decoded, None, list[_Outcome]]:
+        """Decode parts as one batch; one that degenerates is decoded again alone with a guard, and
+        fails (keeping its source text) when that degenerates too. Yields (row, new ids) as they are
+        decided and (row, None) when what was yielded for a row no longer counts."""
+        checks = [self.sentence_check(part.ids) for part in parts]
+        results, findings = yield from self._watched(parts, options, checks, cancel, list(range(len(parts))))
+        max_new_tokens = resolve(self.pack, options).max_length - 1
+        outcomes = []
+        for row, (part, ids, finding) in enumerate(zip(parts, results, findings)):
+            if finding is not None:
+                log.info("%s on %r; decoding it again with a repetition guard", REASONS[finding.kind], part.text)
+                yield row, None
+                guard = guarded(options, finding, checks[row].most_tokens, max_new_tokens)
+                (ids,), (again,) = yield from self._watched([part], guard, [checks[row]], cancel, [row])
+                if again is not None:
+                    log.info("%s on %r, also with a repetition guard; left untranslated",
+                             REASONS[finding.kind], part.text)
+                    yield row, None
+                    outcomes.append(_Outcome("", finding.kind))
+                    continue
+            outcomes.append(_Outcome(self.tokenizer.decode(ids)))
+        return outcomes
+
+    def _watched(self, parts: list[_Part], options: DecodeOptions | None, checks: list[SentenceCheck],
+                 cancel: CancelToken | None, rows: list[int]
+                 ) -> Generator[Decoded, None, tuple[list[list[int]], list[Finding | None]]]:
+        """Decode, stopping a row as soon as its decided ids loop or run away; yields (rows[i], new ids)
+        and returns each row's ids and what is wrong with them (None: nothing)."""
+        decided: list[list[int]] = [[] for _ in parts]
+        findings: list[Finding | None] = [None] * len(parts)
+        stopped: set[int] = set()
+        for i, new_ids in self.decode_ids([list(p.ids) for p in parts], options, cancel, stopped):
+            checked = len(decided[i])
+            decided[i] += new_ids
+            self.last_stats["tokens"] += len(new_ids)
+            yield rows[i], new_ids
+            if (finding := checks[i].runaway(decided[i], checked)) is not None:
+                findings[i] = finding
+                stopped.add(i)
+        for i, ids in enumerate(decided):
+            if findings[i] is None:
+                findings[i] = checks[i].verdict(ids, self.tokenizer.decode(ids))
+        return decided, findings
 
     def clear_cache(self) -> None:
         self._cache.clear()
+
+
+def _drain(gen: Generator) -> object:
+    """Run a generator to its end and return its return value."""
+    while True:
+        try:
+            next(gen)
+        except StopIteration as done:
+            return done.value

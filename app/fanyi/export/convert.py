@@ -13,16 +13,16 @@ import onnx
 from onnx import external_data_helper
 
 from ..engine.int8_weights import INT8_SCALE_SUFFIX, INT8_WEIGHT_SUFFIX
-from ..engine.pack import FORMAT_VERSION, MANIFEST, file_digest
+from ..engine.pack import FORMAT_VERSION, MANIFEST, SHARED_DATA, file_digest
 from .errors import ExportError
 from .hf_weights import extract_weights, generation_defaults, load_model
 from .marian_graphs import QuantizeSpec, build_decoder, build_encoder
 
-SHARED_DATA = "shared.bin"
 TOKENIZER_FILES = ("source.spm", "target.spm", "vocab.json", "tokenizer_config.json")
 LANG_TOKEN = re.compile(r"^>>(.+)<<$")
-ISO3_TO_ISO1 = {"eng": "en", "zho": "zh", "cmn": "zh", "deu": "de", "fra": "fr", "jpn": "ja", "kor": "ko",
-                "spa": "es", "rus": "ru"}
+# "zhx" (ISO 639-5: the Chinese languages) is what multi-variety models such as opus-mt-tc-bible-big-zhx-en read
+ISO3_TO_ISO1 = {"eng": "en", "zho": "zh", "cmn": "zh", "zhx": "zh", "deu": "de", "fra": "fr", "jpn": "ja",
+                "kor": "ko", "spa": "es", "rus": "ru"}
 Progress = Callable[[str], None]
 
 

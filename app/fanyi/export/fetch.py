@@ -15,6 +15,7 @@ from pathlib import Path
 from ..engine.options import CancelToken
 from ..engine.pack import ModelPack
 from .errors import FetchError
+from .validate import INT8_MIN_TOP1
 
 # name → (Hugging Face repository, revision). "main" is resolved at download time and the commit
 # actually used is written to the pack's manifest, so a pack always says what it was built from.
@@ -63,9 +64,12 @@ def download(repo_id: str, revision: str, into: Path, say: Callable[[str], None]
     return commit
 
 
-def _export_validated(hf_dir: Path, work: Path, name: str, repo_id: str | None, commit: str | None,
-                      quantize: str, say: Callable[[str], None]):
-    """Export and validate; for int8, keep int8 embeddings only where validation says they are as good."""
+def export_validated(hf_dir: Path, work: Path, name: str, repo_id: str | None, commit: str | None,
+                     quantize: str, say: Callable[[str], None], min_int8_top1: float = INT8_MIN_TOP1):
+    """Export into `work` and validate: (pack folder, ValidationReport); the caller decides on a failed report.
+
+    For int8, int8 embeddings are kept only where validation says they are as good as fp32 ones.
+    """
     from .convert import export_pack
     from .validate import validate_pack
 
@@ -75,7 +79,7 @@ def _export_validated(hf_dir: Path, work: Path, name: str, repo_id: str | None, 
         pack = export_pack(hf_dir, work / f"pack-{embeddings}", quantize=quantize, embeddings=embeddings,
                            name=name, model_id=repo_id, revision=commit, progress=say)
         say(f"validating the pack ({embeddings} embeddings) against the PyTorch model")
-        results.append((pack, validate_pack(pack, hf_dir)))
+        results.append((pack, validate_pack(pack, hf_dir, min_int8_top1=min_int8_top1)))
     if len(results) == 2 and results[0][1].top1_agreement + EMBEDDING_TOLERANCE < results[1][1].top1_agreement:
         say("int8 embeddings lose accuracy on this model: keeping them in fp32")
         return results[1]
@@ -104,7 +108,7 @@ def fetch_and_install(name: str, packs_dir: Path, *, source: Path | None = None,
             commit = download(repo_id, revision, hf_dir, say, cancel)
         if cancel is not None:
             cancel.raise_if_cancelled()
-        staged, report = _export_validated(hf_dir, work, name, repo_id, commit, quantize, say)
+        staged, report = export_validated(hf_dir, work, name, repo_id, commit, quantize, say)
         if not report.passed:
             raise FetchError(f"the exported pack does not agree with the PyTorch model:\n{report.text()}")
         staged.rename(target)

@@ -11,6 +11,7 @@ import dataclasses
 import logging
 import os
 import signal
+import sqlite3
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -20,6 +21,7 @@ from PySide6.QtWidgets import QApplication
 from fanyi import library, paths
 from fanyi.engine.options import DecodeOptions
 from fanyi.ui import i18n, theme
+from fanyi.ui.api_server import ApiServer
 from fanyi.ui.history import History
 from fanyi.ui.hotkey import GlobalHotkey
 from fanyi.ui.jobs import DocumentJobs, RunDocument, translate_document
@@ -41,6 +43,7 @@ class FanyiApp(QObject):
     packs_changed = Signal()
     options_changed = Signal()  # beams, length or variant: what is shown must be re-translated
     quit_requested = Signal()
+    notice = Signal(str)  # for the status bar: something to know once, or where other apps reach Fanyi
 
     def __init__(
         self,
@@ -62,9 +65,13 @@ class FanyiApp(QObject):
         self.tray.quit_requested.connect(self.quit)
         self.hotkey = GlobalHotkey()
         self.hotkey.triggered.connect(lambda: QTimer.singleShot(HOTKEY_DELAY_MS, self.translate_clipboard))
+        self.api = ApiServer(self.service.gate, lambda: self.packs, opener, self._api_options,
+                             lambda: self.settings.threads or None)
+        self.api.status_changed.connect(self.notice)
         self.packs: list[library.PackInfo] = []
         self.pack: library.PackInfo | None = None
         self._history: History | None = None
+        self._history_failed = False  # said once; the next attempt may work again
         self._window = None
         self._popup = None
         self._dialogs: dict[str, QObject] = {}  # non-modal windows kept alive while open
@@ -79,6 +86,7 @@ class FanyiApp(QObject):
         self.hotkey.set_hotkey(self.settings.hotkey)
         if not (self.settings.start_in_tray and self.tray.available):
             self.show_main()
+        self._apply_api()  # after the window, whose status bar says where other apps reach Fanyi
 
     def keeps_running_in_tray(self) -> bool:
         return self.tray.available and self.settings.close_to_tray
@@ -87,6 +95,7 @@ class FanyiApp(QObject):
         self.quit_requested.emit()
 
     def shutdown(self) -> None:
+        self.api.stop()  # first: its requests may be waiting for the translation worker's model
         self.hotkey.stop()
         self.tray.hide()
         self.ops.wait()
@@ -146,7 +155,12 @@ class FanyiApp(QObject):
     def show_history(self) -> None:
         from fanyi.ui.history_dialog import HistoryDialog
 
-        dialog = HistoryDialog(self.history, self.settings.history, self.window)
+        try:
+            history = self.history
+        except (sqlite3.Error, OSError) as exc:
+            self._history_unavailable(exc)
+            return
+        dialog = HistoryDialog(history, self.settings.history, self.window)
         dialog.reopen.connect(self.window.show_source)
         self._keep_open("history", dialog)
 
@@ -159,7 +173,8 @@ class FanyiApp(QObject):
 
     # --- packs ----------------------------------------------------------------------------------
     def refresh_packs(self) -> None:
-        self.packs = library.list_packs()
+        # Broken packs are for the model manager to show and remove; nothing here may choose one.
+        self.packs = [p for p in library.list_packs() if p.usable]
         if self.pack is None or all(p.path != self.pack.path for p in self.packs):
             self.pack = None
             if chosen := self.default_pack():
@@ -213,6 +228,15 @@ class FanyiApp(QObject):
         return DecodeOptions(beams=s.beams or None, max_length=s.max_length or None,
                              target=self.variant(self.service.model))
 
+    def _api_options(self) -> DecodeOptions:
+        """Beams and length for API requests (read in the server's thread); the target comes with each request."""
+        s = self.settings
+        return DecodeOptions(beams=s.beams or None, max_length=s.max_length or None)
+
+    def _apply_api(self) -> None:
+        s = self.settings
+        self.api.apply(s.api_enabled, s.api_port, s.api_key)
+
     def set_variant(self, key: str) -> None:
         self._save(dataclasses.replace(self.settings, target_variant=key))
         self.options_changed.emit()
@@ -226,6 +250,8 @@ class FanyiApp(QObject):
             theme.apply(new.theme)
         if new.hotkey != old.hotkey and self._started:
             self.hotkey.set_hotkey(new.hotkey)
+        if (new.api_enabled, new.api_port, new.api_key) != (old.api_enabled, old.api_port, old.api_key):
+            self._apply_api()
         if new.threads != old.threads and self.pack is not None:
             self.choose_pack(self.pack)  # the window re-translates once the model is reopened
         elif (new.beams, new.max_length, new.target_variant) != (old.beams, old.max_length, old.target_variant):
@@ -242,14 +268,28 @@ class FanyiApp(QObject):
     @property
     def history(self) -> History:
         if self._history is None:
-            self._history = History()
+            self._history = History(on_moved_aside=self._history_moved_aside)
         return self._history
+
+    def _history_moved_aside(self, kept: Path) -> None:
+        self.notice.emit(self.tr("The history file was damaged. It was kept as %1 and a new history was started.")
+                         .replace("%1", str(kept)))
+
+    def _history_unavailable(self, exc: Exception) -> None:
+        log.warning("history: %s", exc)
+        if not self._history_failed:
+            self._history_failed = True
+            self.notice.emit(self.tr("History cannot be saved: %1").replace("%1", str(exc)))
 
     def record(self, source: str, target: str, entry_id: int | None) -> int | None:
         """Save a finished translation when history is on; returns the row to update next time."""
         if not self.settings.history or self.pack is None:
             return None
-        return self.history.save(source, target, self.pack.name, entry_id)
+        try:
+            return self.history.save(source, target, self.pack.name, entry_id)
+        except (sqlite3.Error, OSError) as exc:  # a locked, read-only or full disk: translating goes on
+            self._history_unavailable(exc)
+            return None
 
     def enqueue_document(self, path: Path, bilingual: bool = False) -> bool:
         if self.pack is None:

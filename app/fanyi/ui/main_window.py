@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from fanyi.ui.app import FanyiApp
 
 DEBOUNCE_MS = 350  # a pause this long counts as "done typing"
+NOTICE_MS = 20_000  # how long a one-time notice (a damaged history file was replaced) stays in the status bar
 PAGE_TRANSLATE, PAGE_NO_MODEL = range(2)
 
 
@@ -132,11 +133,14 @@ class MainWindow(QMainWindow):
         self.service.loaded.connect(self._on_loaded)
         self.service.load_failed.connect(self._on_load_failed)
         self.service.delta.connect(self._on_delta)
+        self.service.rewound.connect(self._on_rewound)
+        self.service.untranslated.connect(self._on_untranslated)
         self.service.finished.connect(self._on_finished)
         self.service.failed.connect(self._on_failed)
         self.service.cancelled.connect(self._on_cancelled)
         app.packs_changed.connect(self.refresh_packs)
         app.options_changed.connect(self._on_options_changed)
+        app.notice.connect(self.show_notice)
 
         self.resize(980, 600)
         self.retranslate()
@@ -214,6 +218,7 @@ class MainWindow(QMainWindow):
             self._req_id = None
             self._done_key = None
             self.target.clear_error()
+            self.target.untranslated.clear()
             self.target.view.set_text("")
             self.target.activity.setText("")
             return
@@ -225,6 +230,7 @@ class MainWindow(QMainWindow):
             return
         self._done_key = None
         self.target.clear_error()
+        self.target.untranslated.clear()
         self.target.view.begin()
         self.target.activity.setText(self.tr("Translating…"))
         self.stats_label.setText("")
@@ -234,6 +240,14 @@ class MainWindow(QMainWindow):
     def _on_delta(self, req_id: int, delta: str) -> None:
         if req_id == self._req_id:
             self.target.view.append(delta)
+
+    def _on_rewound(self, req_id: int, chars: int) -> None:
+        if req_id == self._req_id:
+            self.target.view.rewind(chars)
+
+    def _on_untranslated(self, req_id: int, failures: tuple) -> None:
+        if req_id == self._req_id:
+            self.target.untranslated.show_failures(failures)
 
     def _on_finished(self, req_id: int, text: str, stats: dict) -> None:
         if req_id != self._req_id:
@@ -288,6 +302,9 @@ class MainWindow(QMainWindow):
         self.model_label.setText("")
         self.stats_label.setText(self.tr("The model could not be opened"))
         self.target.show_error(message)
+
+    def show_notice(self, text: str) -> None:
+        self.statusBar().showMessage(text, NOTICE_MS)
 
     def show_source(self, text: str) -> None:
         """Put ``text`` in the source pane (from the history) and translate it."""

@@ -3,9 +3,11 @@ available from the catalog (download, update, refresh the list)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 
 from PySide6.QtCore import QEvent, QLocale, Qt, Signal
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -147,11 +149,28 @@ class ModelManager(QDialog):
     # --- contents ---------------------------------------------------------------------------------
     def refresh(self) -> None:
         self.packs = library.list_packs()
-        kinds = (self.tr("user-installed"), self.tr("bundled"))
-        _fill(self.table, [
-            (p.name, direction(p.source_lang, p.target_lang), QLocale().formattedDataSize(p.size_bytes),
-             self._quantization(p.quantization), kinds[p.bundled], "✓" if p.name == self.default_pack else "")
-            for p in self.packs], right_aligned=2)
+        self.table.clearSpans()
+        self.table.setRowCount(len(self.packs))
+        locale = QLocale()
+        greyed = self.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
+        for row, pack in enumerate(self.packs):
+            kind = self.tr("bundled") if pack.bundled else self.tr("user-installed")
+            marker = "✓" if pack.name == self.default_pack and pack.usable else ""
+            if pack.usable:
+                details = (direction(pack.source_lang, pack.target_lang), locale.formattedDataSize(pack.size_bytes),
+                           self._quantization(pack.quantization))
+            else:  # one cell across languages, size and quantization: the reason, without the folder
+                reason = pack.problem.replace(f"{pack.path}{os.sep}", "")
+                details = (self.tr("Broken: %1").replace("%1", reason), "", "")
+                self.table.setSpan(row, 1, 1, len(details))
+            for column, text in enumerate((pack.name, *details, kind, marker)):
+                item = QTableWidgetItem(text)
+                if column == 2:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                if not pack.usable:  # still selectable, so that it can be removed
+                    item.setForeground(greyed)
+                    item.setToolTip(pack.problem)
+                self.table.setItem(row, column, item)
         self.table.setVisible(bool(self.packs))
         self.empty.setVisible(not self.packs)
 
@@ -197,7 +216,7 @@ class ModelManager(QDialog):
         if answer != QMessageBox.StandardButton.Yes:
             return
         try:
-            library.remove_pack(pack.name)
+            library.remove_pack(str(pack.path))  # by folder: a broken pack has no name of its own
         except (library.LibraryError, OSError) as exc:
             self._show_error(str(exc))
             return
@@ -205,7 +224,7 @@ class ModelManager(QDialog):
         self.packs_changed.emit()
 
     def set_selected_default(self) -> None:
-        if pack := self.selected():
+        if (pack := self.selected()) and pack.usable:
             self.default_pack = pack.name
             self.default_chosen.emit(pack.name)
             self.refresh()
@@ -238,7 +257,7 @@ class ModelManager(QDialog):
         busy = self._ops.busy
         pack = self.selected()
         self.remove_button.setEnabled(pack is not None and not pack.bundled and not busy)
-        self.default_button.setEnabled(pack is not None and pack.name != self.default_pack)
+        self.default_button.setEnabled(pack is not None and pack.usable and pack.name != self.default_pack)
         for button in (self.import_folder_button, self.import_zip_button, self.refresh_button):
             button.setEnabled(not busy)
         row = self.selected_available()

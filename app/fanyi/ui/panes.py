@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import statistics
+from collections.abc import Sequence
 
 from PySide6.QtCore import QEvent, QMimeData, Qt, QTimer, Signal
 from PySide6.QtGui import QDragEnterEvent, QFont, QTextCursor
@@ -16,6 +17,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from fanyi.engine.degenerate import EMPTY, LOOP, RUNAWAY
+from fanyi.engine.results import Failure
 from fanyi.engine.segment import join_hard_wrapped
 
 FLUSH_MS = 30  # deltas are coalesced so a fast stream costs one document edit per frame, not per token
@@ -149,6 +152,13 @@ class TargetView(QPlainTextEdit):
         if not self._flush_timer.isActive():
             self._flush_timer.start()
 
+    def rewind(self, chars: int) -> None:
+        """Take back the last `chars` characters streamed (a degenerate sentence is decoded again)."""
+        self._streamed += "".join(self._incoming)
+        self._incoming.clear()
+        self._streamed = self._streamed[:len(self._streamed) - chars]
+        self._show(self._streamed, final=True)  # at once: what was taken back must not stay on screen
+
     def finish(self, text: str) -> None:
         self.begin()
         self._show(text, final=True)
@@ -177,6 +187,50 @@ class TargetView(QPlainTextEdit):
             bar.setValue(bar.maximum())
 
 
+class UntranslatedBadge(QLabel):
+    """A small warning that some sentences are shown untranslated; the tooltip says which and why."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("untranslatedBadge")
+        self.setStyleSheet("QLabel#untranslatedBadge { color: #9a6700; }")
+        self._failures: tuple[Failure, ...] = ()
+        self.hide()
+
+    def show_failures(self, failures: Sequence[Failure]) -> None:
+        self._failures = tuple(failures)
+        self.retranslate()
+        self.setVisible(bool(self._failures))
+
+    def clear(self) -> None:
+        self.show_failures(())
+
+    def retranslate(self) -> None:
+        count = len(self._failures)
+        if count == 1:
+            self.setText(self.tr("⚠ 1 sentence untranslated"))
+        else:
+            self.setText(self.tr("⚠ %1 sentences untranslated").replace("%1", str(count)))
+        reasons = {LOOP: self.tr("the model kept repeating itself"),
+                   RUNAWAY: self.tr("the model's output ran far longer than the sentence"),
+                   EMPTY: self.tr("the model returned nothing")}
+        lines = [self.tr("The model could not translate these sentences, even when it tried again, "
+                         "so they are shown as they were:")]
+        lines += [f"• “{excerpt(f.source, 60)}” — {reasons[f.kind]}" for f in self._failures]
+        self.setToolTip("\n".join(lines) if count else "")
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+
+def excerpt(text: str, limit: int) -> str:
+    """`text` on one line, cut to `limit` characters with an ellipsis."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
 class TargetPane(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -188,10 +242,12 @@ class TargetPane(QWidget):
         self.error.setStyleSheet("QLabel#errorBanner { color: #b3261e; padding: 4px; }")
         self.error.hide()
         self.activity = QLabel()
+        self.untranslated = UntranslatedBadge()
         self.copy_button = QPushButton()
         self.copy_button.clicked.connect(self.copy)
         footer = QHBoxLayout()
         footer.addWidget(self.activity)
+        footer.addWidget(self.untranslated)
         footer.addStretch()
         footer.addWidget(self.copy_button)
         layout = QVBoxLayout(self)

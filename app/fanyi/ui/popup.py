@@ -9,7 +9,7 @@ from PySide6.QtGui import QCloseEvent, QCursor, QGuiApplication, QKeyEvent
 from PySide6.QtWidgets import QApplication, QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from fanyi.engine.options import DecodeOptions
-from fanyi.ui.panes import TargetView, unwrap_if_hard_wrapped
+from fanyi.ui.panes import TargetView, UntranslatedBadge, excerpt, unwrap_if_hard_wrapped
 from fanyi.ui.worker import TranslationService
 
 CHANNEL = "popup"
@@ -59,6 +59,7 @@ class TranslatePopup(QWidget):
         self.view.document().setDocumentMargin(0)  # align the text with the labels above and below
         self.view.textChanged.connect(self._fit)
         self.status = QLabel()
+        self.untranslated = UntranslatedBadge()
         self.copy_button = QPushButton()
         self.copy_button.clicked.connect(self.copy)
         self.hint = QLabel()
@@ -70,6 +71,7 @@ class TranslatePopup(QWidget):
         header.addWidget(self.close_button)
         footer = QHBoxLayout()
         footer.addWidget(self.status)
+        footer.addWidget(self.untranslated)
         footer.addStretch()
         footer.addWidget(self.hint)
         footer.addWidget(self.copy_button)
@@ -85,6 +87,8 @@ class TranslatePopup(QWidget):
         self._fit()
 
         service.delta.connect(self._on_delta)
+        service.rewound.connect(self._on_rewound)
+        service.untranslated.connect(self._on_untranslated)
         service.finished.connect(self._on_finished)
         service.failed.connect(self._on_failed)
         service.cancelled.connect(self._on_cancelled)
@@ -93,8 +97,9 @@ class TranslatePopup(QWidget):
     def show_text(self, text: str, near: QPoint | None = None) -> None:
         """Translate ``text`` (the clipboard's) and show the popup by the cursor."""
         self.source_text = unwrap_if_hard_wrapped(text.strip())
-        self.source.setText(self._excerpt(self.source_text))
+        self.source.setText(excerpt(self.source_text, 160))
         self.view.set_text("")
+        self.untranslated.clear()
         if not self.source_text:
             self._req_id = None
             self.status.setText(self.tr("The clipboard holds no text."))
@@ -113,6 +118,7 @@ class TranslatePopup(QWidget):
         self._req_id = None
         self.source.setText("")
         self.view.set_text("")
+        self.untranslated.clear()
         self.status.setText(message)
         self.show()
 
@@ -130,14 +136,17 @@ class TranslatePopup(QWidget):
         QApplication.clipboard().setText(self.view.text())
         self.status.setText(self.tr("Copied."))
 
-    @staticmethod
-    def _excerpt(text: str, limit: int = 160) -> str:
-        flat = " ".join(text.split())
-        return flat if len(flat) <= limit else flat[: limit - 1] + "…"
-
     def _on_delta(self, req_id: int, delta: str) -> None:
         if req_id == self._req_id:
             self.view.append(delta)
+
+    def _on_rewound(self, req_id: int, chars: int) -> None:
+        if req_id == self._req_id:
+            self.view.rewind(chars)
+
+    def _on_untranslated(self, req_id: int, failures: tuple) -> None:
+        if req_id == self._req_id:
+            self.untranslated.show_failures(failures)
 
     def _on_finished(self, req_id: int, text: str, stats: dict) -> None:
         if req_id == self._req_id:

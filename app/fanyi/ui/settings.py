@@ -8,8 +8,8 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
-from fanyi import paths
-from fanyi.fsutil import atomic_write_text
+from fanyi import limits, paths
+from fanyi.fsutil import atomic_write_text, move_aside
 
 log = logging.getLogger(__name__)
 
@@ -42,28 +42,44 @@ class Settings:
     default_pack: str = ""  # a pack name; "" = the first English→Chinese pack found
     download_mirror: str = ""  # a base URL tried first for pack archives; "" = the catalog's own URLs
     catalog_url: str = ""  # where to read the list of packs from; "" = the catalog's own URLs
+    api_enabled: bool = False  # "let other apps on this computer use Fanyi": the local API on 127.0.0.1
+    api_port: int = 5000
+    api_key: str = ""  # "" = no key needed
 
     def __post_init__(self) -> None:
         # Values outside the known choices (an old or hand-edited file) fall back field by field.
         def default(name: str):
             return Settings.__dataclass_fields__[name].default
 
-        for name in ("beams", "max_length", "threads"):
-            if getattr(self, name) < 0:
+        for name, most in _upper_bounds().items():
+            value = getattr(self, name)
+            if value < 0:
+                log.warning("settings: %s=%d is negative; using the default", name, value)
                 setattr(self, name, default(name))
+            elif value > most:
+                log.warning("settings: %s=%d is more than %d; using %d", name, value, most, most)
+                setattr(self, name, most)
         if self.theme not in THEMES:
             self.theme = default("theme")
         if self.ui_language not in UI_LANGUAGES:
             self.ui_language = default("ui_language")
+        if not 1 <= self.api_port <= 65535:
+            self.api_port = default("api_port")
         for name in ("download_mirror", "catalog_url"):
             if not valid_url(getattr(self, name)):
                 setattr(self, name, default(name))
 
 
+def _upper_bounds() -> dict[str, int]:
+    """The largest value of each numeric setting; 0 ("the default") is always allowed."""
+    return {"beams": limits.MAX_BEAMS, "max_length": limits.MAX_DECODE_LENGTH,
+            "threads": limits.max_threads()}
+
 def valid_url(value: str) -> bool:
     """An address the downloader accepts: empty (none set) or http(s):// without spaces."""
     return not value or (value.startswith(("https://", "http://")) and not any(c.isspace() for c in value)
                          and len(value) <= 2048)
+
 
 def settings_path() -> Path:
     return paths.user_config_dir() / SETTINGS_FILE
@@ -84,18 +100,32 @@ def _coerce(raw: dict) -> dict:
 
 
 def load_settings(path: Path | None = None) -> Settings:
+    """The saved settings; a file that cannot be read as settings gives the defaults and is kept aside
+    (``settings.json.corrupt-<date>-<time>``) before the next save replaces it."""
     path = path or settings_path()
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return Settings()
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        log.warning("settings: %s is unreadable (%s); using defaults", path, exc)
+    except OSError as exc:
+        log.warning("settings: %s cannot be read (%s); using defaults", path, exc)
+        return Settings()
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        _keep_aside(path, str(exc))
         return Settings()
     if not isinstance(raw, dict):
-        log.warning("settings: %s does not hold an object; using defaults", path)
+        _keep_aside(path, "it does not hold an object")
         return Settings()
     return Settings(**_coerce(raw))
+
+
+def _keep_aside(path: Path, why: str) -> None:
+    try:
+        kept = move_aside(path)
+    except OSError as exc:
+        log.warning("settings: %s is unusable (%s) and could not be kept aside (%s); using defaults", path, why, exc)
+    else:
+        log.warning("settings: %s is unusable (%s); kept as %s, using defaults", path, why, kept)
 
 
 def save_settings(settings: Settings, path: Path | None = None) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import os
 
 from PySide6.QtCore import QEvent
 from PySide6.QtGui import QKeySequence
@@ -22,7 +21,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from fanyi import limits
 from fanyi.ui import hotkey
+from fanyi.ui.api_server import address
 from fanyi.ui.i18n import LANGUAGE_NAMES
 from fanyi.catalog import DEFAULT_CATALOG_URLS
 from fanyi.ui.settings import DOUBLE_COPY, TARGET_VARIANTS, THEMES, Settings, valid_url
@@ -34,9 +35,9 @@ class SettingsDialog(QDialog):
     def __init__(self, settings: Settings, tray_available: bool, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._tray_available = tray_available
-        self.beams = QSpinBox(minimum=0, maximum=16)
-        self.max_length = QSpinBox(minimum=0, maximum=2048, singleStep=16)
-        self.threads = QSpinBox(minimum=0, maximum=os.cpu_count() or 1)
+        self.beams = QSpinBox(minimum=0, maximum=limits.MAX_BEAMS)
+        self.max_length = QSpinBox(minimum=0, maximum=limits.MAX_DECODE_LENGTH, singleStep=16)
+        self.threads = QSpinBox(minimum=0, maximum=limits.max_threads())
         self.as_you_type = QCheckBox()
         self.variant = QComboBox()
         for key, label in TARGET_VARIANTS.items():
@@ -66,6 +67,13 @@ class SettingsDialog(QDialog):
         self.catalog_url = QLineEdit(placeholderText=DEFAULT_CATALOG_URLS[0])
         self.download_note = QLabel()
         self.download_note.setWordWrap(True)
+        self.api_enabled = QCheckBox()
+        self.api_port = QSpinBox(minimum=1024, maximum=65535)
+        self.api_key = QLineEdit()
+        self.api_address = QLineEdit(readOnly=True)  # to copy into the other app
+        self.api_deeplx = QLineEdit(readOnly=True)
+        self.api_enabled.toggled.connect(self._update_api_rows)
+        self.api_port.valueChanged.connect(self._update_api_rows)
 
         hotkey_row = QHBoxLayout()
         hotkey_row.addWidget(self.hotkey_mode)
@@ -75,6 +83,7 @@ class SettingsDialog(QDialog):
             self.beams, self.max_length, self.threads, self.as_you_type, self.variant, self.language, self.theme,
             hotkey_row, self.hotkey_note, self.start_in_tray, self.close_to_tray, self.tray_note, self.history,
             self.mirror, self.catalog_url, self.download_note,
+            self.api_enabled, self.api_port, self.api_key, self.api_address, self.api_deeplx,
         ]
         for field in rows:
             self.form.addRow(QLabel(), field)
@@ -112,6 +121,10 @@ class SettingsDialog(QDialog):
         self.history.setChecked(s.history)
         self.mirror.setText(s.download_mirror)
         self.catalog_url.setText(s.catalog_url)
+        self.api_enabled.setChecked(s.api_enabled)
+        self.api_port.setValue(s.api_port)
+        self.api_key.setText(s.api_key)
+        self._update_api_rows()
 
     def result_settings(self) -> Settings:
         mode = self.hotkey_mode.currentIndex()
@@ -139,6 +152,9 @@ class SettingsDialog(QDialog):
             history=self.history.isChecked(),
             download_mirror=self.mirror.text().strip(),
             catalog_url=self.catalog_url.text().strip(),
+            api_enabled=self.api_enabled.isChecked(),
+            api_port=self.api_port.value(),
+            api_key=self.api_key.text().strip(),
         )
 
     def accept(self) -> None:
@@ -156,6 +172,7 @@ class SettingsDialog(QDialog):
             self.tr("Beams"), self.tr("Maximum length"), self.tr("CPU threads"), "", self.tr("Chinese variant"),
             self.tr("Language"), self.tr("Theme"), self.tr("Clipboard hotkey"), "", "", "", "", "",
             self.tr("Download mirror"), self.tr("Model list address"), "",
+            "", self.tr("Port"), self.tr("API key"), self.tr("LibreTranslate, DeepL"), self.tr("DeepLX"),
         ]
         for row, text in enumerate(labels):
             self.form.itemAt(row, QFormLayout.ItemRole.LabelRole).widget().setText(text)
@@ -184,6 +201,19 @@ class SettingsDialog(QDialog):
         self.download_note.setText(self.tr(
             "Optional. A mirror is tried first when a model is downloaded (for example where GitHub is slow); "
             "every download is still checked against the model list's checksums. The system proxy is used."))
+        self.api_enabled.setText(self.tr("Let other apps on this computer use Fanyi"))
+        self.api_enabled.setToolTip(self.tr("Apps such as Pot, Zotero, Immersive Translate or Calibre then translate "
+                                            "with Fanyi: enter the address below in them. Only programs on this "
+                                            "computer can connect."))
+        self.api_key.setPlaceholderText(self.tr("Optional: apps must then send this key"))
+
+    def _update_api_rows(self) -> None:
+        """The addresses to paste into other apps, for the port chosen; usable only while the setting is on."""
+        url = address(self.api_port.value())
+        self.api_address.setText(url)
+        self.api_deeplx.setText(url + "/translate")
+        for widget in (self.api_port, self.api_key, self.api_address, self.api_deeplx):
+            widget.setEnabled(self.api_enabled.isChecked())
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:

@@ -7,6 +7,10 @@ worker through ``TranslationService``; results come back only as signals.
 Requests are "latest wins" per channel (the main window and the clipboard popup are two channels):
 a new request cancels the running one of its channel through its CancelToken, and a request still
 waiting is replaced rather than queued behind.
+
+The loaded Translator sits in a ``TranslatorGate`` (``TranslationService.gate``) that the local API
+server shares: the model is in memory once, and the worker's requests go ahead of API requests
+waiting for it.
 """
 
 from __future__ import annotations
@@ -20,7 +24,9 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
+from fanyi.engine.gate import TranslatorGate
 from fanyi.engine.options import CancelToken, Cancelled, DecodeOptions
+from fanyi.engine.results import Rewind, Translation
 
 log = logging.getLogger(__name__)
 
@@ -65,16 +71,18 @@ class TranslationWorker(QObject):
     """Lives in the worker thread; every slot here runs there."""
 
     delta = Signal(int, str)
+    rewound = Signal(int, int)  # drop the last n characters of the deltas (a sentence is decoded again)
+    untranslated = Signal(int, object)  # the Failures of a request, just before its finished, when any
     finished = Signal(int, str, object)
     failed = Signal(int, str)
     cancelled = Signal(int)
     loaded = Signal(object)
     load_failed = Signal(str, str)  # pack folder, message
 
-    def __init__(self, opener: OpenTranslator) -> None:
+    def __init__(self, opener: OpenTranslator, gate: TranslatorGate) -> None:
         super().__init__()
         self._open = opener
-        self._translator = None
+        self._gate = gate
         self._lock = threading.Lock()
         self._pending: dict[str, _Request] = {}
 
@@ -98,14 +106,14 @@ class TranslationWorker(QObject):
 
     @Slot(str, object)
     def load(self, pack_dir: str, threads: int | None) -> None:
-        self._translator = None  # free the old model before the new one is mapped
+        self._gate.replace(None)  # free the old model before the new one is mapped
         try:
             translator = self._open(Path(pack_dir), threads)
         except Exception as exc:  # a broken pack must show as a message, not end the thread
             log.warning("could not open %s: %s", pack_dir, exc)
             self.load_failed.emit(pack_dir, _message(exc))
             return
-        self._translator = translator
+        self._gate.replace(translator)
         self.loaded.emit(
             ModelInfo(
                 path=Path(pack_dir),
@@ -128,14 +136,19 @@ class TranslationWorker(QObject):
         if request.token.cancelled:
             self.cancelled.emit(request.req_id)
             return
-        if self._translator is None:
-            self.failed.emit(request.req_id, "No model is loaded.")
-            return
-        pieces = []
+        events = []
         try:
-            for piece in self._translator.translate_stream(request.text, request.options, request.token):
-                pieces.append(piece)
-                self.delta.emit(request.req_id, piece)
+            with self._gate.use(request.token, urgent=True) as translator:
+                if translator is None:
+                    self.failed.emit(request.req_id, "No model is loaded.")
+                    return
+                for event in translator.translate_stream(request.text, request.options, request.token):
+                    events.append(event)
+                    if isinstance(event, str):
+                        self.delta.emit(request.req_id, event)
+                    elif isinstance(event, Rewind):
+                        self.rewound.emit(request.req_id, event.chars)
+                stats = dict(translator.last_stats)  # before an API request can overwrite them
         except Cancelled:
             self.cancelled.emit(request.req_id)
             return
@@ -143,13 +156,18 @@ class TranslationWorker(QObject):
             log.exception("translation failed")
             self.failed.emit(request.req_id, _message(exc))
             return
-        self.finished.emit(request.req_id, "".join(pieces), dict(self._translator.last_stats))
+        result = Translation.collect(events)
+        if result.failures:
+            self.untranslated.emit(request.req_id, result.failures)
+        self.finished.emit(request.req_id, result.text, stats)
 
 
 class TranslationService(QObject):
     """The GUI-thread handle on the worker. All methods are for the GUI thread."""
 
     delta = Signal(int, str)
+    rewound = Signal(int, int)
+    untranslated = Signal(int, object)  # tuple[Failure, ...]
     finished = Signal(int, str, object)
     failed = Signal(int, str)
     cancelled = Signal(int)
@@ -163,15 +181,16 @@ class TranslationService(QObject):
     def __init__(self, opener: OpenTranslator = open_translator, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.model: ModelInfo | None = None
+        self.gate = TranslatorGate()  # the worker's model, shared with the local API server
         self._ids = itertools.count(1)
         self._tokens: dict[str, CancelToken] = {}
         self._thread = QThread()
         self._thread.setObjectName("fanyi-translator")
-        self._worker = TranslationWorker(opener)
+        self._worker = TranslationWorker(opener, self.gate)
         self._worker.moveToThread(self._thread)
         self._load.connect(self._worker.load)
         self._wake.connect(self._worker.run_next)
-        for name in ("delta", "finished", "failed", "cancelled"):
+        for name in ("delta", "rewound", "untranslated", "finished", "failed", "cancelled"):
             getattr(self._worker, name).connect(getattr(self, name))
         self._worker.loaded.connect(self._on_loaded)
         self._worker.load_failed.connect(self._on_load_failed)

@@ -1,0 +1,10 @@
+"""The local translation API: LibreTranslate-, DeepL- and DeepLX-compatible endpoints and an SSE stream.
+
+``fanyi serve`` runs it in the foreground; the desktop app runs it in a thread, over the model its
+worker already loaded (see ``models.py``). No Qt here; starlette and uvicorn are imported only when
+a server is started (``run.py``), so the app pays nothing for it while the setting is off.
+
+Modules: ``core`` (request → Translator, no HTTP), ``web`` (HTTP side shared by the protocols),
+``libretranslate``, ``deepl``, ``deeplx``, ``stream`` (one per protocol), ``app`` (the routes),
+``models`` (which pack answers), ``languages`` (codes and detection), ``run`` (sockets and threads).
+"""

@@ -1,0 +1,57 @@
+"""The ASGI application: every protocol's routes over one Core.
+
+``POST /translate`` is both LibreTranslate's and DeepLX's; the body says which (``q``, or
+``text``). ``GET /`` answers a short description, which is what DeepLX clients and
+some LibreTranslate clients ask to see that the server is up. Cross-origin requests are allowed,
+as LibreTranslate allows them, so that clients running in a web view can call the server.
+"""
+
+from __future__ import annotations
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from fanyi import __version__
+
+from . import deepl, deeplx, libretranslate, stream
+from .core import Core
+from .web import guarded, read_fields
+
+
+def create_app(core: Core) -> Starlette:
+    async def translate(request: Request) -> Response:
+        shape = libretranslate.error
+
+        async def answer() -> Response:
+            nonlocal shape
+            fields = await read_fields(request)
+            if deeplx.wants(fields):
+                shape = deeplx.error
+                return await deeplx.translate(core, request, fields)
+            return await libretranslate.translate(core, request, fields)
+
+        # An error while reading the body is told in LibreTranslate's shape: the protocol is not known yet.
+        return await guarded(lambda status, message: shape(status, message), answer)
+
+    async def root(request: Request) -> Response:
+        return JSONResponse({
+            "code": 200,
+            "message": f"Fanyi {__version__}: a local translation API. LibreTranslate: POST /translate, "
+                       "GET /languages, POST /detect. DeepL: POST /v2/translate. DeepLX: POST /translate. "
+                       "Streaming: POST /stream.",
+        })
+
+    routes = [
+        Route("/", root, methods=["GET"]),
+        Route("/translate", translate, methods=["POST"]),
+        *libretranslate.routes(core),
+        *deepl.routes(core),
+        *stream.routes(core),
+    ]
+    middleware = [Middleware(CORSMiddleware, allow_origins=["*"], allow_methods=["GET", "POST"],
+                             allow_headers=["*"])]
+    return Starlette(routes=routes, middleware=middleware)

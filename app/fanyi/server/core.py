@@ -1,0 +1,239 @@
+"""The one path from an API request to a Translator, shared by every protocol; no HTTP here.
+
+A ``Job`` (texts, source and target as the client named them, plain text or HTML) is checked
+against the limits, routed to a pack and target token, and translated under that pack's
+TranslatorGate: in turn with the app's own requests, at most ``API_MAX_WAITING`` requests queued
+(``Busy`` beyond), and cancelled through its CancelToken when the client goes away.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hmac
+import re
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from fanyi import limits
+from fanyi.documents.html import HtmlText
+from fanyi.documents.policy import keep_reason
+from fanyi.engine.options import CancelToken, DecodeOptions
+from fanyi.engine.pack import PackError
+from fanyi.library import PackInfo
+
+from . import languages
+from .languages import AUTO, UnknownLanguage
+from .models import Models, holds
+
+_MARKUP = re.compile(r"<[^>]*>")  # tags are no evidence of the text's language
+
+
+class ApiError(Exception):
+    """A request that cannot be answered: an HTTP status and a sentence for the client."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Job:
+    texts: list[str]
+    source: str  # a client's code, or "auto"
+    target: str  # a client's code, or "auto" (the other language of the text)
+    html: bool = False
+
+
+@dataclass(frozen=True)
+class Route:
+    pack: PackInfo | None  # None: the text is in the target language already, it comes back as it is
+    source: str  # the source language, given or detected
+    confidence: float  # of the detection, 1.0 when the client named the source
+    token: str | None  # the target token to ask the pack for
+
+
+@dataclass(frozen=True)
+class Outcome:
+    texts: list[str]
+    sources: list[str]  # of each text, given or detected
+    confidences: list[float]
+
+
+@dataclass(frozen=True)
+class Direction:
+    source: str
+    target: str
+    variants: tuple[str, ...]  # the pack's target tokens that clients can name (cmn_Hans, cmn_Hant, yue)
+
+
+class Core:
+    def __init__(self, models: Models, *, api_key: str | None = None,
+                 options: Callable[[], DecodeOptions] = DecodeOptions) -> None:
+        self.models = models
+        self.api_key = api_key or None
+        self._options = options  # beams and lengths as the user set them; read per request
+        self._running: set[CancelToken] = set()
+        self._lock = threading.Lock()
+        self.characters = 0  # translated since the start, for DeepL's /v2/usage
+
+    # --- what every request goes through --------------------------------------------------------
+    def authorize(self, presented: str | None) -> None:
+        if self.api_key is not None and not hmac.compare_digest((presented or "").encode(), self.api_key.encode()):
+            raise ApiError(403, "a valid API key is required" if presented else "this server needs an API key")
+
+    def check(self, job: Job) -> None:
+        if not job.texts:
+            raise ApiError(400, "there is no text to translate")
+        if len(job.texts) > limits.API_MAX_TEXTS:
+            raise ApiError(413, f"too many texts: {len(job.texts)} (at most {limits.API_MAX_TEXTS} per request)")
+        chars = sum(len(t) for t in job.texts)
+        if chars > limits.API_MAX_CHARS:
+            raise ApiError(413, f"too much text: {chars} characters (at most {limits.API_MAX_CHARS} per request)")
+
+    def route(self, source_code: str, target_code: str, text: str, *, html: bool = False) -> Route:
+        """Which pack and target token translate ``text``; ``auto`` languages are told by the text's script."""
+        source, target = _parse(source_code, "source"), _parse(target_code, "target")
+        packs = self.models.packs()
+        if not packs:
+            raise ApiError(500, "no translation model is installed")
+        offered = ", ".join(sorted({f"{p.source_lang}→{p.target_lang}" for p in packs}))
+        sample = _MARKUP.sub(" ", text) if html else text
+        confidence = 1.0
+        if target.code == AUTO:  # "into the other language", as some clients offer
+            if source.code == AUTO:
+                every = [p.source_lang for p in packs] + [p.target_lang for p in packs]
+                detected, confidence = languages.detect(sample, _unique(every))
+                source = languages.Language(detected)
+            target = languages.Language(next((p.target_lang for p in packs if p.source_lang == source.code), AUTO))
+            if target.code == AUTO:
+                raise ApiError(400, f"no installed model translates from {source.code} (installed: {offered})")
+        if target.code not in {p.target_lang for p in packs}:
+            raise ApiError(400, f"no installed model translates into {target_code} (installed: {offered})")
+        if source.code == AUTO:
+            # Among the languages that packs translate into the target, and the target itself.
+            candidates = _unique([p.source_lang for p in packs if p.target_lang == target.code] + [target.code])
+            detected, confidence = languages.detect(sample, candidates)
+            source = languages.Language(detected)
+        if source.code == target.code:
+            return Route(None, source.code, confidence, None)
+        pack = self.models.for_direction(source.code, target.code)
+        if pack is None:
+            raise ApiError(400, f"no installed model translates {source.code} into {target.code} (installed: {offered})")
+        return Route(pack, source.code, confidence, _token(pack, target))
+
+    def directions(self) -> list[Direction]:
+        found: dict[tuple[str, str], Direction] = {}
+        for pack in self.models.packs():
+            variants = tuple(v for v in languages.LIBRE_CODE if v in pack.target_tokens)
+            found.setdefault((pack.source_lang, pack.target_lang), Direction(pack.source_lang, pack.target_lang, variants))
+        return list(found.values())
+
+    # --- translating ----------------------------------------------------------------------------
+    def translate(self, job: Job, cancel: CancelToken) -> Outcome:
+        """Each text routed on its own (a list may mix languages), then one batch per pack."""
+        self.check(job)
+        routes = [self.route(job.source, job.target, text, html=job.html) for text in job.texts]
+        results = list(job.texts)  # a text already in the target language comes back as it is
+        groups: dict[tuple, list[int]] = {}
+        for i, route in enumerate(routes):
+            if route.pack is not None:
+                groups.setdefault((route.pack.path, route.token), []).append(i)
+        for indices in groups.values():
+            route = routes[indices[0]]
+            texts = [job.texts[i] for i in indices]
+            with self._holding(route, cancel) as (translator, options):
+                if job.html:
+                    done = _translate_html(translator, texts, options, cancel, route.pack.target_lang)
+                else:
+                    done = translator.translate_batch(texts, options, cancel=cancel)
+            for i, text in zip(indices, done):
+                results[i] = text
+        self._count(job)
+        return Outcome(results, [r.source for r in routes], [r.confidence for r in routes])
+
+    @contextmanager
+    def streaming(self, job: Job, cancel: CancelToken) -> Iterator[tuple[Route, Iterator[str]]]:
+        """Route the one text of ``job`` and wait for the model; inside the block, its pieces as decided."""
+        self.check(job)
+        if len(job.texts) != 1 or job.html:
+            raise ApiError(400, "the stream translates one plain text at a time")
+        route = self.route(job.source, job.target, job.texts[0])
+        if route.pack is None:
+            yield route, iter(job.texts)
+            return
+        with self._holding(route, cancel) as (translator, options):
+            yield route, translator.translate_stream(job.texts[0], options, cancel)
+        self._count(job)
+
+    def cancel_all(self) -> None:
+        """Stop every running translation at its next decoder step (the server is stopping)."""
+        with self._lock:
+            for token in self._running:
+                token.cancel()
+
+    @contextmanager
+    def _holding(self, route: Route, cancel: CancelToken):
+        assert route.pack is not None
+        try:
+            gate = self.models.gate(route.pack)
+        except PackError as exc:
+            raise ApiError(500, f"the model {route.pack.name} cannot be opened: {exc}") from None
+        with self._lock:
+            self._running.add(cancel)
+        try:
+            with gate.use(cancel, max_waiting=limits.API_MAX_WAITING) as translator:
+                # The app's window may have switched models between routing and now.
+                if translator is None or not holds(translator, route.pack):
+                    raise ApiError(503, "the model is being loaded; try again in a moment")
+                yield translator, dataclasses.replace(self._options(), target=route.token)
+        finally:
+            with self._lock:
+                self._running.discard(cancel)
+
+    def _count(self, job: Job) -> None:
+        with self._lock:
+            self.characters += sum(len(t) for t in job.texts)
+
+
+def _parse(code: str, what: str) -> languages.Language:
+    try:
+        return languages.parse(code)
+    except UnknownLanguage:
+        raise ApiError(400, f"{what} language {code!r} is not a language code") from None
+
+
+def _unique(codes) -> list[str]:
+    return list(dict.fromkeys(codes))
+
+
+def _token(pack: PackInfo, target: languages.Language) -> str | None:
+    """The target token to ask for: the variant the client named, when the pack has target tokens."""
+    if not pack.target_tokens:
+        return None
+    if target.variant is None:
+        return None  # the pack's default
+    if target.variant not in pack.target_tokens:
+        offered = ", ".join(sorted(pack.target_tokens))
+        raise ApiError(400, f"the model {pack.name} cannot write {target.variant} (it offers: {offered})")
+    return target.variant
+
+
+def _translate_html(translator, texts: list[str], options: DecodeOptions, cancel: CancelToken,
+                    target_lang: str) -> list[str]:
+    """The text of each HTML fragment translated in place by the documents' HTML code; markup kept as it is."""
+    markups = [HtmlText(text, xhtml=False) for text in texts]
+    units = [list(markup.units()) for markup in markups]
+
+    def kept(unit) -> bool:  # what the documents leave as it is: code, numbers, text already in the target
+        return bool(unit.keep or keep_reason(unit.text, target_lang))
+
+    wanted = [unit.text for group in units for unit in group if not kept(unit)]
+    done = iter(translator.translate_batch(wanted, options, cancel=cancel))
+    results = []
+    for markup, group in zip(markups, units):
+        translations = [None if kept(unit) else next(done) for unit in group]
+        results.append(markup.rewrite(iter(translations), bilingual=False, target_lang=target_lang))
+    return results

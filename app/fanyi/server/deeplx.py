@@ -1,0 +1,46 @@
+"""DeepLX: ``POST /translate`` with ``{"text", "source_lang", "target_lang"}``.
+
+Answers ``{"code": 200, "data": ..., "alternatives": [], ...}``; the key as ``Authorization: Bearer …``
+or ``?token=``. Errors are ``{"code": status, "message": "..."}`` with the same HTTP status.
+The path is LibreTranslate's too; app.py sends a body with ``text`` (and no ``q``) here.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from . import deepl, languages
+from .core import ApiError, Core, Job
+from .web import Fields, presented_key, run_cancellable
+
+_ids = itertools.count(1)
+
+
+def error(status: int, message: str) -> Response:
+    return JSONResponse({"code": status, "message": message}, status_code=status)
+
+
+def wants(fields: Fields) -> bool:
+    """A DeepLX request rather than a LibreTranslate one."""
+    return "text" in fields and "q" not in fields
+
+
+async def translate(core: Core, request: Request, fields: Fields) -> Response:
+    core.authorize(presented_key(request, fields))
+    text, target = fields.text("text"), fields.text("target_lang")
+    if not text or not target:
+        raise ApiError(400, "text and target_lang are required")
+    job = Job([text], fields.text("source_lang") or languages.AUTO, target)
+    outcome = await run_cancellable(request, lambda token: core.translate(job, token))
+    return JSONResponse({
+        "code": 200,
+        "id": next(_ids),
+        "data": outcome.texts[0],
+        "alternatives": [],  # the model gives one translation
+        "source_lang": deepl.code(outcome.sources[0]),
+        "target_lang": target.upper(),
+        "method": "Fanyi",
+    })

@@ -1,0 +1,89 @@
+"""LibreTranslate: ``POST /translate``, ``GET /languages``, ``POST /detect``.
+
+``q`` is a string or a list of strings (the answer matches), ``source`` a code or ``auto``,
+``format`` ``text`` or ``html``, the key in ``api_key``; JSON or form bodies. Errors are
+``{"error": "..."}`` with the status. ``/translate`` is shared with DeepLX; app.py tells them apart.
+"""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from . import languages
+from .core import ApiError, Core, Job
+from .web import Fields, guarded, presented_key, read_fields, run_cancellable
+
+
+def error(status: int, message: str) -> Response:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def _detection(language: str, confidence: float) -> dict:
+    return {"confidence": round(confidence * 100, 1), "language": language}
+
+
+async def translate(core: Core, request: Request, fields: Fields) -> Response:
+    core.authorize(presented_key(request, fields))
+    q = fields.texts("q")
+    target = fields.text("target")
+    if q is None or target is None:
+        raise ApiError(400, "q and target are required")
+    text_format = fields.text("format", "text")
+    if text_format not in ("text", "html"):
+        raise ApiError(400, f"format must be text or html, not {text_format!r}")
+    single = not fields.is_list("q")
+    source = fields.text("source", languages.AUTO) or languages.AUTO
+    job = Job(q, source, target, html=text_format == "html")
+    outcome = await run_cancellable(request, lambda token: core.translate(job, token))
+    body: dict = {"translatedText": outcome.texts[0] if single else outcome.texts}
+    if source.strip().lower() == languages.AUTO:
+        detected = [_detection(s, c) for s, c in zip(outcome.sources, outcome.confidences)]
+        body["detectedLanguage"] = detected[0] if single else detected
+    if "alternatives" in fields:  # asked for; the model gives one translation
+        body["alternatives"] = [] if single else [[] for _ in outcome.texts]
+    return JSONResponse(body)
+
+
+def routes(core: Core) -> list[Route]:
+    async def languages_endpoint(request: Request) -> Response:
+        return await guarded(error, lambda: _languages(core))
+
+    async def detect_endpoint(request: Request) -> Response:
+        return await guarded(error, lambda: _detect(core, request))
+
+    return [
+        Route("/languages", languages_endpoint, methods=["GET", "POST"]),
+        Route("/detect", detect_endpoint, methods=["POST"]),
+    ]
+
+
+async def _languages(core: Core) -> Response:
+    """Every code a client may send, each with the codes it translates into."""
+    targets: dict[str, list[str]] = {}
+    for direction in core.directions():
+        into = _codes(direction.target, direction.variants)
+        written = (languages.SIMPLIFIED, languages.TRADITIONAL) if direction.source == "zh" else ()
+        for code in _codes(direction.source, written) + into:
+            targets.setdefault(code, [])
+        for code in _codes(direction.source, written):
+            targets[code] += [c for c in into if c not in targets[code]]
+    return JSONResponse([{"code": code, "name": languages.name(code), "targets": found}
+                         for code, found in targets.items()])
+
+
+def _codes(language: str, variants: tuple[str, ...]) -> list[str]:
+    """A pack language's codes: plain "zh" (what most clients send), then "zh-Hans", "zh-Hant", "yue" as offered."""
+    return [language] + [languages.LIBRE_CODE[v] for v in variants]
+
+
+async def _detect(core: Core, request: Request) -> Response:
+    fields = await read_fields(request)
+    core.authorize(presented_key(request, fields))
+    text = fields.text("q")
+    if text is None:
+        raise ApiError(400, "q is required")
+    candidates = list(dict.fromkeys(code for d in core.directions() for code in (d.source, d.target)))
+    language, confidence = languages.detect(text, candidates or ["en"])
+    return JSONResponse([_detection(language, confidence)])

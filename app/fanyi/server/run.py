@@ -1,0 +1,113 @@
+"""Running the API: in the foreground for ``fanyi serve``, in a thread of its own in the desktop app.
+
+The listening socket is bound here, before uvicorn starts, so that "port in use" is an error the
+caller sees at once, and so that port 0 (any free port) can be told back to the user.
+"""
+
+from __future__ import annotations
+
+import errno
+import ipaddress
+import socket
+import threading
+from collections.abc import Callable
+
+from fanyi import limits
+
+from .core import Core
+
+# After a stop, connections get this long to finish; running translations were cancelled first.
+GRACEFUL_STOP_SECONDS = 3.0
+
+
+class ServerError(Exception):
+    """The server cannot listen where it was asked to (one sentence for the user)."""
+
+
+def bind(host: str, port: int) -> socket.socket:
+    try:
+        family = socket.AF_INET6 if ipaddress.ip_address(host).version == 6 else socket.AF_INET
+    except ValueError:  # a host name, e.g. localhost
+        family = socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        # Reuse a port left in TIME_WAIT by an earlier run; never share a port in use (no SO_REUSEPORT).
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        in_use = exc.errno in (errno.EADDRINUSE, getattr(errno, "WSAEADDRINUSE", errno.EADDRINUSE))
+        reason = "the port is in use" if in_use else (exc.strerror or str(exc))
+        raise ServerError(f"cannot listen on {host}:{port}: {reason}") from None
+    return sock
+
+
+def address(sock: socket.socket) -> str:
+    host, port = sock.getsockname()[:2]
+    return f"http://{'[' + host + ']' if ':' in host else host}:{port}"
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _server(core: Core, *, quiet: bool):
+    import uvicorn
+
+    from .app import create_app
+
+    config = uvicorn.Config(
+        create_app(core), http="h11", loop="asyncio", ws="none", lifespan="off", interface="asgi3",
+        limit_concurrency=limits.API_MAX_CONNECTIONS, timeout_graceful_shutdown=int(GRACEFUL_STOP_SECONDS),
+        access_log=not quiet, log_level="warning" if quiet else "info",
+        # The app keeps its own logging; the command line gets uvicorn's (one line per request).
+        **({"log_config": None} if quiet else {}),
+    )
+    return uvicorn.Server(config)
+
+
+def serve_forever(core: Core, sock: socket.socket) -> None:
+    """Serve until Ctrl+C or SIGTERM (uvicorn handles both), then cancel what runs and return."""
+    server = _server(core, quiet=False)
+    try:
+        server.run(sockets=[sock])
+    finally:
+        core.cancel_all()
+
+
+class BackgroundServer:
+    """The API in a daemon thread; ``stop()`` cancels running translations and returns when it has stopped."""
+
+    def __init__(self, core: Core, sock: socket.socket, on_crash: Callable[[BaseException], None] | None = None):
+        self.core = core
+        self.address = address(sock)
+        self._server = _server(core, quiet=True)
+        self._on_crash = on_crash
+        self._thread = threading.Thread(target=self._run, args=(sock,), name="fanyi-api", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    @property
+    def running(self) -> bool:
+        return self._thread.is_alive()
+
+    def stop(self) -> None:
+        self._server.should_exit = True
+        self.core.cancel_all()
+        self._thread.join(GRACEFUL_STOP_SECONDS + 5)
+
+    def _run(self, sock: socket.socket) -> None:
+        try:
+            self._server.run(sockets=[sock])
+        except BaseException as exc:  # noqa: BLE001 - uvicorn exits through SystemExit on startup failure
+            if self._on_crash is not None:
+                self._on_crash(exc)
+        finally:
+            sock.close()

@@ -1,0 +1,228 @@
+"""What the protocol modules share on the HTTP side: reading a request's fields within the limits,
+running a translation in a worker thread that a client's disconnect cancels, and turning every
+failure into a response in the protocol's own shape (never a traceback, never a hang).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import threading
+import urllib.parse
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+import anyio.to_thread
+from starlette.requests import Request
+from starlette.responses import Response
+
+from fanyi import limits
+from fanyi.engine.gate import Busy
+from fanyi.engine.options import Cancelled, CancelToken
+
+from .core import ApiError
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+Shape = Callable[[int, str], Response]  # (status, message) → the protocol's error response
+BUSY = "Fanyi is busy with other translations; try again in a moment"
+CLIENT_GONE = 499  # nginx's code for "the client closed the request"; nobody reads it
+
+
+class Fields:
+    """A request's parameters: the query string, then its JSON or form body (the body wins).
+
+    Values are as sent: JSON values as they are; a form or query field as a string, or as a list
+    when it was repeated.
+    """
+
+    def __init__(self, values: dict[str, Any]) -> None:
+        self._values = values
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._values
+
+    def is_list(self, name: str) -> bool:
+        return isinstance(self._values.get(name), list)
+
+    def text(self, name: str, default: str | None = None) -> str | None:
+        value = self._values.get(name)
+        if value is None:
+            return default
+        if not isinstance(value, str):
+            raise ApiError(400, f"{name} must be a string")
+        return value
+
+    def texts(self, name: str) -> list[str] | None:
+        """A string or a list of strings, as a list; None when absent."""
+        value = self._values.get(name)
+        if value is None:
+            return None
+        values = value if isinstance(value, list) else [value]
+        if not all(isinstance(v, str) for v in values):
+            raise ApiError(400, f"{name} must be a string or a list of strings")
+        return values
+
+
+def _multi(pairs) -> dict[str, Any]:
+    """(name, value) pairs as fields: a repeated name becomes a list."""
+    values: dict[str, Any] = {}
+    for name, value in pairs:
+        if name in values:
+            values[name] = (values[name] if isinstance(values[name], list) else [values[name]]) + [value]
+        else:
+            values[name] = value
+    return values
+
+
+async def read_fields(request: Request) -> Fields:
+    values = _multi(request.query_params.multi_items())
+    body = await _read_body(request)
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind == "application/x-www-form-urlencoded":
+        values.update(_urlencoded(body))
+    elif kind == "multipart/form-data":
+        values.update(await _multipart(request, body))
+    elif body.strip():
+        values.update(_json(body))
+    return Fields(values)
+
+
+async def _read_body(request: Request) -> bytes:
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limits.API_MAX_BODY_BYTES:
+        raise ApiError(413, f"the request is too large (at most {limits.API_MAX_BODY_BYTES} bytes)")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limits.API_MAX_BODY_BYTES:
+            raise ApiError(413, f"the request is too large (at most {limits.API_MAX_BODY_BYTES} bytes)")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _json(body: bytes) -> dict[str, Any]:
+    try:
+        # strict=False: raw line breaks inside strings, as clients that fill a JSON template with text send them
+        data = json.loads(body, strict=False)
+    except (ValueError, UnicodeDecodeError):
+        raise ApiError(400, "the body is neither JSON nor a form") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, "the JSON body must be an object")
+    return data
+
+
+def _urlencoded(body: bytes) -> dict[str, Any]:
+    # Parsed here rather than by starlette, which reads bytes that are not %-escaped as Latin-1:
+    # `curl -d 'q=你好'` sends them raw, as UTF-8.
+    try:
+        pairs = urllib.parse.parse_qsl(body.decode("utf-8"), keep_blank_values=True,
+                                       max_num_fields=limits.API_MAX_TEXTS + 20)
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise ApiError(400, f"the form cannot be read: {exc}") from None
+    return _multi(pairs)
+
+
+async def _multipart(request: Request, body: bytes) -> dict[str, Any]:
+    async def replay() -> dict:  # the body was read already, within the limit; the form parser reads it again
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    try:
+        form = await Request(request.scope, replay).form(max_files=0, max_fields=limits.API_MAX_TEXTS + 20)
+    except Exception as exc:  # starlette raises its own HTTPException or MultiPartException with a reason
+        raise ApiError(400, f"the form cannot be read: {getattr(exc, 'detail', None) or exc}") from None
+    if any(not isinstance(value, str) for _, value in form.multi_items()):
+        raise ApiError(400, "files are not translated here; send text")
+    return _multi(form.multi_items())
+
+
+def presented_key(request: Request, fields: Fields) -> str | None:
+    """An API key in any of the places clients put one: DeepL's and DeepLX's headers, or a field."""
+    scheme, _, value = request.headers.get("authorization", "").strip().partition(" ")
+    if scheme.lower() in ("deepl-auth-key", "bearer") and value.strip():
+        return value.strip()
+    for name in ("api_key", "auth_key", "token"):
+        if name in fields:
+            return fields.text(name)
+    return None
+
+
+async def run_cancellable(request: Request, work: Callable[[CancelToken], T]) -> T:
+    """``work(token)`` in a worker thread; the token is cancelled when the client disconnects."""
+    token = CancelToken()
+    # A plain task rather than a task group, whose errors would come wrapped in an ExceptionGroup.
+    watcher = asyncio.ensure_future(_cancel_on_disconnect(request, token))
+    try:
+        return await anyio.to_thread.run_sync(work, token)
+    finally:
+        watcher.cancel()
+
+
+async def _cancel_on_disconnect(request: Request, token: CancelToken) -> None:
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+    token.cancel()
+
+
+class ThreadStream:
+    """What a worker thread produces, received in the event loop one item at a time.
+
+    ``produce(token, post)`` runs in its own thread and calls ``post(item)`` for each item; its
+    error, if any, is raised by ``next()`` in the event loop. The stream's owner cancels ``token``
+    when it stops listening (the client went away), which stops the translation at its next step.
+    """
+
+    END = object()
+
+    def __init__(self, produce: Callable[[CancelToken, Callable[[Any], None]], None]) -> None:
+        self.token = CancelToken()
+        self._items: asyncio.Queue[Any] = asyncio.Queue()
+        loop = asyncio.get_running_loop()
+
+        def post(item: Any) -> None:
+            try:
+                loop.call_soon_threadsafe(self._items.put_nowait, item)
+            except RuntimeError:  # the server has stopped and its loop is closed: nobody listens
+                self.token.cancel()
+
+        def run() -> None:
+            try:
+                produce(self.token, post)
+            except BaseException as exc:  # noqa: BLE001 - every outcome goes to the event loop
+                post(_Failure(exc))
+            finally:
+                post(self.END)
+
+        threading.Thread(target=run, name="fanyi-api-stream", daemon=True).start()
+
+    async def next(self) -> Any:
+        item = await self._items.get()
+        if isinstance(item, _Failure):
+            raise item.error
+        return item
+
+
+class _Failure:
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+
+async def guarded(shape: Shape, handler: Callable[[], Awaitable[Response]]) -> Response:
+    """The handler's response, or the failure in the protocol's shape."""
+    try:
+        return await handler()
+    except ApiError as exc:
+        return shape(exc.status, exc.message)
+    except Busy:
+        return shape(429, BUSY)
+    except Cancelled:
+        return Response(status_code=CLIENT_GONE)
+    except Exception as exc:  # noqa: BLE001 - the client gets one line; the log gets the traceback
+        log.exception("local API request failed")
+        return shape(500, f"translation failed: {one_line(exc)}")
+
+
+def one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return text or type(exc).__name__

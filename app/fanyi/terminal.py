@@ -1,0 +1,118 @@
+"""What the command line needs from its process: checked input lines, output that fails in one line, SIGTERM as cancel.
+
+No traceback reaches a user of ``fanyi translate``/``fanyi file`` because of the streams: a line of
+stdin (or an argument) that is not text in the stdin encoding is reported and skipped; a closed
+pipe (``| head -1``) or a full disk (``> /dev/full``) behind stdout ends the command with one line
+on stderr; SIGTERM cancels like Ctrl+C, so temporary files are removed on the way out.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+from collections.abc import Iterable, Iterator
+from typing import TextIO
+
+
+class OutputFailed(Exception):
+    """stdout cannot take more output; ``str()`` says why in one line."""
+
+
+class _GuardedStream:
+    """A text stream whose write and flush errors become OutputFailed (any other attribute passes through)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except OSError as error:
+            raise OutputFailed(_why(error)) from error
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except OSError as error:
+            raise OutputFailed(_why(error)) from error
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._stream, name)
+
+
+def _why(error: OSError) -> str:
+    if isinstance(error, BrokenPipeError):
+        return "the output was closed before everything was written (broken pipe)"
+    return f"could not write the output: {error.strerror or error}"
+
+
+@contextlib.contextmanager
+def guarded_stdout() -> Iterator[None]:
+    """stdout errors raise OutputFailed inside; everything written is flushed before leaving."""
+    real = sys.stdout
+    sys.stdout = _GuardedStream(real)  # type: ignore[assignment]
+    try:
+        yield
+        sys.stdout.flush()
+    finally:
+        sys.stdout = real
+
+
+def silence_stdout() -> None:
+    """After an output failure: point stdout at the null device, so the interpreter's final flush cannot fail."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+
+
+class InputLines:
+    """The texts to translate: the arguments, or stdin line by line; a line that is not valid text is skipped.
+
+    A skipped line is reported on stderr and counted in ``skipped``; it yields "" so that output
+    lines stay aligned with input lines.
+    """
+
+    def __init__(self, arguments: Iterable[str]) -> None:
+        self._arguments = list(arguments)
+        self.skipped = 0
+
+    def __iter__(self) -> Iterator[str]:
+        if self._arguments:
+            for number, text in enumerate(self._arguments, 1):
+                yield self._checked(text, f"argument {number}")
+            return
+        if sys.stdin is None:  # a windowed process has no stdin
+            return
+        encoding = sys.stdin.encoding or "utf-8"
+        for number, raw in enumerate(sys.stdin.buffer, 1):
+            try:
+                text = raw.rstrip(b"\r\n").decode(encoding)
+            except UnicodeDecodeError:
+                yield self._skip(f"line {number} of the input is not valid {encoding} text")
+                continue
+            yield self._checked(text, f"line {number} of the input")
+
+    def _checked(self, text: str, where: str) -> str:
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:  # lone surrogates: undecodable bytes in an argument
+            return self._skip(f"{where} is not valid text (undecodable bytes)")
+        return text
+
+    def _skip(self, why: str) -> str:
+        self.skipped += 1
+        print(f"fanyi: {why}; skipped.", file=sys.stderr, flush=True)
+        return ""
+
+
+def cancel_on_sigterm() -> None:
+    """SIGTERM raises KeyboardInterrupt, as Ctrl+C does, so cleanup runs (main thread only)."""
+
+    def cancel(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    with contextlib.suppress(ValueError, AttributeError):  # not the main thread; no SIGTERM (Windows has one)
+        signal.signal(signal.SIGTERM, cancel)

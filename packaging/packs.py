@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""Release model packs: build them from packs.json and publish a catalog; fetch the default for the installers.
+
+  python packaging/packs.py build --flores flores200_dataset/devtest --base-url URL [--base-url MIRROR ...]
+  python packaging/packs.py build --only opus-mt-en-zh --hf-dir opus-mt-en-zh=~/hf/opus-mt-en-zh \\
+      --test-set en-zh NAME SRC_FILE REF_FILE --base-url https://example.org/packs
+  python packaging/packs.py fetch-default --catalog-url URL [--models models] [--assets assets]
+
+`build` needs the `export` and `release` extras (torch, transformers, sacrebleu) and writes the
+archives, catalog.json and quality.md into --out; it exits 1, writing no catalog, when a required
+pack fails export, validation, the quality gate or the reference check. `fetch-default` needs only
+the runtime dependencies. Progress goes to stderr. .github/workflows/packs.yml and dist.yml run these.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "app"), str(Path(__file__).resolve().parent)]
+
+
+def _say(pack_id: str, message: str) -> None:
+    print(f"[{pack_id}] {message}", file=sys.stderr, flush=True)
+
+
+def _pair(text: str) -> tuple[str, str]:
+    source, sep, target = text.partition("-")
+    if not (sep and source and target):
+        raise argparse.ArgumentTypeError(f"expected SOURCE-TARGET such as en-zh, got {text!r}")
+    return source, target
+
+
+def _hf_dir(text: str) -> tuple[str, Path]:
+    pack_id, sep, path = text.partition("=")
+    if not (sep and pack_id and path):
+        raise argparse.ArgumentTypeError(f"expected ID=PATH, got {text!r}")
+    return pack_id, Path(path).expanduser()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="packs.py", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    b = sub.add_parser("build", help="build, score, gate and zip every pack; write catalog.json and quality.md")
+    b.add_argument("--packs", type=Path, default=ROOT / "packaging" / "packs.json", help="the list of packs")
+    b.add_argument("--only", action="append", default=[], metavar="ID", help="build only these packs")
+    b.add_argument("--out", type=Path, default=ROOT / "dist" / "packs",
+                   help="where the archives, catalog.json and quality.md go (default: dist/packs)")
+    b.add_argument("--hf-dir", action="append", type=_hf_dir, default=[], metavar="ID=PATH",
+                   help="take pack ID's model from this local Hugging Face folder instead of downloading it")
+    b.add_argument("--test-set", action="append", nargs=4, default=[], metavar=("PAIR", "NAME", "SRC", "REF"),
+                   help="a test set for one direction (PAIR such as en-zh): source and reference files, "
+                        "a sentence a line")
+    b.add_argument("--flores", type=Path, metavar="DIR",
+                   help="FLORES-200's devtest folder (eng_Latn.devtest, zho_Hans.devtest), "
+                        "for directions without --test-set")
+    b.add_argument("--limit", type=int, help="score on the first N sentences of each test set only")
+    b.add_argument("--base-url", action="append", required=True, metavar="URL",
+                   help="where the archives will be published; an archive's URLs are these + '/' + its name, "
+                        "in order")
+    b.add_argument("--catalog-url", action="append", default=[], metavar="URL",
+                   help="where this catalog will be published (the app refreshes from there)")
+    b.add_argument("--serial", type=int, help="the catalog's serial (default: the UTC time as YYYYMMDDHHMM)")
+    b.add_argument("--max-bleu-loss", type=float, default=1.0, help="most BLEU int8 may lose against PyTorch")
+    b.add_argument("--max-chrf-loss", type=float, default=1.0, help="most chrF int8 may lose against PyTorch")
+    b.add_argument("--min-int8-agreement", type=float,
+                   help="least teacher-forced top-1 agreement of the int8 pack (default: validation's 0.9)")
+    b.add_argument("--allow-reference-disagreement", action="store_true",
+                   help="record a reference even when int8 agrees with PyTorch on none of the sentences "
+                        "(tiny random test models only)")
+
+    f = sub.add_parser("fetch-default",
+                       help="download the catalog's default pack into models/ and the catalog into assets/")
+    f.add_argument("--catalog-url", required=True)
+    f.add_argument("--models", type=Path, default=ROOT / "models")
+    f.add_argument("--assets", type=Path, default=ROOT / "assets")
+    return parser
+
+
+def _build(args) -> int:
+    from release import pipeline
+    from release.spec import SpecError, load_specs
+    from release.testsets import TestSetError, from_files
+
+    try:
+        specs = load_specs(args.packs)
+        for option, ids in (("--only", args.only), ("--hf-dir", [i for i, _ in args.hf_dir])):
+            if unknown := set(ids) - {s.id for s in specs}:
+                raise SpecError(f"{option}: {', '.join(sorted(unknown))} not in {args.packs}")
+        specs = [s for s in specs if not args.only or s.id in args.only]
+        test_sets = {_pair(pair): from_files(name, Path(src), Path(ref), args.limit)
+                     for pair, name, src, ref in args.test_set}
+    except (SpecError, TestSetError, argparse.ArgumentTypeError) as exc:
+        print(f"packs.py: error: {exc}", file=sys.stderr)
+        return 2
+    opts = pipeline.BuildOptions(
+        out=args.out, base_urls=tuple(args.base_url), hf_dirs=dict(args.hf_dir), test_sets=test_sets,
+        flores_dir=args.flores, limit=args.limit, max_loss={"BLEU": args.max_bleu_loss, "chrF": args.max_chrf_loss},
+        allow_reference_disagreement=args.allow_reference_disagreement)
+    if args.min_int8_agreement is not None:
+        opts = dataclasses.replace(opts, min_int8_top1=args.min_int8_agreement)
+    try:
+        built = pipeline.build_release(specs, opts, serial=args.serial, catalog_urls=tuple(args.catalog_url),
+                                       say=_say)
+    except pipeline.PackFailed as exc:
+        print(f"packs.py: release FAILED, no catalog written: {exc}", file=sys.stderr)
+        return 1
+    print(f"catalog {built.serial} with {', '.join(p.id for p in built.packs)} in {args.out}", file=sys.stderr)
+    return 0
+
+
+def _fetch_default(args) -> int:
+    from release.fetch_default import FetchDefaultError, fetch_default
+
+    try:
+        fetch_default(args.catalog_url, args.models, args.assets, lambda m: _say("fetch-default", m))
+    except FetchDefaultError as exc:
+        print(f"packs.py: fetch-default FAILED: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return _build(args) if args.command == "build" else _fetch_default(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

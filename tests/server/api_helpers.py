@@ -1,0 +1,76 @@
+"""Sample texts for the tiny packs, and translators for what the tiny model cannot show: one that
+fails, one that takes its time.
+
+The translators have the real Translator's surface that the server uses (translate_batch, translate_stream,
+pack, languages, target tokens) and are built over a real pack's manifest.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+from fanyi.engine.options import CancelToken
+from fanyi.engine.pack import ModelPack
+from fanyi.library import PackInfo
+
+# Texts the tiny random packs translate into something non-empty (and different per target token).
+EN = ["Good morning.", "The weather is fine today.", "Where is the station?", "Thank you very much."]
+ZH = ["今天天气很好。", "我喜欢看书。"]
+
+
+def pack_info(path: Path) -> PackInfo:
+    return PackInfo.of(ModelPack.open(path, verify=False), bundled=False)
+
+
+STEP_SECONDS = 0.005
+MAX_STEPS = 4000  # 20 s: a translation nobody cancels still ends, so a broken test fails instead of hanging
+
+
+class _Double:
+    def __init__(self, pack_dir: Path) -> None:
+        self.pack = ModelPack.open(pack_dir, verify=False)
+        self.name, self.source_lang, self.target_lang = self.pack.name, self.pack.source_lang, self.pack.target_lang
+        self.target_tokens = dict(self.pack.target_tokens)
+        self.default_target = self.pack.default_target
+        self.last_stats = {"tokens": 0, "seconds": 0.0}
+
+
+class ExplodingTranslator(_Double):
+    def translate_batch(self, texts, options=None, progress=None, cancel=None):
+        raise RuntimeError("the decoder exploded\n  at step 3")
+
+    def translate_stream(self, text, options=None, cancel=None):
+        yield "半"
+        raise RuntimeError("the decoder exploded")
+
+
+class SlowTranslator(_Double):
+    """Decodes one step every few milliseconds until its CancelToken fires; records every token it got."""
+
+    def __init__(self, pack_dir: Path) -> None:
+        super().__init__(pack_dir)
+        self.tokens: list[CancelToken] = []
+        self.started = threading.Event()
+        self.stopped_early = threading.Event()
+
+    def _steps(self, cancel: CancelToken | None):
+        self.tokens.append(cancel)
+        self.started.set()
+        for step in range(MAX_STEPS):
+            if cancel is not None and cancel.cancelled:
+                self.stopped_early.set()
+                cancel.raise_if_cancelled()
+            time.sleep(STEP_SECONDS)
+            yield step
+
+    def translate_batch(self, texts, options=None, progress=None, cancel=None):
+        for _ in self._steps(cancel):
+            pass
+        return ["慢" for _ in texts]
+
+    def translate_stream(self, text, options=None, cancel=None):
+        for step in self._steps(cancel):
+            if step % 10 == 0:
+                yield "慢"

@@ -1,0 +1,58 @@
+"""Local API servers on free localhost ports, over the tiny packs, stopped after each test.
+
+The server opens its own Translator for each pack (cached for the session); tests compare its
+answers with ``tiny_translator`` / ``tiny_translator_zh_en``, separate instances with their own
+sentence caches, so an answer cannot be a cached copy of the reference.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from api_helpers import pack_info
+
+from fanyi.engine.options import DecodeOptions
+
+
+@pytest.fixture(scope="session")
+def tiny_translator_zh_en(tiny_pack_zh_en):
+    from fanyi.engine.translator import Translator
+
+    return Translator.open(tiny_pack_zh_en, threads=1)
+
+
+@pytest.fixture(scope="session")
+def served_translators():
+    """pack folder → the Translator the test servers use (one per pack for the whole session)."""
+    return {}
+
+
+@pytest.fixture
+def serve(served_translators):
+    """serve(packs, api_key=None, opener=None) → a started BackgroundServer; ``.address`` is its URL."""
+    from fanyi.engine.translator import Translator
+    from fanyi.server.core import Core
+    from fanyi.server.models import Models
+    from fanyi.server.run import BackgroundServer, bind
+
+    def cached(path: Path):
+        key = Path(path).resolve()
+        if key not in served_translators:
+            served_translators[key] = Translator.open(path, threads=1)
+        return served_translators[key]
+
+    servers = []
+
+    def start(packs, *, api_key=None, opener=None, options=DecodeOptions) -> BackgroundServer:
+        infos = [pack_info(p) for p in packs]
+        core = Core(Models(lambda: infos, opener or cached), api_key=api_key, options=options)
+        server = BackgroundServer(core, bind("127.0.0.1", 0))
+        server.start()
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()
+        assert not server.running

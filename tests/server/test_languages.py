@@ -1,0 +1,36 @@
+"""Language codes as clients send them, and telling scripts apart for ``auto``."""
+
+from __future__ import annotations
+
+import pytest
+
+from fanyi.server.languages import AUTO, Language, UnknownLanguage, detect, parse
+
+
+@pytest.mark.parametrize("code, expected", [
+    ("zh", Language("zh", "cmn_Hans")), ("ZH", Language("zh", "cmn_Hans")),
+    ("zh-Hans", Language("zh", "cmn_Hans")), ("ZH-HANS", Language("zh", "cmn_Hans")),
+    ("zh-CN", Language("zh", "cmn_Hans")), ("zh_cn", Language("zh", "cmn_Hans")),
+    ("zh-Hant", Language("zh", "cmn_Hant")), ("ZH-HANT", Language("zh", "cmn_Hant")),
+    ("zh-TW", Language("zh", "cmn_Hant")), ("zh-HK", Language("zh", "cmn_Hant")),
+    ("zh-Hant-TW", Language("zh", "cmn_Hant")), ("yue", Language("zh", "yue")), ("zh-yue", Language("zh", "yue")),
+    ("cmn_Hant", Language("zh", "cmn_Hant")),
+    ("en", Language("en")), ("EN-US", Language("en")), ("en-GB", Language("en")), ("pt-BR", Language("pt")),
+    ("auto", Language(AUTO)), ("AUTO", Language(AUTO)),
+])
+def test_parse(code, expected):
+    assert parse(code) == expected
+
+
+@pytest.mark.parametrize("code", ["", "z", "zh/../x", "en us", "<script>"])
+def test_parse_refuses_what_is_no_code(code):
+    with pytest.raises(UnknownLanguage):
+        parse(code)
+
+
+def test_detect_tells_chinese_from_latin_script():
+    assert detect("今天天气很好。", ["en", "zh"]) == ("zh", 1.0)
+    assert detect("The weather is fine today.", ["zh", "en"]) == ("en", 1.0)
+    language, share = detect("I love 北京 very much", ["zh", "en"])
+    assert language == "en" and 0.5 < share < 1.0
+    assert detect("1234 !!!", ["en", "zh"]) == ("en", 0.0)  # no letters: the first candidate

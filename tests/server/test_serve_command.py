@@ -1,0 +1,87 @@
+"""``fanyi serve`` as a user runs it (a subprocess), and serving where Python has no ssl module."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+
+import pytest
+import requests
+from api_helpers import EN, ZH
+from libretranslatepy import LibreTranslateAPI
+
+from fanyi.engine.options import DecodeOptions
+
+STARTUP = 120  # seconds to print the address; the pack is opened first
+
+
+class Serving:
+    """A `fanyi serve …` subprocess; the address is read from its first line."""
+
+    def __init__(self, *args: str, env_extra: dict | None = None, code: str | None = None) -> None:
+        command = [sys.executable, "-c", code] if code else [sys.executable, "-m", "fanyi", "serve", *args]
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                        env=dict(os.environ, **(env_extra or {})))
+        first = self.process.stdout.readline()
+        assert first.startswith("Fanyi serves http://"), first + self.process.stderr.read()
+        self.address = first.split()[2]
+        self.banner = first + "".join(self.process.stdout.readline() for _ in range(2))
+
+    def stop(self) -> tuple[int, str]:
+        self.process.send_signal(signal.SIGINT)
+        out, _ = self.process.communicate(timeout=60)
+        return self.process.returncode, out
+
+
+@pytest.fixture
+def installed(tmp_path, tiny_pack, tiny_pack_zh_en):
+    """Both tiny packs installed as bundled packs of a fresh user."""
+    bundled = tmp_path / "bundled"
+    bundled.mkdir()
+    for pack in (tiny_pack, tiny_pack_zh_en):
+        (bundled / pack.name).symlink_to(pack, target_is_directory=True)
+    return {"FANYI_DATA_DIR": str(tmp_path / "data"), "FANYI_CONFIG_DIR": str(tmp_path / "config"),
+            "FANYI_MODELS_DIR": str(bundled)}
+
+
+def test_serve_answers_every_installed_direction_and_stops_on_ctrl_c(installed, tiny_translator,
+                                                                    tiny_translator_zh_en):
+    serving = Serving("--port", "0", env_extra=installed)
+    try:
+        assert "tiny-en-zh (en→zh)" in serving.banner and "tiny-zh-en (zh→en)" in serving.banner
+        assert serving.address.startswith("http://127.0.0.1:")
+        client = LibreTranslateAPI(serving.address)
+        assert client.translate(EN[1], "en", "zh") == tiny_translator.translate(EN[1], DecodeOptions(target="cmn_Hans"))
+        assert client.translate(ZH[0], "auto", "en") == tiny_translator_zh_en.translate(ZH[0])
+    finally:
+        code, out = serving.stop()
+    assert code == 0 and out.strip().endswith("stopped")
+
+
+def test_serve_with_a_key_and_one_model(tiny_pack, tiny_translator):
+    serving = Serving("--port", "0", "--model", str(tiny_pack), "--api-key", "sekret", "--beams", "1")
+    try:
+        url = serving.address + "/translate"
+        assert requests.post(url, json={"q": EN[0], "target": "zh"}, timeout=60).status_code == 403
+        answer = requests.post(url, json={"q": EN[0], "target": "zh", "api_key": "sekret"}, timeout=60).json()
+        assert answer["translatedText"] == tiny_translator.translate(EN[0], DecodeOptions(beams=1, target="cmn_Hans"))
+        assert requests.post(url, json={"q": ZH[0], "source": "zh", "target": "en", "api_key": "sekret"},
+                             timeout=60).status_code == 400  # only the en→zh pack is served
+    finally:
+        serving.stop()
+
+
+def test_a_port_in_use_is_one_line_and_exit_2(tiny_pack):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run([sys.executable, "-m", "fanyi", "serve", "--model", str(tiny_pack), "--port", str(port)],
+                                capture_output=True, text=True, timeout=STARTUP)
+    assert result.returncode == 2
+    assert result.stderr.strip() == f"fanyi: cannot listen on 127.0.0.1:{port}: the port is in use"
+
+

@@ -1,0 +1,46 @@
+"""The SSE stream: pieces as decided, which join into exactly what Translator.translate gives."""
+
+from __future__ import annotations
+
+import json
+
+import requests
+
+from fanyi.engine.options import DecodeOptions
+
+
+def events(body: str) -> list[tuple[str, dict]]:
+    """(event name, data) of each server-sent event; unnamed events are "message"."""
+    found = []
+    for block in body.strip().split("\n\n"):
+        name, data = "message", None
+        for line in block.splitlines():
+            field, _, value = line.partition(": ")
+            if field == "event":
+                name = value
+            elif field == "data":
+                data = json.loads(value)
+        found.append((name, data))
+    return found
+
+
+def test_stream_pieces_join_into_the_translation(serve, tiny_pack, tiny_translator):
+    server = serve([tiny_pack])
+    text = "Where is the station? Thank you very much.\n\nThe weather is fine today."
+    answer = requests.post(server.address + "/stream", json={"q": text, "source": "en", "target": "zh-Hant"},
+                           stream=True, timeout=120)
+    assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/event-stream")
+    got = events(answer.text)
+    expected = tiny_translator.translate(text, DecodeOptions(target="cmn_Hant"))
+    assert got[0] == ("start", {"source": "en", "target": "zh-Hant"})
+    pieces = [data["text"] for name, data in got if name == "message"]
+    assert len(pieces) > 3  # streamed, not one piece at the end
+    assert "".join(pieces) == expected
+    assert got[-1] == ("done", {"translatedText": expected})
+
+
+def test_stream_over_get_for_event_source(serve, tiny_pack, tiny_translator):
+    server = serve([tiny_pack])
+    answer = requests.get(server.address + "/stream", params={"q": "Good morning.", "target": "zh"}, timeout=120)
+    assert events(answer.text)[-1] == ("done", {"translatedText": tiny_translator.translate(
+        "Good morning.", DecodeOptions(target="cmn_Hans"))})
