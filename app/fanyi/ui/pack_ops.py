@@ -152,25 +152,24 @@ class PackOperations(QObject):
 def transfer_text(p: Progress) -> str:
     """"12.3 MB of 78.1 MB · 2.1 MB/s · about 25 s left" in the UI language."""
     locale = QLocale()
-    tr = QCoreApplication.translate
     if p.phase != "downloading":
-        return tr("pack_ops", "Checking and installing…")
-    parts = [tr("pack_ops", "%1 of %2").replace("%1", locale.formattedDataSize(p.done))
+        return QCoreApplication.translate("pack_ops", "Checking and installing…")
+    parts = [QCoreApplication.translate("pack_ops", "%1 of %2").replace("%1", locale.formattedDataSize(p.done))
              .replace("%2", locale.formattedDataSize(p.total))]
     if p.bytes_per_second > 0:
-        parts.append(tr("pack_ops", "%1/s").replace("%1", locale.formattedDataSize(int(p.bytes_per_second))))
+        speed = locale.formattedDataSize(int(p.bytes_per_second))
+        parts.append(QCoreApplication.translate("pack_ops", "%1/s").replace("%1", speed))
     if p.seconds_left is not None:
         parts.append(duration_text(p.seconds_left))
     return " · ".join(parts)
 
 
 def duration_text(seconds: float) -> str:
-    tr = QCoreApplication.translate
     if seconds < 60:
-        return tr("pack_ops", "about %1 s left").replace("%1", str(max(1, round(seconds))))
+        return QCoreApplication.translate("pack_ops", "about %1 s left").replace("%1", str(max(1, round(seconds))))
     if seconds < 3600:
-        return tr("pack_ops", "about %1 min left").replace("%1", str(round(seconds / 60)))
-    return tr("pack_ops", "about %1 h left").replace("%1", f"{seconds / 3600:.1f}")
+        return QCoreApplication.translate("pack_ops", "about %1 min left").replace("%1", str(round(seconds / 60)))
+    return QCoreApplication.translate("pack_ops", "about %1 h left").replace("%1", f"{seconds / 3600:.1f}")
 
 
 class PackOpProgress(QWidget):
@@ -184,7 +183,7 @@ class PackOpProgress(QWidget):
         self.detail = QLabel()
         self.bar = QProgressBar()
         self.bar.setTextVisible(False)
-        self.cancel_button = QPushButton(clicked=ops.cancel)
+        self.cancel_button = QPushButton(clicked=self._cancel)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.label, 1)
@@ -201,8 +200,15 @@ class PackOpProgress(QWidget):
     def _on_started(self, description: str) -> None:
         self.label.setText(description)
         self.detail.clear()
+        self.cancel_button.setEnabled(True)
         self.cancel_button.setVisible(self._ops.can_cancel)
         self.show()
+
+    def _cancel(self) -> None:
+        # a stalled server is only noticed at the next chunk or the read timeout: say it is under way
+        self._ops.cancel()
+        self.cancel_button.setEnabled(False)
+        self.label.setText(self.tr("Cancelling…"))
 
     def _on_progress(self, done: int, total: int) -> None:
         self.bar.setRange(0, max(total, 0) // BAR_UNIT)
