@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
+from packserver import archives, publish, server  # noqa: F401 - shared fixtures: a local pack server
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 

@@ -160,18 +160,3 @@ def can_build_default() -> tuple[bool, str]:
         return False, ("building a model needs the export tools: pip install 'fanyi[export]' "
                        f"(missing: {', '.join(missing)})")
     return True, ""
-
-
-def fetch_default(progress: Callable[[str], None] | None = None, cancel: CancelToken | None = None,
-                  name: str = DEFAULT_PACK) -> PackInfo:
-    ok, why = can_build_default()
-    if not ok:
-        raise LibraryError(why)
-    from .export.errors import FetchError
-    from .export.fetch import fetch_and_install
-
-    try:
-        return PackInfo.of(fetch_and_install(name, paths.user_packs_dir(), progress=progress, cancel=cancel),
-                           bundled=False)
-    except FetchError as exc:
-        raise LibraryError(str(exc)) from None

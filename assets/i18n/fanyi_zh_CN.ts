@@ -19,6 +19,10 @@
 <context>
     <name>FanyiApp</name>
     <message>
+        <source>No translation model is installed. Open Fanyi and click Download, or import a model pack in Models.</source>
+        <translation>尚未安装翻译模型。请打开 Fanyi 点击“下载”，或在“模型”中导入模型包。</translation>
+    </message>
+    <message>
         <source>The history file was damaged. It was kept as %1 and a new history was started.</source>
         <translation>历史记录文件已损坏。已将其保留为 %1，并开始新的历史记录。</translation>
     </message>
@@ -199,6 +203,22 @@
         <translation>已损坏：%1</translation>
     </message>
     <message>
+        <source>Update available</source>
+        <translation>有更新</translation>
+    </message>
+    <message>
+        <source>The list of models has not been downloaded yet: click Refresh list.</source>
+        <translation>尚未获取模型列表：请点击“刷新列表”。</translation>
+    </message>
+    <message>
+        <source>List of models published %1.</source>
+        <translation>模型列表发布于 %1。</translation>
+    </message>
+    <message>
+        <source>full precision</source>
+        <translation>全精度</translation>
+    </message>
+    <message>
         <source>Remove model</source>
         <translation>移除模型</translation>
     </message>
@@ -207,8 +227,28 @@
         <translation>要从这台电脑上移除 %1 吗？</translation>
     </message>
     <message>
+        <source>Licence</source>
+        <translation>许可证</translation>
+    </message>
+    <message>
+        <source>%1 is published under %2, which does not allow commercial use. Download it?</source>
+        <translation>%1 以 %2 许可发布，不允许商业使用。仍要下载吗？</translation>
+    </message>
+    <message>
+        <source>Update</source>
+        <translation>更新</translation>
+    </message>
+    <message>
+        <source>Download</source>
+        <translation>下载</translation>
+    </message>
+    <message>
         <source>Models</source>
         <translation>模型</translation>
+    </message>
+    <message>
+        <source>Available</source>
+        <translation>可下载</translation>
     </message>
     <message>
         <source>Name</source>
@@ -227,12 +267,28 @@
         <translation>量化</translation>
     </message>
     <message>
+        <source>Refresh list</source>
+        <translation>刷新列表</translation>
+    </message>
+    <message>
         <source>Installed</source>
         <translation>安装方式</translation>
     </message>
     <message>
         <source>Default</source>
         <translation>默认</translation>
+    </message>
+    <message>
+        <source>Download size</source>
+        <translation>下载大小</translation>
+    </message>
+    <message>
+        <source>Quality</source>
+        <translation>质量</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
     </message>
     <message>
         <source>No model is installed.</source>
@@ -245,10 +301,6 @@
     <message>
         <source>Import .zip…</source>
         <translation>导入 .zip…</translation>
-    </message>
-    <message>
-        <source>Download default model</source>
-        <translation>下载默认模型</translation>
     </message>
     <message>
         <source>Remove</source>
@@ -266,8 +318,28 @@
         <translation>尚未安装翻译模型</translation>
     </message>
     <message>
-        <source>Fanyi translates on this computer with a model pack. Import a pack (a folder or a .zip), or download and build the default English→Chinese model (%1), which needs an internet connection once.</source>
-        <translation>Fanyi 使用模型包在本机上翻译。请导入一个模型包（文件夹或 .zip），或者下载并构建默认的英译中模型（%1），这只需要联网一次。</translation>
+        <source>Fanyi translates on this computer and never sends your text anywhere. It needs a translation model, downloaded once; after that it works without the internet.</source>
+        <translation>Fanyi 在这台电脑上翻译，绝不会把你的文字发送到任何地方。它需要一个翻译模型，只需下载一次；之后无需联网即可使用。</translation>
+    </message>
+    <message>
+        <source>Download English → Chinese</source>
+        <translation>下载英译中模型</translation>
+    </message>
+    <message>
+        <source>Needs an internet connection once.</source>
+        <translation>只需联网一次。</translation>
+    </message>
+    <message>
+        <source>Download %1 (%2)</source>
+        <translation>下载 %1（%2）</translation>
+    </message>
+    <message>
+        <source>Model %1 from %2, licence %3. Needs an internet connection once.</source>
+        <translation>模型 %1，来自 %2，许可证 %3。只需联网一次。</translation>
+    </message>
+    <message>
+        <source>Already have a model pack?</source>
+        <translation>已经有模型包了？</translation>
     </message>
     <message>
         <source>Import folder…</source>
@@ -277,13 +349,13 @@
         <source>Import .zip…</source>
         <translation>导入 .zip…</translation>
     </message>
-    <message>
-        <source>Download and build</source>
-        <translation>下载并构建</translation>
-    </message>
 </context>
 <context>
     <name>PackOpProgress</name>
+    <message>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
     <message>
         <source>Cancel</source>
         <translation>取消</translation>
@@ -296,12 +368,24 @@
         <translation>正在导入 %1…</translation>
     </message>
     <message>
-        <source>Downloading and building %1…</source>
-        <translation>正在下载并构建 %1…</translation>
+        <source>Downloading %1…</source>
+        <translation>正在下载 %1…</translation>
+    </message>
+    <message>
+        <source>Downloading the English→Chinese model…</source>
+        <translation>正在下载英译中模型…</translation>
+    </message>
+    <message>
+        <source>Reading the list of models…</source>
+        <translation>正在读取模型列表…</translation>
     </message>
 </context>
 <context>
     <name>SettingsDialog</name>
+    <message>
+        <source>An address must start with https:// or http://.</source>
+        <translation>地址必须以 https:// 或 http:// 开头。</translation>
+    </message>
     <message>
         <source>Settings</source>
         <translation>设置</translation>
@@ -333,6 +417,14 @@
     <message>
         <source>Clipboard hotkey</source>
         <translation>剪贴板快捷键</translation>
+    </message>
+    <message>
+        <source>Download mirror</source>
+        <translation>下载镜像</translation>
+    </message>
+    <message>
+        <source>Model list address</source>
+        <translation>模型列表地址</translation>
     </message>
     <message>
         <source>Port</source>
@@ -413,6 +505,10 @@
     <message>
         <source>Keep a history of translations</source>
         <translation>保存翻译历史</translation>
+    </message>
+    <message>
+        <source>Optional. A mirror is tried first when a model is downloaded (for example where GitHub is slow); every download is still checked against the model list&apos;s checksums. The system proxy is used.</source>
+        <translation>可选。下载模型时会先尝试镜像（例如 GitHub 较慢时）；每次下载仍会按模型列表中的校验和核对。会使用系统代理。</translation>
     </message>
     <message>
         <source>Let other apps on this computer use Fanyi</source>
@@ -598,6 +694,34 @@
 </context>
 <context>
     <name>pack_ops</name>
+    <message>
+        <source>The download servers cannot be reached. Check the internet connection or the proxy, set a download mirror in Settings, or import a pack.</source>
+        <translation>无法连接下载服务器。请检查网络连接或代理，在“设置”中填写下载镜像，或导入模型包。</translation>
+    </message>
+    <message>
+        <source>Checking and installing…</source>
+        <translation>正在校验并安装…</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>%1/s</source>
+        <translation>%1/秒</translation>
+    </message>
+    <message>
+        <source>about %1 s left</source>
+        <translation>约剩 %1 秒</translation>
+    </message>
+    <message>
+        <source>about %1 min left</source>
+        <translation>约剩 %1 分钟</translation>
+    </message>
+    <message>
+        <source>about %1 h left</source>
+        <translation>约剩 %1 小时</translation>
+    </message>
     <message>
         <source>Import a model pack (.zip)</source>
         <translation>导入模型包（.zip）</translation>

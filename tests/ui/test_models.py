@@ -2,25 +2,27 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
-import time
 import zipfile
 
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
+from packserver import PACK_ID, Route, closed_port_url
 from ui_fakes import LOAD_TIMEOUT, FakeTranslator
 
-from fanyi import library
-from fanyi.engine.options import Cancelled
+from fanyi import library, paths
+from fanyi.download import Progress
+from fanyi.ui import i18n
 from fanyi.ui.main_window import PAGE_NO_MODEL, PAGE_TRANSLATE
-from fanyi.ui.pack_ops import PackOpProgress
+from fanyi.ui.no_model_page import size_text
+from fanyi.ui.pack_ops import PackOpProgress, unreachable_text
 
 
 @pytest.fixture
-def empty_app(qtbot, make_app, ui_dirs, monkeypatch):
-    monkeypatch.setattr(library, "can_build_default", lambda: (False, "Building a model needs the export tools."))
+def empty_app(qtbot, make_app, ui_dirs):
     app = make_app(opener=FakeTranslator.opener())
     app.window.show()
     return app
@@ -30,17 +32,137 @@ def wait_op(qtbot, app) -> None:
     qtbot.waitUntil(lambda: not app.ops.busy, timeout=LOAD_TIMEOUT)
 
 
-def test_without_a_model_the_window_opens_and_says_so(qtbot, empty_app):
+def test_without_a_model_the_window_opens_and_offers_one_download(qtbot, empty_app):
     win = empty_app.window
     page = win.no_model
     assert win.isVisible() and win.pages.currentIndex() == PAGE_NO_MODEL
     assert page.heading.text() == "No translation model is installed"
+    # no list of packs on this machine yet: the button still works (it reads the list first)
+    assert page.download_button.isEnabled() and page.download_button.text() == "Download English → Chinese"
+    assert "pip" not in page.explanation.text() and "fanyi " not in page.explanation.text()
     assert page.import_folder_button.isEnabled() and page.import_zip_button.isEnabled()
-    assert not page.fetch_button.isEnabled()
-    assert page.fetch_note.text() == "Building a model needs the export tools."
     assert win.stats_label.text() == "No model installed"
     empty_app.translate_clipboard()
-    assert empty_app.popup.isVisible() and empty_app.popup.status.text() == library.no_model_message()
+    assert empty_app.popup.isVisible() and "click Download" in empty_app.popup.status.text()
+
+
+def test_the_download_button_installs_the_default_pack_from_the_catalog(qtbot, empty_app, publish):
+    published = publish(1)
+    seen: list[Progress] = []
+    empty_app.ops.transfer.connect(seen.append)
+    page = empty_app.window.no_model
+    qtbot.mouseClick(page.download_button, Qt.MouseButton.LeftButton)
+    wait_op(qtbot, empty_app)
+    assert not page.error.isVisible(), page.error.text()
+    assert empty_app.window.pages.currentIndex() == PAGE_TRANSLATE
+    installed = library.find_pack(PACK_ID)
+    assert not installed.bundled and installed.pack_version == 1 and empty_app.settings.default_pack == PACK_ID
+    downloads = [p for p in seen if p.phase == "downloading"]
+    assert downloads and downloads[-1].done == downloads[-1].total == published["archive"]["size"]
+    # the list of packs read on the way is kept: the button now says what it downloads and its size
+    assert empty_app.ops.catalog.find(PACK_ID) is not None
+    page.retranslate()
+    assert page.download_button.text() == f"Download English → Chinese ({size_text(published['archive']['size'])})"
+    assert PACK_ID in page.model_note.text() and "CC-BY-4.0" in page.model_note.text()
+
+
+def test_a_download_shows_its_progress_can_be_cancelled_and_then_resumes(qtbot, empty_app, publish, server):
+    published = publish(1)
+    path = f"/packs/{published['archive']['file']}"
+    server.routes[path] = Route(server.routes[path].body, slow=0.05)
+    page = empty_app.window.no_model
+    progress = page.findChild(PackOpProgress)
+    qtbot.mouseClick(page.download_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: " of " in progress.detail.text(), timeout=LOAD_TIMEOUT)
+    assert progress.isVisible() and progress.cancel_button.isVisible() and not page.download_button.isEnabled()
+    qtbot.mouseClick(progress.cancel_button, Qt.MouseButton.LeftButton)
+    wait_op(qtbot, empty_app)
+    qtbot.waitUntil(lambda: not progress.isVisible())
+    assert not page.error.isVisible() and page.download_button.isEnabled()
+    assert library.list_packs() == []
+    partial = paths.downloads_dir() / (published["archive"]["file"] + ".part")
+    assert 0 < partial.stat().st_size < published["archive"]["size"]
+
+    server.routes[path] = Route(server.routes[path].body)
+    qtbot.mouseClick(page.download_button, Qt.MouseButton.LeftButton)
+    wait_op(qtbot, empty_app)
+    assert library.find_pack(PACK_ID).pack_version == 1
+    assert server.ranges(path)[-1] is not None and server.ranges(path)[-1].startswith("bytes=")
+
+
+def test_without_a_connection_the_page_says_so_in_the_users_language(qtbot, empty_app, monkeypatch):
+    monkeypatch.setenv("FANYI_CATALOG_URL", closed_port_url())
+    monkeypatch.setattr("fanyi.catalog.DEFAULT_CATALOG_URLS", ())
+    page = empty_app.window.no_model
+    qtbot.mouseClick(page.download_button, Qt.MouseButton.LeftButton)
+    wait_op(qtbot, empty_app)
+    assert page.error.isVisible() and page.error.text() == unreachable_text()
+    i18n.install("zh_CN")
+    qtbot.waitUntil(lambda: page.download_button.text() == "下载英译中模型")
+    qtbot.mouseClick(page.download_button, Qt.MouseButton.LeftButton)
+    wait_op(qtbot, empty_app)
+    assert "无法连接" in page.error.text()
+
+
+def test_the_model_manager_lists_available_packs_downloads_and_updates(qtbot, empty_app, publish, monkeypatch):
+    publish(1)
+    empty_app.show_models()
+    manager = empty_app._dialogs["models"]
+    assert "Refresh list" in manager.catalog_note.text()  # no list yet
+    qtbot.mouseClick(manager.refresh_button, Qt.MouseButton.LeftButton)
+    wait_op(qtbot, empty_app)
+
+    def row() -> list[str]:
+        return [manager.available.item(0, c).text() for c in range(manager.available.columnCount())]
+
+    assert manager.available.rowCount() == 1
+    assert row()[:2] == ["English → Chinese", "English → Chinese"] and row()[3:7] == ["int8", "CC-BY-4.0",
+                                                                                      "BLEU 30.9", ""]
+    manager.available.selectRow(0)
+    assert manager.download_button.isEnabled() and manager.download_button.text() == "Download"
+    qtbot.mouseClick(manager.download_button, Qt.MouseButton.LeftButton)
+    wait_op(qtbot, empty_app)
+    assert row()[6] == "Installed" and library.find_pack(PACK_ID).pack_version == 1
+    manager.available.selectRow(0)
+    assert not manager.download_button.isEnabled()
+
+    publish(2)
+    qtbot.mouseClick(manager.refresh_button, Qt.MouseButton.LeftButton)
+    wait_op(qtbot, empty_app)
+    assert row()[6] == "Update available"
+    manager.available.selectRow(0)
+    assert manager.download_button.text() == "Update"
+    qtbot.mouseClick(manager.download_button, Qt.MouseButton.LeftButton)
+    wait_op(qtbot, empty_app)
+    assert row()[6] == "Installed" and library.find_pack(PACK_ID).pack_version == 2
+
+
+def test_a_non_commercial_licence_is_shown_before_the_download(qtbot, empty_app, publish, monkeypatch):
+    publish(1, license={"name": "CC-BY-NC-4.0", "url": "https://creativecommons.org/licenses/by-nc/4.0/",
+                        "commercial_use": False})
+    empty_app.show_models()
+    manager = empty_app._dialogs["models"]
+    qtbot.mouseClick(manager.refresh_button, Qt.MouseButton.LeftButton)
+    wait_op(qtbot, empty_app)
+    asked = []
+    monkeypatch.setattr(QMessageBox, "question",
+                        lambda *args, **kw: asked.append(args[2]) or QMessageBox.StandardButton.No)
+    manager.available.selectRow(0)
+    qtbot.mouseClick(manager.download_button, Qt.MouseButton.LeftButton)
+    assert asked and "CC-BY-NC-4.0" in asked[0] and "commercial" in asked[0]
+    assert not empty_app.ops.busy and library.list_packs() == []
+
+
+def test_the_download_mirror_setting_is_tried_first(qtbot, empty_app, publish, server):
+    published = publish(1)
+    archive = server.routes[f"/packs/{published['archive']['file']}"].body
+    server.routes[f"/mirror/{published['archive']['file']}"] = Route(archive)
+    empty_app.apply_settings(dataclasses.replace(empty_app.settings, download_mirror=server.url("/mirror/")))
+    qtbot.mouseClick(empty_app.window.no_model.download_button, Qt.MouseButton.LeftButton)
+    wait_op(qtbot, empty_app)
+    assert library.find_pack(PACK_ID).pack_version == 1
+    fetched = [p for p, _range in server.requests if p.endswith(".zip")]
+    assert fetched == [f"/mirror/{published['archive']['file']}"]
 
 
 def test_importing_a_pack_folder_switches_to_translating(qtbot, empty_app, tiny_pack):
@@ -78,39 +200,6 @@ def test_a_zip_escaping_its_folder_is_refused(qtbot, empty_app, tmp_path):
     assert not (tmp_path / "outside.txt").exists()
 
 
-def test_downloading_the_default_shows_progress_and_can_be_cancelled(qtbot, empty_app, monkeypatch):
-    def fake_fetch(progress=None, cancel=None):
-        progress("Downloading opus-mt-en-zh…")
-        while not cancel.cancelled:
-            time.sleep(0.01)
-        raise Cancelled()
-
-    monkeypatch.setattr(library, "can_build_default", lambda: (True, ""))
-    monkeypatch.setattr(library, "fetch_default", fake_fetch)
-    page = empty_app.window.no_model
-    page.retranslate()
-    assert page.fetch_button.isEnabled() and not page.fetch_note.isVisible()
-    qtbot.mouseClick(page.fetch_button, Qt.MouseButton.LeftButton)
-    progress = page.findChild(PackOpProgress)
-    qtbot.waitUntil(lambda: progress.label.text() == "Downloading opus-mt-en-zh…")
-    assert progress.isVisible() and progress.cancel_button.isVisible() and not page.fetch_button.isEnabled()
-    qtbot.mouseClick(progress.cancel_button, Qt.MouseButton.LeftButton)
-    wait_op(qtbot, empty_app)
-    qtbot.waitUntil(lambda: not progress.isVisible())
-    assert not page.error.isVisible() and page.fetch_button.isEnabled()
-
-
-def test_an_offline_download_fails_with_its_message(qtbot, empty_app, monkeypatch):
-    def offline(progress=None, cancel=None):
-        raise library.LibraryError("Cannot reach the model hub: the network is unreachable.")
-
-    monkeypatch.setattr(library, "can_build_default", lambda: (True, ""))
-    monkeypatch.setattr(library, "fetch_default", offline)
-    empty_app.ops.fetch_default()
-    wait_op(qtbot, empty_app)
-    assert empty_app.window.no_model.error.text() == "Cannot reach the model hub: the network is unreachable."
-
-
 def test_the_model_manager_lists_removes_and_sets_the_default(qtbot, make_app, fake_backend, tiny_pack_int8,
                                                              monkeypatch):
     library.import_pack(tiny_pack_int8)
@@ -119,7 +208,7 @@ def test_the_model_manager_lists_removes_and_sets_the_default(qtbot, make_app, f
     manager = app._dialogs["models"]
     rows = {manager.table.item(r, 0).text(): [manager.table.item(r, c).text() for c in range(6)]
             for r in range(manager.table.rowCount())}
-    assert rows["tiny-en-zh"][1:5:2] == ["English → Chinese", "none"] and rows["tiny-en-zh"][4] == "bundled"
+    assert rows["tiny-en-zh"][1:5:2] == ["English → Chinese", "full precision"] and rows["tiny-en-zh"][4] == "bundled"
     assert rows["tiny-en-zh-int8"][3:5] == ["int8", "user-installed"]
     manager.select("tiny-en-zh")
     assert not manager.remove_button.isEnabled()  # bundled packs stay

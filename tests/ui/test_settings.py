@@ -123,3 +123,26 @@ def test_a_corrupt_file_is_kept_before_defaults_replace_it(ui_dirs):
         assert len(kept) == 1 and kept[0].read_bytes() == content
         save_settings(Settings(beams=2))
         assert kept[0].read_bytes() == content and load_settings() == Settings(beams=2)
+
+
+def test_download_addresses_are_checked_before_they_are_kept(qtbot, ui_dirs):
+    dialog = SettingsDialog(Settings(), tray_available=False)
+    qtbot.addWidget(dialog)
+    dialog.mirror.setText("ftp://mirror.example.cn/packs")
+    dialog.accept()
+    assert dialog.result() != dialog.DialogCode.Accepted and "https://" in dialog.download_note.text()
+    dialog.mirror.setText("  https://mirror.example.cn/packs/ ")
+    dialog.catalog_url.setText("https://example.org/catalog.json")
+    dialog.accept()
+    assert dialog.result() == dialog.DialogCode.Accepted
+    kept = dialog.result_settings()
+    assert (kept.download_mirror, kept.catalog_url) == ("https://mirror.example.cn/packs/",
+                                                        "https://example.org/catalog.json")
+
+
+def test_a_hand_edited_address_that_is_not_http_is_dropped_on_load(ui_dirs):
+    settings_path().parent.mkdir(parents=True)
+    settings_path().write_text('{"download_mirror": "file:///etc", "catalog_url": "https://ok.example/c.json"}',
+                               encoding="utf-8")
+    loaded = load_settings()
+    assert (loaded.download_mirror, loaded.catalog_url) == ("", "https://ok.example/c.json")

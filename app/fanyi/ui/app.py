@@ -56,7 +56,7 @@ class FanyiApp(QObject):
         self.settings = settings
         self.service = TranslationService(opener)
         self.jobs = DocumentJobs(opener, run_document)
-        self.ops = PackOperations()
+        self.ops = PackOperations(lambda: self.settings)
         self.ops.succeeded.connect(self._on_pack_installed)
         self.icon = app_icon()
         self.tray = Tray(self.icon)
@@ -129,7 +129,9 @@ class FanyiApp(QObject):
 
     def translate_clipboard(self) -> None:
         if not self.packs:
-            self.popup.show_message(library.no_model_message())
+            self.popup.show_message(self.tr(
+                "No translation model is installed. Open Fanyi and click Download, or import a model pack "
+                "in Models."))
             return
         self.popup.show_text(QGuiApplication.clipboard().text())
 

@@ -17,6 +17,7 @@ from fanyi import paths
 LANGUAGE_NAMES = {"zh_CN": "简体中文", "en": "English"}
 
 _installed: list[QTranslator] = []
+_current = "en"
 
 
 def i18n_dir() -> Path:
@@ -36,7 +37,8 @@ def install(language: str) -> str:
     for translator in _installed:
         app.removeTranslator(translator)
     _installed.clear()
-    resolved = resolve(language)
+    global _current
+    resolved = _current = resolve(language)
     if resolved != "en":
         candidates = [
             (str(i18n_dir()), f"fanyi_{resolved}"),
@@ -48,6 +50,11 @@ def install(language: str) -> str:
                 app.installTranslator(translator)
                 _installed.append(translator)
     return resolved
+
+
+def current() -> str:
+    """The UI language in use: 'zh_CN' or 'en'."""
+    return _current
 
 
 def language_name(code: str) -> str:

@@ -1,8 +1,10 @@
-"""The model manager: installed packs, import, remove (user packs only), choose the default."""
+"""The model manager: installed packs (import, remove user packs, choose the default) and the packs
+available from the catalog (download, update, refresh the list)."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 
 from PySide6.QtCore import QEvent, QLocale, Qt, Signal
 from PySide6.QtGui import QPalette
@@ -17,15 +19,60 @@ from PySide6.QtWidgets import (
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
-from fanyi import library
+from fanyi import installer, library
+from fanyi.catalog import CatalogEntry
+from fanyi.installer import Available, Status
+from fanyi.ui import i18n
 from fanyi.ui.i18n import direction
+from fanyi.ui.no_model_page import size_text
 from fanyi.ui.pack_ops import PackOperations, PackOpProgress, ask_and_import
 
-COLUMNS = 6
+
+def _table(columns: int) -> QTableWidget:
+    table = QTableWidget(0, columns)
+    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.verticalHeader().hide()
+    header = table.horizontalHeader()
+    header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+    return table
+
+
+def _fill(table: QTableWidget, rows: Sequence[Sequence[str]], right_aligned: int) -> None:
+    table.setRowCount(len(rows))
+    for row, cells in enumerate(rows):
+        for column, text in enumerate(cells):
+            item = QTableWidgetItem(text)
+            if column == right_aligned:
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            table.setItem(row, column, item)
+
+
+def _selected_row(table: QTableWidget) -> int | None:
+    rows = table.selectionModel().selectedRows()
+    return rows[0].row() if rows else None
+
+
+def _languages(entry: CatalogEntry) -> str:
+    if len(entry.source_langs) == 1 and len(entry.target_langs) == 1:
+        return direction(entry.source_langs[0], entry.target_langs[0])
+    names = sorted({i18n.language_name(code) for code in (*entry.source_langs, *entry.target_langs)})
+    return " · ".join(names)
+
+
+def _quality(entry: CatalogEntry) -> str:
+    q = entry.quality
+    if q is None or q.bleu.int8 is None:
+        return "—"
+    chrf = f" · chrF {q.chrf.int8:.1f}" if q.chrf.int8 is not None else ""
+    return f"BLEU {q.bleu.int8:.1f}{chrf}"
 
 
 class ModelManager(QDialog):
@@ -37,53 +84,70 @@ class ModelManager(QDialog):
         self._ops = ops
         self.default_pack = default_pack
         self.packs: list[library.PackInfo] = []
+        self.rows: list[Available] = []
 
-        self.table = QTableWidget(0, COLUMNS)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.verticalHeader().hide()
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        # --- installed ---
+        self.table = _table(6)
         self.table.itemSelectionChanged.connect(self._update_buttons)
         self.empty = QLabel()
-        self.error = QLabel()
-        self.error.setWordWrap(True)
-        self.error.setStyleSheet("color: #b3261e;")
-        self.error.hide()
-
         self.import_folder_button = QPushButton(clicked=lambda: ask_and_import(ops, self, archive=False))
         self.import_zip_button = QPushButton(clicked=lambda: ask_and_import(ops, self, archive=True))
-        self.fetch_button = QPushButton(clicked=ops.fetch_default)
         self.remove_button = QPushButton(clicked=self.remove_selected)
         self.default_button = QPushButton(clicked=self.set_selected_default)
         actions = QHBoxLayout()
-        for button in (self.import_folder_button, self.import_zip_button, self.fetch_button):
+        for button in (self.import_folder_button, self.import_zip_button):
             actions.addWidget(button)
         actions.addStretch()
         actions.addWidget(self.default_button)
         actions.addWidget(self.remove_button)
+        installed_page = QWidget()
+        installed_layout = QVBoxLayout(installed_page)
+        installed_layout.addWidget(self.table)
+        installed_layout.addWidget(self.empty)
+        installed_layout.addLayout(actions)
+
+        # --- available ---
+        self.available = _table(7)
+        self.available.itemSelectionChanged.connect(self._update_buttons)
+        self.catalog_note = QLabel()
+        self.catalog_note.setWordWrap(True)
+        self.download_button = QPushButton(clicked=self.download_selected)
+        self.refresh_button = QPushButton(clicked=ops.refresh_catalog)
+        available_actions = QHBoxLayout()
+        available_actions.addWidget(self.catalog_note, 1)
+        available_actions.addWidget(self.refresh_button)
+        available_actions.addWidget(self.download_button)
+        available_page = QWidget()
+        available_layout = QVBoxLayout(available_page)
+        available_layout.addWidget(self.available)
+        available_layout.addLayout(available_actions)
+
+        self.tabs = QTabWidget()
+        self.tabs.addTab(installed_page, "")
+        self.tabs.addTab(available_page, "")
+        self.error = QLabel()
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color: #b3261e;")
+        self.error.hide()
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
 
         layout = QVBoxLayout(self)
-        layout.addWidget(self.table)
-        layout.addWidget(self.empty)
+        layout.addWidget(self.tabs)
         layout.addWidget(self.error)
-        layout.addLayout(actions)
         layout.addWidget(PackOpProgress(ops))
         layout.addWidget(buttons)
-        self.resize(760, 360)
+        self.resize(860, 420)
 
-        ops.started.connect(self._update_buttons)
+        ops.started.connect(self._on_started)
         ops.finished.connect(self._update_buttons)
         ops.succeeded.connect(lambda _info: self.refresh())
+        ops.catalog_changed.connect(lambda _cat: self.refresh())
         ops.failed.connect(self._show_error)
         self.retranslate()
 
+    # --- contents ---------------------------------------------------------------------------------
     def refresh(self) -> None:
-        self.error.hide()
         self.packs = library.list_packs()
         self.table.clearSpans()
         self.table.setRowCount(len(self.packs))
@@ -94,7 +158,7 @@ class ModelManager(QDialog):
             marker = "✓" if pack.name == self.default_pack and pack.usable else ""
             if pack.usable:
                 details = (direction(pack.source_lang, pack.target_lang), locale.formattedDataSize(pack.size_bytes),
-                           pack.quantization)
+                           self._quantization(pack.quantization))
             else:  # one cell across languages, size and quantization: the reason, without the folder
                 reason = pack.problem.replace(f"{pack.path}{os.sep}", "")
                 details = (self.tr("Broken: %1").replace("%1", reason), "", "")
@@ -109,17 +173,39 @@ class ModelManager(QDialog):
                 self.table.setItem(row, column, item)
         self.table.setVisible(bool(self.packs))
         self.empty.setVisible(not self.packs)
+
+        cat = self._ops.catalog
+        self.rows = installer.available(cat) if cat is not None else []
+        language = i18n.current()
+        statuses = {Status.NOT_INSTALLED: "", Status.INSTALLED: self.tr("Installed"),
+                    Status.UPDATE: self.tr("Update available")}
+        _fill(self.available, [
+            (r.entry.title(language), _languages(r.entry), size_text(r.entry.archive.size),
+             self._quantization(r.entry.quantization), r.entry.license.name, _quality(r.entry), statuses[r.status])
+            for r in self.rows], right_aligned=2)
+        if cat is None:
+            self.catalog_note.setText(self.tr("The list of models has not been downloaded yet: click Refresh list."))
+        else:
+            self.catalog_note.setText(self.tr("List of models published %1.").replace("%1", cat.generated[:10]))
         self._update_buttons()
 
+    def _quantization(self, mode: str) -> str:
+        return self.tr("full precision") if mode == "none" else mode
+
     def selected(self) -> library.PackInfo | None:
-        rows = self.table.selectionModel().selectedRows()
-        return self.packs[rows[0].row()] if rows else None
+        row = _selected_row(self.table)
+        return self.packs[row] if row is not None else None
+
+    def selected_available(self) -> Available | None:
+        row = _selected_row(self.available)
+        return self.rows[row] if row is not None else None
 
     def select(self, name: str) -> None:
         for row, pack in enumerate(self.packs):
             if pack.name == name:
                 self.table.selectRow(row)
 
+    # --- actions ----------------------------------------------------------------------------------
     def remove_selected(self) -> None:
         pack = self.selected()
         if pack is None or pack.bundled:
@@ -144,34 +230,59 @@ class ModelManager(QDialog):
             self.refresh()
             self.select(pack.name)
 
+    def download_selected(self) -> None:
+        row = self.selected_available()
+        if row is None or row.status is Status.INSTALLED:
+            return
+        entry = row.entry
+        if not entry.license.commercial_use:
+            answer = QMessageBox.question(
+                self, self.tr("Licence"),
+                self.tr("%1 is published under %2, which does not allow commercial use. Download it?")
+                .replace("%1", entry.id).replace("%2", entry.license.name))
+            if answer != QMessageBox.StandardButton.Yes:
+                return
+        self._ops.install(entry)
+
+    def _on_started(self) -> None:
+        self.error.hide()
+        self._update_buttons()
+
     def _show_error(self, message: str) -> None:
         if message:  # "" means the user cancelled
             self.error.setText(message)
             self.error.show()
 
     def _update_buttons(self) -> None:
-        pack = self.selected()
         busy = self._ops.busy
+        pack = self.selected()
         self.remove_button.setEnabled(pack is not None and not pack.bundled and not busy)
         self.default_button.setEnabled(pack is not None and pack.usable and pack.name != self.default_pack)
-        for button in (self.import_folder_button, self.import_zip_button):
+        for button in (self.import_folder_button, self.import_zip_button, self.refresh_button):
             button.setEnabled(not busy)
-        can_build, why = library.can_build_default()
-        self.fetch_button.setEnabled(can_build and not busy)
-        self.fetch_button.setToolTip(why)
+        row = self.selected_available()
+        self.download_button.setText(self.tr("Update") if row is not None and row.status is Status.UPDATE
+                                     else self.tr("Download"))
+        self.download_button.setEnabled(row is not None and row.status is not Status.INSTALLED and not busy)
 
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("Models"))
+        self.tabs.setTabText(0, self.tr("Installed"))
+        self.tabs.setTabText(1, self.tr("Available"))
         self.table.setHorizontalHeaderLabels(
             [self.tr("Name"), self.tr("Languages"), self.tr("Size"), self.tr("Quantization"), self.tr("Installed"),
              self.tr("Default")]
         )
+        self.available.setHorizontalHeaderLabels(
+            [self.tr("Name"), self.tr("Languages"), self.tr("Download size"), self.tr("Quantization"),
+             self.tr("Licence"), self.tr("Quality"), self.tr("Status")]
+        )
         self.empty.setText(self.tr("No model is installed."))
         self.import_folder_button.setText(self.tr("Import folder…"))
         self.import_zip_button.setText(self.tr("Import .zip…"))
-        self.fetch_button.setText(self.tr("Download default model"))
         self.remove_button.setText(self.tr("Remove"))
         self.default_button.setText(self.tr("Set as default"))
+        self.refresh_button.setText(self.tr("Refresh list"))
         self.refresh()
 
     def changeEvent(self, event: QEvent) -> None:

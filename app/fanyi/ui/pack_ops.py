@@ -1,8 +1,8 @@
-"""Installing model packs from the UI: import a folder or .zip, or download and build the default.
+"""Getting model packs from the UI: download from the catalog, refresh the catalog, import a folder or .zip.
 
-Both take from seconds (checksums of ~100 MB) to minutes (a download and an export), so they run in
-a thread and report through signals; the model manager and the no-model page share one instance and
-show it with ``PackOpProgress``.
+Each takes from a second (a catalog, checksums of a pack folder) to minutes (a download), so it runs
+in a thread and reports through signals; the model manager and the no-model page share one instance
+and show it with ``PackOpProgress``. The work itself is fanyi.installer / fanyi.library: no Qt there.
 """
 
 from __future__ import annotations
@@ -11,13 +11,18 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, QThread, Signal
+from PySide6.QtCore import QCoreApplication, QDir, QEvent, QLocale, QObject, QThread, Signal
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
-from fanyi import library
+from fanyi import catalog, installer, library
+from fanyi.catalog import Catalog, CatalogEntry
+from fanyi.download import DownloadError, Progress
 from fanyi.engine.options import CancelToken, Cancelled
 
 log = logging.getLogger(__name__)
+
+# A progress bar holds an int: sizes go to it in KiB so packs of several GB still fit.
+BAR_UNIT = 1024
 
 
 class _Call(QThread):
@@ -30,6 +35,8 @@ class _Call(QThread):
             result = self._fn()
         except Cancelled:
             self._fail("")
+        except DownloadError as exc:
+            self._fail(unreachable_text() if exc.unreachable else str(exc))
         except Exception as exc:  # LibraryError/PackError carry a sentence; a bug still shows, not crashes
             log.warning("pack operation failed: %s", exc)
             self._fail(str(exc) or type(exc).__name__)
@@ -37,19 +44,31 @@ class _Call(QThread):
             self._done(result)
 
 
+def unreachable_text() -> str:
+    return QCoreApplication.translate(
+        "pack_ops", "The download servers cannot be reached. Check the internet connection or the proxy, "
+                    "set a download mirror in Settings, or import a pack.")
+
+
 class PackOperations(QObject):
+    """One pack operation at a time; `settings` is asked for the mirror and catalog address when one starts."""
+
     started = Signal(str)  # what is being done, for the user
     progress = Signal(int, int)  # done, total (0 total: no measure, show a busy bar)
-    message = Signal(str)  # a stage of a download/build
-    succeeded = Signal(object)  # library.PackInfo
+    transfer = Signal(object)  # fanyi.download.Progress of a download or install
+    succeeded = Signal(object)  # library.PackInfo of an installed pack
+    catalog_changed = Signal(object)  # fanyi.catalog.Catalog, after a refresh
     failed = Signal(str)  # "" when cancelled by the user
     finished = Signal()
 
-    def __init__(self, parent: QObject | None = None) -> None:
+    def __init__(self, settings: Callable[[], object], parent: QObject | None = None) -> None:
         super().__init__(parent)
+        self._settings = settings
         self._call: _Call | None = None
         self._token: CancelToken | None = None
         self.can_cancel = False
+        self.catalog: Catalog | None = catalog.load()
+        self.catalog_changed.connect(self._remember_catalog)  # queued here when a worker thread emits it
 
     @property
     def busy(self) -> bool:
@@ -58,18 +77,43 @@ class PackOperations(QObject):
     def import_pack(self, source: Path) -> None:
         self._start(
             self.tr("Importing %1…").replace("%1", Path(source).name),
-            lambda: library.import_pack(Path(source), progress=self.progress.emit),
-            cancellable=False,  # library.import_pack has no cancel point; it is bounded by disk speed
+            lambda _token: library.import_pack(Path(source), progress=self.progress.emit),
+            self.succeeded.emit,
+            cancellable=False,  # bounded by disk speed; import_pack removes what it staged on any error
         )
 
-    def fetch_default(self) -> None:
-        token = CancelToken()
-        self._token = token
+    def install(self, entry: CatalogEntry) -> None:
+        mirror = getattr(self._settings(), "download_mirror", "") or None
         self._start(
-            self.tr("Downloading and building %1…").replace("%1", library.DEFAULT_PACK),
-            lambda: library.fetch_default(progress=self.message.emit, cancel=token),
+            self.tr("Downloading %1…").replace("%1", entry.id),
+            lambda token: installer.install(entry, mirror=mirror, progress=self.transfer.emit, cancel=token),
+            self.succeeded.emit,
             cancellable=True,
         )
+
+    def install_default(self) -> None:
+        """The no-model page's button: the catalog's default pack, reading the catalog first if there is none."""
+        if self.catalog is not None and (entry := self.catalog.default_entry()) is not None:
+            self.install(entry)
+            return
+        user_url = getattr(self._settings(), "catalog_url", "") or None
+        mirror = getattr(self._settings(), "download_mirror", "") or None
+
+        def run(token: CancelToken):
+            cat = installer.load_catalog(refresh=True, user_url=user_url)
+            self.catalog_changed.emit(cat)
+            entry = cat.default_entry()
+            if entry is None:
+                raise library.LibraryError("the list of packs is empty")
+            return installer.install(entry, mirror=mirror, progress=self.transfer.emit, cancel=token)
+
+        self._start(self.tr("Downloading the English→Chinese model…"), run, self.succeeded.emit, cancellable=True)
+
+    def refresh_catalog(self) -> None:
+        user_url = getattr(self._settings(), "catalog_url", "") or None
+        self._start(self.tr("Reading the list of models…"),
+                    lambda _token: installer.load_catalog(refresh=True, user_url=user_url),
+                    self.catalog_changed.emit, cancellable=False)
 
     def cancel(self) -> None:
         if self._token is not None:
@@ -81,22 +125,51 @@ class PackOperations(QObject):
         if self._call is not None:
             self._call.wait()
 
-    def _start(self, description: str, fn: Callable[[], object], cancellable: bool) -> None:
+    def _start(self, description: str, fn: Callable[[CancelToken], object], done: Callable[[object], None],
+               cancellable: bool) -> None:
         if self.busy:
             raise RuntimeError("a pack operation is already running")
+        token = CancelToken()
+        self._token = token
         self.can_cancel = cancellable
         # The thread reports through this object's signals, which Qt queues into the GUI thread.
-        self._call = _Call(fn, self.succeeded.emit, self.failed.emit)
+        self._call = _Call(lambda: fn(token), done, self.failed.emit)
         self._call.finished.connect(self._on_thread_finished)
         self.started.emit(description)
         self.progress.emit(0, 0)
         self._call.start()
+
+    def _remember_catalog(self, cat: Catalog) -> None:
+        self.catalog = cat
 
     def _on_thread_finished(self) -> None:
         self._call = None
         self._token = None
         self.can_cancel = False
         self.finished.emit()
+
+
+def transfer_text(p: Progress) -> str:
+    """"12.3 MB of 78.1 MB · 2.1 MB/s · about 25 s left" in the UI language."""
+    locale = QLocale()
+    if p.phase != "downloading":
+        return QCoreApplication.translate("pack_ops", "Checking and installing…")
+    parts = [QCoreApplication.translate("pack_ops", "%1 of %2").replace("%1", locale.formattedDataSize(p.done))
+             .replace("%2", locale.formattedDataSize(p.total))]
+    if p.bytes_per_second > 0:
+        speed = locale.formattedDataSize(int(p.bytes_per_second))
+        parts.append(QCoreApplication.translate("pack_ops", "%1/s").replace("%1", speed))
+    if p.seconds_left is not None:
+        parts.append(duration_text(p.seconds_left))
+    return " · ".join(parts)
+
+
+def duration_text(seconds: float) -> str:
+    if seconds < 60:
+        return QCoreApplication.translate("pack_ops", "about %1 s left").replace("%1", str(max(1, round(seconds))))
+    if seconds < 3600:
+        return QCoreApplication.translate("pack_ops", "about %1 min left").replace("%1", str(round(seconds / 60)))
+    return QCoreApplication.translate("pack_ops", "about %1 h left").replace("%1", f"{seconds / 3600:.1f}")
 
 
 class PackOpProgress(QWidget):
@@ -107,28 +180,43 @@ class PackOpProgress(QWidget):
         self._ops = ops
         self.label = QLabel()
         self.label.setWordWrap(True)
+        self.detail = QLabel()
         self.bar = QProgressBar()
-        self.cancel_button = QPushButton(clicked=ops.cancel)
+        self.bar.setTextVisible(False)
+        self.cancel_button = QPushButton(clicked=self._cancel)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.label, 1)
         layout.addWidget(self.bar, 1)
+        layout.addWidget(self.detail)
         layout.addWidget(self.cancel_button)
         ops.started.connect(self._on_started)
         ops.progress.connect(self._on_progress)
-        ops.message.connect(self.label.setText)
+        ops.transfer.connect(self._on_transfer)
         ops.finished.connect(self.hide)
         self.setVisible(ops.busy)
         self.retranslate()
 
     def _on_started(self, description: str) -> None:
         self.label.setText(description)
+        self.detail.clear()
+        self.cancel_button.setEnabled(True)
         self.cancel_button.setVisible(self._ops.can_cancel)
         self.show()
 
+    def _cancel(self) -> None:
+        # a stalled server is only noticed at the next chunk or the read timeout: say it is under way
+        self._ops.cancel()
+        self.cancel_button.setEnabled(False)
+        self.label.setText(self.tr("Cancelling…"))
+
     def _on_progress(self, done: int, total: int) -> None:
-        self.bar.setRange(0, max(total, 0))
-        self.bar.setValue(done)
+        self.bar.setRange(0, max(total, 0) // BAR_UNIT)
+        self.bar.setValue(done // BAR_UNIT)
+
+    def _on_transfer(self, p: Progress) -> None:
+        self._on_progress(p.done, p.total)
+        self.detail.setText(transfer_text(p))
 
     def retranslate(self) -> None:
         self.cancel_button.setText(self.tr("Cancel"))
@@ -140,14 +228,15 @@ class PackOpProgress(QWidget):
 
 
 def ask_and_import(ops: PackOperations, parent: QWidget, archive: bool) -> None:
-    """Let the user pick a pack folder (or a .zip) and import it."""
+    """Let the user pick a pack folder (or a .zip) and import it; the dialog opens in the home folder."""
+    home = QDir.homePath()
     if archive:
         title = QCoreApplication.translate("pack_ops", "Import a model pack (.zip)")
         path, _ = QFileDialog.getOpenFileName(
-            parent, title, "", QCoreApplication.translate("pack_ops", "Model pack (*.zip)")
+            parent, title, home, QCoreApplication.translate("pack_ops", "Model pack (*.zip)")
         )
     else:
         title = QCoreApplication.translate("pack_ops", "Import a model pack folder")
-        path = QFileDialog.getExistingDirectory(parent, title)
+        path = QFileDialog.getExistingDirectory(parent, title, home)
     if path:
         ops.import_pack(Path(path))

@@ -40,6 +40,8 @@ class Settings:
     close_to_tray: bool = True
     history: bool = True
     default_pack: str = ""  # a pack name; "" = the first English→Chinese pack found
+    download_mirror: str = ""  # a base URL tried first for pack archives; "" = the catalog's own URLs
+    catalog_url: str = ""  # where to read the list of packs from; "" = the catalog's own URLs
     api_enabled: bool = False  # "let other apps on this computer use Fanyi": the local API on 127.0.0.1
     api_port: int = 5000
     api_key: str = ""  # "" = no key needed
@@ -63,12 +65,20 @@ class Settings:
             self.ui_language = default("ui_language")
         if not 1 <= self.api_port <= 65535:
             self.api_port = default("api_port")
+        for name in ("download_mirror", "catalog_url"):
+            if not valid_url(getattr(self, name)):
+                setattr(self, name, default(name))
 
 
 def _upper_bounds() -> dict[str, int]:
     """The largest value of each numeric setting; 0 ("the default") is always allowed."""
     return {"beams": limits.MAX_BEAMS, "max_length": limits.MAX_DECODE_LENGTH,
             "threads": limits.max_threads()}
+
+def valid_url(value: str) -> bool:
+    """An address the downloader accepts: empty (none set) or http(s):// without spaces."""
+    return not value or (value.startswith(("https://", "http://")) and not any(c.isspace() for c in value)
+                         and len(value) <= 2048)
 
 
 def settings_path() -> Path:

@@ -25,7 +25,8 @@ from fanyi import limits
 from fanyi.ui import hotkey
 from fanyi.ui.api_server import address
 from fanyi.ui.i18n import LANGUAGE_NAMES
-from fanyi.ui.settings import DOUBLE_COPY, TARGET_VARIANTS, THEMES, Settings
+from fanyi.catalog import DEFAULT_CATALOG_URLS
+from fanyi.ui.settings import DOUBLE_COPY, TARGET_VARIANTS, THEMES, Settings, valid_url
 
 HOTKEY_NONE, HOTKEY_DOUBLE_COPY, HOTKEY_COMBO = range(3)
 
@@ -62,6 +63,10 @@ class SettingsDialog(QDialog):
         self.tray_note = QLabel()
         self.tray_note.setWordWrap(True)
         self.history = QCheckBox()
+        self.mirror = QLineEdit(placeholderText="https://…")
+        self.catalog_url = QLineEdit(placeholderText=DEFAULT_CATALOG_URLS[0])
+        self.download_note = QLabel()
+        self.download_note.setWordWrap(True)
         self.api_enabled = QCheckBox()
         self.api_port = QSpinBox(minimum=1024, maximum=65535)
         self.api_key = QLineEdit()
@@ -77,6 +82,7 @@ class SettingsDialog(QDialog):
         rows = [
             self.beams, self.max_length, self.threads, self.as_you_type, self.variant, self.language, self.theme,
             hotkey_row, self.hotkey_note, self.start_in_tray, self.close_to_tray, self.tray_note, self.history,
+            self.mirror, self.catalog_url, self.download_note,
             self.api_enabled, self.api_port, self.api_key, self.api_address, self.api_deeplx,
         ]
         for field in rows:
@@ -113,6 +119,8 @@ class SettingsDialog(QDialog):
         for box in (self.start_in_tray, self.close_to_tray):
             box.setEnabled(self._tray_available)
         self.history.setChecked(s.history)
+        self.mirror.setText(s.download_mirror)
+        self.catalog_url.setText(s.catalog_url)
         self.api_enabled.setChecked(s.api_enabled)
         self.api_port.setValue(s.api_port)
         self.api_key.setText(s.api_key)
@@ -142,16 +150,28 @@ class SettingsDialog(QDialog):
             start_in_tray=self.start_in_tray.isChecked(),
             close_to_tray=self.close_to_tray.isChecked(),
             history=self.history.isChecked(),
+            download_mirror=self.mirror.text().strip(),
+            catalog_url=self.catalog_url.text().strip(),
             api_enabled=self.api_enabled.isChecked(),
             api_port=self.api_port.value(),
             api_key=self.api_key.text().strip(),
         )
+
+    def accept(self) -> None:
+        bad = [box for box in (self.mirror, self.catalog_url) if not valid_url(box.text().strip())]
+        if bad:  # say so here rather than drop what the user typed
+            self.download_note.setText(self.tr("An address must start with https:// or http://."))
+            self.download_note.setStyleSheet("color: #b3261e;")
+            bad[0].setFocus()
+            return
+        super().accept()
 
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("Settings"))
         labels = [
             self.tr("Beams"), self.tr("Maximum length"), self.tr("CPU threads"), "", self.tr("Chinese variant"),
             self.tr("Language"), self.tr("Theme"), self.tr("Clipboard hotkey"), "", "", "", "", "",
+            self.tr("Download mirror"), self.tr("Model list address"), "",
             "", self.tr("Port"), self.tr("API key"), self.tr("LibreTranslate, DeepL"), self.tr("DeepLX"),
         ]
         for row, text in enumerate(labels):
@@ -177,6 +197,10 @@ class SettingsDialog(QDialog):
         self.tray_note.setText("" if self._tray_available else self.tr("This desktop has no system tray."))
         self.tray_note.setVisible(not self._tray_available)
         self.history.setText(self.tr("Keep a history of translations"))
+        self.download_note.setStyleSheet("")
+        self.download_note.setText(self.tr(
+            "Optional. A mirror is tried first when a model is downloaded (for example where GitHub is slow); "
+            "every download is still checked against the model list's checksums. The system proxy is used."))
         self.api_enabled.setText(self.tr("Let other apps on this computer use Fanyi"))
         self.api_enabled.setToolTip(self.tr("Apps such as Pot, Zotero, Immersive Translate or Calibre then translate "
                                             "with Fanyi: enter the address below in them. Only programs on this "

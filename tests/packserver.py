@@ -1,5 +1,8 @@
 """A local HTTP(S) server for the download tests, and the pack archives and catalogs it serves.
 
+The fixtures at the end (``server``, ``archives``, ``publish``) are imported by tests/conftest.py,
+so the download tests and the UI tests share them.
+
 Each path serves bytes; a Route says how to misbehave: an error status, dropping the connection
 after a byte (once), stalling before the headers or after a byte (once), ignoring Range, or never
 stopping. Every request's path and Range header is recorded.
@@ -8,6 +11,7 @@ stopping. Every request's path and Range header is recorded.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import socket
@@ -17,6 +21,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urlsplit
+
+import pytest
 
 from fanyi.engine.options import CancelToken
 from fanyi.engine.pack import file_digest
@@ -34,6 +40,7 @@ class Route:
     stall_before_headers: bool = False
     ignore_range: bool = False
     forever: bool = False  # no Content-Length; after the body, junk until the client hangs up
+    slow: float = 0.0  # seconds to pause after every 16 KiB sent: a download a test can cancel midway
 
 
 @dataclass
@@ -115,7 +122,13 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.flush()
             server._release.wait(STALL_S)
             return
-        self.wfile.write(body[start:end])
+        if route.slow:
+            for offset in range(start, end, 16384):
+                self.wfile.write(body[offset:min(end, offset + 16384)])
+                self.wfile.flush()
+                server._release.wait(route.slow)
+        else:
+            self.wfile.write(body[start:end])
         while route.forever:
             self.wfile.write(b"\0" * 65536)
 
@@ -195,3 +208,38 @@ def copy_pack(pack: Path, dest: Path, name: str, version: int | None) -> Path:
         manifest["pack_version"] = version
     (dest / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     return dest
+
+
+# --- fixtures (imported by tests/conftest.py) -------------------------------------------------------
+@pytest.fixture(scope="session")
+def archives(tiny_pack_int8, tmp_path_factory) -> dict[int, Path]:
+    """The tiny int8 pack published as opus-mt-en-zh versions 1 and 2."""
+    out = tmp_path_factory.mktemp("archives")
+    return {v: make_archive(tiny_pack_int8, out / f"{PACK_ID}-int8-v{v}.zip", PACK_ID, v) for v in (1, 2)}
+
+
+@pytest.fixture()
+def server(monkeypatch):
+    """A running PackServer, reached directly whatever proxy the machine running the tests has."""
+    for key in list(os.environ):
+        if key.lower() in ("http_proxy", "https_proxy", "all_proxy", "no_proxy"):
+            monkeypatch.delenv(key)
+    with PackServer() as running:
+        yield running
+
+
+@pytest.fixture()
+def publish(server, archives, tiny_pack_int8, monkeypatch):
+    """publish(version, **entry_changes): serve that archive and a catalog listing it; FANYI_CATALOG_URL
+    points at the catalog. Returns the entry as published (a dict)."""
+
+    def go(version: int = 1, serial: int | None = None, **changes) -> dict:
+        archive = archives[version]
+        server.routes.setdefault(f"/packs/{archive.name}", Route(archive.read_bytes()))
+        doc = entry(PACK_ID, version, archive, [server.url(f"/packs/{archive.name}")],
+                    unpacked=unpacked_size(tiny_pack_int8), **changes)
+        server.routes["/catalog.json"] = Route(catalog_doc([doc], serial=serial or version))
+        monkeypatch.setenv("FANYI_CATALOG_URL", server.url("/catalog.json"))
+        return doc
+
+    return go
