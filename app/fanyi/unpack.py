@@ -278,16 +278,18 @@ def _put_in_place(staging: Path, target: Path, replace: bool) -> None:
 
 
 def install(src: Path, *, expect_name: str | None = None, expect_version: int | None = None, replace: bool = False,
-            progress: Progress | None = None, cancel: CancelToken | None = None) -> ModelPack:
+            progress: Progress | None = None, cancel: CancelToken | None = None,
+            packs_dir: Path | None = None) -> ModelPack:
     """Install the pack folder or .zip `src` into the user packs folder; returns the installed pack.
 
     `expect_name`/`expect_version`: refuse a pack whose manifest says otherwise (a catalog install).
     `replace`: swap out an installed pack of the same name instead of refusing.
+    `packs_dir`: another folder of packs (the installers' build puts the default pack into models/).
     """
     src = Path(src)
     if not src.exists():
         raise LibraryError(f"{src} does not exist")
-    packs_dir = paths.user_packs_dir()
+    packs_dir = packs_dir or paths.user_packs_dir()
     packs_dir.mkdir(parents=True, exist_ok=True)
     sweep(packs_dir)
     if src.is_dir():

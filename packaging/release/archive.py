@@ -1,4 +1,4 @@
-"""Pack archives: a deterministic .zip of a pack folder, and its strict extraction.
+"""Pack archives: a deterministic .zip of a pack folder (the app unpacks it with fanyi.unpack).
 
 The archive holds manifest.json and exactly the files it lists, at the zip's root, sorted, with fixed
 timestamps and permissions, deflated: the same pack gives the same bytes, so its sha256 in the
@@ -18,10 +18,6 @@ from fanyi.fsutil import atomic_write
 
 FIXED_TIME = (1980, 1, 1, 0, 0, 0)  # the earliest a zip can say
 CHUNK = 1 << 20
-
-
-class ArchiveError(Exception):
-    pass
 
 
 def pack_members(pack_dir: Path) -> list[str]:
@@ -44,29 +40,3 @@ def write_zip(pack_dir: Path, dest: Path) -> Archive:
     digest = file_digest(dest)
     unpacked = sum((pack_dir / name).stat().st_size for name in members)
     return Archive(file=dest.name, size=digest["size"], sha256=digest["sha256"], unpacked_size=unpacked)
-
-
-def extract_flat(archive: Path, into: Path) -> Path:
-    """Extract a pack archive made by write_zip into the new folder `into`; anything else is refused.
-
-    Only plain file names at the root, and exactly the manifest and the files it lists. The caller
-    verifies the checksums (ModelPack.open).
-    """
-    try:
-        with zipfile.ZipFile(archive) as zf:
-            names = zf.namelist()
-            bad = [n for n in names if "/" in n or "\\" in n or n in ("", ".", "..")]
-            if bad:
-                raise ArchiveError(f"{archive} is not a flat pack archive: {bad[0]!r}")
-            if MANIFEST not in names:
-                raise ArchiveError(f"{archive} has no {MANIFEST}")
-            listed = sorted([MANIFEST, *json.loads(zf.read(MANIFEST))["files"]])
-            if sorted(names) != listed:
-                raise ArchiveError(f"{archive} does not hold exactly the manifest and the files it lists")
-            into.mkdir(parents=True)
-            for name in names:
-                with zf.open(name) as src, open(into / name, "wb") as dst:
-                    shutil.copyfileobj(src, dst, CHUNK)
-    except (zipfile.BadZipFile, ValueError, KeyError) as exc:
-        raise ArchiveError(f"{archive} is not a readable pack archive ({exc})") from None
-    return into

@@ -124,8 +124,7 @@ def _rounded(scores: catalog.Scores) -> catalog.Scores:
 
 
 # errors that say what is wrong with a pack in one line; anything else is a bug and keeps its traceback
-PACK_ERRORS = (PackFailed, ExportError, FetchError, PackError, TestSetError, reference.ReferenceMismatch,
-               archive.ArchiveError)
+PACK_ERRORS = (PackFailed, ExportError, FetchError, PackError, TestSetError, reference.ReferenceMismatch)
 
 
 def default_serial(now: datetime) -> int:
