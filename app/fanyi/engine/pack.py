@@ -7,10 +7,12 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-# 2: the decoder also returns log-probabilities and each row's top ids (see export/marian_graphs.py)
+from .families import Family, family_of
+
+# 2: the decoder also returns log-probabilities and each row's top ids (see export/transformer_graphs.py)
 FORMAT_VERSION = 2
 MANIFEST = "manifest.json"
-REQUIRED_FILES = ("encoder.onnx", "decoder.onnx", "source.spm", "target.spm", "vocab.json")
+REQUIRED_FILES = ("encoder.onnx", "decoder.onnx")  # and the family's tokenizer files
 
 
 class PackError(Exception):
@@ -47,7 +49,11 @@ class ModelPack:
             raise PackError(f"{manifest_path}: pack format version {version!r} is not supported "
                             f"(this Fanyi reads version {FORMAT_VERSION}); export or fetch the model again")
         files = manifest.get("files") or {}
-        for required in REQUIRED_FILES:
+        try:
+            family = family_of(manifest)
+        except ValueError as exc:
+            raise PackError(f"{manifest_path}: {exc}") from None
+        for required in REQUIRED_FILES + family.tokenizer_files:
             if required not in files:
                 raise PackError(f"{manifest_path} does not list {required}")
         pack = cls(path, manifest)
@@ -96,6 +102,25 @@ class ModelPack:
     @property
     def architecture(self) -> dict:
         return self.manifest["architecture"]
+
+    # --- many-to-many families (mBART-50, M2M100, NLLB): languages in the model's own codes ---------
+    @property
+    def family(self) -> Family:
+        return family_of(self.manifest)
+
+    @property
+    def source_languages(self) -> list[str]:
+        return list((self.manifest.get("languages") or {}).get("source") or [])
+
+    @property
+    def target_languages(self) -> list[str]:
+        return list((self.manifest.get("languages") or {}).get("target") or [])
+
+    @property
+    def language_tokens(self) -> dict[str, tuple[str, int]]:
+        """Code → (vocabulary token, id): "en_XX" → ("en_XX", 250004), "en" → ("__en__", 128022)."""
+        tokens = (self.manifest.get("languages") or {}).get("tokens") or {}
+        return {code: (str(token), int(i)) for code, (token, i) in tokens.items()}
 
     @property
     def size_bytes(self) -> int:

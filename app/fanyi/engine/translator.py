@@ -7,7 +7,6 @@ the way the target language writes (no spaces between Chinese sentences).
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -18,35 +17,23 @@ import numpy as np
 from . import search
 from .allocator import keep_freed_memory
 from .detok import StreamDecoder
+from .language_choice import LanguageChoice, choose
 from .options import CancelToken, DecodeOptions
 from .pack import ModelPack
-from .runner import MarianRunner
+from .pack_tokenizer import open_tokenizer
+from .runner import Runner
 from .segment import Piece, SentenceCache, limit_length, part_joiner, separator_text, split_text
 from .settings import resolve
-from .tokenizer import Tokenizer
 
 Progress = Callable[[int, int], None]
 BATCH_SIZE = 16
 
 
-def _clean_up_spaces(pack: ModelPack) -> bool:
-    """MarianTokenizer's decode clean-up, as the model's tokenizer_config.json sets it (default off)."""
-    config = pack.file("tokenizer_config.json")
-    if "tokenizer_config.json" not in pack.manifest["files"]:
-        return False
-    try:
-        return bool(json.loads(config.read_text(encoding="utf-8")).get("clean_up_tokenization_spaces", False))
-    except (OSError, ValueError):
-        return False
-
-
 class Translator:
     def __init__(self, pack: ModelPack, *, threads: int | None = None, cache_size: int = 4096):
         self.pack = pack
-        self._runner = MarianRunner(pack, threads)
-        self.tokenizer = Tokenizer.from_files(pack.file("source.spm"), pack.file("target.spm"),
-                                              pack.file("vocab.json"),
-                                              clean_up_tokenization_spaces=_clean_up_spaces(pack))
+        self._runner = Runner(pack, threads)
+        self.tokenizer = open_tokenizer(pack)
         self._cache = SentenceCache(cache_size)
         self.last_stats: dict = {"tokens": 0, "seconds": 0.0}
         keep_freed_memory()  # after loading, so what loading freed goes back to the system
@@ -71,29 +58,29 @@ class Translator:
     quantization = property(lambda self: self.pack.quantization)
     target_tokens = property(lambda self: self.pack.target_tokens)
     default_target = property(lambda self: self.pack.default_target)
+    # many-to-many packs (mBART-50, M2M100, NLLB): the languages, in the model's codes; empty for Marian
+    source_languages = property(lambda self: self.pack.source_languages)
+    target_languages = property(lambda self: self.pack.target_languages)
 
     @property
     def max_source_tokens(self) -> int:
         return int(self.pack.architecture["max_positions"])
 
     # --- ids level: what the parity tests compare with generate() --------------------------------
-    def target_token(self, options: DecodeOptions | None) -> str | None:
-        wanted = (options.target if options else None) or self.default_target
-        if wanted is None:
-            return None
-        tokens = self.target_tokens
-        if wanted not in tokens:
-            choices = ", ".join(sorted(tokens)) or "none"
-            raise ValueError(f"target {wanted!r} is not offered by the model {self.name} (it offers: {choices})")
-        return tokens[wanted]
+    def languages(self, options: DecodeOptions | None) -> LanguageChoice:
+        """The request's languages as the pack's family takes them; ValueError for one it does not offer."""
+        return choose(self.pack, options)
 
     def encode(self, text: str, options: DecodeOptions | None = None) -> list[int]:
-        return self.tokenizer.encode(text, target_token=self.target_token(options))
+        return self.tokenizer.encode(text, self.languages(options).source_token)
 
     def decode_ids(self, sources: list[list[int]], options: DecodeOptions | None = None,
                    cancel: CancelToken | None = None) -> Iterator[tuple[int, list[int]]]:
-        """Yields (row, newly decided ids) and returns each row's ids, the decoder start excluded."""
-        settings = resolve(self.pack, options)
+        """Yields (row, newly decided ids) and returns each row's ids, the decoder start excluded.
+
+        For many-to-many packs the first id is the target language token that `options` asks for.
+        """
+        settings = resolve(self.pack, options, self.languages(options).forced_bos_id)
         state = self._runner.encode(sources)
         run = search.beam if settings.num_beams > 1 else search.greedy
         return (yield from run(state, settings, cancel))
@@ -117,13 +104,14 @@ class Translator:
         """Pieces of the text, and for each piece to translate the token ids of its parts."""
         if not text.strip():
             return [], []
-        pieces = split_text(text, source_lang=self.source_lang)
-        target = self.target_token(options)
+        choice = self.languages(options)
+        pieces = split_text(text, source_lang=choice.source_lang)
+        token = choice.source_token
 
         def count(s: str) -> int:
-            return len(self.tokenizer.encode(s, target_token=target))
+            return len(self.tokenizer.encode(s, token))
 
-        parts = [[self.tokenizer.encode(part, target_token=target)
+        parts = [[self.tokenizer.encode(part, token)
                   for part in limit_length(p.text, self.max_source_tokens, count)]
                  for p in pieces if p.translate]
         return pieces, parts
@@ -134,9 +122,10 @@ class Translator:
     def _render(self, pieces: list[Piece], parts: list[list[list[int]]], options) -> str:
         groups = iter(parts)
         out = []
-        joiner = part_joiner(self.target_lang)
+        target_lang = self.languages(options).target_lang
+        joiner = part_joiner(target_lang)
         for i, piece in enumerate(pieces):
-            out.append(separator_text(pieces, i, self.target_lang))
+            out.append(separator_text(pieces, i, target_lang))
             if piece.translate:
                 out.append(joiner.join(self._cache.get(self._key(ids, options)) for ids in next(groups)))
         return "".join(out)
@@ -176,14 +165,15 @@ class Translator:
         started = time.perf_counter()
         self.last_stats = {"tokens": 0, "seconds": 0.0}
         pieces, parts = self._plan(text, options)
+        target_lang = self.languages(options).target_lang
         groups = iter(parts)
         for i, piece in enumerate(pieces):
-            if sep := separator_text(pieces, i, self.target_lang):
+            if sep := separator_text(pieces, i, target_lang):
                 yield sep
             if not piece.translate:
                 continue
             for j, ids in enumerate(next(groups)):
-                if j and (joiner := part_joiner(self.target_lang)):
+                if j and (joiner := part_joiner(target_lang)):
                     yield joiner
                 yield from self._stream_part(ids, options, cancel)
         self.last_stats["seconds"] = time.perf_counter() - started
