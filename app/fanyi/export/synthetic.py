@@ -119,6 +119,9 @@ _MODEL = {  # config class, model class, activation
     "nllb": ("M2M100Config", "M2M100ForConditionalGeneration", "relu"),
 }
 MANY_TO_MANY = tuple(_MODEL)
+# How far the decoder's last LayerNorm leans towards </s> (found by trying, for these tiny shapes):
+# enough that outputs end at varied lengths, not so much that they end at once.
+_EOS_LEAN = {"mbart50": 1.2, "m2m100": 2.3, "nllb": 1.9}
 
 
 def build_random_many_to_many(out_dir: Path, family: str, vocab_size: int, shape: TinyShape = TinyShape(), *,
@@ -136,7 +139,8 @@ def build_random_many_to_many(out_dir: Path, family: str, vocab_size: int, shape
         decoder_layers=shape.decoder_layers, encoder_attention_heads=shape.heads,
         decoder_attention_heads=shape.heads, encoder_ffn_dim=shape.ffn_dim, decoder_ffn_dim=shape.ffn_dim,
         max_position_embeddings=shape.max_positions, activation_function=activation, scale_embedding=True,
-        **generation,
+        bos_token_id=0, pad_token_id=1, eos_token_id=2, decoder_start_token_id=2,
+        forced_eos_token_id=generation.get("forced_eos_token_id"),
     )
     torch.manual_seed(seed)
     model = getattr(transformers, model_class)(config).eval()
@@ -152,9 +156,14 @@ def build_random_many_to_many(out_dir: Path, family: str, vocab_size: int, shape
         shared = model.model.shared.weight
         shared.normal_(0.0, shape.embedding_std)
         shared[1].zero_()  # the pad row, as fairseq trains it
-        # The decoder's last LayerNorm leans towards </s>: outputs end at varied lengths.
+        if family == "mbart50":
+            # learned positions as strong as the tokens, and a </s> row like mid-sentence positions,
+            # so that where an output ends depends on how far it got
+            for stack in (model.model.encoder, model.model.decoder):
+                stack.embed_positions.weight.normal_(0.0, 1.0)
+            shared[2] = model.model.decoder.embed_positions.weight[10:18].mean(0)
         final = model.model.decoder.layer_norm
-        final.bias.add_(shape.eos_bias * 0.05 * shared[2] / shared[2].norm())
+        final.bias.add_(_EOS_LEAN[family] * shared[2] / shared[2].norm())
         if hasattr(model, "final_logits_bias"):
             model.final_logits_bias.normal_(0.0, 0.1)
     out_dir.mkdir(parents=True, exist_ok=True)
