@@ -190,3 +190,12 @@ def test_a_folder_without_tokenizer_json_gets_one_at_export(tmp_path, tiny_hf_ma
     pack = export_pack(folder, tmp_path / "pack")
     assert (pack / "tokenizer.json").is_file()
     assert Translator.open(pack, threads=1).translate("Hello.", DecodeOptions(source="eng_Latn"))
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_validate_passes_for_fp32_packs(family, tiny_many_pack, tiny_hf_many):
+    from fanyi.export.validate import validate_pack
+
+    report = validate_pack(tiny_many_pack(family), tiny_hf_many(family), sentences("en", 4))
+    assert report.passed, report.text()
+    assert report.identical_outputs == report.sentences == 4

@@ -65,7 +65,8 @@ class JsonTokenizer:
         return ids + [lang] if self._suffix else [lang, *ids]
 
     def decode(self, ids: Sequence[int]) -> str:
-        text = self._tok.decode([int(i) for i in ids], skip_special_tokens=True)
+        # ids beyond the vocabulary are skipped by the library; negative ones it cannot take at all
+        text = self._tok.decode([int(i) for i in ids if i >= 0], skip_special_tokens=True)
         return clean_up_tokenization(text) if self.clean_up_tokenization_spaces else text
 
     def piece_text(self, i: int) -> str:
