@@ -123,3 +123,32 @@ def test_validate_int8_reports_metrics(tiny_pack_int8, tiny_hf_en_zh):
 def test_export_refuses_a_folder_that_is_not_a_model(tmp_path):
     result = run("export", str(tmp_path), str(tmp_path / "out"))
     assert result.returncode == 2 and "config.json is missing" in result.stderr
+
+
+def test_many_to_many_pack_export_and_translate(tiny_hf_many, tmp_path):
+    """`fanyi export` of an mBART-50 folder, then `fanyi translate` with the model's own codes."""
+    from fanyi.engine.options import DecodeOptions
+
+    pack = tmp_path / "mbart50-pack"
+    exported = run("export", str(tiny_hf_many("mbart50")), str(pack), "--quantize", "none")
+    assert exported.returncode == 0, exported.stderr
+    expected = Translator.open(pack, threads=1)
+    done = run("translate", "--model", str(pack), "--source", "en_XX", "--target", "zh_CN", "Good morning.")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == expected.translate("Good morning.", DecodeOptions(source="en_XX", target="zh_CN")) + "\n"
+    streamed = run("translate", "--model", str(pack), "--source", "fr_XX", "--stream", "Bonjour.")
+    assert streamed.stdout == expected.translate("Bonjour.", DecodeOptions(source="fr_XX")) + "\n"
+    missing = run("translate", "--model", str(pack), "Good morning.")
+    assert missing.returncode == 2
+    assert missing.stderr.startswith("fanyi: ") and "--source" in missing.stderr and "Traceback" not in missing.stderr
+    wrong = run("translate", "--model", str(pack), "--source", "en", "Hi.")
+    assert wrong.returncode == 2 and "'en' is not offered" in wrong.stderr
+
+
+def test_export_refuses_an_unknown_architecture_in_one_line(tmp_path):
+    folder = tmp_path / "bert"
+    folder.mkdir()
+    (folder / "config.json").write_text('{"model_type": "bert", "architectures": ["BertForMaskedLM"]}')
+    done = run("export", str(folder), str(tmp_path / "out"))
+    assert done.returncode == 2
+    assert "BertForMaskedLM is not supported" in done.stderr and "Traceback" not in done.stderr

@@ -34,11 +34,12 @@ class PackInfo:
     quantization: str
     bundled: bool
     target_tokens: dict
+    languages: tuple[str, ...] = ()  # a many-to-many pack's target languages (model codes); empty for Marian
 
     @classmethod
     def of(cls, pack: ModelPack, bundled: bool) -> "PackInfo":
         return cls(pack.name, pack.path, pack.source_lang, pack.target_lang, pack.size_bytes, pack.quantization,
-                   bundled, pack.target_tokens)
+                   bundled, pack.target_tokens, tuple(pack.target_languages))
 
 
 def _candidates(folder: Path) -> list[Path]:
