@@ -103,3 +103,9 @@ def tiny_many_pack(tiny_hf_many, models_root):
         return built[family, quantize]
 
     return get
+
+
+@pytest.fixture(scope="session")
+def tiny_nllb_pack(tiny_many_pack) -> Path:
+    """The fp32 NLLB pack, built before any test's folders are patched (the UI tests use it)."""
+    return tiny_many_pack("nllb")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from fanyi import paths
@@ -40,6 +40,8 @@ class Settings:
     close_to_tray: bool = True
     history: bool = True
     default_pack: str = ""  # a pack name; "" = the first English→Chinese pack found
+    # many-to-many packs: the [source, target] language codes last chosen, by pack name
+    pack_languages: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         # Values outside the known choices (an old or hand-edited file) fall back field by field.
@@ -53,6 +55,9 @@ class Settings:
             self.theme = default("theme")
         if self.ui_language not in UI_LANGUAGES:
             self.ui_language = default("ui_language")
+        self.pack_languages = {name: list(pair) for name, pair in self.pack_languages.items()
+                               if isinstance(name, str) and isinstance(pair, list) and len(pair) == 2
+                               and all(isinstance(code, str) for code in pair)}
 
 def settings_path() -> Path:
     return paths.user_config_dir() / SETTINGS_FILE
@@ -61,14 +66,15 @@ def settings_path() -> Path:
 def _coerce(raw: dict) -> dict:
     """Keep only known keys whose JSON type matches the field's default (bool is not accepted as int)."""
     values = {}
-    for field in dataclasses.fields(Settings):
-        if field.name not in raw:
+    for f in dataclasses.fields(Settings):
+        if f.name not in raw:
             continue
-        value, expected = raw[field.name], type(field.default)
+        default = f.default_factory() if f.default is dataclasses.MISSING else f.default
+        value, expected = raw[f.name], type(default)
         if type(value) is expected:
-            values[field.name] = value
+            values[f.name] = value
         else:
-            log.warning("settings: ignoring %s=%r (expected %s)", field.name, value, expected.__name__)
+            log.warning("settings: ignoring %s=%r (expected %s)", f.name, value, expected.__name__)
     return values
 
 
