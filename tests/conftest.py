@@ -79,13 +79,13 @@ def user_dirs(tmp_path, monkeypatch) -> Path:
 @pytest.fixture(scope="session")
 def tiny_hf_many(models_root):
     """family → a tiny random Hugging Face folder of that family, built on first use."""
-    from fanyi.export.synthetic import build_tiny_many_to_many
+    from fanyi.export.synthetic import build_many_to_many_folder
 
     built: dict[str, Path] = {}
 
     def get(family: str) -> Path:
         if family not in built:
-            built[family] = build_tiny_many_to_many(models_root / f"hf-{family}", family)
+            built[family] = build_many_to_many_folder(models_root / f"hf-{family}", family)
         return built[family]
 
     return get

@@ -80,3 +80,14 @@ def test_the_dialog_edits_a_copy(qtbot, ui_dirs):
     assert result == dataclasses.replace(original, beams=3, theme="light", hotkey=DOUBLE_COPY, history=False)
     assert original == Settings(hotkey="Ctrl+Alt+F")
     assert dialog.beams.specialValueText() == "Model default"
+
+
+def test_remembered_languages_round_trip_and_bad_entries_are_dropped(ui_dirs):
+    save_settings(Settings(pack_languages={"nllb": ["eng_Latn", "zho_Hant"]}))
+    assert load_settings().pack_languages == {"nllb": ["eng_Latn", "zho_Hant"]}
+    settings_path().write_text(json.dumps({"beams": 3, "pack_languages": {
+        "good": ["en_XX", "zh_CN"], "short": ["en"], "numbers": [1, 2], "text": "en→zh"}}), encoding="utf-8")
+    loaded = load_settings()
+    assert loaded.pack_languages == {"good": ["en_XX", "zh_CN"]} and loaded.beams == 3
+    settings_path().write_text(json.dumps({"pack_languages": ["not", "a", "dict"]}), encoding="utf-8")
+    assert load_settings().pack_languages == {}

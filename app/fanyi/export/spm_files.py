@@ -102,7 +102,20 @@ def _write_json(path: Path, data: dict) -> None:
 
 # --- many-to-many families: one SentencePiece model for every language --------------------------
 
-def _train_multilingual(out_dir: Path, corpora: Sequence[Path], vocab_size: int, seed: int, model_type: str) -> Path:
+def pad_sentencepiece(model: bytes, pieces: int) -> bytes:
+    """A unigram model grown to `pieces` pieces with "▁filler<i>" ones no real text segments into:
+    the size of a real model's vocabulary (250k for mBART-50), for size and speed numbers."""
+    from sentencepiece import sentencepiece_model_pb2
+
+    proto = sentencepiece_model_pb2.ModelProto()
+    proto.ParseFromString(model)
+    for i in range(pieces - len(proto.pieces)):
+        proto.pieces.add(piece=f"▁filler{i}", score=-100.0, type=sentencepiece_model_pb2.ModelProto.SentencePiece.NORMAL)
+    return proto.SerializeToString()
+
+
+def _train_multilingual(out_dir: Path, corpora: Sequence[Path], vocab_size: int, seed: int, model_type: str,
+                        pieces: int | None = None) -> Path:
     text = "".join(Path(c).read_text(encoding="utf-8") for c in corpora)
     joined = out_dir / ".corpus.txt"
     joined.write_text(text, encoding="utf-8")
@@ -110,26 +123,31 @@ def _train_multilingual(out_dir: Path, corpora: Sequence[Path], vocab_size: int,
         model = _train_spm(joined, vocab_size, seed, model_type)
     finally:
         joined.unlink()
+    if pieces is not None:
+        model = pad_sentencepiece(model, pieces)
     path = out_dir / "sentencepiece.bpe.model"
     path.write_bytes(model)
     return path
 
 
 def train_fast_tokenizer(out_dir: Path, family: str, corpora: Sequence[Path], *, vocab_size: int = 1200,
-                         seed: int = 0) -> int:
+                         seed: int = 0, pieces: int | None = None) -> int:
     """An mBART-50 ("mbart50") or NLLB-200 ("nllb") tokenizer folder as those repositories ship it:
     sentencepiece.bpe.model, tokenizer.json (made by transformers from it), tokenizer_config.json,
     special_tokens_map.json. Ids follow fairseq: <s> 0, <pad> 1, </s> 2, <unk> 3, each SentencePiece
-    piece at its id + 1, then <mask> and the language codes. Returns the tokenizer's length."""
+    piece at its id + 1, then <mask> and the language codes. Returns the tokenizer's length.
+
+    `pieces` grows the SentencePiece model to a real model's size (a unigram one for both then)."""
     from transformers import MBart50TokenizerFast, NllbTokenizerFast
 
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     # mBART's model is a unigram one, NLLB's BPE: between them both kinds are covered
-    model_type = {"mbart50": "unigram", "nllb": "bpe"}[family]
-    spm_path = _train_multilingual(out_dir, corpora, vocab_size, seed, model_type)
+    model_type = "unigram" if pieces else {"mbart50": "unigram", "nllb": "bpe"}[family]
+    spm_path = _train_multilingual(out_dir, corpora, vocab_size, seed, model_type, pieces)
     if family == "mbart50":
-        tok = MBart50TokenizerFast(vocab_file=str(spm_path), src_lang="en_XX", tgt_lang="zh_CN")
+        # facebook/mbart-large-50-many-to-many-mmt names <s> as its bos token too (the fast class alone does not)
+        tok = MBart50TokenizerFast(vocab_file=str(spm_path), src_lang="en_XX", tgt_lang="zh_CN", bos_token="<s>")
     else:
         tok = NllbTokenizerFast(vocab_file=str(spm_path), src_lang="eng_Latn", tgt_lang="zho_Hans")
     tok.save_pretrained(out_dir)

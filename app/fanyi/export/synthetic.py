@@ -101,11 +101,12 @@ def opus_mt_en_zh_shape() -> TinyShape:
 
 # --- many-to-many families ----------------------------------------------------------------------
 
-# The real configurations (random weights) for the benchmark and pack-size numbers.
+# The real configurations (random weights) for the benchmark and pack-size numbers; spm_pieces sizes
+# the tokenizer so the vocabulary is the real one (mBART-50 250054, NLLB-200 256206).
 MBART_LARGE_50 = dict(d_model=1024, encoder_layers=12, decoder_layers=12, heads=16, ffn_dim=4096,
-                      max_positions=1024, max_length=200, num_beams=5)
+                      max_positions=1024, max_length=200, num_beams=5, spm_pieces=250_000)
 NLLB_200_600M = dict(d_model=1024, encoder_layers=12, decoder_layers=12, heads=16, ffn_dim=4096,
-                     max_positions=1024, max_length=200, num_beams=1)
+                     max_positions=1024, max_length=200, num_beams=1, spm_pieces=256_000)
 # generation_config.json of facebook/mbart-large-50-many-to-many-mmt, facebook/m2m100_418M and
 # facebook/nllb-200-distilled-600M (max_length and beams come from the shape)
 _GENERATION = {
@@ -119,6 +120,14 @@ _MODEL = {  # config class, model class, activation
     "nllb": ("M2M100Config", "M2M100ForConditionalGeneration", "relu"),
 }
 MANY_TO_MANY = tuple(_MODEL)
+# config.json fields of the real folders that transformers does not need but other converters read
+# (CTranslate2 takes mBART's norm placement and decoder start from them)
+_CONFIG_EXTRAS = {
+    "mbart50": dict(normalize_before=True, normalize_embedding=True, add_final_layer_norm=True,
+                    tokenizer_class="MBart50Tokenizer"),
+    "m2m100": dict(),
+    "nllb": dict(tokenizer_class="NllbTokenizer"),
+}
 # How far the decoder's last LayerNorm leans towards </s> (found by trying, for these tiny shapes):
 # enough that outputs end at varied lengths, not so much that they end at once.
 _EOS_LEAN = {"mbart50": 1.2, "m2m100": 2.3, "nllb": 1.9}
@@ -140,7 +149,7 @@ def build_random_many_to_many(out_dir: Path, family: str, vocab_size: int, shape
         decoder_attention_heads=shape.heads, encoder_ffn_dim=shape.ffn_dim, decoder_ffn_dim=shape.ffn_dim,
         max_position_embeddings=shape.max_positions, activation_function=activation, scale_embedding=True,
         bos_token_id=0, pad_token_id=1, eos_token_id=2, decoder_start_token_id=2,
-        forced_eos_token_id=generation.get("forced_eos_token_id"),
+        forced_eos_token_id=generation.get("forced_eos_token_id"), **_CONFIG_EXTRAS[family],
     )
     torch.manual_seed(seed)
     model = getattr(transformers, model_class)(config).eval()
@@ -172,17 +181,18 @@ def build_random_many_to_many(out_dir: Path, family: str, vocab_size: int, shape
     return out_dir
 
 
-def build_tiny_many_to_many(out_dir: Path, family: str, *, shape: TinyShape = TinyShape(), seed: int = 0,
-                            vocab_size: int = 1200) -> Path:
+def build_many_to_many_folder(out_dir: Path, family: str, *, shape: TinyShape = TinyShape(), seed: int = 0,
+                              vocab_size: int = 1200, pieces: int | None = None) -> Path:
     """A complete Hugging Face folder (weights + tokenizer files) of the family ("mbart50", "m2m100",
-    "nllb"), its tokenizer trained on every corpus in assets/corpus."""
+    "nllb"), its tokenizer trained on every corpus in assets/corpus; `pieces` grows an mBART-50 or
+    NLLB tokenizer to a real model's vocabulary (see spm_files.pad_sentencepiece)."""
     from .spm_files import train_fast_tokenizer, train_m2m100_tokenizer
 
     corpora = sorted((assets_dir() / "corpus").glob("*.txt"))
     if family == "m2m100":
         model_vocab = train_m2m100_tokenizer(out_dir, corpora, vocab_size=vocab_size, seed=seed)
     else:
-        model_vocab = train_fast_tokenizer(out_dir, family, corpora, vocab_size=vocab_size, seed=seed)
+        model_vocab = train_fast_tokenizer(out_dir, family, corpora, vocab_size=vocab_size, seed=seed, pieces=pieces)
         if family == "nllb":
             model_vocab += 2  # NLLB-200's embedding has two rows more than its tokenizer has ids
     return build_random_many_to_many(out_dir, family, model_vocab, shape, seed=seed)
