@@ -150,3 +150,14 @@ def test_runtime_tokenizers_import_no_transformers():
             "bad = {'transformers', 'torch', 'sentencepiece.sentencepiece_model_pb2'} & set(sys.modules); "
             "assert not bad, bad")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, env={"PYTHONPATH": str(ROOT / "app")})
+
+
+def test_a_tokenizer_json_whose_decoding_cannot_be_streamed_exactly_is_refused(tiny_many_pack, tmp_path):
+    from fanyi.engine.json_tokenizer import TokenizerFileError
+
+    pack = ModelPack.open(tiny_many_pack("nllb"))
+    config = json.loads(pack.file("tokenizer.json").read_text(encoding="utf-8"))
+    config["decoder"] = {"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": True, "use_regex": True}
+    (tmp_path / "tokenizer.json").write_text(json.dumps(config), encoding="utf-8")
+    with pytest.raises(TokenizerFileError, match="'ByteLevel' is not supported"):
+        JsonTokenizer(tmp_path / "tokenizer.json", dict(pack.language_tokens.values()))
