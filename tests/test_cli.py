@@ -125,7 +125,7 @@ def test_export_refuses_a_folder_that_is_not_a_model(tmp_path):
     assert result.returncode == 2 and "config.json is missing" in result.stderr
 
 
-def test_many_to_many_pack_export_and_translate(tiny_hf_many, tmp_path):
+def test_many_to_many_pack_export_and_translate(tiny_hf_many, tmp_path, dirs):
     """`fanyi export` of an mBART-50 folder, then `fanyi translate` with the model's own codes."""
     from fanyi.engine.options import DecodeOptions
 
@@ -143,6 +143,9 @@ def test_many_to_many_pack_export_and_translate(tiny_hf_many, tmp_path):
     assert missing.stderr.startswith("fanyi: ") and "--source" in missing.stderr and "Traceback" not in missing.stderr
     wrong = run("translate", "--model", str(pack), "--source", "en", "Hi.")
     assert wrong.returncode == 2 and "'en' is not offered" in wrong.stderr
+    assert run("models", "import", str(pack), env_extra=dirs).returncode == 0
+    listed = run("models", "list", env_extra=dirs)
+    assert "hf-mbart50" in listed.stdout and "52 langs" in listed.stdout  # named after the folder
 
 
 def test_export_refuses_an_unknown_architecture_in_one_line(tmp_path):
