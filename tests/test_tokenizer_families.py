@@ -100,13 +100,12 @@ def test_streaming_pieces_concatenate_to_decode(pair):
 
 
 def test_decode_with_clean_up_matches_hf(pair, tmp_path):
-    family, pack, _, hf = pair
+    _, pack, _, hf = pair
     config = json.loads(pack.file("tokenizer_config.json").read_text(encoding="utf-8"))
     for name in pack.manifest["files"]:
         (tmp_path / name).write_bytes(pack.file(name).read_bytes())
     (tmp_path / "tokenizer_config.json").write_text(json.dumps({**config, "clean_up_tokenization_spaces": True}))
-    manifest = dict(pack.manifest, files={})
-    ours = open_tokenizer(ModelPack(tmp_path, dict(manifest, files=pack.manifest["files"])))
+    ours = open_tokenizer(ModelPack(tmp_path, pack.manifest))  # the same pack with clean-up switched on
     assert ours.clean_up_tokenization_spaces
     sequences = random_id_sequences(pack, 400, seed=3) + [ours.encode(t, None) for t in texts()]
     changed = 0
