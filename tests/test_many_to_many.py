@@ -200,3 +200,15 @@ def test_validate_passes_for_fp32_packs(family, tiny_many_pack, tiny_hf_many):
     report = validate_pack(tiny_many_pack(family), tiny_hf_many(family), sentences("en", 4))
     assert report.passed, report.text()
     assert report.identical_outputs == report.sentences == 4
+
+
+def test_export_refuses_a_tokenizer_json_the_runtime_cannot_stream(tmp_path, tiny_hf_many):
+    import shutil
+
+    folder = shutil.copytree(tiny_hf_many("mbart50"), tmp_path / "odd-decoder")
+    config = json.loads((folder / "tokenizer.json").read_text(encoding="utf-8"))
+    config["decoder"] = {"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": True, "use_regex": True}
+    (folder / "tokenizer.json").write_text(json.dumps(config), encoding="utf-8")
+    with pytest.raises(ExportError, match="decoder 'ByteLevel' is not supported"):
+        export_pack(folder, tmp_path / "out")
+    assert not (tmp_path / "out").exists()

@@ -18,6 +18,7 @@ from onnx import external_data_helper
 
 from ..engine.families import OPTIONAL_TOKENIZER_FILES, Family
 from ..engine.int8_weights import INT8_SCALE_SUFFIX, INT8_WEIGHT_SUFFIX
+from ..engine.json_tokenizer import JsonTokenizer
 from ..engine.pack import FORMAT_VERSION, MANIFEST, file_digest
 from .errors import ExportError
 from .hf_weights import detect_family, extract_weights, generation_defaults, load_model
@@ -207,20 +208,24 @@ def export_pack(hf_dir: Path, out_dir: Path, *, quantize: str = "none", embeddin
 def tokenizer_files(family: Family, hf_dir: Path, scratch: Path) -> Path:
     """A folder with the family's tokenizer files: hf_dir itself, or `scratch` where tokenizer.json had
     to be made from the slow tokenizer's SentencePiece model (export time has transformers)."""
-    if family.tokenizer != "tokenizers" or (hf_dir / "tokenizer.json").is_file():
-        missing = [f for f in family.tokenizer_files if not (hf_dir / f).is_file()]
-        if missing:
-            raise ExportError(f"{hf_dir / missing[0]} is missing: the {family.title} tokenizer needs it")
-        return hf_dir
-    from transformers import AutoTokenizer
+    folder = hf_dir
+    if family.tokenizer == "tokenizers" and not (hf_dir / "tokenizer.json").is_file():
+        from transformers import AutoTokenizer
 
-    try:
-        AutoTokenizer.from_pretrained(hf_dir, use_fast=True).save_pretrained(scratch)
-    except (OSError, ValueError) as exc:
-        raise ExportError(f"{hf_dir}: the {family.title} tokenizer cannot be read ({exc})") from None
-    if not (scratch / "tokenizer.json").is_file():
-        raise ExportError(f"{hf_dir}: no tokenizer.json could be made for the {family.title} tokenizer")
-    return scratch
+        try:
+            AutoTokenizer.from_pretrained(hf_dir, use_fast=True).save_pretrained(scratch)
+        except (OSError, ValueError) as exc:
+            raise ExportError(f"{hf_dir}: the {family.title} tokenizer cannot be read ({exc})") from None
+        folder = scratch
+    missing = [f for f in family.tokenizer_files if not (folder / f).is_file()]
+    if missing:
+        raise ExportError(f"{hf_dir / missing[0]} is missing: the {family.title} tokenizer needs it")
+    if family.tokenizer == "tokenizers":
+        try:  # the runtime must be able to stream its decoding exactly: refuse now, not at run time
+            JsonTokenizer(folder / "tokenizer.json", {})
+        except ValueError as exc:
+            raise ExportError(f"{hf_dir}: {exc}") from None
+    return folder
 
 
 def _write_pack(family: Family, weights, spec: QuantizeSpec, manifest: dict, tokenizer_dir: Path,
