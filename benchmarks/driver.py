@@ -1,6 +1,7 @@
 """Runs every engine side by side, one worker process at a time, and writes RESULTS.md.
 
     python benchmarks/driver.py [--work /tmp/fanyi-bench] [--quick] [--threads 1,2] [--engines "ours int8,CT2 int8"]
+    python benchmarks/driver.py --many-to-many [--tiny] [--work /tmp/fanyi-bench] [--quick] [--threads 1,2]
 
 Expects the model folders prepare.py builds. Each (engine, threads) pair runs in its own worker
 process (worker.py) that writes JSON; the fp32 PyTorch worker runs first because it writes the
@@ -16,8 +17,8 @@ import sys
 import time
 from pathlib import Path
 
-from engines import ENGINES, NEW_TOKENS
-from report import write_report
+from engines import ENGINES, MANY_TO_MANY_ENGINES, NEW_TOKENS
+from report import write_many_to_many_report, write_report
 
 HERE = Path(__file__).resolve().parent
 STREAM_WORDS = 30  # the first-streamed-token target is for a ~30-word sentence
@@ -57,6 +58,47 @@ def write_workload(work: Path, count: int) -> dict:
     return workload
 
 
+def write_many_to_many_workload(folder: Path, model, count: int) -> dict:
+    """Source ids every engine gets: the pack's tokenizer with the source language token; the profile
+    tells the workers the model's ids and languages (see engines.py)."""
+    from fanyi.engine.pack import ModelPack
+    from fanyi.engine.pack_tokenizer import open_tokenizer
+
+    pack = ModelPack.open(folder / "pack-int8", verify=False)
+    tokenizer = open_tokenizer(pack)
+    source_token = pack.language_tokens[model.source][0]
+    texts = sentences(count)
+    ids = pack.special_ids
+    workload = {
+        "texts": texts, "sources": [tokenizer.encode(t, source_token) for t in texts],
+        "stream_text": "", "stream_source": [],
+        "profile": {"model": model.key, "eos": ids["eos"], "pad": ids["pad"], "source": model.source,
+                    "target": model.target, "target_prefix": pack.language_tokens[model.target][0]},
+    }
+    (folder / "workload.json").write_text(json.dumps(workload, ensure_ascii=False), encoding="utf-8")
+    return workload
+
+
+def run_many_to_many(args, count: int, threads: list[int]) -> None:
+    """mBART-50 and NLLB-600M (random weights, real sizes): ours int8 vs CTranslate2 int8."""
+    from many_to_many_config import MODELS
+    from prepare import many_to_many_dir
+
+    started = time.time()
+    runs, workloads = {}, {}
+    for key, model in MODELS.items():
+        folder = many_to_many_dir(args.work, key, args.tiny)
+        workloads[key] = write_many_to_many_workload(folder, model, count)
+        runs[key] = [run_worker(folder, spec.name, t, quality=False, reference=False)
+                     for spec in MANY_TO_MANY_ENGINES for t in threads]
+    results = args.results or (args.work / "RESULTS-many-to-many-tiny.md" if args.tiny
+                               else HERE / "RESULTS-many-to-many.md")
+    wall = time.time() - started
+    write_many_to_many_report(results, runs, workloads, threads=threads, wall_s=wall, command=args.command,
+                              new_tokens=NEW_TOKENS, tiny=args.tiny)
+    print(f"wrote {results} ({wall / 60:.1f} min)")
+
+
 def result_path(work: Path, engine: str, threads: int) -> Path:
     return work / "results" / f"{engine.replace(' ', '_')}-{threads}t.json"
 
@@ -82,7 +124,12 @@ def main() -> None:
     parser.add_argument("--sentences", type=int, help="default 20 (4 with --quick)")
     parser.add_argument("--threads", help="comma-separated thread counts; default 1,2 (2 with --quick)")
     parser.add_argument("--engines", help="comma-separated engine names; default all (PyTorch always runs)")
-    parser.add_argument("--results", type=Path, default=HERE / "RESULTS.md")
+    parser.add_argument("--results", type=Path, help="default RESULTS.md (RESULTS-many-to-many.md with --many-to-many; "
+                                                    "with --tiny a file in the work dir)")
+    parser.add_argument("--many-to-many", action="store_true",
+                        help="mBART-50 and NLLB-600M at their real sizes: ours int8 vs CTranslate2 int8")
+    parser.add_argument("--tiny", action="store_true",
+                        help="with --many-to-many: the tiny test shapes, a smoke test of the whole run (no numbers)")
     parser.add_argument("--command", default="bash benchmarks/run.sh", help="the command shown in RESULTS.md")
     parser.add_argument("--report-only", action="store_true",
                         help="rewrite the report from the worker results already in the work dir (e.g. after an "
@@ -90,6 +137,10 @@ def main() -> None:
     args = parser.parse_args()
     count = args.sentences or (4 if args.quick else 20)
     threads = [int(t) for t in (args.threads or ("2" if args.quick else "1,2")).split(",")]
+    if args.many_to_many:
+        run_many_to_many(args, count, threads)
+        return
+    args.results = args.results or HERE / "RESULTS.md"
     wanted = set(args.engines.split(",")) if args.engines else {e.name for e in ENGINES}
     engines = [e for e in ENGINES if e.name in wanted or e.family == "torch"]
 

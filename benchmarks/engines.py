@@ -1,8 +1,11 @@
 """One adapter per engine family, behind one small interface, so the worker times them all alike.
 
 Every adapter receives the same source token ids (the Marian tokenizer's, target token and </s>
-included) and must decode exactly NEW_TOKENS target tokens per row: eos is suppressed by a minimum
-length, so each engine does the same number of decoder steps. Heavy imports (torch, ctranslate2,
+included; for mBART-50/NLLB the source language token, the pieces and </s>) and must decode exactly
+NEW_TOKENS target tokens per row: eos is suppressed by a minimum length, so each engine does the same
+number of decoder steps. For mBART-50/NLLB the first of them is the target language token (forced:
+`forced_bos_token_id` for ours, a one-token `target_prefix` for CTranslate2); the workload's
+"profile" says so. Heavy imports (torch, ctranslate2,
 optimum) happen inside load() so an engine's process holds only its own libraries.
 """
 
@@ -122,8 +125,10 @@ class OptimumEngine(_GenerateMixinEngine):
 # --- CTranslate2: token strings in and out ---------------------------------------------------------
 
 class CT2Engine:
-    def __init__(self, compute_type: str) -> None:
+    def __init__(self, compute_type: str, profile: dict | None = None) -> None:
         self.compute_type = compute_type
+        self.eos = (profile or {}).get("eos", EOS)
+        self.target_prefix = (profile or {}).get("target_prefix")  # the target language token, or None
 
     def load(self, folder: Path, threads: int) -> None:
         import ctranslate2
@@ -140,17 +145,18 @@ class CT2Engine:
                                             inter_threads=1, intra_threads=threads)
 
     def _source(self, ids: list[int]) -> list[str]:
-        if self.strip_eos and ids and ids[-1] == EOS:
+        if self.strip_eos and ids and ids[-1] == self.eos:
             ids = ids[:-1]
         return [self.tokens[i] for i in ids]
 
     def generate(self, sources: list[list[int]], beams: int) -> list[list[int]]:
         # CT2 has no forced eos: min = max decoding length makes it decode NEW_TOKENS non-eos tokens,
-        # i.e. the same NEW_TOKENS decoder steps.
+        # i.e. the same NEW_TOKENS decoder steps (the target prefix, when there is one, is the first).
+        prefix = {"target_prefix": [[self.target_prefix]] * len(sources)} if self.target_prefix else {}
         results = self.model.translate_batch(
             [self._source(s) for s in sources], beam_size=beams, max_batch_size=len(sources),
             max_decoding_length=NEW_TOKENS, min_decoding_length=NEW_TOKENS, num_hypotheses=1,
-            return_end_token=True)
+            return_end_token=True, **prefix)
         return [[self.ids[t] for t in r.hypotheses[0]] for r in results]
 
     def first_token(self, source: list[int]) -> float | None:
@@ -180,11 +186,16 @@ class CT2Engine:
 # --- ours -----------------------------------------------------------------------------------------
 
 class OursEngine:
+    def __init__(self, profile: dict | None = None) -> None:
+        # many-to-many packs: the source and target language codes
+        self.languages = {k: (profile or {}).get(k) for k in ("source", "target")}
+
     def load(self, folder: Path, threads: int) -> None:
         from fanyi.engine.options import DecodeOptions
         from fanyi.engine.translator import Translator
 
-        self.options = {b: DecodeOptions(beams=b, max_new_tokens=NEW_TOKENS, min_length=NEW_TOKENS + 1)
+        self.options = {b: DecodeOptions(beams=b, max_new_tokens=NEW_TOKENS, min_length=NEW_TOKENS + 1,
+                                         **self.languages)
                         for b in (1, 4)}
         self.model = Translator.open(folder, threads=threads)
 
@@ -211,14 +222,15 @@ class EngineSpec:
     compute_type: str = ""
     int8: bool = False
 
-    def create(self) -> Engine:
+    def create(self, profile: dict | None = None) -> Engine:
+        """`profile`: the workload's model description (ids and languages), for the many-to-many runs."""
         if self.family == "torch":
             return TorchEngine()
         if self.family == "optimum":
             return OptimumEngine()
         if self.family == "ct2":
-            return CT2Engine(self.compute_type)
-        return OursEngine()
+            return CT2Engine(self.compute_type, profile)
+        return OursEngine(profile)
 
 
 # Order matters: the PyTorch run writes the reference outputs the quality check of the others uses.
@@ -233,3 +245,5 @@ ENGINES = [
     EngineSpec("ours int8", "ours", "pack-int8", int8=True),
 ]
 BY_NAME = {spec.name: spec for spec in ENGINES}
+# mBART-50 and NLLB-600M: ours and CTranslate2, int8 (folders under WORK/m2m-<model>/)
+MANY_TO_MANY_ENGINES = [BY_NAME[name] for name in ("CT2 int8", "CT2 int8_float32", "ours int8")]

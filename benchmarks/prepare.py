@@ -1,6 +1,10 @@
 """Builds (or reuses) every model folder the benchmark loads, all from one random-weight HF folder.
 
     python benchmarks/prepare.py [--work /tmp/fanyi-bench]
+    python benchmarks/prepare.py --many-to-many [--tiny] [--work /tmp/fanyi-bench]
+
+The second form builds the mBART-50 and NLLB-600M folders instead (many_to_many_config.py), each
+with our int8 pack and CTranslate2's int8 conversion, in WORK/m2m-<model>[-tiny]/.
 
 A folder is reused when its stamp file says it was built from the same HF weights (and, for our
 packs, by the same exporter source: app/fanyi/export/ changes while the engine is being tuned, and
@@ -15,6 +19,7 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
+from many_to_many_config import MODELS, build_folder
 from opus_mt_config import build_opus_mt_sized_folder
 
 HF = "hf-opus-mt-en-zh-random"
@@ -61,11 +66,11 @@ def build(out: Path, fingerprint: str, make: Callable[[Path], None],
     stamp.write_text(fingerprint)
 
 
-def pack_maker(hf: Path, quantize: str) -> Callable[[Path], None]:
+def pack_maker(hf: Path, quantize: str, name: str = "opus-mt-en-zh-random") -> Callable[[Path], None]:
     def make(tmp: Path) -> None:
         from fanyi.export.convert import export_pack
 
-        export_pack(hf, tmp, quantize=quantize, name=f"opus-mt-en-zh-random-{quantize}")
+        export_pack(hf, tmp, quantize=quantize, name=f"{name}-{quantize}")
     return make
 
 
@@ -120,10 +125,35 @@ def prepare(work: Path) -> Path:
     return hf
 
 
+def many_to_many_dir(work: Path, key: str, tiny: bool) -> Path:
+    return work / f"m2m-{key}{'-tiny' if tiny else ''}"
+
+
+def prepare_many_to_many(work: Path, tiny: bool) -> dict[str, Path]:
+    """For each many-to-many model: its random-weight HF folder, our int8 pack and CT2's int8 conversion."""
+    folders = {}
+    for key, model in MODELS.items():
+        folder = many_to_many_dir(work, key, tiny)
+        folder.mkdir(parents=True, exist_ok=True)
+        print(f"preparing {model.title}{' (tiny)' if tiny else ''} in {folder}", flush=True)
+        hf = build_folder(folder / "hf", model, tiny)
+        weights = weights_fingerprint(hf)
+        build(folder / "pack-int8", f"{weights}-{exporter_fingerprint()}", pack_maker(hf, "int8", key), pack_opens)
+        build(folder / "ct2-int8", weights, ct2_maker(hf, "int8"))
+        folders[key] = folder
+    return folders
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--work", default="/tmp/fanyi-bench")
-    prepare(Path(parser.parse_args().work))
+    parser.add_argument("--many-to-many", action="store_true", help="the mBART-50 and NLLB-600M models instead")
+    parser.add_argument("--tiny", action="store_true", help="with --many-to-many: tiny shapes, a smoke test")
+    args = parser.parse_args()
+    if args.many_to_many:
+        prepare_many_to_many(Path(args.work), args.tiny)
+    else:
+        prepare(Path(args.work))
 
 
 if __name__ == "__main__":

@@ -243,3 +243,40 @@ def write_report(path: Path, runs: list[dict], workload: dict, *, threads: list[
         *resource_table(res), "",
     ]
     path.write_text("\n".join(text), encoding="utf-8")
+
+
+def write_many_to_many_report(path: Path, runs: dict[str, list[dict]], workloads: dict[str, dict], *,
+                              threads: list[int], wall_s: float, command: str, new_tokens: int, tiny: bool) -> None:
+    """mBART-50 and NLLB-600M: our int8 pack against CTranslate2 int8, one section per model."""
+    from many_to_many_config import MODELS
+
+    text = [
+        "# Fanyi vs CTranslate2 on mBART-50 and NLLB-200-distilled-600M (issue 13)", "",
+        *(["**Smoke test at tiny shapes (`--tiny`): these numbers measure nothing.**", ""] if tiny else []),
+        f"- Date: {dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC; command: `{command}`; "
+        f"wall time of the driver: {wall_time(wall_s)}; engine code: {git_state()}.",
+        f"- CPU: {cpu_summary()}. Compare ratios within this run rather than absolute times across runs.",
+        f"- Versions: {versions()}.",
+        "- Models: random weights at the real configurations (benchmarks/many_to_many_config.py), English → "
+        f"Chinese; exactly {new_tokens} new tokens per sentence for every engine, the first of them the forced "
+        "target language token (eos suppressed by a minimum length; every output was checked).",
+        "- One process per (engine, threads), loaded once, warmed up. Ratios are time ÷ CT2 int8 time in this "
+        "run, the faster of its int8 and int8_float32 compute types (below 1 is faster). Target: ours int8 no "
+        "slower than CT2 int8 at batch 1.", "",
+    ]
+    for key, model_runs in runs.items():
+        res = Results(model_runs, threads)
+        workload = workloads[key]
+        lengths = [len(s) for s in workload["sources"]]
+        rows = []
+        for config, label in (("greedy/b1", "batch 1, greedy"), ("beam4/b1", "batch 1, beam 4")):
+            ours, ref = res.best(OURS, config), res.reference(config)
+            if ours and ref:
+                r = ours[0] / ref[0]
+                rows.append(f"| {label}: ours int8 ≤ 1.0× CT2 int8 | {r:.2f}× ({ours[0]:,.0f} ms at {ours[1]}t vs "
+                            f"{ref[0]:,.0f} ms, {ref[1]}) | {'PASS' if r <= 1.0 else 'FAIL'} |")
+        text += [f"## {MODELS[key].title}", "",
+                 f"{len(lengths)} sentences, {min(lengths)}–{max(lengths)} source tokens.", "",
+                 "| target | measured | result |", "|---|---|---|", *rows, "",
+                 *speed_tables(res), *resource_table(res), ""]
+    path.write_text("\n".join(text), encoding="utf-8")

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # One command for the whole benchmark (issue 5):
 #   bash benchmarks/run.sh [--quick] [--work DIR] [driver options...]
+# and for mBART-50 and NLLB-600M against CTranslate2 (issue 13; --tiny: a smoke test at tiny shapes):
+#   bash benchmarks/run.sh --many-to-many [--tiny] [--quick] [--work DIR]
 # 1. creates/updates benchmarks/.venv from benchmarks/requirements.txt (+ this checkout, editable),
 # 2. builds the random-weight opus-mt-en-zh-sized model and every engine's conversion in the work
 #    dir (default /tmp/fanyi-bench; whatever is already there and up to date is reused),
@@ -11,9 +13,11 @@ repo="$(dirname "$here")"
 venv="$here/.venv"
 work=/tmp/fanyi-bench
 args=()
+prepare_args=()
 while (($#)); do
   case "$1" in
     --work) work="$2"; args+=("$1" "$2"); shift 2 ;;
+    --many-to-many|--tiny) prepare_args+=("$1"); args+=("$1"); shift ;;
     *) args+=("$1"); shift ;;
   esac
 done
@@ -46,5 +50,5 @@ quiet_pip install -e "$repo" --no-deps
 cd "$here"
 # Keep onnxruntime/CTranslate2 logs and Python warnings of the conversions out of the way.
 export PYTHONWARNINGS=ignore TOKENIZERS_PARALLELISM=false
-"$venv/bin/python" prepare.py --work "$work"
+"$venv/bin/python" prepare.py --work "$work" "${prepare_args[@]}"
 "$venv/bin/python" driver.py --command "bash benchmarks/run.sh${args[*]:+ ${args[*]}}" "${args[@]}"

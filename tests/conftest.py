@@ -106,3 +106,40 @@ def user_dirs(tmp_path, monkeypatch) -> Path:
     monkeypatch.setenv("FANYI_MODELS_DIR", str(empty))
     monkeypatch.setattr("fanyi.paths.bundle_root", lambda: tmp_path / "no-bundle")
     return tmp_path
+
+
+# --- many-to-many families: mBART-50, M2M100, NLLB-200 ---------------------------------------------
+
+@pytest.fixture(scope="session")
+def tiny_hf_many(models_root):
+    """family → a tiny random Hugging Face folder of that family, built on first use."""
+    from fanyi.export.synthetic import build_many_to_many_folder
+
+    built: dict[str, Path] = {}
+
+    def get(family: str) -> Path:
+        if family not in built:
+            built[family] = build_many_to_many_folder(models_root / f"hf-{family}", family)
+        return built[family]
+
+    return get
+
+
+@pytest.fixture(scope="session")
+def tiny_many_pack(tiny_hf_many, models_root):
+    """(family, quantize) → the pack exported from tiny_hf_many(family), built on first use."""
+    built: dict[tuple[str, str], Path] = {}
+
+    def get(family: str, quantize: str = "none") -> Path:
+        if (family, quantize) not in built:
+            built[family, quantize] = _export(tiny_hf_many(family), models_root / f"tiny-{family}-{quantize}",
+                                              quantize)
+        return built[family, quantize]
+
+    return get
+
+
+@pytest.fixture(scope="session")
+def tiny_nllb_pack(tiny_many_pack) -> Path:
+    """The fp32 NLLB pack, built before any test's folders are patched (the UI tests use it)."""
+    return tiny_many_pack("nllb")

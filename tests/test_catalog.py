@@ -82,3 +82,29 @@ def test_load_prefers_the_newest_copy_and_ignores_a_damaged_cache(user_dirs, mon
     assert catalog.load().serial == 7
     catalog.cached_path().write_text("{broken", encoding="utf-8")
     assert catalog.load().serial == 5
+
+
+def test_many_to_many_packs_are_listed_like_any_other():
+    """mBART-50, M2M100 and NLLB entries: their architectures, the models' own language codes, and
+    NLLB-200's non-commercial licence."""
+    nllb = dict(id="nllb-200-distilled-600m", architecture="nllb", source_langs=["eng_Latn", "zho_Hans", "yue_Hant"],
+                target_langs=["eng_Latn", "zho_Hans", "zho_Hant", "yue_Hant"], target_tokens=[],
+                model_id="facebook/nllb-200-distilled-600M", default=False,
+                license={"name": "CC-BY-NC-4.0", "url": "https://creativecommons.org/licenses/by-nc/4.0/",
+                         "commercial_use": False})
+    mbart = dict(id="mbart-large-50-mmt", architecture="mbart50", source_langs=["en_XX", "zh_CN"],
+                 target_langs=["zh_CN"], target_tokens=[], default=False)
+    m2m = dict(id="m2m100-418m", architecture="m2m100", source_langs=["en", "ast"], target_langs=["zh"],
+               target_tokens=[], default=False)
+    raw = doc()
+    raw["packs"] += [{**copy.deepcopy(ENTRY), **entry} for entry in (nllb, mbart, m2m)]
+    cat = catalog.parse(json.dumps(raw), "test")
+    entry = cat.find("nllb-200-distilled-600m")
+    assert entry.architecture == "nllb" and not entry.license.commercial_use
+    assert entry.target_langs == ("eng_Latn", "zho_Hans", "zho_Hant", "yue_Hant")
+    assert cat.find("mbart-large-50-mmt").source_langs == ("en_XX", "zh_CN")
+    assert catalog.parse(catalog.to_json(cat), "again").packs == cat.packs
+    for bad in ({"architecture": "t5"}, {"target_langs": ["zh_cn"]}, {"target_langs": ["zho_HANS"]}):
+        broken = doc(**bad)
+        with pytest.raises(CatalogError, match="unknown architecture|invalid values"):
+            catalog.parse(json.dumps(broken), "test")

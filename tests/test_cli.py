@@ -161,3 +161,35 @@ def test_broken_packs_are_listed_not_fatal(tiny_pack, dirs, tmp_path):
     removed = run("models", "remove", "no-source", env_extra=dirs)
     assert removed.returncode == 0, removed.stderr
     assert not (user / "no-source").exists() and (user / "bad-size").exists()
+
+
+def test_many_to_many_pack_export_and_translate(tiny_hf_many, tmp_path, dirs):
+    """`fanyi export` of an mBART-50 folder, then `fanyi translate` with the model's own codes."""
+    from fanyi.engine.options import DecodeOptions
+
+    pack = tmp_path / "mbart50-pack"
+    exported = run("export", str(tiny_hf_many("mbart50")), str(pack), "--quantize", "none")
+    assert exported.returncode == 0, exported.stderr
+    expected = Translator.open(pack, threads=1)
+    done = run("translate", "--model", str(pack), "--source", "en_XX", "--target", "zh_CN", "Good morning.")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == expected.translate("Good morning.", DecodeOptions(source="en_XX", target="zh_CN")) + "\n"
+    streamed = run("translate", "--model", str(pack), "--source", "fr_XX", "--stream", "Bonjour.")
+    assert streamed.stdout == expected.translate("Bonjour.", DecodeOptions(source="fr_XX")) + "\n"
+    missing = run("translate", "--model", str(pack), "Good morning.")
+    assert missing.returncode == 2
+    assert missing.stderr.startswith("fanyi: ") and "--source" in missing.stderr and "Traceback" not in missing.stderr
+    wrong = run("translate", "--model", str(pack), "--source", "en", "Hi.")
+    assert wrong.returncode == 2 and "'en' is not offered" in wrong.stderr
+    assert run("models", "import", str(pack), env_extra=dirs).returncode == 0
+    listed = run("models", "list", env_extra=dirs)
+    assert "hf-mbart50" in listed.stdout and "52 langs" in listed.stdout  # named after the folder
+
+
+def test_export_refuses_an_unknown_architecture_in_one_line(tmp_path):
+    folder = tmp_path / "bert"
+    folder.mkdir()
+    (folder / "config.json").write_text('{"model_type": "bert", "architectures": ["BertForMaskedLM"]}')
+    done = run("export", str(folder), str(tmp_path / "out"))
+    assert done.returncode == 2
+    assert "BertForMaskedLM is not supported" in done.stderr and "Traceback" not in done.stderr

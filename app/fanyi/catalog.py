@@ -30,11 +30,12 @@ CATALOG_FILE = "catalog.json"
 # Where the release workflow publishes the catalog (a release asset of the project's repository);
 # a catalog also lists its own URLs, so a fork's installers refresh from the fork.
 DEFAULT_CATALOG_URLS = ("https://github.com/fanyi-app/fanyi/releases/download/packs/catalog.json",)
-ARCHITECTURES = ("marian",)
+ARCHITECTURES = ("marian", "mbart50", "m2m100", "nllb")  # fanyi.engine.families: a pack's architecture.type
 QUANTIZATIONS = ("none", "int8")
 _ID = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
-_LANG = re.compile(r"^[a-z]{2,3}(_[A-Za-z]{4})?$")
+# a model's own language codes: en, ast, cmn_Hans (OPUS-MT), en_XX (mBART-50), eng_Latn (NLLB), mul
+_LANG = re.compile(r"^[a-z]{2,3}(_[A-Z][a-z]{3}|_[A-Z]{2})?$")
 # archive file names go into mirror URLs and the download folder: a plain name, no path
 _FILE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}\.zip$")
 
@@ -167,6 +168,7 @@ def _entry(raw: object, where: str) -> CatalogEntry:
     _check("en" in names and all(isinstance(v, str) and v for v in names.values()), where,
            "display_name needs a non-empty 'en' name")
     architecture = _get(raw, "architecture", str, where)
+    _check(architecture in ARCHITECTURES, where, f"unknown architecture {architecture!r}")
     quantization = _get(raw, "quantization", str, where)
     _check(quantization in QUANTIZATIONS, where, f"unknown quantization {quantization!r}")
 

@@ -16,7 +16,8 @@ SUBCOMMANDS = ("translate", "file", "export", "validate", "models", "serve")
 def _decode_options(args):
     from .engine.options import DecodeOptions
 
-    return DecodeOptions(beams=args.beams, max_length=args.max_length, target=args.target)
+    return DecodeOptions(beams=args.beams, max_length=args.max_length, target=args.target,
+                         source=getattr(args, "source", None))
 
 
 def _open_translator(model: str | None, threads: int | None = None):
@@ -35,7 +36,11 @@ def _add_decode_arguments(p: argparse.ArgumentParser) -> None:
     _add_model_arguments(p)
     p.add_argument("--beams", type=int, help="beam size (default: the model's, 4 for opus-mt)")
     p.add_argument("--max-length", type=int, help="maximum output length in tokens")
-    p.add_argument("--target", help="target variant of a multi-target model, e.g. cmn_Hans, cmn_Hant, yue")
+    p.add_argument("--target", help="target language in the model's own code: a variant of a multi-target "
+                                    "OPUS-MT model (cmn_Hans, cmn_Hant, yue) or a language of an mBART-50, M2M100 "
+                                    "or NLLB model (zh_CN, zh, zho_Hans; default: Chinese)")
+    p.add_argument("--source", help="source language of an mBART-50, M2M100 or NLLB model in its own code "
+                                    "(en_XX, en, eng_Latn); required for those")
 
 
 def cmd_translate(args) -> int:
@@ -203,7 +208,8 @@ def cmd_models(args) -> int:
         for p in packs:
             kind = "bundled" if p.bundled else "user"
             if p.usable:
-                print(f"{p.name:24} {p.source_lang + '→' + p.target_lang:10} {human_size(p.size_bytes):>9} "
+                languages = f"{len(p.languages)} langs" if p.languages else p.source_lang + '→' + p.target_lang
+                print(f"{p.name:24} {languages:10} {human_size(p.size_bytes):>9} "
                       f"{p.quantization:6} {kind:9} {p.path}")
             else:  # the reason names the folder or file
                 print(f"{p.name:24} {'-':10} {'-':>9} {'-':6} {kind:9} broken ({p.problem})")
@@ -285,7 +291,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("text", nargs="*")
     p.set_defaults(run=cmd_translate)
 
-    p = sub.add_parser("export", help="Hugging Face MarianMT folder → model pack")
+    p = sub.add_parser("export", help="Hugging Face MarianMT, mBART-50, M2M100 or NLLB-200 folder → model pack")
     p.add_argument("hf_dir")
     p.add_argument("out_dir")
     p.add_argument("--quantize", choices=["none", "int8"], default="none")

@@ -41,6 +41,7 @@ class PackInfo:
     bundled: bool
     target_tokens: dict
     pack_version: int = 0  # the catalog version it was published as; 0 for packs not from a catalog
+    languages: tuple[str, ...] = ()  # a many-to-many pack's target languages (model codes); empty for Marian
     problem: str | None = None
 
     @property
@@ -50,7 +51,7 @@ class PackInfo:
     @classmethod
     def of(cls, pack: ModelPack, bundled: bool) -> "PackInfo":
         return cls(pack.name, pack.path, pack.source_lang, pack.target_lang, pack.size_bytes, pack.quantization,
-                   bundled, pack.target_tokens, pack.pack_version or 0)
+                   bundled, pack.target_tokens, pack.pack_version or 0, tuple(pack.target_languages))
 
     @classmethod
     def broken(cls, path: Path, bundled: bool, problem: str) -> "PackInfo":

@@ -146,3 +146,14 @@ def test_a_hand_edited_address_that_is_not_http_is_dropped_on_load(ui_dirs):
                                encoding="utf-8")
     loaded = load_settings()
     assert (loaded.download_mirror, loaded.catalog_url) == ("", "https://ok.example/c.json")
+
+
+def test_remembered_languages_round_trip_and_bad_entries_are_dropped(ui_dirs):
+    save_settings(Settings(pack_languages={"nllb": ["eng_Latn", "zho_Hant"]}))
+    assert load_settings().pack_languages == {"nllb": ["eng_Latn", "zho_Hant"]}
+    settings_path().write_text(json.dumps({"beams": 3, "pack_languages": {
+        "good": ["en_XX", "zh_CN"], "short": ["en"], "numbers": [1, 2], "text": "en→zh"}}), encoding="utf-8")
+    loaded = load_settings()
+    assert loaded.pack_languages == {"good": ["en_XX", "zh_CN"]} and loaded.beams == 3
+    settings_path().write_text(json.dumps({"pack_languages": ["not", "a", "dict"]}), encoding="utf-8")
+    assert load_settings().pack_languages == {}

@@ -43,6 +43,7 @@ class FakeTranslator:
         self.quantization = pack.quantization
         self.target_tokens = dict(pack.target_tokens)
         self.default_target = pack.default_target
+        self.source_languages, self.target_languages = pack.source_languages, pack.target_languages
         self.threads = threads
         self.slow = slow
         self.last_stats = {"tokens": 0, "seconds": 0.0}

@@ -27,6 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--bilingual", action="store_true", help="each paragraph followed by its translation (双语对照)"
     )
     parser.add_argument("--target", metavar="LANG", help="target language of a multi-target model pack, e.g. cmn_Hans")
+    parser.add_argument("--source", metavar="LANG", help="source language of an mBART-50/M2M100/NLLB pack, e.g. en_XX")
 
 
 class ProgressBar:
@@ -63,7 +64,7 @@ def run(args: argparse.Namespace, translator_factory: Callable[[], Translator]) 
     if output is not None and len(inputs) > 1 and not output.is_dir():
         print("fanyi file: with several inputs, -o must name an existing folder.", file=sys.stderr)
         return 2
-    options = DecodeOptions(target=args.target) if args.target else None
+    options = DecodeOptions(target=args.target, source=args.source) if (args.target or args.source) else None
     problems = 0
     ready: list[Path] = []
     for src in inputs:  # cheap checks first: the model is not loaded for nothing

@@ -1,7 +1,9 @@
 """Streaming detokenization: text out as soon as later ids can no longer change it.
 
 The full decode is strip(R), then the optional clean-up, where R is the concatenation of each id's
-text (Tokenizer.piece_text). Appending ids only appends to R, so
+text (Tokenizer.piece_text). (tokenizer.json files decode to R with one leading space dropped and
+nothing stripped — `strips` is False there; the rules below then hold without the stripping.)
+Appending ids only appends to R, so
 
 * without clean-up, everything of R but its leading and trailing whitespace is final at once
   (CJK characters and whole words appear with the push that decides them);
@@ -17,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .tokenizer import Tokenizer, clean_up_tokenization
+from .tokenizer import clean_up_tokenization
 
 # Characters occurring in clean-up patterns; any other character never takes part in a replacement.
 _PATTERN_CHARS = frozenset(" .?!,'ntmsver")
@@ -63,25 +65,37 @@ class StreamDecoder:
     """push() the ids as they are decided; everything returned, finish() included, concatenates
     to exactly tokenizer.decode(all ids)."""
 
-    def __init__(self, tokenizer: Tokenizer) -> None:
+    def __init__(self, tokenizer) -> None:
+        """`tokenizer`: a Tokenizer, M2M100Tokenizer or JsonTokenizer."""
         self._text_of = tokenizer.piece_text
         self._clean = tokenizer.clean_up_tokenization_spaces
-        self._started = False  # seen a non-whitespace character (decode strips leading whitespace)
+        self._strips = tokenizer.strips
+        self._drops_first_space = getattr(tokenizer, "drops_first_space", False)
+        self._started = False  # seen a non-whitespace character (or, without stripping, any text)
         self._pending = ""  # decided text not returned yet: held trailing whitespace or a clean-up tail
+
+    def _start(self, text: str) -> str:
+        if self._strips:
+            text = text.lstrip()
+        elif text and self._drops_first_space and text[0] == " ":
+            text = text[1:]  # the first token's space, even when nothing else comes of the token
+            self._started = True
+            return text
+        self._started = bool(text)
+        return text
 
     def push(self, ids: Sequence[int]) -> str:
         text = "".join(self._text_of(int(i)) for i in ids)
         if not self._started:
-            text = text.lstrip()
-            self._started = bool(text)
+            text = self._start(text)
         self._pending += text
-        body = self._pending.rstrip()  # decode would strip it if nothing else came
+        body = self._pending.rstrip() if self._strips else self._pending  # decode would strip it
         k = _safe_split(body) if self._clean else len(body)
         self._pending = self._pending[k:]
         return clean_up_tokenization(body[:k]) if self._clean else body[:k]
 
     def finish(self) -> str:
         """The rest of the text; the decoder is then ready for a new sequence."""
-        body = self._pending.rstrip()
+        body = self._pending.rstrip() if self._strips else self._pending
         self._pending, self._started = "", False
         return clean_up_tokenization(body) if self._clean else body

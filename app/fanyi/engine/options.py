@@ -39,7 +39,9 @@ class CancelToken:
 class DecodeOptions:
     """Decoding options; None means "the pack's default" (read from its manifest, never hard-coded).
 
-    ``target`` names a target-language token of a multi-target pack, e.g. "cmn_Hans" for ``>>cmn_Hans<<``.
+    ``target`` names a target-language token of a multi-target Marian pack, e.g. "cmn_Hans" for
+    ``>>cmn_Hans<<``, or a language of a many-to-many pack in the model's own code ("zh_CN", "zh",
+    "zho_Hans"); ``source`` is the source language of a many-to-many pack ("en_XX", "en", "eng_Latn").
     """
 
     beams: int | None = None
@@ -51,6 +53,7 @@ class DecodeOptions:
     no_repeat_ngram_size: int | None = None
     repetition_penalty: float | None = None
     target: str | None = None
+    source: str | None = None
 
     def __post_init__(self) -> None:
         for name, (low, high, bound) in _INTEGER_RANGES.items():

@@ -22,12 +22,14 @@ from typing import Any, TypeVar
 
 from .. import limits
 
-# 2: the decoder also returns log-probabilities and each row's top ids (see export/marian_graphs.py)
+from .families import FAMILIES, Family, family_of
+
+# 2: the decoder also returns log-probabilities and each row's top ids (see export/transformer_graphs.py)
 FORMAT_VERSION = 2
 MANIFEST = "manifest.json"
 SHARED_DATA = "shared.bin"
 GRAPHS = ("encoder.onnx", "decoder.onnx")
-REQUIRED_FILES = (*GRAPHS, "source.spm", "target.spm", "vocab.json")
+REQUIRED_FILES = GRAPHS  # and the family's tokenizer files (engine/families.py)
 INT8_WEIGHT_SUFFIX = ".weight_int8"  # an int8 weight in shared.bin; its scales follow as <name>_scale
 INT8_SCALE_SUFFIX = "_scale"
 POSITION_TABLES = ("shared.encoder_positions", "shared.decoder_positions")  # [max_positions, d_model]
@@ -145,6 +147,15 @@ def map_of(key: Check, value: Check, max_items: int) -> Check:
     return check
 
 
+def pair(first: Check, second: Check) -> Check:
+    """A two-item list, e.g. a language's [token, id]; kept as a tuple."""
+    def check(value: Any, where: str) -> tuple:
+        if not isinstance(value, list) or len(value) != 2:
+            raise _Invalid(where, f"must be a list of two items, not {_show(value)}")
+        return first(value[0], f"{where}[0]"), second(value[1], f"{where}[1]")
+    return check
+
+
 @dataclass(frozen=True)
 class _Optional:
     check: Check
@@ -194,7 +205,7 @@ MANIFEST_SCHEMA = record({
     "name": optional(text(r".*", what="printable text")),
     "source_model": optional(record({"id": optional(text()), "revision": optional(text())})),
     "architecture": record({
-        "type": one_of("marian"),
+        "type": one_of(*FAMILIES),  # the family (engine/families.py); what follows it is informative
         "d_model": integer(1, limits.MAX_MODEL_WIDTH),
         "encoder_layers": integer(1, limits.MAX_LAYERS),
         "decoder_layers": integer(1, limits.MAX_LAYERS),
@@ -204,7 +215,12 @@ MANIFEST_SCHEMA = record({
         "vocab_size": integer(1, limits.MAX_VOCAB_SIZE),
         "max_positions": POSITIONS,
         "activation": text(r"[a-z0-9_]{1,32}"),
+        "pre_norm": optional(BOOLEAN),
+        "layernorm_embedding": optional(BOOLEAN),
+        "positions": optional(one_of("sinusoidal", "learned", "fairseq")),
+        "embed_scale": optional(BOOLEAN),
     }),
+    "tokenizer": optional(one_of("marian", "sentencepiece", "tokenizers")),
     "source_lang": LANGUAGE,
     "target_lang": LANGUAGE,
     "special_ids": record({
@@ -228,6 +244,14 @@ MANIFEST_SCHEMA = record({
         "forced_eos_token_id": optional(either("a token id or a list of them", TOKEN_ID, EOS_IDS)),
         "renormalize_logits": optional(BOOLEAN),
     }),
+    # many-to-many families: languages in the model's own codes (source_lang/target_lang are then "mul")
+    "languages": optional(record({
+        "source": list_of(LANGUAGE, 1, limits.MAX_TARGET_TOKENS),
+        "target": list_of(LANGUAGE, 1, limits.MAX_TARGET_TOKENS),
+        "tokens": map_of(LANGUAGE, pair(text(r"[^\s]{1,64}"), TOKEN_ID), limits.MAX_TARGET_TOKENS),
+        "source_token_position": optional(one_of("prefix", "suffix"), "prefix"),
+        "tokens_are_special": optional(BOOLEAN, True),
+    })),
     "target_tokens": optional(map_of(text(r"[^\s<>]{1,64}"), text(r">>[^\s<>]{1,64}<<"), limits.MAX_TARGET_TOKENS),
                               {}),
     "default_target": optional(text(r"[^\s<>]{1,64}")),
@@ -277,10 +301,24 @@ def _check_consistency(m: dict) -> None:
     for key, token in m["target_tokens"].items():
         if token != f">>{key}<<":
             raise _Invalid(f"target_tokens.{key}", f"must be '>>{key}<<', not {_show(token)}")
-    if m["default_target"] is not None and m["default_target"] not in m["target_tokens"]:
-        raise _Invalid("default_target", f"{_show(m['default_target'])} is not one of target_tokens")
+    family = FAMILIES[arch["type"]]
+    languages = m["languages"]
+    if family.target_language == "forced_bos":
+        if languages is None:
+            raise _Invalid("languages", f"is missing: a {family.title} pack names its languages")
+        for code, (_token, token_id) in languages["tokens"].items():
+            if token_id >= vocab:
+                raise _Invalid(f"languages.tokens.{code}", f"is token {token_id}, outside the vocabulary of {vocab}")
+        for side in ("source", "target"):
+            if unknown := [c for c in languages[side] if c not in languages["tokens"]]:
+                raise _Invalid(f"languages.{side}", f"lists {_show(unknown[0])}, which languages.tokens lacks")
+        choices, named = languages["target"], "languages.target"
+    else:
+        choices, named = m["target_tokens"], "target_tokens"
+    if m["default_target"] is not None and m["default_target"] not in choices:
+        raise _Invalid("default_target", f"{_show(m['default_target'])} is not one of {named}")
     files = m["files"]
-    for required in REQUIRED_FILES:
+    for required in REQUIRED_FILES + family.tokenizer_files:
         if required not in files:
             raise _Invalid("files", f"does not list {required}")
     total = sum(f["size"] for f in files.values())
@@ -301,9 +339,9 @@ def _check_consistency(m: dict) -> None:
         if name.endswith(INT8_WEIGHT_SUFFIX) and name + INT8_SCALE_SUFFIX not in index:
             raise _Invalid(where, f"is an int8 weight without its scales ({name + INT8_SCALE_SUFFIX})")
         # the tables bound the source and target lengths the runtime allows (architecture.max_positions)
-        if name in POSITION_TABLES and entry["shape"] != [arch["max_positions"], arch["d_model"]]:
-            raise _Invalid(where, f"has the shape {entry['shape']}, the architecture says "
-                                  f"[{arch['max_positions']}, {arch['d_model']}]")
+        rows = arch["max_positions"] + family.extra_position_rows
+        if name in POSITION_TABLES and entry["shape"] != [rows, arch["d_model"]]:
+            raise _Invalid(where, f"has the shape {entry['shape']}, the architecture says [{rows}, {arch['d_model']}]")
 
 
 def validate_manifest(raw: Any, source: Path) -> dict:
@@ -448,6 +486,24 @@ class ModelPack:
     @property
     def architecture(self) -> dict:
         return self.manifest["architecture"]
+
+    # --- many-to-many families (mBART-50, M2M100, NLLB): languages in the model's own codes ---------
+    @property
+    def family(self) -> Family:
+        return family_of(self.manifest)
+
+    @property
+    def source_languages(self) -> list[str]:
+        return list((self.manifest["languages"] or {}).get("source") or [])
+
+    @property
+    def target_languages(self) -> list[str]:
+        return list((self.manifest["languages"] or {}).get("target") or [])
+
+    @property
+    def language_tokens(self) -> dict[str, tuple[str, int]]:
+        """Code → (vocabulary token, id): "en_XX" → ("en_XX", 250004), "en" → ("__en__", 128022)."""
+        return dict((self.manifest["languages"] or {}).get("tokens") or {})
 
     @property
     def pack_version(self) -> int | None:

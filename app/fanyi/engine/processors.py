@@ -145,6 +145,21 @@ class ForcedEos:
 
 
 @dataclass(frozen=True)
+class ForcedBos:
+    """At the first step only `token_id` remains possible (the target language of mBART-50, M2M100, NLLB)."""
+
+    token_id: int
+
+    def closes(self, ids: np.ndarray) -> bool:
+        return ids.shape[1] == 1
+
+    def __call__(self, ids: np.ndarray, cand: Candidates) -> np.ndarray:
+        if not self.closes(ids):
+            return cand.scores
+        return np.where(cand.holding((self.token_id,)), np.float32(0), NEG_INF).astype(np.float32)
+
+
+@dataclass(frozen=True)
 class Renormalize:
     needs_whole_vocabulary = True  # a normalisation cannot be computed from a few candidates
 
@@ -160,7 +175,7 @@ def log_softmax(x: np.ndarray) -> np.ndarray:
 def build_processors(*, repetition_penalty: float | None, no_repeat_ngram_size: int | None,
                      bad_words_ids: Sequence[Sequence[int]], min_length: int | None,
                      forced_eos_token_id: int | Sequence[int] | None, max_length: int,
-                     renormalize: bool, eos_ids: Sequence[int]) -> list:
+                     renormalize: bool, eos_ids: Sequence[int], forced_bos_token_id: int | None = None) -> list:
     rules: list = []
     if repetition_penalty is not None and repetition_penalty != 1.0:
         rules.append(RepetitionPenalty(repetition_penalty))
@@ -170,6 +185,8 @@ def build_processors(*, repetition_penalty: float | None, no_repeat_ngram_size: 
         rules.append(NoBadWords.build(bad_words_ids, eos_ids))
     if min_length:
         rules.append(MinLength(min_length, tuple(eos_ids)))
+    if forced_bos_token_id is not None:
+        rules.append(ForcedBos(forced_bos_token_id))
     if forced_eos_token_id is not None:
         forced = (forced_eos_token_id,) if isinstance(forced_eos_token_id, int) else tuple(forced_eos_token_id)
         rules.append(ForcedEos(max_length, forced))

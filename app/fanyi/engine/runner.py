@@ -1,4 +1,8 @@
-"""Runs a pack's encoder and one-step decoder sessions; the only module that feeds ONNX Runtime."""
+"""Runs a pack's encoder and one-step decoder sessions; the only module that feeds ONNX Runtime.
+
+One runner for every family: the graphs have the same inputs and outputs whatever the architecture
+(see export/transformer_graphs.py).
+"""
 
 from __future__ import annotations
 
@@ -34,7 +38,7 @@ def _check_interface(session, path: Path, inputs: dict[str, list], outputs: dict
         raise PackError(f"{path} does not fit the pack's manifest: {problems[0]}")
 
 
-class MarianRunner:
+class Runner:
     def __init__(self, pack: ModelPack, threads: int | None = None):
         arch = pack.architecture
         self.layers = arch["decoder_layers"]
@@ -67,7 +71,7 @@ class MarianRunner:
         return session
 
     def encode(self, sequences: list[list[int]]) -> DecoderState:
-        """Pads the sources on the right (as MarianTokenizer does) and computes the cross-attention cache."""
+        """Pads the sources on the right (as the Hugging Face tokenizers do) and computes the cross-attention cache."""
         width = max(len(s) for s in sequences)
         ids = np.full((len(sequences), width), self.pad_id, dtype=np.int64)
         mask = np.zeros((len(sequences), width), dtype=np.int64)

@@ -51,6 +51,13 @@ class SearchSettings:
     pad_id: int
     decoder_start_id: int
     rules: tuple
+    forced_bos_id: int | None = None  # the target language token of mBART-50, M2M100 and NLLB
+
+    @property
+    def fixed_candidates(self) -> tuple[int, ...]:
+        """Tokens a logits rule may raise: always in a step's candidate table."""
+        forced = () if self.forced_bos_id is None else (self.forced_bos_id,)
+        return tuple(dict.fromkeys(self.eos_ids + forced))
 
 
 class DecoderState:
@@ -110,20 +117,20 @@ def _table(settings: SearchSettings, ids: np.ndarray, out: StepOutput, scores: n
            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Processed scores of each row's candidates, their token ids, and the bound for every other token.
 
-    The candidates are the decoder's top ids and the end-of-sentence ids (which ForcedEos may raise);
-    an end-of-sentence id already among the top ids is scored once.
+    The candidates are the decoder's top ids and the fixed ones (end-of-sentence ids, which ForcedEos
+    may raise, and a forced first token); a fixed id already among the top ids is scored once.
     """
     top = out.top_ids
     rows, width = top.shape
     if width >= scores.shape[1] or proc.needs_whole_vocabulary(settings.rules):
         full = proc.Candidates.full(scores)
         return proc.apply(settings.rules, ids, full), full.ids, np.full(rows, -np.inf, np.float32)
-    eos = np.asarray(settings.eos_ids, dtype=top.dtype)
-    cand_ids = np.concatenate([top, np.broadcast_to(eos, (rows, eos.size))], axis=1)
+    fixed = np.asarray(settings.fixed_candidates, dtype=top.dtype)
+    cand_ids = np.concatenate([top, np.broadcast_to(fixed, (rows, fixed.size))], axis=1)
     cand = proc.Candidates(cand_ids, np.take_along_axis(scores, cand_ids, axis=1))
     processed = proc.apply(settings.rules, ids, cand)
     repeated = np.zeros(cand_ids.shape, bool)
-    repeated[:, width:] = (top[:, :, None] == eos).any(axis=1)
+    repeated[:, width:] = (top[:, :, None] == fixed).any(axis=1)
     processed[repeated] = -np.inf
     bound = np.full(rows, -np.inf, np.float32) if proc.closed(settings.rules, ids) else cand.scores[:, width - 1]
     return processed, cand_ids, bound

@@ -8,7 +8,8 @@ from .processors import build_processors
 from .search import SearchSettings
 
 
-def resolve(pack: ModelPack, options: DecodeOptions | None) -> SearchSettings:
+def resolve(pack: ModelPack, options: DecodeOptions | None, forced_bos_id: int | None = None) -> SearchSettings:
+    """`forced_bos_id`: the target language token a many-to-many model must start with."""
     o = options or DecodeOptions()
     gen = pack.generation
     ids = pack.special_ids
@@ -40,6 +41,7 @@ def resolve(pack: ModelPack, options: DecodeOptions | None) -> SearchSettings:
         max_length=max_length,
         renormalize=bool(gen.get("renormalize_logits")),
         eos_ids=eos_ids,
+        forced_bos_token_id=forced_bos_id,
     )
     return SearchSettings(
         num_beams=pick(o.beams, "num_beams", 1),
@@ -50,4 +52,5 @@ def resolve(pack: ModelPack, options: DecodeOptions | None) -> SearchSettings:
         pad_id=int(ids["pad"]),
         decoder_start_id=int(ids["decoder_start"]),
         rules=tuple(rules),
+        forced_bos_id=forced_bos_id,
     )

@@ -1,4 +1,5 @@
-"""Marian (OPUS-MT) tokenization without transformers: the same ids and text as MarianTokenizer.
+"""SentencePiece + vocab.json tokenization without transformers: the same ids and text as
+transformers' MarianTokenizer (OPUS-MT) and M2M100Tokenizer.
 
 Mirrors transformers 4.57.6 `MarianTokenizer` with a shared vocab.json (`separate_vocabs: false`):
 
@@ -14,6 +15,11 @@ Mirrors transformers 4.57.6 `MarianTokenizer` with a shared vocab.json (`separat
   not know come back verbatim, its own <unk> piece as " ⁇ "), "▁" becomes " ", the result is
   stripped. `clean_up_tokenization_spaces` defaults to False in 4.57.6 (the tokenizer_config.json
   of the folder may turn it on); when on, the same English clean-up replacements are applied.
+
+M2M100 (`M2M100Tokenizer`) works the same way with one SentencePiece model for both sides, the
+fairseq specials <s> <pad> </s> <unk>, no ">>xx<<" rule, and its language tokens ("__en__") as ids
+after vocab.json's: a source is [language] pieces… </s>, and decoding skips the language tokens
+with the other specials (when the folder lists them as special tokens, as facebook/m2m100_418M does).
 """
 
 from __future__ import annotations
@@ -64,6 +70,8 @@ def read_vocab(path: Path, size: int | None = None, specials: Sequence[str] = (E
 
 
 class Tokenizer:
+    strips = True  # decode() strips the text at both ends (see detok.StreamDecoder)
+
     def __init__(
         self,
         source: spm.SentencePieceProcessor,
@@ -74,14 +82,16 @@ class Tokenizer:
         unk_token: str = UNK,
         pad_token: str = PAD,
         clean_up_tokenization_spaces: bool = False,
+        specials: Sequence[str] = (),
     ) -> None:
-        for token in (eos_token, unk_token, pad_token):
+        """`specials`: further special tokens (kept whole in a text, skipped by decode), all in `vocab`."""
+        for token in (eos_token, unk_token, pad_token, *specials):
             if token not in vocab:
                 raise KeyError(f"{token!r} must be in the vocab")
         self._source = source
         self._target = target
         self._vocab = vocab
-        self._specials = {eos_token, unk_token, pad_token}
+        self._specials = {eos_token, unk_token, pad_token, *specials}
         self.eos_id = vocab[eos_token]
         self.unk_id = vocab[unk_token]
         self.pad_id = vocab[pad_token]
@@ -134,6 +144,9 @@ class Tokenizer:
         """Target-side ids as MarianTokenizer(text_target=text)["input_ids"]."""
         return self._encode(text, self._target)
 
+    # MarianTokenizer strips a leading ">>xx<<" language code from every chunk into its own token
+    marian_codes = True
+
     def _encode(self, text: str, sp: spm.SentencePieceProcessor) -> list[int]:
         vocab, unk = self._vocab, self.unk_id
         ids: list[int] = []
@@ -141,7 +154,7 @@ class Tokenizer:
             if chunk in self._specials:
                 ids.append(vocab[chunk])
                 continue
-            if chunk.startswith(">>") and (end := chunk.find("<<")) != -1:
+            if self.marian_codes and chunk.startswith(">>") and (end := chunk.find("<<")) != -1:
                 ids.append(vocab.get(chunk[: end + 2], unk))
                 chunk = chunk[end + 2 :]
             if chunk:
@@ -193,3 +206,33 @@ class Tokenizer:
 
     def piece_to_id(self, piece: str) -> int:
         return self._vocab.get(piece, self.unk_id)
+
+
+class M2M100Tokenizer(Tokenizer):
+    """transformers' M2M100Tokenizer: one SentencePiece model, a fairseq vocab.json, language tokens after it."""
+
+    marian_codes = False
+
+    def __init__(self, sp: spm.SentencePieceProcessor, vocab: dict[str, int], languages: dict[str, int], *,
+                 languages_are_special: bool = True, clean_up_tokenization_spaces: bool = False,
+                 source_token_position: str = "prefix") -> None:
+        # M2M100Tokenizer looks language tokens up before vocab.json, so they win over a piece of that name
+        full = {**vocab, **languages}
+        super().__init__(sp, sp, full, specials=("<s>", *(languages if languages_are_special else ())),
+                         clean_up_tokenization_spaces=clean_up_tokenization_spaces)
+        self._languages = languages
+        self._suffix = source_token_position == "suffix"
+
+    @classmethod
+    def from_files(cls, spm_model: Path, vocab_json: Path, languages: dict[str, int],  # type: ignore[override]
+                   **kwargs) -> "M2M100Tokenizer":
+        vocab = json.loads(Path(vocab_json).read_text(encoding="utf-8"))
+        return cls(load_spm(Path(spm_model)), vocab, languages, **kwargs)
+
+    def encode(self, text: str, language_token: str | None = None) -> list[int]:
+        """[language_token] pieces… </s>, as M2M100Tokenizer(text) with src_lang set."""
+        ids = self._encode(text, self._source)
+        if language_token is None:
+            return ids
+        lang = self._languages[language_token]
+        return ids + [lang] if self._suffix else [lang, *ids]

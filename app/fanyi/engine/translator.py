@@ -11,7 +11,6 @@ part keeps its source text and is listed in the result's failures.
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections.abc import Callable, Collection, Generator, Iterator, Sequence
@@ -25,13 +24,14 @@ from . import search
 from .allocator import keep_freed_memory
 from .degenerate import REASONS, Finding, SentenceCheck, guarded, length_bound
 from .detok import StreamDecoder
+from .language_choice import LanguageChoice, choose
 from .options import CancelToken, DecodeOptions
 from .pack import ModelPack
+from .pack_tokenizer import open_tokenizer
 from .results import Failure, Rewind, StreamEvent, Translation
-from .runner import MarianRunner
+from .runner import Runner
 from .segment import Piece, SentenceCache, limit_length, part_joiner, separator_text, split_text
 from .settings import resolve
-from .tokenizer import Tokenizer, load_spm, read_vocab
 
 log = logging.getLogger(__name__)
 
@@ -60,31 +60,12 @@ class _Outcome:
         return part.text.strip() if self.failed else self.text
 
 
-def _clean_up_spaces(config: Path) -> bool:
-    """MarianTokenizer's decode clean-up, as the model's tokenizer_config.json sets it (default off)."""
-    settings = json.loads(config.read_text(encoding="utf-8"))
-    if not isinstance(settings, dict):
-        raise ValueError("not a JSON object")
-    return bool(settings.get("clean_up_tokenization_spaces", False))
-
-
-def _load_tokenizer(pack: ModelPack) -> Tokenizer:
-    """Each file loaded on its own, so that an error names the one that failed."""
-    config = "tokenizer_config.json"
-    clean_up = config in pack.manifest["files"] and pack.load(config, _clean_up_spaces)
-    vocab_size = pack.architecture["vocab_size"]
-    return Tokenizer(pack.load("source.spm", load_spm), pack.load("target.spm", load_spm),
-                     pack.load("vocab.json", lambda path: read_vocab(path, vocab_size)),
-                     clean_up_tokenization_spaces=clean_up)
-
-
 class Translator:
     def __init__(self, pack: ModelPack, *, threads: int | None = None, cache_size: int = 4096):
         self.pack = pack
-        self._runner = MarianRunner(pack, threads)
-        self.tokenizer = _load_tokenizer(pack)
+        self._runner = Runner(pack, threads)
+        self.tokenizer = open_tokenizer(pack)
         self._cache: SentenceCache[_Outcome] = SentenceCache(cache_size)
-        self._bound = length_bound(pack.source_lang, pack.target_lang)
         self.last_stats: dict = {"tokens": 0, "seconds": 0.0}
         keep_freed_memory()  # after loading, so what loading freed goes back to the system
 
@@ -112,32 +93,30 @@ class Translator:
     quantization = property(lambda self: self.pack.quantization)
     target_tokens = property(lambda self: self.pack.target_tokens)
     default_target = property(lambda self: self.pack.default_target)
+    # many-to-many packs (mBART-50, M2M100, NLLB): the languages, in the model's codes; empty for Marian
+    source_languages = property(lambda self: self.pack.source_languages)
+    target_languages = property(lambda self: self.pack.target_languages)
 
     @property
     def max_source_tokens(self) -> int:
         return int(self.pack.architecture["max_positions"])
 
     # --- ids level: what the parity tests compare with generate() --------------------------------
-    def target_token(self, options: DecodeOptions | None) -> str | None:
-        wanted = (options.target if options else None) or self.default_target
-        if wanted is None:
-            return None
-        tokens = self.target_tokens
-        if wanted not in tokens:
-            choices = ", ".join(sorted(tokens)) or "none"
-            raise ValueError(f"target {wanted!r} is not offered by the model {self.name} (it offers: {choices})")
-        return tokens[wanted]
+    def languages(self, options: DecodeOptions | None) -> LanguageChoice:
+        """The request's languages as the pack's family takes them; ValueError for one it does not offer."""
+        return choose(self.pack, options)
 
     def encode(self, text: str, options: DecodeOptions | None = None) -> list[int]:
-        return self.tokenizer.encode(text, target_token=self.target_token(options))
+        return self.tokenizer.encode(text, self.languages(options).source_token)
 
     def decode_ids(self, sources: list[list[int]], options: DecodeOptions | None = None,
                    cancel: CancelToken | None = None, stop: Collection[int] = ()
                    ) -> Generator[tuple[int, list[int]], None, list[list[int]]]:
         """Yields (row, newly decided ids) and returns each row's ids, the decoder start excluded.
 
+        For many-to-many packs the first id is the target language token that `options` asks for.
         Rows the caller puts into `stop` while handling a yield end there (see search.py)."""
-        settings = resolve(self.pack, options)
+        settings = resolve(self.pack, options, self.languages(options).forced_bos_id)
         state = self._runner.encode(sources)
         run = search.beam if settings.num_beams > 1 else search.greedy
         return (yield from run(state, settings, cancel, stop))
@@ -147,13 +126,17 @@ class Translator:
         """Exactly what generate() chooses: no watch for degeneration, no guard."""
         return _drain(self.decode_ids(sources, options, cancel))
 
-    def sentence_check(self, source: Sequence[int]) -> SentenceCheck:
+    def sentence_check(self, source: Sequence[int], options: DecodeOptions | None = None) -> SentenceCheck:
         """What the translation of one sentence's source ids (as encode() gives them) may look like."""
-        eos = self.tokenizer.eos_id
-        target = source[0] if self.tokenizer.id_to_piece(source[0]).startswith(">>") else None
-        pieces = [self.tokenizer.id_to_piece(i) for i in source if i not in (eos, target)]
+        choice = self.languages(options)
+        # the language tokens encode() adds (Marian's >>id<< first, the families' source language) are not text
+        special = {self.tokenizer.eos_id, *(i for _token, i in self.pack.language_tokens.values())}
+        if source and (self.tokenizer.id_to_piece(source[0]) or "").startswith(">>"):
+            special.add(source[0])
+        pieces = [self.tokenizer.id_to_piece(i) or "" for i in source if i not in special]
         ids = self.pack.special_ids
-        return SentenceCheck.for_source(pieces, self._bound, ids.get("eos_all") or [ids["eos"]])
+        return SentenceCheck.for_source(pieces, length_bound(choice.source_lang, choice.target_lang),
+                                        ids.get("eos_all") or [ids["eos"]])
 
     def forced_logits(self, source: list[int], prefix: list[int]) -> np.ndarray:
         """Decoder logits at every step when fed `prefix` (teacher forcing); [len(prefix), vocab]."""
@@ -165,13 +148,14 @@ class Translator:
         """Pieces of the text, and for each piece to translate its parts."""
         if not text.strip():
             return [], []
-        pieces = split_text(text, source_lang=self.source_lang)
-        target = self.target_token(options)
+        choice = self.languages(options)
+        pieces = split_text(text, source_lang=choice.source_lang)
+        token = choice.source_token
 
         def count(s: str) -> int:
-            return len(self.tokenizer.encode(s, target_token=target))
+            return len(self.tokenizer.encode(s, token))
 
-        parts = [[_Part(part, tuple(self.tokenizer.encode(part, target_token=target)))
+        parts = [[_Part(part, tuple(self.tokenizer.encode(part, token)))
                   for part in limit_length(p.text, self.max_source_tokens, count)]
                  for p in pieces if p.translate]
         return pieces, parts
@@ -179,14 +163,14 @@ class Translator:
     def _key(self, ids: tuple[int, ...], options: DecodeOptions | None) -> tuple:
         return (self.pack.path, options or DecodeOptions(), ids)
 
-    def _render(self, pieces: list[Piece], parts: list[list[_Part]], outcomes: dict[tuple[int, ...], _Outcome]
-                ) -> Translation:
+    def _render(self, pieces: list[Piece], parts: list[list[_Part]], outcomes: dict[tuple[int, ...], _Outcome],
+                target_lang: str) -> Translation:
         groups = iter(parts)
         out: list[str] = []
         failures: list[Failure] = []
-        joiner = part_joiner(self.target_lang)
+        joiner = part_joiner(target_lang)
         for i, piece in enumerate(pieces):
-            out.append(separator_text(pieces, i, self.target_lang))
+            out.append(separator_text(pieces, i, target_lang))
             if piece.translate:
                 group = next(groups)
                 out.append(joiner.join(outcomes[part.ids].text_for(part) for part in group))
@@ -224,7 +208,8 @@ class Translator:
             if progress:
                 progress(min(start + BATCH_SIZE, len(ordered)), len(ordered))
         self.last_stats["seconds"] = time.perf_counter() - started
-        return [self._render(pieces, parts, outcomes) for pieces, parts in plans]
+        target_lang = self.languages(options).target_lang
+        return [self._render(pieces, parts, outcomes, target_lang) for pieces, parts in plans]
 
     def translate_batch(self, texts: list[str], options: DecodeOptions | None = None,
                         progress: Progress | None = None, cancel: CancelToken | None = None) -> list[str]:
@@ -251,14 +236,15 @@ class Translator:
         started = time.perf_counter()
         self.last_stats = {"tokens": 0, "seconds": 0.0}
         pieces, parts = self._plan(text, options)
+        target_lang = self.languages(options).target_lang
         groups = iter(parts)
         for i, piece in enumerate(pieces):
-            if sep := separator_text(pieces, i, self.target_lang):
+            if sep := separator_text(pieces, i, target_lang):
                 yield sep
             if not piece.translate:
                 continue
             for j, part in enumerate(next(groups)):
-                if j and (joiner := part_joiner(self.target_lang)):
+                if j and (joiner := part_joiner(target_lang)):
                     yield joiner
                 yield from self._stream_part(part, options, cancel)
         self.last_stats["seconds"] = time.perf_counter() - started
@@ -303,7 +289,7 @@ class Translator:
         """Decode parts as one batch; one that degenerates is decoded again alone with a guard, and
         fails (keeping its source text) when that degenerates too. Yields (row, new ids) as they are
         decided and (row, None) when what was yielded for a row no longer counts."""
-        checks = [self.sentence_check(part.ids) for part in parts]
+        checks = [self.sentence_check(part.ids, options) for part in parts]
         results, findings = yield from self._watched(parts, options, checks, cancel, list(range(len(parts))))
         max_new_tokens = resolve(self.pack, options).max_length - 1
         outcomes = []

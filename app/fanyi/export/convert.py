@@ -1,4 +1,8 @@
-"""Hugging Face MarianMT folder → Fanyi model pack: build graphs, simplify, quantize, write, checksum."""
+"""Hugging Face translation model folder → Fanyi model pack: build graphs, simplify, quantize, write, checksum.
+
+MarianMT, mBART-50, M2M100 and NLLB-200 folders (fanyi.engine.families) give the same pack format;
+the manifest names the family and lists the languages in the model's own codes.
+"""
 
 from __future__ import annotations
 
@@ -12,13 +16,15 @@ from pathlib import Path
 import onnx
 from onnx import external_data_helper
 
+from ..engine.families import OPTIONAL_TOKENIZER_FILES, Family
 from ..engine.int8_weights import INT8_SCALE_SUFFIX, INT8_WEIGHT_SUFFIX
+from ..engine.json_tokenizer import JsonTokenizer
 from ..engine.pack import FORMAT_VERSION, MANIFEST, SHARED_DATA, file_digest
 from .errors import ExportError
-from .hf_weights import extract_weights, generation_defaults, load_model
-from .marian_graphs import QuantizeSpec, build_decoder, build_encoder
+from .hf_weights import detect_family, extract_weights, generation_defaults, load_model
+from .languages import language_manifest
+from .transformer_graphs import QuantizeSpec, build_decoder, build_encoder
 
-TOKENIZER_FILES = ("source.spm", "target.spm", "vocab.json", "tokenizer_config.json")
 LANG_TOKEN = re.compile(r"^>>(.+)<<$")
 # "zhx" (ISO 639-5: the Chinese languages) is what multi-variety models such as opus-mt-tc-bible-big-zhx-en read
 ISO3_TO_ISO1 = {"eng": "en", "zho": "zh", "cmn": "zh", "zhx": "zh", "deu": "de", "fra": "fr", "jpn": "ja",
@@ -103,32 +109,47 @@ def _default_target(target_tokens: dict[str, str], target_lang: str) -> str | No
     return sorted(target_tokens)[0]
 
 
-def build_manifest(hf_dir: Path, model, spec: QuantizeSpec, *, name: str, model_id: str | None,
-                   revision: str | None) -> dict:
-    cfg = model.config
+def _marian_languages(hf_dir: Path) -> dict:
     vocab = json.loads((hf_dir / "vocab.json").read_text(encoding="utf-8"))
-    gen = generation_defaults(hf_dir)
     source_lang, target_lang = _languages(hf_dir, vocab)
     targets = _target_tokens(vocab)
-    unk = vocab.get("<unk>")
+    return {"source_lang": source_lang, "target_lang": target_lang, "target_tokens": targets,
+            "default_target": _default_target(targets, target_lang), "unk": vocab.get("<unk>")}
+
+
+def build_manifest(hf_dir: Path, model, spec: QuantizeSpec, *, name: str, model_id: str | None,
+                   revision: str | None, family: Family, tokenizer_dir: Path) -> dict:
+    cfg = model.config
+    gen = generation_defaults(hf_dir, family)
+    if family.target_language == "forced_bos":
+        languages = language_manifest(family, tokenizer_dir, gen["forced_bos_token_id"])
+    else:
+        languages = _marian_languages(hf_dir)
+    unk = languages.pop("unk")
+    w = model.get_output_embeddings().weight
     return {
         "format_version": FORMAT_VERSION,
         "name": name,
         "source_model": {"id": model_id, "revision": revision},
         "architecture": {
-            "type": "marian",
+            "type": family.name,
             "d_model": cfg.d_model,
             "encoder_layers": cfg.encoder_layers,
             "decoder_layers": cfg.decoder_layers,
             "heads": cfg.decoder_attention_heads,
             "head_dim": cfg.d_model // cfg.decoder_attention_heads,
             "ffn_dim": cfg.decoder_ffn_dim,
-            "vocab_size": int(model.final_logits_bias.shape[-1]),
+            "vocab_size": int(w.shape[0]),
             "max_positions": cfg.max_position_embeddings,
             "activation": cfg.activation_function,
+            # how the graphs were built (fanyi.engine.families), for the record
+            "pre_norm": family.pre_norm,
+            "layernorm_embedding": family.layernorm_embedding,
+            "positions": family.positions,
+            "embed_scale": bool(cfg.scale_embedding),
         },
-        "source_lang": source_lang,
-        "target_lang": target_lang,
+        "tokenizer": family.tokenizer,
+        **{k: languages.pop(k) for k in ("source_lang", "target_lang")},
         "special_ids": {
             "pad": gen["pad_token_id"],
             "eos": gen["eos_token_ids"][0],
@@ -140,8 +161,7 @@ def build_manifest(hf_dir: Path, model, spec: QuantizeSpec, *, name: str, model_
         "generation": {k: gen[k] for k in ("num_beams", "max_length", "max_new_tokens", "min_length",
                                            "length_penalty", "early_stopping", "no_repeat_ngram_size",
                                            "repetition_penalty", "forced_eos_token_id", "renormalize_logits")},
-        "target_tokens": targets,
-        "default_target": _default_target(targets, target_lang),
+        **languages,
         "quantization": {
             "mode": spec.mode,
             "scheme": "dynamic; weights int8 symmetric per output channel, activations uint8 per tensor"
@@ -162,18 +182,54 @@ def export_pack(hf_dir: Path, out_dir: Path, *, quantize: str = "none", embeddin
     hf_dir, out_dir = Path(hf_dir), Path(out_dir)
     if out_dir.exists() and not overwrite:
         raise ExportError(f"{out_dir} already exists; choose another folder or remove it")
-    for required in ("config.json", "source.spm", "target.spm", "vocab.json"):
-        if not (hf_dir / required).is_file():
-            raise ExportError(f"{hf_dir / required} is missing: not a MarianMT model folder")
-    if (hf_dir / "target_vocab.json").exists():
-        raise ExportError(f"{hf_dir} uses separate source and target vocabularies, which Fanyi does not support")
+    family = detect_family(hf_dir)
+    if family.name == "marian":
+        for required in ("source.spm", "target.spm", "vocab.json"):
+            if not (hf_dir / required).is_file():
+                raise ExportError(f"{hf_dir / required} is missing: not a complete MarianMT model folder")
+        if (hf_dir / "target_vocab.json").exists():
+            raise ExportError(f"{hf_dir} uses separate source and target vocabularies, which Fanyi does not support")
     spec = quantize_spec(quantize, embeddings)
 
-    say("loading the PyTorch model")
-    model = load_model(hf_dir)
-    weights = extract_weights(model)
-    manifest = build_manifest(hf_dir, model, spec, name=name or hf_dir.name, model_id=model_id,
-                              revision=revision)
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=f".{out_dir.name}.tokenizer.", dir=out_dir.parent) as tok_tmp:
+        say(f"reading the {family.title} tokenizer")
+        tokenizer_dir = tokenizer_files(family, hf_dir, Path(tok_tmp))
+        say(f"loading the PyTorch model ({family.title})")
+        model = load_model(hf_dir, family)
+        weights = extract_weights(model, family)
+        manifest = build_manifest(hf_dir, model, spec, name=name or hf_dir.name, model_id=model_id,
+                                  revision=revision, family=family, tokenizer_dir=tokenizer_dir)
+        _write_pack(family, weights, spec, manifest, tokenizer_dir, out_dir, simplify, say)
+    say(f"pack written to {out_dir}")
+    return out_dir
+
+
+def tokenizer_files(family: Family, hf_dir: Path, scratch: Path) -> Path:
+    """A folder with the family's tokenizer files: hf_dir itself, or `scratch` where tokenizer.json had
+    to be made from the slow tokenizer's SentencePiece model (export time has transformers)."""
+    folder = hf_dir
+    if family.tokenizer == "tokenizers" and not (hf_dir / "tokenizer.json").is_file():
+        from transformers import AutoTokenizer
+
+        try:
+            AutoTokenizer.from_pretrained(hf_dir, use_fast=True).save_pretrained(scratch)
+        except (OSError, ValueError) as exc:
+            raise ExportError(f"{hf_dir}: the {family.title} tokenizer cannot be read ({exc})") from None
+        folder = scratch
+    missing = [f for f in family.tokenizer_files if not (folder / f).is_file()]
+    if missing:
+        raise ExportError(f"{hf_dir / missing[0]} is missing: the {family.title} tokenizer needs it")
+    if family.tokenizer == "tokenizers":
+        try:  # the runtime must be able to stream its decoding exactly: refuse now, not at run time
+            JsonTokenizer(folder / "tokenizer.json", {})
+        except ValueError as exc:
+            raise ExportError(f"{hf_dir}: {exc}") from None
+    return folder
+
+
+def _write_pack(family: Family, weights, spec: QuantizeSpec, manifest: dict, tokenizer_dir: Path,
+                out_dir: Path, simplify: bool, say: Progress) -> None:
     say("building the encoder and decoder graphs" + (" (int8)" if spec.mode == "int8" else ""))
     graphs = {"encoder.onnx": build_encoder(weights, spec).build(),
               "decoder.onnx": build_decoder(weights, spec).build()}
@@ -181,14 +237,13 @@ def export_pack(hf_dir: Path, out_dir: Path, *, quantize: str = "none", embeddin
         say("simplifying the graphs")
         graphs = {k: _simplify(m) for k, m in graphs.items()}
 
-    out_dir.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", dir=out_dir.parent))
     try:
         say("writing the pack")
         manifest["external_tensors"] = _write_graphs(graphs, staging)
-        for filename in TOKENIZER_FILES:
-            if (hf_dir / filename).is_file():
-                shutil.copy2(hf_dir / filename, staging / filename)
+        for filename in family.tokenizer_files + OPTIONAL_TOKENIZER_FILES:
+            if (tokenizer_dir / filename).is_file():
+                shutil.copy2(tokenizer_dir / filename, staging / filename)
         manifest["files"] = {p.name: file_digest(p) for p in sorted(staging.iterdir()) if p.is_file()}
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         if out_dir.exists():
@@ -197,5 +252,3 @@ def export_pack(hf_dir: Path, out_dir: Path, *, quantize: str = "none", embeddin
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    say(f"pack written to {out_dir}")
-    return out_dir

@@ -1,8 +1,10 @@
-"""Train small SentencePiece models and write them as a Hugging Face OPUS-MT tokenizer folder.
+"""Train small SentencePiece models and write them as Hugging Face tokenizer folders.
 
-Build/test time only. The folder has the files Helsinki-NLP/opus-mt-* ship (source.spm, target.spm,
-one shared vocab.json, tokenizer_config.json, special_tokens_map.json) so that both
-transformers.MarianTokenizer and fanyi.engine.tokenizer.Tokenizer load it.
+Build/test time only. OPUS-MT folders have the files Helsinki-NLP/opus-mt-* ship (source.spm,
+target.spm, one shared vocab.json, tokenizer_config.json, special_tokens_map.json) so that both
+transformers.MarianTokenizer and fanyi.engine.tokenizer.Tokenizer load them; mBART-50, M2M100 and
+NLLB-200 folders have what facebook/mbart-large-50-many-to-many-mmt, facebook/m2m100_418M and
+facebook/nllb-200-distilled-600M ship.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ EOS, UNK, PAD = "</s>", "<unk>", "<pad>"
 _SPM_RESERVED = 4
 
 
-def _train_spm(corpus: Path, vocab_size: int, seed: int) -> bytes:
+def _train_spm(corpus: Path, vocab_size: int, seed: int, model_type: str = "unigram") -> bytes:
     text = corpus.read_text(encoding="utf-8")
     # With character_coverage=1.0 every character needs a piece; training refuses a vocab_size below
     # that, so grow it to an upper bound of the distinct characters (NFKC may add a few).
@@ -31,7 +33,7 @@ def _train_spm(corpus: Path, vocab_size: int, seed: int) -> bytes:
     spm.SentencePieceTrainer.train(
         input=str(corpus),
         model_writer=model,
-        model_type="unigram",
+        model_type=model_type,
         vocab_size=vocab_size,
         hard_vocab_limit=False,  # a small corpus may not yield vocab_size pieces
         character_coverage=1.0,
@@ -96,3 +98,93 @@ def train_marian_tokenizer(
 
 def _write_json(path: Path, data: dict) -> None:
     path.write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+
+
+# --- many-to-many families: one SentencePiece model for every language --------------------------
+
+def pad_sentencepiece(model: bytes, pieces: int) -> bytes:
+    """A unigram model grown to `pieces` pieces with "▁filler<i>" ones no real text segments into:
+    the size of a real model's vocabulary (250k for mBART-50), for size and speed numbers."""
+    from sentencepiece import sentencepiece_model_pb2
+
+    proto = sentencepiece_model_pb2.ModelProto()
+    proto.ParseFromString(model)
+    for i in range(pieces - len(proto.pieces)):
+        proto.pieces.add(piece=f"▁filler{i}", score=-100.0, type=sentencepiece_model_pb2.ModelProto.SentencePiece.NORMAL)
+    return proto.SerializeToString()
+
+
+def _train_multilingual(out_dir: Path, corpora: Sequence[Path], vocab_size: int, seed: int, model_type: str,
+                        pieces: int | None = None) -> Path:
+    text = "".join(Path(c).read_text(encoding="utf-8") for c in corpora)
+    joined = out_dir / ".corpus.txt"
+    joined.write_text(text, encoding="utf-8")
+    try:
+        model = _train_spm(joined, vocab_size, seed, model_type)
+    finally:
+        joined.unlink()
+    if pieces is not None:
+        model = pad_sentencepiece(model, pieces)
+    path = out_dir / "sentencepiece.bpe.model"
+    path.write_bytes(model)
+    return path
+
+
+def train_fast_tokenizer(out_dir: Path, family: str, corpora: Sequence[Path], *, vocab_size: int = 1200,
+                         seed: int = 0, pieces: int | None = None) -> int:
+    """An mBART-50 ("mbart50") or NLLB-200 ("nllb") tokenizer folder as those repositories ship it:
+    sentencepiece.bpe.model, tokenizer.json (made by transformers from it), tokenizer_config.json,
+    special_tokens_map.json. Ids follow fairseq: <s> 0, <pad> 1, </s> 2, <unk> 3, each SentencePiece
+    piece at its id + 1, then <mask> and the language codes. Returns the tokenizer's length.
+
+    `pieces` grows the SentencePiece model to a real model's size (a unigram one for both then)."""
+    from transformers import MBart50TokenizerFast, NllbTokenizerFast
+
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    # mBART's model is a unigram one, NLLB's BPE: between them both kinds are covered
+    model_type = "unigram" if pieces else {"mbart50": "unigram", "nllb": "bpe"}[family]
+    spm_path = _train_multilingual(out_dir, corpora, vocab_size, seed, model_type, pieces)
+    if family == "mbart50":
+        # facebook/mbart-large-50-many-to-many-mmt names <s> as its bos token too (the fast class alone does not)
+        tok = MBart50TokenizerFast(vocab_file=str(spm_path), src_lang="en_XX", tgt_lang="zh_CN", bos_token="<s>")
+    else:
+        tok = NllbTokenizerFast(vocab_file=str(spm_path), src_lang="eng_Latn", tgt_lang="zho_Hans")
+    tok.save_pretrained(out_dir)
+    return len(tok)
+
+
+def train_m2m100_tokenizer(out_dir: Path, corpora: Sequence[Path], *, vocab_size: int = 1200, seed: int = 0,
+                           min_count: int = 2) -> int:
+    """An M2M100 tokenizer folder: sentencepiece.bpe.model and a fairseq dictionary as vocab.json
+    (<s> 0, <pad> 1, </s> 2, <unk> 3, then pieces by falling frequency in the corpus, as fairseq
+    builds it; pieces seen fewer than `min_count` times are left out and so encode as <unk>).
+    The 100 language tokens (__en__ …) and 8 "madeupword" ids follow the vocabulary in the model.
+    Returns the model's vocabulary size."""
+    from collections import Counter
+
+    from transformers import M2M100Tokenizer
+    from transformers.models.m2m_100.tokenization_m2m_100 import FAIRSEQ_LANGUAGE_CODES
+
+    FAIRSEQ_M2M100_CODES = FAIRSEQ_LANGUAGE_CODES["m2m100"]
+
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    spm_path = _train_multilingual(out_dir, corpora, vocab_size, seed, "bpe")
+    sp = spm.SentencePieceProcessor(model_file=str(spm_path))
+    counts: Counter = Counter()
+    for corpus in corpora:
+        for line in Path(corpus).read_text(encoding="utf-8").splitlines():
+            counts.update(sp.encode(line, out_type=str))
+    vocab = {"<s>": 0, "<pad>": 1, "</s>": 2, "<unk>": 3}
+    for piece, count in sorted(counts.items(), key=lambda kv: (-kv[1], sp.piece_to_id(kv[0]))):
+        if count >= min_count:
+            vocab.setdefault(piece, len(vocab))
+    _write_json(out_dir / "vocab.json", vocab)
+    # facebook/m2m100_418M lists its language tokens as additional special tokens (transformers 4.57
+    # would not add them by itself), so "__fr__" in a text is that token, and decoding skips them
+    languages = [f"__{code}__" for code in FAIRSEQ_M2M100_CODES]
+    tok = M2M100Tokenizer(vocab_file=str(out_dir / "vocab.json"), spm_file=str(spm_path), src_lang="en",
+                          tgt_lang="zh", additional_special_tokens=languages)
+    tok.save_pretrained(out_dir)
+    return len(vocab) + len(tok.lang_code_to_id) + tok.num_madeup_words

@@ -1,8 +1,10 @@
 """`fanyi validate`: does a pack agree with the PyTorch model it came from? (build time: torch)
 
-For each sentence: token ids of our tokenizer vs MarianTokenizer; the output of our search vs
-`generate()` with the pack's defaults; and, teacher-forced on generate()'s output (or on a reference
-translation), per-step logits distance, KL divergence and top-1 agreement.
+For each sentence: token ids of our tokenizer vs the model's Hugging Face tokenizer; the output of
+our search vs `generate()` with the pack's defaults; and, teacher-forced on generate()'s output (or
+on a reference translation), per-step logits distance, KL divergence and top-1 agreement.
+Many-to-many packs are checked from English (or their first source language) into their default
+target language.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ..engine.language_choice import base_language
+from ..engine.options import DecodeOptions
 from ..engine.pack import ModelPack
 from ..engine.processors import log_softmax
 from ..engine.translator import Translator
@@ -62,30 +66,47 @@ def default_sentences(lang: str, count: int = 24) -> list[str]:
     return lines[:count] or ["Hello, world."]
 
 
+def _reference(translator: Translator, hf_dir: Path):
+    """The PyTorch model, its tokenizer set to the checked direction, the options and the text to tokenize."""
+    import transformers
+
+    family = translator.pack.family
+    model = getattr(transformers, family.model_class).from_pretrained(hf_dir).eval()
+    if family.target_language == "source_token":
+        hf_tok = transformers.MarianTokenizer.from_pretrained(hf_dir)
+        token = translator.languages(None).source_token
+        return model, hf_tok, None, lambda s: f"{token} {s}" if token else s
+    sources = translator.source_languages
+    source = next((c for c in sources if base_language(c) == "en"), sources[0])
+    options = DecodeOptions(source=source)
+    hf_tok = transformers.AutoTokenizer.from_pretrained(hf_dir)
+    hf_tok.src_lang = source
+    hf_tok.tgt_lang = translator.default_target
+    return model, hf_tok, options, lambda s: s
+
+
 def validate_pack(pack_dir: Path, hf_dir: Path, sentences: list[str] | None = None,
                   references: list[str] | None = None, min_int8_top1: float = INT8_MIN_TOP1) -> ValidationReport:
     import torch
-    from transformers import MarianMTModel, MarianTokenizer
 
     translator = Translator(ModelPack.open(pack_dir), threads=None)
-    model = MarianMTModel.from_pretrained(hf_dir).eval()
-    hf_tok = MarianTokenizer.from_pretrained(hf_dir)
-    sentences = sentences or default_sentences(translator.source_lang)
+    model, hf_tok, options, as_text = _reference(translator, hf_dir)
+    choice = translator.languages(options)
+    sentences = sentences or default_sentences(choice.source_lang)
     report = ValidationReport(translator.name, translator.quantization, sentences=len(sentences))
     start = translator.pack.special_ids["decoder_start"]
-    target = translator.target_token(None)
+    force_bos = {} if choice.forced_bos_id is None else {"forced_bos_token_id": choice.forced_bos_id}
     diffs, kls, agree = [], [], []
     for i, sentence in enumerate(sentences):
-        text = f"{target} {sentence}" if target else sentence
-        ours_ids = translator.tokenizer.encode(sentence, target_token=target)
-        theirs_ids = hf_tok(text)["input_ids"]
+        ours_ids = translator.encode(sentence, options)
+        theirs_ids = hf_tok(as_text(sentence))["input_ids"]
         if ours_ids != theirs_ids:
             report.tokenizer_mismatches += 1
         with torch.no_grad():
-            generated = model.generate(input_ids=torch.tensor([theirs_ids]))[0].tolist()[1:]
+            generated = model.generate(input_ids=torch.tensor([theirs_ids]), **force_bos)[0].tolist()[1:]
         pad = translator.pack.special_ids["pad"]
         generated = [t for t in generated if t != pad]
-        if translator.generate_ids([theirs_ids])[0] == generated:
+        if translator.generate_ids([theirs_ids], options)[0] == generated:
             report.identical_outputs += 1
         if references:
             forced = hf_tok(text_target=references[i])["input_ids"]
@@ -107,7 +128,8 @@ def validate_pack(pack_dir: Path, hf_dir: Path, sentences: list[str] | None = No
     report.mean_kl, report.max_kl = float(k.mean()), float(k.max())
 
     if report.tokenizer_mismatches:
-        report.problems.append(f"{report.tokenizer_mismatches} sentences tokenized differently from MarianTokenizer")
+        report.problems.append(f"{report.tokenizer_mismatches} sentences tokenized differently from "
+                               f"{type(hf_tok).__name__}")
     if translator.quantization == "none":
         if report.identical_outputs != report.sentences:
             report.problems.append("an fp32 pack must give generate()'s tokens for every sentence")

@@ -19,6 +19,7 @@ from PySide6.QtGui import QGuiApplication, QIcon
 from PySide6.QtWidgets import QApplication
 
 from fanyi import library, paths
+from fanyi.engine.language_choice import base_language
 from fanyi.engine.options import DecodeOptions
 from fanyi.ui import i18n, theme
 from fanyi.ui.api_server import ApiServer
@@ -223,10 +224,34 @@ class FanyiApp(QObject):
             return self.settings.target_variant
         return model.default_target
 
+    def pack_languages(self, model: ModelInfo | None) -> tuple[str | None, str | None]:
+        """(source, target) of a many-to-many model: the pair last chosen for the pack, else English →
+        the pack's default target; (None, None) for other models."""
+        if model is None or not model.many_to_many:
+            return None, None
+        saved = self.settings.pack_languages.get(model.name) or [None, None]
+        sources, targets = model.source_languages, model.target_languages
+        english = next((c for c in sources if base_language(c) == "en"), sources[0])
+        source = saved[0] if saved[0] in sources else english
+        target = saved[1] if saved[1] in targets else \
+            model.default_target if model.default_target in targets else targets[0]
+        return source, target
+
+    def set_pack_languages(self, source: str, target: str) -> None:
+        """Remember the languages chosen for the loaded many-to-many pack and translate again."""
+        model = self.service.model
+        if model is None or not model.many_to_many or (source, target) == self.pack_languages(model):
+            return
+        chosen = dict(self.settings.pack_languages, **{model.name: [source, target]})
+        self._save(dataclasses.replace(self.settings, pack_languages=chosen))
+        self.options_changed.emit()
+
     def options(self) -> DecodeOptions:
         s = self.settings
+        model = self.service.model
+        source, target = self.pack_languages(model)
         return DecodeOptions(beams=s.beams or None, max_length=s.max_length or None,
-                             target=self.variant(self.service.model))
+                             target=target or self.variant(model), source=source)
 
     def _api_options(self) -> DecodeOptions:
         """Beams and length for API requests (read in the server's thread); the target comes with each request."""

@@ -12,12 +12,14 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
 from fanyi import paths
+from fanyi.ui.language_names import base_name
 
 # Names are shown in their own language so a user can always find theirs.
 LANGUAGE_NAMES = {"zh_CN": "简体中文", "en": "English"}
 
 _installed: list[QTranslator] = []
 _current = "en"
+MANY = "mul"  # a many-to-many pack's source_lang and target_lang (ISO 639-2 "multiple languages")
 
 
 def i18n_dir() -> Path:
@@ -59,18 +61,10 @@ def current() -> str:
 
 def language_name(code: str) -> str:
     """A pack's language code as a word in the UI language (unknown codes are shown as they are)."""
-    names = {
-        "en": QCoreApplication.translate("languages", "English"),
-        "zh": QCoreApplication.translate("languages", "Chinese"),
-        "ja": QCoreApplication.translate("languages", "Japanese"),
-        "ko": QCoreApplication.translate("languages", "Korean"),
-        "fr": QCoreApplication.translate("languages", "French"),
-        "de": QCoreApplication.translate("languages", "German"),
-        "es": QCoreApplication.translate("languages", "Spanish"),
-        "ru": QCoreApplication.translate("languages", "Russian"),
-    }
-    return names.get(code, code)
+    return base_name(code)
 
 
 def direction(source: str, target: str) -> str:
+    if MANY in (source, target):  # a many-to-many pack: its languages are chosen in the window
+        return QCoreApplication.translate("languages", "Many languages")
     return f"{language_name(source)} → {language_name(target)}"

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from fanyi.ui.i18n import direction
 from fanyi.ui.jobs_panel import JobsPanel
+from fanyi.ui.language_picker import LanguagePicker
 from fanyi.ui.no_model_page import NoModelPage
 from fanyi.ui.panes import SourcePane, TargetPane
 from fanyi.ui.settings import TARGET_VARIANTS
@@ -60,6 +61,11 @@ class MainWindow(QMainWindow):
         self.pack_box.activated.connect(self._on_pack_chosen)
         self.swap_button = QToolButton(clicked=self.swap_direction)
         self.swap_button.setText("⇄")
+        # many-to-many packs: a source and a target language, in place of the variant buttons
+        self.source_picker = LanguagePicker()
+        self.target_picker = LanguagePicker()
+        for picker in (self.source_picker, self.target_picker):
+            picker.chosen.connect(self._on_language_chosen)
         self.variant_group = QButtonGroup(self)
         self.variant_group.setExclusive(True)
         self.variant_box = QWidget()
@@ -85,7 +91,9 @@ class MainWindow(QMainWindow):
 
         top = QHBoxLayout()
         top.addWidget(self.pack_box)
+        top.addWidget(self.source_picker)
         top.addWidget(self.swap_button)
+        top.addWidget(self.target_picker)
         top.addSpacing(8)
         top.addWidget(self.variant_box)
         top.addStretch()
@@ -152,11 +160,14 @@ class MainWindow(QMainWindow):
         packs = self.app.packs
         self.pack_box.clear()
         for pack in packs:
-            self.pack_box.addItem(f"{direction(pack.source_lang, pack.target_lang)}  ·  {pack.name}", pack.name)
+            languages = self.tr("%1 languages").replace("%1", str(len(pack.languages))) if pack.languages else \
+                direction(pack.source_lang, pack.target_lang)
+            self.pack_box.addItem(f"{languages}  ·  {pack.name}", pack.name)
         self.pages.setCurrentIndex(PAGE_TRANSLATE if packs else PAGE_NO_MODEL)
         self.pack_box.setVisible(bool(packs))
         self.swap_button.setVisible(bool(packs))
         self._update_variants(self.service.model)
+        self._update_languages(self.service.model)
         self._select_current_pack()
         self._update_swap()
         if not packs:
@@ -174,6 +185,11 @@ class MainWindow(QMainWindow):
             self.app.choose_pack(pack)
 
     def _update_swap(self) -> None:
+        model = self.service.model
+        if model is not None and model.many_to_many:
+            self.swap_button.setEnabled(True)
+            self.swap_button.setToolTip(self.tr("Swap the source and target languages"))
+            return
         reverse = self.app.reverse_pack()
         self.swap_button.setEnabled(reverse is not None)
         if reverse is None:
@@ -184,13 +200,32 @@ class MainWindow(QMainWindow):
             )
 
     def swap_direction(self) -> None:
-        reverse = self.app.reverse_pack()
-        if reverse is None:
-            return
+        """Translate the other way: the languages of a many-to-many pack, else the pack for the other direction."""
+        model = self.service.model
         translation = self.target.view.text()
-        self.app.choose_pack(reverse)
+        if model is not None and model.many_to_many:
+            source, target = self.app.pack_languages(model)
+            if target not in model.source_languages or source not in model.target_languages:
+                return
+            self.app.set_pack_languages(target, source)
+        elif (reverse := self.app.reverse_pack()) is not None:
+            self.app.choose_pack(reverse)
+        else:
+            return
         self._history_id = None
         self.source.set_text(translation)
+
+    def _update_languages(self, model: ModelInfo | None) -> None:
+        shown = model is not None and model.many_to_many
+        for picker in (self.source_picker, self.target_picker):
+            picker.setVisible(shown)
+        if shown:
+            source, target = self.app.pack_languages(model)
+            self.source_picker.set_languages(list(model.source_languages), source)
+            self.target_picker.set_languages(list(model.target_languages), target)
+
+    def _on_language_chosen(self) -> None:
+        self.app.set_pack_languages(self.source_picker.code(), self.target_picker.code())
 
     def _update_variants(self, model: ModelInfo | None) -> None:
         offered = model.target_tokens if model else {}
@@ -283,6 +318,7 @@ class MainWindow(QMainWindow):
 
     def _on_options_changed(self) -> None:
         self._update_variants(self.service.model)
+        self._update_languages(self.service.model)
         self.translate_now()
 
     def _on_loading(self, _pack_dir: str) -> None:
@@ -295,6 +331,8 @@ class MainWindow(QMainWindow):
         self.stats_label.setText(self.tr("Ready"))
         self.target.clear_error()
         self._update_variants(model)
+        self._update_languages(model)
+        self._update_swap()
         self._done_key = None
         self.translate_now()
 
@@ -349,6 +387,8 @@ class MainWindow(QMainWindow):
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("Fanyi — offline translator"))
         self.pack_box.setToolTip(self.tr("Languages and model"))
+        self.source_picker.setToolTip(self.tr("Translate from (type to search)"))
+        self.target_picker.setToolTip(self.tr("Translate into (type to search)"))
         names = {"cmn_Hans": self.tr("Simplified Chinese"), "cmn_Hant": self.tr("Traditional Chinese"),
                  "yue": self.tr("Cantonese")}
         for button in self.variant_group.buttons():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from fanyi import limits, paths
@@ -45,6 +45,8 @@ class Settings:
     api_enabled: bool = False  # "let other apps on this computer use Fanyi": the local API on 127.0.0.1
     api_port: int = 5000
     api_key: str = ""  # "" = no key needed
+    # many-to-many packs: the [source, target] language codes last chosen, by pack name
+    pack_languages: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         # Values outside the known choices (an old or hand-edited file) fall back field by field.
@@ -63,6 +65,9 @@ class Settings:
             self.theme = default("theme")
         if self.ui_language not in UI_LANGUAGES:
             self.ui_language = default("ui_language")
+        self.pack_languages = {name: list(pair) for name, pair in self.pack_languages.items()
+                               if isinstance(name, str) and isinstance(pair, list) and len(pair) == 2
+                               and all(isinstance(code, str) for code in pair)}
         if not 1 <= self.api_port <= 65535:
             self.api_port = default("api_port")
         for name in ("download_mirror", "catalog_url"):
@@ -74,6 +79,7 @@ def _upper_bounds() -> dict[str, int]:
     """The largest value of each numeric setting; 0 ("the default") is always allowed."""
     return {"beams": limits.MAX_BEAMS, "max_length": limits.MAX_DECODE_LENGTH,
             "threads": limits.max_threads()}
+
 
 def valid_url(value: str) -> bool:
     """An address the downloader accepts: empty (none set) or http(s):// without spaces."""
@@ -88,14 +94,15 @@ def settings_path() -> Path:
 def _coerce(raw: dict) -> dict:
     """Keep only known keys whose JSON type matches the field's default (bool is not accepted as int)."""
     values = {}
-    for field in dataclasses.fields(Settings):
-        if field.name not in raw:
+    for f in dataclasses.fields(Settings):
+        if f.name not in raw:
             continue
-        value, expected = raw[field.name], type(field.default)
+        default = f.default_factory() if f.default is dataclasses.MISSING else f.default
+        value, expected = raw[f.name], type(default)
         if type(value) is expected:
-            values[field.name] = value
+            values[f.name] = value
         else:
-            log.warning("settings: ignoring %s=%r (expected %s)", field.name, value, expected.__name__)
+            log.warning("settings: ignoring %s=%r (expected %s)", f.name, value, expected.__name__)
     return values
 
 

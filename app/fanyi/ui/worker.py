@@ -51,6 +51,13 @@ class ModelInfo:
     quantization: str
     target_tokens: dict[str, str] = field(default_factory=dict)
     default_target: str | None = None
+    # many-to-many packs (mBART-50, M2M100, NLLB): the languages, in the model's codes; empty otherwise
+    source_languages: tuple[str, ...] = ()
+    target_languages: tuple[str, ...] = ()
+
+    @property
+    def many_to_many(self) -> bool:
+        return bool(self.target_languages)
 
 
 @dataclass
@@ -123,6 +130,8 @@ class TranslationWorker(QObject):
                 quantization=translator.quantization,
                 target_tokens=dict(translator.target_tokens),
                 default_target=translator.default_target,
+                source_languages=tuple(translator.source_languages),
+                target_languages=tuple(translator.target_languages),
             )
         )
 

@@ -1,4 +1,9 @@
-"""Encoder and one-step decoder graphs of a MarianMT model, built from its weights.
+"""Encoder and one-step decoder graphs of an encoder-decoder transformer, built from its weights.
+
+One builder for every family (fanyi.engine.families): MarianMT is post-norm with sinusoidal
+positions; mBART-50 is pre-norm with final LayerNorms, a LayerNorm on the embeddings and learned
+positions offset by 2; M2M100 and NLLB-200 are pre-norm with final LayerNorms and fairseq's
+sinusoidal positions, which count only non-pad tokens. The weights say which (Seq2SeqWeights).
 
 Graph contract (the runtime in fanyi.engine.search relies on it):
 
@@ -68,7 +73,7 @@ class Layer:
 
 
 @dataclass
-class MarianWeights:
+class Seq2SeqWeights:
     d_model: int
     heads: int
     activation: str
@@ -78,10 +83,17 @@ class MarianWeights:
     decoder_embedding: np.ndarray
     lm_head: np.ndarray  # [vocab, d_model]
     final_logits_bias: np.ndarray  # [vocab]
-    encoder_positions: np.ndarray  # [max_positions, d_model]
+    encoder_positions: np.ndarray  # [rows, d_model]: the model's whole table
     decoder_positions: np.ndarray
     encoder_layers: list[Layer]
     decoder_layers: list[Layer]
+    pre_norm: bool = False  # LayerNorm before each sublayer (mBART, M2M100) instead of after (Marian)
+    position_offset: int = 0  # the table row of position 0
+    pad_position: int | None = None  # fairseq positions: pad tokens take this row and are not counted
+    encoder_embedding_norm: Norm | None = None  # mBART's layernorm_embedding
+    decoder_embedding_norm: Norm | None = None
+    encoder_final_norm: Norm | None = None  # pre-norm stacks end with a LayerNorm
+    decoder_final_norm: Norm | None = None
 
     @property
     def head_dim(self) -> int:
@@ -112,7 +124,7 @@ class _Embeddings:
     lookup a Gather along axis 1: both read the same initializer, so it is stored once.
     """
 
-    def __init__(self, w: MarianWeights, spec: QuantizeSpec):
+    def __init__(self, w: Seq2SeqWeights, spec: QuantizeSpec):
         self.w, self.spec = w, spec
         self.tied = _same(w.lm_head, w.decoder_embedding)
         self.shared_encoder = _same(w.encoder_embedding, w.decoder_embedding)
@@ -172,55 +184,99 @@ def _projection(g: GraphBuilder, x: str, prefix: str, lin: Linear, spec: Quantiz
     return g.linear(x, prefix, weight, bias, spec.linear)
 
 
-def _heads(g: GraphBuilder, x: str, prefix: str, lin: Linear, w: MarianWeights, spec: QuantizeSpec,
+def _heads(g: GraphBuilder, x: str, prefix: str, lin: Linear, w: Seq2SeqWeights, spec: QuantizeSpec,
            scale: float = 1.0) -> str:
     """A projection split into attention heads: [B, T, D] → [B, H, T, Dh]."""
     return g.split_heads(_projection(g, x, prefix, lin, spec, scale), w.heads, w.head_dim)
 
 
-def _residual_norm(g: GraphBuilder, h: str, update: str, prefix: str, norm: Norm, w: MarianWeights) -> str:
-    """Marian is post-norm: LayerNorm(h + sublayer(h))."""
-    return g.layer_norm(g.op("Add", h, update), prefix, norm.weight, norm.bias, w.layer_norm_eps)
+def _norm(g: GraphBuilder, x: str, prefix: str, norm: Norm, w: Seq2SeqWeights) -> str:
+    return g.layer_norm(x, prefix, norm.weight, norm.bias, w.layer_norm_eps)
+
+
+def _sublayer_input(g: GraphBuilder, h: str, prefix: str, norm: Norm, w: Seq2SeqWeights) -> str:
+    """What a sublayer reads: LayerNorm(h) in a pre-norm model, h itself in a post-norm one."""
+    return _norm(g, h, prefix, norm, w) if w.pre_norm else h
+
+
+def _residual(g: GraphBuilder, h: str, update: str, prefix: str, norm: Norm, w: Seq2SeqWeights) -> str:
+    """Pre-norm: h + sublayer(LayerNorm(h)); post-norm (Marian): LayerNorm(h + sublayer(h))."""
+    added = g.op("Add", h, update)
+    return added if w.pre_norm else _norm(g, added, prefix, norm, w)
 
 
 def _attention_out(g: GraphBuilder, h: str, ctx: str, prefix: str, att: Attention, norm: Norm,
-                   w: MarianWeights, spec: QuantizeSpec) -> str:
+                   w: Seq2SeqWeights, spec: QuantizeSpec) -> str:
     merged = g.merge_heads(ctx, w.d_model)
-    return _residual_norm(g, h, _projection(g, merged, f"{prefix}.o", att.out, spec), f"{prefix}.norm", norm, w)
+    return _residual(g, h, _projection(g, merged, f"{prefix}.o", att.out, spec), f"{prefix}.norm", norm, w)
 
 
-def _ffn_block(g: GraphBuilder, h: str, prefix: str, layer: Layer, w: MarianWeights, spec: QuantizeSpec) -> str:
-    inner = g.activation(_projection(g, h, f"{prefix}.fc1", layer.fc1, spec), w.activation)
+def _ffn_block(g: GraphBuilder, h: str, prefix: str, layer: Layer, w: Seq2SeqWeights, spec: QuantizeSpec) -> str:
+    x = _sublayer_input(g, h, f"{prefix}.final_norm", layer.final_norm, w)
+    inner = g.activation(_projection(g, x, f"{prefix}.fc1", layer.fc1, spec), w.activation)
     out = _projection(g, inner, f"{prefix}.fc2", layer.fc2, spec)
-    return _residual_norm(g, h, out, f"{prefix}.final_norm", layer.final_norm, w)
+    return _residual(g, h, out, f"{prefix}.final_norm", layer.final_norm, w)
+
+
+def _embedded(g: GraphBuilder, tokens: str, positions: str, prefix: str, norm: Norm | None,
+              w: Seq2SeqWeights) -> str:
+    h = g.op("Add", tokens, positions)
+    return h if norm is None else _norm(g, h, f"{prefix}.embedding_norm", norm, w)
+
+
+def _stack_output(g: GraphBuilder, h: str, prefix: str, norm: Norm | None, w: Seq2SeqWeights) -> str:
+    return h if norm is None else _norm(g, h, f"{prefix}.final_layer_norm", norm, w)
 
 
 def _positions(g: GraphBuilder, name: str, table: np.ndarray) -> str:
     return name if name in g.initializers else g.initializer(name, table.astype(np.float32))
 
 
-def build_encoder(w: MarianWeights, spec: QuantizeSpec) -> GraphBuilder:
-    g = GraphBuilder("marian_encoder")
+def _encoder_positions(g: GraphBuilder, ids: str, w: Seq2SeqWeights) -> str:
+    """[B, T, D] (fairseq positions) or [T, D], broadcast over the batch."""
+    table = _positions(g, "shared.encoder_positions", w.encoder_positions)
+    if w.pad_position is not None:
+        # fairseq make_positions: the i-th non-pad token takes row pad + i (counting from 1), pads row pad
+        real = g.op("Cast", g.op("Not", g.op("Equal", ids, g.const(w.pad_position))), to=INT64)
+        counted = g.op("Mul", g.op("CumSum", real, g.const(1)), real)
+        return g.op("Gather", table, g.op("Add", counted, g.const(w.pad_position)), axis=0)
+    length = g.op("Gather", g.op("Shape", ids), g.const([1]), axis=0)
+    start = g.const([w.position_offset])
+    end = g.op("Add", length, start) if w.position_offset else length
+    return g.op("Slice", table, start, end, g.const([0]))
+
+
+def _decoder_position(g: GraphBuilder, ids: str, position: str, w: Seq2SeqWeights) -> str:
+    """The position row of this step: [1, D], or [B, 1, D] where a pad token takes the pad row."""
+    table = _positions(g, "shared.decoder_positions", w.decoder_positions)
+    row = g.op("Add", position, g.const([w.position_offset])) if w.position_offset else position
+    if w.pad_position is not None:
+        row = g.op("Where", g.op("Equal", ids, g.const(w.pad_position)), g.const(w.pad_position), row)
+    return g.op("Gather", table, row, axis=0)
+
+
+def build_encoder(w: Seq2SeqWeights, spec: QuantizeSpec) -> GraphBuilder:
+    g = GraphBuilder("encoder")
     emb = _Embeddings(w, spec)
     ids = g.add_input("input_ids", INT64, ["batch", "src"])
     mask = g.add_input("attention_mask", INT64, ["batch", "src"])
     scaling = w.head_dim ** -0.5
 
-    length = g.op("Gather", g.op("Shape", ids), g.const([1]), axis=0)
-    pos_table = _positions(g, "shared.encoder_positions", w.encoder_positions)
-    positions = g.op("Slice", pos_table, g.const([0]), length, g.const([0]))
-    h = g.op("Add", emb.lookup(g, ids, "encoder"), positions)
+    h = _embedded(g, emb.lookup(g, ids, "encoder"), _encoder_positions(g, ids, w), "encoder",
+                  w.encoder_embedding_norm, w)
     additive = g.padding_mask(mask)
 
     for i, layer in enumerate(w.encoder_layers):
         p = f"encoder.{i}"
         att = layer.self_attn
-        q = _heads(g, h, f"{p}.q", att.q, w, spec, scaling)
-        k = _heads(g, h, f"{p}.k", att.k, w, spec)
-        v = _heads(g, h, f"{p}.v", att.v, w, spec)
+        x = _sublayer_input(g, h, f"{p}.self.norm", layer.self_norm, w)
+        q = _heads(g, x, f"{p}.q", att.q, w, spec, scaling)
+        k = _heads(g, x, f"{p}.k", att.k, w, spec)
+        v = _heads(g, x, f"{p}.v", att.v, w, spec)
         h = _attention_out(g, h, g.attend(q, k, v, additive), f"{p}.self", att, layer.self_norm, w, spec)
         h = _ffn_block(g, h, p, layer, w, spec)
 
+    h = _stack_output(g, h, "encoder", w.encoder_final_norm, w)
     h = g.add_output(h, "last_hidden_state", FLOAT, ["batch", "src", w.d_model])
     kv_shape = ["batch", w.heads, "src", w.head_dim]
     for i, layer in enumerate(w.decoder_layers):
@@ -232,8 +288,8 @@ def build_encoder(w: MarianWeights, spec: QuantizeSpec) -> GraphBuilder:
     return g
 
 
-def build_decoder(w: MarianWeights, spec: QuantizeSpec) -> GraphBuilder:
-    g = GraphBuilder("marian_decoder_step")
+def build_decoder(w: Seq2SeqWeights, spec: QuantizeSpec) -> GraphBuilder:
+    g = GraphBuilder("decoder_step")
     emb = _Embeddings(w, spec)
     ids = g.add_input("input_ids", INT64, ["batch", 1])
     position = g.add_input("position", INT64, [1])
@@ -248,8 +304,8 @@ def build_decoder(w: MarianWeights, spec: QuantizeSpec) -> GraphBuilder:
     top_k = g.add_input("top_k", INT64, [1])
     scaling = w.head_dim ** -0.5
 
-    pos_table = _positions(g, "shared.decoder_positions", w.decoder_positions)
-    h = g.op("Add", emb.lookup(g, ids, "decoder"), g.op("Gather", pos_table, position, axis=0))
+    h = _embedded(g, emb.lookup(g, ids, "decoder"), _decoder_position(g, ids, position, w), "decoder",
+                  w.decoder_embedding_norm, w)
     additive = g.padding_mask(enc_mask)
     # The rows are the beams of each source, source by source: the cross-attention keys and values
     # are given once per source, and each source's beam queries are attended together.
@@ -260,21 +316,24 @@ def build_decoder(w: MarianWeights, spec: QuantizeSpec) -> GraphBuilder:
     for i, layer in enumerate(w.decoder_layers):
         p = f"decoder.{i}"
         att = layer.self_attn
-        q = _heads(g, h, f"{p}.q", att.q, w, spec, scaling)
-        k = g.op("Concat", past[i][0], _heads(g, h, f"{p}.k", att.k, w, spec), axis=2)
-        v = g.op("Concat", past[i][1], _heads(g, h, f"{p}.v", att.v, w, spec), axis=2)
+        x = _sublayer_input(g, h, f"{p}.self.norm", layer.self_norm, w)
+        q = _heads(g, x, f"{p}.q", att.q, w, spec, scaling)
+        k = g.op("Concat", past[i][0], _heads(g, x, f"{p}.k", att.k, w, spec), axis=2)
+        v = g.op("Concat", past[i][1], _heads(g, x, f"{p}.v", att.v, w, spec), axis=2)
         presents.append((k, v))
         # a single query per row attends to every earlier position: no causal mask is needed
         h = _attention_out(g, h, g.attend(q, k, v, None), f"{p}.self", att, layer.self_norm, w, spec)
 
         catt = layer.cross_attn
-        cq = g.op("Transpose", g.op("Reshape", _projection(g, h, f"{p}.cross_q", catt.q, spec, scaling), by_source),
+        x = _sublayer_input(g, h, f"{p}.cross.norm", layer.cross_norm, w)
+        cq = g.op("Transpose", g.op("Reshape", _projection(g, x, f"{p}.cross_q", catt.q, spec, scaling), by_source),
                   perm=[0, 2, 1, 3])  # [sources, H, beams, Dh]
         ctx = g.op("Transpose", g.attend(cq, cross[i][0], cross[i][1], additive), perm=[0, 2, 1, 3])
         ctx = g.op("Reshape", ctx, g.const([-1, w.heads, 1, w.head_dim]))  # back to [rows, H, 1, Dh]
         h = _attention_out(g, h, ctx, f"{p}.cross", catt, layer.cross_norm, w, spec)
         h = _ffn_block(g, h, p, layer, w, spec)
 
+    h = _stack_output(g, h, "decoder", w.decoder_final_norm, w)
     last = g.op("Squeeze", h, g.const([1]))  # [B, D]
     vocab = w.final_logits_bias.shape[-1]
     logits = g.add_output(emb.project(g, last), "logits", FLOAT, ["batch", vocab])

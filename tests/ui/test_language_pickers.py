@@ -1,0 +1,128 @@
+"""Many-to-many packs in the window: source and target pickers (searchable, named in the UI language),
+the swap button swaps them, the choice is remembered per pack, translations use the chosen pair."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from PySide6.QtCore import Qt
+from ui_fakes import LOAD_TIMEOUT, TRANSLATE_TIMEOUT
+
+from fanyi.engine.options import DecodeOptions
+from fanyi.engine.translator import Translator
+from fanyi.ui.settings import load_settings
+from fanyi.ui.worker import open_translator
+
+
+@pytest.fixture
+def nllb_pack(tiny_nllb_pack, ui_dirs):
+    """The tiny NLLB pack, the only pack installed."""
+    pack = tiny_nllb_pack
+    link = ui_dirs / "bundled" / pack.name
+    link.symlink_to(pack, target_is_directory=True)
+    return link
+
+
+@pytest.fixture
+def nllb_window(qtbot, make_app, nllb_pack):
+    app = make_app(opener=open_translator)
+    win = app.window
+    win.show()
+    qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
+    return win
+
+
+def items(picker) -> list[tuple[str, str]]:
+    return [(picker.itemText(i), picker.itemData(i)) for i in range(picker.count())]
+
+
+def wait_translated(qtbot, win, text: str, options: DecodeOptions, reference: Translator) -> None:
+    expected = reference.translate(text, options)
+    qtbot.waitUntil(lambda: win._req_id is None and win.target.view.text() == expected, timeout=TRANSLATE_TIMEOUT)
+
+
+def test_pickers_replace_the_variant_buttons_and_start_from_english_to_chinese(nllb_window):
+    win = nllb_window
+    assert win.source_picker.isVisible() and win.target_picker.isVisible()
+    assert not win.variant_box.isVisible()
+    assert win.swap_button.isEnabled()
+    assert (win.source_picker.code(), win.target_picker.code()) == ("eng_Latn", "zho_Hans")
+    assert win.source_picker.count() == win.target_picker.count() == 202
+    labels = dict((code, text) for text, code in items(win.target_picker))
+    assert labels["zho_Hans"] == "Chinese (Simplified) · zho_Hans"
+    assert labels["zho_Hant"] == "Chinese (Traditional) · zho_Hant"
+    assert labels["yue_Hant"] == "Cantonese (Traditional) · yue_Hant"  # Chinese scripts: always named
+    assert labels["deu_Latn"] == "German · deu_Latn"  # one script only: not named
+    assert labels["ace_Arab"] == "Acehnese (Arabic script) · ace_Arab"  # two scripts: named
+    assert labels["eng_Latn"] == "English · eng_Latn"
+    assert win.pack_box.itemText(0).startswith("202 languages")
+
+
+def test_choosing_languages_translates_with_them_and_is_remembered(qtbot, make_app, nllb_window, nllb_pack):
+    win = nllb_window
+    reference = Translator.open(nllb_pack, threads=1)
+    text = "The weather is nice today."
+    win.source.set_text(text)
+    wait_translated(qtbot, win, text, DecodeOptions(source="eng_Latn", target="zho_Hans"), reference)
+
+    win.target_picker.setCurrentIndex(win.target_picker.findData("yue_Hant"))
+    win.target_picker.activated.emit(win.target_picker.currentIndex())
+    wait_translated(qtbot, win, text, DecodeOptions(source="eng_Latn", target="yue_Hant"), reference)
+    assert win.app.options() == DecodeOptions(source="eng_Latn", target="yue_Hant")
+    assert load_settings().pack_languages == {"tiny-nllb-none": ["eng_Latn", "yue_Hant"]}
+
+    # a new start of the app shows the same pair for this pack
+    again = make_app(opener=open_translator).window
+    qtbot.waitUntil(lambda: again.app.service.model is not None, timeout=LOAD_TIMEOUT)
+    assert (again.source_picker.code(), again.target_picker.code()) == ("eng_Latn", "yue_Hant")
+
+
+def test_swap_swaps_the_languages_and_moves_the_translation(qtbot, nllb_window, nllb_pack):
+    win = nllb_window
+    reference = Translator.open(nllb_pack, threads=1)
+    text = "Good morning."
+    win.source.set_text(text)
+    wait_translated(qtbot, win, text, DecodeOptions(source="eng_Latn", target="zho_Hans"), reference)
+    translation = win.target.view.text()
+    qtbot.mouseClick(win.swap_button, Qt.MouseButton.LeftButton)
+    assert (win.source_picker.code(), win.target_picker.code()) == ("zho_Hans", "eng_Latn")
+    assert win.source.text() == translation
+    wait_translated(qtbot, win, translation, DecodeOptions(source="zho_Hans", target="eng_Latn"), reference)
+
+
+def test_typing_searches_names_and_codes(qtbot, nllb_window):
+    picker = nllb_window.source_picker
+    completer = picker.completer()
+    for typed, expected in (("canto", "Cantonese (Traditional) · yue_Hant"),
+                            ("yue_", "Cantonese (Traditional) · yue_Hant"),
+                            ("simplif", "Chinese (Simplified) · zho_Hans")):
+        completer.setCompletionPrefix(typed)
+        shown = [completer.completionModel().index(i, 0).data() for i in range(completer.completionCount())]
+        assert shown == [expected], typed
+    chosen = []
+    picker.chosen.connect(chosen.append)
+    picker.lineEdit().setText("Cantonese (Traditional) · yue_Hant")
+    picker.lineEdit().editingFinished.emit()
+    assert chosen == ["yue_Hant"] and picker.code() == "yue_Hant"
+    picker.lineEdit().setText("no such language")
+    picker.lineEdit().editingFinished.emit()
+    assert picker.code() == "yue_Hant" and picker.lineEdit().text() == "Cantonese (Traditional) · yue_Hant"
+
+
+def test_names_follow_the_ui_language(qtbot, nllb_window):
+    win = nllb_window
+    win.app.apply_settings(dataclasses.replace(win.app.settings, ui_language="zh_CN"))
+    qtbot.waitUntil(lambda: win.settings_button.text() == "设置")
+    labels = dict((code, text) for text, code in items(win.target_picker))
+    assert labels["zho_Hans"] == "中文（简体） · zho_Hans"
+    assert labels["yue_Hant"] == "粤语（繁体） · yue_Hant"
+    assert labels["deu_Latn"] == "德语 · deu_Latn"
+    assert win.target_picker.code() == "zho_Hans"  # re-labelling keeps the choice
+    assert win.pack_box.itemText(0).startswith("202 种语言")
+
+
+def test_marian_packs_keep_the_variant_buttons(window):
+    assert not window.source_picker.isVisible() and not window.target_picker.isVisible()
+    assert window.variant_box.isVisible()
+    assert window.app.options().source is None
