@@ -17,8 +17,7 @@ from fanyi import library, paths
 from fanyi.download import Progress
 from fanyi.ui import i18n
 from fanyi.ui.main_window import PAGE_NO_MODEL, PAGE_TRANSLATE
-from fanyi.ui.no_model_page import size_text
-from fanyi.ui.pack_ops import PackOpProgress, unreachable_text
+from fanyi.ui.pack_ops import PackOpProgress, size_text, unreachable_text
 
 
 @pytest.fixture
@@ -69,11 +68,13 @@ def test_the_download_button_installs_the_default_pack_from_the_catalog(qtbot, e
 def test_a_download_shows_its_progress_can_be_cancelled_and_then_resumes(qtbot, empty_app, publish, server):
     published = publish(1)
     path = f"/packs/{published['archive']['file']}"
-    server.routes[path] = Route(server.routes[path].body, slow=0.05)
+    server.routes[path] = Route(server.routes[path].body, slow=0.2)  # ~5 s: the cancel lands mid-download
     page = empty_app.window.no_model
     progress = page.findChild(PackOpProgress)
+    seen: list[Progress] = []
+    empty_app.ops.transfer.connect(seen.append)
     qtbot.mouseClick(page.download_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: " of " in progress.detail.text(), timeout=LOAD_TIMEOUT)
+    qtbot.waitUntil(lambda: any(p.done > 0 for p in seen) and " of " in progress.detail.text(), timeout=LOAD_TIMEOUT)
     assert progress.isVisible() and progress.cancel_button.isVisible() and not page.download_button.isEnabled()
     qtbot.mouseClick(progress.cancel_button, Qt.MouseButton.LeftButton)
     wait_op(qtbot, empty_app)

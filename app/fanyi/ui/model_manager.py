@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from PySide6.QtCore import QEvent, QLocale, Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -29,8 +29,7 @@ from fanyi.catalog import CatalogEntry
 from fanyi.installer import Available, Status
 from fanyi.ui import i18n
 from fanyi.ui.i18n import direction
-from fanyi.ui.no_model_page import size_text
-from fanyi.ui.pack_ops import PackOperations, PackOpProgress, ask_and_import
+from fanyi.ui.pack_ops import PackOperations, PackOpProgress, ask_and_import, size_text
 
 
 def _table(columns: int) -> QTableWidget:
@@ -151,13 +150,12 @@ class ModelManager(QDialog):
         self.packs = library.list_packs()
         self.table.clearSpans()
         self.table.setRowCount(len(self.packs))
-        locale = QLocale()
         greyed = self.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
         for row, pack in enumerate(self.packs):
             kind = self.tr("bundled") if pack.bundled else self.tr("user-installed")
             marker = "✓" if pack.name == self.default_pack and pack.usable else ""
             if pack.usable:
-                details = (direction(pack.source_lang, pack.target_lang), locale.formattedDataSize(pack.size_bytes),
+                details = (direction(pack.source_lang, pack.target_lang), size_text(pack.size_bytes, 1),
                            self._quantization(pack.quantization))
             else:  # one cell across languages, size and quantization: the reason, without the folder
                 reason = pack.problem.replace(f"{pack.path}{os.sep}", "")

@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QLocale, Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from fanyi.catalog import Catalog, CatalogEntry
 from fanyi.ui.i18n import direction
-from fanyi.ui.pack_ops import PackOperations, PackOpProgress, ask_and_import
-
-
-def size_text(size: int) -> str:
-    """Sizes as Windows and most file managers print them: 1024-based, "78 MB"."""
-    return QLocale().formattedDataSize(size, 0, QLocale.DataSizeFormat.DataSizeTraditionalFormat)
+from fanyi.ui.pack_ops import PackOperations, PackOpProgress, ask_and_import, size_text
 
 
 class NoModelPage(QWidget):

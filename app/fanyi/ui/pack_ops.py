@@ -149,15 +149,19 @@ class PackOperations(QObject):
         self.finished.emit()
 
 
+def size_text(size: int, decimals: int = 0) -> str:
+    """Sizes as Windows and most file managers print them: 1024-based, "78 MB"."""
+    return QLocale().formattedDataSize(size, decimals, QLocale.DataSizeFormat.DataSizeTraditionalFormat)
+
+
 def transfer_text(p: Progress) -> str:
     """"12.3 MB of 78.1 MB · 2.1 MB/s · about 25 s left" in the UI language."""
-    locale = QLocale()
     if p.phase != "downloading":
         return QCoreApplication.translate("pack_ops", "Checking and installing…")
-    parts = [QCoreApplication.translate("pack_ops", "%1 of %2").replace("%1", locale.formattedDataSize(p.done))
-             .replace("%2", locale.formattedDataSize(p.total))]
+    parts = [QCoreApplication.translate("pack_ops", "%1 of %2").replace("%1", size_text(p.done, 1))
+             .replace("%2", size_text(p.total, 1))]
     if p.bytes_per_second > 0:
-        speed = locale.formattedDataSize(int(p.bytes_per_second))
+        speed = size_text(int(p.bytes_per_second), 1)
         parts.append(QCoreApplication.translate("pack_ops", "%1/s").replace("%1", speed))
     if p.seconds_left is not None:
         parts.append(duration_text(p.seconds_left))
