@@ -2,6 +2,7 @@
 
     python benchmarks/paired.py [--work /tmp/fanyi-bench] [--rounds 5] [--threads 1,2]
                                 [--engines "ours int8,CT2 int8"] [--configs greedy/b1,beam4/b1,...] [--out FILE]
+    python benchmarks/paired.py --engines "ours int8,ours int8@HEAD~3"   # a lever: this checkout vs a commit
 
 On a shared two-core machine a sequential benchmark cannot tell a real change from drift: CTranslate2's
 own batch-1 greedy time moved between 263 and 375 ms across runs. Here every (engine, threads) pair
@@ -10,6 +11,10 @@ configuration in every worker, one after the other, the order rotated from round
 engine always follows the same one. A round gives one ratio (ours at its best thread count in that
 round ÷ the reference at its best thread count in that round); a lever is judged by the median ratio
 over the rounds, and the spread (lowest–highest) says how far to trust it.
+
+An engine named `ours int8@REV` is Fanyi at git revision REV: its app/ is extracted into
+WORK/rev-REV/ and its own int8 pack exported there by that code, so a change is judged against the
+code before it, paired in the same way (the ratio is to the last engine named when CT2 int8 is not).
 
 A pause separates the passes: CTranslate2's OpenMP threads keep spinning for a while after a call,
 and that CPU time would otherwise be charged to whatever runs next.
@@ -36,7 +41,7 @@ OURS = "ours int8"
 
 # --- the worker side: one engine, loaded once, timing passes on request ---------------------------
 
-def serve(engine_name: str, threads: int, work: Path) -> None:
+def serve(engine_name: str, threads: int, work: Path, folder: Path | None) -> None:
     """Reads one configuration name per line from stdin, answers one JSON line with the pass's time."""
     from engines import BY_NAME, NEW_TOKENS
     from worker import rss_mib, timed, vm_hwm_mib
@@ -45,7 +50,7 @@ def serve(engine_name: str, threads: int, work: Path) -> None:
     workload = json.loads((work / "workload.json").read_text(encoding="utf-8"))
     sources = workload["sources"]
     engine = spec.create(workload.get("profile"))
-    _, load_s = timed(engine.load, work / spec.folder, threads)
+    _, load_s = timed(engine.load, folder or work / spec.folder, threads)
     for beams in (1, 4):  # warm-up, as worker.py does
         for src in sources[:2]:
             engine.generate([src], beams)
@@ -95,10 +100,34 @@ class Worker:
         return answer
 
 
+def revision(rev: str, work: Path) -> tuple[Path, Path]:
+    """Fanyi's app/ at git revision `rev` and an int8 pack exported by it (both reused when present)."""
+    commit = subprocess.run(["git", "rev-parse", "--short", rev], cwd=HERE, capture_output=True, text=True,
+                            check=True).stdout.strip()
+    dest = work / f"rev-{commit}"
+    app, pack = dest / "app", dest / "pack-int8"
+    if not app.exists():
+        dest.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(["git", "archive", commit, "app"], cwd=HERE.parent, capture_output=True, check=True)
+        subprocess.run(["tar", "-x", "-C", str(dest)], input=archive.stdout, check=True)
+    if not pack.exists():
+        print(f"exporting the int8 pack of {commit}", file=sys.stderr, flush=True)
+        code = ("import sys; from pathlib import Path; from fanyi.export.convert import export_pack; "
+                "export_pack(Path(sys.argv[1]), Path(sys.argv[2]), quantize='int8', name='rev-int8')")
+        subprocess.run([sys.executable, "-c", code, str(work / "hf-opus-mt-en-zh-random"), str(pack)],
+                       env={**os.environ, "PYTHONPATH": str(app)}, check=True, cwd=dest)
+    return app, pack
+
+
 def start(engine: str, threads: int, work: Path) -> Worker:
-    process = subprocess.Popen(
-        [sys.executable, __file__, "--serve", engine, "--threads", str(threads), "--work", str(work)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=HERE)
+    name, _, rev = engine.partition("@")
+    command = [sys.executable, __file__, "--serve", name, "--threads", str(threads), "--work", str(work)]
+    env = dict(os.environ)
+    if rev:
+        app, pack = revision(rev, work)
+        command += ["--folder", str(pack)]
+        env["PYTHONPATH"] = str(app)
+    process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=HERE, env=env)
     worker = Worker(engine, threads, process)
     hello = json.loads(process.stdout.readline())
     worker.load_s, worker.rss_mib = hello["load_s"], hello["rss_mib"]
@@ -178,9 +207,10 @@ def main() -> None:
     parser.add_argument("--configs", default=",".join(CONFIGS))
     parser.add_argument("--out", type=Path, help="write the rounds and ratios as JSON")
     parser.add_argument("--serve", help=argparse.SUPPRESS)
+    parser.add_argument("--folder", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        serve(args.serve, int(args.threads), args.work)
+        serve(args.serve, int(args.threads), args.work, args.folder)
         return
     if not (args.work / "workload.json").exists():
         raise SystemExit(f"no {args.work / 'workload.json'}: run benchmarks/run.sh (or driver.py) once first")

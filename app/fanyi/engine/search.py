@@ -19,8 +19,9 @@ vocabulary. Sorting 65k scores per row in numpy cost more than the decoder step 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Generator
+from collections.abc import Collection, Generator
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
@@ -60,34 +61,24 @@ class SearchSettings:
         return tuple(dict.fromkeys(self.eos_ids + forced))
 
 
-class DecoderState:
-    """Encoder outputs and the self-attention cache for the rows still being decoded."""
+class Decoder(Protocol):
+    """The decoder state a search drives (fanyi.engine.runner.Decoding): `beams` rows per source."""
 
-    def __init__(self, step: Callable, cross: list[np.ndarray], mask: np.ndarray, layers: int,
-                 heads: int, head_dim: int):
-        self._step = step
-        self.cross = cross
-        self.mask = mask
-        self.past = [np.zeros((mask.shape[0], heads, 0, head_dim), np.float32) for _ in range(2 * layers)]
-        self.position = 0
+    sources: int
 
-    def run(self, tokens: np.ndarray, top_k: int = 1) -> StepOutput:
-        out, self.past = self._step(tokens, self.position, self.mask, self.cross, self.past, top_k)
-        self.position += 1
-        return out
+    def run(self, tokens: np.ndarray, top_k: int = 1, log_probs: bool = False) -> StepOutput:
+        """One step for every row; the arrays are valid until the next step."""
 
-    def select(self, rows: np.ndarray) -> None:
-        """Keep (and reorder) cache rows; cross-attention rows follow when the batch shrinks."""
-        self.past = [p[rows] for p in self.past]
+    def reorder(self, origins: np.ndarray) -> None:
+        """Beam b of source s continues what beam origins[s, b] of that source decoded so far."""
 
-    def select_sources(self, rows: np.ndarray) -> None:
-        self.cross = [c[rows] for c in self.cross]
-        self.mask = self.mask[rows]
+    def keep(self, sources: np.ndarray) -> None:
+        """Keep only these sources (all their beams), in this order."""
 
 
-def greedy(state: DecoderState, settings: SearchSettings, cancel: CancelToken | None,
+def greedy(state: Decoder, settings: SearchSettings, cancel: CancelToken | None,
            stop: Collection[int] = ()) -> Generator[Decided, None, list[list[int]]]:
-    n = state.mask.shape[0]
+    n = state.sources
     seqs = np.full((n, 1), settings.decoder_start_id, dtype=np.int64)
     active = np.arange(n)
     results: list[list[int]] = [[] for _ in range(n)]
@@ -108,8 +99,7 @@ def greedy(state: DecoderState, settings: SearchSettings, cancel: CancelToken | 
         if done.any():
             keep = np.flatnonzero(~done)
             active, seqs = active[keep], seqs[keep]
-            state.select(keep)
-            state.select_sources(keep)
+            state.keep(keep)
     return results
 
 
@@ -201,12 +191,11 @@ def _common_prefix(seqs: list[list[int]]) -> int:
     return length
 
 
-def beam(state: DecoderState, settings: SearchSettings, cancel: CancelToken | None,
+def beam(state: Decoder, settings: SearchSettings, cancel: CancelToken | None,
          stop: Collection[int] = ()) -> Generator[Decided, None, list[list[int]]]:
-    """Beam search; `state` holds one row per source and is expanded to num_beams rows here."""
+    """Beam search; `state` holds num_beams rows per source."""
     k = settings.num_beams
-    n = state.mask.shape[0]
-    state.select(np.repeat(np.arange(n), k))  # the sources' cross-attention inputs stay one row each
+    n = state.sources
     keep_k = max(2, 1 + len(settings.eos_ids)) * k
     lp, early = settings.length_penalty, settings.early_stopping
     eos = np.asarray(settings.eos_ids)
@@ -229,7 +218,7 @@ def beam(state: DecoderState, settings: SearchSettings, cancel: CancelToken | No
             cancel.raise_if_cancelled()
         r = rows.size
         flat = running.reshape(r * k, cur_len)
-        out = state.run(flat[:, -1:], keep_k + SPARE_CANDIDATES)
+        out = state.run(flat[:, -1:], keep_k + SPARE_CANDIDATES, log_probs=True)
         vocab = out.log_probs.shape[-1]
         cand_scores, top = _beam_candidates(settings, flat, out, run_scores, keep_k)
         cand_beam, cand_tok = top // vocab, top % vocab
@@ -264,7 +253,7 @@ def beam(state: DecoderState, settings: SearchSettings, cancel: CancelToken | No
         fin_scores = np.take_along_axis(merged, best, axis=1)
         fin_done = np.take_along_axis(merged_done, best, axis=1)
 
-        state.select((np.arange(r)[:, None] * k + source_beam).reshape(-1))
+        state.reorder(source_beam)
         cur_len += 1
 
         best_len = (settings.max_length - 1) if (early == "never" and lp > 0.0) else (cur_len - 1)
@@ -295,6 +284,5 @@ def beam(state: DecoderState, settings: SearchSettings, cancel: CancelToken | No
             rows, running, run_scores = rows[keep], running[keep], run_scores[keep]
             fin_scores, fin_done, hopeful = fin_scores[keep], fin_done[keep], hopeful[keep]
             fin_seqs = [fin_seqs[i] for i in keep.tolist()]
-            state.select((keep[:, None] * k + np.arange(k)).reshape(-1))
-            state.select_sources(keep)
+            state.keep(keep)
     return results
