@@ -3,6 +3,7 @@
     python benchmarks/paired.py [--work /tmp/fanyi-bench] [--rounds 5] [--threads 1,2]
                                 [--engines "ours int8,CT2 int8"] [--configs greedy/b1,beam4/b1,...] [--out FILE]
     python benchmarks/paired.py --engines "ours int8,ours int8@HEAD~3"   # a lever: this checkout vs a commit
+    python benchmarks/paired.py --document [--rounds 3]   # document throughput (document.py)
 
 On a shared two-core machine a sequential benchmark cannot tell a real change from drift: CTranslate2's
 own batch-1 greedy time moved between 263 and 375 ms across runs. Here every (engine, threads) pair
@@ -40,6 +41,27 @@ OURS = "ours int8"
 
 
 # --- the worker side: one engine, loaded once, timing passes on request ---------------------------
+
+def serve_document(engine_name: str, threads: int, work: Path, folder: Path | None) -> None:
+    """The document pass (document.py) on request: one JSON line with its time per "document" line."""
+    from document import CT2Document, OursDocument
+    from worker import rss_mib, timed, vm_hwm_mib
+
+    pack = folder or work / "pack-copy-int8"
+    if engine_name.startswith("CT2"):
+        engine, _ = timed(lambda: CT2Document(work / "ct2-copy-int8", pack, threads))
+    else:
+        engine, _ = timed(lambda: OursDocument(pack, threads))
+    out = work / f"document-{engine_name.replace(' ', '_')}-{threads}t.txt"
+    engine.translate(work / "document-warm-up.txt", out)
+    reply({"ready": True, "load_s": 0.0, "rss_mib": rss_mib()})
+    for line in sys.stdin:
+        if line.strip():
+            start = time.perf_counter()
+            engine.translate(work / "document.txt", out)
+            reply({"config": "document", "ms": 1000 * (time.perf_counter() - start), "wrong_lengths": 0,
+                   "peak_rss_mib": vm_hwm_mib(), "output": str(out)})
+
 
 def serve(engine_name: str, threads: int, work: Path, folder: Path | None) -> None:
     """Reads one configuration name per line from stdin, answers one JSON line with the pass's time."""
@@ -100,12 +122,13 @@ class Worker:
         return answer
 
 
-def revision(rev: str, work: Path) -> tuple[Path, Path]:
-    """Fanyi's app/ at git revision `rev` and an int8 pack exported by it (both reused when present)."""
+def revision(rev: str, work: Path, document: bool = False) -> tuple[Path, Path]:
+    """Fanyi's app/ at git revision `rev` and an int8 pack exported by it (both reused when present);
+    with `document`, of the copying model."""
     commit = subprocess.run(["git", "rev-parse", "--short", rev], cwd=HERE, capture_output=True, text=True,
                             check=True).stdout.strip()
     dest = work / f"rev-{commit}"
-    app, pack = dest / "app", dest / "pack-int8"
+    app, pack = dest / "app", dest / ("pack-copy-int8" if document else "pack-int8")
     if not app.exists():
         dest.mkdir(parents=True, exist_ok=True)
         archive = subprocess.run(["git", "archive", commit, "app"], cwd=HERE.parent, capture_output=True, check=True)
@@ -114,17 +137,19 @@ def revision(rev: str, work: Path) -> tuple[Path, Path]:
         print(f"exporting the int8 pack of {commit}", file=sys.stderr, flush=True)
         code = ("import sys; from pathlib import Path; from fanyi.export.convert import export_pack; "
                 "export_pack(Path(sys.argv[1]), Path(sys.argv[2]), quantize='int8', name='rev-int8')")
-        subprocess.run([sys.executable, "-c", code, str(work / "hf-opus-mt-en-zh-random"), str(pack)],
+        hf = "hf-opus-mt-en-zh-copy" if document else "hf-opus-mt-en-zh-random"
+        subprocess.run([sys.executable, "-c", code, str(work / hf), str(pack)],
                        env={**os.environ, "PYTHONPATH": str(app)}, check=True, cwd=dest)
     return app, pack
 
 
-def start(engine: str, threads: int, work: Path) -> Worker:
+def start(engine: str, threads: int, work: Path, document: bool = False) -> Worker:
     name, _, rev = engine.partition("@")
     command = [sys.executable, __file__, "--serve", name, "--threads", str(threads), "--work", str(work)]
+    command += ["--document"] * document
     env = dict(os.environ)
     if rev:
-        app, pack = revision(rev, work)
+        app, pack = revision(rev, work, document)
         command += ["--folder", str(pack)]
         env["PYTHONPATH"] = str(app)
     process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=HERE, env=env)
@@ -208,16 +233,27 @@ def main() -> None:
     parser.add_argument("--out", type=Path, help="write the rounds and ratios as JSON")
     parser.add_argument("--serve", help=argparse.SUPPRESS)
     parser.add_argument("--folder", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--document", action="store_true",
+                        help="document throughput: the 2,000-sentence text through `fanyi file` and CTranslate2")
     args = parser.parse_args()
     if args.serve:
-        serve(args.serve, int(args.threads), args.work, args.folder)
+        (serve_document if args.document else serve)(args.serve, int(args.threads), args.work, args.folder)
         return
+    if args.document:
+        from document import make_document
+        from fanyi.paths import assets_dir
+
+        corpus = args.work / "document.corpus"
+        corpus.write_text((assets_dir() / "corpus" / "en.txt").read_text(encoding="utf-8"), encoding="utf-8")
+        make_document(args.work / "document.txt", corpus)
+        make_document(args.work / "document-warm-up.txt", corpus, 40)
+        args.configs = "document"
     if not (args.work / "workload.json").exists():
         raise SystemExit(f"no {args.work / 'workload.json'}: run benchmarks/run.sh (or driver.py) once first")
     engines = args.engines.split(",")
     reference = REFERENCE if REFERENCE in engines else engines[-1]
     threads = [int(t) for t in args.threads.split(",")]
-    workers = [start(e, t, args.work) for e in engines for t in threads]
+    workers = [start(e, t, args.work, args.document) for e in engines for t in threads]
     try:
         result = run_rounds(workers, args.configs.split(","), args.rounds)
     finally:
