@@ -242,7 +242,8 @@ def cmd_serve(args) -> int:
     from .engine.options import DecodeOptions
     from .server.core import Core
     from .server.models import Models
-    from .server.run import address, bind, is_loopback, serve_forever
+    from .hosts import is_loopback
+    from .server.run import address, bind, serve_forever
 
     packs = [library.find_pack(args.model)] if args.model else library.list_packs()
     if not packs:
