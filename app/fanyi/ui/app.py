@@ -12,6 +12,7 @@ import logging
 import os
 import signal
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -80,12 +81,13 @@ class FanyiApp(QObject):
         self.refresh_packs()
 
     # --- lifecycle ------------------------------------------------------------------------------
-    def start(self) -> None:
-        """The normal start: the hotkey, then the window unless the user asked to start in the tray."""
+    def start(self, in_tray: bool = False) -> None:
+        """The normal start: the hotkey, then the window unless the user asked to start in the tray
+        (in Settings, or with ``--tray`` as at login)."""
         self._started = True
         self.tray.show()
         self.hotkey.set_hotkey(self.settings.hotkey)
-        if not (self.settings.start_in_tray and self.tray.available):
+        if not ((in_tray or self.settings.start_in_tray) and self.tray.available):
             self.show_main()
         self._apply_api()  # after the window, whose status bar says where other apps reach Fanyi
 
@@ -328,13 +330,17 @@ def run(argv: list[str], *, opener: OpenTranslator = open_translator) -> int:
     """Run the desktop app; ``argv`` is the command line after the program name.
 
     ``--translate-clipboard`` shows only the popup for the clipboard's text and returns when it is
-    closed, for binding to a desktop shortcut where global hotkeys cannot work.
+    closed, for binding to a desktop shortcut where global hotkeys cannot work; ``--tray`` starts
+    without the window (where there is a tray).
     """
+    from fanyi.cli import APP_OPTIONS
+
     parser = argparse.ArgumentParser(prog="fanyi", description="Offline English-Chinese translator.")
-    parser.add_argument("--translate-clipboard", action="store_true",
-                        help="translate the clipboard in a small popup, then exit")
+    for flag in ("--translate-clipboard", "--tray"):
+        parser.add_argument(flag, action="store_true", help=APP_OPTIONS[flag])
     args, qt_args = parser.parse_known_args(argv)
     qapp = QApplication.instance() or QApplication(["fanyi", *qt_args])
+    stop_handling_ctrl_c = _quit_on_ctrl_c(qapp)
     qapp.setApplicationName("Fanyi")
     qapp.setDesktopFileName("fanyi")
     # The tray, the popup and the hidden window outlive "the last window": quitting is explicit.
@@ -345,18 +351,33 @@ def run(argv: list[str], *, opener: OpenTranslator = open_translator) -> int:
     fanyi = FanyiApp(settings, opener=opener)
     qapp.setWindowIcon(fanyi.icon)
     fanyi.quit_requested.connect(qapp.quit)
-    # Ctrl+C in the terminal: Python runs signal handlers only between bytecodes, so a timer
-    # lets it in now and then while Qt's loop runs in C.
-    signal.signal(signal.SIGINT, lambda *_: fanyi.quit())
-    signal_poll = QTimer(interval=250)
-    signal_poll.timeout.connect(lambda: None)
-    signal_poll.start()
     if args.translate_clipboard:
         fanyi.popup.closed.connect(qapp.quit)
         fanyi.translate_clipboard()
     else:
-        fanyi.start()
+        fanyi.start(in_tray=args.tray)
     try:
         return qapp.exec()
     finally:
+        stop_handling_ctrl_c()
         fanyi.shutdown()
+
+
+def _quit_on_ctrl_c(qapp: QApplication) -> Callable[[], None]:
+    """Ctrl+C in the terminal quits; returns what puts the previous handler back.
+
+    Python runs signal handlers only between bytecodes, so a timer lets it in now and then while
+    Qt's loop runs in C. The quit is queued rather than called: a quit() before exec() has started
+    (a Ctrl+C while the window is being built) does nothing, and that Ctrl+C was lost.
+    """
+    previous = signal.signal(signal.SIGINT, lambda *_: QTimer.singleShot(0, qapp.quit))
+    poll = QTimer(qapp, interval=250)
+    poll.timeout.connect(lambda: None)
+    poll.start()
+
+    def stop() -> None:
+        poll.stop()
+        poll.deleteLater()
+        signal.signal(signal.SIGINT, previous)
+
+    return stop
