@@ -24,7 +24,7 @@ from fanyi.engine.language_choice import base_language
 from fanyi.engine.options import DecodeOptions
 from fanyi.ui import i18n, theme
 from fanyi.ui.api_server import ApiServer
-from fanyi.ui.history import History
+from fanyi.ui.history import Draft, History, history_path
 from fanyi.ui.hotkey import GlobalHotkey
 from fanyi.ui.jobs import DocumentJobs, RunDocument, translate_document
 from fanyi.ui.pack_ops import PackOperations
@@ -158,13 +158,15 @@ class FanyiApp(QObject):
     def show_history(self) -> None:
         from fanyi.ui.history_dialog import HistoryDialog
 
+        recording = self.settings.history
         try:
-            history = self.history
+            # while history is off, a history that does not exist yet is not created just to be looked at
+            history = self.history if recording or self._history or history_path().exists() else None
         except (sqlite3.Error, OSError) as exc:
             self._history_unavailable(exc)
             return
-        dialog = HistoryDialog(history, self.settings.history, self.window)
-        dialog.reopen.connect(self.window.show_source)
+        dialog = HistoryDialog(history, recording, self.window)
+        dialog.reopen.connect(self.window.reopen)
         self._keep_open("history", dialog)
 
     def _keep_open(self, name: str, dialog) -> None:
@@ -308,12 +310,16 @@ class FanyiApp(QObject):
             self._history_failed = True
             self.notice.emit(self.tr("History cannot be saved: %1").replace("%1", str(exc)))
 
-    def record(self, source: str, target: str, entry_id: int | None) -> int | None:
-        """Save a finished translation when history is on; returns the row to update next time."""
+    def record(self, source: str, target: str, draft: Draft | None = None) -> Draft | None:
+        """Save a finished translation when history is on; returns the draft to pass next time.
+
+        The main window passes the draft it got last, so that a text being edited stays one entry;
+        without one (the clipboard popup), each translation is an entry of its own.
+        """
         if not self.settings.history or self.pack is None:
             return None
         try:
-            return self.history.save(source, target, self.pack.name, entry_id)
+            return self.history.record(source, target, self.pack.name, draft)
         except (sqlite3.Error, OSError) as exc:  # a locked, read-only or full disk: translating goes on
             self._history_unavailable(exc)
             return None

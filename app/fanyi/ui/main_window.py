@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from fanyi.ui.history import Draft, Entry
 from fanyi.ui.i18n import direction
 from fanyi.ui.jobs_panel import JobsPanel
 from fanyi.ui.language_picker import LanguagePicker
@@ -53,7 +54,7 @@ class MainWindow(QMainWindow):
         self._req_id: int | None = None
         self._req_key: tuple | None = None  # (text, options) of the running request
         self._done_key: tuple | None = None  # (text, options) of what the target pane shows
-        self._history_id: int | None = None  # the history row of the text being edited
+        self._draft: Draft | None = None  # the history entry of the text being edited
 
         # --- top bar: direction, variant, actions ---
         self.pack_box = QComboBox()
@@ -212,7 +213,7 @@ class MainWindow(QMainWindow):
             self.app.choose_pack(reverse)
         else:
             return
-        self._history_id = None
+        self._draft = None
         self.source.set_text(translation)
 
     def _update_languages(self, model: ModelInfo | None) -> None:
@@ -241,7 +242,7 @@ class MainWindow(QMainWindow):
     # --- translating ----------------------------------------------------------------------------
     def _on_source_changed(self) -> None:
         if not self.source.text().strip():
-            self._history_id = None  # an emptied pane starts a new history entry
+            self._draft = None  # an emptied pane starts a new history entry
         if self.app.settings.translate_as_you_type:
             self._debounce.start()
 
@@ -292,7 +293,7 @@ class MainWindow(QMainWindow):
         self.target.view.finish(text)
         self.target.activity.setText("")
         self.stats_label.setText(self._describe(stats))
-        self._history_id = self.app.record(self._req_key[0], text, self._history_id)
+        self._draft = self.app.record(self._req_key[0], text, self._draft)
 
     def _on_failed(self, req_id: int, message: str) -> None:
         if req_id != self._req_id:
@@ -344,10 +345,11 @@ class MainWindow(QMainWindow):
     def show_notice(self, text: str) -> None:
         self.statusBar().showMessage(text, NOTICE_MS)
 
-    def show_source(self, text: str) -> None:
-        """Put ``text`` in the source pane (from the history) and translate it."""
-        self._history_id = None
-        self.source.set_text(text)
+    def reopen(self, entry: Entry) -> None:
+        """Put a history entry's text in the source pane and translate it; the entry is the draft, so
+        translating it again (or editing it) updates that entry rather than adding a copy."""
+        self._draft = Draft(entry.id, entry.source, entry.pack)
+        self.source.set_text(entry.source)
         self.translate_now()
 
     # --- documents ------------------------------------------------------------------------------
