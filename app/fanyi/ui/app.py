@@ -19,7 +19,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QIcon
 from PySide6.QtWidgets import QApplication
 
-from fanyi import library, paths
+from fanyi import autostart, library, paths
 from fanyi.engine.language_choice import base_language
 from fanyi.engine.options import DecodeOptions
 from fanyi.ui import i18n, theme
@@ -90,6 +90,8 @@ class FanyiApp(QObject):
         if not ((in_tray or self.settings.start_in_tray) and self.tray.available):
             self.show_main()
         self._apply_api()  # after the window, whose status bar says where other apps reach Fanyi
+        if self.settings.start_at_login:
+            self._change_autostart(autostart.refresh)  # the app may have moved since the entry was written
 
     def keeps_running_in_tray(self) -> bool:
         return self.tray.available and self.settings.close_to_tray
@@ -98,6 +100,8 @@ class FanyiApp(QObject):
         self.quit_requested.emit()
 
     def shutdown(self) -> None:
+        if self._window is not None:
+            self.remember_window()
         self.api.stop()  # first: its requests may be waiting for the translation worker's model
         self.hotkey.stop()
         self.tray.hide()
@@ -281,10 +285,30 @@ class FanyiApp(QObject):
             self.hotkey.set_hotkey(new.hotkey)
         if (new.api_enabled, new.api_port, new.api_key) != (old.api_enabled, old.api_port, old.api_key):
             self._apply_api()
+        if new.text_size != old.text_size and self._window is not None:
+            self._window.set_text_size(new.text_size)
+        if new.start_at_login != old.start_at_login and \
+                not self._change_autostart(lambda: autostart.set_enabled(new.start_at_login)):
+            self._save(dataclasses.replace(self.settings, start_at_login=old.start_at_login))  # as it still is
         if new.threads != old.threads and self.pack is not None:
             self.choose_pack(self.pack)  # the window re-translates once the model is reopened
         elif (new.beams, new.max_length, new.target_variant) != (old.beams, old.max_length, old.target_variant):
             self.options_changed.emit()
+
+    def _change_autostart(self, change: Callable[[], None]) -> bool:
+        try:
+            change()
+        except OSError as exc:  # a read-only home or a locked-down registry: say so, keep running
+            log.warning("start at login: %s", exc)
+            self.notice.emit(self.tr("Starting at login could not be changed: %1").replace("%1", str(exc)))
+            return False
+        return True
+
+    def remember_window(self) -> None:
+        """Keep where the main window is and how its panes are split, for the next start."""
+        geometry, splitter = self.window.saved_layout()
+        if (geometry, splitter) != (self.settings.window_geometry, self.settings.splitter_state):
+            self._save(dataclasses.replace(self.settings, window_geometry=geometry, splitter_state=splitter))
 
     def _save(self, settings: Settings) -> None:
         self.settings = settings

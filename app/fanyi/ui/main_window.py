@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, Qt, QTimer
+from PySide6.QtCore import QByteArray, QEvent, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -32,7 +32,7 @@ from fanyi.ui.i18n import direction
 from fanyi.ui.jobs_panel import JobsPanel
 from fanyi.ui.language_picker import LanguagePicker
 from fanyi.ui.no_model_page import NoModelPage
-from fanyi.ui.panes import SourcePane, TargetPane
+from fanyi.ui.panes import SourcePane, TargetPane, text_font
 from fanyi.ui.settings import TARGET_VARIANTS
 from fanyi.ui.worker import ModelInfo
 
@@ -104,7 +104,7 @@ class MainWindow(QMainWindow):
         # --- translate page ---
         self.source = SourcePane()
         self.target = TargetPane()
-        splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter = splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.source)
         splitter.addWidget(self.target)
         splitter.setChildrenCollapsible(False)
@@ -152,6 +152,8 @@ class MainWindow(QMainWindow):
         app.notice.connect(self.show_notice)
 
         self.resize(980, 600)
+        self._restore_layout(app.settings.window_geometry, app.settings.splitter_state)
+        self.set_text_size(app.settings.text_size)
         self.retranslate()
         if self.service.model is not None:
             self._on_loaded(self.service.model)
@@ -378,7 +380,26 @@ class MainWindow(QMainWindow):
         event.acceptProposedAction()
 
     # --- window ---------------------------------------------------------------------------------
+    def set_text_size(self, points: int) -> None:
+        """The panes' text in ``points`` (0: the default size)."""
+        for edit in (self.source.edit, self.target.view):
+            edit.setFont(text_font(points))
+
+    def saved_layout(self) -> tuple[str, str]:
+        """(geometry, splitter state) as base64 text for the settings file."""
+        return (self.saveGeometry().toBase64().data().decode("ascii"),
+                self.splitter.saveState().toBase64().data().decode("ascii"))
+
+    def _restore_layout(self, geometry: str, splitter: str) -> None:
+        # Qt checks what it restores: a blob it cannot read is ignored, and a window saved on a screen
+        # that is gone is moved onto one that is there.
+        if geometry:
+            self.restoreGeometry(QByteArray.fromBase64(geometry.encode("ascii")))
+        if splitter:
+            self.splitter.restoreState(QByteArray.fromBase64(splitter.encode("ascii")))
+
     def closeEvent(self, event: QCloseEvent) -> None:
+        self.app.remember_window()
         if self.app.keeps_running_in_tray():
             event.ignore()
             self.hide()
