@@ -43,6 +43,7 @@ class Job:
     total: int = 0
     output: Path | None = None
     summary: str = ""
+    report: object = None  # fanyi.documents.JobReport of a job that is done
     error: str = ""
     token: CancelToken = field(default_factory=CancelToken, repr=False)
 
@@ -63,7 +64,7 @@ class _Spec:
 class _Runner(QObject):
     started = Signal(int)
     progress = Signal(int, int, int)
-    succeeded = Signal(int, str, str)
+    succeeded = Signal(int, str, object)  # job id, output, JobReport
     failed = Signal(int, str)
     cancelled = Signal(int)
 
@@ -103,7 +104,7 @@ class _Runner(QObject):
             log.warning("document job %s failed: %s", spec.source, exc)
             self.failed.emit(spec.job_id, str(exc) or type(exc).__name__)
         else:
-            self.succeeded.emit(spec.job_id, str(result.output), result.report.summary())
+            self.succeeded.emit(spec.job_id, str(result.output), result.report)
 
 
 class DocumentJobs(QObject):
@@ -168,9 +169,9 @@ class DocumentJobs(QObject):
     def _on_progress(self, job_id: int, done: int, total: int) -> None:
         self._update(job_id, done=done, total=total)
 
-    @Slot(int, str, str)
-    def _on_succeeded(self, job_id: int, output: str, summary: str) -> None:
-        self._update(job_id, state=DONE, output=Path(output), summary=summary)
+    @Slot(int, str, object)
+    def _on_succeeded(self, job_id: int, output: str, report) -> None:
+        self._update(job_id, state=DONE, output=Path(output), summary=report.summary(), report=report)
 
     @Slot(int, str)
     def _on_failed(self, job_id: int, message: str) -> None:
