@@ -132,3 +132,20 @@ def test_without_a_model_no_job_is_queued(qtbot, make_app, ui_dirs, tmp_path):
     src.write_text("Hello.")
     drop(app.window, src)
     assert app.jobs.jobs == {} and "Install a model" in app.window.stats_label.text()
+
+
+def test_the_documents_dialog_opens_in_the_home_folder(qtbot, make_app, fake_backend, tmp_path, monkeypatch):
+    from PySide6.QtCore import QDir
+    from PySide6.QtWidgets import QFileDialog
+
+    monkeypatch.chdir(tmp_path)  # the folder the app was started in
+    asked = []
+    picked = tmp_path / "deep" / "a.txt"
+    picked.parent.mkdir()
+    picked.write_text("Hello.")
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames",
+                        lambda parent, title, folder, filters: (asked.append(folder), ([str(picked)], ""))[1])
+    app = make_app(fake_backend)
+    app.window.open_documents()
+    app.window.open_documents()
+    assert asked == [QDir.homePath(), str(picked.parent)]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QEvent, Qt, QTimer
+from PySide6.QtCore import QByteArray, QDir, QEvent, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -42,6 +42,13 @@ if TYPE_CHECKING:
 DEBOUNCE_MS = 350  # a pause this long counts as "done typing"
 NOTICE_MS = 20_000  # how long a one-time notice (a damaged history file was replaced) stays in the status bar
 PAGE_TRANSLATE, PAGE_NO_MODEL = range(2)
+VARIANT_STYLE = """
+QToolButton { padding: 3px 10px; border: 1px solid palette(mid); border-radius: 4px;
+              background: palette(button); color: palette(button-text); }
+QToolButton:hover:!checked { border-color: palette(highlight); }
+QToolButton:checked { background: palette(highlight); color: palette(highlighted-text);
+                      border-color: palette(highlight); }
+"""
 
 
 class MainWindow(QMainWindow):
@@ -55,6 +62,7 @@ class MainWindow(QMainWindow):
         self._req_key: tuple | None = None  # (text, options) of the running request
         self._done_key: tuple | None = None  # (text, options) of what the target pane shows
         self._draft: Draft | None = None  # the history entry of the text being edited
+        self._documents_folder = QDir.homePath()
 
         # --- top bar: direction, variant, actions ---
         self.pack_box = QComboBox()
@@ -72,7 +80,10 @@ class MainWindow(QMainWindow):
         self.variant_box = QWidget()
         variant_layout = QHBoxLayout(self.variant_box)
         variant_layout.setContentsMargins(0, 0, 0, 0)
-        variant_layout.setSpacing(0)
+        variant_layout.setSpacing(2)
+        # Styles draw a checked tool button only a shade darker, which a dark palette makes invisible:
+        # the chosen variant is filled with the highlight colour in every theme.
+        self.variant_box.setStyleSheet(VARIANT_STYLE)
         for key, label in TARGET_VARIANTS.items():
             button = QToolButton(text=label, checkable=True, autoRaise=False)
             button.setProperty("variant", key)
@@ -359,11 +370,15 @@ class MainWindow(QMainWindow):
         from fanyi.documents.registry import SUPPORTED_SUFFIXES
 
         patterns = " ".join(f"*{suffix}" for suffix in SUPPORTED_SUFFIXES)
+        # The user's home, then the folder chosen last; never the folder Fanyi happened to be started in.
         files, _ = QFileDialog.getOpenFileNames(
-            self, self.tr("Translate documents"), "", self.tr("Documents (%1)").replace("%1", patterns)
+            self, self.tr("Translate documents"), self._documents_folder,
+            self.tr("Documents (%1)").replace("%1", patterns)
         )
         for name in files:
             self.enqueue_document(Path(name))
+        if files:
+            self._documents_folder = str(Path(files[0]).parent)
 
     def enqueue_document(self, path: Path) -> None:
         if not self.app.enqueue_document(path, bilingual=self.bilingual_action.isChecked()):
