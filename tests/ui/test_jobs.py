@@ -123,7 +123,9 @@ def test_a_failing_document_shows_its_message(qtbot, make_app, fake_backend, tmp
     win.enqueue_document(src)
     job = next(iter(app.jobs.jobs.values()))
     qtbot.waitUntil(lambda: job.state == FAILED, timeout=TRANSLATE_TIMEOUT)
-    assert "is not a supported document" in win.jobs_panel.rows[job.id].state.text()
+    state = win.jobs_panel.rows[job.id].state
+    assert state.text() == "Not a kind of document Fanyi translates"  # a headline in the UI language
+    assert "is not a supported document" in state.toolTip()  # and the details
 
 
 def test_without_a_model_no_job_is_queued(qtbot, make_app, ui_dirs, tmp_path):
@@ -149,3 +151,16 @@ def test_the_documents_dialog_opens_in_the_home_folder(qtbot, make_app, fake_bac
     app.window.open_documents()
     app.window.open_documents()
     assert asked == [QDir.homePath(), str(picked.parent)]
+
+
+def test_the_report_translates_what_the_documents_say():
+    """Kept reasons and notes come from fanyi.documents in English; the report knows each of them."""
+    from fanyi.documents import pdf
+    from fanyi.documents.base import OTHER_REASONS
+    from fanyi.documents.policy import keep_reason
+    from fanyi.ui.report_dialog import _KNOWN
+
+    said = {pdf.LAYOUT_NOTE, OTHER_REASONS, "code block", keep_reason("42 + 7", "zh"),
+            keep_reason("https://example.org/a_b", "zh"), keep_reason("这已经是中文了。", "zh"),
+            keep_reason("これは日本語です", "ja"), keep_reason("Bonjour tout le monde", "fr")}
+    assert None not in said and said <= set(_KNOWN)

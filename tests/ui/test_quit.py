@@ -19,10 +19,10 @@ from fanyi.ui import app as ui_app
 mode = sys.argv[1]
 started = ui_app.FanyiApp.start
 
-def start(self):
+def start(self, **kwargs):
     if mode == "tray":
         self.tray.available = True  # the window then hides instead of closing, as on a desktop with a tray
-    started(self)
+    started(self, **kwargs)
     if mode == "early":
         os.kill(os.getpid(), signal.SIGINT)
     QTimer.singleShot(0, lambda: print("ready", flush=True))

@@ -72,11 +72,27 @@ class JobRow(QWidget):
             QUEUED: self.tr("Waiting"),
             RUNNING: self.tr("Translating"),
             DONE: job.output.name if job.output else "",
-            FAILED: job.error,
+            FAILED: self._failure(),
             CANCELLED: self.tr("Cancelled"),
         }
         self.state.setText(texts[job.state])
         self.state.setToolTip(self._counts() if job.report is not None else job.error)
+
+    def _failure(self) -> str:
+        """What went wrong, in the UI language where the kind of error is known; its details (in English,
+        naming the file) are in the tooltip."""
+        headlines = {
+            "UnsupportedFormat": self.tr("Not a kind of document Fanyi translates"),
+            "CorruptDocument": self.tr("The file is damaged"),
+            "EncryptedDocument": self.tr("The file is protected by a password"),
+            "NoTextFound": self.tr("Nothing in it to translate"),
+            "NotTextFile": self.tr("Not a text file"),
+            "NotReadable": self.tr("The file cannot be read"),
+            "NotWritable": self.tr("The translation cannot be saved"),
+            "DocumentTooLarge": self.tr("The file is too large"),
+            "TranslationFailed": self.tr("The text could not be translated"),
+        }
+        return headlines.get(self.job.error_kind, self.job.error)
 
     def _counts(self) -> str:
         r = self.job.report

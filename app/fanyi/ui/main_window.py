@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from fanyi.ui.history import Draft, Entry
-from fanyi.ui.i18n import direction
+from fanyi.ui.i18n import direction, quantization_name
 from fanyi.ui.jobs_panel import JobsPanel
 from fanyi.ui.language_picker import LanguagePicker
 from fanyi.ui.no_model_page import NoModelPage
@@ -313,7 +313,7 @@ class MainWindow(QMainWindow):
             return
         self._req_id = None
         self.target.activity.setText("")
-        self.target.show_error(message)
+        self.target.show_error(self.tr("Translation failed: %1").replace("%1", message))
         self.stats_label.setText(self.tr("Translation failed"))
 
     def _on_cancelled(self, req_id: int) -> None:
@@ -341,7 +341,7 @@ class MainWindow(QMainWindow):
         self._update_swap()
 
     def _on_loaded(self, model: ModelInfo) -> None:
-        self.model_label.setText(f"{model.name} · {model.quantization}")
+        self._show_model(model)
         self.stats_label.setText(self.tr("Ready"))
         self.target.clear_error()
         self._update_variants(model)
@@ -350,10 +350,13 @@ class MainWindow(QMainWindow):
         self._done_key = None
         self.translate_now()
 
+    def _show_model(self, model: ModelInfo | None) -> None:
+        self.model_label.setText(f"{model.name} · {quantization_name(model.quantization)}" if model else "")
+
     def _on_load_failed(self, message: str) -> None:
         self.model_label.setText("")
         self.stats_label.setText(self.tr("The model could not be opened"))
-        self.target.show_error(message)
+        self.target.show_error(self.tr("The model could not be opened: %1").replace("%1", message))
 
     def show_notice(self, text: str) -> None:
         self.statusBar().showMessage(text, NOTICE_MS)
@@ -438,6 +441,8 @@ class MainWindow(QMainWindow):
         self.models_button.setText(self.tr("Models"))
         self.settings_button.setText(self.tr("Settings"))
         self.refresh_packs()  # the selector names languages in the UI language
+        if self.service.model is not None:
+            self._show_model(self.service.model)
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:

@@ -264,8 +264,9 @@ class TargetPane(QWidget):
     def copy(self) -> None:
         QApplication.clipboard().setText(self.view.text())
 
-    def show_error(self, message: str) -> None:
-        self.error.setText(self.tr("Translation failed: %1").replace("%1", message))
+    def show_error(self, text: str) -> None:
+        """Show ``text`` (a translated sentence that says what failed) above the translation."""
+        self.error.setText(text)
         self.error.show()
 
     def clear_error(self) -> None:

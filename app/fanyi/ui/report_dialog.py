@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QEvent, Qt, QUrl
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, Qt, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -23,27 +23,27 @@ from PySide6.QtWidgets import (
 
 from fanyi.documents.base import OTHER_REASONS, JobReport
 
-# The reasons fanyi.documents gives for a part it leaves as it was, in the UI language.
-_KEPT_REASONS = {
-    "numbers or symbols only": lambda: _tr("numbers or symbols only"),
-    "code or URL": lambda: _tr("code or a web address"),
-    "code block": lambda: _tr("code block"),
-    "already Chinese": lambda: _tr("already Chinese"),
-    "already Japanese": lambda: _tr("already Japanese"),
-    "already Korean": lambda: _tr("already Korean"),
-    "already in Latin script": lambda: _tr("already in Latin script"),
-    OTHER_REASONS: lambda: _tr("other reasons"),
+# What fanyi.documents says about a part it leaves as it was, and about a whole document: English,
+# translated here by these source strings (QT_TRANSLATE_NOOP lets lupdate find them).
+_KNOWN = {
+    "numbers or symbols only": QT_TRANSLATE_NOOP("ReportDialog", "numbers or symbols only"),
+    "code or URL": QT_TRANSLATE_NOOP("ReportDialog", "code or a web address"),
+    "code block": QT_TRANSLATE_NOOP("ReportDialog", "code block"),
+    "already Chinese": QT_TRANSLATE_NOOP("ReportDialog", "already Chinese"),
+    "already Japanese": QT_TRANSLATE_NOOP("ReportDialog", "already Japanese"),
+    "already Korean": QT_TRANSLATE_NOOP("ReportDialog", "already Korean"),
+    "already in Latin script": QT_TRANSLATE_NOOP("ReportDialog", "already in Latin script"),
+    OTHER_REASONS: QT_TRANSLATE_NOOP("ReportDialog", "other reasons"),
+    # fanyi.documents.pdf.LAYOUT_NOTE
+    "the page layout of the PDF is not kept: this is its text, joined into paragraphs": QT_TRANSLATE_NOOP(
+        "ReportDialog", "the page layout of the PDF is not kept: this is its text, joined into paragraphs"),
 }
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("ReportDialog", text)
-
-
-def reason_text(reason: str) -> str:
-    """A kept reason in the UI language; a reason we do not know (an engine's message) as it is."""
-    known = _KEPT_REASONS.get(reason)
-    return known() if known else reason
+def known_text(text: str) -> str:
+    """A reason or note in the UI language; one we do not know (an engine's message) as it is."""
+    source = _KNOWN.get(text)
+    return QCoreApplication.translate("ReportDialog", source) if source else text
 
 
 def _open(path: Path) -> None:
@@ -110,7 +110,7 @@ class ReportDialog(QDialog):
                                 .replace("%2", str(r.total)))
         kept = str(r.kept_count)
         if r.kept_reasons:
-            kept += " (" + self.tr(", ").join(f"{reason_text(reason)}: {count}"
+            kept += " (" + self.tr(", ").join(f"{known_text(reason)}: {count}"
                                               for reason, count in sorted(r.kept_reasons.items())) + ")"
         self.kept.setText(kept)
         self.failed.setText(str(r.failed_count))
@@ -119,15 +119,14 @@ class ReportDialog(QDialog):
         for reason, count in r.failed_reasons.items():
             named = [e for e in r.failed if e.reason == reason]
             for entry in named:
-                item = QTreeWidgetItem([entry.where, entry.text, reason_text(reason)])
+                item = QTreeWidgetItem([entry.where, entry.text, known_text(reason)])
                 for column in range(3):
                     item.setToolTip(column, item.text(column))
                 self.failures.addTopLevelItem(item)
             if count > len(named):
                 more = self.tr("… and %1 more").replace("%1", str(count - len(named)))
-                self.failures.addTopLevelItem(QTreeWidgetItem(["", more, reason_text(reason)]))
-        notes = [_NOTES.get(note, lambda n=note: n)() for note in r.notes]
-        self.notes.setText("\n".join(self.tr("Note: %1").replace("%1", note) for note in notes))
+                self.failures.addTopLevelItem(QTreeWidgetItem(["", more, known_text(reason)]))
+        self.notes.setText("\n".join(self.tr("Note: %1").replace("%1", known_text(note)) for note in r.notes))
         self.open_button.setText(self.tr("Open"))
         self.folder_button.setText(self.tr("Show in folder"))
 
@@ -136,9 +135,3 @@ class ReportDialog(QDialog):
             self.retranslate()
         super().changeEvent(event)
 
-
-# Notes the formats add to a report (fanyi.documents.pdf.LAYOUT_NOTE), in the UI language.
-_NOTES = {
-    "the page layout of the PDF is not kept: this is its text, joined into paragraphs":
-        lambda: _tr("the page layout of the PDF is not kept: this is its text, joined into paragraphs"),
-}
