@@ -53,6 +53,8 @@ class HistoryDialog(QDialog):
         self.starred_only.toggled.connect(self.refresh)
         self.list = QListWidget()
         self.list.setWordWrap(True)
+        self.list.setAlternatingRowColors(True)  # two lines an entry: tell the entries apart
+        self.list.setSpacing(2)
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.list.itemActivated.connect(self._on_activated)
         self.list.itemSelectionChanged.connect(self._update_buttons)

@@ -43,7 +43,7 @@ DEBOUNCE_MS = 350  # a pause this long counts as "done typing"
 NOTICE_MS = 20_000  # how long a one-time notice (a damaged history file was replaced) stays in the status bar
 PAGE_TRANSLATE, PAGE_NO_MODEL = range(2)
 VARIANT_STYLE = """
-QToolButton { padding: 3px 10px; border: 1px solid palette(mid); border-radius: 4px;
+QToolButton { padding: 1px 9px; border: 1px solid palette(mid); border-radius: 4px;
               background: palette(button); color: palette(button-text); }
 QToolButton:hover:!checked { border-color: palette(highlight); }
 QToolButton:checked { background: palette(highlight); color: palette(highlighted-text);
@@ -163,6 +163,7 @@ class MainWindow(QMainWindow):
         app.notice.connect(self.show_notice)
 
         self.resize(980, 600)
+        self.source.edit.setFocus()  # typing right after the start goes into the source pane
         self._restore_layout(app.settings.window_geometry, app.settings.splitter_state)
         self.set_text_size(app.settings.text_size)
         self.retranslate()

@@ -89,9 +89,15 @@ class ReportDialog(QDialog):
         layout.addLayout(self.counts)
         layout.addWidget(self.failures, 1)
         layout.addWidget(self.notes)
+        if not report.failed_reasons:
+            layout.addStretch(1)  # nothing to list: keep the counts together at the top
         layout.addWidget(buttons)
-        self.resize(640, 420 if report.failed_reasons else 220)
         self.retranslate()
+        if report.failed_reasons:
+            self.resize(700, 440)
+        else:
+            self.setMinimumWidth(480)
+            self.adjustSize()
 
     def retranslate(self) -> None:
         r = self.report
@@ -110,8 +116,9 @@ class ReportDialog(QDialog):
                                 .replace("%2", str(r.total)))
         kept = str(r.kept_count)
         if r.kept_reasons:
-            kept += " (" + self.tr(", ").join(f"{known_text(reason)}: {count}"
-                                              for reason, count in sorted(r.kept_reasons.items())) + ")"
+            reasons = self.tr(", ").join(self.tr("%1: %2").replace("%1", known_text(reason)).replace("%2", str(count))
+                                         for reason, count in sorted(r.kept_reasons.items()))
+            kept = self.tr("%1 (%2)").replace("%1", kept).replace("%2", reasons)
         self.kept.setText(kept)
         self.failed.setText(str(r.failed_count))
         self.failures.setHeaderLabels([self.tr("Where"), self.tr("Text"), self.tr("Reason")])
