@@ -33,6 +33,11 @@ def i18n_dir() -> Path:
     return paths.assets_dir() / "i18n"
 
 
+def qt_translations_dir() -> str:
+    """Where Qt's own translations are: PySide6's folder, or the bundle's copy in the installed app."""
+    return QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
+
+
 def resolve(language: str) -> str:
     """'auto' follows the system locale: Chinese locales get Chinese, everything else English."""
     if language in LANGUAGE_NAMES:
@@ -51,7 +56,7 @@ def install(language: str) -> str:
     if resolved != "en":
         candidates = [
             (str(i18n_dir()), f"fanyi_{resolved}"),
-            (QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath), f"qtbase_{resolved}"),
+            (qt_translations_dir(), f"qtbase_{resolved}"),
         ]
         for folder, name in candidates:
             translator = QTranslator()
