@@ -23,6 +23,10 @@
         <translation>尚未安装翻译模型。请打开 Fanyi 点击“下载”，或在“模型”中导入模型包。</translation>
     </message>
     <message>
+        <source>Starting at login could not be changed: %1</source>
+        <translation>无法更改登录时启动：%1</translation>
+    </message>
+    <message>
         <source>The history file was damaged. It was kept as %1 and a new history was started.</source>
         <translation>历史记录文件已损坏。已将其保留为 %1，并开始新的历史记录。</translation>
     </message>
@@ -38,8 +42,36 @@
         <translation>清除历史</translation>
     </message>
     <message>
-        <source>Delete every saved translation?</source>
-        <translation>删除所有已保存的翻译？</translation>
+        <source>Remove from favourites</source>
+        <translation>取消收藏</translation>
+    </message>
+    <message>
+        <source>Add to favourites</source>
+        <translation>收藏</translation>
+    </message>
+    <message>
+        <source>Export history</source>
+        <translation>导出历史记录</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Could not save %1: %2</source>
+        <translation>无法保存 %1：%2</translation>
+    </message>
+    <message>
+        <source>Saved %1 entries to %2.</source>
+        <translation>已将 %1 条记录保存到 %2。</translation>
+    </message>
+    <message>
+        <source>Delete every saved translation? Favourites (%1) are kept.</source>
+        <translation>删除所有保存的翻译吗？收藏（%1）会保留。</translation>
+    </message>
+    <message>
+        <source>History cannot be used: %1</source>
+        <translation>无法使用历史记录：%1</translation>
     </message>
     <message>
         <source>History</source>
@@ -50,8 +82,28 @@
         <translation>搜索</translation>
     </message>
     <message>
-        <source>Double-click an entry to open it again.</source>
-        <translation>双击条目即可重新打开。</translation>
+        <source>Favourites only</source>
+        <translation>只看收藏</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Delete the selected entries (Del)</source>
+        <translation>删除选中的记录（Del）</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>Save the entries listed here as a CSV file (opens in Excel)</source>
+        <translation>将此处列出的记录保存为 CSV 文件（可用 Excel 打开）</translation>
+    </message>
+    <message>
+        <source>Double-click an entry to open it again. Starred entries are kept when the history is cleared.</source>
+        <translation>双击一条记录可重新打开。清空历史记录时，收藏的记录会保留。</translation>
     </message>
     <message>
         <source>History is switched off in Settings: new translations are not saved.</source>
@@ -73,6 +125,46 @@
         <translation>已取消</translation>
     </message>
     <message>
+        <source>Not a kind of document Fanyi translates</source>
+        <translation>Fanyi 不支持翻译这种文件</translation>
+    </message>
+    <message>
+        <source>The file is damaged</source>
+        <translation>文件已损坏</translation>
+    </message>
+    <message>
+        <source>The file is protected by a password</source>
+        <translation>文件受密码保护</translation>
+    </message>
+    <message>
+        <source>Nothing in it to translate</source>
+        <translation>文件中没有需要翻译的内容</translation>
+    </message>
+    <message>
+        <source>Not a text file</source>
+        <translation>不是文本文件</translation>
+    </message>
+    <message>
+        <source>The file cannot be read</source>
+        <translation>无法读取文件</translation>
+    </message>
+    <message>
+        <source>The translation cannot be saved</source>
+        <translation>无法保存译文</translation>
+    </message>
+    <message>
+        <source>The file is too large</source>
+        <translation>文件太大</translation>
+    </message>
+    <message>
+        <source>The text could not be translated</source>
+        <translation>无法翻译其中的文字</translation>
+    </message>
+    <message>
+        <source>Translated %1 of %2 parts; %3 left as they were; %4 failed</source>
+        <translation>已翻译 %2 段中的 %1 段；%3 段保持原样；%4 段失败</translation>
+    </message>
+    <message>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -83,6 +175,10 @@
     <message>
         <source>Show in folder</source>
         <translation>在文件夹中显示</translation>
+    </message>
+    <message>
+        <source>Report</source>
+        <translation>报告</translation>
     </message>
     <message>
         <source>Remove from the list</source>
@@ -116,6 +212,10 @@
         <translation>正在翻译…</translation>
     </message>
     <message>
+        <source>Translation failed: %1</source>
+        <translation>翻译失败：%1</translation>
+    </message>
+    <message>
         <source>Translation failed</source>
         <translation>翻译失败</translation>
     </message>
@@ -138,6 +238,10 @@
     <message>
         <source>The model could not be opened</source>
         <translation>无法打开模型</translation>
+    </message>
+    <message>
+        <source>The model could not be opened: %1</source>
+        <translation>无法打开模型：%1</translation>
     </message>
     <message>
         <source>Translate documents</source>
@@ -229,10 +333,6 @@
     <message>
         <source>List of models published %1.</source>
         <translation>模型列表发布于 %1。</translation>
-    </message>
-    <message>
-        <source>full precision</source>
-        <translation>全精度</translation>
     </message>
     <message>
         <source>Remove model</source>
@@ -397,6 +497,124 @@
     </message>
 </context>
 <context>
+    <name>QFileDialog</name>
+    <message>
+        <source>&amp;Look in:</source>
+        <translation>查找范围(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>Files of &amp;type:</source>
+        <translation>文件类型(&amp;T)：</translation>
+    </message>
+</context>
+<context>
+    <name>ReportDialog</name>
+    <message>
+        <source>numbers or symbols only</source>
+        <translation>只有数字或符号</translation>
+    </message>
+    <message>
+        <source>code or a web address</source>
+        <translation>代码或网址</translation>
+    </message>
+    <message>
+        <source>code block</source>
+        <translation>代码块</translation>
+    </message>
+    <message>
+        <source>already Chinese</source>
+        <translation>已是中文</translation>
+    </message>
+    <message>
+        <source>already Japanese</source>
+        <translation>已是日文</translation>
+    </message>
+    <message>
+        <source>already Korean</source>
+        <translation>已是韩文</translation>
+    </message>
+    <message>
+        <source>already in Latin script</source>
+        <translation>已是拉丁字母</translation>
+    </message>
+    <message>
+        <source>other reasons</source>
+        <translation>其他原因</translation>
+    </message>
+    <message>
+        <source>the page layout of the PDF is not kept: this is its text, joined into paragraphs</source>
+        <translation>没有保留 PDF 的页面版式：这是它的文字，已合并成段落</translation>
+    </message>
+    <message>
+        <source>Report: %1</source>
+        <translation>报告：%1</translation>
+    </message>
+    <message>
+        <source>%1 is written, but some parts could not be translated and are left as they were.</source>
+        <translation>已生成 %1，但有些部分无法翻译，保持了原样。</translation>
+    </message>
+    <message>
+        <source>%1 is written.</source>
+        <translation>已生成 %1。</translation>
+    </message>
+    <message>
+        <source>Translated</source>
+        <translation>已翻译</translation>
+    </message>
+    <message>
+        <source>Left as they were</source>
+        <translation>保持原样</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>%1 of %2 parts</source>
+        <translation>%2 段中的 %1 段</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>原文</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>… and %1 more</source>
+        <translation>……还有 %1 处</translation>
+    </message>
+    <message>
+        <source>Note: %1</source>
+        <translation>注意：%1</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>Show in folder</source>
+        <translation>在文件夹中显示</translation>
+    </message>
+</context>
+<context>
     <name>SettingsDialog</name>
     <message>
         <source>An address must start with https:// or http://.</source>
@@ -407,20 +625,36 @@
         <translation>设置</translation>
     </message>
     <message>
-        <source>Beams</source>
-        <translation>束宽</translation>
-    </message>
-    <message>
-        <source>Maximum length</source>
-        <translation>最大长度</translation>
-    </message>
-    <message>
-        <source>CPU threads</source>
-        <translation>CPU 线程数</translation>
-    </message>
-    <message>
         <source>Chinese variant</source>
         <translation>中文变体</translation>
+    </message>
+    <message>
+        <source>For models that can write Simplified or Traditional Chinese, or Cantonese</source>
+        <translation>用于能输出简体中文、繁体中文或粤语的模型</translation>
+    </message>
+    <message>
+        <source>Candidates compared</source>
+        <translation>比较的候选数</translation>
+    </message>
+    <message>
+        <source>How many candidate translations the model weighs against each other as it writes (beam search). More can read a little better but is slower; 1 is the fastest. “Model default” uses the model&apos;s own choice (4 for the OPUS-MT models).</source>
+        <translation>模型在生成译文时同时比较的候选译文个数（束搜索）。数值越大译文可能略好，但速度更慢；1 最快。“模型默认”使用模型自己的设置（OPUS-MT 模型为 4）。</translation>
+    </message>
+    <message>
+        <source>Longest translation</source>
+        <translation>译文最大长度</translation>
+    </message>
+    <message>
+        <source>A sentence&apos;s translation is cut off after this many tokens (word pieces; a Chinese character is about one). It matters only for very long sentences, and it stops a model that repeats itself. “Model default” uses the model&apos;s own limit (512 for the OPUS-MT models).</source>
+        <translation>一句话的译文超过这么多个词元（词片段；一个汉字约为一个）后会被截断。只对很长的句子有影响，也能让陷入重复的模型停下来。“模型默认”使用模型自己的上限（OPUS-MT 模型为 512）。</translation>
+    </message>
+    <message>
+        <source>Processor cores</source>
+        <translation>使用的处理器核心数</translation>
+    </message>
+    <message>
+        <source>How many processor cores a translation may use. More is faster, up to about four. “Automatic” leaves one core free so that the window keeps responding.</source>
+        <translation>一次翻译最多可使用的处理器核心数。核心越多越快，约 4 个以上提升不大。“自动”会留出一个核心，让窗口保持流畅。</translation>
     </message>
     <message>
         <source>Language</source>
@@ -429,6 +663,14 @@
     <message>
         <source>Theme</source>
         <translation>主题</translation>
+    </message>
+    <message>
+        <source>Text size</source>
+        <translation>文字大小</translation>
+    </message>
+    <message>
+        <source>Size of the text you type and of the translation, in points</source>
+        <translation>输入文字和译文的字号（磅）</translation>
     </message>
     <message>
         <source>Clipboard hotkey</source>
@@ -463,6 +705,10 @@
         <translation>模型默认值</translation>
     </message>
     <message>
+        <source> tokens</source>
+        <translation> 个词元</translation>
+    </message>
+    <message>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
@@ -487,6 +733,10 @@
         <translation>深色</translation>
     </message>
     <message>
+        <source>Default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
         <source>None</source>
         <translation>无</translation>
     </message>
@@ -507,6 +757,10 @@
         <translation>这里无法使用全局快捷键；请改为把“%1”绑定到桌面快捷键。</translation>
     </message>
     <message>
+        <source>Start Fanyi when I log in (in the tray)</source>
+        <translation>登录时启动 Fanyi（在托盘中）</translation>
+    </message>
+    <message>
         <source>Start in the tray</source>
         <translation>启动时最小化到托盘</translation>
     </message>
@@ -521,6 +775,26 @@
     <message>
         <source>Keep a history of translations</source>
         <translation>保存翻译历史</translation>
+    </message>
+    <message>
+        <source>Translation</source>
+        <translation>翻译</translation>
+    </message>
+    <message>
+        <source>Appearance</source>
+        <translation>外观</translation>
+    </message>
+    <message>
+        <source>Shortcuts &amp;&amp; tray</source>
+        <translation>快捷键和托盘</translation>
+    </message>
+    <message>
+        <source>Downloads</source>
+        <translation>下载</translation>
+    </message>
+    <message>
+        <source>Other apps</source>
+        <translation>其他应用</translation>
     </message>
     <message>
         <source>Optional. A mirror is tried first when a model is downloaded (for example where GitHub is slow); every download is still checked against the model list&apos;s checksums. The system proxy is used.</source>
@@ -565,10 +839,6 @@
 <context>
     <name>TargetPane</name>
     <message>
-        <source>Translation failed: %1</source>
-        <translation>翻译失败：%1</translation>
-    </message>
-    <message>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
@@ -610,6 +880,13 @@
     <message>
         <source>Close (Esc)</source>
         <translation>关闭（Esc）</translation>
+    </message>
+</context>
+<context>
+    <name>TranslationWorker</name>
+    <message>
+        <source>No model is loaded.</source>
+        <translation>尚未加载模型。</translation>
     </message>
 </context>
 <context>
@@ -1518,6 +1795,13 @@
     <message>
         <source>Many languages</source>
         <translation>多种语言</translation>
+    </message>
+</context>
+<context>
+    <name>models</name>
+    <message>
+        <source>full precision</source>
+        <translation>全精度</translation>
     </message>
 </context>
 <context>

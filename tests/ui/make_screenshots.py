@@ -5,13 +5,12 @@ Run under an X server (the real xcb platform, not offscreen), from the repositor
     Xvfb :99 -screen 0 1060x680x24 & DISPLAY=:99 PYTHONPATH=app python tests/ui/make_screenshots.py
 
 No real model can be downloaded here, so a stand-in engine streams canned Chinese translations of
-the demo sentences at a human-visible pace; everything else (window, worker thread, streaming view,
+the demo sentences at a human-visible pace (the pack it is listed under is a tiny random one); everything else (window, worker thread, streaming view,
 popup) is the real application. Captures use ImageMagick's ``import -window root``.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import subprocess
@@ -50,6 +49,7 @@ class DemoTranslator:
     name, source_lang, target_lang, quantization = "opus-mt-en-zh", "en", "zh", "int8"
     target_tokens = {"cmn_Hans": ">>cmn_Hans<<", "cmn_Hant": ">>cmn_Hant<<", "yue": ">>yue<<"}
     default_target = "cmn_Hans"
+    source_languages = target_languages = ()  # not a many-to-many model
 
     def __init__(self, *_args) -> None:
         self.last_stats = {"tokens": 0, "seconds": 0.0}
@@ -76,15 +76,13 @@ class DemoTranslator:
 
 
 def demo_pack(folder: Path) -> None:
-    """A manifest is all fanyi.library needs to list a pack; the stand-in engine never reads files."""
-    folder.mkdir(parents=True)
-    files = {name: {"sha256": "", "size": size} for name, size in (
-        ("encoder.onnx", 20_100_000), ("decoder.onnx", 57_300_000), ("source.spm", 806_000),
-        ("target.spm", 805_000), ("vocab.json", 1_600_000))}
-    manifest = {"format_version": 1, "name": DemoTranslator.name, "source_lang": "en", "target_lang": "zh",
-                "files": files, "quantization": {"mode": "int8"}, "target_tokens": DemoTranslator.target_tokens,
-                "default_target": "cmn_Hans"}
-    (folder / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    """A real (tiny, random) pack under opus-mt-en-zh's name, so that fanyi.library lists it as it would
+    list the real one; the stand-in engine never reads its files. Building it needs the dev extra."""
+    from fanyi.export.convert import export_pack
+    from fanyi.export.synthetic import build_tiny_folder
+
+    hf = build_tiny_folder(folder.parent / "hf-tiny")
+    export_pack(hf, folder, name=DemoTranslator.name)
 
 
 def capture(name: str) -> None:

@@ -46,6 +46,17 @@ class JobResult:
     report: JobReport
 
 
+def output_language(translator: Translator, target: str | None) -> str:
+    """The language in an output's name: the pack's language (``zh``) for its default target; the
+    target's own code for any other variant (``cmn_Hant``, ``yue``) and for a many-to-many pack, whose
+    own language is "many" (``zh_CN``, ``zho_Hant``)."""
+    default = getattr(translator, "default_target", None)
+    chosen = target or default
+    if chosen is None or (chosen == default and not getattr(translator, "target_languages", ())):
+        return translator.target_lang
+    return chosen
+
+
 def output_path_for(src: Path, target_lang: str, folder: Path | None = None) -> Path:
     """``name.zh.ext`` next to the source (or in ``folder``), numbered ``name.zh.1.ext`` … when taken."""
     return next(path for path in _output_names(src, target_lang, folder) if not path.exists())
@@ -73,8 +84,8 @@ def translate_document(
 ) -> JobResult:
     """Translate ``src`` into a new file; raises a DocumentError (nothing written) or Cancelled.
 
-    Without ``dst`` (or with a folder) the output is ``name.zh.ext`` there, or the first free
-    ``name.zh.N.ext``; the name is claimed atomically when the output is complete, so two jobs on one
+    Without ``dst`` (or with a folder) the output is ``name.zh.ext`` there (see ``output_language``),
+    or the first free ``name.zh.N.ext``; the name is claimed atomically when the output is complete, so two jobs on one
     source never replace each other's output. An existing ``dst`` file is replaced only with
     ``overwrite``.
     """
@@ -83,8 +94,9 @@ def translate_document(
     target = (options.target if options is not None else None) or translator.target_lang
     if dst is None or Path(dst).is_dir():
         folder = None if dst is None else Path(dst)
-        dst = output_path_for(src, target, folder)
-        names, replace = _output_names(src, target, folder), False  # numbered names never replace
+        language = output_language(translator, options.target if options is not None else None)
+        dst = output_path_for(src, language, folder)
+        names, replace = _output_names(src, language, folder), False  # numbered names never replace
     else:
         dst = Path(dst)
         names, replace = iter([dst]), overwrite

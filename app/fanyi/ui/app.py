@@ -12,18 +12,19 @@ import logging
 import os
 import signal
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QIcon
 from PySide6.QtWidgets import QApplication
 
-from fanyi import library, paths
+from fanyi import autostart, library, paths
 from fanyi.engine.language_choice import base_language
 from fanyi.engine.options import DecodeOptions
 from fanyi.ui import i18n, theme
 from fanyi.ui.api_server import ApiServer
-from fanyi.ui.history import History
+from fanyi.ui.history import Draft, History, history_path
 from fanyi.ui.hotkey import GlobalHotkey
 from fanyi.ui.jobs import DocumentJobs, RunDocument, translate_document
 from fanyi.ui.pack_ops import PackOperations
@@ -80,14 +81,17 @@ class FanyiApp(QObject):
         self.refresh_packs()
 
     # --- lifecycle ------------------------------------------------------------------------------
-    def start(self) -> None:
-        """The normal start: the hotkey, then the window unless the user asked to start in the tray."""
+    def start(self, in_tray: bool = False) -> None:
+        """The normal start: the hotkey, then the window unless the user asked to start in the tray
+        (in Settings, or with ``--tray`` as at login)."""
         self._started = True
         self.tray.show()
         self.hotkey.set_hotkey(self.settings.hotkey)
-        if not (self.settings.start_in_tray and self.tray.available):
+        if not ((in_tray or self.settings.start_in_tray) and self.tray.available):
             self.show_main()
         self._apply_api()  # after the window, whose status bar says where other apps reach Fanyi
+        if self.settings.start_at_login:
+            self._change_autostart(autostart.refresh)  # the app may have moved since the entry was written
 
     def keeps_running_in_tray(self) -> bool:
         return self.tray.available and self.settings.close_to_tray
@@ -96,6 +100,8 @@ class FanyiApp(QObject):
         self.quit_requested.emit()
 
     def shutdown(self) -> None:
+        if self._window is not None:
+            self.remember_window()
         self.api.stop()  # first: its requests may be waiting for the translation worker's model
         self.hotkey.stop()
         self.tray.hide()
@@ -156,13 +162,15 @@ class FanyiApp(QObject):
     def show_history(self) -> None:
         from fanyi.ui.history_dialog import HistoryDialog
 
+        recording = self.settings.history
         try:
-            history = self.history
+            # while history is off, a history that does not exist yet is not created just to be looked at
+            history = self.history if recording or self._history or history_path().exists() else None
         except (sqlite3.Error, OSError) as exc:
             self._history_unavailable(exc)
             return
-        dialog = HistoryDialog(history, self.settings.history, self.window)
-        dialog.reopen.connect(self.window.show_source)
+        dialog = HistoryDialog(history, recording, self.window)
+        dialog.reopen.connect(self.window.reopen)
         self._keep_open("history", dialog)
 
     def _keep_open(self, name: str, dialog) -> None:
@@ -277,10 +285,30 @@ class FanyiApp(QObject):
             self.hotkey.set_hotkey(new.hotkey)
         if (new.api_enabled, new.api_port, new.api_key) != (old.api_enabled, old.api_port, old.api_key):
             self._apply_api()
+        if new.text_size != old.text_size and self._window is not None:
+            self._window.set_text_size(new.text_size)
+        if new.start_at_login != old.start_at_login and \
+                not self._change_autostart(lambda: autostart.set_enabled(new.start_at_login)):
+            self._save(dataclasses.replace(self.settings, start_at_login=old.start_at_login))  # as it still is
         if new.threads != old.threads and self.pack is not None:
             self.choose_pack(self.pack)  # the window re-translates once the model is reopened
         elif (new.beams, new.max_length, new.target_variant) != (old.beams, old.max_length, old.target_variant):
             self.options_changed.emit()
+
+    def _change_autostart(self, change: Callable[[], None]) -> bool:
+        try:
+            change()
+        except OSError as exc:  # a read-only home or a locked-down registry: say so, keep running
+            log.warning("start at login: %s", exc)
+            self.notice.emit(self.tr("Starting at login could not be changed: %1").replace("%1", str(exc)))
+            return False
+        return True
+
+    def remember_window(self) -> None:
+        """Keep where the main window is and how its panes are split, for the next start."""
+        geometry, splitter = self.window.saved_layout()
+        if (geometry, splitter) != (self.settings.window_geometry, self.settings.splitter_state):
+            self._save(dataclasses.replace(self.settings, window_geometry=geometry, splitter_state=splitter))
 
     def _save(self, settings: Settings) -> None:
         self.settings = settings
@@ -306,12 +334,16 @@ class FanyiApp(QObject):
             self._history_failed = True
             self.notice.emit(self.tr("History cannot be saved: %1").replace("%1", str(exc)))
 
-    def record(self, source: str, target: str, entry_id: int | None) -> int | None:
-        """Save a finished translation when history is on; returns the row to update next time."""
+    def record(self, source: str, target: str, draft: Draft | None = None) -> Draft | None:
+        """Save a finished translation when history is on; returns the draft to pass next time.
+
+        The main window passes the draft it got last, so that a text being edited stays one entry;
+        without one (the clipboard popup), each translation is an entry of its own.
+        """
         if not self.settings.history or self.pack is None:
             return None
         try:
-            return self.history.save(source, target, self.pack.name, entry_id)
+            return self.history.record(source, target, self.pack.name, draft)
         except (sqlite3.Error, OSError) as exc:  # a locked, read-only or full disk: translating goes on
             self._history_unavailable(exc)
             return None
@@ -328,13 +360,17 @@ def run(argv: list[str], *, opener: OpenTranslator = open_translator) -> int:
     """Run the desktop app; ``argv`` is the command line after the program name.
 
     ``--translate-clipboard`` shows only the popup for the clipboard's text and returns when it is
-    closed, for binding to a desktop shortcut where global hotkeys cannot work.
+    closed, for binding to a desktop shortcut where global hotkeys cannot work; ``--tray`` starts
+    without the window (where there is a tray).
     """
+    from fanyi.cli import APP_OPTIONS
+
     parser = argparse.ArgumentParser(prog="fanyi", description="Offline English-Chinese translator.")
-    parser.add_argument("--translate-clipboard", action="store_true",
-                        help="translate the clipboard in a small popup, then exit")
+    for flag in ("--translate-clipboard", "--tray"):
+        parser.add_argument(flag, action="store_true", help=APP_OPTIONS[flag])
     args, qt_args = parser.parse_known_args(argv)
     qapp = QApplication.instance() or QApplication(["fanyi", *qt_args])
+    stop_handling_ctrl_c = _quit_on_ctrl_c(qapp)
     qapp.setApplicationName("Fanyi")
     qapp.setDesktopFileName("fanyi")
     # The tray, the popup and the hidden window outlive "the last window": quitting is explicit.
@@ -345,18 +381,33 @@ def run(argv: list[str], *, opener: OpenTranslator = open_translator) -> int:
     fanyi = FanyiApp(settings, opener=opener)
     qapp.setWindowIcon(fanyi.icon)
     fanyi.quit_requested.connect(qapp.quit)
-    # Ctrl+C in the terminal: Python runs signal handlers only between bytecodes, so a timer
-    # lets it in now and then while Qt's loop runs in C.
-    signal.signal(signal.SIGINT, lambda *_: fanyi.quit())
-    signal_poll = QTimer(interval=250)
-    signal_poll.timeout.connect(lambda: None)
-    signal_poll.start()
     if args.translate_clipboard:
         fanyi.popup.closed.connect(qapp.quit)
         fanyi.translate_clipboard()
     else:
-        fanyi.start()
+        fanyi.start(in_tray=args.tray)
     try:
         return qapp.exec()
     finally:
+        stop_handling_ctrl_c()
         fanyi.shutdown()
+
+
+def _quit_on_ctrl_c(qapp: QApplication) -> Callable[[], None]:
+    """Ctrl+C in the terminal quits; returns what puts the previous handler back.
+
+    Python runs signal handlers only between bytecodes, so a timer lets it in now and then while
+    Qt's loop runs in C. The quit is queued rather than called: a quit() before exec() has started
+    (a Ctrl+C while the window is being built) does nothing, and that Ctrl+C was lost.
+    """
+    previous = signal.signal(signal.SIGINT, lambda *_: QTimer.singleShot(0, qapp.quit))
+    poll = QTimer(qapp, interval=250)
+    poll.timeout.connect(lambda: None)
+    poll.start()
+
+    def stop() -> None:
+        poll.stop()
+        poll.deleteLater()
+        signal.signal(signal.SIGINT, previous)
+
+    return stop

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, Qt, QTimer
+from PySide6.QtCore import QByteArray, QDir, QEvent, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -27,11 +27,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from fanyi.ui.i18n import direction
+from fanyi.ui.history import Draft, Entry
+from fanyi.ui.i18n import direction, quantization_name
 from fanyi.ui.jobs_panel import JobsPanel
 from fanyi.ui.language_picker import LanguagePicker
 from fanyi.ui.no_model_page import NoModelPage
-from fanyi.ui.panes import SourcePane, TargetPane
+from fanyi.ui.panes import SourcePane, TargetPane, text_font
 from fanyi.ui.settings import TARGET_VARIANTS
 from fanyi.ui.worker import ModelInfo
 
@@ -41,6 +42,13 @@ if TYPE_CHECKING:
 DEBOUNCE_MS = 350  # a pause this long counts as "done typing"
 NOTICE_MS = 20_000  # how long a one-time notice (a damaged history file was replaced) stays in the status bar
 PAGE_TRANSLATE, PAGE_NO_MODEL = range(2)
+VARIANT_STYLE = """
+QToolButton { padding: 1px 9px; border: 1px solid palette(mid); border-radius: 4px;
+              background: palette(button); color: palette(button-text); }
+QToolButton:hover:!checked { border-color: palette(highlight); }
+QToolButton:checked { background: palette(highlight); color: palette(highlighted-text);
+                      border-color: palette(highlight); }
+"""
 
 
 class MainWindow(QMainWindow):
@@ -53,7 +61,8 @@ class MainWindow(QMainWindow):
         self._req_id: int | None = None
         self._req_key: tuple | None = None  # (text, options) of the running request
         self._done_key: tuple | None = None  # (text, options) of what the target pane shows
-        self._history_id: int | None = None  # the history row of the text being edited
+        self._draft: Draft | None = None  # the history entry of the text being edited
+        self._documents_folder = QDir.homePath()
 
         # --- top bar: direction, variant, actions ---
         self.pack_box = QComboBox()
@@ -71,7 +80,10 @@ class MainWindow(QMainWindow):
         self.variant_box = QWidget()
         variant_layout = QHBoxLayout(self.variant_box)
         variant_layout.setContentsMargins(0, 0, 0, 0)
-        variant_layout.setSpacing(0)
+        variant_layout.setSpacing(2)
+        # Styles draw a checked tool button only a shade darker, which a dark palette makes invisible:
+        # the chosen variant is filled with the highlight colour in every theme.
+        self.variant_box.setStyleSheet(VARIANT_STYLE)
         for key, label in TARGET_VARIANTS.items():
             button = QToolButton(text=label, checkable=True, autoRaise=False)
             button.setProperty("variant", key)
@@ -103,7 +115,7 @@ class MainWindow(QMainWindow):
         # --- translate page ---
         self.source = SourcePane()
         self.target = TargetPane()
-        splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter = splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.source)
         splitter.addWidget(self.target)
         splitter.setChildrenCollapsible(False)
@@ -151,6 +163,9 @@ class MainWindow(QMainWindow):
         app.notice.connect(self.show_notice)
 
         self.resize(980, 600)
+        self.source.edit.setFocus()  # typing right after the start goes into the source pane
+        self._restore_layout(app.settings.window_geometry, app.settings.splitter_state)
+        self.set_text_size(app.settings.text_size)
         self.retranslate()
         if self.service.model is not None:
             self._on_loaded(self.service.model)
@@ -212,7 +227,7 @@ class MainWindow(QMainWindow):
             self.app.choose_pack(reverse)
         else:
             return
-        self._history_id = None
+        self._draft = None
         self.source.set_text(translation)
 
     def _update_languages(self, model: ModelInfo | None) -> None:
@@ -241,7 +256,7 @@ class MainWindow(QMainWindow):
     # --- translating ----------------------------------------------------------------------------
     def _on_source_changed(self) -> None:
         if not self.source.text().strip():
-            self._history_id = None  # an emptied pane starts a new history entry
+            self._draft = None  # an emptied pane starts a new history entry
         if self.app.settings.translate_as_you_type:
             self._debounce.start()
 
@@ -292,14 +307,14 @@ class MainWindow(QMainWindow):
         self.target.view.finish(text)
         self.target.activity.setText("")
         self.stats_label.setText(self._describe(stats))
-        self._history_id = self.app.record(self._req_key[0], text, self._history_id)
+        self._draft = self.app.record(self._req_key[0], text, self._draft)
 
     def _on_failed(self, req_id: int, message: str) -> None:
         if req_id != self._req_id:
             return
         self._req_id = None
         self.target.activity.setText("")
-        self.target.show_error(message)
+        self.target.show_error(self.tr("Translation failed: %1").replace("%1", message))
         self.stats_label.setText(self.tr("Translation failed"))
 
     def _on_cancelled(self, req_id: int) -> None:
@@ -327,7 +342,7 @@ class MainWindow(QMainWindow):
         self._update_swap()
 
     def _on_loaded(self, model: ModelInfo) -> None:
-        self.model_label.setText(f"{model.name} · {model.quantization}")
+        self._show_model(model)
         self.stats_label.setText(self.tr("Ready"))
         self.target.clear_error()
         self._update_variants(model)
@@ -336,18 +351,22 @@ class MainWindow(QMainWindow):
         self._done_key = None
         self.translate_now()
 
+    def _show_model(self, model: ModelInfo | None) -> None:
+        self.model_label.setText(f"{model.name} · {quantization_name(model.quantization)}" if model else "")
+
     def _on_load_failed(self, message: str) -> None:
         self.model_label.setText("")
         self.stats_label.setText(self.tr("The model could not be opened"))
-        self.target.show_error(message)
+        self.target.show_error(self.tr("The model could not be opened: %1").replace("%1", message))
 
     def show_notice(self, text: str) -> None:
         self.statusBar().showMessage(text, NOTICE_MS)
 
-    def show_source(self, text: str) -> None:
-        """Put ``text`` in the source pane (from the history) and translate it."""
-        self._history_id = None
-        self.source.set_text(text)
+    def reopen(self, entry: Entry) -> None:
+        """Put a history entry's text in the source pane and translate it; the entry is the draft, so
+        translating it again (or editing it) updates that entry rather than adding a copy."""
+        self._draft = Draft(entry.id, entry.source, entry.pack)
+        self.source.set_text(entry.source)
         self.translate_now()
 
     # --- documents ------------------------------------------------------------------------------
@@ -355,11 +374,15 @@ class MainWindow(QMainWindow):
         from fanyi.documents.registry import SUPPORTED_SUFFIXES
 
         patterns = " ".join(f"*{suffix}" for suffix in SUPPORTED_SUFFIXES)
+        # The user's home, then the folder chosen last; never the folder Fanyi happened to be started in.
         files, _ = QFileDialog.getOpenFileNames(
-            self, self.tr("Translate documents"), "", self.tr("Documents (%1)").replace("%1", patterns)
+            self, self.tr("Translate documents"), self._documents_folder,
+            self.tr("Documents (%1)").replace("%1", patterns)
         )
         for name in files:
             self.enqueue_document(Path(name))
+        if files:
+            self._documents_folder = str(Path(files[0]).parent)
 
     def enqueue_document(self, path: Path) -> None:
         if not self.app.enqueue_document(path, bilingual=self.bilingual_action.isChecked()):
@@ -376,7 +399,26 @@ class MainWindow(QMainWindow):
         event.acceptProposedAction()
 
     # --- window ---------------------------------------------------------------------------------
+    def set_text_size(self, points: int) -> None:
+        """The panes' text in ``points`` (0: the default size)."""
+        for edit in (self.source.edit, self.target.view):
+            edit.setFont(text_font(points))
+
+    def saved_layout(self) -> tuple[str, str]:
+        """(geometry, splitter state) as base64 text for the settings file."""
+        return (self.saveGeometry().toBase64().data().decode("ascii"),
+                self.splitter.saveState().toBase64().data().decode("ascii"))
+
+    def _restore_layout(self, geometry: str, splitter: str) -> None:
+        # Qt checks what it restores: a blob it cannot read is ignored, and a window saved on a screen
+        # that is gone is moved onto one that is there.
+        if geometry:
+            self.restoreGeometry(QByteArray.fromBase64(geometry.encode("ascii")))
+        if splitter:
+            self.splitter.restoreState(QByteArray.fromBase64(splitter.encode("ascii")))
+
     def closeEvent(self, event: QCloseEvent) -> None:
+        self.app.remember_window()
         if self.app.keeps_running_in_tray():
             event.ignore()
             self.hide()
@@ -400,6 +442,8 @@ class MainWindow(QMainWindow):
         self.models_button.setText(self.tr("Models"))
         self.settings_button.setText(self.tr("Settings"))
         self.refresh_packs()  # the selector names languages in the UI language
+        if self.service.model is not None:
+            self._show_model(self.service.model)
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
 
 from fanyi.engine.gate import TranslatorGate
 from fanyi.engine.options import CancelToken, Cancelled, DecodeOptions
@@ -149,7 +149,8 @@ class TranslationWorker(QObject):
         try:
             with self._gate.use(request.token, urgent=True) as translator:
                 if translator is None:
-                    self.failed.emit(request.req_id, "No model is loaded.")
+                    self.failed.emit(request.req_id,
+                                     QCoreApplication.translate("TranslationWorker", "No model is loaded."))
                     return
                 for event in translator.translate_stream(request.text, request.options, request.token):
                     events.append(event)
