@@ -43,7 +43,11 @@ def test_without_a_model_the_window_opens_and_offers_one_download(qtbot, empty_a
     assert page.import_folder_button.isEnabled() and page.import_zip_button.isEnabled()
     assert win.stats_label.text() == "No model installed"
     empty_app.translate_clipboard()
-    assert empty_app.popup.isVisible() and "click Download" in empty_app.popup.status.text()
+    popup = empty_app.popup
+    assert popup.isVisible() and popup.status.text().startswith("No translation model is installed.")
+    assert not popup.download_button.isHidden() and popup.view.isHidden()
+    qtbot.mouseClick(popup.download_button, Qt.MouseButton.LeftButton)  # to the page above
+    assert not popup.isVisible() and win.isVisible() and win.pages.currentIndex() == PAGE_NO_MODEL
 
 
 def test_the_download_button_installs_the_default_pack_from_the_catalog(qtbot, empty_app, publish):

@@ -47,6 +47,8 @@ class Settings:
     api_key: str = ""  # "" = no key needed
     # many-to-many packs: the [source, target] language codes last chosen, by pack name
     pack_languages: dict = field(default_factory=dict)
+    auto_direction: bool = True  # choose the direction from the text's language; False: the one the user pinned
+    translate_selection: bool = False  # X11: the hotkey translates the selected text (no Ctrl+C needed)
 
     def __post_init__(self) -> None:
         # Values outside the known choices (an old or hand-edited file) fall back field by field.
