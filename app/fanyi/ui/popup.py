@@ -321,12 +321,16 @@ class TranslatePopup(QWidget):
         return max(WIDTH[0], min(WIDTH[1], natural))
 
     def _fit(self) -> None:
-        # QPlainTextEdit's document height is counted in lines (wrapped at the current width).
-        lines = int(self.view.document().documentLayout().documentSize().height())
-        lines = min(max(lines, VIEW_LINES[0]), VIEW_LINES[1])
-        margins = self.view.contentsMargins()
-        self.view.setFixedHeight(lines * self.view.fontMetrics().lineSpacing() + margins.top() + margins.bottom()
-                                 + 4)
+        """As tall as the translation, wrapped at the popup's width, up to VIEW_LINES lines."""
+        layout = self.view.document().documentLayout()
+        block = self.view.document().firstBlock()
+        height = 0.0
+        while block.isValid():  # in pixels, as QPlainTextEdit lays the lines out
+            height += layout.blockBoundingRect(block).height()
+            block = block.next()
+        line = self.view.fontMetrics().lineSpacing()
+        height = min(max(height, VIEW_LINES[0] * line), VIEW_LINES[1] * line)
+        self.view.setFixedHeight(int(height + 0.999) + 2 * self.view.frameWidth() + 2)
         self.adjustSize()
         self._keep_on_screen()
 
