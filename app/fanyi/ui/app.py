@@ -12,6 +12,7 @@ import logging
 import os
 import signal
 import sqlite3
+import sys
 from pathlib import Path
 
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
@@ -28,6 +29,7 @@ from fanyi.ui.api_server import ApiServer
 from fanyi.ui.direction import Choice, Direction
 from fanyi.ui.history import History
 from fanyi.ui.hotkey import GlobalHotkey
+from fanyi.ui.instance import SHOW, TRANSLATE_CLIPBOARD, SingleInstance
 from fanyi.ui.jobs import DocumentJobs, RunDocument, translate_document
 from fanyi.ui.pack_ops import PackOperations
 from fanyi.ui.settings import Settings, load_settings, save_settings
@@ -98,6 +100,19 @@ class FanyiApp(QObject):
         if not (self.settings.start_in_tray and self.tray.available):
             self.show_main()
         self._apply_api()  # after the window, whose status bar says where other apps reach Fanyi
+
+    @property
+    def started(self) -> bool:
+        return self._started
+
+    def handle_request(self, command: str) -> None:
+        """A later launch of Fanyi: its window comes forward, or its popup opens."""
+        if command == TRANSLATE_CLIPBOARD:
+            self.translate_clipboard()
+            return
+        if not self._started:  # this process was started for the popup only: now it is the app
+            self.start()
+        self.show_main()
 
     def keeps_running_in_tray(self) -> bool:
         return self.tray.available and self.settings.close_to_tray
@@ -422,7 +437,9 @@ def run(argv: list[str], *, opener: OpenTranslator = open_translator) -> int:
     """Run the desktop app; ``argv`` is the command line after the program name.
 
     ``--translate-clipboard`` shows only the popup for the clipboard's text and returns when it is
-    closed, for binding to a desktop shortcut where global hotkeys cannot work.
+    closed, for binding to a desktop shortcut where global hotkeys cannot work. When Fanyi already
+    runs for this user, both hand over to it (its window comes forward, or its popup opens) and
+    return 0 at once.
     """
     parser = argparse.ArgumentParser(prog="fanyi", description="Offline English-Chinese translator.")
     parser.add_argument("--translate-clipboard", action="store_true",
@@ -431,6 +448,21 @@ def run(argv: list[str], *, opener: OpenTranslator = open_translator) -> int:
     qapp = QApplication.instance() or QApplication(["fanyi", *qt_args])
     qapp.setApplicationName("Fanyi")
     qapp.setDesktopFileName("fanyi")
+    instance = SingleInstance()
+    command = TRANSLATE_CLIPBOARD if args.translate_clipboard else SHOW
+    if not instance.claim():
+        if instance.send(command):
+            return 0
+        print("fanyi: Fanyi is already running but does not answer; quit it (or end its process) and start "
+              "Fanyi again.", file=sys.stderr)
+        return 1
+    try:
+        return _run_first(qapp, instance, args.translate_clipboard, opener)
+    finally:
+        instance.release()
+
+
+def _run_first(qapp: QApplication, instance: SingleInstance, popup_only: bool, opener: OpenTranslator) -> int:
     # The tray, the popup and the hidden window outlive "the last window": quitting is explicit.
     qapp.setQuitOnLastWindowClosed(False)
     settings = load_settings()
@@ -439,14 +471,16 @@ def run(argv: list[str], *, opener: OpenTranslator = open_translator) -> int:
     fanyi = FanyiApp(settings, opener=opener)
     qapp.setWindowIcon(fanyi.icon)
     fanyi.quit_requested.connect(qapp.quit)
+    instance.requested.connect(fanyi.handle_request)
     # Ctrl+C in the terminal: Python runs signal handlers only between bytecodes, so a timer
     # lets it in now and then while Qt's loop runs in C.
     signal.signal(signal.SIGINT, lambda *_: fanyi.quit())
     signal_poll = QTimer(interval=250)
     signal_poll.timeout.connect(lambda: None)
     signal_poll.start()
-    if args.translate_clipboard:
-        fanyi.popup.closed.connect(qapp.quit)
+    if popup_only:
+        # Only the popup, unless a later launch asks for the window: then this is the app.
+        fanyi.popup.closed.connect(lambda: None if fanyi.started else qapp.quit())
         fanyi.translate_clipboard()
     else:
         fanyi.start()
