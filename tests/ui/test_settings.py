@@ -157,3 +157,47 @@ def test_remembered_languages_round_trip_and_bad_entries_are_dropped(ui_dirs):
     assert loaded.pack_languages == {"good": ["en_XX", "zh_CN"]} and loaded.beams == 3
     settings_path().write_text(json.dumps({"pack_languages": ["not", "a", "dict"]}), encoding="utf-8")
     assert load_settings().pack_languages == {}
+
+
+def test_the_selection_setting_is_offered_only_where_there_is_a_selection(qtbot, ui_dirs, monkeypatch):
+    from PySide6.QtGui import QClipboard
+
+    dialog = SettingsDialog(Settings(), tray_available=False)
+    qtbot.addWidget(dialog)
+    assert not dialog.translate_selection.isVisibleTo(dialog)  # offscreen, like Windows and macOS: none
+    monkeypatch.setattr(QClipboard, "supportsSelection", lambda self: True)
+    dialog = SettingsDialog(Settings(), tray_available=False)
+    qtbot.addWidget(dialog)
+    assert dialog.translate_selection.isVisibleTo(dialog) and not dialog.translate_selection.isChecked()
+    dialog.translate_selection.setChecked(True)
+    assert dialog.result_settings().translate_selection
+    save_settings(dialog.result_settings())
+    assert load_settings().translate_selection
+
+
+class _X11Clipboard:
+    """What QClipboard answers on X11, where the offscreen platform has no selection to set."""
+
+    def __init__(self, copied: str, selected: str) -> None:
+        self.copied, self.selected = copied, selected
+
+    def supportsSelection(self) -> bool:
+        return True
+
+    def text(self, mode=None) -> str:
+        from PySide6.QtGui import QClipboard
+
+        return self.selected if mode == QClipboard.Mode.Selection else self.copied
+
+
+def test_the_hotkey_takes_the_selection_when_asked_and_there_is_one(make_app, ui_dirs, monkeypatch):
+    from PySide6.QtGui import QGuiApplication
+
+    app = make_app(settings=Settings(translate_selection=True))
+    monkeypatch.setattr(QGuiApplication, "clipboard", staticmethod(lambda: _X11Clipboard("copied", "selected")))
+    assert app.copied_text() == "selected"
+    monkeypatch.setattr(QGuiApplication, "clipboard", staticmethod(lambda: _X11Clipboard("copied", "")))
+    assert app.copied_text() == "copied"  # nothing selected: the clipboard
+    app.settings.translate_selection = False
+    monkeypatch.setattr(QGuiApplication, "clipboard", staticmethod(lambda: _X11Clipboard("copied", "selected")))
+    assert app.copied_text() == "copied"

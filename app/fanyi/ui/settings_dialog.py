@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from PySide6.QtCore import QEvent
-from PySide6.QtGui import QKeySequence
+from PySide6.QtGui import QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -58,6 +58,9 @@ class SettingsDialog(QDialog):
         )
         self.hotkey_note = QLabel()
         self.hotkey_note.setWordWrap(True)
+        # X11's primary selection: only where the platform has one (not on Windows or macOS)
+        self.translate_selection = QCheckBox()
+        self.translate_selection.setVisible(QGuiApplication.clipboard().supportsSelection())
         self.start_in_tray = QCheckBox()
         self.close_to_tray = QCheckBox()
         self.tray_note = QLabel()
@@ -81,7 +84,7 @@ class SettingsDialog(QDialog):
         self.form = QFormLayout()
         rows = [
             self.beams, self.max_length, self.threads, self.as_you_type, self.variant, self.language, self.theme,
-            hotkey_row, self.hotkey_note, self.start_in_tray, self.close_to_tray, self.tray_note, self.history,
+            hotkey_row, self.hotkey_note, self.translate_selection, self.start_in_tray, self.close_to_tray, self.tray_note, self.history,
             self.mirror, self.catalog_url, self.download_note,
             self.api_enabled, self.api_port, self.api_key, self.api_address, self.api_deeplx,
         ]
@@ -114,6 +117,7 @@ class SettingsDialog(QDialog):
             self.hotkey_mode.setCurrentIndex(HOTKEY_COMBO)
             self.hotkey_keys.setKeySequence(QKeySequence(s.hotkey))
         self.hotkey_keys.setEnabled(self.hotkey_mode.currentIndex() == HOTKEY_COMBO)
+        self.translate_selection.setChecked(s.translate_selection)
         self.start_in_tray.setChecked(s.start_in_tray)
         self.close_to_tray.setChecked(s.close_to_tray)
         for box in (self.start_in_tray, self.close_to_tray):
@@ -147,6 +151,7 @@ class SettingsDialog(QDialog):
             ui_language=self.language.currentData(),
             theme=self.theme.currentData(),
             hotkey=hotkey_value,
+            translate_selection=self.translate_selection.isChecked(),
             start_in_tray=self.start_in_tray.isChecked(),
             close_to_tray=self.close_to_tray.isChecked(),
             history=self.history.isChecked(),
@@ -170,7 +175,7 @@ class SettingsDialog(QDialog):
         self.setWindowTitle(self.tr("Settings"))
         labels = [
             self.tr("Beams"), self.tr("Maximum length"), self.tr("CPU threads"), "", self.tr("Chinese variant"),
-            self.tr("Language"), self.tr("Theme"), self.tr("Clipboard hotkey"), "", "", "", "", "",
+            self.tr("Language"), self.tr("Theme"), self.tr("Clipboard hotkey"), "", "", "", "", "", "",
             self.tr("Download mirror"), self.tr("Model list address"), "",
             "", self.tr("Port"), self.tr("API key"), self.tr("LibreTranslate, DeepL"), self.tr("DeepLX"),
         ]
@@ -192,6 +197,9 @@ class SettingsDialog(QDialog):
         else:
             note = why + " " + self.tr("Global hotkeys cannot work here; bind “%1” to a desktop shortcut instead.")
         self.hotkey_note.setText(note.replace("%1", command))
+        self.translate_selection.setText(self.tr("The hotkey translates selected text (no need to copy it)"))
+        self.translate_selection.setToolTip(self.tr(
+            "Select text in any window and press the hotkey; without a selection, the clipboard is translated."))
         self.start_in_tray.setText(self.tr("Start in the tray"))
         self.close_to_tray.setText(self.tr("Closing the window keeps Fanyi in the tray"))
         self.tray_note.setText("" if self._tray_available else self.tr("This desktop has no system tray."))
