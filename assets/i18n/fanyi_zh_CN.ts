@@ -628,6 +628,10 @@
         <translation>翻译失败：%1</translation>
     </message>
     <message>
+        <source>Fanyi</source>
+        <translation>Fanyi 翻译</translation>
+    </message>
+    <message>
         <source>Detected: %1</source>
         <translation>自动检测：%1</translation>
     </message>

@@ -35,6 +35,7 @@ from fanyi.ui.language_picker import LanguagePicker
 from fanyi.ui.no_model_page import NoModelPage
 from fanyi.ui.panes import SourcePane, TargetPane
 from fanyi.ui.settings import TARGET_VARIANTS
+from fanyi.ui.theme import CHECKED_TOGGLES
 from fanyi.ui.worker import ModelInfo
 
 if TYPE_CHECKING:
@@ -72,6 +73,7 @@ class MainWindow(QMainWindow):
         self.auto_button = QToolButton(checkable=True)
         self.auto_button.setObjectName("autoDirection")
         self.auto_button.clicked.connect(app.set_auto_direction)
+        self.auto_button.setStyleSheet(CHECKED_TOGGLES)
         self.detected_label = QLabel()
         self.detected_label.setObjectName("detectedLanguage")
         self.detected_label.setStyleSheet("color: palette(placeholder-text);")
@@ -82,6 +84,7 @@ class MainWindow(QMainWindow):
         variant_layout = QHBoxLayout(self.variant_box)
         variant_layout.setContentsMargins(0, 0, 0, 0)
         variant_layout.setSpacing(0)
+        self.variant_box.setStyleSheet(CHECKED_TOGGLES)
         for key, label in TARGET_VARIANTS.items():
             button = QToolButton(text=label, checkable=True, autoRaise=False)
             button.setProperty("variant", key)

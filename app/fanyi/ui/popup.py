@@ -28,6 +28,7 @@ from fanyi.ui.direction import Choice, Direction
 from fanyi.ui.language_names import language_label
 from fanyi.ui.panes import TargetView, UntranslatedBadge, excerpt, unwrap_if_hard_wrapped
 from fanyi.ui.settings import TARGET_VARIANTS
+from fanyi.ui.theme import CHECKED_TOGGLES
 
 if TYPE_CHECKING:
     from fanyi.ui.app import FanyiApp
@@ -63,6 +64,7 @@ class TranslatePopup(QWidget):
         self._choice: Choice | None = None
         self._manual: Direction | None = None  # turned round by the user, for this text
         self._was_active = False
+        self._no_model = False
         self._drag_from: QPoint | None = None
         self.source_text = ""
 
@@ -78,6 +80,7 @@ class TranslatePopup(QWidget):
         self.swap_button = QToolButton(text="⇄", autoRaise=True)
         self.swap_button.clicked.connect(self.swap)
         self.pin_button = QToolButton(checkable=True, autoRaise=True)
+        self.pin_button.setStyleSheet(CHECKED_TOGGLES)
         self.close_button = QToolButton(text="×", autoRaise=True)
         self.close_button.clicked.connect(self.close)
         self.source = QLabel()
@@ -99,6 +102,7 @@ class TranslatePopup(QWidget):
         variant_layout = QHBoxLayout(self.variant_box)
         variant_layout.setContentsMargins(0, 0, 0, 0)
         variant_layout.setSpacing(0)
+        self.variant_box.setStyleSheet(CHECKED_TOGGLES)
         for key, label in TARGET_VARIANTS.items():
             button = QToolButton(text=label, checkable=True)
             button.setProperty("variant", key)
@@ -170,6 +174,7 @@ class TranslatePopup(QWidget):
         self._choice = None
         self.source_text = ""
         self._set_mode(no_model=True)
+        self._update_direction()
         self.setFixedWidth(WIDTH[0])
         self.status.setText(self.tr(
             "No translation model is installed. Download one (once; after that Fanyi works offline), "
@@ -274,9 +279,10 @@ class TranslatePopup(QWidget):
 
     # --- what is shown ----------------------------------------------------------------------------
     def _set_mode(self, no_model: bool) -> None:
-        for widget in (self.direction_label, self.detected_label, self.swap_button, self.view, self.open_button,
+        for widget in (self.detected_label, self.swap_button, self.pin_button, self.view, self.open_button,
                        self.copy_button):
             widget.setVisible(not no_model)
+        self._no_model = no_model
         self.source.setVisible(not no_model)
         self.download_button.setVisible(no_model)
         self.variant_box.setVisible(False)
@@ -286,8 +292,8 @@ class TranslatePopup(QWidget):
     def _update_direction(self) -> None:
         choice = self._choice
         if choice is None:
-            for widget in (self.direction_label, self.detected_label):
-                widget.setText("")
+            self.direction_label.setText(self.tr("Fanyi") if self._no_model else "")
+            self.detected_label.setText("")
             self.swap_button.setEnabled(False)
             return
         direction = choice.direction
@@ -357,8 +363,10 @@ class TranslatePopup(QWidget):
     # --- window behaviour -------------------------------------------------------------------------
     def mousePressEvent(self, event: QMouseEvent) -> None:
         if event.button() == Qt.MouseButton.LeftButton:
+            # Wayland lets only the compositor move a window. Elsewhere the popup moves itself: asked to
+            # move it, Openbox gave the focus to the main window, which closed the popup.
             handle = self.windowHandle()
-            if handle is None or not handle.startSystemMove():  # the window manager moves it where it can
+            if not (QGuiApplication.platformName() == "wayland" and handle is not None and handle.startSystemMove()):
                 self._drag_from = event.globalPosition().toPoint() - self.pos()
             event.accept()
         else:
