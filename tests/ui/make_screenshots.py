@@ -104,7 +104,8 @@ def demo_pack(folder: Path, engine: type[DemoTranslator]) -> None:
             f.truncate(size)
         files[name] = {"sha256": "0" * 64, "size": size}
     manifest = {
-        "format_version": 2, "name": engine.name, "source_model": {"id": f"Helsinki-NLP/{engine.name}", "revision": None},
+        "format_version": 2, "name": engine.name,
+        "source_model": {"id": f"Helsinki-NLP/{engine.name}", "revision": None},
         "architecture": {"type": "marian", "d_model": 512, "encoder_layers": 6, "decoder_layers": 6, "heads": 8,
                          "head_dim": 64, "ffn_dim": 2048, "vocab_size": 65001, "max_positions": 512,
                          "activation": "swish", "pre_norm": False, "layernorm_embedding": False,

@@ -218,6 +218,8 @@ class FanyiApp(QObject):
             return
         self.packs = packs
         self.service.drop_spare()  # its pack may be the one removed or updated
+        if langid.needs_ngrams(directions.one_way_languages(packs)):
+            langid.preload()  # several one-way packs from languages of one script (en, fr, de → zh)
         same = next((p for p in packs if self.pack is not None and p.path == self.pack.path), None)
         if same is None:
             self.pack = None

@@ -5,7 +5,8 @@ source and a target language. ``choose`` detects the text's language (fanyi.lang
 direction in use when the text is in its source language; otherwise it turns the direction round
 (typing Chinese into English→Chinese gives Chinese→English) or, failing that, keeps the target.
 Across one-way packs it picks one translating from the detected language; a many-to-many pack
-keeps its pack and changes its languages. No Qt here.
+keeps its pack and changes its languages. Detection never waits for langid's n-gram model (the app
+preloads it when the languages need it). No Qt here.
 """
 
 from __future__ import annotations
@@ -48,6 +49,11 @@ def one_way(packs: Sequence[PackInfo]) -> list[PackInfo]:
     return [p for p in packs if p.usable and not p.languages]
 
 
+def one_way_languages(packs: Sequence[PackInfo]) -> list[str]:
+    """The languages automatic direction tells apart across one-way packs."""
+    return list(dict.fromkeys(code for p in one_way(packs) for code in (p.source_lang, p.target_lang)))
+
+
 def choose(text: str, current: Direction, packs: Sequence[PackInfo], model: ModelInfo | None,
            default_pack: str = "") -> Choice:
     """The direction for ``text``, starting from ``current`` (see the module docstring).
@@ -82,9 +88,8 @@ def _within(text: str, current: Direction, model: ModelInfo) -> Choice:
 
 def _across(text: str, current: Direction, packs: list[PackInfo], default_pack: str) -> Choice:
     pack = current.pack
-    languages = list(dict.fromkeys([pack.source_lang, pack.target_lang]
-                                   + [code for p in packs for code in (p.source_lang, p.target_lang)]))
-    found = langid.detect(text, languages, prefer=[pack.source_lang])
+    languages = list(dict.fromkeys([pack.source_lang, pack.target_lang, *one_way_languages(packs)]))
+    found = langid.detect(text, languages, prefer=[pack.source_lang], block=False)
     if not found.confidence:
         return Choice(current, None)
     detected = found.language

@@ -58,9 +58,7 @@ class SettingsDialog(QDialog):
         )
         self.hotkey_note = QLabel()
         self.hotkey_note.setWordWrap(True)
-        # X11's primary selection: only where the platform has one (not on Windows or macOS)
         self.translate_selection = QCheckBox()
-        self.translate_selection.setVisible(QGuiApplication.clipboard().supportsSelection())
         self.start_in_tray = QCheckBox()
         self.close_to_tray = QCheckBox()
         self.tray_note = QLabel()
@@ -84,12 +82,15 @@ class SettingsDialog(QDialog):
         self.form = QFormLayout()
         rows = [
             self.beams, self.max_length, self.threads, self.as_you_type, self.variant, self.language, self.theme,
-            hotkey_row, self.hotkey_note, self.translate_selection, self.start_in_tray, self.close_to_tray, self.tray_note, self.history,
+            hotkey_row, self.hotkey_note, self.translate_selection, self.start_in_tray, self.close_to_tray,
+            self.tray_note, self.history,
             self.mirror, self.catalog_url, self.download_note,
             self.api_enabled, self.api_port, self.api_key, self.api_address, self.api_deeplx,
         ]
         for field in rows:
             self.form.addRow(QLabel(), field)
+        # X11's primary selection: offered only where the platform has one (not on Windows or macOS)
+        self.form.setRowVisible(self.translate_selection, QGuiApplication.clipboard().supportsSelection())
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
