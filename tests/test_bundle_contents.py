@@ -29,9 +29,10 @@ import contents  # noqa: E402
     ("PySide6/Qt/plugins/platformthemes/libqgtk3.so", False),
     ("PySide6\\translations\\qtbase_de.qm", False),
     ("PySide6/Qt/translations/qt_zh_CN.qm", False),
-    ("PySide6/Qt/lib/libQt6Network.so.6", False),
-    ("PySide6\\Qt6Network.dll", False),
-    ("PySide6/Qt/lib/QtNetwork.framework/Versions/A/QtNetwork", False),
+    ("PySide6/Qt/lib/libQt6Network.so.6", True),  # QLocalServer: one instance per user
+    ("PySide6\\Qt6Network.dll", True),
+    ("PySide6/Qt/plugins/tls/libqopensslbackend.so", False),
+    ("PySide6/Qt/plugins/networkinformation/libqnetworklistmanager.so", False),
     ("PySide6\\opengl32sw.dll", False),
     ("libcairo.so.2", False),
     ("libgobject-2.0.so.0", False),
@@ -67,6 +68,8 @@ def test_datas_hold_the_icon_translations_and_the_pack(tmp_path):
     assert (str(tmp_path / "assets" / "i18n" / "fanyi_zh_CN.qm"), "assets/i18n") in found
     assert (str(pack), f"models/{contents.DEFAULT_PACK}") in found
     assert any(dest == "assets/icons" for _src, dest in found)
+    model = next(Path(src) for src, dest in found if dest == "py3langid/data")
+    assert model.is_file() and model.name == "model.npz.xz"  # where py3langid reads it from
 
 
 def test_default_pack_name_matches_the_library():

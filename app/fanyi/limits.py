@@ -92,3 +92,7 @@ API_MAX_TEXTS = 50  # texts in one request (DeepL's own limit per request)
 API_MAX_CHARS = 20_000  # characters in one request, all its texts (and their HTML markup) together
 API_MAX_WAITING = 8  # requests waiting for the model behind the running one; more are answered "busy" (429)
 API_MAX_CONNECTIONS = 32  # open connections at once; the server answers 503 beyond
+
+# --- the desktop app (fanyi.langid, fanyi.ui) ------------------------------------------------------
+DETECT_SAMPLE_CHARS = 2000  # characters of a text read to tell its language; a book pasted whole costs no more
+INSTANCE_MESSAGE_BYTES = 4 * KiB  # one request from a second launch to the running app ("show", "translate")

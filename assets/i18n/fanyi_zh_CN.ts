@@ -19,10 +19,6 @@
 <context>
     <name>FanyiApp</name>
     <message>
-        <source>No translation model is installed. Open Fanyi and click Download, or import a model pack in Models.</source>
-        <translation>尚未安装翻译模型。请打开 Fanyi 点击“下载”，或在“模型”中导入模型包。</translation>
-    </message>
-    <message>
         <source>Starting at login could not be changed: %1</source>
         <translation>无法更改登录时启动：%1</translation>
     </message>
@@ -208,6 +204,22 @@
         <translation>切换方向：%1</translation>
     </message>
     <message>
+        <source>Detected: %1</source>
+        <translation>自动检测：%1</translation>
+    </message>
+    <message>
+        <source>Choose a direction by hand to keep it; Auto goes back</source>
+        <translation>手动选择方向即可固定；点“自动”恢复自动检测</translation>
+    </message>
+    <message>
+        <source>Detected: %1 (no model)</source>
+        <translation>自动检测：%1（无可用模型）</translation>
+    </message>
+    <message>
+        <source>No installed model translates from %1: download one in Models.</source>
+        <translation>没有已安装的模型能从%1翻译：请在“模型”中下载一个。</translation>
+    </message>
+    <message>
         <source>Translating…</source>
         <translation>正在翻译…</translation>
     </message>
@@ -282,6 +294,14 @@
     <message>
         <source>Cantonese</source>
         <translation>粤语</translation>
+    </message>
+    <message>
+        <source>Auto</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>Choose the direction from the language of the text</source>
+        <translation>根据文本的语言自动选择翻译方向</translation>
     </message>
     <message>
         <source>Documents…</source>
@@ -761,6 +781,14 @@
         <translation>登录时启动 Fanyi（在托盘中）</translation>
     </message>
     <message>
+        <source>The hotkey translates selected text (no need to copy it)</source>
+        <translation>快捷键翻译选中的文字（无需复制）</translation>
+    </message>
+    <message>
+        <source>Select text in any window and press the hotkey; without a selection, the clipboard is translated.</source>
+        <translation>在任意窗口中选中文字后按快捷键；没有选中文字时翻译剪贴板。</translation>
+    </message>
+    <message>
         <source>Start in the tray</source>
         <translation>启动时最小化到托盘</translation>
     </message>
@@ -862,6 +890,10 @@
         <translation>已复制。</translation>
     </message>
     <message>
+        <source>No translation model is installed. Download one (once; after that Fanyi works offline), or import a model pack in Models.</source>
+        <translation>尚未安装翻译模型。请下载一个（只需一次，之后 Fanyi 可离线使用），或在“模型”中导入模型包。</translation>
+    </message>
+    <message>
         <source>Translation failed: %1</source>
         <translation>翻译失败：%1</translation>
     </message>
@@ -870,12 +902,52 @@
         <translation>Fanyi 翻译</translation>
     </message>
     <message>
+        <source>Detected: %1</source>
+        <translation>自动检测：%1</translation>
+    </message>
+    <message>
+        <source>Detected: %1 (no model)</source>
+        <translation>自动检测：%1（无可用模型）</translation>
+    </message>
+    <message>
+        <source>Translate the other way round</source>
+        <translation>反向翻译</translation>
+    </message>
+    <message>
+        <source>Install a model for the other direction to swap</source>
+        <translation>安装反方向的模型后才能切换方向</translation>
+    </message>
+    <message>
+        <source>Pin</source>
+        <translation>固定</translation>
+    </message>
+    <message>
+        <source>Keep the popup open when another window is clicked</source>
+        <translation>点击其他窗口时保持弹窗打开</translation>
+    </message>
+    <message>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <source>Esc to close</source>
-        <translation>按 Esc 关闭</translation>
+        <source>Open in main window</source>
+        <translation>在主窗口中打开</translation>
+    </message>
+    <message>
+        <source>Download…</source>
+        <translation>下载…</translation>
+    </message>
+    <message>
+        <source>Simplified Chinese</source>
+        <translation>简体中文</translation>
+    </message>
+    <message>
+        <source>Traditional Chinese</source>
+        <translation>繁体中文</translation>
+    </message>
+    <message>
+        <source>Cantonese</source>
+        <translation>粤语</translation>
     </message>
     <message>
         <source>Close (Esc)</source>

@@ -1,7 +1,8 @@
 """What goes into the bundle, for build.spec: resources, the default pack, and what to leave out.
 
 The runtime imports fanyi, onnxruntime, numpy, sentencepiece, platformdirs, pynput, lxml, python-docx,
-pdfminer, truststore with ssl (pack downloads), PySide6's QtCore/QtGui/QtWidgets, and for the local
+pdfminer, truststore with ssl (pack downloads), py3langid with its model, PySide6's QtCore/QtGui/QtWidgets
+and QtNetwork (QLocalServer: a second launch hands over to the running app), and for the local
 API (fanyi.server) starlette, uvicorn (with h11, anyio, click) and python-multipart, all plain Python.
 Everything else is left out: the export tooling's torch/transformers/onnx, and the Qt modules, plugins
 and translations nothing here loads.
@@ -43,7 +44,7 @@ EXCLUDES = [
     "readline",  # ssl stays: pack downloads (fanyi.download) need TLS
     # uvicorn's optional speed-ups and websocket stacks, should the build machine have them: h11 serves
     "uvloop", "httptools", "websockets", "wsproto", "watchfiles", "dotenv",
-    "PySide6.QtNetwork", "PySide6.QtQml", "PySide6.QtQuick", "PySide6.QtQuickWidgets", "PySide6.QtOpenGL",
+    "PySide6.QtQml", "PySide6.QtQuick", "PySide6.QtQuickWidgets", "PySide6.QtOpenGL",
     "PySide6.QtOpenGLWidgets", "PySide6.QtWebEngineCore", "PySide6.QtWebEngineWidgets", "PySide6.QtMultimedia",
     "PySide6.QtPdf", "PySide6.QtCharts", "PySide6.Qt3DCore", "PySide6.QtSql", "PySide6.QtTest",
     "PySide6.QtDesigner", "PySide6.QtUiTools", "PySide6.QtXml", "PySide6.QtPrintSupport", "PySide6.QtDBus",
@@ -66,8 +67,8 @@ _DROP = [
     r"PySide6/(Qt/)?plugins/platforms/(lib)?q(eglfs|linuxfb|minimalegl|vnc|vkkhrdisplay)",
     r"PySide6/(Qt/)?plugins/platformthemes/libqgtk3",
     r"PySide6/(Qt/)?translations/(?!qtbase_zh_CN\.qm$)",
-    r"(^|/)(lib)?Qt6(Network|OpenGL|EglFSDeviceIntegration|EglFsKmsSupport)\.",
-    r"(^|/)Qt(Network|OpenGL)\.framework/",
+    r"(^|/)(lib)?Qt6(OpenGL|EglFSDeviceIntegration|EglFsKmsSupport)\.",
+    r"(^|/)QtOpenGL\.framework/",
     r"(^|/)opengl32sw\.dll$",
     r"^lib(atk-1\.0|cairo|cairo-gobject|gdk_pixbuf-2\.0|pango-1\.0|pangocairo-1\.0|pangoft2-1\.0|harfbuzz|"
     r"pixman-1|thai|datrie|fribidi|graphite2|jpeg|gio-2\.0|gobject-2\.0|gmodule-2\.0|mount|blkid|selinux|"
@@ -91,14 +92,25 @@ def default_pack(models: Path) -> Path | None:
     return pack if manifest.get("quantization", {}).get("mode") == "int8" else None
 
 
+def langid_model() -> Path:
+    """py3langid's model file, which it reads from its package folder (PyInstaller collects no package data)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("py3langid")
+    assert spec is not None and spec.origin is not None, "py3langid is a runtime dependency"
+    return Path(spec.origin).parent / "data" / "model.npz.xz"
+
+
 def datas(root: Path) -> list[tuple[str, str]]:
-    """(source, bundle folder) pairs: the icon, compiled UI translations, the catalog and the default pack.
+    """(source, bundle folder) pairs: the icon, compiled UI translations, py3langid's model, the catalog and
+    the default pack.
 
     assets/catalog.json is the release's catalog of packs (fanyi.catalog), put there by the installers'
     workflow (packaging/packs.py fetch-default) with the default pack; it is not committed.
     """
     found = [(str(root / "assets" / "icons" / "fanyi.svg"), "assets/icons")]
     found += [(str(qm), "assets/i18n") for qm in sorted((root / "assets" / "i18n").glob("*.qm"))]
+    found.append((str(langid_model()), "py3langid/data"))
     if (shipped := root / "assets" / CATALOG).is_file():
         found.append((str(shipped), "assets"))
     if pack := default_pack(root / "models"):

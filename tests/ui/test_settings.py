@@ -245,3 +245,48 @@ def test_start_at_login_writes_and_removes_the_entry(qtbot, make_app, fake_backe
     app.apply_settings(dataclasses.replace(app.settings, start_at_login=True))
     assert notices == ["Starting at login could not be changed: Permission denied"]
     assert not app.settings.start_at_login and not load_settings().start_at_login  # the setting tells the truth
+
+
+def test_the_selection_setting_is_offered_only_where_there_is_a_selection(qtbot, ui_dirs, monkeypatch):
+    from PySide6.QtGui import QClipboard
+
+    dialog = SettingsDialog(Settings(), tray_available=False)
+    qtbot.addWidget(dialog)
+    assert dialog.translate_selection.isHidden()  # offscreen, like Windows and macOS: none
+    monkeypatch.setattr(QClipboard, "supportsSelection", lambda self: True)
+    dialog = SettingsDialog(Settings(), tray_available=False)
+    qtbot.addWidget(dialog)
+    assert not dialog.translate_selection.isHidden() and not dialog.translate_selection.isChecked()
+    assert dialog.tab_of(dialog.translate_selection).replace("&&", "&") == "Shortcuts & tray"
+    dialog.translate_selection.setChecked(True)
+    assert dialog.result_settings().translate_selection
+    save_settings(dialog.result_settings())
+    assert load_settings().translate_selection
+
+
+class _X11Clipboard:
+    """What QClipboard answers on X11, where the offscreen platform has no selection to set."""
+
+    def __init__(self, copied: str, selected: str) -> None:
+        self.copied, self.selected = copied, selected
+
+    def supportsSelection(self) -> bool:
+        return True
+
+    def text(self, mode=None) -> str:
+        from PySide6.QtGui import QClipboard
+
+        return self.selected if mode == QClipboard.Mode.Selection else self.copied
+
+
+def test_the_hotkey_takes_the_selection_when_asked_and_there_is_one(make_app, ui_dirs, monkeypatch):
+    from PySide6.QtGui import QGuiApplication
+
+    app = make_app(settings=Settings(translate_selection=True))
+    monkeypatch.setattr(QGuiApplication, "clipboard", staticmethod(lambda: _X11Clipboard("copied", "selected")))
+    assert app.copied_text() == "selected"
+    monkeypatch.setattr(QGuiApplication, "clipboard", staticmethod(lambda: _X11Clipboard("copied", "")))
+    assert app.copied_text() == "copied"  # nothing selected: the clipboard
+    app.settings.translate_selection = False
+    monkeypatch.setattr(QGuiApplication, "clipboard", staticmethod(lambda: _X11Clipboard("copied", "selected")))
+    assert app.copied_text() == "copied"

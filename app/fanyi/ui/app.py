@@ -12,20 +12,25 @@ import logging
 import os
 import signal
 import sqlite3
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QTimer, Signal
-from PySide6.QtGui import QGuiApplication, QIcon
+from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
+from PySide6.QtGui import QClipboard, QGuiApplication, QIcon
 from PySide6.QtWidgets import QApplication
 
 from fanyi import autostart, library, paths
 from fanyi.engine.language_choice import base_language
 from fanyi.engine.options import DecodeOptions
+from fanyi import langid
+from fanyi.ui import direction as directions
 from fanyi.ui import i18n, theme
 from fanyi.ui.api_server import ApiServer
+from fanyi.ui.direction import Choice, Direction
 from fanyi.ui.history import Draft, History, history_path
 from fanyi.ui.hotkey import GlobalHotkey
+from fanyi.ui.instance import SHOW, TRANSLATE_CLIPBOARD, SingleInstance
 from fanyi.ui.jobs import DocumentJobs, RunDocument, translate_document
 from fanyi.ui.pack_ops import PackOperations
 from fanyi.ui.settings import Settings, load_settings, save_settings
@@ -35,6 +40,7 @@ from fanyi.ui.worker import ModelInfo, OpenTranslator, TranslationService, open_
 log = logging.getLogger(__name__)
 
 HOTKEY_DELAY_MS = 200  # the application that was copied from needs a moment to own the clipboard
+PACKS_SETTLE_MS = 400  # an install renames folders in steps: look at the packs once it has settled
 
 
 def app_icon() -> QIcon:
@@ -78,6 +84,12 @@ class FanyiApp(QObject):
         self._popup = None
         self._dialogs: dict[str, QObject] = {}  # non-modal windows kept alive while open
         self._started = False  # tests build the app without start(): no global hotkey then
+        # Packs installed or removed by the model manager or `fanyi models` in a terminal show at once.
+        self._watcher = QFileSystemWatcher(self)
+        self._packs_settle = QTimer(self, singleShot=True, interval=PACKS_SETTLE_MS)
+        self._packs_settle.timeout.connect(self.refresh_packs)
+        self._watcher.directoryChanged.connect(lambda _path: self._packs_settle.start())
+        self.service.loaded.connect(self._on_model_loaded)
         self.refresh_packs()
 
     # --- lifecycle ------------------------------------------------------------------------------
@@ -92,6 +104,19 @@ class FanyiApp(QObject):
         self._apply_api()  # after the window, whose status bar says where other apps reach Fanyi
         if self.settings.start_at_login:
             self._change_autostart(autostart.refresh)  # the app may have moved since the entry was written
+
+    @property
+    def started(self) -> bool:
+        return self._started
+
+    def handle_request(self, command: str) -> None:
+        """A later launch of Fanyi: its window comes forward, or its popup opens."""
+        if command == TRANSLATE_CLIPBOARD:
+            self.translate_clipboard()
+            return
+        if not self._started:  # this process was started for the popup only: now it is the app
+            self.start()
+        self.show_main()
 
     def keeps_running_in_tray(self) -> bool:
         return self.tray.available and self.settings.close_to_tray
@@ -126,7 +151,8 @@ class FanyiApp(QObject):
         if self._popup is None:
             from fanyi.ui.popup import TranslatePopup
 
-            self._popup = TranslatePopup(self.service, self.options)
+            self._popup = TranslatePopup(self)
+            self._popup.translated.connect(lambda source, target: self.record(source, target))
         return self._popup
 
     def show_main(self) -> None:
@@ -135,12 +161,24 @@ class FanyiApp(QObject):
         self.window.activateWindow()
 
     def translate_clipboard(self) -> None:
+        """The hotkey, the tray and `fanyi --translate-clipboard`: the copied (or selected) text in the popup."""
         if not self.packs:
-            self.popup.show_message(self.tr(
-                "No translation model is installed. Open Fanyi and click Download, or import a model pack "
-                "in Models."))
+            self.popup.show_no_model()
             return
-        self.popup.show_text(QGuiApplication.clipboard().text())
+        self.popup.show_text(self.copied_text())
+
+    def copied_text(self) -> str:
+        """The clipboard's text, or with the selection setting (X11) the selected text when there is some."""
+        clipboard = QGuiApplication.clipboard()
+        if self.settings.translate_selection and clipboard.supportsSelection():
+            if selected := clipboard.text(QClipboard.Mode.Selection):
+                return selected
+        return clipboard.text()
+
+    def open_in_window(self, text: str) -> None:
+        """The popup's "Open in main window": its text in the source pane, translated there."""
+        self.window.show_source(text)
+        self.show_main()
 
     def show_settings(self) -> None:
         from fanyi.ui.settings_dialog import SettingsDialog
@@ -183,12 +221,35 @@ class FanyiApp(QObject):
     # --- packs ----------------------------------------------------------------------------------
     def refresh_packs(self) -> None:
         # Broken packs are for the model manager to show and remove; nothing here may choose one.
-        self.packs = [p for p in library.list_packs() if p.usable]
-        if self.pack is None or all(p.path != self.pack.path for p in self.packs):
+        packs = [p for p in library.list_packs() if p.usable]
+        self._watch_pack_folders()
+        if packs == self.packs and self.pack is not None:
+            return
+        self.packs = packs
+        self.service.drop_spare()  # its pack may be the one removed or updated
+        if langid.needs_ngrams(directions.one_way_languages(packs)):
+            langid.preload()  # several one-way packs from languages of one script (en, fr, de → zh)
+        same = next((p for p in packs if self.pack is not None and p.path == self.pack.path), None)
+        if same is None:
             self.pack = None
             if chosen := self.default_pack():
                 self.choose_pack(chosen)
+        elif same != self.pack:
+            self.choose_pack(same)  # updated in place: open the new version
         self.packs_changed.emit()
+
+    def _watch_pack_folders(self) -> None:
+        """Watch the pack folders, or while one does not exist yet, the folder it will be made in."""
+        wanted = set()
+        for folder in [paths.user_packs_dir(), *paths.bundled_packs_dirs()]:
+            while not folder.is_dir() and folder.parent != folder:
+                folder = folder.parent
+            wanted.add(str(folder))
+        watched = set(self._watcher.directories())
+        if stale := watched - wanted:
+            self._watcher.removePaths(sorted(stale))
+        if new := wanted - watched:
+            self._watcher.addPaths(sorted(new))
 
     def default_pack(self) -> library.PackInfo | None:
         """The user's choice, else the first English→Chinese pack, else any pack."""
@@ -208,14 +269,56 @@ class FanyiApp(QObject):
         self.pack = pack
         self.service.load(pack.path, self.live_threads())
 
-    def reverse_pack(self) -> library.PackInfo | None:
+    def set_default_pack(self, name: str) -> None:
+        """Remember the default pack and show it in the window."""
+        self._save(dataclasses.replace(self.settings, default_pack=name))
+        pack = next((p for p in self.packs if p.name == name), None)
+        if pack is not None and pack != self.pack:
+            self.choose_pack(pack)
+
+    # --- direction ------------------------------------------------------------------------------
+    def current_direction(self) -> Direction | None:
+        """The window's direction: its pack, and a loaded many-to-many pack's languages."""
         if self.pack is None:
             return None
-        wanted = (self.pack.target_lang, self.pack.source_lang)
-        return next((p for p in self.packs if (p.source_lang, p.target_lang) == wanted), None)
+        model = self.service.model
+        if model is not None and model.path == self.pack.path:
+            return Direction(self.pack, *self.pack_languages(model))
+        return Direction(self.pack)
 
-    def set_default_pack(self, name: str) -> None:
-        self._save(dataclasses.replace(self.settings, default_pack=name))
+    def choose_direction(self, text: str, start: Direction | None = None) -> Choice | None:
+        """The direction to translate ``text`` in: detected from it, or the window's when the user pinned one."""
+        current = start or self.current_direction()
+        if current is None or not self.settings.auto_direction:
+            return Choice(current, None) if current is not None else None
+        return directions.choose(text, current, self.packs, self.service.model, self.settings.default_pack)
+
+    def reverse_direction(self, direction: Direction) -> Direction | None:
+        return directions.reverse(direction, self.packs, self.service.model)
+
+    def follow(self, direction: Direction) -> bool:
+        """Make ``direction`` the window's; True when it had another, then the window translates again
+        once the pack is loaded or the languages are set."""
+        if self.pack is None:
+            return False
+        if direction.pack.path != self.pack.path:
+            self.choose_pack(direction.pack)
+            return True
+        if direction.source is not None and (direction.source, direction.target) != \
+                self.pack_languages(self.service.model):
+            self.set_pack_languages(direction.source, direction.target)
+            return True
+        return False
+
+    def set_auto_direction(self, on: bool) -> None:
+        """Automatic direction on, or off to keep the one the user chose."""
+        if on != self.settings.auto_direction:
+            self._save(dataclasses.replace(self.settings, auto_direction=on))
+            self.options_changed.emit()
+
+    def _on_model_loaded(self, model: ModelInfo) -> None:
+        if model.many_to_many and langid.needs_ngrams(model.source_languages):
+            langid.preload()  # detection never waits for it: see fanyi.langid
 
     def _on_pack_installed(self, info: library.PackInfo) -> None:
         first = not self.packs
@@ -255,11 +358,20 @@ class FanyiApp(QObject):
         self.options_changed.emit()
 
     def options(self) -> DecodeOptions:
-        s = self.settings
+        """Decoding options for the window's direction."""
         model = self.service.model
         source, target = self.pack_languages(model)
-        return DecodeOptions(beams=s.beams or None, max_length=s.max_length or None,
-                             target=target or self.variant(model), source=source)
+        return self._decode_options(source, target or self.variant(model))
+
+    def options_for(self, direction: Direction) -> DecodeOptions:
+        """Decoding options for ``direction`` (the popup's, which may be another pack than the window's)."""
+        variant = self.settings.target_variant if self.settings.target_variant in direction.pack.target_tokens \
+            else None
+        return self._decode_options(direction.source, direction.target or variant)
+
+    def _decode_options(self, source: str | None, target: str | None) -> DecodeOptions:
+        s = self.settings
+        return DecodeOptions(beams=s.beams or None, max_length=s.max_length or None, target=target, source=source)
 
     def _api_options(self) -> DecodeOptions:
         """Beams and length for API requests (read in the server's thread); the target comes with each request."""
@@ -361,7 +473,8 @@ def run(argv: list[str], *, opener: OpenTranslator = open_translator) -> int:
 
     ``--translate-clipboard`` shows only the popup for the clipboard's text and returns when it is
     closed, for binding to a desktop shortcut where global hotkeys cannot work; ``--tray`` starts
-    without the window (where there is a tray).
+    without the window (where there is a tray). When Fanyi already runs for this user, both hand
+    over to it (its window comes forward, or its popup opens) and return 0 at once.
     """
     from fanyi.cli import APP_OPTIONS
 
@@ -373,6 +486,23 @@ def run(argv: list[str], *, opener: OpenTranslator = open_translator) -> int:
     stop_handling_ctrl_c = _quit_on_ctrl_c(qapp)
     qapp.setApplicationName("Fanyi")
     qapp.setDesktopFileName("fanyi")
+    instance = SingleInstance()
+    command = TRANSLATE_CLIPBOARD if args.translate_clipboard else SHOW
+    if not instance.claim():
+        if instance.send(command):
+            return 0
+        print("fanyi: Fanyi is already running but does not answer; quit it (or end its process) and start "
+              "Fanyi again.", file=sys.stderr)
+        return 1
+    try:
+        return _run_first(qapp, instance, args.translate_clipboard, args.tray, opener)
+    finally:
+        stop_handling_ctrl_c()
+        instance.release()
+
+
+def _run_first(qapp: QApplication, instance: SingleInstance, popup_only: bool, in_tray: bool,
+               opener: OpenTranslator) -> int:
     # The tray, the popup and the hidden window outlive "the last window": quitting is explicit.
     qapp.setQuitOnLastWindowClosed(False)
     settings = load_settings()
@@ -381,15 +511,16 @@ def run(argv: list[str], *, opener: OpenTranslator = open_translator) -> int:
     fanyi = FanyiApp(settings, opener=opener)
     qapp.setWindowIcon(fanyi.icon)
     fanyi.quit_requested.connect(qapp.quit)
-    if args.translate_clipboard:
-        fanyi.popup.closed.connect(qapp.quit)
+    instance.requested.connect(fanyi.handle_request)
+    if popup_only:
+        # Only the popup, unless a later launch asks for the window: then this is the app.
+        fanyi.popup.closed.connect(lambda: None if fanyi.started else qapp.quit())
         fanyi.translate_clipboard()
     else:
-        fanyi.start(in_tray=args.tray)
+        fanyi.start(in_tray=in_tray)
     try:
         return qapp.exec()
     finally:
-        stop_handling_ctrl_c()
         fanyi.shutdown()
 
 

@@ -27,13 +27,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from fanyi.ui.direction import Choice
 from fanyi.ui.history import Draft, Entry
 from fanyi.ui.i18n import direction, quantization_name
 from fanyi.ui.jobs_panel import JobsPanel
+from fanyi.ui.language_names import language_label
 from fanyi.ui.language_picker import LanguagePicker
 from fanyi.ui.no_model_page import NoModelPage
 from fanyi.ui.panes import SourcePane, TargetPane, text_font
 from fanyi.ui.settings import TARGET_VARIANTS
+from fanyi.ui.theme import CHECKED_TOGGLES
 from fanyi.ui.worker import ModelInfo
 
 if TYPE_CHECKING:
@@ -42,13 +45,6 @@ if TYPE_CHECKING:
 DEBOUNCE_MS = 350  # a pause this long counts as "done typing"
 NOTICE_MS = 20_000  # how long a one-time notice (a damaged history file was replaced) stays in the status bar
 PAGE_TRANSLATE, PAGE_NO_MODEL = range(2)
-VARIANT_STYLE = """
-QToolButton { padding: 1px 9px; border: 1px solid palette(mid); border-radius: 4px;
-              background: palette(button); color: palette(button-text); }
-QToolButton:hover:!checked { border-color: palette(highlight); }
-QToolButton:checked { background: palette(highlight); color: palette(highlighted-text);
-                      border-color: palette(highlight); }
-"""
 
 
 class MainWindow(QMainWindow):
@@ -75,15 +71,22 @@ class MainWindow(QMainWindow):
         self.target_picker = LanguagePicker()
         for picker in (self.source_picker, self.target_picker):
             picker.chosen.connect(self._on_language_chosen)
+        # automatic direction: on, or off to keep the direction the user chose; what was detected
+        self.auto_button = QToolButton(checkable=True)
+        self.auto_button.setObjectName("autoDirection")
+        self.auto_button.clicked.connect(app.set_auto_direction)
+        self.auto_button.setStyleSheet(CHECKED_TOGGLES)
+        self.detected_label = QLabel()
+        self.detected_label.setObjectName("detectedLanguage")
+        self.detected_label.setStyleSheet("color: palette(placeholder-text);")
+        self._choice: Choice | None = None
         self.variant_group = QButtonGroup(self)
         self.variant_group.setExclusive(True)
         self.variant_box = QWidget()
         variant_layout = QHBoxLayout(self.variant_box)
         variant_layout.setContentsMargins(0, 0, 0, 0)
         variant_layout.setSpacing(2)
-        # Styles draw a checked tool button only a shade darker, which a dark palette makes invisible:
-        # the chosen variant is filled with the highlight colour in every theme.
-        self.variant_box.setStyleSheet(VARIANT_STYLE)
+        self.variant_box.setStyleSheet(CHECKED_TOGGLES)
         for key, label in TARGET_VARIANTS.items():
             button = QToolButton(text=label, checkable=True, autoRaise=False)
             button.setProperty("variant", key)
@@ -106,6 +109,8 @@ class MainWindow(QMainWindow):
         top.addWidget(self.source_picker)
         top.addWidget(self.swap_button)
         top.addWidget(self.target_picker)
+        top.addWidget(self.auto_button)
+        top.addWidget(self.detected_label)
         top.addSpacing(8)
         top.addWidget(self.variant_box)
         top.addStretch()
@@ -179,8 +184,8 @@ class MainWindow(QMainWindow):
                 direction(pack.source_lang, pack.target_lang)
             self.pack_box.addItem(f"{languages}  ·  {pack.name}", pack.name)
         self.pages.setCurrentIndex(PAGE_TRANSLATE if packs else PAGE_NO_MODEL)
-        self.pack_box.setVisible(bool(packs))
-        self.swap_button.setVisible(bool(packs))
+        for widget in (self.pack_box, self.swap_button, self.auto_button, self.detected_label):
+            widget.setVisible(bool(packs))
         self._update_variants(self.service.model)
         self._update_languages(self.service.model)
         self._select_current_pack()
@@ -197,38 +202,50 @@ class MainWindow(QMainWindow):
         name = self.pack_box.itemData(index)
         pack = next((p for p in self.app.packs if p.name == name), None)
         if pack is not None and pack != self.app.pack:
+            self.app.set_auto_direction(False)  # a direction chosen by hand stays until Auto is pressed
             self.app.choose_pack(pack)
 
     def _update_swap(self) -> None:
-        model = self.service.model
-        if model is not None and model.many_to_many:
-            self.swap_button.setEnabled(True)
-            self.swap_button.setToolTip(self.tr("Swap the source and target languages"))
-            return
-        reverse = self.app.reverse_pack()
+        current = self.app.current_direction()
+        reverse = self.app.reverse_direction(current) if current is not None else None
         self.swap_button.setEnabled(reverse is not None)
         if reverse is None:
             self.swap_button.setToolTip(self.tr("Install a model for the other direction to swap"))
+        elif reverse.source is not None:
+            self.swap_button.setToolTip(self.tr("Swap the source and target languages"))
         else:
-            self.swap_button.setToolTip(
-                self.tr("Swap direction: %1").replace("%1", direction(reverse.source_lang, reverse.target_lang))
-            )
+            self.swap_button.setToolTip(self.tr("Swap direction: %1").replace(
+                "%1", direction(reverse.pack.source_lang, reverse.pack.target_lang)))
 
     def swap_direction(self) -> None:
         """Translate the other way: the languages of a many-to-many pack, else the pack for the other direction."""
-        model = self.service.model
-        translation = self.target.view.text()
-        if model is not None and model.many_to_many:
-            source, target = self.app.pack_languages(model)
-            if target not in model.source_languages or source not in model.target_languages:
-                return
-            self.app.set_pack_languages(target, source)
-        elif (reverse := self.app.reverse_pack()) is not None:
-            self.app.choose_pack(reverse)
-        else:
+        current = self.app.current_direction()
+        reverse = self.app.reverse_direction(current) if current is not None else None
+        if reverse is None:
             return
+        translation = self.target.view.text()
+        self.app.set_auto_direction(False)
+        self.app.follow(reverse)
         self._draft = None
         self.source.set_text(translation)
+
+    def _update_direction(self) -> None:
+        """The Auto button, and what was detected in the text."""
+        auto = self.app.settings.auto_direction
+        self.auto_button.setChecked(auto)
+        choice = self._choice if auto else None
+        if choice is None or choice.detected is None:
+            self.detected_label.setText("")
+            self.detected_label.setToolTip("")
+            return
+        name = language_label(choice.detected)
+        if choice.supported:
+            self.detected_label.setText(self.tr("Detected: %1").replace("%1", name))
+            self.detected_label.setToolTip(self.tr("Choose a direction by hand to keep it; Auto goes back"))
+        else:
+            self.detected_label.setText(self.tr("Detected: %1 (no model)").replace("%1", name))
+            self.detected_label.setToolTip(
+                self.tr("No installed model translates from %1: download one in Models.").replace("%1", name))
 
     def _update_languages(self, model: ModelInfo | None) -> None:
         shown = model is not None and model.many_to_many
@@ -240,7 +257,9 @@ class MainWindow(QMainWindow):
             self.target_picker.set_languages(list(model.target_languages), target)
 
     def _on_language_chosen(self) -> None:
-        self.app.set_pack_languages(self.source_picker.code(), self.target_picker.code())
+        chosen = self.source_picker.code(), self.target_picker.code()  # before pinning redraws the pickers
+        self.app.set_auto_direction(False)
+        self.app.set_pack_languages(*chosen)
 
     def _update_variants(self, model: ModelInfo | None) -> None:
         offered = model.target_tokens if model else {}
@@ -271,7 +290,13 @@ class MainWindow(QMainWindow):
             self.target.untranslated.clear()
             self.target.view.set_text("")
             self.target.activity.setText("")
+            self._choice = None
+            self._update_direction()
             return
+        self._choice = self.app.choose_direction(text)
+        self._update_direction()
+        if self._choice is not None and self.app.follow(self._choice.direction):
+            return  # translated again once the other pack is loaded or the languages are set
         if self.service.model is None:
             return  # _on_loaded translates once the model is ready
         options = self.app.options()
@@ -334,6 +359,8 @@ class MainWindow(QMainWindow):
     def _on_options_changed(self) -> None:
         self._update_variants(self.service.model)
         self._update_languages(self.service.model)
+        self._update_swap()
+        self._update_direction()
         self.translate_now()
 
     def _on_loading(self, _pack_dir: str) -> None:
@@ -435,6 +462,9 @@ class MainWindow(QMainWindow):
                  "yue": self.tr("Cantonese")}
         for button in self.variant_group.buttons():
             button.setToolTip(names[button.property("variant")])
+        self.auto_button.setText(self.tr("Auto"))
+        self.auto_button.setToolTip(self.tr("Choose the direction from the language of the text"))
+        self._update_direction()
         self.documents_button.setText(self.tr("Documents…"))
         self.documents_button.setToolTip(self.tr("Translate documents (or drop files on the window)"))
         self.bilingual_action.setText(self.tr("Bilingual output (original and translation)"))

@@ -54,6 +54,8 @@ class Settings:
     # where the main window was, and how its panes were split (Qt's saveGeometry/saveState, base64)
     window_geometry: str = ""
     splitter_state: str = ""
+    auto_direction: bool = True  # choose the direction from the text's language; False: the one the user pinned
+    translate_selection: bool = False  # X11: the hotkey translates the selected text (no Ctrl+C needed)
 
     def __post_init__(self) -> None:
         # Values outside the known choices (an old or hand-edited file) fall back field by field.

@@ -10,7 +10,7 @@ import dataclasses
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent
-from PySide6.QtGui import QKeySequence
+from PySide6.QtGui import QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -112,6 +112,7 @@ class SettingsDialog(QDialog):
         )
         self.hotkey_note = _note()
         self.start_at_login = QCheckBox()
+        self.translate_selection = QCheckBox()
         self.start_in_tray = QCheckBox()
         self.close_to_tray = QCheckBox()
         self.tray_note = _note()
@@ -121,6 +122,9 @@ class SettingsDialog(QDialog):
         tab = self.shortcuts_tab
         self._row(tab, hotkey_row, lambda: self.tr("Clipboard hotkey"))
         self._row(tab, self.hotkey_note)
+        self._row(tab, self.translate_selection)
+        # X11's primary selection: offered only where the platform has one (not on Windows or macOS)
+        tab.setRowVisible(self.translate_selection, QGuiApplication.clipboard().supportsSelection())
         self._row(tab, self.start_at_login)
         self._row(tab, self.start_in_tray)
         self._row(tab, self.close_to_tray)
@@ -205,6 +209,7 @@ class SettingsDialog(QDialog):
             self.hotkey_keys.setKeySequence(QKeySequence(s.hotkey))
         self.hotkey_keys.setEnabled(self.hotkey_mode.currentIndex() == HOTKEY_COMBO)
         self.start_at_login.setChecked(s.start_at_login)
+        self.translate_selection.setChecked(s.translate_selection)
         self.start_in_tray.setChecked(s.start_in_tray)
         self.close_to_tray.setChecked(s.close_to_tray)
         for box in (self.start_in_tray, self.close_to_tray):
@@ -240,6 +245,7 @@ class SettingsDialog(QDialog):
             text_size=self.text_size.currentData(),
             hotkey=hotkey_value,
             start_at_login=self.start_at_login.isChecked(),
+            translate_selection=self.translate_selection.isChecked(),
             start_in_tray=self.start_in_tray.isChecked(),
             close_to_tray=self.close_to_tray.isChecked(),
             history=self.history.isChecked(),
@@ -291,6 +297,9 @@ class SettingsDialog(QDialog):
             note = why + " " + self.tr("Global hotkeys cannot work here; bind “%1” to a desktop shortcut instead.")
         self.hotkey_note.setText(note.replace("%1", command))
         self.start_at_login.setText(self.tr("Start Fanyi when I log in (in the tray)"))
+        self.translate_selection.setText(self.tr("The hotkey translates selected text (no need to copy it)"))
+        self.translate_selection.setToolTip(self.tr(
+            "Select text in any window and press the hotkey; without a selection, the clipboard is translated."))
         self.start_in_tray.setText(self.tr("Start in the tray"))
         self.close_to_tray.setText(self.tr("Closing the window keeps Fanyi in the tray"))
         self.tray_note.setText("" if self._tray_available else self.tr("This desktop has no system tray."))
