@@ -91,7 +91,7 @@ def translate_document(
     _check_writable(src, dst, overwrite=overwrite)
     sweep_stale(dst.parent)
     try:
-        document = fmt.open(src)
+        document = fmt.open(src, cancel, progress)
         total, kept = _count(document.units(), target, cancel)
     except MemoryError:
         raise _out_of_memory(src) from None

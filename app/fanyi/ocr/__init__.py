@@ -58,9 +58,12 @@ class Recogniser:
         missing = [name for name in (DET_MODEL, REC_MODEL) if not (folder / name).is_file()]
         if missing:
             raise OcrUnavailable(f"the OCR models are not installed ({', '.join(missing)} not in {folder})")
-        self._detector = open_session(folder / DET_MODEL, threads)
-        self._reader = open_session(folder / REC_MODEL, threads)
-        self._chars = read.characters(self._reader)
+        try:
+            self._detector = open_session(folder / DET_MODEL, threads)
+            self._reader = open_session(folder / REC_MODEL, threads)
+            self._chars = read.characters(self._reader)
+        except Exception as exc:  # noqa: BLE001 - ONNX Runtime raises its own types for a damaged file
+            raise OcrUnavailable(f"the OCR models in {folder} cannot be loaded ({exc})") from exc
 
     def __call__(self, image: np.ndarray) -> list[Line]:
         rgb = as_rgb(image)

@@ -22,7 +22,10 @@ BOX_THRESHOLD = 0.5  # a region whose mean probability is lower is dropped
 UNCLIP_RATIO = 1.6  # a region grows by its area × this / its perimeter on every side
 MIN_REGION = 3  # pixels of the detector's map: a thinner region is noise
 STRIP_RATIO, STRIP_HEIGHT = 8, 30  # a strip wider than 8× its height, or lower than 30 px, gets room above and below
-_MEAN, _SCALE = 127.5, 1 / 127.5  # the models' normalisation: (pixel / 255 - 0.5) / 0.5
+# PaddleOCR's normalisation for its detectors (ImageNet's, on BGR pixels / 255). RapidOCR uses
+# (x - 0.5) / 0.5 instead, with which PP-OCRv6's detector missed a lone line on a scanned page.
+_MEAN = np.array([0.485, 0.456, 0.406], np.float32) * 255
+_STD = np.array([0.229, 0.224, 0.225], np.float32) * 255
 
 Box = tuple[int, int, int, int]  # left, top, right, bottom, in pixels of the image
 
@@ -59,7 +62,7 @@ def detector_input(rgb: np.ndarray) -> tuple[np.ndarray, tuple[float, float, flo
     canvas = np.empty((det_h, det_w, 3), np.float32)
     canvas[:] = np.median(border, axis=0)
     canvas[top:top + content] = resize(rgb, det_w, content)
-    tensor = ((canvas[:, :, ::-1] - _MEAN) * _SCALE).transpose(2, 0, 1)[None]  # RGB to the models' BGR
+    tensor = ((canvas[:, :, ::-1] - _MEAN) / _STD).transpose(2, 0, 1)[None]  # RGB to the models' BGR
     return np.ascontiguousarray(tensor), (width / det_w, height / content, top)
 
 

@@ -18,15 +18,15 @@ def as_rgb(image: np.ndarray) -> np.ndarray:
     """``image`` as a contiguous height × width × 3 uint8 array: grey is repeated, alpha dropped."""
     if not isinstance(image, np.ndarray) or image.dtype != np.uint8:
         raise ImageError("OCR reads 8-bit images (a numpy uint8 array)")
-    if image.ndim == 2:
-        image = np.repeat(image[:, :, None], 3, axis=2)
-    if image.ndim != 3 or image.shape[2] not in (3, 4):
+    if image.ndim not in (2, 3) or image.ndim == 3 and image.shape[2] not in (3, 4):
         raise ImageError(f"OCR reads grey, RGB or RGBA images, not an array of shape {image.shape}")
     height, width = image.shape[:2]
     if not height or not width:
         raise ImageError("the image is empty")
     if height * width > MAX_OCR_PIXELS:
         raise ImageError(f"the image has {height * width:,} pixels; OCR reads at most {MAX_OCR_PIXELS:,}")
+    if image.ndim == 2:
+        return np.repeat(image[:, :, None], 3, axis=2)
     return np.ascontiguousarray(image[:, :, :3])
 
 

@@ -9,8 +9,9 @@
    across.
 3. Paragraphs: within a column, a vertical gap of PARAGRAPH_GAP line heights or a first-line
    indent of INDENT line heights starts a new paragraph; the lines of one are joined as a PDF's
-   hard-wrapped lines are (``join_hard_wrapped``: a line ending a sentence short of the column's
-   width keeps its break).
+   hard-wrapped lines are (``join_hard_wrapped``: a line ending a sentence, or short, keeps its
+   break), unless even the widest is short (under WRAPPED_WIDTH line heights: a menu, a list
+   of names), which is not wrapped text.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ COLUMN_GAP = 2.0
 COLUMN_WIDTH = 10.0
 PARAGRAPH_GAP = 0.8
 INDENT = 1.5
+WRAPPED_WIDTH = 12.0
 
 
 class Boxed(Protocol):
@@ -167,8 +169,13 @@ def paragraphs(lines: Sequence[Boxed]) -> list[str]:
                 current = []
             current.append(row)
         out.append(current)
-    texts = (join_hard_wrapped("\n".join(row.text() for row in paragraph)) for paragraph in out)
-    return [text for text in texts if text.strip()]
+    return [text for text in map(_joined, out) if text.strip()]
+
+
+def _joined(rows: list[_Row]) -> str:
+    lines = "\n".join(row.text() for row in rows)
+    wrapped = max(row.right - row.left for row in rows) >= WRAPPED_WIDTH * rows[0].height
+    return join_hard_wrapped(lines) if wrapped else lines
 
 
 def text(lines: Sequence[Boxed]) -> str:
