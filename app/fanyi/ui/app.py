@@ -12,6 +12,7 @@ import logging
 import os
 import signal
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -21,12 +22,14 @@ from PySide6.QtWidgets import QApplication
 from fanyi import library, paths
 from fanyi.engine.language_choice import base_language
 from fanyi.engine.options import DecodeOptions
-from fanyi.ui import i18n, theme
+from fanyi.ui import i18n, region, theme
 from fanyi.ui.api_server import ApiServer
 from fanyi.ui.history import History
 from fanyi.ui.hotkey import GlobalHotkey
 from fanyi.ui.jobs import DocumentJobs, RunDocument, translate_document
+from fanyi.ui.ocr_service import OcrService, Recognise, recognise_text
 from fanyi.ui.pack_ops import PackOperations
+from fanyi.ui.region import RegionPicker, Shot, grab_screens
 from fanyi.ui.settings import Settings, load_settings, save_settings
 from fanyi.ui.tray import Tray
 from fanyi.ui.worker import ModelInfo, OpenTranslator, TranslationService, open_translator
@@ -52,6 +55,8 @@ class FanyiApp(QObject):
         *,
         opener: OpenTranslator = open_translator,
         run_document: RunDocument = translate_document,
+        recognise: Recognise = recognise_text,
+        grab: Callable[[], list[Shot]] = grab_screens,
     ) -> None:
         super().__init__()
         self.settings = settings
@@ -63,9 +68,19 @@ class FanyiApp(QObject):
         self.tray = Tray(self.icon)
         self.tray.show_requested.connect(self.show_main)
         self.tray.translate_clipboard_requested.connect(self.translate_clipboard)
+        self.tray.translate_region_requested.connect(self.translate_screen_region)
         self.tray.quit_requested.connect(self.quit)
         self.hotkey = GlobalHotkey()
         self.hotkey.triggered.connect(lambda: QTimer.singleShot(HOTKEY_DELAY_MS, self.translate_clipboard))
+        self.screenshot_hotkey = GlobalHotkey()
+        self.screenshot_hotkey.triggered.connect(self.translate_screen_region)
+        self._grab = grab
+        self.region_picker = RegionPicker()
+        self.region_picker.picked.connect(self._recognise_region)
+        self.ocr = OcrService(recognise)
+        self.ocr.recognised.connect(self._on_recognised)
+        self.ocr.failed.connect(self._on_ocr_failed)
+        self._ocr_request: int | None = None
         self.api = ApiServer(self.service.gate, lambda: self.packs, opener, self._api_options,
                              lambda: self.settings.threads or None)
         self.api.status_changed.connect(self.notice)
@@ -85,6 +100,7 @@ class FanyiApp(QObject):
         self._started = True
         self.tray.show()
         self.hotkey.set_hotkey(self.settings.hotkey)
+        self.screenshot_hotkey.set_hotkey(self.settings.screenshot_hotkey)
         if not (self.settings.start_in_tray and self.tray.available):
             self.show_main()
         self._apply_api()  # after the window, whose status bar says where other apps reach Fanyi
@@ -98,6 +114,9 @@ class FanyiApp(QObject):
     def shutdown(self) -> None:
         self.api.stop()  # first: its requests may be waiting for the translation worker's model
         self.hotkey.stop()
+        self.screenshot_hotkey.stop()
+        self.region_picker.close()
+        self.ocr.shutdown()
         self.tray.hide()
         self.ops.wait()
         self.service.shutdown()
@@ -129,12 +148,45 @@ class FanyiApp(QObject):
         self.window.activateWindow()
 
     def translate_clipboard(self) -> None:
-        if not self.packs:
-            self.popup.show_message(self.tr(
-                "No translation model is installed. Open Fanyi and click Download, or import a model pack "
-                "in Models."))
+        if self._say_no_model():
             return
         self.popup.show_text(QGuiApplication.clipboard().text())
+
+    def _say_no_model(self) -> bool:
+        if self.packs:
+            return False
+        self.popup.show_message(self.tr(
+            "No translation model is installed. Open Fanyi and click Download, or import a model pack "
+            "in Models."))
+        return True
+
+    def translate_screen_region(self) -> None:
+        """Cover the screens to choose a region; its text is recognised and translated in the popup."""
+        if self.region_picker.active or self._say_no_model():
+            return
+        ok, why = region.availability()
+        shots = self._grab() if ok else []
+        if not shots:
+            self.popup.show_message(why or self.tr("The screen could not be captured."))
+            return
+        self.region_picker.start(shots)
+
+    def _recognise_region(self, image) -> None:
+        self._ocr_request = self.ocr.request(image)
+
+    def _on_recognised(self, req_id: int, text: str) -> None:
+        if req_id != self._ocr_request:
+            return
+        self._ocr_request = None
+        if text.strip():
+            self.popup.show_text(text)
+        else:
+            self.popup.show_message(self.tr("No text was found in the selected region."))
+
+    def _on_ocr_failed(self, req_id: int, message: str) -> None:
+        if req_id == self._ocr_request:
+            self._ocr_request = None
+            self.popup.show_message(message)
 
     def show_settings(self) -> None:
         from fanyi.ui.settings_dialog import SettingsDialog
@@ -275,6 +327,8 @@ class FanyiApp(QObject):
             theme.apply(new.theme)
         if new.hotkey != old.hotkey and self._started:
             self.hotkey.set_hotkey(new.hotkey)
+        if new.screenshot_hotkey != old.screenshot_hotkey and self._started:
+            self.screenshot_hotkey.set_hotkey(new.screenshot_hotkey)
         if (new.api_enabled, new.api_port, new.api_key) != (old.api_enabled, old.api_port, old.api_key):
             self._apply_api()
         if new.threads != old.threads and self.pack is not None:
@@ -328,11 +382,15 @@ def run(argv: list[str], *, opener: OpenTranslator = open_translator) -> int:
     """Run the desktop app; ``argv`` is the command line after the program name.
 
     ``--translate-clipboard`` shows only the popup for the clipboard's text and returns when it is
-    closed, for binding to a desktop shortcut where global hotkeys cannot work.
+    closed, for binding to a desktop shortcut where global hotkeys cannot work; ``--translate-region``
+    does the same for a region of the screen (and returns at once when it is cancelled).
     """
     parser = argparse.ArgumentParser(prog="fanyi", description="Offline English-Chinese translator.")
-    parser.add_argument("--translate-clipboard", action="store_true",
-                        help="translate the clipboard in a small popup, then exit")
+    one_shot = parser.add_mutually_exclusive_group()
+    one_shot.add_argument("--translate-clipboard", action="store_true",
+                          help="translate the clipboard in a small popup, then exit")
+    one_shot.add_argument("--translate-region", action="store_true",
+                          help="choose a region of the screen, translate its text in a small popup, then exit")
     args, qt_args = parser.parse_known_args(argv)
     qapp = QApplication.instance() or QApplication(["fanyi", *qt_args])
     qapp.setApplicationName("Fanyi")
@@ -351,9 +409,13 @@ def run(argv: list[str], *, opener: OpenTranslator = open_translator) -> int:
     signal_poll = QTimer(interval=250)
     signal_poll.timeout.connect(lambda: None)
     signal_poll.start()
-    if args.translate_clipboard:
+    if args.translate_clipboard or args.translate_region:
         fanyi.popup.closed.connect(qapp.quit)
-        fanyi.translate_clipboard()
+        if args.translate_clipboard:
+            fanyi.translate_clipboard()
+        else:
+            fanyi.region_picker.cancelled.connect(qapp.quit)
+            QTimer.singleShot(0, fanyi.translate_screen_region)  # once the event loop runs
     else:
         fanyi.start()
     try:

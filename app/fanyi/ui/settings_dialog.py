@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from fanyi import limits
-from fanyi.ui import hotkey
+from fanyi.ui import hotkey, region
 from fanyi.ui.api_server import address
 from fanyi.ui.i18n import LANGUAGE_NAMES
 from fanyi.catalog import DEFAULT_CATALOG_URLS
@@ -58,6 +58,11 @@ class SettingsDialog(QDialog):
         )
         self.hotkey_note = QLabel()
         self.hotkey_note.setWordWrap(True)
+        self.screenshot_keys = QKeySequenceEdit()  # empty: no screenshot hotkey
+        self.screenshot_keys.setMaximumSequenceLength(1)
+        self.screenshot_keys.setClearButtonEnabled(True)
+        self.screenshot_note = QLabel()
+        self.screenshot_note.setWordWrap(True)
         self.start_in_tray = QCheckBox()
         self.close_to_tray = QCheckBox()
         self.tray_note = QLabel()
@@ -81,7 +86,7 @@ class SettingsDialog(QDialog):
         self.form = QFormLayout()
         rows = [
             self.beams, self.max_length, self.threads, self.as_you_type, self.variant, self.language, self.theme,
-            hotkey_row, self.hotkey_note, self.start_in_tray, self.close_to_tray, self.tray_note, self.history,
+            hotkey_row, self.hotkey_note, self.screenshot_keys, self.screenshot_note, self.start_in_tray, self.close_to_tray, self.tray_note, self.history,
             self.mirror, self.catalog_url, self.download_note,
             self.api_enabled, self.api_port, self.api_key, self.api_address, self.api_deeplx,
         ]
@@ -114,6 +119,7 @@ class SettingsDialog(QDialog):
             self.hotkey_mode.setCurrentIndex(HOTKEY_COMBO)
             self.hotkey_keys.setKeySequence(QKeySequence(s.hotkey))
         self.hotkey_keys.setEnabled(self.hotkey_mode.currentIndex() == HOTKEY_COMBO)
+        self.screenshot_keys.setKeySequence(QKeySequence(s.screenshot_hotkey))
         self.start_in_tray.setChecked(s.start_in_tray)
         self.close_to_tray.setChecked(s.close_to_tray)
         for box in (self.start_in_tray, self.close_to_tray):
@@ -147,6 +153,7 @@ class SettingsDialog(QDialog):
             ui_language=self.language.currentData(),
             theme=self.theme.currentData(),
             hotkey=hotkey_value,
+            screenshot_hotkey=self.screenshot_keys.keySequence().toString(QKeySequence.SequenceFormat.PortableText),
             start_in_tray=self.start_in_tray.isChecked(),
             close_to_tray=self.close_to_tray.isChecked(),
             history=self.history.isChecked(),
@@ -170,7 +177,8 @@ class SettingsDialog(QDialog):
         self.setWindowTitle(self.tr("Settings"))
         labels = [
             self.tr("Beams"), self.tr("Maximum length"), self.tr("CPU threads"), "", self.tr("Chinese variant"),
-            self.tr("Language"), self.tr("Theme"), self.tr("Clipboard hotkey"), "", "", "", "", "",
+            self.tr("Language"), self.tr("Theme"), self.tr("Clipboard hotkey"), "", self.tr("Screenshot hotkey"), "",
+            "", "", "", "",
             self.tr("Download mirror"), self.tr("Model list address"), "",
             "", self.tr("Port"), self.tr("API key"), self.tr("LibreTranslate, DeepL"), self.tr("DeepLX"),
         ]
@@ -192,6 +200,15 @@ class SettingsDialog(QDialog):
         else:
             note = why + " " + self.tr("Global hotkeys cannot work here; bind “%1” to a desktop shortcut instead.")
         self.hotkey_note.setText(note.replace("%1", command))
+        can_capture, why_not = region.availability()
+        if not can_capture:
+            shot_note = why_not
+        elif ok:
+            shot_note = self.tr("Press it, then drag around text on the screen to translate it. You can also bind "
+                                "“%1” to a desktop shortcut.")
+        else:
+            shot_note = self.tr("Bind “%1” to a desktop shortcut to translate text on the screen.")
+        self.screenshot_note.setText(shot_note.replace("%1", "fanyi --translate-region"))
         self.start_in_tray.setText(self.tr("Start in the tray"))
         self.close_to_tray.setText(self.tr("Closing the window keeps Fanyi in the tray"))
         self.tray_note.setText("" if self._tray_available else self.tr("This desktop has no system tray."))
