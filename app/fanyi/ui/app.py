@@ -56,7 +56,7 @@ class FanyiApp(QObject):
         opener: OpenTranslator = open_translator,
         run_document: RunDocument = translate_document,
         recognise: Recognise = recognise_text,
-        grab: Callable[[], list[Shot]] = grab_screens,
+        grab: Callable[[], list[Shot]] | None = None,
     ) -> None:
         super().__init__()
         self.settings = settings
@@ -74,7 +74,7 @@ class FanyiApp(QObject):
         self.hotkey.triggered.connect(lambda: QTimer.singleShot(HOTKEY_DELAY_MS, self.translate_clipboard))
         self.screenshot_hotkey = GlobalHotkey()
         self.screenshot_hotkey.triggered.connect(self.translate_screen_region)
-        self._grab = grab
+        self._grab = grab or grab_screens
         self.region_picker = RegionPicker()
         self.region_picker.picked.connect(self._recognise_region)
         self.ocr = OcrService(recognise)

@@ -54,7 +54,9 @@ def grab_screens() -> list[Shot]:
 
 def selection(start: QPoint, end: QPoint) -> QRect:
     """The rectangle between two corners dragged in any direction, both corners included."""
-    return QRect(start, end).normalized()
+    # QRect(start, end).normalized() is one pixel short on each side when dragged up or left
+    return QRect(QPoint(min(start.x(), end.x()), min(start.y(), end.y())),
+                 QPoint(max(start.x(), end.x()), max(start.y(), end.y())))
 
 
 def cut(pixmap: QPixmap, region: QRect) -> QImage:
