@@ -57,7 +57,8 @@ class Recogniser:
         folder = folder or models_dir()
         missing = [name for name in (DET_MODEL, REC_MODEL) if not (folder / name).is_file()]
         if missing:
-            raise OcrUnavailable(f"the OCR models are not installed ({', '.join(missing)} not in {folder})")
+            hint = "" if paths.is_frozen() else "; python packaging/ocr_models.py puts them there"
+            raise OcrUnavailable(f"the OCR models are not installed ({', '.join(missing)} not in {folder}{hint})")
         try:
             self._detector = open_session(folder / DET_MODEL, threads)
             self._reader = open_session(folder / REC_MODEL, threads)
