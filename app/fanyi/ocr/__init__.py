@@ -60,8 +60,9 @@ class Recogniser:
             hint = "" if paths.is_frozen() else "; python packaging/ocr_models.py puts them there"
             raise OcrUnavailable(f"the OCR models are not installed ({', '.join(missing)} not in {folder}{hint})")
         try:
-            self._detector = open_session(folder / DET_MODEL, threads)
-            self._reader = open_session(folder / REC_MODEL, threads)
+            # Every image has its own size: without the arena, a page's memory is returned after it.
+            self._detector = open_session(folder / DET_MODEL, threads, arena=False)
+            self._reader = open_session(folder / REC_MODEL, threads, arena=False)
             self._chars = read.characters(self._reader)
         except Exception as exc:  # noqa: BLE001 - ONNX Runtime raises its own types for a damaged file
             raise OcrUnavailable(f"the OCR models in {folder} cannot be loaded ({exc})") from exc
