@@ -117,3 +117,12 @@ def test_resize_averages_blocks_when_halving_then_interpolates_between_pixel_cen
     # height 2 → 1 averages the rows: [100, 75]; width 2 → 4 puts target centres at source x
     # -0.25 (kept at 0), 0.25, 0.75 and 1.25 (kept at 1), as OpenCV's bilinear resize does
     assert resize(image, 4, 1)[0, :, 0].tolist() == pytest.approx([100, 93.75, 81.25, 75])
+
+
+def test_a_line_longer_than_the_recogniser_reads_is_squeezed_not_refused(recogniser, monkeypatch):
+    from fanyi.ocr import read
+
+    monkeypatch.setattr(read, "MAX_OCR_LINE_RATIO", 12)
+    assert read._batch([np.zeros((20, 2000, 3), np.uint8)]).shape == (1, 3, 48, 12 * 48)
+    said = "a line of text much wider than twelve times its height"  # ~21 times: squeezed 1.75×
+    assert [line.text for line in recogniser(draw_lines([said], pixels=20))] == [said]

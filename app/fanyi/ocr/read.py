@@ -13,6 +13,8 @@ import math
 import numpy as np
 import onnxruntime as ort
 
+from fanyi.limits import MAX_OCR_LINE_RATIO
+
 from .detect import Box
 from .image import resize
 
@@ -38,7 +40,7 @@ def crop(rgb: np.ndarray, box: Box) -> np.ndarray:
 
 
 def _batch(pieces: list[np.ndarray]) -> np.ndarray:
-    ratio = max(MIN_RATIO, *(p.shape[1] / p.shape[0] for p in pieces))
+    ratio = min(MAX_OCR_LINE_RATIO, max(MIN_RATIO, *(p.shape[1] / p.shape[0] for p in pieces)))
     width = int(HEIGHT * ratio)
     batch = np.zeros((len(pieces), 3, HEIGHT, width), np.float32)
     for i, piece in enumerate(pieces):
