@@ -18,7 +18,7 @@ TORCH_CPU_INDEX ?= https://download.pytorch.org/whl/cpu
 # so no export tooling (torch, transformers) can end up in it.
 DIST_VENV ?= .venv-dist
 
-.PHONY: run test install install-dev default-pack dist clean
+.PHONY: run test install install-dev ocr-models default-pack dist clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,9 +39,14 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	$(PIP) -e '.[dev]'
 	touch $@
 
-install: $(VENV)/.installed
+install: $(VENV)/.installed ocr-models
 
-install-dev: $(VENV)/.installed-dev
+install-dev: $(VENV)/.installed-dev ocr-models
+
+# The OCR models (screenshot translation, scanned PDFs) from RapidOCR's wheel on PyPI, checked by
+# sha256, into assets/ocr; nothing happens once they are there. Offline, Fanyi runs without OCR.
+ocr-models: | $(BIN)/python
+	@$(BIN)/python packaging/ocr_models.py || echo "continuing without OCR models"
 
 # Finds an installed pack; if none, downloads opus-mt-en-zh from the pack catalog (no torch needed).
 # Offline that prints one line saying so, and the app starts anyway (it offers Import pack).

@@ -15,6 +15,7 @@ SUBCOMMANDS = ("translate", "file", "export", "validate", "models", "serve")
 APP_OPTIONS = {
     "--translate-clipboard": "translate the clipboard's text in a small popup, then exit (bind it to a desktop "
                              "shortcut where the app's own hotkey cannot work, e.g. on Wayland)",
+    "--translate-region": "choose a region of the screen and translate its text in a small popup, then exit",
     "--tray": "start in the tray, without the window (how Fanyi starts at login)",
     "--self-test": "open the window offscreen, translate one sentence with the bundled pack, report and exit "
                    "(0 when everything works)",

@@ -19,6 +19,14 @@
 <context>
     <name>FanyiApp</name>
     <message>
+        <source>The screen could not be captured.</source>
+        <translation>无法截取屏幕。</translation>
+    </message>
+    <message>
+        <source>No text was found in the selected region.</source>
+        <translation>所选区域中没有找到文字。</translation>
+    </message>
+    <message>
         <source>Starting at login could not be changed: %1</source>
         <translation>无法更改登录时启动：%1</translation>
     </message>
@@ -697,6 +705,10 @@
         <translation>剪贴板快捷键</translation>
     </message>
     <message>
+        <source>Screenshot hotkey</source>
+        <translation>截图翻译快捷键</translation>
+    </message>
+    <message>
         <source>Download mirror</source>
         <translation>下载镜像</translation>
     </message>
@@ -787,6 +799,14 @@
     <message>
         <source>Select text in any window and press the hotkey; without a selection, the clipboard is translated.</source>
         <translation>在任意窗口中选中文字后按快捷键；没有选中文字时翻译剪贴板。</translation>
+    </message>
+    <message>
+        <source>Press it, then drag around text on the screen to translate it. You can also bind “%1” to a desktop shortcut.</source>
+        <translation>按下快捷键，再在屏幕上框选文字即可翻译。也可以把“%1”绑定到桌面快捷键。</translation>
+    </message>
+    <message>
+        <source>Bind “%1” to a desktop shortcut to translate text on the screen.</source>
+        <translation>把“%1”绑定到桌面快捷键，即可翻译屏幕上的文字。</translation>
     </message>
     <message>
         <source>Start in the tray</source>
@@ -999,8 +1019,27 @@
         <translation>翻译剪贴板</translation>
     </message>
     <message>
+        <source>Translate a screen region</source>
+        <translation>翻译屏幕区域</translation>
+    </message>
+    <message>
         <source>Quit</source>
         <translation>退出</translation>
+    </message>
+</context>
+<context>
+    <name>_Worker</name>
+    <message>
+        <source>Text cannot be recognised: %1.</source>
+        <translation>无法识别文字：%1。</translation>
+    </message>
+    <message>
+        <source>This region cannot be recognised: %1.</source>
+        <translation>无法识别此区域：%1。</translation>
+    </message>
+    <message>
+        <source>Text recognition failed: %1</source>
+        <translation>文字识别失败：%1</translation>
     </message>
 </context>
 <context>
@@ -1917,6 +1956,17 @@
     <message>
         <source>Import a model pack folder</source>
         <translation>导入模型包文件夹</translation>
+    </message>
+</context>
+<context>
+    <name>region</name>
+    <message>
+        <source>Wayland does not let applications capture the screen, so screenshot translation cannot work here. Log in with an X11 session to use it.</source>
+        <translation>Wayland 不允许应用程序截取屏幕，因此截图翻译在这里无法使用。请登录 X11 会话后再使用。</translation>
+    </message>
+    <message>
+        <source>Drag around the text to translate. Esc cancels.</source>
+        <translation>框选要翻译的文字。按 Esc 取消。</translation>
     </message>
 </context>
 </TS>

@@ -1,9 +1,11 @@
 """What goes into the bundle, for build.spec: resources, the default pack, and what to leave out.
 
 The runtime imports fanyi, onnxruntime, numpy, sentencepiece, platformdirs, pynput, lxml, python-docx,
-pdfminer, truststore with ssl (pack downloads), py3langid with its model, PySide6's QtCore/QtGui/QtWidgets
-and QtNetwork (QLocalServer: a second launch hands over to the running app), and for the local
-API (fanyi.server) starlette, uvicorn (with h11, anyio, click) and python-multipart, all plain Python.
+pdfminer, pypdfium2 (scanned PDF pages, for OCR), truststore with ssl (pack downloads), py3langid with
+its model, PySide6's QtCore/QtGui/QtWidgets and QtNetwork (QLocalServer: a second launch hands over to
+the running app), and for the local API (fanyi.server) starlette, uvicorn (with h11, anyio, click) and
+python-multipart, all plain Python. The OCR models (assets/ocr, from packaging/ocr_models.py) are data;
+OCR itself needs nothing more than onnxruntime and numpy.
 Everything else is left out: the export tooling's torch/transformers/onnx, and the Qt modules, plugins
 and translations nothing here loads.
 """
@@ -17,6 +19,7 @@ from pathlib import Path
 
 DEFAULT_PACK = "opus-mt-en-zh"  # fanyi.library.DEFAULT_PACK; read here without importing the app
 CATALOG = "catalog.json"  # fanyi.catalog.CATALOG_FILE, which the app looks for in its assets folder
+OCR_MODELS = ("PP-OCRv6_det_small.onnx", "PP-OCRv6_rec_small.onnx")  # fanyi.ocr.DET_MODEL, REC_MODEL
 
 # Format modules of fanyi.documents are imported by name (documents/registry.py): analysis cannot see them.
 HIDDEN_IMPORTS = [
@@ -102,15 +105,21 @@ def langid_model() -> Path:
 
 
 def datas(root: Path) -> list[tuple[str, str]]:
-    """(source, bundle folder) pairs: the icon, compiled UI translations, py3langid's model, the catalog and
-    the default pack.
+    """(source, bundle folder) pairs: the icon, compiled UI translations, py3langid's model, the OCR models
+    with their licence notices, the catalog and the default pack.
 
     assets/catalog.json is the release's catalog of packs (fanyi.catalog), put there by the installers'
-    workflow (packaging/packs.py fetch-default) with the default pack; it is not committed.
+    workflow (packaging/packs.py fetch-default) with the default pack; it is not committed. Nor are
+    the OCR models: packaging/build.py fetches them first, and a bundle is not built without them.
     """
     found = [(str(root / "assets" / "icons" / "fanyi.svg"), "assets/icons")]
     found += [(str(qm), "assets/i18n") for qm in sorted((root / "assets" / "i18n").glob("*.qm"))]
     found.append((str(langid_model()), "py3langid/data"))
+    ocr = root / "assets" / "ocr"
+    missing = [name for name in OCR_MODELS if not (ocr / name).is_file()]
+    if missing:
+        raise FileNotFoundError(f"{', '.join(missing)} not in {ocr}: run python packaging/ocr_models.py")
+    found += [(str(path), "assets/ocr") for path in sorted(ocr.iterdir()) if not path.name.startswith(".")]
     if (shipped := root / "assets" / CATALOG).is_file():
         found.append((str(shipped), "assets"))
     if pack := default_pack(root / "models"):

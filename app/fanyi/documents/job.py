@@ -57,6 +57,13 @@ def output_language(translator: Translator, target: str | None) -> str:
     return chosen
 
 
+def document_language(translator: Translator, options: DecodeOptions | None) -> str:
+    """The code lang attributes get: the language ("zh"), not a pack's target token ("cmn_Hans"), and
+    for a many-to-many pack the request's target language rather than the pack's "many" ("mul")."""
+    languages = getattr(translator, "languages", None)  # fanyi.engine.translator.Translator has it
+    return languages(options).target_lang if languages is not None else translator.target_lang
+
+
 def output_path_for(src: Path, target_lang: str, folder: Path | None = None) -> Path:
     """``name.zh.ext`` next to the source (or in ``folder``), numbered ``name.zh.1.ext`` … when taken."""
     return next(path for path in _output_names(src, target_lang, folder) if not path.exists())
@@ -103,7 +110,7 @@ def translate_document(
     _check_writable(src, dst, overwrite=overwrite)
     sweep_stale(dst.parent)
     try:
-        document = fmt.open(src)
+        document = fmt.open(src, cancel, progress)
         total, kept = _count(document.units(), target, cancel)
     except MemoryError:
         raise _out_of_memory(src) from None
@@ -116,8 +123,8 @@ def translate_document(
     results = translating.results(document.units())
     try:
         with staged(dst) as stage:
-            # lang attributes want a language code ("zh"), not a pack's target token ("cmn_Hans").
-            document.write(stage.file, results, bilingual=bilingual, target_lang=translator.target_lang)
+            document.write(stage.file, results, bilingual=bilingual,
+                           target_lang=document_language(translator, options))
             if report.translated == 0:
                 reason = report.failed[0].reason if report.failed else "no translation came back"
                 raise TranslationFailed(src, f"None of the text in {src} could be translated: {reason}.")

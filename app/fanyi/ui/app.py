@@ -25,14 +25,16 @@ from fanyi.engine.language_choice import base_language
 from fanyi.engine.options import DecodeOptions
 from fanyi import langid
 from fanyi.ui import direction as directions
-from fanyi.ui import i18n, theme
+from fanyi.ui import i18n, region, theme
 from fanyi.ui.api_server import ApiServer
 from fanyi.ui.direction import Choice, Direction
 from fanyi.ui.history import Draft, History, history_path
 from fanyi.ui.hotkey import GlobalHotkey
-from fanyi.ui.instance import SHOW, TRANSLATE_CLIPBOARD, SingleInstance
+from fanyi.ui.instance import SHOW, TRANSLATE_CLIPBOARD, TRANSLATE_REGION, SingleInstance
 from fanyi.ui.jobs import DocumentJobs, RunDocument, translate_document
+from fanyi.ui.ocr_service import OcrService, Recognise, recognise_text
 from fanyi.ui.pack_ops import PackOperations
+from fanyi.ui.region import RegionPicker, Shot, grab_screens
 from fanyi.ui.settings import Settings, load_settings, save_settings
 from fanyi.ui.tray import Tray
 from fanyi.ui.worker import ModelInfo, OpenTranslator, TranslationService, open_translator
@@ -59,6 +61,8 @@ class FanyiApp(QObject):
         *,
         opener: OpenTranslator = open_translator,
         run_document: RunDocument = translate_document,
+        recognise: Recognise = recognise_text,
+        grab: Callable[[], list[Shot]] | None = None,
     ) -> None:
         super().__init__()
         self.settings = settings
@@ -70,9 +74,19 @@ class FanyiApp(QObject):
         self.tray = Tray(self.icon)
         self.tray.show_requested.connect(self.show_main)
         self.tray.translate_clipboard_requested.connect(self.translate_clipboard)
+        self.tray.translate_region_requested.connect(self.translate_screen_region)
         self.tray.quit_requested.connect(self.quit)
         self.hotkey = GlobalHotkey()
         self.hotkey.triggered.connect(lambda: QTimer.singleShot(HOTKEY_DELAY_MS, self.translate_clipboard))
+        self.screenshot_hotkey = GlobalHotkey()
+        self.screenshot_hotkey.triggered.connect(self.translate_screen_region)
+        self._grab = grab or grab_screens
+        self.region_picker = RegionPicker()
+        self.region_picker.picked.connect(self._recognise_region)
+        self.ocr = OcrService(recognise)
+        self.ocr.recognised.connect(self._on_recognised)
+        self.ocr.failed.connect(self._on_ocr_failed)
+        self._ocr_request: int | None = None
         self.api = ApiServer(self.service.gate, lambda: self.packs, opener, self._api_options,
                              lambda: self.settings.threads or None)
         self.api.status_changed.connect(self.notice)
@@ -99,6 +113,7 @@ class FanyiApp(QObject):
         self._started = True
         self.tray.show()
         self.hotkey.set_hotkey(self.settings.hotkey)
+        self.screenshot_hotkey.set_hotkey(self.settings.screenshot_hotkey)
         if not ((in_tray or self.settings.start_in_tray) and self.tray.available):
             self.show_main()
         self._apply_api()  # after the window, whose status bar says where other apps reach Fanyi
@@ -113,6 +128,9 @@ class FanyiApp(QObject):
         """A later launch of Fanyi: its window comes forward, or its popup opens."""
         if command == TRANSLATE_CLIPBOARD:
             self.translate_clipboard()
+            return
+        if command == TRANSLATE_REGION:
+            self.translate_screen_region()
             return
         if not self._started:  # this process was started for the popup only: now it is the app
             self.start()
@@ -129,6 +147,9 @@ class FanyiApp(QObject):
             self.remember_window()
         self.api.stop()  # first: its requests may be waiting for the translation worker's model
         self.hotkey.stop()
+        self.screenshot_hotkey.stop()
+        self.region_picker.close()
+        self.ocr.shutdown()
         self.tray.hide()
         self.ops.wait()
         self.service.shutdown()
@@ -162,8 +183,7 @@ class FanyiApp(QObject):
 
     def translate_clipboard(self) -> None:
         """The hotkey, the tray and `fanyi --translate-clipboard`: the copied (or selected) text in the popup."""
-        if not self.packs:
-            self.popup.show_no_model()
+        if self._say_no_model():
             return
         self.popup.show_text(self.copied_text())
 
@@ -179,6 +199,40 @@ class FanyiApp(QObject):
         """The popup's "Open in main window": its text in the source pane, translated there."""
         self.window.show_source(text)
         self.show_main()
+
+    def _say_no_model(self) -> bool:
+        if self.packs:
+            return False
+        self.popup.show_no_model()
+        return True
+
+    def translate_screen_region(self) -> None:
+        """Cover the screens to choose a region; its text is recognised and translated in the popup."""
+        if self.region_picker.active or self._say_no_model():
+            return
+        ok, why = region.availability()
+        shots = self._grab() if ok else []
+        if not shots:
+            self.popup.show_message(why or self.tr("The screen could not be captured."))
+            return
+        self.region_picker.start(shots)
+
+    def _recognise_region(self, image) -> None:
+        self._ocr_request = self.ocr.request(image)
+
+    def _on_recognised(self, req_id: int, text: str) -> None:
+        if req_id != self._ocr_request:
+            return
+        self._ocr_request = None
+        if text.strip():
+            self.popup.show_text(text)
+        else:
+            self.popup.show_message(self.tr("No text was found in the selected region."))
+
+    def _on_ocr_failed(self, req_id: int, message: str) -> None:
+        if req_id == self._ocr_request:
+            self._ocr_request = None
+            self.popup.show_message(message)
 
     def show_settings(self) -> None:
         from fanyi.ui.settings_dialog import SettingsDialog
@@ -395,6 +449,8 @@ class FanyiApp(QObject):
             theme.apply(new.theme)
         if new.hotkey != old.hotkey and self._started:
             self.hotkey.set_hotkey(new.hotkey)
+        if new.screenshot_hotkey != old.screenshot_hotkey and self._started:
+            self.screenshot_hotkey.set_hotkey(new.screenshot_hotkey)
         if (new.api_enabled, new.api_port, new.api_key) != (old.api_enabled, old.api_port, old.api_key):
             self._apply_api()
         if new.text_size != old.text_size and self._window is not None:
@@ -472,22 +528,25 @@ def run(argv: list[str], *, opener: OpenTranslator = open_translator) -> int:
     """Run the desktop app; ``argv`` is the command line after the program name.
 
     ``--translate-clipboard`` shows only the popup for the clipboard's text and returns when it is
-    closed, for binding to a desktop shortcut where global hotkeys cannot work; ``--tray`` starts
-    without the window (where there is a tray). When Fanyi already runs for this user, both hand
-    over to it (its window comes forward, or its popup opens) and return 0 at once.
+    closed, for binding to a desktop shortcut where global hotkeys cannot work; ``--translate-region``
+    does the same for a region of the screen (and returns at once when it is cancelled); ``--tray``
+    starts without the window (where there is a tray). When Fanyi already runs for this user, these
+    hand over to it (its window comes forward, or its popup or region picker opens) and return 0 at once.
     """
     from fanyi.cli import APP_OPTIONS
 
     parser = argparse.ArgumentParser(prog="fanyi", description="Offline English-Chinese translator.")
-    for flag in ("--translate-clipboard", "--tray"):
-        parser.add_argument(flag, action="store_true", help=APP_OPTIONS[flag])
+    one_shot = parser.add_mutually_exclusive_group()
+    for flag in ("--translate-clipboard", "--translate-region"):
+        one_shot.add_argument(flag, action="store_true", help=APP_OPTIONS[flag])
+    parser.add_argument("--tray", action="store_true", help=APP_OPTIONS["--tray"])
     args, qt_args = parser.parse_known_args(argv)
     qapp = QApplication.instance() or QApplication(["fanyi", *qt_args])
     stop_handling_ctrl_c = _quit_on_ctrl_c(qapp)
     qapp.setApplicationName("Fanyi")
     qapp.setDesktopFileName("fanyi")
     instance = SingleInstance()
-    command = TRANSLATE_CLIPBOARD if args.translate_clipboard else SHOW
+    command = TRANSLATE_CLIPBOARD if args.translate_clipboard else TRANSLATE_REGION if args.translate_region else SHOW
     if not instance.claim():
         if instance.send(command):
             return 0
@@ -495,14 +554,15 @@ def run(argv: list[str], *, opener: OpenTranslator = open_translator) -> int:
               "Fanyi again.", file=sys.stderr)
         return 1
     try:
-        return _run_first(qapp, instance, args.translate_clipboard, args.tray, opener)
+        return _run_first(qapp, instance, command if command != SHOW else None, args.tray, opener)
     finally:
         stop_handling_ctrl_c()
         instance.release()
 
 
-def _run_first(qapp: QApplication, instance: SingleInstance, popup_only: bool, in_tray: bool,
+def _run_first(qapp: QApplication, instance: SingleInstance, popup_only: str | None, in_tray: bool,
                opener: OpenTranslator) -> int:
+    """``popup_only``: TRANSLATE_CLIPBOARD or TRANSLATE_REGION for a one-shot launch, None for the app."""
     # The tray, the popup and the hidden window outlive "the last window": quitting is explicit.
     qapp.setQuitOnLastWindowClosed(False)
     settings = load_settings()
@@ -515,7 +575,11 @@ def _run_first(qapp: QApplication, instance: SingleInstance, popup_only: bool, i
     if popup_only:
         # Only the popup, unless a later launch asks for the window: then this is the app.
         fanyi.popup.closed.connect(lambda: None if fanyi.started else qapp.quit())
-        fanyi.translate_clipboard()
+        if popup_only == TRANSLATE_CLIPBOARD:
+            fanyi.translate_clipboard()
+        else:
+            fanyi.region_picker.cancelled.connect(lambda: None if fanyi.started else qapp.quit())
+            QTimer.singleShot(0, fanyi.translate_screen_region)  # once the event loop runs
     else:
         fanyi.start(in_tray=in_tray)
     try:

@@ -4,7 +4,7 @@ The first process takes a lock file (QLockFile: a lock whose process has died, a
 taken over) and listens on a local socket (QLocalServer: a Unix socket, a named pipe on Windows)
 named after the user and the settings folder, so a portable copy is an instance of its own. Under
 the lock it first removes a socket file a crashed instance left behind. A later process finds the
-lock taken, connects, sends one line — ``show`` or ``translate-clipboard`` — waits for ``ok`` and
+lock taken, connects, sends one line — ``show``, ``translate-clipboard`` or ``translate-region`` — waits for ``ok`` and
 exits 0; the running app raises its window or shows the popup.
 """
 
@@ -24,8 +24,8 @@ from fanyi import limits, paths
 
 log = logging.getLogger(__name__)
 
-SHOW, TRANSLATE_CLIPBOARD = "show", "translate-clipboard"
-COMMANDS = (SHOW, TRANSLATE_CLIPBOARD)
+SHOW, TRANSLATE_CLIPBOARD, TRANSLATE_REGION = "show", "translate-clipboard", "translate-region"
+COMMANDS = (SHOW, TRANSLATE_CLIPBOARD, TRANSLATE_REGION)
 # The running app may still be starting (it takes the lock first): a second launch keeps trying.
 CONNECT_SECONDS = 10.0
 ANSWER_MS = 10_000

@@ -38,6 +38,7 @@ class Settings:
     ui_language: str = "auto"
     theme: str = "system"
     hotkey: str = "Ctrl+Alt+F"  # a QKeySequence string, DOUBLE_COPY, or "" for none
+    screenshot_hotkey: str = "Ctrl+Alt+S"  # translate a screen region: a QKeySequence string or "" for none
     start_in_tray: bool = False
     close_to_tray: bool = True
     history: bool = True
@@ -72,6 +73,8 @@ class Settings:
                 setattr(self, name, most)
         if self.theme not in THEMES:
             self.theme = default("theme")
+        if self.screenshot_hotkey == DOUBLE_COPY:  # that gesture belongs to the clipboard
+            self.screenshot_hotkey = default("screenshot_hotkey")
         if self.ui_language not in UI_LANGUAGES:
             self.ui_language = default("ui_language")
         self.pack_languages = {name: list(pair) for name, pair in self.pack_languages.items()

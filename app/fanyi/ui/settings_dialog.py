@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 
 from fanyi import limits
 from fanyi.catalog import DEFAULT_CATALOG_URLS
-from fanyi.ui import hotkey
+from fanyi.ui import hotkey, region
 from fanyi.ui.api_server import address
 from fanyi.ui.i18n import LANGUAGE_NAMES
 from fanyi.ui.settings import DOUBLE_COPY, TARGET_VARIANTS, TEXT_SIZES, THEMES, Settings, valid_url
@@ -113,6 +113,10 @@ class SettingsDialog(QDialog):
         self.hotkey_note = _note()
         self.start_at_login = QCheckBox()
         self.translate_selection = QCheckBox()
+        self.screenshot_keys = QKeySequenceEdit()  # empty: no screenshot hotkey
+        self.screenshot_keys.setMaximumSequenceLength(1)
+        self.screenshot_keys.setClearButtonEnabled(True)
+        self.screenshot_note = _note()
         self.start_in_tray = QCheckBox()
         self.close_to_tray = QCheckBox()
         self.tray_note = _note()
@@ -125,6 +129,8 @@ class SettingsDialog(QDialog):
         self._row(tab, self.translate_selection)
         # X11's primary selection: offered only where the platform has one (not on Windows or macOS)
         tab.setRowVisible(self.translate_selection, QGuiApplication.clipboard().supportsSelection())
+        self._row(tab, self.screenshot_keys, lambda: self.tr("Screenshot hotkey"))
+        self._row(tab, self.screenshot_note)
         self._row(tab, self.start_at_login)
         self._row(tab, self.start_in_tray)
         self._row(tab, self.close_to_tray)
@@ -210,6 +216,7 @@ class SettingsDialog(QDialog):
         self.hotkey_keys.setEnabled(self.hotkey_mode.currentIndex() == HOTKEY_COMBO)
         self.start_at_login.setChecked(s.start_at_login)
         self.translate_selection.setChecked(s.translate_selection)
+        self.screenshot_keys.setKeySequence(QKeySequence(s.screenshot_hotkey))
         self.start_in_tray.setChecked(s.start_in_tray)
         self.close_to_tray.setChecked(s.close_to_tray)
         for box in (self.start_in_tray, self.close_to_tray):
@@ -246,6 +253,7 @@ class SettingsDialog(QDialog):
             hotkey=hotkey_value,
             start_at_login=self.start_at_login.isChecked(),
             translate_selection=self.translate_selection.isChecked(),
+            screenshot_hotkey=self.screenshot_keys.keySequence().toString(QKeySequence.SequenceFormat.PortableText),
             start_in_tray=self.start_in_tray.isChecked(),
             close_to_tray=self.close_to_tray.isChecked(),
             history=self.history.isChecked(),
@@ -300,6 +308,15 @@ class SettingsDialog(QDialog):
         self.translate_selection.setText(self.tr("The hotkey translates selected text (no need to copy it)"))
         self.translate_selection.setToolTip(self.tr(
             "Select text in any window and press the hotkey; without a selection, the clipboard is translated."))
+        can_capture, why_not = region.availability()
+        if not can_capture:
+            shot_note = why_not
+        elif ok:
+            shot_note = self.tr("Press it, then drag around text on the screen to translate it. You can also bind "
+                                "“%1” to a desktop shortcut.")
+        else:
+            shot_note = self.tr("Bind “%1” to a desktop shortcut to translate text on the screen.")
+        self.screenshot_note.setText(shot_note.replace("%1", "fanyi --translate-region"))
         self.start_in_tray.setText(self.tr("Start in the tray"))
         self.close_to_tray.setText(self.tr("Closing the window keeps Fanyi in the tray"))
         self.tray_note.setText("" if self._tray_available else self.tr("This desktop has no system tray."))
