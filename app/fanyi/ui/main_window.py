@@ -389,6 +389,12 @@ class MainWindow(QMainWindow):
     def show_notice(self, text: str) -> None:
         self.statusBar().showMessage(text, NOTICE_MS)
 
+    def show_source(self, text: str) -> None:
+        """Put ``text`` in the source pane (from the popup) and translate it, as a new history entry."""
+        self._draft = None
+        self.source.set_text(text)
+        self.translate_now()
+
     def reopen(self, entry: Entry) -> None:
         """Put a history entry's text in the source pane and translate it; the entry is the draft, so
         translating it again (or editing it) updates that entry rather than adding a copy."""

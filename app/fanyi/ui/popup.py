@@ -64,7 +64,7 @@ class TranslatePopup(QWidget):
         self._choice: Choice | None = None
         self._manual: Direction | None = None  # turned round by the user, for this text
         self._was_active = False
-        self._no_model = False
+        self._message = False  # showing a message (no model, nothing recognised…) instead of a translation
         self._drag_from: QPoint | None = None
         self.source_text = ""
 
@@ -160,7 +160,7 @@ class TranslatePopup(QWidget):
         """Translate ``text`` (the clipboard's) and show the popup by the cursor."""
         self.source_text = unwrap_if_hard_wrapped(text.strip())
         self._manual = None
-        self._set_mode(no_model=False)
+        self._set_mode(message=False)
         self.source.setText(excerpt(self.source_text, SOURCE_CHARS))
         self.source.setVisible(bool(self.source_text))
         self.setFixedWidth(self._width_for(self.source_text))
@@ -169,16 +169,20 @@ class TranslatePopup(QWidget):
 
     def show_no_model(self, near: QPoint | None = None) -> None:
         """No pack is installed: say so whole, with a button to the window's download page."""
+        self.show_message(self.tr(
+            "No translation model is installed. Download one (once; after that Fanyi works offline), "
+            "or import a model pack in Models."), near, download=True)
+
+    def show_message(self, text: str, near: QPoint | None = None, *, download: bool = False) -> None:
+        """A sentence instead of a translation (no text found in a screen region, no screen to capture…)."""
         self._service.cancel(CHANNEL)
         self._req_id = None
         self._choice = None
         self.source_text = ""
-        self._set_mode(no_model=True)
+        self._set_mode(message=True, download=download)
         self._update_direction()
         self.setFixedWidth(WIDTH[0])
-        self.status.setText(self.tr(
-            "No translation model is installed. Download one (once; after that Fanyi works offline), "
-            "or import a model pack in Models."))
+        self.status.setText(text)
         self._show_near(near)
 
     def text(self) -> str:
@@ -278,21 +282,21 @@ class TranslatePopup(QWidget):
             self._request()
 
     # --- what is shown ----------------------------------------------------------------------------
-    def _set_mode(self, no_model: bool) -> None:
+    def _set_mode(self, message: bool, download: bool = False) -> None:
         for widget in (self.detected_label, self.swap_button, self.pin_button, self.view, self.open_button,
                        self.copy_button):
-            widget.setVisible(not no_model)
-        self._no_model = no_model
-        self.source.setVisible(not no_model)
-        self.download_button.setVisible(no_model)
+            widget.setVisible(not message)
+        self._message = message
+        self.source.setVisible(not message)
+        self.download_button.setVisible(download)
         self.variant_box.setVisible(False)
         self.untranslated.clear()
-        self.status.setVisible(no_model)
+        self.status.setVisible(message)
 
     def _update_direction(self) -> None:
         choice = self._choice
         if choice is None:
-            self.direction_label.setText(self.tr("Fanyi") if self._no_model else "")
+            self.direction_label.setText(self.tr("Fanyi") if self._message else "")
             self.detected_label.setText("")
             self.swap_button.setEnabled(False)
             return
