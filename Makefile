@@ -6,14 +6,19 @@
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
-# torch comes as a CPU-only wheel when pinned; an unpinned torch would pull a multi-GB CUDA build
 PIP    := $(BIN)/pip install --disable-pip-version-check -q
+# `make test` needs torch (the export extra pins it in pyproject.toml). On Linux, PyPI's torch is the
+# CUDA build (gigabytes); PyTorch's own CPU index has the CPU build. Where that index answers, torch is
+# installed from it first and the dev install then finds the pin satisfied; where it does not (offline,
+# or only a package mirror is reachable), pip takes torch as it is configured to.
+TORCH_PIN       := $(shell grep -o 'torch==[0-9][0-9.]*' pyproject.toml)
+TORCH_CPU_INDEX ?= https://download.pytorch.org/whl/cpu
 
 # The bundle is built in a venv of its own holding only the runtime dependencies and PyInstaller,
 # so no export tooling (torch, transformers) can end up in it.
 DIST_VENV ?= .venv-dist
 
-.PHONY: run test install install-dev default-pack dist clean
+.PHONY: run test install install-dev ocr-models default-pack dist clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,12 +30,23 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	@if [ "$$(uname -s)" = Linux ] && $(BIN)/python -c "import urllib.request; \
+	    urllib.request.urlopen('$(TORCH_CPU_INDEX)/torch/', timeout=15)" 2>/dev/null; then \
+	  echo "installing $(TORCH_PIN) (CPU build) from $(TORCH_CPU_INDEX)"; \
+	  $(PIP) '$(TORCH_PIN)' --index-url $(TORCH_CPU_INDEX) \
+	    || echo "make: $(TORCH_CPU_INDEX) failed; pip takes torch from its usual index"; \
+	fi
 	$(PIP) -e '.[dev]'
 	touch $@
 
-install: $(VENV)/.installed
+install: $(VENV)/.installed ocr-models
 
-install-dev: $(VENV)/.installed-dev
+install-dev: $(VENV)/.installed-dev ocr-models
+
+# The OCR models (screenshot translation, scanned PDFs) from RapidOCR's wheel on PyPI, checked by
+# sha256, into assets/ocr; nothing happens once they are there. Offline, Fanyi runs without OCR.
+ocr-models: | $(BIN)/python
+	@$(BIN)/python packaging/ocr_models.py || echo "continuing without OCR models"
 
 # Finds an installed pack; if none, downloads opus-mt-en-zh from the pack catalog (no torch needed).
 # Offline that prints one line saying so, and the app starts anyway (it offers Import pack).

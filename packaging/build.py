@@ -51,6 +51,7 @@ def iscc() -> str | None:
 
 def main() -> int:
     v = version()
+    run(sys.executable, "packaging/ocr_models.py")  # the bundle carries the OCR models: no download at run time
     run(sys.executable, "packaging/icons.py", ICONS)
     if sys.platform == "darwin":
         run("iconutil", "-c", "icns", ICONS / "fanyi.iconset", "-o", ICONS / "fanyi.icns")

@@ -143,3 +143,19 @@ def tiny_many_pack(tiny_hf_many, models_root):
 def tiny_nllb_pack(tiny_many_pack) -> Path:
     """The fp32 NLLB pack, built before any test's folders are patched (the UI tests use it)."""
     return tiny_many_pack("nllb")
+
+
+@pytest.fixture(scope="session")
+def ocr_models() -> Path:
+    """The OCR models in assets/ocr; `make install` puts them there, else packaging/ocr_models.py does now
+    (it downloads RapidOCR's wheel from the package index once and checks its sha256)."""
+    import subprocess
+    import sys
+
+    from fanyi import ocr
+
+    folder = ocr.models_dir()
+    if not all((folder / name).is_file() for name in (ocr.DET_MODEL, ocr.REC_MODEL)):
+        root = Path(__file__).resolve().parents[1]
+        subprocess.run([sys.executable, str(root / "packaging" / "ocr_models.py")], check=True, timeout=600)
+    return folder

@@ -29,9 +29,10 @@ import contents  # noqa: E402
     ("PySide6/Qt/plugins/platformthemes/libqgtk3.so", False),
     ("PySide6\\translations\\qtbase_de.qm", False),
     ("PySide6/Qt/translations/qt_zh_CN.qm", False),
-    ("PySide6/Qt/lib/libQt6Network.so.6", False),
-    ("PySide6\\Qt6Network.dll", False),
-    ("PySide6/Qt/lib/QtNetwork.framework/Versions/A/QtNetwork", False),
+    ("PySide6/Qt/lib/libQt6Network.so.6", True),  # QLocalServer: one instance per user
+    ("PySide6\\Qt6Network.dll", True),
+    ("PySide6/Qt/plugins/tls/libqopensslbackend.so", False),
+    ("PySide6/Qt/plugins/networkinformation/libqnetworklistmanager.so", False),
     ("PySide6\\opengl32sw.dll", False),
     ("libcairo.so.2", False),
     ("libgobject-2.0.so.0", False),
@@ -58,15 +59,53 @@ def test_only_the_int8_default_pack_is_bundled(tmp_path):
     assert contents.default_pack(models) == fp32
 
 
-def test_datas_hold_the_icon_translations_and_the_pack(tmp_path):
+def _ocr_models(root: Path) -> list[Path]:
+    folder = root / "assets" / "ocr"
+    folder.mkdir(parents=True, exist_ok=True)
+    files = [folder / name for name in (*contents.OCR_MODELS, "MODEL_LICENSES.md")]
+    for path in files:
+        path.write_bytes(b"")
+    return files
+
+
+def test_datas_hold_the_icon_translations_ocr_models_and_the_pack(tmp_path):
     (tmp_path / "assets" / "icons").mkdir(parents=True)
     (tmp_path / "assets" / "i18n").mkdir()
     (tmp_path / "assets" / "i18n" / "fanyi_zh_CN.qm").write_bytes(b"")
+    ocr = _ocr_models(tmp_path)
+    (ocr[0].parent / ".PP-OCRv6_rec_small.onnx.part").write_bytes(b"")  # a fetch that was cut short
     pack = _pack(tmp_path / "models", contents.DEFAULT_PACK, "int8")
     found = contents.datas(tmp_path)
     assert (str(tmp_path / "assets" / "i18n" / "fanyi_zh_CN.qm"), "assets/i18n") in found
     assert (str(pack), f"models/{contents.DEFAULT_PACK}") in found
     assert any(dest == "assets/icons" for _src, dest in found)
+    model = next(Path(src) for src, dest in found if dest == "py3langid/data")
+    assert model.is_file() and model.name == "model.npz.xz"  # where py3langid reads it from
+    assert sorted(src for src, dest in found if dest == "assets/ocr") == sorted(map(str, ocr))
+
+
+def test_a_bundle_is_not_built_without_the_ocr_models(tmp_path):
+    (tmp_path / "assets" / "i18n").mkdir(parents=True)
+    with pytest.raises(FileNotFoundError, match="PP-OCRv6_det_small.onnx, PP-OCRv6_rec_small.onnx not in"):
+        contents.datas(tmp_path)
+
+
+def test_ocr_model_names_match_the_app_and_the_fetch_script():
+    from fanyi import ocr
+
+    sys.path.insert(0, str(ROOT / "packaging"))
+    import ocr_models
+
+    assert contents.OCR_MODELS == (ocr.DET_MODEL, ocr.REC_MODEL)
+    assert set(contents.OCR_MODELS) < set(ocr_models.FILES)
+    assert ocr.models_dir() == ROOT / "assets" / "ocr" == ocr_models.DEST
+
+
+def test_the_repositorys_ocr_models_are_the_pinned_ones(ocr_models):
+    sys.path.insert(0, str(ROOT / "packaging"))
+    import ocr_models as fetch
+
+    assert fetch.present(ocr_models)
 
 
 def test_default_pack_name_matches_the_library():
@@ -77,6 +116,7 @@ def test_default_pack_name_matches_the_library():
 
 def test_the_release_catalog_is_bundled_into_assets_when_present(tmp_path):
     (tmp_path / "assets" / "i18n").mkdir(parents=True)
+    _ocr_models(tmp_path)
     shipped = tmp_path / "assets" / "catalog.json"
     assert not any(src == str(shipped) for src, _dest in contents.datas(tmp_path))
     shipped.write_text("{}", encoding="utf-8")

@@ -193,3 +193,22 @@ def test_export_refuses_an_unknown_architecture_in_one_line(tmp_path):
     done = run("export", str(folder), str(tmp_path / "out"))
     assert done.returncode == 2
     assert "BertForMaskedLM is not supported" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_help_lists_the_app_options_settings_point_to():
+    result = run("--help")
+    assert result.returncode == 0
+    assert "--translate-clipboard" in result.stdout and "--tray" in result.stdout
+    assert "Without a command, fanyi opens the desktop app" in " ".join(result.stdout.split())
+
+
+@pytest.mark.parametrize(("typed", "meant"), [("translte", "translate"), ("model", "models"), ("srve", "serve")])
+def test_a_mistyped_command_is_an_error_naming_the_closest_one(dirs, typed, meant):
+    # offscreen: were the app opened instead, it would wait for a window that nobody closes
+    result = subprocess.run([sys.executable, "-m", "fanyi", typed, "hello"], capture_output=True, text=True,
+                            env=dict(os.environ, QT_QPA_PLATFORM="offscreen", **dirs), timeout=60)
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        f"fanyi: `{typed}` is not a command; did you mean `fanyi {meant}`? (`fanyi` alone opens the app.)"]
+    unrelated = run("xyzzy", env_extra=dirs)
+    assert unrelated.returncode == 2 and "see `fanyi --help`" in unrelated.stderr

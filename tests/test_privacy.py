@@ -59,3 +59,18 @@ def test_app_self_test_sends_nothing(tiny_pack_int8, tmp_path):
     trace = traced(["--self-test"], home, {"FANYI_MODELS_DIR": str(bundled)})
     assert "libQt6Widgets" in trace
     assert_private(trace, home)
+
+
+def test_translating_a_scanned_pdf_with_ocr_sends_nothing(tiny_pack_int8, ocr_models, tmp_path):
+    sys.path.insert(0, str(Path(__file__).parent / "documents"))
+    from docfixtures import scanned_pdf
+
+    home = tmp_path / "home"
+    home.mkdir()
+    scan = tmp_path / "scan.pdf"
+    scan.write_bytes(scanned_pdf([["Good morning. The weather is fine today."]]))
+    trace = traced(["file", "--model", str(tiny_pack_int8), str(scan)], home,
+                   {"FANYI_DATA_DIR": str(tmp_path / "data"), "FANYI_CONFIG_DIR": str(tmp_path / "config")})
+    assert "PP-OCRv6_rec_small.onnx" in trace and "libpdfium" in trace  # the trace did follow OCR
+    assert (tmp_path / "scan.zh.docx").is_file()
+    assert_private(trace, home)

@@ -10,7 +10,6 @@ catalog cannot roll the list back.
 
 from __future__ import annotations
 
-import ipaddress
 import logging
 import os
 from urllib.parse import urlsplit
@@ -18,24 +17,15 @@ from urllib.parse import urlsplit
 from . import catalog, limits
 from .catalog import Catalog, CatalogError
 from .download import DownloadError, fetch_bytes, unreachable_message
+from .hosts import is_loopback
 
 log = logging.getLogger(__name__)
 ENV_URL = "FANYI_CATALOG_URL"
 
 
-def _loopback(url: str) -> bool:
-    host = urlsplit(url).hostname or ""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 def trusted(url: str, explicit: bool) -> bool:
     scheme = urlsplit(url).scheme
-    return scheme == "https" or (scheme == "http" and (explicit or _loopback(url)))
+    return scheme == "https" or (scheme == "http" and (explicit or is_loopback(urlsplit(url).hostname or "")))
 
 
 def catalog_urls(current: Catalog | None, user_url: str | None = None) -> list[str]:

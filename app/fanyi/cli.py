@@ -11,6 +11,15 @@ from .terminal import InputLines, OutputFailed, cancel_on_sigterm, guarded_stdou
 from .sizes import human_size
 
 SUBCOMMANDS = ("translate", "file", "export", "validate", "models", "serve")
+# Options of `fanyi` without a command; the app parses them, and --help lists them.
+APP_OPTIONS = {
+    "--translate-clipboard": "translate the clipboard's text in a small popup, then exit (bind it to a desktop "
+                             "shortcut where the app's own hotkey cannot work, e.g. on Wayland)",
+    "--translate-region": "choose a region of the screen and translate its text in a small popup, then exit",
+    "--tray": "start in the tray, without the window (how Fanyi starts at login)",
+    "--self-test": "open the window offscreen, translate one sentence with the bundled pack, report and exit "
+                   "(0 when everything works)",
+}
 
 
 def _decode_options(args):
@@ -242,7 +251,8 @@ def cmd_serve(args) -> int:
     from .engine.options import DecodeOptions
     from .server.core import Core
     from .server.models import Models
-    from .server.run import address, bind, is_loopback, serve_forever
+    from .hosts import is_loopback
+    from .server.run import address, bind, serve_forever
 
     packs = [library.find_pack(args.model)] if args.model else library.list_packs()
     if not packs:
@@ -278,10 +288,12 @@ def cmd_file(args) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="fanyi", description="Offline English-Chinese translator.",
-        epilog="fanyi --self-test: open the window offscreen, translate one sentence with the bundled pack, "
-               "report and exit (0 when everything works).")
+        prog="fanyi", usage="fanyi [--translate-clipboard | --tray | --self-test]\n       fanyi COMMAND ...",
+        description="Offline English-Chinese translator. Without a command, fanyi opens the desktop app.")
     parser.add_argument("--version", action="version", version=f"fanyi {__version__}")
+    # Read by the app (fanyi.ui.app.run) before this parser runs: listed here so that --help shows them.
+    for flag, text in APP_OPTIONS.items():
+        parser.add_argument(flag, action="store_true", help=text)
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("translate", help="translate text given as arguments or read line by line from stdin")
@@ -365,10 +377,16 @@ def main(argv: list[str] | None = None) -> int:
         from .selftest import run_self_test
 
         return run_self_test()
+    if argv and not argv[0].startswith("-") and argv[0] not in SUBCOMMANDS:
+        print(f"fanyi: {unknown_command(argv[0])}", file=sys.stderr)
+        return 2
     if not argv or argv[0] not in SUBCOMMANDS + ("-h", "--help", "--version"):
         from .ui.app import run
 
-        return run(argv)
+        try:
+            return run(argv)
+        except KeyboardInterrupt:  # Ctrl+C before the app could take it over: no traceback
+            return 130
     args = build_parser().parse_args(argv)
     from .engine.options import Cancelled
 
@@ -389,6 +407,15 @@ def main(argv: list[str] | None = None) -> int:
     except _user_errors() as exc:
         print(f"fanyi: {exc}", file=sys.stderr)
         return 2
+
+
+def unknown_command(word: str) -> str:
+    """One line for a word that is no command, naming the closest one (a typo must not open the app)."""
+    import difflib
+
+    close = difflib.get_close_matches(word, SUBCOMMANDS, n=1, cutoff=0.5)
+    hint = f"did you mean `fanyi {close[0]}`?" if close else "see `fanyi --help`."
+    return f"`{word}` is not a command; {hint} (`fanyi` alone opens the app.)"
 
 
 def _user_errors() -> tuple[type[Exception], ...]:

@@ -86,9 +86,23 @@ PDF_LAYOUT_BOXES = 300  # more text boxes on a page: read top to bottom, left to
 REPORT_ENTRIES_PER_REASON = 10  # failed/kept units listed by name in a job's report, per reason
 REPORT_REASONS = 20  # distinct reasons a report tells apart; more are counted as "other reasons"
 
+# --- OCR (fanyi.ocr: screenshots and scanned PDF pages) ------------------------------------------
+MAX_OCR_PIXELS = 80_000_000  # an image handed to OCR: all of two 8K screens is 66 MP; more is refused
+OCR_MAX_SIDE = 2000  # the detector sees the image scaled down to this longest side (RapidOCR's max_side_len)
+MAX_OCR_BOXES = 1000  # text lines read in one image (a dense page has ~60); the largest are kept
+MAX_OCR_LINE_RATIO = 160  # width / height of a line as the recogniser reads it (a 1920-px line of 12-px text); longer ones are squeezed
+MAX_OCR_PAGES = 300  # scanned pages of one PDF recognised (a dense page took 4-7 s on two busy cores)
+OCR_PAGE_DPI = 150  # a scanned page is rendered at this resolution (6-point text, 12 px high, was read exactly) ...
+MAX_OCR_PAGE_PIXELS = 12_000_000  # ... or lower, so the page has at most this many pixels (A4 at 150 dpi: 2.2 MP)
+MAX_OCR_SECONDS = 1800  # recognising one document's pages; a document that needs longer is refused midway
+
 # --- local API (fanyi serve, and the app's "let other apps on this computer use Fanyi") -----------
 API_MAX_BODY_BYTES = 1 * MiB  # one request's body as sent; JSON may spell a Chinese character as 6 bytes
 API_MAX_TEXTS = 50  # texts in one request (DeepL's own limit per request)
 API_MAX_CHARS = 20_000  # characters in one request, all its texts (and their HTML markup) together
 API_MAX_WAITING = 8  # requests waiting for the model behind the running one; more are answered "busy" (429)
 API_MAX_CONNECTIONS = 32  # open connections at once; the server answers 503 beyond
+
+# --- the desktop app (fanyi.langid, fanyi.ui) ------------------------------------------------------
+DETECT_SAMPLE_CHARS = 2000  # characters of a text read to tell its language; a book pasted whole costs no more
+INSTANCE_MESSAGE_BYTES = 4 * KiB  # one request from a second launch to the running app ("show", "translate")

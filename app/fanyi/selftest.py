@@ -84,6 +84,10 @@ def _check_assets(fanyi, say: Say) -> None:
     if not QTranslator().load("fanyi_zh_CN", str(i18n.i18n_dir())):
         raise SelfTestError(f"the Chinese UI translation is missing from {i18n.i18n_dir()}")
     say("UI translation", "ok, fanyi_zh_CN.qm")
+    # Qt's own dialogs (file dialogs, message-box buttons) speak Chinese only with Qt's translation
+    if not QTranslator().load("qtbase_zh_CN", i18n.qt_translations_dir()):
+        raise SelfTestError(f"Qt's Chinese translation (qtbase_zh_CN.qm) is missing from {i18n.qt_translations_dir()}")
+    say("Qt translation", "ok, qtbase_zh_CN.qm")
 
 
 def _show_window(window, say: Say, t0: float) -> None:

@@ -19,8 +19,16 @@
 <context>
     <name>FanyiApp</name>
     <message>
-        <source>No translation model is installed. Open Fanyi and click Download, or import a model pack in Models.</source>
-        <translation>尚未安装翻译模型。请打开 Fanyi 点击“下载”，或在“模型”中导入模型包。</translation>
+        <source>The screen could not be captured.</source>
+        <translation>无法截取屏幕。</translation>
+    </message>
+    <message>
+        <source>No text was found in the selected region.</source>
+        <translation>所选区域中没有找到文字。</translation>
+    </message>
+    <message>
+        <source>Starting at login could not be changed: %1</source>
+        <translation>无法更改登录时启动：%1</translation>
     </message>
     <message>
         <source>The history file was damaged. It was kept as %1 and a new history was started.</source>
@@ -38,8 +46,36 @@
         <translation>清除历史</translation>
     </message>
     <message>
-        <source>Delete every saved translation?</source>
-        <translation>删除所有已保存的翻译？</translation>
+        <source>Remove from favourites</source>
+        <translation>取消收藏</translation>
+    </message>
+    <message>
+        <source>Add to favourites</source>
+        <translation>收藏</translation>
+    </message>
+    <message>
+        <source>Export history</source>
+        <translation>导出历史记录</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Could not save %1: %2</source>
+        <translation>无法保存 %1：%2</translation>
+    </message>
+    <message>
+        <source>Saved %1 entries to %2.</source>
+        <translation>已将 %1 条记录保存到 %2。</translation>
+    </message>
+    <message>
+        <source>Delete every saved translation? Favourites (%1) are kept.</source>
+        <translation>删除所有保存的翻译吗？收藏（%1）会保留。</translation>
+    </message>
+    <message>
+        <source>History cannot be used: %1</source>
+        <translation>无法使用历史记录：%1</translation>
     </message>
     <message>
         <source>History</source>
@@ -50,8 +86,28 @@
         <translation>搜索</translation>
     </message>
     <message>
-        <source>Double-click an entry to open it again.</source>
-        <translation>双击条目即可重新打开。</translation>
+        <source>Favourites only</source>
+        <translation>只看收藏</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Delete the selected entries (Del)</source>
+        <translation>删除选中的记录（Del）</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>Save the entries listed here as a CSV file (opens in Excel)</source>
+        <translation>将此处列出的记录保存为 CSV 文件（可用 Excel 打开）</translation>
+    </message>
+    <message>
+        <source>Double-click an entry to open it again. Starred entries are kept when the history is cleared.</source>
+        <translation>双击一条记录可重新打开。清空历史记录时，收藏的记录会保留。</translation>
     </message>
     <message>
         <source>History is switched off in Settings: new translations are not saved.</source>
@@ -73,6 +129,46 @@
         <translation>已取消</translation>
     </message>
     <message>
+        <source>Not a kind of document Fanyi translates</source>
+        <translation>Fanyi 不支持翻译这种文件</translation>
+    </message>
+    <message>
+        <source>The file is damaged</source>
+        <translation>文件已损坏</translation>
+    </message>
+    <message>
+        <source>The file is protected by a password</source>
+        <translation>文件受密码保护</translation>
+    </message>
+    <message>
+        <source>Nothing in it to translate</source>
+        <translation>文件中没有需要翻译的内容</translation>
+    </message>
+    <message>
+        <source>Not a text file</source>
+        <translation>不是文本文件</translation>
+    </message>
+    <message>
+        <source>The file cannot be read</source>
+        <translation>无法读取文件</translation>
+    </message>
+    <message>
+        <source>The translation cannot be saved</source>
+        <translation>无法保存译文</translation>
+    </message>
+    <message>
+        <source>The file is too large</source>
+        <translation>文件太大</translation>
+    </message>
+    <message>
+        <source>The text could not be translated</source>
+        <translation>无法翻译其中的文字</translation>
+    </message>
+    <message>
+        <source>Translated %1 of %2 parts; %3 left as they were; %4 failed</source>
+        <translation>已翻译 %2 段中的 %1 段；%3 段保持原样；%4 段失败</translation>
+    </message>
+    <message>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -83,6 +179,10 @@
     <message>
         <source>Show in folder</source>
         <translation>在文件夹中显示</translation>
+    </message>
+    <message>
+        <source>Report</source>
+        <translation>报告</translation>
     </message>
     <message>
         <source>Remove from the list</source>
@@ -112,8 +212,28 @@
         <translation>切换方向：%1</translation>
     </message>
     <message>
+        <source>Detected: %1</source>
+        <translation>自动检测：%1</translation>
+    </message>
+    <message>
+        <source>Choose a direction by hand to keep it; Auto goes back</source>
+        <translation>手动选择方向即可固定；点“自动”恢复自动检测</translation>
+    </message>
+    <message>
+        <source>Detected: %1 (no model)</source>
+        <translation>自动检测：%1（无可用模型）</translation>
+    </message>
+    <message>
+        <source>No installed model translates from %1: download one in Models.</source>
+        <translation>没有已安装的模型能从%1翻译：请在“模型”中下载一个。</translation>
+    </message>
+    <message>
         <source>Translating…</source>
         <translation>正在翻译…</translation>
+    </message>
+    <message>
+        <source>Translation failed: %1</source>
+        <translation>翻译失败：%1</translation>
     </message>
     <message>
         <source>Translation failed</source>
@@ -138,6 +258,10 @@
     <message>
         <source>The model could not be opened</source>
         <translation>无法打开模型</translation>
+    </message>
+    <message>
+        <source>The model could not be opened: %1</source>
+        <translation>无法打开模型：%1</translation>
     </message>
     <message>
         <source>Translate documents</source>
@@ -178,6 +302,14 @@
     <message>
         <source>Cantonese</source>
         <translation>粤语</translation>
+    </message>
+    <message>
+        <source>Auto</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>Choose the direction from the language of the text</source>
+        <translation>根据文本的语言自动选择翻译方向</translation>
     </message>
     <message>
         <source>Documents…</source>
@@ -229,10 +361,6 @@
     <message>
         <source>List of models published %1.</source>
         <translation>模型列表发布于 %1。</translation>
-    </message>
-    <message>
-        <source>full precision</source>
-        <translation>全精度</translation>
     </message>
     <message>
         <source>Remove model</source>
@@ -397,6 +525,124 @@
     </message>
 </context>
 <context>
+    <name>QFileDialog</name>
+    <message>
+        <source>&amp;Look in:</source>
+        <translation>查找范围(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>Files of &amp;type:</source>
+        <translation>文件类型(&amp;T)：</translation>
+    </message>
+</context>
+<context>
+    <name>ReportDialog</name>
+    <message>
+        <source>numbers or symbols only</source>
+        <translation>只有数字或符号</translation>
+    </message>
+    <message>
+        <source>code or a web address</source>
+        <translation>代码或网址</translation>
+    </message>
+    <message>
+        <source>code block</source>
+        <translation>代码块</translation>
+    </message>
+    <message>
+        <source>already Chinese</source>
+        <translation>已是中文</translation>
+    </message>
+    <message>
+        <source>already Japanese</source>
+        <translation>已是日文</translation>
+    </message>
+    <message>
+        <source>already Korean</source>
+        <translation>已是韩文</translation>
+    </message>
+    <message>
+        <source>already in Latin script</source>
+        <translation>已是拉丁字母</translation>
+    </message>
+    <message>
+        <source>other reasons</source>
+        <translation>其他原因</translation>
+    </message>
+    <message>
+        <source>the page layout of the PDF is not kept: this is its text, joined into paragraphs</source>
+        <translation>没有保留 PDF 的页面版式：这是它的文字，已合并成段落</translation>
+    </message>
+    <message>
+        <source>Report: %1</source>
+        <translation>报告：%1</translation>
+    </message>
+    <message>
+        <source>%1 is written, but some parts could not be translated and are left as they were.</source>
+        <translation>已生成 %1，但有些部分无法翻译，保持了原样。</translation>
+    </message>
+    <message>
+        <source>%1 is written.</source>
+        <translation>已生成 %1。</translation>
+    </message>
+    <message>
+        <source>Translated</source>
+        <translation>已翻译</translation>
+    </message>
+    <message>
+        <source>Left as they were</source>
+        <translation>保持原样</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>%1 of %2 parts</source>
+        <translation>%2 段中的 %1 段</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>原文</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>… and %1 more</source>
+        <translation>……还有 %1 处</translation>
+    </message>
+    <message>
+        <source>Note: %1</source>
+        <translation>注意：%1</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>Show in folder</source>
+        <translation>在文件夹中显示</translation>
+    </message>
+</context>
+<context>
     <name>SettingsDialog</name>
     <message>
         <source>An address must start with https:// or http://.</source>
@@ -407,20 +653,36 @@
         <translation>设置</translation>
     </message>
     <message>
-        <source>Beams</source>
-        <translation>束宽</translation>
-    </message>
-    <message>
-        <source>Maximum length</source>
-        <translation>最大长度</translation>
-    </message>
-    <message>
-        <source>CPU threads</source>
-        <translation>CPU 线程数</translation>
-    </message>
-    <message>
         <source>Chinese variant</source>
         <translation>中文变体</translation>
+    </message>
+    <message>
+        <source>For models that can write Simplified or Traditional Chinese, or Cantonese</source>
+        <translation>用于能输出简体中文、繁体中文或粤语的模型</translation>
+    </message>
+    <message>
+        <source>Candidates compared</source>
+        <translation>比较的候选数</translation>
+    </message>
+    <message>
+        <source>How many candidate translations the model weighs against each other as it writes (beam search). More can read a little better but is slower; 1 is the fastest. “Model default” uses the model&apos;s own choice (4 for the OPUS-MT models).</source>
+        <translation>模型在生成译文时同时比较的候选译文个数（束搜索）。数值越大译文可能略好，但速度更慢；1 最快。“模型默认”使用模型自己的设置（OPUS-MT 模型为 4）。</translation>
+    </message>
+    <message>
+        <source>Longest translation</source>
+        <translation>译文最大长度</translation>
+    </message>
+    <message>
+        <source>A sentence&apos;s translation is cut off after this many tokens (word pieces; a Chinese character is about one). It matters only for very long sentences, and it stops a model that repeats itself. “Model default” uses the model&apos;s own limit (512 for the OPUS-MT models).</source>
+        <translation>一句话的译文超过这么多个词元（词片段；一个汉字约为一个）后会被截断。只对很长的句子有影响，也能让陷入重复的模型停下来。“模型默认”使用模型自己的上限（OPUS-MT 模型为 512）。</translation>
+    </message>
+    <message>
+        <source>Processor cores</source>
+        <translation>使用的处理器核心数</translation>
+    </message>
+    <message>
+        <source>How many processor cores a translation may use. More is faster, up to about four. “Automatic” leaves one core free so that the window keeps responding.</source>
+        <translation>一次翻译最多可使用的处理器核心数。核心越多越快，约 4 个以上提升不大。“自动”会留出一个核心，让窗口保持流畅。</translation>
     </message>
     <message>
         <source>Language</source>
@@ -431,8 +693,20 @@
         <translation>主题</translation>
     </message>
     <message>
+        <source>Text size</source>
+        <translation>文字大小</translation>
+    </message>
+    <message>
+        <source>Size of the text you type and of the translation, in points</source>
+        <translation>输入文字和译文的字号（磅）</translation>
+    </message>
+    <message>
         <source>Clipboard hotkey</source>
         <translation>剪贴板快捷键</translation>
+    </message>
+    <message>
+        <source>Screenshot hotkey</source>
+        <translation>截图翻译快捷键</translation>
     </message>
     <message>
         <source>Download mirror</source>
@@ -463,6 +737,10 @@
         <translation>模型默认值</translation>
     </message>
     <message>
+        <source> tokens</source>
+        <translation> 个词元</translation>
+    </message>
+    <message>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
@@ -487,6 +765,10 @@
         <translation>深色</translation>
     </message>
     <message>
+        <source>Default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
         <source>None</source>
         <translation>无</translation>
     </message>
@@ -507,6 +789,26 @@
         <translation>这里无法使用全局快捷键；请改为把“%1”绑定到桌面快捷键。</translation>
     </message>
     <message>
+        <source>Start Fanyi when I log in (in the tray)</source>
+        <translation>登录时启动 Fanyi（在托盘中）</translation>
+    </message>
+    <message>
+        <source>The hotkey translates selected text (no need to copy it)</source>
+        <translation>快捷键翻译选中的文字（无需复制）</translation>
+    </message>
+    <message>
+        <source>Select text in any window and press the hotkey; without a selection, the clipboard is translated.</source>
+        <translation>在任意窗口中选中文字后按快捷键；没有选中文字时翻译剪贴板。</translation>
+    </message>
+    <message>
+        <source>Press it, then drag around text on the screen to translate it. You can also bind “%1” to a desktop shortcut.</source>
+        <translation>按下快捷键，再在屏幕上框选文字即可翻译。也可以把“%1”绑定到桌面快捷键。</translation>
+    </message>
+    <message>
+        <source>Bind “%1” to a desktop shortcut to translate text on the screen.</source>
+        <translation>把“%1”绑定到桌面快捷键，即可翻译屏幕上的文字。</translation>
+    </message>
+    <message>
         <source>Start in the tray</source>
         <translation>启动时最小化到托盘</translation>
     </message>
@@ -521,6 +823,26 @@
     <message>
         <source>Keep a history of translations</source>
         <translation>保存翻译历史</translation>
+    </message>
+    <message>
+        <source>Translation</source>
+        <translation>翻译</translation>
+    </message>
+    <message>
+        <source>Appearance</source>
+        <translation>外观</translation>
+    </message>
+    <message>
+        <source>Shortcuts &amp;&amp; tray</source>
+        <translation>快捷键和托盘</translation>
+    </message>
+    <message>
+        <source>Downloads</source>
+        <translation>下载</translation>
+    </message>
+    <message>
+        <source>Other apps</source>
+        <translation>其他应用</translation>
     </message>
     <message>
         <source>Optional. A mirror is tried first when a model is downloaded (for example where GitHub is slow); every download is still checked against the model list&apos;s checksums. The system proxy is used.</source>
@@ -565,10 +887,6 @@
 <context>
     <name>TargetPane</name>
     <message>
-        <source>Translation failed: %1</source>
-        <translation>翻译失败：%1</translation>
-    </message>
-    <message>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
@@ -592,6 +910,10 @@
         <translation>已复制。</translation>
     </message>
     <message>
+        <source>No translation model is installed. Download one (once; after that Fanyi works offline), or import a model pack in Models.</source>
+        <translation>尚未安装翻译模型。请下载一个（只需一次，之后 Fanyi 可离线使用），或在“模型”中导入模型包。</translation>
+    </message>
+    <message>
         <source>Translation failed: %1</source>
         <translation>翻译失败：%1</translation>
     </message>
@@ -600,16 +922,63 @@
         <translation>Fanyi 翻译</translation>
     </message>
     <message>
+        <source>Detected: %1</source>
+        <translation>自动检测：%1</translation>
+    </message>
+    <message>
+        <source>Detected: %1 (no model)</source>
+        <translation>自动检测：%1（无可用模型）</translation>
+    </message>
+    <message>
+        <source>Translate the other way round</source>
+        <translation>反向翻译</translation>
+    </message>
+    <message>
+        <source>Install a model for the other direction to swap</source>
+        <translation>安装反方向的模型后才能切换方向</translation>
+    </message>
+    <message>
+        <source>Pin</source>
+        <translation>固定</translation>
+    </message>
+    <message>
+        <source>Keep the popup open when another window is clicked</source>
+        <translation>点击其他窗口时保持弹窗打开</translation>
+    </message>
+    <message>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <source>Esc to close</source>
-        <translation>按 Esc 关闭</translation>
+        <source>Open in main window</source>
+        <translation>在主窗口中打开</translation>
+    </message>
+    <message>
+        <source>Download…</source>
+        <translation>下载…</translation>
+    </message>
+    <message>
+        <source>Simplified Chinese</source>
+        <translation>简体中文</translation>
+    </message>
+    <message>
+        <source>Traditional Chinese</source>
+        <translation>繁体中文</translation>
+    </message>
+    <message>
+        <source>Cantonese</source>
+        <translation>粤语</translation>
     </message>
     <message>
         <source>Close (Esc)</source>
         <translation>关闭（Esc）</translation>
+    </message>
+</context>
+<context>
+    <name>TranslationWorker</name>
+    <message>
+        <source>No model is loaded.</source>
+        <translation>尚未加载模型。</translation>
     </message>
 </context>
 <context>
@@ -650,8 +1019,27 @@
         <translation>翻译剪贴板</translation>
     </message>
     <message>
+        <source>Translate a screen region</source>
+        <translation>翻译屏幕区域</translation>
+    </message>
+    <message>
         <source>Quit</source>
         <translation>退出</translation>
+    </message>
+</context>
+<context>
+    <name>_Worker</name>
+    <message>
+        <source>Text cannot be recognised: %1.</source>
+        <translation>无法识别文字：%1。</translation>
+    </message>
+    <message>
+        <source>This region cannot be recognised: %1.</source>
+        <translation>无法识别此区域：%1。</translation>
+    </message>
+    <message>
+        <source>Text recognition failed: %1</source>
+        <translation>文字识别失败：%1</translation>
     </message>
 </context>
 <context>
@@ -1521,6 +1909,13 @@
     </message>
 </context>
 <context>
+    <name>models</name>
+    <message>
+        <source>full precision</source>
+        <translation>全精度</translation>
+    </message>
+</context>
+<context>
     <name>pack_ops</name>
     <message>
         <source>The download servers cannot be reached. Check the internet connection or the proxy, set a download mirror in Settings, or import a pack.</source>
@@ -1561,6 +1956,17 @@
     <message>
         <source>Import a model pack folder</source>
         <translation>导入模型包文件夹</translation>
+    </message>
+</context>
+<context>
+    <name>region</name>
+    <message>
+        <source>Wayland does not let applications capture the screen, so screenshot translation cannot work here. Log in with an X11 session to use it.</source>
+        <translation>Wayland 不允许应用程序截取屏幕，因此截图翻译在这里无法使用。请登录 X11 会话后再使用。</translation>
+    </message>
+    <message>
+        <source>Drag around the text to translate. Esc cancels.</source>
+        <translation>框选要翻译的文字。按 Esc 取消。</translation>
     </message>
 </context>
 </TS>

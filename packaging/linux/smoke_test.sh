@@ -6,7 +6,8 @@
 #      make install-dev), and put it into the bundle when no real pack was bundled (models/ empty);
 #   4. run the bundle's `fanyi --self-test` offscreen with an empty environment (no venv, no
 #      PYTHONPATH, a fresh HOME) and check it left no Fanyi settings or data in that HOME;
-#   5. `fanyi file` translates a .txt, .html, .docx and .pdf with the bundle;
+#   5. `fanyi file` translates a .txt, .html, .docx and .pdf with the bundle, and a scanned (image-only)
+#      PDF through the bundled OCR models, without touching the network;
 #   6. `fanyi models install` downloads the tiny pack from a catalog served on this machine;
 #   7. `fanyi serve` on a free localhost port answers a LibreTranslate /translate request with what
 #      `fanyi translate` says (the local API was packed);
@@ -82,7 +83,7 @@ from pathlib import Path
 import docx
 
 sys.path.insert(0, "tests/documents")
-from docfixtures import make_pdf
+from docfixtures import make_pdf, scanned_pdf
 
 out = Path(sys.argv[1])
 (out / "note.txt").write_text("Good morning.\n", encoding="utf-8")
@@ -91,12 +92,29 @@ letter = docx.Document()
 letter.add_paragraph("Good morning.")
 letter.save(out / "letter.docx")
 (out / "paper.pdf").write_bytes(make_pdf([["Good morning."]]))
+(out / "scan.pdf").write_bytes(scanned_pdf([["Good morning. The weather is fine today."]]))
 PY
 env -i PATH=/usr/bin:/bin HOME="$work/home" LANG=C.UTF-8 "$bundle/fanyi" file --model "$tiny" \
   "$docs/note.txt" "$docs/page.html" "$docs/letter.docx" "$docs/paper.pdf" || fail "fanyi file failed in the bundle"
 for out in note.zh.txt page.zh.html letter.zh.docx paper.zh.docx; do
   [ -s "$docs/$out" ] || fail "fanyi file wrote no $out"
 done
+# A scan: PDFium renders the page and the bundled OCR models read it (traced: no socket, no lookup).
+ocr_run=(env -i PATH=/usr/bin:/bin HOME="$work/home" LANG=C.UTF-8)
+command -v strace >/dev/null && ocr_run+=(strace -f -qq -e trace=%network -o "$work/ocr-trace.txt")
+"${ocr_run[@]}" "$bundle/fanyi" file --model "$tiny" "$docs/scan.pdf" || fail "fanyi file could not OCR a scanned PDF"
+.venv/bin/python - "$docs/scan.zh.docx" <<'PY' || fail "the scanned PDF's translation does not say it was recognised by OCR"
+import sys
+
+import docx
+
+first = docx.Document(sys.argv[1]).paragraphs[0].text
+sys.exit(0 if "recognised by OCR" in first else f"first paragraph: {first!r}")
+PY
+if [ -f "$work/ocr-trace.txt" ] && grep -E 'socket\(AF_INET6?,|nscd/socket|io\.systemd\.Resolve' "$work/ocr-trace.txt"; then
+  fail "OCR in the bundle touched the network (trace above)"
+fi
+echo "OCR ok: the bundle recognised and translated a scanned PDF"
 
 # Downloads: the bundle installs a pack from a catalog served on this machine over HTTP (urllib, ssl
 # and truststore must all be in it; a TLS handshake with a real server needs the internet).

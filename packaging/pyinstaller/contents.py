@@ -1,8 +1,11 @@
 """What goes into the bundle, for build.spec: resources, the default pack, and what to leave out.
 
 The runtime imports fanyi, onnxruntime, numpy, sentencepiece, platformdirs, pynput, lxml, python-docx,
-pdfminer, truststore with ssl (pack downloads), PySide6's QtCore/QtGui/QtWidgets, and for the local
-API (fanyi.server) starlette, uvicorn (with h11, anyio, click) and python-multipart, all plain Python.
+pdfminer, pypdfium2 (scanned PDF pages, for OCR), truststore with ssl (pack downloads), py3langid with
+its model, PySide6's QtCore/QtGui/QtWidgets and QtNetwork (QLocalServer: a second launch hands over to
+the running app), and for the local API (fanyi.server) starlette, uvicorn (with h11, anyio, click) and
+python-multipart, all plain Python. The OCR models (assets/ocr, from packaging/ocr_models.py) are data;
+OCR itself needs nothing more than onnxruntime and numpy.
 Everything else is left out: the export tooling's torch/transformers/onnx, and the Qt modules, plugins
 and translations nothing here loads.
 """
@@ -16,6 +19,7 @@ from pathlib import Path
 
 DEFAULT_PACK = "opus-mt-en-zh"  # fanyi.library.DEFAULT_PACK; read here without importing the app
 CATALOG = "catalog.json"  # fanyi.catalog.CATALOG_FILE, which the app looks for in its assets folder
+OCR_MODELS = ("PP-OCRv6_det_small.onnx", "PP-OCRv6_rec_small.onnx")  # fanyi.ocr.DET_MODEL, REC_MODEL
 
 # Format modules of fanyi.documents are imported by name (documents/registry.py): analysis cannot see them.
 HIDDEN_IMPORTS = [
@@ -43,7 +47,7 @@ EXCLUDES = [
     "readline",  # ssl stays: pack downloads (fanyi.download) need TLS
     # uvicorn's optional speed-ups and websocket stacks, should the build machine have them: h11 serves
     "uvloop", "httptools", "websockets", "wsproto", "watchfiles", "dotenv",
-    "PySide6.QtNetwork", "PySide6.QtQml", "PySide6.QtQuick", "PySide6.QtQuickWidgets", "PySide6.QtOpenGL",
+    "PySide6.QtQml", "PySide6.QtQuick", "PySide6.QtQuickWidgets", "PySide6.QtOpenGL",
     "PySide6.QtOpenGLWidgets", "PySide6.QtWebEngineCore", "PySide6.QtWebEngineWidgets", "PySide6.QtMultimedia",
     "PySide6.QtPdf", "PySide6.QtCharts", "PySide6.Qt3DCore", "PySide6.QtSql", "PySide6.QtTest",
     "PySide6.QtDesigner", "PySide6.QtUiTools", "PySide6.QtXml", "PySide6.QtPrintSupport", "PySide6.QtDBus",
@@ -66,8 +70,8 @@ _DROP = [
     r"PySide6/(Qt/)?plugins/platforms/(lib)?q(eglfs|linuxfb|minimalegl|vnc|vkkhrdisplay)",
     r"PySide6/(Qt/)?plugins/platformthemes/libqgtk3",
     r"PySide6/(Qt/)?translations/(?!qtbase_zh_CN\.qm$)",
-    r"(^|/)(lib)?Qt6(Network|OpenGL|EglFSDeviceIntegration|EglFsKmsSupport)\.",
-    r"(^|/)Qt(Network|OpenGL)\.framework/",
+    r"(^|/)(lib)?Qt6(OpenGL|EglFSDeviceIntegration|EglFsKmsSupport)\.",
+    r"(^|/)QtOpenGL\.framework/",
     r"(^|/)opengl32sw\.dll$",
     r"^lib(atk-1\.0|cairo|cairo-gobject|gdk_pixbuf-2\.0|pango-1\.0|pangocairo-1\.0|pangoft2-1\.0|harfbuzz|"
     r"pixman-1|thai|datrie|fribidi|graphite2|jpeg|gio-2\.0|gobject-2\.0|gmodule-2\.0|mount|blkid|selinux|"
@@ -91,14 +95,31 @@ def default_pack(models: Path) -> Path | None:
     return pack if manifest.get("quantization", {}).get("mode") == "int8" else None
 
 
+def langid_model() -> Path:
+    """py3langid's model file, which it reads from its package folder (PyInstaller collects no package data)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("py3langid")
+    assert spec is not None and spec.origin is not None, "py3langid is a runtime dependency"
+    return Path(spec.origin).parent / "data" / "model.npz.xz"
+
+
 def datas(root: Path) -> list[tuple[str, str]]:
-    """(source, bundle folder) pairs: the icon, compiled UI translations, the catalog and the default pack.
+    """(source, bundle folder) pairs: the icon, compiled UI translations, py3langid's model, the OCR models
+    with their licence notices, the catalog and the default pack.
 
     assets/catalog.json is the release's catalog of packs (fanyi.catalog), put there by the installers'
-    workflow (packaging/packs.py fetch-default) with the default pack; it is not committed.
+    workflow (packaging/packs.py fetch-default) with the default pack; it is not committed. Nor are
+    the OCR models: packaging/build.py fetches them first, and a bundle is not built without them.
     """
     found = [(str(root / "assets" / "icons" / "fanyi.svg"), "assets/icons")]
     found += [(str(qm), "assets/i18n") for qm in sorted((root / "assets" / "i18n").glob("*.qm"))]
+    found.append((str(langid_model()), "py3langid/data"))
+    ocr = root / "assets" / "ocr"
+    missing = [name for name in OCR_MODELS if not (ocr / name).is_file()]
+    if missing:
+        raise FileNotFoundError(f"{', '.join(missing)} not in {ocr}: run python packaging/ocr_models.py")
+    found += [(str(path), "assets/ocr") for path in sorted(ocr.iterdir()) if not path.name.startswith(".")]
     if (shipped := root / "assets" / CATALOG).is_file():
         found.append((str(shipped), "assets"))
     if pack := default_pack(root / "models"):

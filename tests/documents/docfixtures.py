@@ -119,6 +119,38 @@ def pdf_with_contents(contents: Sequence[tuple[bytes, str]], *, encrypt: bool = 
         filter_entry = f" /Filter [{filters}]" if filters else ""
         objects.append(f"<< /Length {len(body)}{filter_entry} >>\nstream\n".encode() + body + b"\nendstream")
     objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+    return _pdf_file(objects, encrypt=encrypt)
+
+
+def scanned_pdf(pages: Sequence[Sequence[str]], dpi: int = 150) -> bytes:
+    """A PDF whose pages are only images (no text layer) of ``make_pdf(pages)``'s pages, as a scanner makes.
+
+    PDFium draws the text pages (Helvetica is built into it, so no system font is involved) and the
+    grey pixels become each page's one image.
+    """
+    import pypdfium2
+    import zlib
+
+    rendered = pypdfium2.PdfDocument(make_pdf(pages))
+    images = [rendered[i].render(scale=dpi / 72, grayscale=True).to_numpy() for i in range(len(rendered))]
+    rendered.close()
+    objects: list[bytes] = [b"<< /Type /Catalog /Pages 2 0 R >>"]
+    page_ids = [3 + 3 * i for i in range(len(images))]
+    objects.append(f"<< /Type /Pages /Kids [{' '.join(f'{i} 0 R' for i in page_ids)}] /Count {len(images)} >>".encode())
+    for page_id, image in zip(page_ids, images):
+        pixels = zlib.compress(image.reshape(image.shape[0], image.shape[1]).tobytes())
+        draw = b"q 612 0 0 792 0 0 cm /Im0 Do Q"
+        objects.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents {page_id + 1} 0 R "
+                       f"/Resources << /XObject << /Im0 {page_id + 2} 0 R >> >> >>".encode())
+        objects.append(f"<< /Length {len(draw)} >>\nstream\n".encode() + draw + b"\nendstream")
+        objects.append(f"<< /Type /XObject /Subtype /Image /Width {image.shape[1]} /Height {image.shape[0]} "
+                       f"/ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode /Length {len(pixels)} >>"
+                       f"\nstream\n".encode() + pixels + b"\nendstream")
+    return _pdf_file(objects)
+
+
+def _pdf_file(objects: Sequence[bytes], *, encrypt: bool = False) -> bytes:
+    """The objects (numbered from 1, the first the catalog) as a PDF file with its cross-reference table."""
     out = bytearray(b"%PDF-1.4\n")
     offsets = []
     for number, obj in enumerate(objects, 1):

@@ -278,3 +278,24 @@ def test_a_report_counts_each_reason_and_names_its_first_units(tmp_path):
     assert report.failed_reasons == {"the translator returned an empty translation": 50}
     assert len(report.failed) == limits.REPORT_ENTRIES_PER_REASON
     assert "    … and 40 more: the translator returned an empty translation" in report.summary().splitlines()
+
+
+def test_output_names_carry_a_variant_only_when_it_is_not_the_packs_default(tmp_path, tiny_translator,
+                                                                            tiny_many_pack):
+    """The app always passes the chosen variant, so its outputs were `name.cmn_Hans.txt` where `fanyi file`
+    wrote `name.zh.txt` for the same pack."""
+    from fanyi.documents.job import output_language
+    from fanyi.engine.translator import Translator
+
+    assert tiny_translator.default_target == "cmn_Hans"
+    assert output_language(tiny_translator, None) == "zh"
+    assert output_language(tiny_translator, "cmn_Hans") == "zh"
+    assert output_language(tiny_translator, "cmn_Hant") == "cmn_Hant"
+    assert output_language(tiny_translator, "yue") == "yue"
+    mbart = Translator.open(tiny_many_pack("mbart50"))
+    assert output_language(mbart, None) == mbart.default_target == "zh_CN"  # a language, never "mul"
+    assert output_language(mbart, "fr_XX") == "fr_XX"
+    src = write(tmp_path, "a.txt", "Hello.")
+    first = translate_document(src, tiny_translator, options=DecodeOptions(target="cmn_Hans"))
+    second = translate_document(src, tiny_translator, options=DecodeOptions(target="cmn_Hant"))
+    assert (first.output.name, second.output.name) == ("a.zh.txt", "a.cmn_Hant.txt")

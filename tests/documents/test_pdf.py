@@ -1,9 +1,10 @@
 import docx
 import pytest
 
-from fanyi.documents import CorruptDocument, EncryptedDocument, NoTextFound, translate_document
+from fanyi.documents import CorruptDocument, DocumentTooLarge, EncryptedDocument, NoTextFound, translate_document
+from fanyi.engine.options import CancelToken, Cancelled
 
-from docfixtures import make_pdf, mark
+from docfixtures import make_pdf, mark, scanned_pdf
 
 PAGES = [
     ["Hello world, this is a", "wrapped para-", "graph of text.", "", "Second paragraph."],
@@ -63,3 +64,80 @@ def _document_xml(path):
 
     with zipfile.ZipFile(path) as archive:
         return archive.read("word/document.xml").decode()
+
+
+SCANNED = [["Good morning. The weather is fine today.", "", "Please translate this page."], ["Page two text."]]
+
+
+def test_a_scanned_pdf_is_recognised_by_ocr_and_translated_into_a_docx(tmp_path, translator, ocr_models):
+    src = tmp_path / "scan.pdf"
+    src.write_bytes(scanned_pdf(SCANNED))
+    pages = []
+    result = translate_document(src, translator, progress=lambda done, total: pages.append((done, total)))
+    paragraphs = [p.text for p in docx.Document(result.output).paragraphs]
+    assert "recognised by OCR" in paragraphs[0]
+    assert paragraphs[1:] == [mark("Good morning. The weather is fine today."), mark("Please translate this page."),
+                              mark("Page two text.")]
+    assert any("pages 1–2 have no text layer" in note for note in result.report.notes)
+    assert pages[:3] == [(0, 2), (1, 2), (2, 2)]  # pages recognised, then the translation's own progress
+
+
+def test_only_the_pages_without_text_are_recognised(tmp_path, translator, ocr_models):
+    import pypdfium2
+
+    text, scan = pypdfium2.PdfDocument(make_pdf([["Typed page."]])), pypdfium2.PdfDocument(scanned_pdf([["Scanned page."]]))
+    text.import_pages(scan)
+    text.save(tmp_path / "mixed.pdf")
+    result = translate_document(tmp_path / "mixed.pdf", translator)
+    assert [p.text for p in docx.Document(result.output).paragraphs][1:] == [mark("Typed page."), mark("Scanned page.")]
+    assert any(note.startswith("page 2 has no text layer") for note in result.report.notes)
+
+
+def test_a_pdf_of_blank_images_is_refused_after_ocr_finds_nothing(tmp_path, translator, ocr_models):
+    src = tmp_path / "blank.pdf"
+    src.write_bytes(scanned_pdf([[]]))
+    with pytest.raises(NoTextFound, match="blank.pdf has no text layer .*and OCR found no text on its pages"):
+        translate_document(src, translator)
+    assert [p.name for p in tmp_path.iterdir()] == ["blank.pdf"]
+
+
+def test_without_the_ocr_models_a_scan_is_refused_saying_so(tmp_path, translator, monkeypatch):
+    monkeypatch.setattr("fanyi.ocr.models_dir", lambda: tmp_path / "nowhere")
+    src = tmp_path / "scan.pdf"
+    src.write_bytes(scanned_pdf(SCANNED[1:]))
+    with pytest.raises(NoTextFound, match="scan.pdf has no text layer .*the OCR models are not installed"):
+        translate_document(src, translator)
+
+
+def test_too_many_scanned_pages_are_refused_before_any_is_recognised(tmp_path, translator, monkeypatch):
+    monkeypatch.setattr("fanyi.documents.pdfocr.MAX_OCR_PAGES", 1)
+    monkeypatch.setattr("fanyi.ocr.Recogniser", lambda: pytest.fail("no page may be recognised"))
+    src = tmp_path / "scan.pdf"
+    src.write_bytes(scanned_pdf(SCANNED))
+    with pytest.raises(DocumentTooLarge, match="2 of its pages have no text layer; Fanyi recognises at most 1"):
+        translate_document(src, translator)
+
+
+def test_recognising_pages_stops_when_the_job_is_cancelled(tmp_path, translator, ocr_models):
+    token = CancelToken()
+    src = tmp_path / "scan.pdf"
+    src.write_bytes(scanned_pdf(SCANNED))
+    seen = []
+
+    def progress(done, total):
+        seen.append(done)
+        if done == 1:
+            token.cancel()
+
+    with pytest.raises(Cancelled):
+        translate_document(src, translator, progress=progress, cancel=token)
+    assert seen == [0, 1]  # page 2 was never recognised
+    assert [p.name for p in tmp_path.iterdir()] == ["scan.pdf"]
+
+
+def test_ocr_past_its_time_limit_is_refused(tmp_path, translator, ocr_models, monkeypatch):
+    monkeypatch.setattr("fanyi.documents.pdfocr.MAX_OCR_SECONDS", -1)
+    src = tmp_path / "scan.pdf"
+    src.write_bytes(scanned_pdf(SCANNED))
+    with pytest.raises(DocumentTooLarge, match="took longer than .*1 of 2 done"):
+        translate_document(src, translator)

@@ -4,6 +4,10 @@ Run under an X server (the real xcb platform, not offscreen), from the repositor
 
     Xvfb :99 -screen 0 1060x680x24 & DISPLAY=:99 PYTHONPATH=app python tests/ui/make_screenshots.py
 
+FANYI_SHOT_LANGUAGE (en, zh_CN) and FANYI_SHOT_THEME (light, dark) choose how the app looks, and
+FANYI_SHOT_DIR another folder for the pictures (to look at them without replacing the README's).
+The popup translates copied Chinese, so it shows the direction it detected (Chinese → English).
+
 No real model can be downloaded here, so a stand-in engine streams canned Chinese translations of
 the demo sentences at a human-visible pace; everything else (window, worker thread, streaming view,
 popup) is the real application. Captures use ImageMagick's ``import -window root``.
@@ -33,7 +37,7 @@ SOURCE = (
     "Fanyi streams the translation while you type, so you can read the first sentences before the last ones "
     "are finished. Unchanged sentences come from the cache."
 )
-CLIPBOARD = "The meeting has been moved to Thursday afternoon. Please bring the latest draft of the report."
+CLIPBOARD = "会议已改到星期四下午。请带上报告的最新草稿。"
 CANNED = {
     "Offline translation keeps your documents on your own computer.": "离线翻译让你的文档留在自己的电脑上。",
     "Nothing you type is sent to a server.": "你输入的任何内容都不会发送到服务器。",
@@ -43,6 +47,8 @@ CANNED = {
     "Unchanged sentences come from the cache.": "未改动的句子直接来自缓存。",
     "The meeting has been moved to Thursday afternoon.": "会议已改到星期四下午。",
     "Please bring the latest draft of the report.": "请带上报告的最新草稿。",
+    "会议已改到星期四下午。": "The meeting has been moved to Thursday afternoon. ",
+    "请带上报告的最新草稿。": "Please bring the latest draft of the report.",
 }
 
 
@@ -50,6 +56,7 @@ class DemoTranslator:
     name, source_lang, target_lang, quantization = "opus-mt-en-zh", "en", "zh", "int8"
     target_tokens = {"cmn_Hans": ">>cmn_Hans<<", "cmn_Hant": ">>cmn_Hant<<", "yue": ">>yue<<"}
     default_target = "cmn_Hans"
+    source_languages = target_languages = ()
 
     def __init__(self, *_args) -> None:
         self.last_stats = {"tokens": 0, "seconds": 0.0}
@@ -57,7 +64,9 @@ class DemoTranslator:
     def translate_stream(self, text, options=None, cancel=None):
         started = time.perf_counter()
         self.last_stats = {"tokens": 0, "seconds": 0.0}
-        for part in re.split(r"(?<=[.!?])( +|\n+)", text):
+        for part in re.split(r"(?<=[.!?])( +|\n+)|(?<=。)(?=\S)", text):
+            if part is None:
+                continue
             if not part.strip():
                 if "\n" in part:
                     yield part
@@ -75,30 +84,56 @@ class DemoTranslator:
         return ["".join(self.translate_stream(t, options, cancel)) for t in texts]
 
 
-def demo_pack(folder: Path) -> None:
-    """A manifest is all fanyi.library needs to list a pack; the stand-in engine never reads files."""
+class DemoTranslatorZhEn(DemoTranslator):
+    name, source_lang, target_lang = "opus-mt-zh-en", "zh", "en"
+    target_tokens, default_target = {}, None
+
+
+def demo_opener(pack_dir, *_args):
+    return DemoTranslatorZhEn() if Path(pack_dir).name == DemoTranslatorZhEn.name else DemoTranslator()
+
+
+def demo_pack(folder: Path, engine: type[DemoTranslator]) -> None:
+    """A pack fanyi.library lists as opus-mt's (its manifest, and files of the sizes it gives, sparse);
+    the stand-in engine never reads them."""
     folder.mkdir(parents=True)
-    files = {name: {"sha256": "", "size": size} for name, size in (
-        ("encoder.onnx", 20_100_000), ("decoder.onnx", 57_300_000), ("source.spm", 806_000),
-        ("target.spm", 805_000), ("vocab.json", 1_600_000))}
-    manifest = {"format_version": 1, "name": DemoTranslator.name, "source_lang": "en", "target_lang": "zh",
-                "files": files, "quantization": {"mode": "int8"}, "target_tokens": DemoTranslator.target_tokens,
-                "default_target": "cmn_Hans"}
+    files = {}
+    for name, size in (("encoder.onnx", 20_100_000), ("decoder.onnx", 57_300_000), ("source.spm", 806_000),
+                       ("target.spm", 805_000), ("vocab.json", 1_600_000)):
+        with open(folder / name, "wb") as f:
+            f.truncate(size)
+        files[name] = {"sha256": "0" * 64, "size": size}
+    manifest = {
+        "format_version": 2, "name": engine.name,
+        "source_model": {"id": f"Helsinki-NLP/{engine.name}", "revision": None},
+        "architecture": {"type": "marian", "d_model": 512, "encoder_layers": 6, "decoder_layers": 6, "heads": 8,
+                         "head_dim": 64, "ffn_dim": 2048, "vocab_size": 65001, "max_positions": 512,
+                         "activation": "swish", "pre_norm": False, "layernorm_embedding": False,
+                         "positions": "sinusoidal", "embed_scale": True},
+        "tokenizer": "marian", "source_lang": engine.source_lang, "target_lang": engine.target_lang,
+        "special_ids": {"pad": 65000, "eos": 0, "eos_all": [0], "unk": 1, "decoder_start": 65000},
+        "generation": {"num_beams": 4, "max_length": 512},
+        "target_tokens": engine.target_tokens, "quantization": {"mode": "int8"}, "files": files,
+    }
+    if engine.default_target:
+        manifest["default_target"] = engine.default_target
     (folder / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
 
 
 def capture(name: str) -> None:
     QApplication.processEvents()
-    OUT.mkdir(parents=True, exist_ok=True)
-    subprocess.run(["import", "-window", "root", str(OUT / name)], check=True)
-    print("saved", OUT / name)
+    out = Path(os.environ.get("FANYI_SHOT_DIR", OUT))
+    out.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["import", "-window", "root", str(out / name)], check=True)
+    print("saved", out / name)
 
 
 def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="fanyi-shots-"))
     os.environ.update(FANYI_DATA_DIR=str(tmp / "data"), FANYI_CONFIG_DIR=str(tmp / "config"),
                       FANYI_MODELS_DIR=str(tmp / "models"))
-    demo_pack(tmp / "models" / "opus-mt-en-zh")
+    demo_pack(tmp / "models" / DemoTranslator.name, DemoTranslator)
+    demo_pack(tmp / "models" / DemoTranslatorZhEn.name, DemoTranslatorZhEn)
 
     from fanyi.ui import i18n, theme
     from fanyi.ui.app import FanyiApp
@@ -107,7 +142,7 @@ def main() -> int:
     qapp = QApplication(sys.argv[:1])
     i18n.install(os.environ.get("FANYI_SHOT_LANGUAGE", "en"))
     theme.apply(os.environ.get("FANYI_SHOT_THEME", "light"))
-    app = FanyiApp(Settings(hotkey=""), opener=DemoTranslator)
+    app = FanyiApp(Settings(hotkey=""), opener=demo_opener)
     win = app.window
     win.setGeometry(30, 30, 1000, 600)
     win.show()
@@ -127,7 +162,7 @@ def main() -> int:
         return True
 
     def popup_done() -> bool:
-        if not app.popup.text().endswith("草稿。"):
+        if not app.popup.text().endswith("report."):
             return False
         capture("popup.png")
         qapp.quit()

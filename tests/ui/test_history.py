@@ -1,13 +1,16 @@
-"""History: one row per draft, searchable, clearable, and off when switched off."""
+"""History: one entry per translation (one per text being edited), searchable, favourites, delete, export,
+clear, and nothing written while it is switched off."""
 
 from __future__ import annotations
 
 import sqlite3
 
+import pytest
+from PySide6.QtWidgets import QMessageBox
 from test_main_window import wait_idle
 from ui_fakes import LOAD_TIMEOUT
 
-from fanyi.ui.history import History, history_path
+from fanyi.ui.history import Draft, History, continues, export_csv, history_path
 from fanyi.ui.history_dialog import HistoryDialog
 
 
@@ -51,7 +54,7 @@ def test_a_draft_typed_in_steps_is_one_entry(qtbot, make_app, fake_backend):
     reopened = []
     dialog.reopen.connect(reopened.append)
     dialog._on_activated(dialog.list.item(0))
-    assert reopened == ["First part. Second part."]
+    assert [e.source for e in reopened] == ["First part. Second part."]
 
 
 def test_history_off_saves_nothing(qtbot, make_app, fake_backend):
@@ -63,6 +66,11 @@ def test_history_off_saves_nothing(qtbot, make_app, fake_backend):
     win.source.set_text("Private text.")
     wait_idle(qtbot, win)
     assert win.target.view.text() == "PRIVATETEXT。"
+    assert app.record("From the popup.", "来自弹窗。") is None  # the popup's path too
+    app.show_history()  # looking at an empty history does not create one
+    dialog = app._dialogs["history"]
+    assert dialog.list.count() == 0 and "switched off" in dialog.note.text()
+    assert not dialog.clear_button.isEnabled()
     assert not history_path().exists()
 
 
@@ -149,3 +157,121 @@ def test_a_history_that_cannot_be_opened_is_said_once_and_translating_goes_on(qt
     app.show_history()
     assert "history" not in app._dialogs and win.statusBar().currentMessage() == ""
     assert history_path().is_dir()
+
+
+def test_pasting_over_the_text_starts_a_new_entry_and_keeps_the_old_one(qtbot, make_app, fake_backend):
+    """Select-all + paste used to overwrite the entry of the text that was there."""
+    app = make_app(fake_backend)
+    win = app.window
+    qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
+    win.source.set_text("The first letter.")
+    wait_idle(qtbot, win)
+    win.source.edit.selectAll()
+    win.source.edit.insertPlainText("A second letter, pasted over it.")  # one edit: the pane is never empty
+    wait_idle(qtbot, win)
+    win.source.edit.moveCursor(win.source.edit.textCursor().MoveOperation.End)
+    qtbot.keyClicks(win.source.edit, " Typed on.")
+    wait_idle(qtbot, win)
+    assert [e.source for e in app.history.search()] == ["A second letter, pasted over it. Typed on.",
+                                                         "The first letter."]
+
+
+def test_what_counts_as_the_same_text():
+    draft = Draft(7, "The meeting is on Monday at ten.", "p")
+    for edited in ("The meeting is on Monday at ten. Please come.",  # typed on
+                   "The meeting is on Tuesday at ten.",  # corrected in the middle
+                   "The meeting is on Monday",  # cut short
+                   "The meeting is on Monday at ten."):  # the same, translated again (another variant)
+        assert continues(draft, edited, "p"), edited
+    for new in ("T", "Something else entirely.", "The weather is fine today, isn't it?", ""):
+        assert not continues(draft, new, "p"), new
+    assert not continues(draft, draft.source, "another-pack")
+    assert not continues(None, draft.source, "p")
+
+
+def test_every_popup_translation_is_an_entry_of_its_own(qtbot, make_app, fake_backend):
+    app = make_app(fake_backend)
+    qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
+    app.record("Copied once.", "复制一次。")
+    app.record("Copied once.", "复制一次。")
+    assert [e.source for e in app.history.search()] == ["Copied once.", "Copied once."]
+
+
+def test_a_reopened_entry_translated_again_is_not_copied(qtbot, make_app, fake_backend):
+    app = make_app(fake_backend)
+    win = app.window
+    qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
+    win.source.set_text("Old text.")
+    wait_idle(qtbot, win)
+    win.source.edit.clear()
+    win.source.set_text("Newer text.")
+    wait_idle(qtbot, win)
+    old = app.history.search()[1]
+    win.reopen(old)
+    wait_idle(qtbot, win)
+    assert [e.source for e in app.history.search()] == ["Old text.", "Newer text."]
+    assert app.history.search()[0].id == old.id
+
+
+def test_favourites_survive_clear_and_pruning_delete_and_export(ui_dirs, monkeypatch, tmp_path):
+    import csv
+
+    import fanyi.ui.history as history_module
+
+    history = History()
+    ids = [history.save(f"Text {n}.", f"文本{n}。", "p") for n in range(4)]
+    history.set_starred([ids[0]], True)
+    assert [e.id for e in history.search(starred_only=True)] == [ids[0]]
+    monkeypatch.setattr(history_module, "MAX_ROWS", 2)
+    history.save("Text 4.", "文本4。", "p")  # drops the oldest rows, but not the starred one
+    assert sorted(e.source for e in history.search()) == ["Text 0.", "Text 3.", "Text 4."]
+    history.delete([ids[3]])
+    assert sorted(e.source for e in history.search()) == ["Text 0.", "Text 4."]
+    out = tmp_path / "out.csv"
+    export_csv(history.search(limit=None), out)
+    assert out.read_bytes().startswith(b"\xef\xbb\xbf")  # a BOM, so that Excel reads UTF-8
+    rows = list(csv.reader(out.read_text(encoding="utf-8-sig").splitlines()))
+    assert rows[0] == ["time", "model", "source", "translation", "starred"]
+    assert [r[2:] for r in rows[1:]] == [["Text 4.", "文本4。", ""], ["Text 0.", "文本0。", "yes"]]
+    history.clear()
+    assert [(e.source, e.starred) for e in history.search()] == [("Text 0.", True)]
+
+
+def test_the_dialog_stars_deletes_and_filters(qtbot, ui_dirs, monkeypatch):
+    history = History()
+    for n in range(3):
+        history.save(f"Entry {n}.", f"条目{n}。", "p")
+    dialog = HistoryDialog(history, True)
+    qtbot.addWidget(dialog)
+    assert not dialog.star_button.isEnabled() and not dialog.delete_button.isEnabled()
+    dialog.list.item(0).setSelected(True)
+    assert dialog.star_button.text() == "Add to favourites"
+    dialog.toggle_star()
+    assert dialog.list.item(0).text().startswith("★ ") and dialog.list.item(0).isSelected()
+    assert dialog.star_button.text() == "Remove from favourites"
+    dialog.starred_only.setChecked(True)
+    assert [e.source for e in dialog._entries] == ["Entry 2."]
+    dialog.starred_only.setChecked(False)
+    dialog.list.item(1).setSelected(True)
+    dialog.list.item(2).setSelected(True)
+    dialog.list.item(0).setSelected(False)
+    dialog.delete_selected()
+    assert [e.source for e in history.search()] == ["Entry 2."]
+    monkeypatch.setattr(QMessageBox, "question", lambda *a: QMessageBox.StandardButton.Yes)
+    dialog.clear()
+    assert dialog.list.count() == 1  # the favourite stays
+
+
+def test_a_history_file_from_before_favourites_keeps_its_entries(ui_dirs):
+    path = history_path()
+    path.parent.mkdir(parents=True)
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE history (id INTEGER PRIMARY KEY AUTOINCREMENT, created REAL NOT NULL, "
+               "pack TEXT NOT NULL, source TEXT NOT NULL, target TEXT NOT NULL)")
+    db.execute("INSERT INTO history (created, pack, source, target) VALUES (1, 'p', 'Old.', '旧。')")
+    db.commit()
+    db.close()
+    history = History(on_moved_aside=lambda kept: pytest.fail(f"moved aside: {kept}"))
+    assert [(e.source, e.starred) for e in history.search()] == [("Old.", False)]
+    history.set_starred([history.search()[0].id], True)
+    assert history.search(starred_only=True)[0].source == "Old."

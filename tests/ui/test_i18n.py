@@ -71,3 +71,38 @@ def test_the_compiled_qm_matches_the_ts(tmp_path):
     out = tmp_path / "fanyi_zh_CN.qm"
     subprocess.run([qt_tool("lrelease"), str(TS), "-qm", str(out)], check=True, capture_output=True)
     assert out.read_bytes() == QM.read_bytes(), "run the commands in assets/i18n/README.md"
+
+
+def test_qts_own_dialogs_speak_chinese(qtbot, ui_dirs):
+    """Qt's message boxes and file dialogs take their words from Qt's translation, which the app loads too
+    (and the bundle keeps: packaging/pyinstaller/contents.py); two it lacks come from ours."""
+    from PySide6.QtWidgets import QDialogButtonBox, QFileDialog, QLabel, QMessageBox
+
+    i18n.install("zh_CN")
+    box = QMessageBox(QMessageBox.Icon.Question, "", "", QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+    qtbot.addWidget(box)
+    assert sorted(b.text() for b in box.buttons()) == ["否(&N)", "是(&Y)"]
+    dialog = QFileDialog(None, "")
+    dialog.setOption(QFileDialog.Option.DontUseNativeDialog)
+    qtbot.addWidget(dialog)
+    assert sorted(b.text() for b in dialog.findChild(QDialogButtonBox).buttons()) == ["取消", "打开(&O)"]
+    labels = {label.text() for label in dialog.findChildren(QLabel)}
+    assert {"查找范围(&L)：", "文件类型(&T)："} <= labels
+
+
+def test_no_english_is_left_where_the_engine_or_a_pack_speaks(qtbot, make_app, fake_backend):
+    from fanyi.ui.settings_dialog import SettingsDialog
+
+    app = make_app(fake_backend)
+    win = app.window
+    win.show()
+    qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
+    i18n.install("zh_CN")
+    # an fp32 pack's quantization was shown as "none"
+    qtbot.waitUntil(lambda: win.model_label.text() == "tiny-en-zh · 全精度")
+    dialog = SettingsDialog(app.settings, tray_available=True)
+    qtbot.addWidget(dialog)
+    assert [dialog.tabs.tabText(i) for i in range(dialog.tabs.count())] == [
+        "翻译", "外观", "快捷键和托盘", "下载", "其他应用"]
+    win._on_load_failed("manifest.json is missing")
+    assert win.target.error.text() == "无法打开模型：manifest.json is missing"

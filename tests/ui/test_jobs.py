@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import stat
 import time
 import warnings
 from pathlib import Path
@@ -33,6 +35,9 @@ def test_a_dropped_file_becomes_a_job_that_finishes(qtbot, make_app, fake_backen
     app = make_app(fake_backend)
     win = app.window
     win.show()
+    # with the model loaded the app asks for the chosen variant (简体, the pack's default): the name
+    # must still be the README's `name.zh.ext`, as `fanyi file` writes it
+    qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
     drop(win, src)
     assert len(app.jobs.jobs) == 1 and win.jobs_panel.isVisible()
     job = next(iter(app.jobs.jobs.values()))
@@ -42,8 +47,45 @@ def test_a_dropped_file_becomes_a_job_that_finishes(qtbot, make_app, fake_backen
     assert job.output.read_text(encoding="utf-8") == "THEFIRSTPARAGRAPH。\n\nTHESECONDPARAGRAPH。\n"
     assert row.open_button.isVisible() and row.folder_button.isVisible() and not row.cancel_button.isVisible()
     assert "translated: 2 of 2" in job.summary
+    umask = os.umask(0o022)
+    os.umask(umask)
+    assert stat.S_IMODE(job.output.stat().st_mode) == 0o666 & ~umask  # what any new file gets
+    report = row.report_dialog  # opened by itself when the job was done
+    assert report is not None and report.isVisible() and row.report_button.isVisible()
+    assert report.translated.text() == "2 of 2 parts" and report.failed.text() == "0"
+    assert "notes.zh.txt is written." == report.heading.text() and not report.failures.isVisibleTo(report)
     qtbot.mouseClick(row.dismiss_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not win.jobs_panel.isVisible())
+    assert not report.isVisible()
+
+    app.set_variant("cmn_Hant")  # another variant is named by its code
+    win.enqueue_document(src)
+    job = list(app.jobs.jobs.values())[-1]
+    qtbot.waitUntil(lambda: job.state == DONE, timeout=TRANSLATE_TIMEOUT)
+    assert job.output == tmp_path / "notes.cmn_Hant.txt"
+
+
+def test_the_report_names_each_failed_part_and_why(qtbot, make_app, fake_backend, tmp_path):
+    from ui_fakes import LOOPS
+
+    src = tmp_path / "mixed.md"
+    src.write_text(f"A good paragraph.\n\nThis one {LOOPS} forever.\n\n```\ncode()\n```\n\n42 + 7\n",
+                   encoding="utf-8")
+    app = make_app(fake_backend)
+    win = app.window
+    win.show()
+    qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
+    win.enqueue_document(src)
+    job = next(iter(app.jobs.jobs.values()))
+    qtbot.waitUntil(lambda: job.state == DONE, timeout=TRANSLATE_TIMEOUT)
+    report = win.jobs_panel.rows[job.id].report_dialog
+    assert report.translated.text() == "1 of 4 parts"
+    assert report.kept.text() == "2 (code block: 1, numbers or symbols only: 1)"
+    assert report.failed.text() == "1" and report.failures.isVisibleTo(report)
+    item = report.failures.topLevelItem(0)
+    assert (item.text(0), item.text(1)) == ("line 3", f"This one {LOOPS} forever.")
+    assert "repeat" in item.text(2)
+    assert "could not be translated" in report.heading.text()
 
 
 def test_a_running_job_can_be_cancelled_and_a_queued_one_too(qtbot, make_app, fake_backend, tmp_path):
@@ -81,7 +123,9 @@ def test_a_failing_document_shows_its_message(qtbot, make_app, fake_backend, tmp
     win.enqueue_document(src)
     job = next(iter(app.jobs.jobs.values()))
     qtbot.waitUntil(lambda: job.state == FAILED, timeout=TRANSLATE_TIMEOUT)
-    assert "is not a supported document" in win.jobs_panel.rows[job.id].state.text()
+    state = win.jobs_panel.rows[job.id].state
+    assert state.text() == "Not a kind of document Fanyi translates"  # a headline in the UI language
+    assert "is not a supported document" in state.toolTip()  # and the details
 
 
 def test_without_a_model_no_job_is_queued(qtbot, make_app, ui_dirs, tmp_path):
@@ -90,3 +134,33 @@ def test_without_a_model_no_job_is_queued(qtbot, make_app, ui_dirs, tmp_path):
     src.write_text("Hello.")
     drop(app.window, src)
     assert app.jobs.jobs == {} and "Install a model" in app.window.stats_label.text()
+
+
+def test_the_documents_dialog_opens_in_the_home_folder(qtbot, make_app, fake_backend, tmp_path, monkeypatch):
+    from PySide6.QtCore import QDir
+    from PySide6.QtWidgets import QFileDialog
+
+    monkeypatch.chdir(tmp_path)  # the folder the app was started in
+    asked = []
+    picked = tmp_path / "deep" / "a.txt"
+    picked.parent.mkdir()
+    picked.write_text("Hello.")
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames",
+                        lambda parent, title, folder, filters: (asked.append(folder), ([str(picked)], ""))[1])
+    app = make_app(fake_backend)
+    app.window.open_documents()
+    app.window.open_documents()
+    assert asked == [QDir.homePath(), str(picked.parent)]
+
+
+def test_the_report_translates_what_the_documents_say():
+    """Kept reasons and notes come from fanyi.documents in English; the report knows each of them."""
+    from fanyi.documents import pdf
+    from fanyi.documents.base import OTHER_REASONS
+    from fanyi.documents.policy import keep_reason
+    from fanyi.ui.report_dialog import _KNOWN
+
+    said = {pdf.LAYOUT_NOTE, OTHER_REASONS, "code block", keep_reason("42 + 7", "zh"),
+            keep_reason("https://example.org/a_b", "zh"), keep_reason("这已经是中文了。", "zh"),
+            keep_reason("これは日本語です", "ja"), keep_reason("Bonjour tout le monde", "fr")}
+    assert None not in said and said <= set(_KNOWN)

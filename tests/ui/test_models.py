@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+import os
+import subprocess
+import sys
 import json
 import shutil
 import zipfile
@@ -42,7 +45,11 @@ def test_without_a_model_the_window_opens_and_offers_one_download(qtbot, empty_a
     assert page.import_folder_button.isEnabled() and page.import_zip_button.isEnabled()
     assert win.stats_label.text() == "No model installed"
     empty_app.translate_clipboard()
-    assert empty_app.popup.isVisible() and "click Download" in empty_app.popup.status.text()
+    popup = empty_app.popup
+    assert popup.isVisible() and popup.status.text().startswith("No translation model is installed.")
+    assert not popup.download_button.isHidden() and popup.view.isHidden()
+    qtbot.mouseClick(popup.download_button, Qt.MouseButton.LeftButton)  # to the page above
+    assert not popup.isVisible() and win.isVisible() and win.pages.currentIndex() == PAGE_NO_MODEL
 
 
 def test_the_download_button_installs_the_default_pack_from_the_catalog(qtbot, empty_app, publish):
@@ -277,3 +284,47 @@ def test_a_pack_onnx_runtime_cannot_load_is_reported_and_the_app_goes_on(qtbot, 
     app.choose_pack(good)
     qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
     assert app.service.model.name == "tiny-en-zh" and win.isVisible()
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    """`fanyi` in a terminal beside the running app: same user folders (the environment), another process."""
+    return subprocess.run([sys.executable, "-m", "fanyi", *args], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+
+
+def test_packs_installed_or_removed_in_a_terminal_appear_at_once(qtbot, make_app, fake_backend, tiny_pack_zh_en):
+    app = make_app(fake_backend)
+    win = app.window
+    win.show()
+    qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
+    assert [win.pack_box.itemData(i) for i in range(win.pack_box.count())] == ["tiny-en-zh"]
+    assert _cli("models", "import", str(tiny_pack_zh_en)).returncode == 0
+    qtbot.waitUntil(lambda: win.pack_box.findData("tiny-zh-en") >= 0, timeout=LOAD_TIMEOUT)
+    assert win.swap_button.isEnabled()
+    assert _cli("models", "remove", "tiny-zh-en").returncode == 0
+    qtbot.waitUntil(lambda: win.pack_box.findData("tiny-zh-en") < 0, timeout=LOAD_TIMEOUT)
+    assert not win.swap_button.isEnabled()
+
+
+def test_the_first_pack_installed_in_a_terminal_replaces_the_no_model_page(qtbot, empty_app, tiny_pack):
+    win = empty_app.window
+    assert win.pages.currentIndex() == PAGE_NO_MODEL
+    assert _cli("models", "import", str(tiny_pack)).returncode == 0
+    qtbot.waitUntil(lambda: win.pages.currentIndex() == PAGE_TRANSLATE, timeout=LOAD_TIMEOUT)
+    qtbot.waitUntil(lambda: empty_app.service.model is not None, timeout=LOAD_TIMEOUT)
+
+
+def test_set_as_default_switches_the_window_to_that_pack(qtbot, make_app, fake_backend, tiny_pack_zh_en):
+    library.import_pack(tiny_pack_zh_en)
+    app = make_app(fake_backend)
+    win = app.window
+    win.show()
+    qtbot.waitUntil(lambda: app.service.model is not None and app.service.model.name == "tiny-en-zh",
+                    timeout=LOAD_TIMEOUT)
+    app.show_models()
+    manager = app._dialogs["models"]
+    manager.select("tiny-zh-en")
+    qtbot.mouseClick(manager.default_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: app.service.model is not None and app.service.model.name == "tiny-zh-en",
+                    timeout=LOAD_TIMEOUT)
+    assert win.pack_box.currentData() == "tiny-zh-en" and app.settings.default_pack == "tiny-zh-en"

@@ -90,3 +90,87 @@ def test_translate_clipboard_command_exits_when_the_popup_closes(qtbot, pack_dir
         timer.stop()
         watchdog.stop()
     assert seen == ["BOUNDTOADESKTOPSHORTCUT。"]
+
+
+def test_the_popup_is_as_tall_as_its_text_then_scrolls(qtbot, make_app, fake_backend):
+    from fanyi.ui.popup import VIEW_LINES, WIDTH
+
+    app = make_app(fake_backend)
+    popup = app.popup
+    QApplication.clipboard().setText("Short.")
+    app.translate_clipboard()
+    qtbot.waitUntil(lambda: popup.text() == "SHORT。", timeout=TRANSLATE_TIMEOUT)
+    short_height, bar = popup.height(), popup.view.verticalScrollBar()
+    assert popup.width() == WIDTH[0] and bar.maximum() == 0  # all of it shown, no scrollbar
+    few = " ".join(f"Sentence number {i} is here." for i in range(12))
+    QApplication.clipboard().setText(few)
+    app.translate_clipboard()
+    qtbot.waitUntil(lambda: popup._req_id is None and popup.text().endswith("。"), timeout=TRANSLATE_TIMEOUT)
+    assert popup.width() == WIDTH[1] and popup.height() > short_height and bar.maximum() == 0
+    many = "\n".join(f"Line {i}." for i in range(40))
+    QApplication.clipboard().setText(many)
+    app.translate_clipboard()
+    qtbot.waitUntil(lambda: popup._req_id is None and popup.text().count("\n") == 39, timeout=TRANSLATE_TIMEOUT)
+    assert popup.view.height() < (VIEW_LINES[1] + 1) * popup.view.fontMetrics().lineSpacing() + 12
+    assert bar.maximum() > 0  # past the most lines it scrolls
+
+
+def test_the_popup_is_dragged_by_its_header(qtbot, make_app, fake_backend):
+    app = make_app(fake_backend)
+    QApplication.clipboard().setText("Drag me.")
+    app.translate_clipboard()
+    popup = app.popup
+    start = popup.pos()
+    label = popup.direction_label
+    qtbot.mousePress(label, Qt.MouseButton.LeftButton, pos=QPoint(5, 5))
+    qtbot.mouseMove(label, QPoint(45, 35))
+    qtbot.mouseRelease(label, Qt.MouseButton.LeftButton, pos=QPoint(45, 35))
+    assert popup.pos() == start + QPoint(40, 30)
+
+
+def test_the_popup_closes_when_another_window_is_activated_unless_pinned(qtbot, make_app, fake_backend):
+    from PySide6.QtWidgets import QWidget
+
+    app = make_app(fake_backend)
+    other = QWidget()
+    qtbot.addWidget(other)
+    other.show()
+    QApplication.clipboard().setText("Click elsewhere.")
+    app.translate_clipboard()
+    popup = app.popup
+    qtbot.waitUntil(popup.isActiveWindow)
+    other.activateWindow()
+    qtbot.waitUntil(lambda: not popup.isVisible())
+    app.translate_clipboard()
+    qtbot.waitUntil(popup.isActiveWindow)
+    qtbot.mouseClick(popup.pin_button, Qt.MouseButton.LeftButton)
+    other.activateWindow()
+    qtbot.waitUntil(other.isActiveWindow)
+    assert popup.isVisible()
+    qtbot.keyClick(popup, Qt.Key.Key_Escape)  # Esc still closes a pinned popup
+    assert not popup.isVisible()
+
+
+def test_open_in_main_window_puts_the_text_there(qtbot, make_app, fake_backend):
+    app = make_app(fake_backend)
+    text = "Read this in the big window."
+    QApplication.clipboard().setText(text)
+    app.translate_clipboard()
+    popup = app.popup
+    qtbot.mouseClick(popup.open_button, Qt.MouseButton.LeftButton)
+    win = app.window
+    assert win.isVisible() and win.source.text() == text and not popup.isVisible()
+    qtbot.waitUntil(lambda: win.target.view.text() == "READTHISINTHEBIGWINDOW。", timeout=TRANSLATE_TIMEOUT)
+
+
+def test_the_popup_switches_the_chinese_variant(qtbot, make_app, fake_backend):
+    app = make_app(fake_backend)
+    QApplication.clipboard().setText("Good news.")
+    app.translate_clipboard()
+    popup = app.popup
+    qtbot.waitUntil(lambda: popup.text() == "GOODNEWS。", timeout=TRANSLATE_TIMEOUT)
+    shown = {b.property("variant"): b for b in popup.variant_group.buttons() if not b.isHidden()}
+    assert set(shown) == {"cmn_Hans", "cmn_Hant", "yue"} and shown["cmn_Hans"].isChecked()
+    qtbot.mouseClick(shown["cmn_Hant"], Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: popup.text() == "繁GOOD繁NEWS。", timeout=TRANSLATE_TIMEOUT)
+    assert app.settings.target_variant == "cmn_Hant"

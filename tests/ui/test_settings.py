@@ -98,7 +98,7 @@ def test_the_dialog_edits_a_copy(qtbot, ui_dirs):
     qtbot.addWidget(dialog)
     assert dialog.hotkey_mode.currentIndex() == HOTKEY_COMBO
     assert dialog.hotkey_keys.keySequence().toString() == "Ctrl+Alt+F"
-    assert not dialog.start_in_tray.isEnabled() and dialog.tray_note.isVisibleTo(dialog)
+    assert not dialog.start_in_tray.isEnabled() and not dialog.tray_note.isHidden()
     assert "fanyi --translate-clipboard" in dialog.hotkey_note.text()
     assert "no X display" in dialog.hotkey_note.text()
     dialog.beams.setValue(3)
@@ -157,3 +157,137 @@ def test_remembered_languages_round_trip_and_bad_entries_are_dropped(ui_dirs):
     assert loaded.pack_languages == {"good": ["en_XX", "zh_CN"]} and loaded.beams == 3
     settings_path().write_text(json.dumps({"pack_languages": ["not", "a", "dict"]}), encoding="utf-8")
     assert load_settings().pack_languages == {}
+
+
+def test_the_dialog_is_in_tabs_with_every_field_where_a_user_looks(qtbot, ui_dirs):
+    dialog = SettingsDialog(Settings(), tray_available=True)
+    qtbot.addWidget(dialog)
+    where = {
+        "Translation": [dialog.beams, dialog.max_length, dialog.threads, dialog.as_you_type, dialog.variant,
+                        dialog.history],
+        "Appearance": [dialog.language, dialog.theme, dialog.text_size],
+        "Shortcuts & tray": [dialog.hotkey_mode, dialog.hotkey_keys, dialog.hotkey_note, dialog.screenshot_keys,
+                             dialog.screenshot_note, dialog.start_at_login,
+                             dialog.start_in_tray, dialog.close_to_tray],
+        "Downloads": [dialog.mirror, dialog.catalog_url, dialog.download_note],
+        "Other apps": [dialog.api_enabled, dialog.api_port, dialog.api_key, dialog.api_address, dialog.api_deeplx],
+    }
+    assert [dialog.tabs.tabText(i).replace("&&", "&") for i in range(dialog.tabs.count())] == list(where)
+    for title, fields in where.items():
+        assert {dialog.tab_of(f).replace("&&", "&") for f in fields} == {title}
+
+
+def test_the_options_say_what_they_do(qtbot, ui_dirs):
+    """"Beams", "Maximum length" and "CPU threads" meant nothing to most users."""
+    dialog = SettingsDialog(Settings(), tray_available=True)
+    qtbot.addWidget(dialog)
+    form = dialog.translation_tab
+    labels = {form.labelForField(f).text(): f.toolTip() for f in (dialog.beams, dialog.max_length, dialog.threads)}
+    assert list(labels) == ["Candidates compared", "Longest translation", "Processor cores"]
+    assert all(len(tip) > 60 for tip in labels.values())
+    assert "beam search" in labels["Candidates compared"] and "tokens" in labels["Longest translation"]
+
+
+def test_a_bad_address_shows_the_downloads_tab(qtbot, ui_dirs):
+    dialog = SettingsDialog(Settings(), tray_available=False)
+    qtbot.addWidget(dialog)
+    dialog.mirror.setText("ftp://x")
+    dialog.accept()
+    assert dialog.tabs.tabText(dialog.tabs.currentIndex()) == "Downloads"
+
+
+def test_the_window_comes_back_where_it_was(qtbot, make_app, fake_backend):
+    first = make_app(fake_backend)
+    win = first.window
+    win.show()
+    win.resize(720, 430)
+    win.splitter.setSizes([180, 520])
+    sizes = win.splitter.sizes()
+    first.shutdown()
+    saved = load_settings()
+    assert saved.window_geometry and saved.splitter_state
+
+    second = make_app(fake_backend)
+    again = second.window
+    again.show()
+    assert (again.width(), again.height()) == (720, 430)
+    assert again.splitter.sizes() == sizes
+
+
+def test_text_size_changes_the_panes(qtbot, make_app, fake_backend):
+    app = make_app(fake_backend)
+    win = app.window
+    default = win.source.edit.font().pointSizeF()
+    app.apply_settings(dataclasses.replace(app.settings, text_size=20))
+    assert win.source.edit.font().pointSize() == win.target.view.font().pointSize() == 20
+    app.apply_settings(dataclasses.replace(app.settings, text_size=0))
+    assert win.target.view.font().pointSizeF() == default
+    save_settings(Settings(text_size=5))  # hand-edited, unreadably small
+    assert load_settings().text_size == 0
+
+
+def test_start_at_login_writes_and_removes_the_entry(qtbot, make_app, fake_backend, monkeypatch, tmp_path):
+    from fanyi import autostart
+
+    entry = autostart.FileEntry(tmp_path / "autostart" / "fanyi.desktop", "desktop")
+    monkeypatch.setattr(autostart, "backend", lambda: entry)
+    app = make_app(fake_backend)
+    app.apply_settings(dataclasses.replace(app.settings, start_at_login=True))
+    assert entry.path.is_file() and "--tray" in entry.path.read_text(encoding="utf-8")
+    app.apply_settings(dataclasses.replace(app.settings, start_at_login=False))
+    assert not entry.path.exists()
+
+    def refuse(*_args) -> None:
+        raise PermissionError("Permission denied")
+
+    monkeypatch.setattr(entry, "write", refuse)
+    notices = []
+    app.notice.connect(notices.append)
+    app.apply_settings(dataclasses.replace(app.settings, start_at_login=True))
+    assert notices == ["Starting at login could not be changed: Permission denied"]
+    assert not app.settings.start_at_login and not load_settings().start_at_login  # the setting tells the truth
+
+
+def test_the_selection_setting_is_offered_only_where_there_is_a_selection(qtbot, ui_dirs, monkeypatch):
+    from PySide6.QtGui import QClipboard
+
+    dialog = SettingsDialog(Settings(), tray_available=False)
+    qtbot.addWidget(dialog)
+    assert dialog.translate_selection.isHidden()  # offscreen, like Windows and macOS: none
+    monkeypatch.setattr(QClipboard, "supportsSelection", lambda self: True)
+    dialog = SettingsDialog(Settings(), tray_available=False)
+    qtbot.addWidget(dialog)
+    assert not dialog.translate_selection.isHidden() and not dialog.translate_selection.isChecked()
+    assert dialog.tab_of(dialog.translate_selection).replace("&&", "&") == "Shortcuts & tray"
+    dialog.translate_selection.setChecked(True)
+    assert dialog.result_settings().translate_selection
+    save_settings(dialog.result_settings())
+    assert load_settings().translate_selection
+
+
+class _X11Clipboard:
+    """What QClipboard answers on X11, where the offscreen platform has no selection to set."""
+
+    def __init__(self, copied: str, selected: str) -> None:
+        self.copied, self.selected = copied, selected
+
+    def supportsSelection(self) -> bool:
+        return True
+
+    def text(self, mode=None) -> str:
+        from PySide6.QtGui import QClipboard
+
+        return self.selected if mode == QClipboard.Mode.Selection else self.copied
+
+
+def test_the_hotkey_takes_the_selection_when_asked_and_there_is_one(make_app, ui_dirs, monkeypatch):
+    from PySide6.QtGui import QGuiApplication
+
+    app = make_app(settings=Settings(translate_selection=True))
+    monkeypatch.setattr(QGuiApplication, "clipboard", staticmethod(lambda: _X11Clipboard("copied", "selected")))
+    assert app.copied_text() == "selected"
+    monkeypatch.setattr(QGuiApplication, "clipboard", staticmethod(lambda: _X11Clipboard("copied", "")))
+    assert app.copied_text() == "copied"  # nothing selected: the clipboard
+    app.settings.translate_selection = False
+    monkeypatch.setattr(QGuiApplication, "clipboard", staticmethod(lambda: _X11Clipboard("copied", "selected")))
+    assert app.copied_text() == "copied"

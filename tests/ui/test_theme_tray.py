@@ -29,3 +29,25 @@ def test_without_a_tray_closing_the_window_quits(qtbot, make_app, fake_backend):
     with qtbot.waitSignal(app.quit_requested, timeout=1000):
         app.window.close()
     assert QApplication.instance() is not None
+
+
+def test_the_chosen_variant_stands_out_in_every_theme(qtbot, make_app, fake_backend):
+    """In the dark theme the checked 简体 button was drawn one shade off the others."""
+    from fanyi.ui import theme
+
+    app = make_app(fake_backend)
+    win = app.window
+    win.show()
+    qtbot.waitUntil(lambda: app.service.model is not None)
+    buttons = {b.property("variant"): b for b in win.variant_group.buttons()}
+    for name in ("dark", "light"):
+        theme.apply(name)
+        qtbot.wait(10)
+
+        def fill(button):
+            image = button.grab().toImage()
+            return image.pixelColor(image.width() // 2, 3)  # above the text, inside the border
+
+        highlight = win.palette().color(win.palette().ColorRole.Highlight)
+        assert fill(buttons["cmn_Hans"]) == highlight, name
+        assert fill(buttons["cmn_Hant"]) != highlight and fill(buttons["yue"]) != highlight

@@ -46,6 +46,24 @@ class JobResult:
     report: JobReport
 
 
+def output_language(translator: Translator, target: str | None) -> str:
+    """The language in an output's name: the pack's language (``zh``) for its default target; the
+    target's own code for any other variant (``cmn_Hant``, ``yue``) and for a many-to-many pack, whose
+    own language is "many" (``zh_CN``, ``zho_Hant``)."""
+    default = getattr(translator, "default_target", None)
+    chosen = target or default
+    if chosen is None or (chosen == default and not getattr(translator, "target_languages", ())):
+        return translator.target_lang
+    return chosen
+
+
+def document_language(translator: Translator, options: DecodeOptions | None) -> str:
+    """The code lang attributes get: the language ("zh"), not a pack's target token ("cmn_Hans"), and
+    for a many-to-many pack the request's target language rather than the pack's "many" ("mul")."""
+    languages = getattr(translator, "languages", None)  # fanyi.engine.translator.Translator has it
+    return languages(options).target_lang if languages is not None else translator.target_lang
+
+
 def output_path_for(src: Path, target_lang: str, folder: Path | None = None) -> Path:
     """``name.zh.ext`` next to the source (or in ``folder``), numbered ``name.zh.1.ext`` … when taken."""
     return next(path for path in _output_names(src, target_lang, folder) if not path.exists())
@@ -73,8 +91,8 @@ def translate_document(
 ) -> JobResult:
     """Translate ``src`` into a new file; raises a DocumentError (nothing written) or Cancelled.
 
-    Without ``dst`` (or with a folder) the output is ``name.zh.ext`` there, or the first free
-    ``name.zh.N.ext``; the name is claimed atomically when the output is complete, so two jobs on one
+    Without ``dst`` (or with a folder) the output is ``name.zh.ext`` there (see ``output_language``),
+    or the first free ``name.zh.N.ext``; the name is claimed atomically when the output is complete, so two jobs on one
     source never replace each other's output. An existing ``dst`` file is replaced only with
     ``overwrite``.
     """
@@ -83,15 +101,16 @@ def translate_document(
     target = (options.target if options is not None else None) or translator.target_lang
     if dst is None or Path(dst).is_dir():
         folder = None if dst is None else Path(dst)
-        dst = output_path_for(src, target, folder)
-        names, replace = _output_names(src, target, folder), False  # numbered names never replace
+        language = output_language(translator, options.target if options is not None else None)
+        dst = output_path_for(src, language, folder)
+        names, replace = _output_names(src, language, folder), False  # numbered names never replace
     else:
         dst = Path(dst)
         names, replace = iter([dst]), overwrite
     _check_writable(src, dst, overwrite=overwrite)
     sweep_stale(dst.parent)
     try:
-        document = fmt.open(src)
+        document = fmt.open(src, cancel, progress)
         total, kept = _count(document.units(), target, cancel)
     except MemoryError:
         raise _out_of_memory(src) from None
@@ -104,8 +123,8 @@ def translate_document(
     results = translating.results(document.units())
     try:
         with staged(dst) as stage:
-            # lang attributes want a language code ("zh"), not a pack's target token ("cmn_Hans").
-            document.write(stage.file, results, bilingual=bilingual, target_lang=translator.target_lang)
+            document.write(stage.file, results, bilingual=bilingual,
+                           target_lang=document_language(translator, options))
             if report.translated == 0:
                 reason = report.failed[0].reason if report.failed else "no translation came back"
                 raise TranslationFailed(src, f"None of the text in {src} could be translated: {reason}.")

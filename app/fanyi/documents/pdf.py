@@ -3,14 +3,15 @@
 The page layout is not kept (said in the document and in the report): each text box that the
 layout analysis finds becomes a paragraph, its wrapped lines joined (``join_hard_wrapped``; a line
 it keeps apart becomes a line break), and each page starts on a new page.
-A PDF without text (a scan) is refused with a message.
+A page without text (a scan) is rendered and read by OCR (``pdfocr``), which the document and
+the report also say; a PDF in which neither finds text is refused with a message.
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -23,6 +24,8 @@ from pdfminer.pdfdocument import PDFEncryptionError
 from pdfminer.pdfinterp import PDFPageInterpreter, PDFResourceManager
 from pdfminer.pdfpage import PDFPage
 
+from fanyi import ocr
+from fanyi.engine.options import CancelToken
 from fanyi.engine.segment import join_hard_wrapped
 from fanyi.limits import (
     MAX_PDF_PAGE_CHARS,
@@ -33,11 +36,12 @@ from fanyi.limits import (
     PDF_LAYOUT_LINES,
 )
 
-from . import pdfbounds
+from . import pdfbounds, pdfocr
 from .base import CorruptDocument, DocumentError, EncryptedDocument, NoTextFound, Unit, describe
 from .bounds import Tally, too_large
 
 LAYOUT_NOTE = "the page layout of the PDF is not kept: this is its text, joined into paragraphs"
+OCR_NOTE = "{pages} no text layer (a scan): the text there was recognised by OCR and may hold misread characters"
 # Characters XML cannot hold; a damaged font's ToUnicode map can produce them.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
@@ -89,8 +93,10 @@ class _Aggregator(PDFPageAggregator):
         return super().render_char(*args, **kwargs)
 
 
-def _paragraphs(path: Path) -> list[tuple[int, str]]:
+def _paragraphs(path: Path) -> tuple[list[tuple[int, str]], list[int]]:
+    """(page number, paragraph) of the text layer, and the numbers of the pages without text."""
     found: list[tuple[int, str]] = []
+    textless: list[int] = []
     units = Tally(path, MAX_UNITS, "text boxes")
     chars = Tally(path, MAX_PDF_TEXT_CHARS, "characters of text")
     try:
@@ -102,6 +108,7 @@ def _paragraphs(path: Path) -> list[tuple[int, str]]:
                 if number > MAX_PDF_PAGES:
                     raise too_large(path, f"it has more than {MAX_PDF_PAGES:,} pages")
                 interpreter.process_page(page)
+                before = len(found)
                 for box in device.get_result():
                     if isinstance(box, LTTextContainer):
                         text = join_hard_wrapped(_NOT_XML.sub("", box.get_text()).strip())
@@ -109,6 +116,8 @@ def _paragraphs(path: Path) -> list[tuple[int, str]]:
                             units.add()
                             chars.add(len(text))
                             found.append((number, text))
+                if len(found) == before:
+                    textless.append(number)
     except DocumentError:
         raise
     except (pdfbounds.DecodeLimit, _PageTooLarge) as error:
@@ -120,26 +129,51 @@ def _paragraphs(path: Path) -> list[tuple[int, str]]:
     except Exception as error:  # noqa: BLE001 - pdfminer raises anything at all on a damaged file
         message = f"{path} is not a readable PDF: it is damaged or truncated ({describe(error)})."
         raise CorruptDocument(path, message) from error
-    return found
+    return found, textless
+
+
+def _pages(numbers: list[int]) -> str:
+    """"page 3 has" or "pages 1–4, 7 have": runs of consecutive numbers joined."""
+    runs: list[list[int]] = []
+    for number in numbers:
+        if runs and number == runs[-1][-1] + 1:
+            runs[-1].append(number)
+        else:
+            runs.append([number])
+    named = ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}–{r[-1]}" for r in runs)
+    return f"page {named} has" if len(numbers) == 1 else f"pages {named} have"
 
 
 class PdfDocument:
-    notes = (LAYOUT_NOTE,)
-
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, cancel: CancelToken | None = None,
+                 progress: Callable[[int, int], None] | None = None) -> None:
         self._path = path
-        self._paragraphs = _paragraphs(path)
+        self._paragraphs, textless = _paragraphs(path)
+        self.notes: tuple[str, ...] = (LAYOUT_NOTE,)
+        if not textless:
+            return
+        try:
+            recognised = pdfocr.recognise_pages(path, textless, cancel, progress)
+        except ocr.OcrUnavailable as error:
+            if not self._paragraphs:
+                raise NoTextFound(path, f"{path} has no text layer (it looks like a scanned PDF), and it cannot be "
+                                        f"recognised: {error}.") from error
+            self.notes += (f"{_pages(textless)} no text layer and were left out: {error}",)
+            return
+        if recognised:
+            self.notes += (OCR_NOTE.format(pages=_pages(sorted({page for page, _ in recognised}))),)
+        cleaned = [(page, _NOT_XML.sub("", text)) for page, text in recognised]
+        self._paragraphs = sorted(self._paragraphs + cleaned, key=lambda item: item[0])
         if not self._paragraphs:
-            raise NoTextFound(
-                path, f"{path} has no text layer (it looks like a scanned PDF); run it through OCR first."
-            )
+            raise NoTextFound(path, f"{path} has no text layer (it looks like a scanned PDF), and OCR found no "
+                                    "text on its pages.")
 
     def units(self) -> Iterator[Unit]:
         return (Unit(text, f"page {page}") for page, text in self._paragraphs)
 
     def write(self, out: BinaryIO, translations: Iterator[str | None], *, bilingual: bool, target_lang: str) -> None:
         document = docx.Document()
-        note = document.add_paragraph(f"Translated from {self._path.name}; {LAYOUT_NOTE}.")
+        note = document.add_paragraph(f"Translated from {self._path.name}; {'; '.join(self.notes)}.")
         note.runs[0].italic = True
         page_of_last = 1
         for page, text in self._paragraphs:
@@ -154,5 +188,6 @@ class PdfDocument:
         document.save(out)
 
 
-def open_document(path: Path) -> PdfDocument:
-    return PdfDocument(path)
+def open_document(path: Path, cancel: CancelToken | None = None,
+                  progress: Callable[[int, int], None] | None = None) -> PdfDocument:
+    return PdfDocument(path, cancel, progress)

@@ -7,10 +7,15 @@ translation of a .txt file should not wait for them.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from fanyi.engine.options import CancelToken
+
 from .base import DocumentHandler, UnsupportedFormat
+
+Progress = Callable[[int, int], None]
 
 
 @dataclass(frozen=True)
@@ -19,10 +24,13 @@ class Format:
     suffixes: tuple[str, ...]
     module: str  # in fanyi.documents, with an ``open_document(path) -> DocumentHandler``
     output_suffix: str | None = None  # None: the same as the source
+    # Opening can take minutes (a scanned PDF is recognised by OCR): ``open_document`` then also
+    # takes the job's cancel token and a progress callback (pages done, pages to do).
+    slow_open: bool = False
 
-    def open(self, path: Path) -> DocumentHandler:
+    def open(self, path: Path, cancel: CancelToken | None = None, progress: Progress | None = None) -> DocumentHandler:
         module = importlib.import_module(f"{__package__}.{self.module}")
-        return module.open_document(path)
+        return module.open_document(path, cancel, progress) if self.slow_open else module.open_document(path)
 
 
 FORMATS = (
@@ -34,7 +42,7 @@ FORMATS = (
     Format("Word document", (".docx",), "docx"),
     Format("PowerPoint presentation", (".pptx",), "pptx"),
     Format("EPUB book", (".epub",), "epub"),
-    Format("PDF", (".pdf",), "pdf", output_suffix=".docx"),
+    Format("PDF", (".pdf",), "pdf", output_suffix=".docx", slow_open=True),
 )
 
 SUPPORTED_SUFFIXES = tuple(suffix for fmt in FORMATS for suffix in fmt.suffixes)

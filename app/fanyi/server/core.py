@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from fanyi import limits
+from fanyi import langid, limits
 from fanyi.documents.html import HtmlText
 from fanyi.documents.policy import keep_reason
 from fanyi.engine.options import CancelToken, DecodeOptions
@@ -105,7 +105,7 @@ class Core:
         if target.code == AUTO:  # "into the other language", as some clients offer
             if source.code == AUTO:
                 every = [p.source_lang for p in packs] + [p.target_lang for p in packs]
-                detected, confidence = languages.detect(sample, _unique(every))
+                detected, confidence = langid.detect(sample, _unique(every))
                 source = languages.Language(detected)
             target = languages.Language(next((p.target_lang for p in packs if p.source_lang == source.code), AUTO))
             if target.code == AUTO:
@@ -115,7 +115,7 @@ class Core:
         if source.code == AUTO:
             # Among the languages that packs translate into the target, and the target itself.
             candidates = _unique([p.source_lang for p in packs if p.target_lang == target.code] + [target.code])
-            detected, confidence = languages.detect(sample, candidates)
+            detected, confidence = langid.detect(sample, candidates)
             source = languages.Language(detected)
         if source.code == target.code:
             return Route(None, source.code, confidence, None)

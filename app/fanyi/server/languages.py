@@ -1,4 +1,4 @@
-"""Language codes as clients send them, their names, and telling scripts apart for ``auto``.
+"""Language codes as clients send them, and their names (``auto`` is told by fanyi.langid).
 
 Clients name Chinese many ways: LibreTranslate ``zh`` / ``zh-Hans`` / ``zh-Hant``, DeepL ``ZH`` /
 ``ZH-HANS`` / ``ZH-HANT``, others ``zh-CN`` / ``zh-TW`` / ``zh-HK``. All of them mean the language
@@ -9,10 +9,7 @@ Clients name Chinese many ways: LibreTranslate ``zh`` / ``zh-Hans`` / ``zh-Hant`
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
-
-from fanyi.documents.policy import target_script
 
 AUTO = "auto"
 SIMPLIFIED, TRADITIONAL, CANTONESE = "cmn_Hans", "cmn_Hant", "yue"
@@ -31,7 +28,6 @@ NAMES = {
     "zh-Hans": "Chinese (Simplified)", "zh-Hant": "Chinese (Traditional)", "yue": "Cantonese",
 }
 _CODE = re.compile(r"[A-Za-z]{2,8}(?:[-_][A-Za-z0-9]{1,8})*")
-_LETTER = re.compile(r"[^\W\d_]")
 
 
 class UnknownLanguage(ValueError):
@@ -64,21 +60,3 @@ def parse(code: str) -> Language:
 
 def name(code: str) -> str:
     return NAMES.get(code, code)
-
-
-def detect(text: str, candidates: Sequence[str]) -> tuple[str, float]:
-    """The candidate language whose script most of the text's letters are written in, with that share (0–1).
-
-    Scripts only: Chinese against English works, English against French does not (the first listed
-    wins a tie). Text without letters goes to the first candidate with share 0.
-    """
-    letters = len(_LETTER.findall(text))
-    best, best_share = candidates[0], 0.0
-    if letters == 0:
-        return best, best_share
-    for code in candidates:
-        script = target_script(code)
-        share = len(script[0].findall(text)) / letters if script else 0.0
-        if share > best_share:
-            best, best_share = code, share
-    return best, min(best_share, 1.0)

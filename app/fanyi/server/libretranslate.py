@@ -11,6 +11,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from fanyi import langid
+
 from . import languages
 from .core import ApiError, Core, Job
 from .web import Fields, guarded, presented_key, read_fields, run_cancellable
@@ -85,5 +87,5 @@ async def _detect(core: Core, request: Request) -> Response:
     if text is None:
         raise ApiError(400, "q is required")
     candidates = list(dict.fromkeys(code for d in core.directions() for code in (d.source, d.target)))
-    language, confidence = languages.detect(text, candidates or ["en"])
+    language, confidence = langid.detect(text, candidates or ["en"])
     return JSONResponse([_detection(language, confidence)])

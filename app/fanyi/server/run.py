@@ -48,15 +48,6 @@ def address(sock: socket.socket) -> str:
     return f"http://{'[' + host + ']' if ':' in host else host}:{port}"
 
 
-def is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 def _server(core: Core, *, quiet: bool):
     import uvicorn
 

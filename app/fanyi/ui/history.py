@@ -1,7 +1,10 @@
 """Recent translations in a local SQLite file (no Qt here).
 
-The main window keeps one row per draft and updates it as the user types, so translate-as-you-type
-does not leave a row for every pause.
+Every translation is its own entry, but translate-as-you-type must not leave a row for every pause:
+a window remembers the ``Draft`` it saved last and the next translation updates that row while it is
+the same text being edited (``continues``), and adds a row for a new text (one pasted over the old,
+typed after select-all, or reopened from elsewhere). Starred entries (favourites) are never
+dropped to keep the file small, nor deleted by Clear.
 
 A damaged database (not SQLite, pages that fail SQLite's check, a foreign table) is moved aside,
 kept as ``history.sqlite3.corrupt-<date>-<time>``, and a new one started; ``on_moved_aside`` is
@@ -10,6 +13,9 @@ told where it went so the user can be, once.
 
 from __future__ import annotations
 
+import csv
+import datetime
+import io
 import logging
 import os
 import sqlite3
@@ -20,13 +26,14 @@ from pathlib import Path
 from typing import TypeVar
 
 from fanyi import paths
-from fanyi.fsutil import move_aside
+from fanyi.fsutil import atomic_write_bytes, move_aside
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 HISTORY_FILE = "history.sqlite3"
-MAX_ROWS = 5000  # old rows are dropped beyond this so the file stays small
+MAX_ROWS = 5000  # old rows (not starred ones) are dropped beyond this so the file stays small
+KEPT_SHARE = 0.5  # an edit that keeps at least this share of the saved text is still that text
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS history (
@@ -34,10 +41,13 @@ CREATE TABLE IF NOT EXISTS history (
     created REAL NOT NULL,
     pack TEXT NOT NULL,
     source TEXT NOT NULL,
-    target TEXT NOT NULL
+    target TEXT NOT NULL,
+    starred INTEGER NOT NULL DEFAULT 0
 )
 """
 _COLUMNS = {"id", "created", "pack", "source", "target"}
+# Columns added since the first release: an older file gets them, its rows are kept.
+_ADDED_COLUMNS = {"starred": "starred INTEGER NOT NULL DEFAULT 0"}
 
 
 class _Damaged(sqlite3.DatabaseError):
@@ -61,8 +71,12 @@ def _connect(path: Path) -> sqlite3.Connection:
         if (verdict := db.execute("PRAGMA quick_check").fetchone()[0]) != "ok":
             raise _Damaged(verdict)
         db.execute(_SCHEMA)
-        if missing := _COLUMNS - {row[1] for row in db.execute("PRAGMA table_info(history)")}:
+        columns = {row[1] for row in db.execute("PRAGMA table_info(history)")}
+        if missing := _COLUMNS - columns:
             raise _Damaged(f"the history table has no {', '.join(sorted(missing))}")
+        for name, definition in _ADDED_COLUMNS.items():
+            if name not in columns:
+                db.execute(f"ALTER TABLE history ADD COLUMN {definition}")
         db.commit()
     except BaseException:
         db.close()
@@ -77,6 +91,34 @@ class Entry:
     pack: str
     source: str
     target: str
+    starred: bool = False
+
+
+@dataclass(frozen=True)
+class Draft:
+    """The row a window saved last, and what it held then."""
+
+    entry_id: int
+    source: str
+    pack: str
+
+
+def _kept(old: str, new: str) -> int:
+    """How many characters of ``old`` are still at the start and the end of ``new``."""
+    start = len(os.path.commonprefix([old, new]))
+    end = len(os.path.commonprefix([old[start:][::-1], new[start:][::-1]]))
+    return start + end
+
+
+def continues(draft: Draft | None, source: str, pack: str) -> bool:
+    """Whether ``source`` is the draft's text still being edited (typed on, corrected, cut short),
+    rather than a new text: same pack, and at least half of the saved text kept at its start and end.
+
+    A doubtful case counts as new: a new row loses nothing, an updated one loses the older text.
+    """
+    if draft is None or draft.pack != pack:
+        return False
+    return _kept(draft.source, source) >= KEPT_SHARE * len(draft.source)
 
 
 def history_path() -> Path:
@@ -116,6 +158,11 @@ class History:
             self._start_again(exc)
         return work(self._db)
 
+    def record(self, source: str, target: str, pack: str, draft: Draft | None = None) -> Draft:
+        """Save a finished translation: into the draft's row while it ``continues``, else as a new row."""
+        entry_id = draft.entry_id if continues(draft, source, pack) else None
+        return Draft(self.save(source, target, pack, entry_id), source, pack)
+
     def save(self, source: str, target: str, pack: str, entry_id: int | None = None) -> int:
         """Insert a row, or update ``entry_id`` when it still exists; returns the row id."""
 
@@ -132,28 +179,46 @@ class History:
                     "INSERT INTO history (created, pack, source, target) VALUES (?, ?, ?, ?)",
                     (time.time(), pack, source, target),
                 )
-                db.execute("DELETE FROM history WHERE id <= (SELECT max(id) FROM history) - ?", (MAX_ROWS,))
+                db.execute("DELETE FROM history WHERE starred = 0 AND id <= (SELECT max(id) FROM history) - ?",
+                           (MAX_ROWS,))
                 return int(cur.lastrowid)
 
         return self._run(work)
 
-    def search(self, query: str = "", limit: int = 200) -> list[Entry]:
+    def search(self, query: str = "", limit: int | None = 200, starred_only: bool = False) -> list[Entry]:
         """Newest first; ``query`` matches a substring of the source or the translation."""
         pattern = "%" + query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        starred = "AND starred != 0 " if starred_only else ""
         rows = self._run(lambda db: db.execute(
-            "SELECT id, created, pack, source, target FROM history "
-            "WHERE source LIKE ? ESCAPE '\\' OR target LIKE ? ESCAPE '\\' "
+            "SELECT id, created, pack, source, target, starred FROM history "
+            f"WHERE (source LIKE ? ESCAPE '\\' OR target LIKE ? ESCAPE '\\') {starred}"
             "ORDER BY created DESC, id DESC LIMIT ?",
-            (pattern, pattern, limit),
+            (pattern, pattern, -1 if limit is None else limit),
         ).fetchall())
-        return [Entry(*row) for row in rows]
+        return [Entry(*row[:5], starred=bool(row[5])) for row in rows]
+
+    def set_starred(self, ids: list[int], starred: bool) -> None:
+        def work(db: sqlite3.Connection) -> None:
+            with db:
+                db.executemany("UPDATE history SET starred=? WHERE id=?", [(int(starred), i) for i in ids])
+
+        self._run(work)
+
+    def delete(self, ids: list[int]) -> None:
+        def work(db: sqlite3.Connection) -> None:
+            with db:
+                db.executemany("DELETE FROM history WHERE id=?", [(i,) for i in ids])
+            db.execute("VACUUM")  # gone from the file, not just unlinked
+
+        self._run(work)
 
     def clear(self) -> None:
-        """Delete every entry, and the damaged databases kept aside: the user asked for the text to be gone."""
+        """Delete every entry but the starred ones, and the damaged databases kept aside: the user asked
+        for the text to be gone."""
 
         def work(db: sqlite3.Connection) -> None:
             with db:
-                db.execute("DELETE FROM history")
+                db.execute("DELETE FROM history WHERE starred = 0")
             db.execute("VACUUM")  # gone, not just unlinked
 
         self._run(work)
@@ -162,3 +227,17 @@ class History:
 
     def close(self) -> None:
         self._db.close()
+
+
+EXPORT_COLUMNS = ("time", "model", "source", "translation", "starred")
+
+
+def export_csv(entries: list[Entry], path: Path) -> None:
+    """Write ``entries`` as CSV: UTF-8 with a byte-order mark, so that Excel shows the Chinese too."""
+    text = io.StringIO(newline="")
+    writer = csv.writer(text, lineterminator="\r\n")
+    writer.writerow(EXPORT_COLUMNS)
+    for e in entries:
+        when = datetime.datetime.fromtimestamp(e.created).isoformat(sep=" ", timespec="seconds")
+        writer.writerow((when, e.pack, e.source, e.target, "yes" if e.starred else ""))
+    atomic_write_bytes(path, text.getvalue().encode("utf-8-sig"))

@@ -9,13 +9,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
 from fanyi import paths
 from fanyi.ui.language_names import base_name
 
 # Names are shown in their own language so a user can always find theirs.
 LANGUAGE_NAMES = {"zh_CN": "简体中文", "en": "English"}
+
+# Strings of Qt's own file dialog that Qt's Chinese translation (qtbase_zh_CN.qm) leaves in English:
+# listed here so that lupdate puts them, in Qt's context, into our .ts, whose translator Qt asks too.
+QT_GAPS = (
+    QT_TRANSLATE_NOOP("QFileDialog", "&Look in:"),
+    QT_TRANSLATE_NOOP("QFileDialog", "Files of &type:"),
+)
 
 _installed: list[QTranslator] = []
 _current = "en"
@@ -24,6 +31,11 @@ MANY = "mul"  # a many-to-many pack's source_lang and target_lang (ISO 639-2 "mu
 
 def i18n_dir() -> Path:
     return paths.assets_dir() / "i18n"
+
+
+def qt_translations_dir() -> str:
+    """Where Qt's own translations are: PySide6's folder, or the bundle's copy in the installed app."""
+    return QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
 
 
 def resolve(language: str) -> str:
@@ -44,7 +56,7 @@ def install(language: str) -> str:
     if resolved != "en":
         candidates = [
             (str(i18n_dir()), f"fanyi_{resolved}"),
-            (QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath), f"qtbase_{resolved}"),
+            (qt_translations_dir(), f"qtbase_{resolved}"),
         ]
         for folder, name in candidates:
             translator = QTranslator()
@@ -68,3 +80,8 @@ def direction(source: str, target: str) -> str:
     if MANY in (source, target):  # a many-to-many pack: its languages are chosen in the window
         return QCoreApplication.translate("languages", "Many languages")
     return f"{language_name(source)} → {language_name(target)}"
+
+
+def quantization_name(mode: str) -> str:
+    """A pack's quantization as the UI shows it: "int8", or full precision for an unquantized pack ("none")."""
+    return QCoreApplication.translate("models", "full precision") if mode == "none" else mode

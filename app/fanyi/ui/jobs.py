@@ -43,7 +43,9 @@ class Job:
     total: int = 0
     output: Path | None = None
     summary: str = ""
+    report: object = None  # fanyi.documents.JobReport of a job that is done
     error: str = ""
+    error_kind: str = ""  # the DocumentError's class name, for a headline in the UI language
     token: CancelToken = field(default_factory=CancelToken, repr=False)
 
 
@@ -63,8 +65,8 @@ class _Spec:
 class _Runner(QObject):
     started = Signal(int)
     progress = Signal(int, int, int)
-    succeeded = Signal(int, str, str)
-    failed = Signal(int, str)
+    succeeded = Signal(int, str, object)  # job id, output, JobReport
+    failed = Signal(int, str, str)  # job id, message, the exception's class name
     cancelled = Signal(int)
 
     def __init__(self, opener: OpenTranslator, run_document: RunDocument) -> None:
@@ -101,9 +103,9 @@ class _Runner(QObject):
             self.cancelled.emit(spec.job_id)
         except Exception as exc:  # DocumentError carries a sentence for the user; anything else too
             log.warning("document job %s failed: %s", spec.source, exc)
-            self.failed.emit(spec.job_id, str(exc) or type(exc).__name__)
+            self.failed.emit(spec.job_id, str(exc) or type(exc).__name__, type(exc).__name__)
         else:
-            self.succeeded.emit(spec.job_id, str(result.output), result.report.summary())
+            self.succeeded.emit(spec.job_id, str(result.output), result.report)
 
 
 class DocumentJobs(QObject):
@@ -168,13 +170,13 @@ class DocumentJobs(QObject):
     def _on_progress(self, job_id: int, done: int, total: int) -> None:
         self._update(job_id, done=done, total=total)
 
-    @Slot(int, str, str)
-    def _on_succeeded(self, job_id: int, output: str, summary: str) -> None:
-        self._update(job_id, state=DONE, output=Path(output), summary=summary)
+    @Slot(int, str, object)
+    def _on_succeeded(self, job_id: int, output: str, report) -> None:
+        self._update(job_id, state=DONE, output=Path(output), summary=report.summary(), report=report)
 
-    @Slot(int, str)
-    def _on_failed(self, job_id: int, message: str) -> None:
-        self._update(job_id, state=FAILED, error=message)
+    @Slot(int, str, str)
+    def _on_failed(self, job_id: int, message: str, kind: str) -> None:
+        self._update(job_id, state=FAILED, error=message, error_kind=kind)
 
     @Slot(int)
     def _on_cancelled(self, job_id: int) -> None:

@@ -1,4 +1,8 @@
-"""The list of document jobs under the panes: progress and Cancel while running, Open when done."""
+"""The list of document jobs under the panes: progress and Cancel while running, Open when done.
+
+When a job is done its coverage report opens in a window of its own (ReportDialog); the row's
+Report button opens it again.
+"""
 
 from __future__ import annotations
 
@@ -23,6 +27,8 @@ class JobRow(QWidget):
         self.cancel_button = QPushButton(clicked=lambda: jobs.cancel(job.id))
         self.open_button = QPushButton(clicked=lambda: self._open(self.job.output))
         self.folder_button = QPushButton(clicked=lambda: self._open(self.job.output.parent))
+        self.report_button = QPushButton(clicked=self.show_report)
+        self.report_dialog = None
         self.dismiss_button = QPushButton("×", clicked=lambda: jobs.remove(job.id))
         self.dismiss_button.setFlat(True)
         self.dismiss_button.setFixedWidth(28)
@@ -31,13 +37,22 @@ class JobRow(QWidget):
         layout.addWidget(self.name)
         layout.addWidget(self.bar)
         layout.addWidget(self.state, 1)
-        for button in (self.cancel_button, self.open_button, self.folder_button, self.dismiss_button):
+        for button in (self.cancel_button, self.open_button, self.folder_button, self.report_button,
+                       self.dismiss_button):
             layout.addWidget(button)
         self.retranslate()
 
     @staticmethod
     def _open(path) -> None:
         QDesktopServices.openUrl(QUrl.fromLocalFile(str(path)))
+
+    def show_report(self) -> None:
+        from fanyi.ui.report_dialog import ReportDialog
+
+        if self.report_dialog is None:
+            self.report_dialog = ReportDialog(self.job.report, self.window())
+        self.report_dialog.show()
+        self.report_dialog.raise_()
 
     def refresh(self) -> None:
         job = self.job
@@ -51,21 +66,45 @@ class JobRow(QWidget):
         self.cancel_button.setVisible(running)
         self.open_button.setVisible(job.state == DONE)
         self.folder_button.setVisible(job.state == DONE)
+        self.report_button.setVisible(job.report is not None)
         self.dismiss_button.setVisible(not running)
         texts = {
             QUEUED: self.tr("Waiting"),
             RUNNING: self.tr("Translating"),
             DONE: job.output.name if job.output else "",
-            FAILED: job.error,
+            FAILED: self._failure(),
             CANCELLED: self.tr("Cancelled"),
         }
         self.state.setText(texts[job.state])
-        self.state.setToolTip(job.summary or job.error)
+        self.state.setToolTip(self._counts() if job.report is not None else job.error)
+
+    def _failure(self) -> str:
+        """What went wrong, in the UI language where the kind of error is known; its details (in English,
+        naming the file) are in the tooltip."""
+        headlines = {
+            "UnsupportedFormat": self.tr("Not a kind of document Fanyi translates"),
+            "CorruptDocument": self.tr("The file is damaged"),
+            "EncryptedDocument": self.tr("The file is protected by a password"),
+            "NoTextFound": self.tr("Nothing in it to translate"),
+            "NotTextFile": self.tr("Not a text file"),
+            "NotReadable": self.tr("The file cannot be read"),
+            "NotWritable": self.tr("The translation cannot be saved"),
+            "DocumentTooLarge": self.tr("The file is too large"),
+            "TranslationFailed": self.tr("The text could not be translated"),
+        }
+        return headlines.get(self.job.error_kind, self.job.error)
+
+    def _counts(self) -> str:
+        r = self.job.report
+        return (self.tr("Translated %1 of %2 parts; %3 left as they were; %4 failed")
+                .replace("%1", str(r.translated)).replace("%2", str(r.total))
+                .replace("%3", str(r.kept_count)).replace("%4", str(r.failed_count)))
 
     def retranslate(self) -> None:
         self.cancel_button.setText(self.tr("Cancel"))
         self.open_button.setText(self.tr("Open"))
         self.folder_button.setText(self.tr("Show in folder"))
+        self.report_button.setText(self.tr("Report"))
         self.dismiss_button.setToolTip(self.tr("Remove from the list"))
         self.refresh()
 
@@ -98,8 +137,13 @@ class JobsPanel(QWidget):
     def _on_changed(self, job: Job) -> None:
         if row := self.rows.get(job.id):
             row.refresh()
+            if job.report is not None and row.report_dialog is None:
+                row.show_report()  # once, when the job is done
 
     def _on_removed(self, job_id: int) -> None:
         if row := self.rows.pop(job_id, None):
+            if row.report_dialog is not None:
+                row.report_dialog.close()
+                row.report_dialog.deleteLater()
             row.deleteLater()
         self.setVisible(bool(self.rows))

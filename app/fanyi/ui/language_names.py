@@ -12,6 +12,8 @@ from collections.abc import Iterable
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
+from fanyi.engine.language_choice import ISO639_1
+
 # lupdate finds the names only where QT_TRANSLATE_NOOP is written out
 NAMES = {
     "af": QT_TRANSLATE_NOOP("languages", "Afrikaans"),
@@ -219,20 +221,7 @@ NAMES = {
     "yue": QT_TRANSLATE_NOOP("languages", "Cantonese"),
 }
 # NLLB's ISO 639-3 codes of languages named above by their ISO 639-1 code
-ALIASES = {
-    "afr": "af", "amh": "am", "bak": "ba", "bel": "be", "bul": "bg", "ben": "bn", "bos": "bs", "cat": "ca",
-    "ces": "cs", "cym": "cy", "dan": "da", "deu": "de", "ell": "el", "eng": "en", "spa": "es", "est": "et",
-    "fin": "fi", "fra": "fr", "gle": "ga", "gla": "gd", "glg": "gl", "guj": "gu", "hau": "ha", "heb": "he",
-    "hin": "hi", "hrv": "hr", "hat": "ht", "hun": "hu", "hye": "hy", "ind": "id", "ibo": "ig", "isl": "is",
-    "ita": "it", "jpn": "ja", "jav": "jv", "kat": "ka", "kaz": "kk", "khm": "km", "kan": "kn", "kor": "ko",
-    "ltz": "lb", "lug": "lg", "lin": "ln", "lao": "lo", "lit": "lt", "lvs": "lv", "plt": "mg", "mkd": "mk",
-    "mal": "ml", "khk": "mn", "mar": "mr", "zsm": "ms", "mya": "my", "npi": "ne", "nld": "nl", "nso": "ns",
-    "oci": "oc", "ory": "or", "pan": "pa", "pol": "pl", "pbt": "ps", "por": "pt", "ron": "ro", "rus": "ru",
-    "snd": "sd", "sin": "si", "slk": "sk", "slv": "sl", "som": "so", "als": "sq", "srp": "sr", "ssw": "ss",
-    "sun": "su", "swe": "sv", "swh": "sw", "tam": "ta", "tel": "te", "tha": "th", "tgl": "tl", "tsn": "tn",
-    "tur": "tr", "ukr": "uk", "urd": "ur", "uzn": "uz", "vie": "vi", "wol": "wo", "xho": "xh", "ydd": "yi",
-    "yor": "yo", "zho": "zh", "zul": "zu",
-}
+ALIASES = ISO639_1
 SCRIPTS = {
     "Hans": QT_TRANSLATE_NOOP("languages", "Simplified"),
     "Hant": QT_TRANSLATE_NOOP("languages", "Traditional"),

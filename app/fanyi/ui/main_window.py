@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, Qt, QTimer
+from PySide6.QtCore import QByteArray, QDir, QEvent, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -27,12 +27,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from fanyi.ui.i18n import direction
+from fanyi.ui.direction import Choice
+from fanyi.ui.history import Draft, Entry
+from fanyi.ui.i18n import direction, quantization_name
 from fanyi.ui.jobs_panel import JobsPanel
+from fanyi.ui.language_names import language_label
 from fanyi.ui.language_picker import LanguagePicker
 from fanyi.ui.no_model_page import NoModelPage
-from fanyi.ui.panes import SourcePane, TargetPane
+from fanyi.ui.panes import SourcePane, TargetPane, text_font
 from fanyi.ui.settings import TARGET_VARIANTS
+from fanyi.ui.theme import CHECKED_TOGGLES
 from fanyi.ui.worker import ModelInfo
 
 if TYPE_CHECKING:
@@ -53,7 +57,8 @@ class MainWindow(QMainWindow):
         self._req_id: int | None = None
         self._req_key: tuple | None = None  # (text, options) of the running request
         self._done_key: tuple | None = None  # (text, options) of what the target pane shows
-        self._history_id: int | None = None  # the history row of the text being edited
+        self._draft: Draft | None = None  # the history entry of the text being edited
+        self._documents_folder = QDir.homePath()
 
         # --- top bar: direction, variant, actions ---
         self.pack_box = QComboBox()
@@ -66,12 +71,22 @@ class MainWindow(QMainWindow):
         self.target_picker = LanguagePicker()
         for picker in (self.source_picker, self.target_picker):
             picker.chosen.connect(self._on_language_chosen)
+        # automatic direction: on, or off to keep the direction the user chose; what was detected
+        self.auto_button = QToolButton(checkable=True)
+        self.auto_button.setObjectName("autoDirection")
+        self.auto_button.clicked.connect(app.set_auto_direction)
+        self.auto_button.setStyleSheet(CHECKED_TOGGLES)
+        self.detected_label = QLabel()
+        self.detected_label.setObjectName("detectedLanguage")
+        self.detected_label.setStyleSheet("color: palette(placeholder-text);")
+        self._choice: Choice | None = None
         self.variant_group = QButtonGroup(self)
         self.variant_group.setExclusive(True)
         self.variant_box = QWidget()
         variant_layout = QHBoxLayout(self.variant_box)
         variant_layout.setContentsMargins(0, 0, 0, 0)
-        variant_layout.setSpacing(0)
+        variant_layout.setSpacing(2)
+        self.variant_box.setStyleSheet(CHECKED_TOGGLES)
         for key, label in TARGET_VARIANTS.items():
             button = QToolButton(text=label, checkable=True, autoRaise=False)
             button.setProperty("variant", key)
@@ -94,6 +109,8 @@ class MainWindow(QMainWindow):
         top.addWidget(self.source_picker)
         top.addWidget(self.swap_button)
         top.addWidget(self.target_picker)
+        top.addWidget(self.auto_button)
+        top.addWidget(self.detected_label)
         top.addSpacing(8)
         top.addWidget(self.variant_box)
         top.addStretch()
@@ -103,7 +120,7 @@ class MainWindow(QMainWindow):
         # --- translate page ---
         self.source = SourcePane()
         self.target = TargetPane()
-        splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter = splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.source)
         splitter.addWidget(self.target)
         splitter.setChildrenCollapsible(False)
@@ -151,6 +168,9 @@ class MainWindow(QMainWindow):
         app.notice.connect(self.show_notice)
 
         self.resize(980, 600)
+        self.source.edit.setFocus()  # typing right after the start goes into the source pane
+        self._restore_layout(app.settings.window_geometry, app.settings.splitter_state)
+        self.set_text_size(app.settings.text_size)
         self.retranslate()
         if self.service.model is not None:
             self._on_loaded(self.service.model)
@@ -164,8 +184,8 @@ class MainWindow(QMainWindow):
                 direction(pack.source_lang, pack.target_lang)
             self.pack_box.addItem(f"{languages}  ·  {pack.name}", pack.name)
         self.pages.setCurrentIndex(PAGE_TRANSLATE if packs else PAGE_NO_MODEL)
-        self.pack_box.setVisible(bool(packs))
-        self.swap_button.setVisible(bool(packs))
+        for widget in (self.pack_box, self.swap_button, self.auto_button, self.detected_label):
+            widget.setVisible(bool(packs))
         self._update_variants(self.service.model)
         self._update_languages(self.service.model)
         self._select_current_pack()
@@ -182,38 +202,50 @@ class MainWindow(QMainWindow):
         name = self.pack_box.itemData(index)
         pack = next((p for p in self.app.packs if p.name == name), None)
         if pack is not None and pack != self.app.pack:
+            self.app.set_auto_direction(False)  # a direction chosen by hand stays until Auto is pressed
             self.app.choose_pack(pack)
 
     def _update_swap(self) -> None:
-        model = self.service.model
-        if model is not None and model.many_to_many:
-            self.swap_button.setEnabled(True)
-            self.swap_button.setToolTip(self.tr("Swap the source and target languages"))
-            return
-        reverse = self.app.reverse_pack()
+        current = self.app.current_direction()
+        reverse = self.app.reverse_direction(current) if current is not None else None
         self.swap_button.setEnabled(reverse is not None)
         if reverse is None:
             self.swap_button.setToolTip(self.tr("Install a model for the other direction to swap"))
+        elif reverse.source is not None:
+            self.swap_button.setToolTip(self.tr("Swap the source and target languages"))
         else:
-            self.swap_button.setToolTip(
-                self.tr("Swap direction: %1").replace("%1", direction(reverse.source_lang, reverse.target_lang))
-            )
+            self.swap_button.setToolTip(self.tr("Swap direction: %1").replace(
+                "%1", direction(reverse.pack.source_lang, reverse.pack.target_lang)))
 
     def swap_direction(self) -> None:
         """Translate the other way: the languages of a many-to-many pack, else the pack for the other direction."""
-        model = self.service.model
-        translation = self.target.view.text()
-        if model is not None and model.many_to_many:
-            source, target = self.app.pack_languages(model)
-            if target not in model.source_languages or source not in model.target_languages:
-                return
-            self.app.set_pack_languages(target, source)
-        elif (reverse := self.app.reverse_pack()) is not None:
-            self.app.choose_pack(reverse)
-        else:
+        current = self.app.current_direction()
+        reverse = self.app.reverse_direction(current) if current is not None else None
+        if reverse is None:
             return
-        self._history_id = None
+        translation = self.target.view.text()
+        self.app.set_auto_direction(False)
+        self.app.follow(reverse)
+        self._draft = None
         self.source.set_text(translation)
+
+    def _update_direction(self) -> None:
+        """The Auto button, and what was detected in the text."""
+        auto = self.app.settings.auto_direction
+        self.auto_button.setChecked(auto)
+        choice = self._choice if auto else None
+        if choice is None or choice.detected is None:
+            self.detected_label.setText("")
+            self.detected_label.setToolTip("")
+            return
+        name = language_label(choice.detected)
+        if choice.supported:
+            self.detected_label.setText(self.tr("Detected: %1").replace("%1", name))
+            self.detected_label.setToolTip(self.tr("Choose a direction by hand to keep it; Auto goes back"))
+        else:
+            self.detected_label.setText(self.tr("Detected: %1 (no model)").replace("%1", name))
+            self.detected_label.setToolTip(
+                self.tr("No installed model translates from %1: download one in Models.").replace("%1", name))
 
     def _update_languages(self, model: ModelInfo | None) -> None:
         shown = model is not None and model.many_to_many
@@ -225,7 +257,9 @@ class MainWindow(QMainWindow):
             self.target_picker.set_languages(list(model.target_languages), target)
 
     def _on_language_chosen(self) -> None:
-        self.app.set_pack_languages(self.source_picker.code(), self.target_picker.code())
+        chosen = self.source_picker.code(), self.target_picker.code()  # before pinning redraws the pickers
+        self.app.set_auto_direction(False)
+        self.app.set_pack_languages(*chosen)
 
     def _update_variants(self, model: ModelInfo | None) -> None:
         offered = model.target_tokens if model else {}
@@ -241,7 +275,7 @@ class MainWindow(QMainWindow):
     # --- translating ----------------------------------------------------------------------------
     def _on_source_changed(self) -> None:
         if not self.source.text().strip():
-            self._history_id = None  # an emptied pane starts a new history entry
+            self._draft = None  # an emptied pane starts a new history entry
         if self.app.settings.translate_as_you_type:
             self._debounce.start()
 
@@ -256,7 +290,13 @@ class MainWindow(QMainWindow):
             self.target.untranslated.clear()
             self.target.view.set_text("")
             self.target.activity.setText("")
+            self._choice = None
+            self._update_direction()
             return
+        self._choice = self.app.choose_direction(text)
+        self._update_direction()
+        if self._choice is not None and self.app.follow(self._choice.direction):
+            return  # translated again once the other pack is loaded or the languages are set
         if self.service.model is None:
             return  # _on_loaded translates once the model is ready
         options = self.app.options()
@@ -292,14 +332,14 @@ class MainWindow(QMainWindow):
         self.target.view.finish(text)
         self.target.activity.setText("")
         self.stats_label.setText(self._describe(stats))
-        self._history_id = self.app.record(self._req_key[0], text, self._history_id)
+        self._draft = self.app.record(self._req_key[0], text, self._draft)
 
     def _on_failed(self, req_id: int, message: str) -> None:
         if req_id != self._req_id:
             return
         self._req_id = None
         self.target.activity.setText("")
-        self.target.show_error(message)
+        self.target.show_error(self.tr("Translation failed: %1").replace("%1", message))
         self.stats_label.setText(self.tr("Translation failed"))
 
     def _on_cancelled(self, req_id: int) -> None:
@@ -319,6 +359,8 @@ class MainWindow(QMainWindow):
     def _on_options_changed(self) -> None:
         self._update_variants(self.service.model)
         self._update_languages(self.service.model)
+        self._update_swap()
+        self._update_direction()
         self.translate_now()
 
     def _on_loading(self, _pack_dir: str) -> None:
@@ -327,7 +369,7 @@ class MainWindow(QMainWindow):
         self._update_swap()
 
     def _on_loaded(self, model: ModelInfo) -> None:
-        self.model_label.setText(f"{model.name} · {model.quantization}")
+        self._show_model(model)
         self.stats_label.setText(self.tr("Ready"))
         self.target.clear_error()
         self._update_variants(model)
@@ -336,18 +378,28 @@ class MainWindow(QMainWindow):
         self._done_key = None
         self.translate_now()
 
+    def _show_model(self, model: ModelInfo | None) -> None:
+        self.model_label.setText(f"{model.name} · {quantization_name(model.quantization)}" if model else "")
+
     def _on_load_failed(self, message: str) -> None:
         self.model_label.setText("")
         self.stats_label.setText(self.tr("The model could not be opened"))
-        self.target.show_error(message)
+        self.target.show_error(self.tr("The model could not be opened: %1").replace("%1", message))
 
     def show_notice(self, text: str) -> None:
         self.statusBar().showMessage(text, NOTICE_MS)
 
     def show_source(self, text: str) -> None:
-        """Put ``text`` in the source pane (from the history) and translate it."""
-        self._history_id = None
+        """Put ``text`` in the source pane (from the popup) and translate it, as a new history entry."""
+        self._draft = None
         self.source.set_text(text)
+        self.translate_now()
+
+    def reopen(self, entry: Entry) -> None:
+        """Put a history entry's text in the source pane and translate it; the entry is the draft, so
+        translating it again (or editing it) updates that entry rather than adding a copy."""
+        self._draft = Draft(entry.id, entry.source, entry.pack)
+        self.source.set_text(entry.source)
         self.translate_now()
 
     # --- documents ------------------------------------------------------------------------------
@@ -355,11 +407,15 @@ class MainWindow(QMainWindow):
         from fanyi.documents.registry import SUPPORTED_SUFFIXES
 
         patterns = " ".join(f"*{suffix}" for suffix in SUPPORTED_SUFFIXES)
+        # The user's home, then the folder chosen last; never the folder Fanyi happened to be started in.
         files, _ = QFileDialog.getOpenFileNames(
-            self, self.tr("Translate documents"), "", self.tr("Documents (%1)").replace("%1", patterns)
+            self, self.tr("Translate documents"), self._documents_folder,
+            self.tr("Documents (%1)").replace("%1", patterns)
         )
         for name in files:
             self.enqueue_document(Path(name))
+        if files:
+            self._documents_folder = str(Path(files[0]).parent)
 
     def enqueue_document(self, path: Path) -> None:
         if not self.app.enqueue_document(path, bilingual=self.bilingual_action.isChecked()):
@@ -376,7 +432,26 @@ class MainWindow(QMainWindow):
         event.acceptProposedAction()
 
     # --- window ---------------------------------------------------------------------------------
+    def set_text_size(self, points: int) -> None:
+        """The panes' text in ``points`` (0: the default size)."""
+        for edit in (self.source.edit, self.target.view):
+            edit.setFont(text_font(points))
+
+    def saved_layout(self) -> tuple[str, str]:
+        """(geometry, splitter state) as base64 text for the settings file."""
+        return (self.saveGeometry().toBase64().data().decode("ascii"),
+                self.splitter.saveState().toBase64().data().decode("ascii"))
+
+    def _restore_layout(self, geometry: str, splitter: str) -> None:
+        # Qt checks what it restores: a blob it cannot read is ignored, and a window saved on a screen
+        # that is gone is moved onto one that is there.
+        if geometry:
+            self.restoreGeometry(QByteArray.fromBase64(geometry.encode("ascii")))
+        if splitter:
+            self.splitter.restoreState(QByteArray.fromBase64(splitter.encode("ascii")))
+
     def closeEvent(self, event: QCloseEvent) -> None:
+        self.app.remember_window()
         if self.app.keeps_running_in_tray():
             event.ignore()
             self.hide()
@@ -393,6 +468,9 @@ class MainWindow(QMainWindow):
                  "yue": self.tr("Cantonese")}
         for button in self.variant_group.buttons():
             button.setToolTip(names[button.property("variant")])
+        self.auto_button.setText(self.tr("Auto"))
+        self.auto_button.setToolTip(self.tr("Choose the direction from the language of the text"))
+        self._update_direction()
         self.documents_button.setText(self.tr("Documents…"))
         self.documents_button.setToolTip(self.tr("Translate documents (or drop files on the window)"))
         self.bilingual_action.setText(self.tr("Bilingual output (original and translation)"))
@@ -400,6 +478,8 @@ class MainWindow(QMainWindow):
         self.models_button.setText(self.tr("Models"))
         self.settings_button.setText(self.tr("Settings"))
         self.refresh_packs()  # the selector names languages in the UI language
+        if self.service.model is not None:
+            self._show_model(self.service.model)
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:

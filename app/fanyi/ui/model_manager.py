@@ -28,7 +28,7 @@ from fanyi import installer, library
 from fanyi.catalog import CatalogEntry
 from fanyi.installer import Available, Status
 from fanyi.ui import i18n
-from fanyi.ui.i18n import direction
+from fanyi.ui.i18n import direction, quantization_name
 from fanyi.ui.pack_ops import PackOperations, PackOpProgress, ask_and_import, size_text
 
 
@@ -156,7 +156,7 @@ class ModelManager(QDialog):
             marker = "✓" if pack.name == self.default_pack and pack.usable else ""
             if pack.usable:
                 details = (direction(pack.source_lang, pack.target_lang), size_text(pack.size_bytes, 1),
-                           self._quantization(pack.quantization))
+                           quantization_name(pack.quantization))
             else:  # one cell across languages, size and quantization: the reason, without the folder
                 reason = pack.problem.replace(f"{pack.path}{os.sep}", "")
                 details = (self.tr("Broken: %1").replace("%1", reason), "", "")
@@ -179,16 +179,13 @@ class ModelManager(QDialog):
                     Status.UPDATE: self.tr("Update available")}
         _fill(self.available, [
             (r.entry.title(language), _languages(r.entry), size_text(r.entry.archive.size),
-             self._quantization(r.entry.quantization), r.entry.license.name, _quality(r.entry), statuses[r.status])
+             quantization_name(r.entry.quantization), r.entry.license.name, _quality(r.entry), statuses[r.status])
             for r in self.rows], right_aligned=2)
         if cat is None:
             self.catalog_note.setText(self.tr("The list of models has not been downloaded yet: click Refresh list."))
         else:
             self.catalog_note.setText(self.tr("List of models published %1.").replace("%1", cat.generated[:10]))
         self._update_buttons()
-
-    def _quantization(self, mode: str) -> str:
-        return self.tr("full precision") if mode == "none" else mode
 
     def selected(self) -> library.PackInfo | None:
         row = _selected_row(self.table)

@@ -50,9 +50,13 @@ def _common_prefix(a: str, b: str) -> int:
     return lo
 
 
-def _text_font() -> QFont:
+def text_font(points: int = 0) -> QFont:
+    """The font of translated text: ``points`` in size, or by default a little larger than the UI's."""
     font = QApplication.font()
-    font.setPointSizeF(font.pointSizeF() * 1.2)
+    if points:
+        font.setPointSize(points)
+    else:
+        font.setPointSizeF(font.pointSizeF() * 1.2)
     return font
 
 
@@ -78,7 +82,7 @@ class SourcePane(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.edit = SourceEdit()
-        self.edit.setFont(_text_font())
+        self.edit.setFont(text_font())
         self.count = QLabel()
         self.count.setObjectName("charCount")
         self.clear_button = QPushButton()
@@ -132,7 +136,7 @@ class TargetView(QPlainTextEdit):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setReadOnly(True)
-        self.setFont(_text_font())
+        self.setFont(text_font())
         self._shown = ""  # mirrors the document, which only this class edits
         self._incoming: list[str] = []
         self._streamed = ""
@@ -260,8 +264,9 @@ class TargetPane(QWidget):
     def copy(self) -> None:
         QApplication.clipboard().setText(self.view.text())
 
-    def show_error(self, message: str) -> None:
-        self.error.setText(self.tr("Translation failed: %1").replace("%1", message))
+    def show_error(self, text: str) -> None:
+        """Show ``text`` (a translated sentence that says what failed) above the translation."""
+        self.error.setText(text)
         self.error.show()
 
     def clear_error(self) -> None:

@@ -1,21 +1,43 @@
-"""The clipboard popup: a small frameless window near the cursor that streams one translation."""
+"""The clipboard popup: a small frameless window near the cursor that streams one translation.
+
+It picks its direction from the copied text as the window does (fanyi.ui.direction), shows what it
+detected, and can be turned round or switched to 简/繁/粤 in place. It is as tall as its text up to
+``VIEW_LINES`` lines, then scrolls; it can be dragged by its header, pinned to stay open, and
+otherwise closes on Esc or when another window takes the focus.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QPoint, QRect, Qt, Signal
-from PySide6.QtGui import QCloseEvent, QCursor, QGuiApplication, QKeyEvent
-from PySide6.QtWidgets import QApplication, QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtGui import QCloseEvent, QCursor, QGuiApplication, QKeyEvent, QMouseEvent
+from PySide6.QtWidgets import (
+    QApplication,
+    QButtonGroup,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
-from fanyi.engine.options import DecodeOptions
+from fanyi.ui.direction import Choice, Direction
+from fanyi.ui.language_names import language_label
 from fanyi.ui.panes import TargetView, UntranslatedBadge, excerpt, unwrap_if_hard_wrapped
-from fanyi.ui.worker import TranslationService
+from fanyi.ui.settings import TARGET_VARIANTS
+from fanyi.ui.theme import CHECKED_TOGGLES
+
+if TYPE_CHECKING:
+    from fanyi.ui.app import FanyiApp
 
 CHANNEL = "popup"
 CURSOR_OFFSET = QPoint(12, 16)
-WIDTH = 440
-VIEW_LINES = (2, 14)  # the translation area grows with the text between these line counts
+WIDTH = (400, 560)  # the popup is as wide as the copied text needs between these, in pixels
+VIEW_LINES = (1, 12)  # the translation area grows with the text between these line counts, then scrolls
+SOURCE_CHARS = 160  # of the copied text, shown above the translation
 
 
 def place_near(size: QRect, cursor: QPoint, screen: QRect) -> QPoint:
@@ -30,14 +52,20 @@ def place_near(size: QRect, cursor: QPoint, screen: QRect) -> QPoint:
 
 class TranslatePopup(QWidget):
     closed = Signal()
+    translated = Signal(str, str)  # the source and its translation, when a translation finishes
 
-    def __init__(self, service: TranslationService, options: Callable[[], DecodeOptions]) -> None:
+    def __init__(self, app: FanyiApp) -> None:
         flags = Qt.WindowType.Tool | Qt.WindowType.FramelessWindowHint | Qt.WindowType.WindowStaysOnTopHint
         super().__init__(None, flags)
         self.setObjectName("translatePopup")
-        self._service = service
-        self._options = options
+        self._app = app
+        self._service = app.service
         self._req_id: int | None = None
+        self._choice: Choice | None = None
+        self._manual: Direction | None = None  # turned round by the user, for this text
+        self._was_active = False
+        self._message = False  # showing a message (no model, nothing recognised…) instead of a translation
+        self._drag_from: QPoint | None = None
         self.source_text = ""
 
         frame = QFrame(self)
@@ -45,96 +73,180 @@ class TranslatePopup(QWidget):
         frame.setStyleSheet(
             "QFrame#popupFrame { border: 1px solid palette(mid); border-radius: 6px; background: palette(base); }"
         )
-        self.title = QLabel()
-        self.title.setStyleSheet("font-weight: 600;")
-        self.close_button = QPushButton("×")
-        self.close_button.setFlat(True)
-        self.close_button.setFixedWidth(28)
+        self.direction_label = QLabel()
+        self.direction_label.setStyleSheet("font-weight: 600;")
+        self.detected_label = QLabel()
+        self.detected_label.setStyleSheet("color: palette(placeholder-text);")
+        self.swap_button = QToolButton(text="⇄", autoRaise=True)
+        self.swap_button.clicked.connect(self.swap)
+        self.pin_button = QToolButton(checkable=True, autoRaise=True)
+        self.pin_button.setStyleSheet(CHECKED_TOGGLES)
+        self.close_button = QToolButton(text="×", autoRaise=True)
         self.close_button.clicked.connect(self.close)
         self.source = QLabel()
         self.source.setWordWrap(True)
         self.source.setStyleSheet("color: palette(placeholder-text);")
         self.view = TargetView()
         self.view.setFrameShape(QFrame.Shape.NoFrame)
+        self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.view.document().setDocumentMargin(0)  # align the text with the labels above and below
+        self.view.setStyleSheet("background: transparent;")
         self.view.textChanged.connect(self._fit)
         self.status = QLabel()
+        self.status.setWordWrap(True)
+        self.download_button = QPushButton()
+        self.download_button.clicked.connect(self._download)
         self.untranslated = UntranslatedBadge()
+        self.variant_group = QButtonGroup(self)
+        self.variant_box = QWidget()
+        variant_layout = QHBoxLayout(self.variant_box)
+        variant_layout.setContentsMargins(0, 0, 0, 0)
+        variant_layout.setSpacing(0)
+        self.variant_box.setStyleSheet(CHECKED_TOGGLES)
+        for key, label in TARGET_VARIANTS.items():
+            button = QToolButton(text=label, checkable=True)
+            button.setProperty("variant", key)
+            self.variant_group.addButton(button)
+            variant_layout.addWidget(button)
+        self.variant_group.buttonClicked.connect(self._on_variant_chosen)
+        self.open_button = QPushButton()
+        self.open_button.clicked.connect(self.open_in_window)
         self.copy_button = QPushButton()
         self.copy_button.clicked.connect(self.copy)
-        self.hint = QLabel()
-        self.hint.setStyleSheet("color: palette(placeholder-text);")
 
-        header = QHBoxLayout()
-        header.addWidget(self.title)
+        self.header = QWidget()
+        self.header.setObjectName("popupHeader")
+        header = QHBoxLayout(self.header)
+        header.setContentsMargins(0, 0, 0, 0)
+        header.addWidget(self.direction_label)
+        header.addWidget(self.detected_label)
         header.addStretch()
+        header.addWidget(self.swap_button)
+        header.addWidget(self.pin_button)
         header.addWidget(self.close_button)
+        download_row = QHBoxLayout()
+        download_row.addWidget(self.download_button)
+        download_row.addStretch()
         footer = QHBoxLayout()
-        footer.addWidget(self.status)
+        footer.addWidget(self.variant_box)
         footer.addWidget(self.untranslated)
         footer.addStretch()
-        footer.addWidget(self.hint)
+        footer.addWidget(self.open_button)
         footer.addWidget(self.copy_button)
         inner = QVBoxLayout(frame)
-        inner.addLayout(header)
+        inner.addWidget(self.header)
         inner.addWidget(self.source)
         inner.addWidget(self.view, 1)
+        inner.addWidget(self.status)
+        inner.addLayout(download_row)
         inner.addLayout(footer)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(frame)
-        self.setFixedWidth(WIDTH)
+        self.setFixedWidth(WIDTH[0])
+        self.download_button.hide()
         self._fit()
 
-        service.delta.connect(self._on_delta)
-        service.rewound.connect(self._on_rewound)
-        service.untranslated.connect(self._on_untranslated)
-        service.finished.connect(self._on_finished)
-        service.failed.connect(self._on_failed)
-        service.cancelled.connect(self._on_cancelled)
+        self._service.delta.connect(self._on_delta)
+        self._service.rewound.connect(self._on_rewound)
+        self._service.untranslated.connect(self._on_untranslated)
+        self._service.finished.connect(self._on_finished)
+        self._service.failed.connect(self._on_failed)
+        self._service.cancelled.connect(self._on_cancelled)
         self.retranslate()
 
+    # --- what the app calls -----------------------------------------------------------------------
     def show_text(self, text: str, near: QPoint | None = None) -> None:
         """Translate ``text`` (the clipboard's) and show the popup by the cursor."""
         self.source_text = unwrap_if_hard_wrapped(text.strip())
-        self.source.setText(excerpt(self.source_text, 160))
-        self.view.set_text("")
-        self.untranslated.clear()
-        if not self.source_text:
-            self._req_id = None
-            self.status.setText(self.tr("The clipboard holds no text."))
-        else:
-            self.status.setText(self.tr("Translating…"))
-            self._req_id = self._service.request(self.source_text, self._options(), channel=CHANNEL)
-        cursor = near or QCursor.pos()
-        screen = QGuiApplication.screenAt(cursor) or QGuiApplication.primaryScreen()
-        self.move(place_near(self.frameGeometry(), cursor, screen.availableGeometry()))
-        self.show()
-        self.raise_()
-        self.activateWindow()
+        self._manual = None
+        self._set_mode(message=False)
+        self.source.setText(excerpt(self.source_text, SOURCE_CHARS))
+        self.source.setVisible(bool(self.source_text))
+        self.setFixedWidth(self._width_for(self.source_text))
+        self._translate()
+        self._show_near(near)
 
-    def show_message(self, message: str) -> None:
-        """Show the popup with a message instead of a translation (no model, engine not ready)."""
+    def show_no_model(self, near: QPoint | None = None) -> None:
+        """No pack is installed: say so whole, with a button to the window's download page."""
+        self.show_message(self.tr(
+            "No translation model is installed. Download one (once; after that Fanyi works offline), "
+            "or import a model pack in Models."), near, download=True)
+
+    def show_message(self, text: str, near: QPoint | None = None, *, download: bool = False) -> None:
+        """A sentence instead of a translation (no text found in a screen region, no screen to capture…)."""
+        self._service.cancel(CHANNEL)
         self._req_id = None
-        self.source.setText("")
-        self.view.set_text("")
-        self.untranslated.clear()
-        self.status.setText(message)
-        self.show()
+        self._choice = None
+        self.source_text = ""
+        self._set_mode(message=True, download=download)
+        self._update_direction()
+        self.setFixedWidth(WIDTH[0])
+        self.status.setText(text)
+        self._show_near(near)
 
     def text(self) -> str:
         return self.view.text()
 
-    def _fit(self) -> None:
-        # QPlainTextEdit's document height is counted in lines (wrapped at the current width).
-        lines = int(self.view.document().documentLayout().documentSize().height())
-        lines = min(max(lines, VIEW_LINES[0]), VIEW_LINES[1])
-        self.view.setFixedHeight(lines * self.view.fontMetrics().lineSpacing() + 6)
-        self.adjustSize()
+    # --- actions ----------------------------------------------------------------------------------
+    def swap(self) -> None:
+        """Translate the copied text the other way round."""
+        if self._choice is not None and (back := self._app.reverse_direction(self._choice.direction)):
+            self._manual = back
+            self._translate()
 
     def copy(self) -> None:
         QApplication.clipboard().setText(self.view.text())
         self.status.setText(self.tr("Copied."))
+        self.status.show()
+        self._fit()
+
+    def open_in_window(self) -> None:
+        self._app.open_in_window(self.source_text)
+        if not self.pin_button.isChecked():
+            self.close()
+
+    def _download(self) -> None:
+        self._app.show_main()  # the window shows its no-model page, with the Download button
+        self.close()
+
+    def _on_variant_chosen(self, button: QToolButton) -> None:
+        self._app.set_variant(button.property("variant"))
+        self._request()
+
+    # --- translating ------------------------------------------------------------------------------
+    def _translate(self) -> None:
+        if not self.source_text:
+            self._service.cancel(CHANNEL)
+            self._req_id = None
+            self._choice = None
+            self.view.set_text("")
+            self.view.hide()
+            self._update_direction()
+            self.status.setText(self.tr("The clipboard holds no text."))
+            self.status.show()
+            self._fit()
+            return
+        if self._manual is not None:
+            self._choice = Choice(self._manual, None)
+        else:
+            self._choice = self._app.choose_direction(self.source_text)
+        self._update_direction()
+        self._request()
+
+    def _request(self) -> None:
+        if self._choice is None:
+            return
+        direction = self._choice.direction
+        self.view.show()
+        self.view.set_text("")
+        self.untranslated.clear()
+        self.status.setText(self.tr("Translating…"))
+        self.status.show()
+        self._update_variants()
+        self._req_id = self._service.request(self.source_text, self._app.options_for(direction), channel=CHANNEL,
+                                             pack=direction.pack.path)
+        self._fit()
 
     def _on_delta(self, req_id: int, delta: str) -> None:
         if req_id == self._req_id:
@@ -150,18 +262,130 @@ class TranslatePopup(QWidget):
 
     def _on_finished(self, req_id: int, text: str, stats: dict) -> None:
         if req_id == self._req_id:
+            self._req_id = None
             self.view.finish(text)
             self.status.setText("")
+            self.status.hide()
+            self._fit()
+            self.translated.emit(self.source_text, text)
 
     def _on_failed(self, req_id: int, message: str) -> None:
         if req_id == self._req_id:
+            self._req_id = None
             self.status.setText(self.tr("Translation failed: %1").replace("%1", message))
+            self._fit()
 
     def _on_cancelled(self, req_id: int) -> None:
         # Closing and re-showing clear or replace _req_id first, so a match means the model was
         # switched under us: ask again, the request runs on the new model.
         if req_id == self._req_id and self.isVisible():
-            self._req_id = self._service.request(self.source_text, self._options(), channel=CHANNEL)
+            self._request()
+
+    # --- what is shown ----------------------------------------------------------------------------
+    def _set_mode(self, message: bool, download: bool = False) -> None:
+        for widget in (self.detected_label, self.swap_button, self.pin_button, self.view, self.open_button,
+                       self.copy_button):
+            widget.setVisible(not message)
+        self._message = message
+        self.source.setVisible(not message)
+        self.download_button.setVisible(download)
+        self.variant_box.setVisible(False)
+        self.untranslated.clear()
+        self.status.setVisible(message)
+
+    def _update_direction(self) -> None:
+        choice = self._choice
+        if choice is None:
+            self.direction_label.setText(self.tr("Fanyi") if self._message else "")
+            self.detected_label.setText("")
+            self.swap_button.setEnabled(False)
+            return
+        direction = choice.direction
+        self.direction_label.setText(f"{language_label(direction.from_language)} → "
+                                     f"{language_label(direction.to_language)}")
+        if choice.detected is None:
+            self.detected_label.setText("")
+        elif choice.supported:
+            self.detected_label.setText(self.tr("Detected: %1").replace("%1", language_label(choice.detected)))
+        else:
+            self.detected_label.setText(
+                self.tr("Detected: %1 (no model)").replace("%1", language_label(choice.detected)))
+        back = self._app.reverse_direction(direction)
+        self.swap_button.setEnabled(back is not None)
+        self.swap_button.setToolTip(self.tr("Translate the other way round") if back is not None
+                                    else self.tr("Install a model for the other direction to swap"))
+
+    def _update_variants(self) -> None:
+        direction = self._choice.direction if self._choice is not None else None
+        offered = direction.pack.target_tokens if direction is not None and direction.source is None else {}
+        chosen = self._app.settings.target_variant
+        for button in self.variant_group.buttons():
+            key = button.property("variant")
+            button.setVisible(key in offered)
+            button.setChecked(key == chosen)
+        self.variant_box.setVisible(any(key in offered for key in TARGET_VARIANTS))
+
+    def _width_for(self, text: str) -> int:
+        """Wide enough for a short text on one line, within WIDTH."""
+        natural = self.view.fontMetrics().horizontalAdvance(" ".join(text.split())[:SOURCE_CHARS]) + 48
+        return max(WIDTH[0], min(WIDTH[1], natural))
+
+    def _fit(self) -> None:
+        """As tall as the translation, wrapped at the popup's width, up to VIEW_LINES lines."""
+        layout = self.view.document().documentLayout()
+        block = self.view.document().firstBlock()
+        height = 0.0
+        while block.isValid():  # in pixels, as QPlainTextEdit lays the lines out
+            height += layout.blockBoundingRect(block).height()
+            block = block.next()
+        line = self.view.fontMetrics().lineSpacing()
+        height = min(max(height, VIEW_LINES[0] * line), VIEW_LINES[1] * line)
+        self.view.setFixedHeight(int(height + 0.999) + 2 * self.view.frameWidth() + 2)
+        self.adjustSize()
+        self._keep_on_screen()
+
+    def _show_near(self, near: QPoint | None) -> None:
+        cursor = near or QCursor.pos()
+        screen = QGuiApplication.screenAt(cursor) or QGuiApplication.primaryScreen()
+        self._fit()
+        if not (self.isVisible() and self.pin_button.isChecked()):  # a pinned popup stays where it was put
+            self.move(place_near(self.frameGeometry(), cursor, screen.availableGeometry()))
+        self._was_active = False
+        self.show()
+        self.raise_()
+        self.activateWindow()
+
+    def _keep_on_screen(self) -> None:
+        """Growing with its text, the popup moves up rather than past the bottom of the screen."""
+        if not self.isVisible():
+            return
+        screen = (self.screen() or QGuiApplication.primaryScreen()).availableGeometry()
+        bottom = self.y() + self.frameGeometry().height()
+        if bottom > screen.bottom():
+            self.move(self.x(), max(screen.top(), screen.bottom() - self.frameGeometry().height()))
+
+    # --- window behaviour -------------------------------------------------------------------------
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.LeftButton:
+            # Wayland lets only the compositor move a window. Elsewhere the popup moves itself: asked to
+            # move it, Openbox gave the focus to the main window, which closed the popup.
+            handle = self.windowHandle()
+            if not (QGuiApplication.platformName() == "wayland" and handle is not None and handle.startSystemMove()):
+                self._drag_from = event.globalPosition().toPoint() - self.pos()
+            event.accept()
+        else:
+            super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        if self._drag_from is not None:
+            self.move(event.globalPosition().toPoint() - self._drag_from)
+            event.accept()
+        else:
+            super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        self._drag_from = None
+        super().mouseReleaseEvent(event)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() == Qt.Key.Key_Escape:
@@ -172,16 +396,30 @@ class TranslatePopup(QWidget):
     def closeEvent(self, event: QCloseEvent) -> None:
         self._service.cancel(CHANNEL)
         self._req_id = None
+        self._drag_from = None
         super().closeEvent(event)
         self.closed.emit()
 
     def retranslate(self) -> None:
-        self.title.setText(self.tr("Fanyi"))
-        self.copy_button.setText(self.tr("Copy"))
-        self.hint.setText(self.tr("Esc to close"))
+        self.pin_button.setText(self.tr("Pin"))
+        self.pin_button.setToolTip(self.tr("Keep the popup open when another window is clicked"))
         self.close_button.setToolTip(self.tr("Close (Esc)"))
+        self.copy_button.setText(self.tr("Copy"))
+        self.open_button.setText(self.tr("Open in main window"))
+        self.download_button.setText(self.tr("Download…"))
+        names = {"cmn_Hans": self.tr("Simplified Chinese"), "cmn_Hant": self.tr("Traditional Chinese"),
+                 "yue": self.tr("Cantonese")}
+        for button in self.variant_group.buttons():
+            button.setToolTip(names[button.property("variant")])
+        self._update_direction()
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
+        elif event.type() == QEvent.Type.ActivationChange:
+            # Another window took the focus (a click elsewhere): a transient popup goes, a pinned one stays.
+            if self.isActiveWindow():
+                self._was_active = True
+            elif self._was_active and self.isVisible() and not self.pin_button.isChecked():
+                self.close()
         super().changeEvent(event)

@@ -19,6 +19,8 @@ THEMES = ("system", "light", "dark")
 UI_LANGUAGES = ("auto", "zh_CN", "en")
 # Target-token names of multi-target packs and how Chinese readers name them (not translated).
 TARGET_VARIANTS = {"cmn_Hans": "简体", "cmn_Hant": "繁體", "yue": "粤语"}
+TEXT_SIZES = (10, 11, 12, 13, 14, 16, 18, 20, 24, 28, 32)  # points offered for the panes' text
+TEXT_SIZE_RANGE = (6, 72)  # what a hand-edited file may hold; 0 = the default size
 
 
 @dataclass
@@ -36,9 +38,12 @@ class Settings:
     ui_language: str = "auto"
     theme: str = "system"
     hotkey: str = "Ctrl+Alt+F"  # a QKeySequence string, DOUBLE_COPY, or "" for none
+    screenshot_hotkey: str = "Ctrl+Alt+S"  # translate a screen region: a QKeySequence string or "" for none
     start_in_tray: bool = False
     close_to_tray: bool = True
     history: bool = True
+    start_at_login: bool = False  # fanyi.autostart's entry; the app writes or removes it when this changes
+    text_size: int = 0  # points of the source and target panes' text; 0 = a little larger than the UI's
     default_pack: str = ""  # a pack name; "" = the first English→Chinese pack found
     download_mirror: str = ""  # a base URL tried first for pack archives; "" = the catalog's own URLs
     catalog_url: str = ""  # where to read the list of packs from; "" = the catalog's own URLs
@@ -47,6 +52,11 @@ class Settings:
     api_key: str = ""  # "" = no key needed
     # many-to-many packs: the [source, target] language codes last chosen, by pack name
     pack_languages: dict = field(default_factory=dict)
+    # where the main window was, and how its panes were split (Qt's saveGeometry/saveState, base64)
+    window_geometry: str = ""
+    splitter_state: str = ""
+    auto_direction: bool = True  # choose the direction from the text's language; False: the one the user pinned
+    translate_selection: bool = False  # X11: the hotkey translates the selected text (no Ctrl+C needed)
 
     def __post_init__(self) -> None:
         # Values outside the known choices (an old or hand-edited file) fall back field by field.
@@ -63,11 +73,15 @@ class Settings:
                 setattr(self, name, most)
         if self.theme not in THEMES:
             self.theme = default("theme")
+        if self.screenshot_hotkey == DOUBLE_COPY:  # that gesture belongs to the clipboard
+            self.screenshot_hotkey = default("screenshot_hotkey")
         if self.ui_language not in UI_LANGUAGES:
             self.ui_language = default("ui_language")
         self.pack_languages = {name: list(pair) for name, pair in self.pack_languages.items()
                                if isinstance(name, str) and isinstance(pair, list) and len(pair) == 2
                                and all(isinstance(code, str) for code in pair)}
+        if self.text_size and not TEXT_SIZE_RANGE[0] <= self.text_size <= TEXT_SIZE_RANGE[1]:
+            self.text_size = default("text_size")
         if not 1 <= self.api_port <= 65535:
             self.api_port = default("api_port")
         for name in ("download_mirror", "catalog_url"):

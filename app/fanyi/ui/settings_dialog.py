@@ -1,11 +1,16 @@
-"""The settings dialog: edits a copy of Settings; the app applies and saves it on OK."""
+"""The settings dialog: edits a copy of Settings in tabs; the app applies and saves it on OK.
+
+Each tab is a form, and a row is added to one with a single ``_row(tab, field, label, tip)`` call;
+label and tooltip are functions, read again whenever the UI language changes.
+"""
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 from PySide6.QtCore import QEvent
-from PySide6.QtGui import QKeySequence
+from PySide6.QtGui import QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -15,26 +20,45 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QKeySequenceEdit,
     QLabel,
+    QLayout,
     QLineEdit,
     QSpinBox,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from fanyi import limits
-from fanyi.ui import hotkey
+from fanyi.catalog import DEFAULT_CATALOG_URLS
+from fanyi.ui import hotkey, region
 from fanyi.ui.api_server import address
 from fanyi.ui.i18n import LANGUAGE_NAMES
-from fanyi.catalog import DEFAULT_CATALOG_URLS
-from fanyi.ui.settings import DOUBLE_COPY, TARGET_VARIANTS, THEMES, Settings, valid_url
+from fanyi.ui.settings import DOUBLE_COPY, TARGET_VARIANTS, TEXT_SIZES, THEMES, Settings, valid_url
 
 HOTKEY_NONE, HOTKEY_DOUBLE_COPY, HOTKEY_COMBO = range(3)
+Text = Callable[[], str]
+
+
+def _note() -> QLabel:
+    label = QLabel()
+    label.setWordWrap(True)
+    return label
 
 
 class SettingsDialog(QDialog):
     def __init__(self, settings: Settings, tray_available: bool, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._tray_available = tray_available
+        self._texts: list[tuple[QLabel, QWidget | QLayout, Text | None, Text | None]] = []
+        self._tab_titles: list[Text] = []
+        self.tabs = QTabWidget()
+        self.translation_tab = self._tab(lambda: self.tr("Translation"))
+        self.appearance_tab = self._tab(lambda: self.tr("Appearance"))
+        self.shortcuts_tab = self._tab(lambda: self.tr("Shortcuts && tray"))
+        self.downloads_tab = self._tab(lambda: self.tr("Downloads"))
+        self.apps_tab = self._tab(lambda: self.tr("Other apps"))
+
+        # --- Translation ---
         self.beams = QSpinBox(minimum=0, maximum=limits.MAX_BEAMS)
         self.max_length = QSpinBox(minimum=0, maximum=limits.MAX_DECODE_LENGTH, singleStep=16)
         self.threads = QSpinBox(minimum=0, maximum=limits.max_threads())
@@ -42,6 +66,25 @@ class SettingsDialog(QDialog):
         self.variant = QComboBox()
         for key, label in TARGET_VARIANTS.items():
             self.variant.addItem(label, key)
+        self.history = QCheckBox()
+        tab = self.translation_tab
+        self._row(tab, self.as_you_type)
+        self._row(tab, self.variant, lambda: self.tr("Chinese variant"),
+                  lambda: self.tr("For models that can write Simplified or Traditional Chinese, or Cantonese"))
+        self._row(tab, self.beams, lambda: self.tr("Candidates compared"), lambda: self.tr(
+            "How many candidate translations the model weighs against each other as it writes (beam search). "
+            "More can read a little better but is slower; 1 is the fastest. “Model default” uses the model's "
+            "own choice (4 for the OPUS-MT models)."))
+        self._row(tab, self.max_length, lambda: self.tr("Longest translation"), lambda: self.tr(
+            "A sentence's translation is cut off after this many tokens (word pieces; a Chinese character is "
+            "about one). It matters only for very long sentences, and it stops a model that repeats itself. "
+            "“Model default” uses the model's own limit (512 for the OPUS-MT models)."))
+        self._row(tab, self.threads, lambda: self.tr("Processor cores"), lambda: self.tr(
+            "How many processor cores a translation may use. More is faster, up to about four. “Automatic” "
+            "leaves one core free so that the window keeps responding."))
+        self._row(tab, self.history)
+
+        # --- Appearance ---
         self.language = QComboBox()
         self.language.addItem("", "auto")
         for code, name in LANGUAGE_NAMES.items():
@@ -49,6 +92,17 @@ class SettingsDialog(QDialog):
         self.theme = QComboBox()
         for name in THEMES:
             self.theme.addItem("", name)
+        self.text_size = QComboBox()
+        self.text_size.addItem("", 0)
+        for points in TEXT_SIZES:
+            self.text_size.addItem(str(points), points)
+        tab = self.appearance_tab
+        self._row(tab, self.language, lambda: self.tr("Language"))
+        self._row(tab, self.theme, lambda: self.tr("Theme"))
+        self._row(tab, self.text_size, lambda: self.tr("Text size"),
+                  lambda: self.tr("Size of the text you type and of the translation, in points"))
+
+        # --- Shortcuts & tray ---
         self.hotkey_mode = QComboBox()
         self.hotkey_mode.addItems(["", "", ""])
         self.hotkey_keys = QKeySequenceEdit()
@@ -56,17 +110,42 @@ class SettingsDialog(QDialog):
         self.hotkey_mode.currentIndexChanged.connect(
             lambda index: self.hotkey_keys.setEnabled(index == HOTKEY_COMBO)
         )
-        self.hotkey_note = QLabel()
-        self.hotkey_note.setWordWrap(True)
+        self.hotkey_note = _note()
+        self.start_at_login = QCheckBox()
+        self.translate_selection = QCheckBox()
+        self.screenshot_keys = QKeySequenceEdit()  # empty: no screenshot hotkey
+        self.screenshot_keys.setMaximumSequenceLength(1)
+        self.screenshot_keys.setClearButtonEnabled(True)
+        self.screenshot_note = _note()
         self.start_in_tray = QCheckBox()
         self.close_to_tray = QCheckBox()
-        self.tray_note = QLabel()
-        self.tray_note.setWordWrap(True)
-        self.history = QCheckBox()
+        self.tray_note = _note()
+        hotkey_row = QHBoxLayout()
+        hotkey_row.addWidget(self.hotkey_mode)
+        hotkey_row.addWidget(self.hotkey_keys, 1)
+        tab = self.shortcuts_tab
+        self._row(tab, hotkey_row, lambda: self.tr("Clipboard hotkey"))
+        self._row(tab, self.hotkey_note)
+        self._row(tab, self.translate_selection)
+        # X11's primary selection: offered only where the platform has one (not on Windows or macOS)
+        tab.setRowVisible(self.translate_selection, QGuiApplication.clipboard().supportsSelection())
+        self._row(tab, self.screenshot_keys, lambda: self.tr("Screenshot hotkey"))
+        self._row(tab, self.screenshot_note)
+        self._row(tab, self.start_at_login)
+        self._row(tab, self.start_in_tray)
+        self._row(tab, self.close_to_tray)
+        self._row(tab, self.tray_note)
+
+        # --- Downloads ---
         self.mirror = QLineEdit(placeholderText="https://…")
         self.catalog_url = QLineEdit(placeholderText=DEFAULT_CATALOG_URLS[0])
-        self.download_note = QLabel()
-        self.download_note.setWordWrap(True)
+        self.download_note = _note()
+        tab = self.downloads_tab
+        self._row(tab, self.mirror, lambda: self.tr("Download mirror"))
+        self._row(tab, self.catalog_url, lambda: self.tr("Model list address"))
+        self._row(tab, self.download_note)
+
+        # --- Other apps ---
         self.api_enabled = QCheckBox()
         self.api_port = QSpinBox(minimum=1024, maximum=65535)
         self.api_key = QLineEdit()
@@ -74,29 +153,47 @@ class SettingsDialog(QDialog):
         self.api_deeplx = QLineEdit(readOnly=True)
         self.api_enabled.toggled.connect(self._update_api_rows)
         self.api_port.valueChanged.connect(self._update_api_rows)
+        tab = self.apps_tab
+        self._row(tab, self.api_enabled, tip=lambda: self.tr(
+            "Apps such as Pot, Zotero, Immersive Translate or Calibre then translate with Fanyi: enter the "
+            "address below in them. Only programs on this computer can connect."))
+        self._row(tab, self.api_port, lambda: self.tr("Port"))
+        self._row(tab, self.api_key, lambda: self.tr("API key"))
+        self._row(tab, self.api_address, lambda: self.tr("LibreTranslate, DeepL"))
+        self._row(tab, self.api_deeplx, lambda: self.tr("DeepLX"))
 
-        hotkey_row = QHBoxLayout()
-        hotkey_row.addWidget(self.hotkey_mode)
-        hotkey_row.addWidget(self.hotkey_keys, 1)
-        self.form = QFormLayout()
-        rows = [
-            self.beams, self.max_length, self.threads, self.as_you_type, self.variant, self.language, self.theme,
-            hotkey_row, self.hotkey_note, self.start_in_tray, self.close_to_tray, self.tray_note, self.history,
-            self.mirror, self.catalog_url, self.download_note,
-            self.api_enabled, self.api_port, self.api_key, self.api_address, self.api_deeplx,
-        ]
-        for field in rows:
-            self.form.addRow(QLabel(), field)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
-        layout.addLayout(self.form)
+        layout.addWidget(self.tabs)
         layout.addWidget(buttons)
+        self.setMinimumWidth(560)
 
         self._original = settings
         self._load(settings)
         self.retranslate()
+
+    def _tab(self, title: Text) -> QFormLayout:
+        page = QWidget()
+        form = QFormLayout(page)
+        self.tabs.addTab(page, "")
+        self._tab_titles.append(title)
+        return form
+
+    def _row(self, tab: QFormLayout, field: QWidget | QLayout, label: Text | None = None,
+             tip: Text | None = None) -> None:
+        """Add ``field`` to ``tab``; a checkbox or a note needs no label (its own text says it)."""
+        caption = QLabel()
+        tab.addRow(caption, field)
+        self._texts.append((caption, field, label, tip))
+
+    def tab_of(self, field: QWidget) -> str:
+        """The title of the tab that holds ``field``."""
+        for index in range(self.tabs.count()):
+            if self.tabs.widget(index).isAncestorOf(field):
+                return self.tabs.tabText(index)
+        raise LookupError(field)
 
     def _load(self, s: Settings) -> None:
         self.beams.setValue(s.beams)
@@ -106,6 +203,9 @@ class SettingsDialog(QDialog):
         self.variant.setCurrentIndex(max(0, self.variant.findData(s.target_variant)))
         self.language.setCurrentIndex(max(0, self.language.findData(s.ui_language)))
         self.theme.setCurrentIndex(max(0, self.theme.findData(s.theme)))
+        if self.text_size.findData(s.text_size) < 0:  # a size set by hand in the file
+            self.text_size.addItem(str(s.text_size), s.text_size)
+        self.text_size.setCurrentIndex(self.text_size.findData(s.text_size))
         if not s.hotkey:
             self.hotkey_mode.setCurrentIndex(HOTKEY_NONE)
         elif s.hotkey == DOUBLE_COPY:
@@ -114,6 +214,9 @@ class SettingsDialog(QDialog):
             self.hotkey_mode.setCurrentIndex(HOTKEY_COMBO)
             self.hotkey_keys.setKeySequence(QKeySequence(s.hotkey))
         self.hotkey_keys.setEnabled(self.hotkey_mode.currentIndex() == HOTKEY_COMBO)
+        self.start_at_login.setChecked(s.start_at_login)
+        self.translate_selection.setChecked(s.translate_selection)
+        self.screenshot_keys.setKeySequence(QKeySequence(s.screenshot_hotkey))
         self.start_in_tray.setChecked(s.start_in_tray)
         self.close_to_tray.setChecked(s.close_to_tray)
         for box in (self.start_in_tray, self.close_to_tray):
@@ -146,7 +249,11 @@ class SettingsDialog(QDialog):
             target_variant=self.variant.currentData(),
             ui_language=self.language.currentData(),
             theme=self.theme.currentData(),
+            text_size=self.text_size.currentData(),
             hotkey=hotkey_value,
+            start_at_login=self.start_at_login.isChecked(),
+            translate_selection=self.translate_selection.isChecked(),
+            screenshot_hotkey=self.screenshot_keys.keySequence().toString(QKeySequence.SequenceFormat.PortableText),
             start_in_tray=self.start_in_tray.isChecked(),
             close_to_tray=self.close_to_tray.isChecked(),
             history=self.history.isChecked(),
@@ -162,27 +269,32 @@ class SettingsDialog(QDialog):
         if bad:  # say so here rather than drop what the user typed
             self.download_note.setText(self.tr("An address must start with https:// or http://."))
             self.download_note.setStyleSheet("color: #b3261e;")
+            self.tabs.setCurrentWidget(self.downloads_tab.parentWidget())
             bad[0].setFocus()
             return
         super().accept()
 
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("Settings"))
-        labels = [
-            self.tr("Beams"), self.tr("Maximum length"), self.tr("CPU threads"), "", self.tr("Chinese variant"),
-            self.tr("Language"), self.tr("Theme"), self.tr("Clipboard hotkey"), "", "", "", "", "",
-            self.tr("Download mirror"), self.tr("Model list address"), "",
-            "", self.tr("Port"), self.tr("API key"), self.tr("LibreTranslate, DeepL"), self.tr("DeepLX"),
-        ]
-        for row, text in enumerate(labels):
-            self.form.itemAt(row, QFormLayout.ItemRole.LabelRole).widget().setText(text)
+        for index, title in enumerate(self._tab_titles):
+            self.tabs.setTabText(index, title())
+        for caption, field, label, tip in self._texts:
+            caption.setText(label() if label else "")
+            caption.setVisible(label is not None)
+            if tip is not None:
+                caption.setToolTip(tip())
+                if isinstance(field, QWidget):
+                    field.setToolTip(tip())
         self.beams.setSpecialValueText(self.tr("Model default"))
         self.max_length.setSpecialValueText(self.tr("Model default"))
+        self.max_length.setSuffix(self.tr(" tokens"))
         self.threads.setSpecialValueText(self.tr("Automatic"))
         self.as_you_type.setText(self.tr("Translate as you type"))
+        self.history.setText(self.tr("Keep a history of translations"))
         self.language.setItemText(0, self.tr("Follow the system"))
         for index, text in enumerate((self.tr("System"), self.tr("Light"), self.tr("Dark"))):
             self.theme.setItemText(index, text)
+        self.text_size.setItemText(0, self.tr("Default"))
         for index, text in enumerate((self.tr("None"), self.tr("Press Ctrl+C twice"), self.tr("Key combination"))):
             self.hotkey_mode.setItemText(index, text)
         ok, why = hotkey.availability()
@@ -192,19 +304,28 @@ class SettingsDialog(QDialog):
         else:
             note = why + " " + self.tr("Global hotkeys cannot work here; bind “%1” to a desktop shortcut instead.")
         self.hotkey_note.setText(note.replace("%1", command))
+        self.start_at_login.setText(self.tr("Start Fanyi when I log in (in the tray)"))
+        self.translate_selection.setText(self.tr("The hotkey translates selected text (no need to copy it)"))
+        self.translate_selection.setToolTip(self.tr(
+            "Select text in any window and press the hotkey; without a selection, the clipboard is translated."))
+        can_capture, why_not = region.availability()
+        if not can_capture:
+            shot_note = why_not
+        elif ok:
+            shot_note = self.tr("Press it, then drag around text on the screen to translate it. You can also bind "
+                                "“%1” to a desktop shortcut.")
+        else:
+            shot_note = self.tr("Bind “%1” to a desktop shortcut to translate text on the screen.")
+        self.screenshot_note.setText(shot_note.replace("%1", "fanyi --translate-region"))
         self.start_in_tray.setText(self.tr("Start in the tray"))
         self.close_to_tray.setText(self.tr("Closing the window keeps Fanyi in the tray"))
         self.tray_note.setText("" if self._tray_available else self.tr("This desktop has no system tray."))
         self.tray_note.setVisible(not self._tray_available)
-        self.history.setText(self.tr("Keep a history of translations"))
         self.download_note.setStyleSheet("")
         self.download_note.setText(self.tr(
             "Optional. A mirror is tried first when a model is downloaded (for example where GitHub is slow); "
             "every download is still checked against the model list's checksums. The system proxy is used."))
         self.api_enabled.setText(self.tr("Let other apps on this computer use Fanyi"))
-        self.api_enabled.setToolTip(self.tr("Apps such as Pot, Zotero, Immersive Translate or Calibre then translate "
-                                            "with Fanyi: enter the address below in them. Only programs on this "
-                                            "computer can connect."))
         self.api_key.setPlaceholderText(self.tr("Optional: apps must then send this key"))
 
     def _update_api_rows(self) -> None:

@@ -1,4 +1,4 @@
-"""The tray icon: Show, Translate clipboard, Quit.
+"""The tray icon: Show, Translate clipboard, Translate a screen region, Quit.
 
 Some sessions have no tray (offscreen, several Wayland desktops); then ``available`` is False and
 the app behaves as a plain windowed program: closing the window quits.
@@ -16,6 +16,7 @@ class _TrayMenu(QMenu):
         super().__init__()
         self.show_action = self.addAction("", tray.show_requested.emit)
         self.clipboard_action = self.addAction("", tray.translate_clipboard_requested.emit)
+        self.region_action = self.addAction("", tray.translate_region_requested.emit)
         self.addSeparator()
         self.quit_action = self.addAction("", tray.quit_requested.emit)
         self.retranslate()
@@ -23,6 +24,7 @@ class _TrayMenu(QMenu):
     def retranslate(self) -> None:
         self.show_action.setText(self.tr("Show Fanyi"))
         self.clipboard_action.setText(self.tr("Translate clipboard"))
+        self.region_action.setText(self.tr("Translate a screen region"))
         self.quit_action.setText(self.tr("Quit"))
 
     def changeEvent(self, event: QEvent) -> None:
@@ -34,6 +36,7 @@ class _TrayMenu(QMenu):
 class Tray(QObject):
     show_requested = Signal()
     translate_clipboard_requested = Signal()
+    translate_region_requested = Signal()
     quit_requested = Signal()
 
     def __init__(self, icon: QIcon, parent: QObject | None = None) -> None:

@@ -11,6 +11,11 @@ waiting is replaced rather than queued behind.
 The loaded Translator sits in a ``TranslatorGate`` (``TranslationService.gate``) that the local API
 server shares: the model is in memory once, and the worker's requests go ahead of API requests
 waiting for it.
+
+A request may name another pack than the loaded one (the popup translating Chinese while the window
+shows English→Chinese). The worker keeps one such *spare* model besides the loaded one, and the
+loaded one becomes the spare when the window switches packs, so that going back and forth between
+two directions costs no reload: at most two models are in memory.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
 
 from fanyi.engine.gate import TranslatorGate
 from fanyi.engine.options import CancelToken, Cancelled, DecodeOptions
@@ -67,6 +72,7 @@ class _Request:
     text: str
     options: DecodeOptions | None
     token: CancelToken
+    pack: str | None = None  # a pack folder; None for the loaded model
 
 
 def _message(exc: BaseException) -> str:
@@ -92,6 +98,10 @@ class TranslationWorker(QObject):
         self._gate = gate
         self._lock = threading.Lock()
         self._pending: dict[str, _Request] = {}
+        # worker thread only: what the gate holds, the threads it was opened with, and the spare model
+        self._loaded: str | None = None
+        self._threads: int | None = None
+        self._spare: tuple[str, object] | None = None
 
     # Called from the GUI thread; the lock is all the two threads share besides CancelTokens.
     def submit(self, request: _Request) -> None:
@@ -113,14 +123,24 @@ class TranslationWorker(QObject):
 
     @Slot(str, object)
     def load(self, pack_dir: str, threads: int | None) -> None:
-        self._gate.replace(None)  # free the old model before the new one is mapped
-        try:
-            translator = self._open(Path(pack_dir), threads)
-        except Exception as exc:  # a broken pack must show as a message, not end the thread
-            log.warning("could not open %s: %s", pack_dir, exc)
-            self.load_failed.emit(pack_dir, _message(exc))
-            return
+        previous = (self._loaded, self._gate.translator) if self._threads == threads else None
+        spare, self._spare = self._spare, None
+        if spare is not None and spare[0] == pack_dir and self._threads == threads:
+            translator = spare[1]
+        else:
+            spare = None  # free it before the new model is mapped
+            try:
+                translator = self._open(Path(pack_dir), threads)
+            except Exception as exc:  # a broken pack must show as a message, not end the thread
+                log.warning("could not open %s: %s", pack_dir, exc)
+                self._gate.replace(None)
+                self._loaded = None
+                self.load_failed.emit(pack_dir, _message(exc))
+                return
         self._gate.replace(translator)
+        if previous is not None and previous[0] not in (None, pack_dir) and previous[1] is not None:
+            self._spare = (previous[0], previous[1])  # type: ignore[assignment]
+        self._loaded, self._threads = pack_dir, threads
         self.loaded.emit(
             ModelInfo(
                 path=Path(pack_dir),
@@ -136,6 +156,17 @@ class TranslationWorker(QObject):
         )
 
     @Slot()
+    def drop_spare(self) -> None:
+        self._spare = None
+
+    def _spare_for(self, pack_dir: str):
+        """The spare model of ``pack_dir``, opened (in place of the previous spare) when it is another."""
+        if self._spare is None or self._spare[0] != pack_dir:
+            self._spare = None
+            self._spare = (pack_dir, self._open(Path(pack_dir), self._threads))
+        return self._spare[1]
+
+    @Slot()
     def run_next(self) -> None:
         # One wake-up per submit, at most one request per wake-up: replaced requests leave spare
         # wake-ups that find nothing, so no request is ever left waiting.
@@ -145,19 +176,16 @@ class TranslationWorker(QObject):
         if request.token.cancelled:
             self.cancelled.emit(request.req_id)
             return
-        events = []
         try:
-            with self._gate.use(request.token, urgent=True) as translator:
-                if translator is None:
-                    self.failed.emit(request.req_id, "No model is loaded.")
-                    return
-                for event in translator.translate_stream(request.text, request.options, request.token):
-                    events.append(event)
-                    if isinstance(event, str):
-                        self.delta.emit(request.req_id, event)
-                    elif isinstance(event, Rewind):
-                        self.rewound.emit(request.req_id, event.chars)
-                stats = dict(translator.last_stats)  # before an API request can overwrite them
+            if request.pack is None or request.pack == self._loaded:
+                with self._gate.use(request.token, urgent=True) as translator:
+                    if translator is None:
+                        self.failed.emit(request.req_id,
+                                         QCoreApplication.translate("TranslationWorker", "No model is loaded."))
+                        return
+                    events, stats = self._translate(request, translator)
+            else:  # the spare is the worker's own: no gate, the API server never sees it
+                events, stats = self._translate(request, self._spare_for(request.pack))
         except Cancelled:
             self.cancelled.emit(request.req_id)
             return
@@ -169,6 +197,16 @@ class TranslationWorker(QObject):
         if result.failures:
             self.untranslated.emit(request.req_id, result.failures)
         self.finished.emit(request.req_id, result.text, stats)
+
+    def _translate(self, request: _Request, translator) -> tuple[list, dict]:
+        events = []
+        for event in translator.translate_stream(request.text, request.options, request.token):
+            events.append(event)
+            if isinstance(event, str):
+                self.delta.emit(request.req_id, event)
+            elif isinstance(event, Rewind):
+                self.rewound.emit(request.req_id, event.chars)
+        return events, dict(translator.last_stats)  # before an API request can overwrite them
 
 
 class TranslationService(QObject):
@@ -186,6 +224,7 @@ class TranslationService(QObject):
 
     _load = Signal(str, object)
     _wake = Signal()
+    _drop_spare = Signal()
 
     def __init__(self, opener: OpenTranslator = open_translator, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -199,6 +238,7 @@ class TranslationService(QObject):
         self._worker.moveToThread(self._thread)
         self._load.connect(self._worker.load)
         self._wake.connect(self._worker.run_next)
+        self._drop_spare.connect(self._worker.drop_spare)
         for name in ("delta", "rewound", "untranslated", "finished", "failed", "cancelled"):
             getattr(self._worker, name).connect(getattr(self, name))
         self._worker.loaded.connect(self._on_loaded)
@@ -214,14 +254,20 @@ class TranslationService(QObject):
         self.loading.emit(str(pack_dir))
         self._load.emit(str(pack_dir), threads or None)
 
-    def request(self, text: str, options: DecodeOptions | None = None, channel: str = "main") -> int:
+    def request(self, text: str, options: DecodeOptions | None = None, channel: str = "main",
+                pack: Path | None = None) -> int:
+        """Translate ``text`` with the loaded model, or with the pack in folder ``pack`` (see the module docstring)."""
         req_id = next(self._ids)
         self.cancel(channel)
         token = CancelToken()
         self._tokens[channel] = token
-        self._worker.submit(_Request(req_id, channel, text, options, token))
+        self._worker.submit(_Request(req_id, channel, text, options, token, str(pack) if pack else None))
         self._wake.emit()
         return req_id
+
+    def drop_spare(self) -> None:
+        """Free the model kept besides the loaded one (its pack may have been removed or updated)."""
+        self._drop_spare.emit()
 
     def cancel(self, channel: str = "main") -> None:
         if token := self._tokens.pop(channel, None):

@@ -1,0 +1,144 @@
+"""A document job's coverage report: how many parts were translated, left as they were (and why), and
+each failed part with its reason; Open and Show in folder for the output."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, Qt, QUrl
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from fanyi.documents.base import OTHER_REASONS, JobReport
+
+# What fanyi.documents says about a part it leaves as it was, and about a whole document: English,
+# translated here by these source strings (QT_TRANSLATE_NOOP lets lupdate find them).
+_KNOWN = {
+    "numbers or symbols only": QT_TRANSLATE_NOOP("ReportDialog", "numbers or symbols only"),
+    "code or URL": QT_TRANSLATE_NOOP("ReportDialog", "code or a web address"),
+    "code block": QT_TRANSLATE_NOOP("ReportDialog", "code block"),
+    "already Chinese": QT_TRANSLATE_NOOP("ReportDialog", "already Chinese"),
+    "already Japanese": QT_TRANSLATE_NOOP("ReportDialog", "already Japanese"),
+    "already Korean": QT_TRANSLATE_NOOP("ReportDialog", "already Korean"),
+    "already in Latin script": QT_TRANSLATE_NOOP("ReportDialog", "already in Latin script"),
+    OTHER_REASONS: QT_TRANSLATE_NOOP("ReportDialog", "other reasons"),
+    # fanyi.documents.pdf.LAYOUT_NOTE
+    "the page layout of the PDF is not kept: this is its text, joined into paragraphs": QT_TRANSLATE_NOOP(
+        "ReportDialog", "the page layout of the PDF is not kept: this is its text, joined into paragraphs"),
+}
+
+
+def known_text(text: str) -> str:
+    """A reason or note in the UI language; one we do not know (an engine's message) as it is."""
+    source = _KNOWN.get(text)
+    return QCoreApplication.translate("ReportDialog", source) if source else text
+
+
+def _open(path: Path) -> None:
+    QDesktopServices.openUrl(QUrl.fromLocalFile(str(path)))
+
+
+class ReportDialog(QDialog):
+    def __init__(self, report: JobReport, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.report = report
+        self.heading = QLabel()
+        self.heading.setWordWrap(True)
+        self.heading.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.heading.setStyleSheet("font-weight: 600;")
+        self.translated = QLabel()
+        self.kept = QLabel()
+        self.kept.setWordWrap(True)
+        self.failed = QLabel()
+        self.counts = QFormLayout()
+        for field in (self.translated, self.kept, self.failed):
+            self.counts.addRow(QLabel(), field)
+        self.failures = QTreeWidget()
+        self.failures.setColumnCount(3)
+        self.failures.setRootIsDecorated(False)
+        self.failures.setWordWrap(True)
+        self.failures.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.failures.header().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.failures.setColumnWidth(0, 120)
+        self.failures.setColumnWidth(1, 300)
+        self.failures.setVisible(bool(report.failed_reasons))
+        self.notes = QLabel()
+        self.notes.setWordWrap(True)
+        self.notes.setVisible(bool(report.notes))
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        self.open_button = QPushButton(clicked=lambda: _open(report.output))
+        self.folder_button = QPushButton(clicked=lambda: _open(report.output.parent))
+        for button in (self.open_button, self.folder_button):
+            buttons.addButton(button, QDialogButtonBox.ButtonRole.ActionRole)
+            button.setEnabled(report.output is not None)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.heading)
+        layout.addLayout(self.counts)
+        layout.addWidget(self.failures, 1)
+        layout.addWidget(self.notes)
+        if not report.failed_reasons:
+            layout.addStretch(1)  # nothing to list: keep the counts together at the top
+        layout.addWidget(buttons)
+        self.retranslate()
+        if report.failed_reasons:
+            self.resize(700, 440)
+        else:
+            self.setMinimumWidth(480)
+            self.adjustSize()
+
+    def retranslate(self) -> None:
+        r = self.report
+        self.setWindowTitle(self.tr("Report: %1").replace("%1", r.source.name))
+        output = r.output.name if r.output else ""
+        if r.failed_reasons:
+            heading = self.tr("%1 is written, but some parts could not be translated and are left as they "
+                              "were.").replace("%1", output)
+        else:
+            heading = self.tr("%1 is written.").replace("%1", output)
+        self.heading.setText(heading)
+        captions = (self.tr("Translated"), self.tr("Left as they were"), self.tr("Failed"))
+        for row, caption in enumerate(captions):
+            self.counts.itemAt(row, QFormLayout.ItemRole.LabelRole).widget().setText(caption)
+        self.translated.setText(self.tr("%1 of %2 parts").replace("%1", str(r.translated))
+                                .replace("%2", str(r.total)))
+        kept = str(r.kept_count)
+        if r.kept_reasons:
+            reasons = self.tr(", ").join(self.tr("%1: %2").replace("%1", known_text(reason)).replace("%2", str(count))
+                                         for reason, count in sorted(r.kept_reasons.items()))
+            kept = self.tr("%1 (%2)").replace("%1", kept).replace("%2", reasons)
+        self.kept.setText(kept)
+        self.failed.setText(str(r.failed_count))
+        self.failures.setHeaderLabels([self.tr("Where"), self.tr("Text"), self.tr("Reason")])
+        self.failures.clear()
+        for reason, count in r.failed_reasons.items():
+            named = [e for e in r.failed if e.reason == reason]
+            for entry in named:
+                item = QTreeWidgetItem([entry.where, entry.text, known_text(reason)])
+                for column in range(3):
+                    item.setToolTip(column, item.text(column))
+                self.failures.addTopLevelItem(item)
+            if count > len(named):
+                more = self.tr("… and %1 more").replace("%1", str(count - len(named)))
+                self.failures.addTopLevelItem(QTreeWidgetItem(["", more, known_text(reason)]))
+        self.notes.setText("\n".join(self.tr("Note: %1").replace("%1", known_text(note)) for note in r.notes))
+        self.open_button.setText(self.tr("Open"))
+        self.folder_button.setText(self.tr("Show in folder"))
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+

@@ -1,0 +1,181 @@
+"""Automatic direction: the window and the popup pick the pack and languages from the text's language."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+from ui_fakes import LOAD_TIMEOUT, TRANSLATE_TIMEOUT, FakeTranslator
+
+from fanyi import library
+from fanyi.engine.options import DecodeOptions
+from fanyi.ui import direction
+from fanyi.ui.direction import Direction
+from fanyi.ui.settings import Settings, load_settings
+from fanyi.ui.worker import ModelInfo
+
+ENGLISH = "The weather is fine today."
+CHINESE = "今天天气很好。"
+
+
+@pytest.fixture
+def both_ways(pack_dir, ui_dirs, tiny_pack_zh_en) -> Path:
+    """en→zh (tiny-en-zh) and zh→en (tiny-zh-en) installed."""
+    (ui_dirs / "bundled" / "tiny-zh-en").symlink_to(tiny_pack_zh_en, target_is_directory=True)
+    return pack_dir
+
+
+def wait_for(qtbot, win, pack: str, translation: str) -> None:
+    app = win.app
+    qtbot.waitUntil(lambda: app.service.model is not None and app.service.model.name == pack
+                    and win._req_id is None and win.target.view.text() == translation, timeout=TRANSLATE_TIMEOUT)
+
+
+def test_the_window_turns_round_for_chinese_and_back_for_english(qtbot, make_app, both_ways):
+    app = make_app(opener=FakeTranslator.opener(slow=False))
+    win = app.window
+    win.show()
+    assert win.auto_button.isChecked() and win.detected_label.text() == ""
+    win.source.set_text(ENGLISH)
+    wait_for(qtbot, win, "tiny-en-zh", "THEWEATHERISFINETODAY。")
+    assert win.detected_label.text() == "Detected: English"
+    win.source.set_text(CHINESE)
+    wait_for(qtbot, win, "tiny-zh-en", "今天天气很好。。")
+    assert win.detected_label.text() == "Detected: Chinese" and win.pack_box.currentData() == "tiny-zh-en"
+    win.source.set_text("I love 北京 very much.")  # mostly English
+    wait_for(qtbot, win, "tiny-en-zh", "ILOVE北京VERYMUCH。")
+    assert app.settings.default_pack == "" and load_settings().auto_direction  # nothing was pinned
+
+
+def test_a_pack_chosen_by_hand_stays_until_auto_is_pressed(qtbot, make_app, both_ways):
+    app = make_app(opener=FakeTranslator.opener(slow=False))
+    win = app.window
+    win.show()
+    qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
+    index = win.pack_box.findData("tiny-zh-en")
+    win.pack_box.setCurrentIndex(index)
+    win.pack_box.activated.emit(index)
+    assert not win.auto_button.isChecked() and not load_settings().auto_direction
+    win.source.set_text(ENGLISH)
+    wait_for(qtbot, win, "tiny-zh-en", "THEWEATHERISFINETODAY。")  # pinned: English through zh→en
+    assert win.detected_label.text() == ""
+    qtbot.mouseClick(win.auto_button, Qt.MouseButton.LeftButton)
+    wait_for(qtbot, win, "tiny-en-zh", "THEWEATHERISFINETODAY。")
+    assert win.auto_button.isChecked() and load_settings().auto_direction
+    assert win.detected_label.text() == "Detected: English"
+
+
+def test_a_language_no_pack_translates_from_is_named(qtbot, make_app, ui_dirs, tiny_pack_zh_en):
+    (ui_dirs / "bundled" / "tiny-zh-en").symlink_to(tiny_pack_zh_en, target_is_directory=True)
+    app = make_app(opener=FakeTranslator.opener(slow=False))
+    win = app.window
+    win.show()
+    win.source.set_text(ENGLISH)
+    qtbot.waitUntil(lambda: win.detected_label.text() == "Detected: English (no model)", timeout=LOAD_TIMEOUT)
+    assert "No installed model translates from English" in win.detected_label.toolTip()
+
+
+def test_the_popup_picks_its_own_direction_and_leaves_the_window_alone(qtbot, make_app, both_ways):
+    # zh→en as the default: copied English used to give an empty popup
+    app = make_app(opener=FakeTranslator.opener(slow=False), settings=Settings(default_pack="tiny-zh-en"))
+    win = app.window
+    win.show()
+    win.source.set_text(CHINESE)
+    wait_for(qtbot, win, "tiny-zh-en", "今天天气很好。。")
+    QApplication.clipboard().setText(ENGLISH)
+    app.translate_clipboard()
+    popup = app.popup
+    with qtbot.waitSignal(popup.translated, timeout=TRANSLATE_TIMEOUT) as done:
+        pass
+    assert done.args == [ENGLISH, "THEWEATHERISFINETODAY。"] and popup.text() == "THEWEATHERISFINETODAY。"
+    assert popup.direction_label.text() == "English → Chinese" and popup.detected_label.text() == "Detected: English"
+    assert app.pack.name == "tiny-zh-en" and app.service.model.name == "tiny-zh-en"  # the window's stays
+    assert win.target.view.text() == "今天天气很好。。"
+    # turned round by hand: this text only
+    qtbot.mouseClick(popup.swap_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: popup._req_id is None and popup.direction_label.text() == "Chinese → English",
+                    timeout=TRANSLATE_TIMEOUT)
+    assert popup.detected_label.text() == "" and popup.text() == "THEWEATHERISFINETODAY。"
+    QApplication.clipboard().setText(CHINESE)
+    app.translate_clipboard()
+    qtbot.waitUntil(lambda: popup._req_id is None and popup.text() == "今天天气很好。。", timeout=TRANSLATE_TIMEOUT)
+    assert popup.direction_label.text() == "Chinese → English"
+
+
+def test_the_popup_follows_a_pinned_direction(qtbot, make_app, both_ways):
+    app = make_app(opener=FakeTranslator.opener(slow=False), settings=Settings(auto_direction=False))
+    qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
+    QApplication.clipboard().setText(CHINESE)
+    app.translate_clipboard()
+    qtbot.waitUntil(lambda: app.popup._req_id is None and app.popup.text() == "今天天气很好。。",
+                    timeout=TRANSLATE_TIMEOUT)
+    assert app.popup.direction_label.text() == "English → Chinese" and app.popup.detected_label.text() == ""
+
+
+def test_the_spare_model_serves_the_other_direction_without_reloading(qtbot, make_app, both_ways):
+    FakeTranslator.opened.clear()
+    app = make_app(opener=FakeTranslator.opener(slow=False))
+    win = app.window
+    win.show()
+    for text, pack, translation in [(ENGLISH, "tiny-en-zh", "THEWEATHERISFINETODAY。"),
+                                    (CHINESE, "tiny-zh-en", "今天天气很好。。"),
+                                    (ENGLISH, "tiny-en-zh", "THEWEATHERISFINETODAY。"),
+                                    (CHINESE, "tiny-zh-en", "今天天气很好。。")]:
+        win.source.set_text(text)
+        wait_for(qtbot, win, pack, translation)
+    assert sorted(t.name for t in FakeTranslator.opened) == ["tiny-en-zh", "tiny-zh-en"]  # each opened once
+
+
+def test_many_to_many_packs_switch_languages(qtbot, make_app, tiny_nllb_pack, ui_dirs):
+    from fanyi.engine.translator import Translator
+    from fanyi.ui.worker import open_translator
+
+    (ui_dirs / "bundled" / tiny_nllb_pack.name).symlink_to(tiny_nllb_pack, target_is_directory=True)
+    app = make_app(opener=open_translator)
+    win = app.window
+    win.show()
+    qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
+    reference = Translator.open(tiny_nllb_pack, threads=1)
+    win.source.set_text(CHINESE)
+    expected = reference.translate(CHINESE, DecodeOptions(source="zho_Hans", target="eng_Latn"))
+    qtbot.waitUntil(lambda: win._req_id is None and win.target.view.text() == expected, timeout=TRANSLATE_TIMEOUT)
+    assert (win.source_picker.code(), win.target_picker.code()) == ("zho_Hans", "eng_Latn")
+    assert win.detected_label.text() == "Detected: Chinese (Simplified)"
+
+
+# --- the choice itself, without windows -------------------------------------------------------------
+
+def _pack(name: str, source: str, target: str, languages: tuple[str, ...] = ()) -> library.PackInfo:
+    return library.PackInfo(name, Path("/packs") / name, source, target, 1, "int8", False, {}, languages=languages)
+
+
+EN_ZH, ZH_EN, EN_ZH_2, ZH_JA = (_pack("en-zh", "en", "zh"), _pack("zh-en", "zh", "en"), _pack("en-zh-2", "en", "zh"),
+                                _pack("zh-ja", "zh", "ja"))
+
+
+def test_the_reverse_pack_is_preferred_then_the_same_target_then_the_default():
+    packs = [EN_ZH, ZH_JA, ZH_EN, EN_ZH_2]
+    choice = direction.choose(CHINESE, Direction(EN_ZH), packs, None)
+    assert choice.direction.pack == ZH_EN and choice.detected == "zh" and choice.supported
+    assert direction.choose(ENGLISH, Direction(ZH_EN), packs, None).direction.pack == EN_ZH  # the first
+    assert direction.choose(ENGLISH, Direction(ZH_EN), packs, None, default_pack="en-zh-2").direction.pack == EN_ZH_2
+    assert direction.choose(ENGLISH, Direction(EN_ZH_2), packs, None).direction.pack == EN_ZH_2  # stays
+    assert direction.choose("12345", Direction(ZH_EN), packs, None).detected is None  # nothing to detect
+    unsupported = direction.choose(ENGLISH, Direction(ZH_JA), [ZH_JA, ZH_EN], None)
+    assert unsupported.direction.pack == ZH_JA and unsupported.detected == "en" and not unsupported.supported
+    # only languages some pack knows are told: English is not one of zh→ja's
+    assert direction.choose(ENGLISH, Direction(ZH_JA), [ZH_JA], None).detected is None
+
+
+def test_a_many_to_many_pack_turns_round_or_keeps_its_target():
+    nllb = _pack("nllb", "mul", "mul", ("eng_Latn", "zho_Hans", "rus_Cyrl"))
+    model = ModelInfo(nllb.path, "nllb", "mul", "mul", "int8", source_languages=nllb.languages,
+                      target_languages=nllb.languages)
+    start = Direction(nllb, "eng_Latn", "zho_Hans")
+    assert direction.choose(ENGLISH, start, [nllb], model).direction == start
+    assert direction.choose(CHINESE, start, [nllb], model).direction == Direction(nllb, "zho_Hans", "eng_Latn")
+    assert direction.choose("Доброе утро", start, [nllb], model).direction == Direction(nllb, "rus_Cyrl", "zho_Hans")
+    assert direction.choose(CHINESE, start, [nllb], None).direction == start  # not loaded yet: it stays
+    assert direction.reverse(start, [nllb], model) == Direction(nllb, "zho_Hans", "eng_Latn")
