@@ -16,7 +16,9 @@ Run through benchmarks/paired.py --document (paired, interleaved rounds like the
 
 from __future__ import annotations
 
+import itertools
 import json
+import random
 import re
 from pathlib import Path
 
@@ -29,18 +31,22 @@ def make_document(path: Path, corpus: Path, count: int = SENTENCES) -> list[str]
     """A text of `count` distinct sentences, PER_PARAGRAPH to a paragraph, each the first half of one
     corpus line and the second half of another (so lengths are the corpus's); returns the sentences."""
     lines = [l.split() for l in corpus.read_text(encoding="utf-8").splitlines() if len(l.split()) >= 4]
+    pairs = list(itertools.product(range(len(lines)), repeat=2))
+    random.Random(0).shuffle(pairs)
     sentences: list[str] = []
     seen: set[str] = set()
-    step = 0
-    while len(sentences) < count:
-        first, second = lines[step % len(lines)], lines[(7 * step + 3) % len(lines)]
-        step += 1
+    for a, b in pairs:
+        if len(sentences) == count:
+            break
+        first, second = lines[a], lines[b]
         words = first[:len(first) // 2] + second[len(second) // 2:]
         text = PUNCTUATION.sub("", " ".join(words)).strip(" ,")
         text = text[:1].upper() + text[1:] + "."
         if text not in seen:
             seen.add(text)
             sentences.append(text)
+    if len(sentences) < count:
+        raise ValueError(f"{corpus} makes only {len(sentences)} distinct sentences, not {count}")
     paragraphs = [" ".join(sentences[i:i + PER_PARAGRAPH]) for i in range(0, count, PER_PARAGRAPH)]
     path.write_text("\n\n".join(paragraphs) + "\n", encoding="utf-8")
     return sentences

@@ -12,8 +12,10 @@ How, in the real MarianMT architecture (post-norm, sinusoidal positions, tied em
 - token embeddings are zero in 64 dimensions (the sine and cosine of the 32 highest position
   frequencies) and in a reference dimension, random in the other 447; positions are Marian's own
   sinusoids;
-- every sublayer's output projection is zero (each layer is then just its LayerNorm), except the
-  first decoder layer's cross-attention: its queries and keys read those 64 position dimensions, so
+- every sublayer's output projection is near zero (noise of 1e-4: each layer is then just its
+  LayerNorm; exact zeros would give every such matrix the same int8 scales, which the exporter
+  stores once, and a pack whose weights share scales is refused), except the first decoder
+  layer's cross-attention: its queries and keys read those 64 position dimensions, so
   every head of step t attends to source position t, and its values carry the token dimensions;
   the output projection adds them to the residual strongly enough to dominate it;
 - the tied output matrix then scores the copied token's embedding far above any other.
@@ -34,6 +36,7 @@ POSITION_FREQUENCIES = 32  # sine/cosine pairs the attention matches positions w
 TOKEN_STD = 0.05  # token embedding entries (x sqrt(512) in the model): comparable to the positions
 POSITION_GAIN = 8.0  # query and key gain on the position dimensions: a sharp attention peak
 VALUE_GAIN = 50.0  # how strongly the copied token outweighs the residual stream
+NOISE = 1e-4  # the "zero" matrices' entries
 
 
 def build_copy_folder(out: Path, like: Path, seed: int = 0) -> Path:
@@ -64,13 +67,15 @@ def build_copy_folder(out: Path, like: Path, seed: int = 0) -> Path:
             if isinstance(module, torch.nn.LayerNorm):
                 module.weight.fill_(1.0)
                 module.bias.zero_()
+        def quiet(linear: torch.nn.Linear) -> None:
+            linear.weight.copy_(torch.randn(linear.weight.shape, generator=generator) * NOISE)
+            linear.bias.zero_()
+
         layers = list(model.model.encoder.layers) + list(model.model.decoder.layers)
         for layer in layers:
             for attention in [layer.self_attn] + ([layer.encoder_attn] if hasattr(layer, "encoder_attn") else []):
-                attention.out_proj.weight.zero_()
-                attention.out_proj.bias.zero_()
-            layer.fc2.weight.zero_()
-            layer.fc2.bias.zero_()
+                quiet(attention.out_proj)
+            quiet(layer.fc2)
         shared = model.model.shared.weight
         shared.zero_()
         shared[:, token_dims] = torch.randn(shared.shape[0], len(token_dims), generator=generator) * TOKEN_STD
@@ -90,7 +95,7 @@ def build_copy_folder(out: Path, like: Path, seed: int = 0) -> Path:
             cross.v_proj.weight[j, dim] = 1.0
             cross.out_proj.weight[dim, j] = VALUE_GAIN
     model.save_pretrained(str(tmp))
-    (tmp / COPY_MARKER).write_text(json.dumps({"seed": seed, "position_frequencies": POSITION_FREQUENCIES}) + "\n")
+    (tmp / COPY_MARKER).write_text(json.dumps({"seed": seed, "position_frequencies": POSITION_FREQUENCIES, "noise": NOISE}) + "\n")
     shutil.rmtree(out, ignore_errors=True)
     tmp.rename(out)
     return out
