@@ -1,9 +1,11 @@
-"""Runs every engine side by side, one worker process at a time, and writes RESULTS.md.
+"""Runs every engine side by side, one worker process at a time, then the paired runs of Fanyi and
+CTranslate2 int8 (paired.py: the speed targets, and the document throughput), and writes RESULTS.md.
 
     python benchmarks/driver.py [--work /tmp/fanyi-bench] [--quick] [--threads 1,2] [--engines "ours int8,CT2 int8"]
     python benchmarks/driver.py --many-to-many [--tiny] [--work /tmp/fanyi-bench] [--quick] [--threads 1,2]
 
-Expects the model folders prepare.py builds. Each (engine, threads) pair runs in its own worker
+--quick and --engines skip the paired runs; --reuse-paired takes the paired runs already in
+WORK/results (paired.py --out WORK/results/paired.json, --document --out .../paired-document.json). Expects the model folders prepare.py builds. Each (engine, threads) pair runs in its own worker
 process (worker.py) that writes JSON; the fp32 PyTorch worker runs first because it writes the
 reference outputs the quality check of the others compares with.
 """
@@ -11,6 +13,7 @@ reference outputs the quality check of the others compares with.
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import json
 import subprocess
 import sys
@@ -103,6 +106,37 @@ def result_path(work: Path, engine: str, threads: int) -> Path:
     return work / "results" / f"{engine.replace(' ', '_')}-{threads}t.json"
 
 
+PAIRED_ROUNDS, DOCUMENT_ROUNDS = 5, 3
+
+
+def paired_path(work: Path, document: bool) -> Path:
+    return work / "results" / ("paired-document.json" if document else "paired.json")
+
+
+def run_paired(work: Path, threads: list[int], document: bool) -> None:
+    out = paired_path(work, document)
+    out.unlink(missing_ok=True)
+    command = [sys.executable, str(HERE / "paired.py"), "--work", str(work), "--out", str(out),
+               "--threads", ",".join(map(str, threads)),
+               "--rounds", str(DOCUMENT_ROUNDS if document else PAIRED_ROUNDS)] + ["--document"] * document
+    print(f"[{time.strftime('%H:%M:%S')}] paired runs{', document' * document}", flush=True)
+    if subprocess.run(command, cwd=HERE).returncode != 0 or not out.exists():
+        raise SystemExit(f"the paired{' document' * document} run failed")
+
+
+def load_paired(work: Path) -> dict:
+    """What write_report takes of the paired runs' JSON (absent runs: None)."""
+    from document import SENTENCES
+
+    found: dict = {"document_sentences": SENTENCES, "paired_dates": []}
+    for key, document in (("paired", False), ("document", True)):
+        path = paired_path(work, document)
+        found[key] = json.loads(path.read_text()) if path.exists() else None
+        if path.exists():
+            found["paired_dates"].append(dt.datetime.fromtimestamp(path.stat().st_mtime, dt.timezone.utc))
+    return found
+
+
 def run_worker(work: Path, engine: str, threads: int, *, quality: bool, reference: bool) -> dict:
     out = result_path(work, engine, threads)
     out.parent.mkdir(exist_ok=True)
@@ -131,6 +165,8 @@ def main() -> None:
     parser.add_argument("--tiny", action="store_true",
                         help="with --many-to-many: the tiny test shapes, a smoke test of the whole run (no numbers)")
     parser.add_argument("--command", default="bash benchmarks/run.sh", help="the command shown in RESULTS.md")
+    parser.add_argument("--reuse-paired", action="store_true",
+                        help="do not run paired.py: report the paired runs already in WORK/results")
     parser.add_argument("--report-only", action="store_true",
                         help="rewrite the report from the worker results already in the work dir (e.g. after an "
                              "interrupted run); missing runs show as n/a")
@@ -149,7 +185,7 @@ def main() -> None:
         paths = [result_path(args.work, e.name, t) for e in engines for t in threads]
         results = [json.loads(p.read_text()) for p in paths if p.exists()]
         write_report(args.results, results, workload, threads=threads, wall_s=float("nan"),
-                     command=args.command, new_tokens=NEW_TOKENS)
+                     command=args.command, new_tokens=NEW_TOKENS, **load_paired(args.work))
         print(f"wrote {args.results} from {len(results)} of {len(paths)} runs")
         return
 
@@ -163,9 +199,13 @@ def main() -> None:
         quality = t == quality_threads
         results.append(run_worker(args.work, spec.name, t, quality=quality,
                                   reference=quality and spec.family == "torch"))
+    paired = not (args.quick or args.engines)
+    if paired and not args.reuse_paired:
+        for document in (False, True):
+            run_paired(args.work, threads, document)
     wall = time.time() - started
     write_report(args.results, results, workload, threads=threads, wall_s=wall, command=args.command,
-                 new_tokens=NEW_TOKENS)
+                 new_tokens=NEW_TOKENS, **(load_paired(args.work) if paired else {}))
     print(f"wrote {args.results} ({wall / 60:.1f} min)")
 
 

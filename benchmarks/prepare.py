@@ -3,7 +3,9 @@
     python benchmarks/prepare.py [--work /tmp/fanyi-bench]
     python benchmarks/prepare.py --many-to-many [--tiny] [--work /tmp/fanyi-bench]
 
-The second form builds the mBART-50 and NLLB-600M folders instead (many_to_many_config.py), each
+The first also builds the copying model of the document-throughput benchmark (document_model.py)
+with its int8 pack and CTranslate2 conversion. The second form builds the mBART-50 and NLLB-600M
+folders instead (many_to_many_config.py), each
 with our int8 pack and CTranslate2's int8 conversion, in WORK/m2m-<model>[-tiny]/.
 
 A folder is reused when its stamp file says it was built from the same HF weights (and, for our
@@ -19,10 +21,12 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
+from document_model import build_copy_folder
 from many_to_many_config import MODELS, build_folder
 from opus_mt_config import build_opus_mt_sized_folder
 
 HF = "hf-opus-mt-en-zh-random"
+COPY_HF = "hf-opus-mt-en-zh-copy"  # the document-throughput model (document_model.py)
 
 
 def exporter_fingerprint() -> str:
@@ -122,6 +126,11 @@ def prepare(work: Path) -> Path:
     build(work / "ct2-int8", weights, ct2_maker(hf, "int8"))
     build(work / "optimum-fp32", weights, optimum_fp32_maker(hf))
     build(work / "optimum-int8", weights, optimum_int8_maker(work / "optimum-fp32"))
+    copy = build_copy_folder(work / COPY_HF, hf)
+    copy_weights = weights_fingerprint(copy)
+    build(work / "pack-copy-int8", f"{copy_weights}-{exporter_fingerprint()}",
+          pack_maker(copy, "int8", "opus-mt-en-zh-copy"), pack_opens)
+    build(work / "ct2-copy-int8", copy_weights, ct2_maker(copy, "int8"))
     return hf
 
 

@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from fanyi.engine.options import CancelToken
-from fanyi.engine.pack import file_digest
+from fanyi.engine.pack import FORMAT_VERSION, file_digest
 
 PACK_ID = "opus-mt-en-zh"  # what the tests publish the tiny int8 pack as
 STALL_S = 20.0  # far past the clients' read timeouts in these tests; released when the server stops
@@ -182,7 +182,7 @@ def entry(pack_id: str, version: int, zip_path: Path, urls: list[str], *, unpack
         "display_name": {"en": "English → Chinese", "zh_CN": "英语 → 中文"},
         "model_id": "Helsinki-NLP/opus-mt-en-zh", "revision": "0" * 40, "architecture": "marian",
         "source_langs": ["en"], "target_langs": ["zh"], "target_tokens": ["cmn_Hans", "cmn_Hant", "yue"],
-        "quantization": "int8", "format_version": 2,
+        "quantization": "int8", "format_version": FORMAT_VERSION,
         "archive": {"file": zip_path.name, "size": digest["size"], "sha256": digest["sha256"],
                     "unpacked_size": unpacked},
         "urls": urls,

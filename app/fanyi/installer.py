@@ -98,8 +98,10 @@ def install(entry: CatalogEntry, *, mirror: str | None = None, progress: downloa
     A pack already installed at this version (or newer) is returned as it is, without a download.
     """
     if entry.format_version != FORMAT_VERSION:
+        remedy = ("update Fanyi to install it" if entry.format_version > FORMAT_VERSION
+                  else "the list of packs is older than this Fanyi: try again when it is updated")
         raise LibraryError(f"{entry.id} is published in pack format {entry.format_version}, and this Fanyi "
-                           f"reads format {FORMAT_VERSION}: update Fanyi to install it")
+                           f"reads format {FORMAT_VERSION}: {remedy}")
     current = next((p for p in library.list_packs() if p.name == entry.id), None)
     if current is not None and current.pack_version >= entry.version:
         return current

@@ -120,11 +120,25 @@ def test_update_of_a_pack_that_is_not_installed_says_so(user_dirs, publish):
         installer.update(cat, ["nope"])
 
 
-def test_a_pack_format_this_fanyi_cannot_read_is_refused_before_downloading(user_dirs, publish, server):
-    publish(1, format_version=3)
+def test_a_pack_of_an_older_format_is_refused_as_an_outdated_list(user_dirs, publish, server):
+    from fanyi.engine.pack import FORMAT_VERSION
+
+    publish(1, format_version=FORMAT_VERSION - 1)
     entry = installer.load_catalog().packs[0]
     server.requests.clear()
-    with pytest.raises(LibraryError, match="pack format 3, and this Fanyi reads format 2: update Fanyi"):
+    with pytest.raises(LibraryError, match="the list of packs is older than this Fanyi"):
+        installer.install(entry)
+    assert server.requests == []
+
+
+def test_a_pack_format_this_fanyi_cannot_read_is_refused_before_downloading(user_dirs, publish, server):
+    from fanyi.engine.pack import FORMAT_VERSION
+
+    publish(1, format_version=FORMAT_VERSION + 1)
+    entry = installer.load_catalog().packs[0]
+    server.requests.clear()
+    with pytest.raises(LibraryError, match=f"pack format {FORMAT_VERSION + 1}, and this Fanyi reads format "
+                                           f"{FORMAT_VERSION}: update Fanyi"):
         installer.install(entry)
     assert server.requests == []
 

@@ -25,7 +25,9 @@ from .. import limits
 from .families import FAMILIES, Family, family_of
 
 # 2: the decoder also returns log-probabilities and each row's top ids (see export/transformer_graphs.py)
-FORMAT_VERSION = 2
+# 3: the decoder's self-attention cache is a buffer written in place and read through a beam table
+#    (cache_indirection); logits padded to whole top-id blocks; log-probabilities only when asked for
+FORMAT_VERSION = 3
 MANIFEST = "manifest.json"
 SHARED_DATA = "shared.bin"
 GRAPHS = ("encoder.onnx", "decoder.onnx")

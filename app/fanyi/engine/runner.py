@@ -2,6 +2,11 @@
 
 One runner for every family: the graphs have the same inputs and outputs whatever the architecture
 (see export/transformer_graphs.py).
+
+The decoder is fed through an IOBinding: the self-attention cache is one buffer per layer and
+kind that the graph writes in place (its past and present are the same memory), the logits and
+log-probabilities land in buffers that are reused from step to step, and a beam search reorders
+nothing — it rewrites a small table of which beam holds which position (the cache indirection).
 """
 
 from __future__ import annotations
@@ -12,8 +17,13 @@ import numpy as np
 
 from .int8_weights import needs_reduced_range, reduced_range_weights
 from .pack import ModelPack, PackError
-from .search import DecoderState, StepOutput
+from .search import StepOutput
 from .sessions import open_session, thread_count
+
+INITIAL_CAPACITY = 32  # cached positions allocated at first; doubled whenever a decode outgrows it
+# The decoder's top_ids have min(top_k, blocks) columns, and a graph has at least min(vocab, 64) blocks
+# (export/transformer_graphs.py): asking for at most this many ids gives exactly as many.
+MAX_TOP_IDS = 64
 
 
 def _check_interface(session, path: Path, inputs: dict[str, list], outputs: dict[str, list]) -> None:
@@ -38,6 +48,15 @@ def _check_interface(session, path: Path, inputs: dict[str, list], outputs: dict
         raise PackError(f"{path} does not fit the pack's manifest: {problems[0]}")
 
 
+def _logits_width(session, path: Path, vocab: int) -> int:
+    """The decoder's logits are the vocabulary padded to the graph's top-id blocks."""
+    width = next(arg.shape[1] for arg in session.get_outputs() if arg.name == "logits")
+    if not isinstance(width, int) or width < vocab:
+        raise PackError(f"{path} does not fit the pack's manifest: logits have {width} columns "
+                        f"for a vocabulary of {vocab}")
+    return width
+
+
 class Runner:
     def __init__(self, pack: ModelPack, threads: int | None = None):
         arch = pack.architecture
@@ -48,19 +67,21 @@ class Runner:
         self.vocab_size = arch["vocab_size"]
         self.reduced_range = pack.quantization == "int8" and needs_reduced_range()
         threads = thread_count(threads)  # once for both sessions (a clamp is logged once)
-        self._cross_names = [f"cross_{kind}_{i}" for i in range(self.layers) for kind in ("key", "value")]
-        self._past_names = [f"past_{kind}_{i}" for i in range(self.layers) for kind in ("key", "value")]
-        self._outputs = ["logits", "log_probs", "top_ids"] + [
-            f"present_{kind}_{i}" for i in range(self.layers) for kind in ("key", "value")]
+        self.cross_names = [f"cross_{kind}_{i}" for i in range(self.layers) for kind in ("key", "value")]
+        self.cache_names = [(f"past_{kind}_{i}", f"present_{kind}_{i}")
+                            for i in range(self.layers) for kind in ("key", "value")]
         cache = [None, self.heads, None, self.head_dim]
-        rows, scores = [None, None], [None, self.vocab_size]
+        rows, scores, one = [None, None], [None, None], [1]
         self.encoder = self._open(pack, "encoder.onnx", threads, {"input_ids": rows, "attention_mask": rows},
-                                  dict.fromkeys(self._cross_names, cache))
+                                  dict.fromkeys(self.cross_names, cache))
         self.decoder = self._open(
             pack, "decoder.onnx", threads,
-            {"input_ids": [None, 1], "position": [1], "encoder_attention_mask": rows, "top_k": [1],
-             **dict.fromkeys(self._cross_names + self._past_names, cache)},
-            {"logits": scores, "log_probs": scores, "top_ids": rows, **dict.fromkeys(self._outputs[3:], cache)})
+            {"input_ids": [None, 1], "position": one, "encoder_attention_mask": rows, "top_k": one,
+             "beam_width": one, "cache_indirection": [None, None, None], "log_probs_wanted": one,
+             **dict.fromkeys(self.cross_names + [past for past, _ in self.cache_names], cache)},
+            {"logits": scores, "log_probs": scores, "top_ids": rows,
+             **dict.fromkeys([present for _, present in self.cache_names], cache)})
+        self.logits_width = _logits_width(self.decoder, pack.file("decoder.onnx"), self.vocab_size)
 
     def _open(self, pack: ModelPack, graph: str, threads: int | None, inputs: dict, outputs: dict):
         def load(path: Path):
@@ -70,22 +91,133 @@ class Runner:
         _check_interface(session, pack.file(graph), inputs, outputs)
         return session
 
-    def encode(self, sequences: list[list[int]]) -> DecoderState:
-        """Pads the sources on the right (as the Hugging Face tokenizers do) and computes the cross-attention cache."""
+    def encode(self, sequences: list[list[int]], beams: int = 1, max_steps: int = INITIAL_CAPACITY) -> "Decoding":
+        """Pads the sources on the right (as the Hugging Face tokenizers do), computes the cross-attention
+        cache, and returns the decoder state for `beams` rows per source and at most `max_steps` steps."""
         width = max(len(s) for s in sequences)
         ids = np.full((len(sequences), width), self.pad_id, dtype=np.int64)
         mask = np.zeros((len(sequences), width), dtype=np.int64)
         for row, seq in enumerate(sequences):
             ids[row, :len(seq)] = seq
             mask[row, :len(seq)] = 1
-        cross = self.encoder.run(self._cross_names, {"input_ids": ids, "attention_mask": mask})
-        return DecoderState(self._step, cross, mask, self.layers, self.heads, self.head_dim)
+        cross = self.encoder.run(self.cross_names, {"input_ids": ids, "attention_mask": mask})
+        return Decoding(self, cross, mask, beams, max_steps)
 
-    def _step(self, tokens: np.ndarray, position: int, mask: np.ndarray, cross: list, past: list,
-              top_k: int) -> tuple[StepOutput, list]:
-        feed = {"input_ids": tokens, "position": np.array([position], dtype=np.int64),
-                "encoder_attention_mask": mask, "top_k": np.array([min(top_k, self.vocab_size)], dtype=np.int64)}
-        feed.update(zip(self._cross_names, cross))
-        feed.update(zip(self._past_names, past))
-        logits, log_probs, top_ids, *present = self.decoder.run(self._outputs, feed)
-        return StepOutput(logits, log_probs, top_ids), present
+
+class Decoding:
+    """The decoder's state for one batch: each source's cross-attention inputs and mask, and for each
+    of its `beams` rows the self-attention cache, bound to the decoder session once.
+
+    What run() returns lives in buffers the next run() overwrites.
+    """
+
+    def __init__(self, runner: Runner, cross: list[np.ndarray], mask: np.ndarray, beams: int, max_steps: int):
+        self._runner = runner
+        self._binding = runner.decoder.io_binding()
+        self.beams = beams
+        self.position = 0
+        self._max_capacity = max(1, max_steps)
+        self._beam_ids = np.arange(beams, dtype=np.int32)
+        self._capacity = min(INITIAL_CAPACITY, self._max_capacity)
+        self._arrays: dict[str, np.ndarray] = {}  # what is bound by pointer must stay alive
+        self._bind_sources(cross, mask)
+        self._cache = [np.empty((self.rows, runner.heads, self._capacity, runner.head_dim), np.float32)
+                       for _ in runner.cache_names]
+        self._indirection = np.zeros((self.sources, beams, self._capacity), np.int32)
+        self._bind_input("beam_width", np.array([beams], np.int32))
+        # inputs that change every step are written in place: bound once, by pointer
+        self._position = self._bind_input("position", np.zeros(1, np.int32))
+        self._top_k = self._bind_input("top_k", np.zeros(1, np.int64))
+        self._log_probs_wanted = self._bind_input("log_probs_wanted", np.zeros(1, bool))
+        self._bind_rows()
+
+    @property
+    def sources(self) -> int:
+        return self._mask.shape[0]
+
+    @property
+    def rows(self) -> int:
+        return self.sources * self.beams
+
+    # --- binding ----------------------------------------------------------------------------------
+    def _bind_input(self, name: str, array: np.ndarray) -> np.ndarray:
+        array = np.ascontiguousarray(array)
+        self._arrays[name] = array
+        self._binding.bind_input(name, "cpu", 0, array.dtype, array.shape, array.ctypes.data)
+        return array
+
+    def _bind_output(self, name: str, array: np.ndarray) -> np.ndarray:
+        self._arrays["out:" + name] = array
+        self._binding.bind_output(name, "cpu", 0, array.dtype, array.shape, array.ctypes.data)
+        return array
+
+    def _bind_sources(self, cross: list[np.ndarray], mask: np.ndarray) -> None:
+        self._cross, self._mask = cross, np.ascontiguousarray(mask)
+        for name, array in zip(self._runner.cross_names, cross):
+            self._bind_input(name, array)
+        self._bind_input("encoder_attention_mask", self._mask)
+
+    def _bind_rows(self) -> None:
+        """(Re)bind what has a row per beam: the cache (the same memory in and out: the graph writes
+        this step's keys and values in place), the beam table, the tokens and the scores."""
+        for (past, present), array in zip(self._runner.cache_names, self._cache):
+            self._bind_input(past, array)
+            self._bind_output(present, array)
+        self._bind_input("cache_indirection", self._indirection)
+        self._tokens = self._bind_input("input_ids", np.zeros((self.rows, 1), np.int64))
+        self._logits = self._bind_output("logits", np.empty((self.rows, self._runner.logits_width), np.float32))
+        self._log_probs = None
+        self._top_ids = None
+
+    def _bind_scores(self, top_k: int, log_probs: bool) -> None:
+        """The top ids' width and whether the log-probabilities are computed, when they change."""
+        if self._top_ids is None or self._top_ids.shape[1] != top_k:
+            self._top_k[0] = top_k
+            self._top_ids = self._bind_output("top_ids", np.empty((self.rows, top_k), np.int64))
+        if self._log_probs is None or bool(self._log_probs.size) != log_probs:
+            self._log_probs_wanted[0] = log_probs
+            # without them the graph gives an empty [0, 0]
+            shape = (self.rows, self._runner.logits_width) if log_probs else (0, 0)
+            self._log_probs = self._bind_output("log_probs", np.empty(shape, np.float32))
+
+    # --- what the searches call -------------------------------------------------------------------
+    def run(self, tokens: np.ndarray, top_k: int = 1, log_probs: bool = False) -> StepOutput:
+        """One decoder step for every row; log-probabilities only when asked (beam search)."""
+        if self.position >= self._capacity:
+            self._grow()
+        vocab = self._runner.vocab_size
+        self._bind_scores(min(top_k, vocab, MAX_TOP_IDS), log_probs)
+        self._tokens[:] = tokens
+        self._position[0] = self.position
+        self._runner.decoder.run_with_iobinding(self._binding)
+        self._indirection[:, :, self.position] = self._beam_ids  # each row wrote its own position
+        self.position += 1
+        scores = self._log_probs[:, :vocab] if log_probs else self._log_probs
+        return StepOutput(self._logits[:, :vocab], scores, self._top_ids)
+
+    def reorder(self, origins: np.ndarray) -> None:
+        """Beam b of source s continues what beam origins[s, b] of that source decoded so far."""
+        self._indirection[...] = np.take_along_axis(self._indirection, origins[:, :, None].astype(np.int64), axis=1)
+
+    def keep(self, sources: np.ndarray) -> None:
+        """Keep only these sources (all their beams), in this order."""
+        rows = (sources[:, None] * self.beams + np.arange(self.beams)).reshape(-1)
+        self._bind_sources([c[sources] for c in self._cross], self._mask[sources])
+        self._cache = [self._copy(c, self._capacity, rows) for c in self._cache]
+        self._indirection = np.ascontiguousarray(self._indirection[sources])
+        self._bind_rows()
+
+    def _copy(self, cache: np.ndarray, capacity: int, rows: np.ndarray | slice = slice(None)) -> np.ndarray:
+        """The filled positions of these rows of a cache, in a buffer of `capacity` positions."""
+        kept = cache[rows, :, :self.position]
+        out = np.empty(kept.shape[:2] + (capacity,) + kept.shape[3:], np.float32)
+        out[:, :, :self.position] = kept
+        return out
+
+    def _grow(self) -> None:
+        capacity = max(self.position + 1, min(2 * self._capacity, self._max_capacity))
+        self._cache = [self._copy(c, capacity) for c in self._cache]
+        indirection = np.zeros(self._indirection.shape[:2] + (capacity,), np.int32)
+        indirection[:, :, :self.position] = self._indirection[:, :, :self.position]
+        self._indirection, self._capacity = indirection, capacity
+        self._bind_rows()

@@ -19,8 +19,9 @@ vocabulary. Sorting 65k scores per row in numpy cost more than the decoder step 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Generator
+from collections.abc import Collection, Generator
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
@@ -60,34 +61,24 @@ class SearchSettings:
         return tuple(dict.fromkeys(self.eos_ids + forced))
 
 
-class DecoderState:
-    """Encoder outputs and the self-attention cache for the rows still being decoded."""
+class Decoder(Protocol):
+    """The decoder state a search drives (fanyi.engine.runner.Decoding): `beams` rows per source."""
 
-    def __init__(self, step: Callable, cross: list[np.ndarray], mask: np.ndarray, layers: int,
-                 heads: int, head_dim: int):
-        self._step = step
-        self.cross = cross
-        self.mask = mask
-        self.past = [np.zeros((mask.shape[0], heads, 0, head_dim), np.float32) for _ in range(2 * layers)]
-        self.position = 0
+    sources: int
 
-    def run(self, tokens: np.ndarray, top_k: int = 1) -> StepOutput:
-        out, self.past = self._step(tokens, self.position, self.mask, self.cross, self.past, top_k)
-        self.position += 1
-        return out
+    def run(self, tokens: np.ndarray, top_k: int = 1, log_probs: bool = False) -> StepOutput:
+        """One step for every row; the arrays are valid until the next step."""
 
-    def select(self, rows: np.ndarray) -> None:
-        """Keep (and reorder) cache rows; cross-attention rows follow when the batch shrinks."""
-        self.past = [p[rows] for p in self.past]
+    def reorder(self, origins: np.ndarray) -> None:
+        """Beam b of source s continues what beam origins[s, b] of that source decoded so far."""
 
-    def select_sources(self, rows: np.ndarray) -> None:
-        self.cross = [c[rows] for c in self.cross]
-        self.mask = self.mask[rows]
+    def keep(self, sources: np.ndarray) -> None:
+        """Keep only these sources (all their beams), in this order."""
 
 
-def greedy(state: DecoderState, settings: SearchSettings, cancel: CancelToken | None,
+def greedy(state: Decoder, settings: SearchSettings, cancel: CancelToken | None,
            stop: Collection[int] = ()) -> Generator[Decided, None, list[list[int]]]:
-    n = state.mask.shape[0]
+    n = state.sources
     seqs = np.full((n, 1), settings.decoder_start_id, dtype=np.int64)
     active = np.arange(n)
     results: list[list[int]] = [[] for _ in range(n)]
@@ -102,14 +93,13 @@ def greedy(state: DecoderState, settings: SearchSettings, cancel: CancelToken | 
         for row, tok in zip(active.tolist(), tokens.tolist()):
             results[row].append(tok)
             yield row, [tok]
-        done = np.isin(tokens, eos) | (seqs.shape[1] >= settings.max_length)
+        done = proc.among(tokens, eos) | (seqs.shape[1] >= settings.max_length)
         if stop:
             done |= np.isin(active, list(stop))
         if done.any():
             keep = np.flatnonzero(~done)
             active, seqs = active[keep], seqs[keep]
-            state.select(keep)
-            state.select_sources(keep)
+            state.keep(keep)
     return results
 
 
@@ -127,13 +117,18 @@ def _table(settings: SearchSettings, ids: np.ndarray, out: StepOutput, scores: n
         return proc.apply(settings.rules, ids, full), full.ids, np.full(rows, -np.inf, np.float32)
     fixed = np.asarray(settings.fixed_candidates, dtype=top.dtype)
     cand_ids = np.concatenate([top, np.broadcast_to(fixed, (rows, fixed.size))], axis=1)
-    cand = proc.Candidates(cand_ids, np.take_along_axis(scores, cand_ids, axis=1))
+    cand = proc.Candidates(cand_ids, _take(scores, cand_ids))
     processed = proc.apply(settings.rules, ids, cand)
     repeated = np.zeros(cand_ids.shape, bool)
     repeated[:, width:] = (top[:, :, None] == fixed).any(axis=1)
     processed[repeated] = -np.inf
     bound = np.full(rows, -np.inf, np.float32) if proc.closed(settings.rules, ids) else cand.scores[:, width - 1]
     return processed, cand_ids, bound
+
+
+def _take(values: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """values[i, index[i, j]] (np.take_along_axis on axis 1 without its checks: a step calls it often)."""
+    return values[np.arange(index.shape[0])[:, None], index]
 
 
 def _greedy_pick(settings: SearchSettings, ids: np.ndarray, out: StepOutput) -> np.ndarray:
@@ -157,9 +152,9 @@ def _best(totals: np.ndarray, flat: np.ndarray, keep: int) -> tuple[np.ndarray, 
     if totals.shape[1] > 8 * keep:
         # the whole vocabulary: partition first, sorting beams × 65k scores would be slow
         part = np.argpartition(-totals, keep - 1, axis=1)[:, :keep]
-        totals, flat = np.take_along_axis(totals, part, axis=1), np.take_along_axis(flat, part, axis=1)
+        totals, flat = _take(totals, part), _take(flat, part)
     order = np.lexsort((flat, -totals), axis=-1)[:, :keep]
-    return np.take_along_axis(totals, order, axis=1), np.take_along_axis(flat, order, axis=1)
+    return _take(totals, order), _take(flat, order)
 
 
 def _beam_candidates(settings: SearchSettings, ids: np.ndarray, out: StepOutput, run_scores: np.ndarray,
@@ -187,8 +182,8 @@ def _topk(values: np.ndarray, k: int) -> np.ndarray:
         part = np.argpartition(-values, k - 1, axis=1)[:, :k]
     else:
         part = np.broadcast_to(np.arange(values.shape[1]), values.shape).copy()
-    order = np.argsort(-np.take_along_axis(values, part, axis=1), axis=1, kind="stable")
-    return np.take_along_axis(part, order, axis=1)
+    order = np.argsort(-_take(values, part), axis=1, kind="stable")
+    return _take(part, order)
 
 
 def _common_prefix(seqs: list[list[int]]) -> int:
@@ -201,12 +196,11 @@ def _common_prefix(seqs: list[list[int]]) -> int:
     return length
 
 
-def beam(state: DecoderState, settings: SearchSettings, cancel: CancelToken | None,
+def beam(state: Decoder, settings: SearchSettings, cancel: CancelToken | None,
          stop: Collection[int] = ()) -> Generator[Decided, None, list[list[int]]]:
-    """Beam search; `state` holds one row per source and is expanded to num_beams rows here."""
+    """Beam search; `state` holds num_beams rows per source."""
     k = settings.num_beams
-    n = state.mask.shape[0]
-    state.select(np.repeat(np.arange(n), k))  # the sources' cross-attention inputs stay one row each
+    n = state.sources
     keep_k = max(2, 1 + len(settings.eos_ids)) * k
     lp, early = settings.length_penalty, settings.early_stopping
     eos = np.asarray(settings.eos_ids)
@@ -219,7 +213,7 @@ def beam(state: DecoderState, settings: SearchSettings, cancel: CancelToken | No
     fin_done = np.zeros((n, k), bool)
     fin_seqs: list[list[list[int]]] = [[[] for _ in range(k)] for _ in range(n)]
     hopeful = np.ones(n, bool)  # generate()'s early-stop heuristic: may a running beam still improve?
-    emitted = [0] * n
+    emitted = np.zeros(n, np.int64)  # tokens of each source yielded so far
     results: list[list[int]] = [[] for _ in range(n)]
     cur_len = 1
     top_mask = np.arange(keep_k) < k
@@ -229,20 +223,20 @@ def beam(state: DecoderState, settings: SearchSettings, cancel: CancelToken | No
             cancel.raise_if_cancelled()
         r = rows.size
         flat = running.reshape(r * k, cur_len)
-        out = state.run(flat[:, -1:], keep_k + SPARE_CANDIDATES)
+        out = state.run(flat[:, -1:], keep_k + SPARE_CANDIDATES, log_probs=True)
         vocab = out.log_probs.shape[-1]
         cand_scores, top = _beam_candidates(settings, flat, out, run_scores, keep_k)
         cand_beam, cand_tok = top // vocab, top % vocab
-        cand_seqs = np.concatenate(
-            [np.take_along_axis(running, cand_beam[:, :, None], axis=1), cand_tok[:, :, None]], axis=2)
-        hits = np.isin(cand_tok, eos) | (cur_len + 1 >= settings.max_length)
+        hits = proc.among(cand_tok, eos) | (cur_len + 1 >= settings.max_length)
 
         # the best unfinished candidates continue
         live_scores = cand_scores + hits.astype(np.float32) * SENTINEL
         pick = _topk(live_scores, k)
-        running = np.take_along_axis(cand_seqs, pick[:, :, None], axis=1)
-        run_scores = np.take_along_axis(live_scores, pick, axis=1)
-        source_beam = np.take_along_axis(cand_beam, pick, axis=1)
+        run_scores = _take(live_scores, pick)
+        source_beam = _take(cand_beam, pick)
+        previous = running
+        running = np.concatenate([_take(previous, source_beam),
+                                  _take(cand_tok, pick)[:, :, None]], axis=2)
 
         # finished candidates compete with the hypotheses finished so far
         just = hits & top_mask[None, :]
@@ -254,17 +248,14 @@ def beam(state: DecoderState, settings: SearchSettings, cancel: CancelToken | No
         merged = np.concatenate([fin_scores, final], axis=1)
         best = _topk(merged, k)
         merged_done = np.concatenate([fin_done, just], axis=1)
-        new_seqs = []
-        for i in range(r):
-            row_seqs = []
-            for j in best[i].tolist():
-                row_seqs.append(fin_seqs[i][j] if j < k else cand_seqs[i, j - k, 1:].tolist())
-            new_seqs.append(row_seqs)
-        fin_seqs = new_seqs
-        fin_scores = np.take_along_axis(merged, best, axis=1)
-        fin_done = np.take_along_axis(merged_done, best, axis=1)
+        # a source's finished list changes only where a candidate entered it
+        for i in np.flatnonzero((best != np.arange(k)).any(axis=1)).tolist():
+            fin_seqs[i] = [fin_seqs[i][j] if j < k else previous[i, cand_beam[i, j - k], 1:].tolist()
+                           + [int(cand_tok[i, j - k])] for j in best[i].tolist()]
+        fin_scores = _take(merged, best)
+        fin_done = _take(merged_done, best)
 
-        state.select((np.arange(r)[:, None] * k + source_beam).reshape(-1))
+        state.reorder(source_beam)
         cur_len += 1
 
         best_len = (settings.max_length - 1) if (early == "never" and lp > 0.0) else (cur_len - 1)
@@ -275,19 +266,25 @@ def beam(state: DecoderState, settings: SearchSettings, cancel: CancelToken | No
         over = ~hopeful | np.all(hits, axis=1)
         if early is True:
             over |= np.all(fin_done, axis=1)
-        for i in range(r):
-            orig = rows[i]
+        # what every hypothesis that can still win agrees on: the running beams' shared prefix,
+        # cut where a finished hypothesis departs from it (looked at only where it would grow)
+        body = running[:, :, 1:]
+        agree = (body == body[:, :1]).all(axis=1)
+        shared = np.where(agree.all(axis=1), agree.shape[1], agree.argmin(axis=1))
+        for i in np.flatnonzero(over | (shared > emitted[rows])).tolist():
+            orig = int(rows[i])
             if over[i]:
                 final_ids = fin_seqs[i][0]
                 yield orig, final_ids[emitted[orig]:]
                 results[orig] = final_ids
                 continue
-            contenders = [s[1:].tolist() for s in running[i]] + [s for s, d in zip(fin_seqs[i], fin_done[i]) if d]
-            shared = _common_prefix(contenders)
-            if shared > emitted[orig]:
-                results[orig] = contenders[0][:shared]
-                yield orig, contenders[0][emitted[orig]:shared]
-                emitted[orig] = shared
+            first = body[i, 0].tolist()
+            count = min([int(shared[i])] + [_common_prefix([first, seq])
+                                            for seq, done in zip(fin_seqs[i], fin_done[i].tolist()) if done])
+            if count > emitted[orig]:
+                results[orig] = first[:count]
+                yield orig, first[emitted[orig]:count]
+                emitted[orig] = count
         if stop:
             over |= np.isin(rows, list(stop))
         if over.any():
@@ -295,6 +292,5 @@ def beam(state: DecoderState, settings: SearchSettings, cancel: CancelToken | No
             rows, running, run_scores = rows[keep], running[keep], run_scores[keep]
             fin_scores, fin_done, hopeful = fin_scores[keep], fin_done[keep], hopeful[keep]
             fin_seqs = [fin_seqs[i] for i in keep.tolist()]
-            state.select((keep[:, None] * k + np.arange(k)).reshape(-1))
-            state.select_sources(keep)
+            state.keep(keep)
     return results

@@ -37,13 +37,19 @@ def session_options(threads: int | None = None, *, arena: bool = True) -> ort.Se
     memory arena would keep the largest run's memory for good (~450 MB after one A4 page)."""
     opts = ort.SessionOptions()
     opts.enable_cpu_mem_arena = arena
-    opts.intra_op_num_threads = thread_count(threads)
+    opts.intra_op_num_threads = count = thread_count(threads)
     opts.inter_op_num_threads = 1
     opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     opts.log_severity_level = 3
-    # Between keystrokes the worker idles; spinning threads would burn a core for nothing.
-    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    # Worker threads spin while a run waits for them only when a core is left for everything else:
+    # a decoder step is some 50 small parallel sections, and waking parked threads for each cost
+    # 10-15 % of a step on a quiet machine; but with every core taken, a spinning thread waits for
+    # one the system has parked, and steps took three times as long (two threads on two busy
+    # cores). ONNX Runtime stops the spinning when a run ends (~0.03 s of CPU after the last step),
+    # so an idle app burns no core between keystrokes either way.
+    spare_core = count < (os.cpu_count() or 1)
+    opts.add_session_config_entry("session.intra_op.allow_spinning", "1" if spare_core else "0")
     return opts
 
 

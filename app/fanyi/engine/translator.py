@@ -117,7 +117,7 @@ class Translator:
         For many-to-many packs the first id is the target language token that `options` asks for.
         Rows the caller puts into `stop` while handling a yield end there (see search.py)."""
         settings = resolve(self.pack, options, self.languages(options).forced_bos_id)
-        state = self._runner.encode(sources)
+        state = self._runner.encode(sources, settings.num_beams, settings.max_length - 1)
         run = search.beam if settings.num_beams > 1 else search.greedy
         return (yield from run(state, settings, cancel, stop))
 
@@ -140,8 +140,9 @@ class Translator:
 
     def forced_logits(self, source: list[int], prefix: list[int]) -> np.ndarray:
         """Decoder logits at every step when fed `prefix` (teacher forcing); [len(prefix), vocab]."""
-        state = self._runner.encode([source])
-        return np.stack([state.run(np.array([[tok]], dtype=np.int64)).logits[0] for tok in prefix])
+        state = self._runner.encode([source], max_steps=len(prefix))
+        # each step's logits live in a buffer the next step overwrites
+        return np.stack([state.run(np.array([[tok]], dtype=np.int64)).logits[0].copy() for tok in prefix])
 
     # --- text level -----------------------------------------------------------------------------
     def _plan(self, text: str, options: DecodeOptions | None) -> tuple[list[Piece], list[list[_Part]]]:

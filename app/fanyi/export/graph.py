@@ -17,6 +17,7 @@ from onnx import TensorProto, helper, numpy_helper
 from ..engine.int8_weights import INT8_SCALE_SUFFIX, INT8_WEIGHT_SUFFIX
 
 OPSET = 17
+MS_DOMAIN = "com.microsoft"  # ONNX Runtime's contrib operators (DecoderMaskedMultiHeadAttention)
 
 
 # Weights are int8 levels -127..127 (zero point 0): uint8 activations x int8 weights is ONNX Runtime's
@@ -103,10 +104,16 @@ class GraphBuilder:
     def build(self, producer: str = "fanyi") -> onnx.ModelProto:
         graph = helper.make_graph(self.nodes, self.name, self.inputs, self.outputs,
                                   initializer=list(self.initializers.values()))
-        model = helper.make_model(graph, producer_name=producer,
-                                  opset_imports=[helper.make_opsetid("", OPSET)])
+        opsets = [helper.make_opsetid("", OPSET)]
+        if any(node.domain == MS_DOMAIN for node in self.nodes):
+            opsets.append(helper.make_opsetid(MS_DOMAIN, 1))
+        model = helper.make_model(graph, producer_name=producer, opset_imports=opsets)
         model.ir_version = 8
         return model
+
+    def branch(self, name: str, node: onnx.NodeProto, output: str, elem_type: int) -> onnx.GraphProto:
+        """A one-node subgraph for an If; it reads the outer graph's tensors by name."""
+        return helper.make_graph([node], name, [], [helper.make_tensor_value_info(output, elem_type, None)])
 
     # --- blocks -------------------------------------------------------------------------------
     def linear(self, x: str, prefix: str, weight: np.ndarray, bias: np.ndarray | None,
