@@ -1,4 +1,5 @@
-"""Screenshots for the README: the main window mid-translation and the clipboard popup.
+"""Screenshots for the README: the main window mid-translation, the clipboard popup, and the language
+pickers of a many-to-many (NLLB) pack.
 
 Run under an X server (the real xcb platform, not offscreen), from the repository root:
 
@@ -10,7 +11,8 @@ The popup translates copied Chinese, so it shows the direction it detected (Chin
 
 No real model can be downloaded here, so a stand-in engine streams canned Chinese translations of
 the demo sentences at a human-visible pace; everything else (window, worker thread, streaming view,
-popup) is the real application. Captures use ImageMagick's ``import -window root``.
+popup) is the real application. The NLLB pack is a tiny random one exported here (it needs the dev
+extra's torch), listed and opened for real; only its translations are canned. Captures use ImageMagick's ``import -window root``.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ from pathlib import Path
 from PySide6.QtCore import QPoint, QTimer
 from PySide6.QtGui import QCursor, QGuiApplication
 from PySide6.QtWidgets import QApplication
+
+from fanyi.engine.pack import FORMAT_VERSION
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "assets" / "screenshots"
@@ -89,8 +93,36 @@ class DemoTranslatorZhEn(DemoTranslator):
     target_tokens, default_target = {}, None
 
 
+NLLB_NAME = "nllb-200-distilled-600M"
+
+
+class DemoTranslatorNllb(DemoTranslator):
+    """The real tiny NLLB pack's languages and defaults; canned translations."""
+
+    def __init__(self, pack_dir: Path) -> None:
+        from fanyi.engine.translator import Translator
+
+        super().__init__()
+        real = Translator.open(pack_dir)
+        self.name, self.source_lang, self.target_lang = real.name, real.source_lang, real.target_lang
+        self.quantization = real.quantization
+        self.target_tokens, self.default_target = real.target_tokens, real.default_target
+        self.source_languages, self.target_languages = real.source_languages, real.target_languages
+
+
 def demo_opener(pack_dir, *_args):
-    return DemoTranslatorZhEn() if Path(pack_dir).name == DemoTranslatorZhEn.name else DemoTranslator()
+    name = Path(pack_dir).name
+    if name == NLLB_NAME:
+        return DemoTranslatorNllb(Path(pack_dir))
+    return DemoTranslatorZhEn() if name == DemoTranslatorZhEn.name else DemoTranslator()
+
+
+def nllb_pack(folder: Path) -> None:
+    from fanyi.export.convert import export_pack
+    from fanyi.export.synthetic import build_many_to_many_folder
+
+    hf = build_many_to_many_folder(folder.parent.parent / "hf-nllb", "nllb")
+    export_pack(hf, folder, name=NLLB_NAME, model_id=f"facebook/{NLLB_NAME}")
 
 
 def demo_pack(folder: Path, engine: type[DemoTranslator]) -> None:
@@ -104,7 +136,7 @@ def demo_pack(folder: Path, engine: type[DemoTranslator]) -> None:
             f.truncate(size)
         files[name] = {"sha256": "0" * 64, "size": size}
     manifest = {
-        "format_version": 2, "name": engine.name,
+        "format_version": FORMAT_VERSION, "name": engine.name,
         "source_model": {"id": f"Helsinki-NLP/{engine.name}", "revision": None},
         "architecture": {"type": "marian", "d_model": 512, "encoder_layers": 6, "decoder_layers": 6, "heads": 8,
                          "head_dim": 64, "ffn_dim": 2048, "vocab_size": 65001, "max_positions": 512,
@@ -134,6 +166,7 @@ def main() -> int:
                       FANYI_MODELS_DIR=str(tmp / "models"))
     demo_pack(tmp / "models" / DemoTranslator.name, DemoTranslator)
     demo_pack(tmp / "models" / DemoTranslatorZhEn.name, DemoTranslatorZhEn)
+    nllb_pack(tmp / "models" / NLLB_NAME)
 
     from fanyi.ui import i18n, theme
     from fanyi.ui.app import FanyiApp
@@ -165,10 +198,27 @@ def main() -> int:
         if not app.popup.text().endswith("report."):
             return False
         capture("popup.png")
+        app.popup.hide()
+        index = win.pack_box.findData(NLLB_NAME)
+        win.pack_box.setCurrentIndex(index)
+        win.pack_box.activated.emit(index)  # as when a person picks it
+        return True
+
+    def pickers() -> bool:
+        if app.service.model is None or app.service.model.name != NLLB_NAME or win._req_id is not None:
+            return False
+        if not win.target.view.text():
+            win.source.set_text(SOURCE.split("\n\n")[0])  # English → Chinese (Simplified), the pack's default
+            return False
+        win.target_picker.showPopup()
+        return True
+
+    def pickers_open() -> bool:
+        capture("language-pickers.png")
         qapp.quit()
         return True
 
-    steps = [lambda: win.source.set_text(SOURCE), mid_translation, popup, popup_done]
+    steps = [lambda: win.source.set_text(SOURCE), mid_translation, popup, popup_done, pickers, pickers_open]
 
     def tick() -> None:
         if steps and steps[0]() is not False:

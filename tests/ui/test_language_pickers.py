@@ -126,3 +126,11 @@ def test_marian_packs_keep_the_variant_buttons(window):
     assert not window.source_picker.isVisible() and not window.target_picker.isVisible()
     assert window.variant_box.isVisible()
     assert window.app.options().source is None
+
+
+def test_the_top_bar_fits_a_1000_pixel_window_and_the_lists_show_whole_names(nllb_window):
+    win = nllb_window
+    assert win.minimumSizeHint().width() <= 1000
+    for picker in (win.source_picker, win.target_picker, win.pack_box):
+        view = picker.view()
+        assert view.minimumWidth() >= view.sizeHintForColumn(0)

@@ -12,6 +12,13 @@ from PySide6.QtWidgets import QComboBox, QCompleter, QWidget
 from fanyi.ui.language_names import language_label
 
 CODE_ROLE = Qt.ItemDataRole.UserRole
+MIN_CHARS = 18  # "Chinese (Simplified)" and most names fit
+
+
+def widen_list(box: QComboBox) -> None:
+    """The box's drop-down list as wide as its longest entry, not as the box: entries are never cut short."""
+    view = box.view()
+    view.setMinimumWidth(view.sizeHintForColumn(0) + view.verticalScrollBar().sizeHint().width() + 8)
 
 
 class LanguagePicker(QComboBox):
@@ -22,7 +29,10 @@ class LanguagePicker(QComboBox):
         self.setEditable(True)
         self.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self.setMaxVisibleItems(20)
-        self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        # a fixed width that names most languages whole: sized to the longest of ~200 names, the two
+        # pickers pushed the window's other buttons off a 1000-pixel-wide window
+        self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.setMinimumContentsLength(MIN_CHARS)
         completer = QCompleter(self.model(), self)
         completer.setFilterMode(Qt.MatchFlag.MatchContains)
         completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
@@ -48,12 +58,14 @@ class LanguagePicker(QComboBox):
                 self.addItem(f"{label} · {code}", code)
         finally:
             self._quiet = False
+        widen_list(self)
         self.set_code(current)
 
     def set_code(self, code: str | None) -> None:
         index = self.findData(code, CODE_ROLE)
         if index >= 0:
             self.setCurrentIndex(index)
+            self.lineEdit().setCursorPosition(0)  # a name longer than the box shows its start
 
     def code(self) -> str | None:
         return self.currentData(CODE_ROLE)

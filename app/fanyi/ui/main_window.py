@@ -32,7 +32,7 @@ from fanyi.ui.history import Draft, Entry
 from fanyi.ui.i18n import direction, quantization_name
 from fanyi.ui.jobs_panel import JobsPanel
 from fanyi.ui.language_names import language_label
-from fanyi.ui.language_picker import LanguagePicker
+from fanyi.ui.language_picker import LanguagePicker, widen_list
 from fanyi.ui.no_model_page import NoModelPage
 from fanyi.ui.panes import SourcePane, TargetPane, text_font
 from fanyi.ui.settings import TARGET_VARIANTS
@@ -63,6 +63,7 @@ class MainWindow(QMainWindow):
         # --- top bar: direction, variant, actions ---
         self.pack_box = QComboBox()
         self.pack_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.pack_box.setMinimumContentsLength(16)  # its width beside a many-to-many pack's pickers
         self.pack_box.activated.connect(self._on_pack_chosen)
         self.swap_button = QToolButton(clicked=self.swap_direction)
         self.swap_button.setText("⇄")
@@ -183,6 +184,7 @@ class MainWindow(QMainWindow):
             languages = self.tr("%1 languages").replace("%1", str(len(pack.languages))) if pack.languages else \
                 direction(pack.source_lang, pack.target_lang)
             self.pack_box.addItem(f"{languages}  ·  {pack.name}", pack.name)
+        widen_list(self.pack_box)
         self.pages.setCurrentIndex(PAGE_TRANSLATE if packs else PAGE_NO_MODEL)
         for widget in (self.pack_box, self.swap_button, self.auto_button, self.detected_label):
             widget.setVisible(bool(packs))
@@ -251,6 +253,11 @@ class MainWindow(QMainWindow):
         shown = model is not None and model.many_to_many
         for picker in (self.source_picker, self.target_picker):
             picker.setVisible(shown)
+        # beside the two pickers the pack box gives up width (its label is cut, its list is whole) so
+        # the top bar still fits a 1000-pixel window
+        self.pack_box.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon if shown
+            else QComboBox.SizeAdjustPolicy.AdjustToContents)
         if shown:
             source, target = self.app.pack_languages(model)
             self.source_picker.set_languages(list(model.source_languages), source)
