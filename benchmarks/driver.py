@@ -91,12 +91,17 @@ def run_many_to_many(args, count: int, threads: list[int]) -> None:
     runs, workloads = {}, {}
     for key, model in MODELS.items():
         folder = many_to_many_dir(args.work, key, args.tiny)
+        if args.report_only:
+            workloads[key] = json.loads((folder / "workload.json").read_text(encoding="utf-8"))
+            paths = [result_path(folder, spec.name, t) for spec in MANY_TO_MANY_ENGINES for t in threads]
+            runs[key] = [json.loads(p.read_text()) for p in paths if p.exists()]
+            continue
         workloads[key] = write_many_to_many_workload(folder, model, count)
         runs[key] = [run_worker(folder, spec.name, t, quality=False, reference=False)
                      for spec in MANY_TO_MANY_ENGINES for t in threads]
     results = args.results or (args.work / "RESULTS-many-to-many-tiny.md" if args.tiny
                                else HERE / "RESULTS-many-to-many.md")
-    wall = time.time() - started
+    wall = float("nan") if args.report_only else time.time() - started
     write_many_to_many_report(results, runs, workloads, threads=threads, wall_s=wall, command=args.command,
                               new_tokens=NEW_TOKENS, tiny=args.tiny)
     print(f"wrote {results} ({wall / 60:.1f} min)")

@@ -310,8 +310,7 @@ def write_many_to_many_report(path: Path, runs: dict[str, list[dict]], workloads
         "# Fanyi vs CTranslate2 on mBART-50 and NLLB-200-distilled-600M (issue 13)", "",
         *(["**Smoke test at tiny shapes (`--tiny`): these numbers measure nothing.**", ""] if tiny else []),
         f"- Date: {dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC; command: `{command}`; "
-        f"wall time of the driver: {wall_time(wall_s)}; engine code: {git_state()}"
-        + (f"; paired runs finished {', '.join(f'{d:%H:%M}' for d in paired_dates)} UTC." if paired_dates else "."),
+        f"wall time of the driver: {wall_time(wall_s)}; engine code: {git_state()}.",
         f"- CPU: {cpu_summary()}. Compare ratios within this run rather than absolute times across runs.",
         f"- Versions: {versions()}.",
         "- Models: random weights at the real configurations (benchmarks/many_to_many_config.py), English → "
