@@ -20,8 +20,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from make_screenshots import CANNED, DemoTranslator, capture
-from PySide6.QtCore import QTimer
+from make_screenshots import CANNED, DemoTranslator, capture, play
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication, QLabel
 
@@ -92,15 +91,7 @@ def main() -> int:
         popup_done,
     ]
 
-    def tick() -> None:
-        if steps and steps[0]() is not False:
-            steps.pop(0)
-
-    timer = QTimer(interval=300)
-    timer.timeout.connect(tick)
-    QTimer.singleShot(800, timer.start)
-    QTimer.singleShot(60_000, qapp.quit)
-    qapp.exec()
+    play(qapp, steps, interval_ms=300, start_ms=800)
     app.shutdown()
     return 0
 

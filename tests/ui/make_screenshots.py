@@ -160,6 +160,20 @@ def capture(name: str) -> None:
     print("saved", out / name)
 
 
+def play(qapp: QApplication, steps: list, *, interval_ms: int, start_ms: int) -> None:
+    """Runs the steps in order, one per tick; a step that returns False is tried again at the next tick.
+    Gives up after a minute (a step that never succeeds must not hang the script)."""
+    def tick() -> None:
+        if steps and steps[0]() is not False:
+            steps.pop(0)
+
+    timer = QTimer(interval=interval_ms)
+    timer.timeout.connect(tick)
+    QTimer.singleShot(start_ms, timer.start)
+    QTimer.singleShot(60_000, qapp.quit)
+    qapp.exec()
+
+
 def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="fanyi-shots-"))
     os.environ.update(FANYI_DATA_DIR=str(tmp / "data"), FANYI_CONFIG_DIR=str(tmp / "config"),
@@ -220,15 +234,7 @@ def main() -> int:
 
     steps = [lambda: win.source.set_text(SOURCE), mid_translation, popup, popup_done, pickers, pickers_open]
 
-    def tick() -> None:
-        if steps and steps[0]() is not False:
-            steps.pop(0)
-
-    timer = QTimer(interval=100)
-    timer.timeout.connect(tick)
-    QTimer.singleShot(500, timer.start)
-    QTimer.singleShot(60_000, qapp.quit)
-    qapp.exec()
+    play(qapp, steps, interval_ms=100, start_ms=500)
     app.shutdown()
     return 0
 
