@@ -67,7 +67,7 @@ class OursDocument:
 
 class CT2Document:
     def __init__(self, folder: Path, pack: Path, threads: int) -> None:
-        import ctranslate2
+        from engines import CT2Engine
 
         from fanyi.engine.tokenizer import Tokenizer
         from fanyi.engine.translator import BATCH_SIZE
@@ -78,12 +78,8 @@ class CT2Document:
         self.max_steps = manifest["generation"]["max_length"] - 1  # generate()'s max_length counts the start
         self.batch = BATCH_SIZE
         self.tokenizer = Tokenizer.from_files(pack / "source.spm", pack / "target.spm", pack / "vocab.json")
-        vocab = json.loads((folder / "shared_vocabulary.json").read_text(encoding="utf-8"))
-        self.tokens, self.ids = vocab, {t: i for i, t in enumerate(vocab)}
-        config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
-        self.strip_eos = bool(config.get("add_source_eos", False))
-        self.model = ctranslate2.Translator(str(folder), device="cpu", compute_type="int8",
-                                            inter_threads=1, intra_threads=threads)
+        self.ct2 = CT2Engine("int8", {"eos": self.tokenizer.eos_id})
+        self.ct2.load(folder, threads)
 
     def translate(self, src: Path, dst: Path) -> None:
         from fanyi.engine.segment import separator_text, split_text
@@ -93,13 +89,10 @@ class CT2Document:
         for pieces in paragraphs:
             for piece in pieces:
                 if piece.translate:
-                    ids = self.tokenizer.encode(piece.text, self.target_token)
-                    if self.strip_eos and ids and ids[-1] == self.tokenizer.eos_id:
-                        ids = ids[:-1]
-                    sources.append([self.tokens[i] for i in ids])
-        results = self.model.translate_batch(sources, beam_size=self.beams, max_batch_size=self.batch,
-                                             max_decoding_length=self.max_steps)
-        outputs = iter(self.tokenizer.decode([self.ids[t] for t in r.hypotheses[0]]) for r in results)
+                    sources.append(self.ct2._source(self.tokenizer.encode(piece.text, self.target_token)))
+        results = self.ct2.model.translate_batch(sources, beam_size=self.beams, max_batch_size=self.batch,
+                                                 max_decoding_length=self.max_steps)
+        outputs = iter(self.tokenizer.decode([self.ct2.ids[t] for t in r.hypotheses[0]]) for r in results)
         rendered = []
         for pieces in paragraphs:
             rendered.append("".join(separator_text(pieces, i, "zh") + (next(outputs) if p.translate else "")

@@ -27,7 +27,6 @@ per step as the random model (zero weights are multiplied like any others).
 from __future__ import annotations
 
 import json
-import math
 import shutil
 from pathlib import Path
 

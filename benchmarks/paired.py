@@ -33,11 +33,12 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from report import CONFIGS as REPORTED, OURS
+
 HERE = Path(__file__).resolve().parent
-CONFIGS = ("greedy/b1", "beam4/b1", "greedy/batch", "beam4/batch")
+CONFIGS = tuple(config for config, _, _ in REPORTED)
 PAUSE_S = 0.3
 REFERENCE = "CT2 int8"
-OURS = "ours int8"
 
 
 # --- the worker side: one engine, loaded once, timing passes on request ---------------------------

@@ -26,9 +26,7 @@ from pathlib import Path
 
 import onnx
 
-PARTS = ["self-attention", "cross-attention", "feed-forward", "output projection", "top ids, log-softmax",
-         "layer norms", "embedding, positions", "other"]
-SEARCH_OPS = {"TopK", "ReduceMax", "GatherND", "GatherElements", "LogSoftmax", "Softmax_final", "If", "Slice",
+SEARCH_OPS = {"TopK", "ReduceMax", "GatherND", "GatherElements", "LogSoftmax", "If", "Slice",
               "Concat", "Squeeze", "Min", "Sub", "Exp", "Log", "ReduceSum", "ReduceLogSumExp"}
 
 

@@ -152,7 +152,7 @@ def paired_rows(paired: dict | None, document: dict | None, sentences: int) -> l
 def paired_tables(paired: dict | None, document: dict | None, sentences: int) -> list[str]:
     """Per configuration: each worker's median time over the rounds (and, for the document, sentences/s)."""
     lines: list[str] = []
-    for data, configs in ((paired, [(c, label, unit) for c, label, unit in CONFIGS]),
+    for data, configs in ((paired, CONFIGS),
                           (document, [("document", f"document, {sentences:,} sentences, beam 4", "ms per pass")])):
         for config, label, unit in configs:
             cell = (data or {}).get(config)

@@ -288,7 +288,7 @@ def cmd_file(args) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="fanyi", usage="fanyi [--translate-clipboard | --tray | --self-test]\n       fanyi COMMAND ...",
+        prog="fanyi", usage=f"fanyi [{' | '.join(APP_OPTIONS)}]\n       fanyi COMMAND ...",
         description="Offline English-Chinese translator. Without a command, fanyi opens the desktop app.")
     parser.add_argument("--version", action="version", version=f"fanyi {__version__}")
     # Read by the app (fanyi.ui.app.run) before this parser runs: listed here so that --help shows them.

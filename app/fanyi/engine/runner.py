@@ -157,13 +157,17 @@ class Decoding:
             self._bind_input(name, array)
         self._bind_input("encoder_attention_mask", self._mask)
 
-    def _bind_rows(self) -> None:
-        """(Re)bind what has a row per beam: the cache (the same memory in and out: the graph writes
-        this step's keys and values in place), the beam table, the tokens and the scores."""
+    def _bind_cache(self) -> None:
+        """(Re)bind the cache (the same memory in and out: the graph writes this step's keys and
+        values in place) and the beam table."""
         for (past, present), array in zip(self._runner.cache_names, self._cache):
             self._bind_input(past, array)
             self._bind_output(present, array)
         self._bind_input("cache_indirection", self._indirection)
+
+    def _bind_rows(self) -> None:
+        """(Re)bind what has a row per beam: the cache, the beam table, the tokens and the scores."""
+        self._bind_cache()
         self._tokens = self._bind_input("input_ids", np.zeros((self.rows, 1), np.int64))
         self._logits = self._bind_output("logits", np.empty((self.rows, self._runner.logits_width), np.float32))
         self._log_probs = None
@@ -220,4 +224,4 @@ class Decoding:
         indirection = np.zeros(self._indirection.shape[:2] + (capacity,), np.int32)
         indirection[:, :, :self.position] = self._indirection[:, :, :self.position]
         self._indirection, self._capacity = indirection, capacity
-        self._bind_rows()
+        self._bind_cache()  # the rows are the same: tokens and scores keep their buffers

@@ -166,11 +166,9 @@ class GraphBuilder:
         """[B, H, T, Dh] → [B, T, D]"""
         return self.op("Reshape", self.op("Transpose", x, perm=[0, 2, 1, 3]), self.const([0, 0, d_model]))
 
-    def attend(self, q: str, k: str, v: str, additive_mask: str | None) -> str:
+    def attend(self, q: str, k: str, v: str, additive_mask: str) -> str:
         """softmax(q kᵀ + mask) v over [B, H, T, Dh] tensors; q is already scaled."""
-        scores = self.op("MatMul", q, self.op("Transpose", k, perm=[0, 1, 3, 2]))
-        if additive_mask is not None:
-            scores = self.op("Add", scores, additive_mask)
+        scores = self.op("Add", self.op("MatMul", q, self.op("Transpose", k, perm=[0, 1, 3, 2])), additive_mask)
         return self.op("MatMul", self.op("Softmax", scores, axis=-1), v)
 
     def padding_mask(self, mask: str) -> str:

@@ -51,11 +51,13 @@ import numpy as np
 from onnx import TensorProto
 
 from ..engine.int8_weights import INT8_SCALE_SUFFIX, INT8_WEIGHT_SUFFIX
+from ..engine.runner import MAX_TOP_IDS
 from .graph import MS_DOMAIN, GraphBuilder, quantize_columns
 
 FLOAT, INT64, INT32, BOOL = TensorProto.FLOAT, TensorProto.INT64, TensorProto.INT32, TensorProto.BOOL
 TOP_BLOCK = 128  # the top-id search scans the logits in blocks of this many tokens
-MIN_BLOCKS = 64  # at least this many blocks: more than the widest candidate table a search asks for
+# at least this many blocks: more than the widest candidate table a search asks for
+MIN_BLOCKS = MAX_TOP_IDS
 PADDING_LOGIT = -1e30  # the logit of the padding columns: never a candidate, nothing in a softmax
 
 
@@ -162,9 +164,9 @@ class _Embeddings:
 
     def _table(self, g: GraphBuilder, name: str, matrix: np.ndarray, int8: bool,
                pad: bool = True) -> tuple[str, str | None]:
-        transposed = _pad_columns(matrix.T.astype(np.float32)) if pad else np.ascontiguousarray(matrix.T, np.float32)
         if name in g.initializers:
             return name, (f"{name}{INT8_SCALE_SUFFIX}" if int8 else None)
+        transposed = _pad_columns(matrix.T) if pad else np.ascontiguousarray(matrix.T, np.float32)
         if not int8:
             return g.initializer(name, transposed), None
         q = quantize_columns(transposed)

@@ -11,14 +11,17 @@ from __future__ import annotations
 import itertools
 import logging
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-import numpy as np
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 from PySide6.QtGui import QImage
 
+if TYPE_CHECKING:  # numpy is imported with the first screenshot, not with the app
+    import numpy as np
+
 log = logging.getLogger(__name__)
 
-Recognise = Callable[[np.ndarray], str]
+Recognise = Callable[["np.ndarray"], str]
 
 
 def recognise_text(image: np.ndarray) -> str:
@@ -30,6 +33,8 @@ def recognise_text(image: np.ndarray) -> str:
 
 def to_array(image: QImage) -> np.ndarray:
     """An RGB copy of ``image`` as a height × width × 3 uint8 array."""
+    import numpy as np
+
     rgb = image.convertToFormat(QImage.Format.Format_RGB888)
     rows = np.frombuffer(rgb.constBits(), np.uint8).reshape(rgb.height(), rgb.bytesPerLine())
     return rows[:, : rgb.width() * 3].reshape(rgb.height(), rgb.width(), 3).copy()
