@@ -62,6 +62,20 @@ def test_without_waiting_for_the_model_a_tie_goes_to_the_preferred(monkeypatch):
     assert detect(text, ["en", "fr"], prefer=["en"]).language == "fr"
 
 
+def test_a_caller_that_must_not_wait_never_loads_the_model_in_its_own_thread(monkeypatch):
+    monkeypatch.setattr(langid, "_model", None)
+    started = []
+    monkeypatch.setattr(langid, "preload", lambda: started.append(True))
+    text = "Le chat dort sur le canapé depuis ce matin."
+    assert detect(text, ["en", "fr"], prefer=["en"], block=False).language == "en"
+    assert started == [True] and langid._model is None
+
+
+def test_every_chinese_language_is_written_in_han():
+    for code in ("zh", "yue", "lzh", "gan", "hak", "nan"):
+        assert detect("今天天气很好", ["en", code]).language == code
+
+
 def test_only_the_first_characters_are_read(monkeypatch):
     monkeypatch.setattr(langid.limits, "DETECT_SAMPLE_CHARS", 10)
     assert detect("English text " + "中文" * 100, ["en", "zh"]).language == "en"

@@ -29,6 +29,7 @@ from typing import NamedTuple
 
 from fanyi import limits
 from fanyi.engine.language_choice import base_language
+from fanyi.documents.policy import CHINESE
 
 SYLLABIC_WEIGHT = 3
 SHORT_TEXT_LETTERS = 12  # below this many letters, a tie within a script keeps the preferred language
@@ -48,7 +49,7 @@ _SCRIPT_CODES = {
 # Languages (ISO 639-1, or 639-3 where there is none) not written in the Latin script, for codes that
 # name no script (mBART-50's zh_CN, M2M100's ru); any other language counts as Latin-script.
 _NOT_LATIN = {
-    "zh": (HAN,), "yue": (HAN,), "wuu": (HAN,), "ja": (HAN, "HIRAGANA", "KATAKANA"), "ko": ("HANGUL", HAN),
+    **dict.fromkeys(CHINESE, (HAN,)), "ja": (HAN, "HIRAGANA", "KATAKANA"), "ko": ("HANGUL", HAN),
     "ru": ("CYRILLIC",), "uk": ("CYRILLIC",), "be": ("CYRILLIC",), "bg": ("CYRILLIC",), "mk": ("CYRILLIC",),
     "sr": ("CYRILLIC",), "kk": ("CYRILLIC",), "ky": ("CYRILLIC",), "mn": ("CYRILLIC",), "tg": ("CYRILLIC",),
     "ba": ("CYRILLIC",), "tt": ("CYRILLIC",), "ar": ("ARABIC",), "fa": ("ARABIC",), "ur": ("ARABIC",),
@@ -143,6 +144,9 @@ def _identifier(block: bool):
     """py3langid's identifier, loaded once; None while another thread loads it and ``block`` is False,
     or when py3langid is not installed."""
     global _model
+    if _model is None and not block:
+        preload()  # loading takes ~0.5 s: never in the caller's thread (the GUI's) when it must not wait
+        return None
     if _model is not None or not _model_lock.acquire(blocking=block):
         return _model or None
     try:
@@ -171,9 +175,5 @@ def needs_ngrams(candidates: Iterable[str]) -> bool:
 
 def preload() -> None:
     """Load the n-gram model in a thread, so that the first detection that needs it does not wait."""
-    if _model is None:
+    if _model is None and not _model_lock.locked():
         threading.Thread(target=_identifier, args=(True,), name="fanyi-langid", daemon=True).start()
-
-
-def ready() -> bool:
-    return _model is not None

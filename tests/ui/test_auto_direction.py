@@ -104,6 +104,17 @@ def test_the_popup_picks_its_own_direction_and_leaves_the_window_alone(qtbot, ma
     assert popup.direction_label.text() == "Chinese → English"
 
 
+def test_the_popup_saves_its_translation_under_the_pack_that_made_it(qtbot, make_app, both_ways):
+    app = make_app(opener=FakeTranslator.opener(slow=False), settings=Settings(default_pack="tiny-zh-en"))
+    qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
+    QApplication.clipboard().setText(ENGLISH)
+    app.translate_clipboard()
+    with qtbot.waitSignal(app.popup.translated, timeout=TRANSLATE_TIMEOUT):
+        pass
+    entry = app.history.search()[0]
+    assert (entry.source, entry.pack) == (ENGLISH, "tiny-en-zh") and app.pack.name == "tiny-zh-en"
+
+
 def test_the_popup_follows_a_pinned_direction(qtbot, make_app, both_ways):
     app = make_app(opener=FakeTranslator.opener(slow=False), settings=Settings(auto_direction=False))
     qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)

@@ -36,14 +36,14 @@ _HAN = re.compile(f"[{_HAN_RANGES}]")
 _CJK = re.compile(f"[{_HAN_RANGES}\u3040-\u30ff\uac00-\ud7af]")  # Han, kana, Hangul
 _LATIN = re.compile(r"[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff]")
 
-_CHINESE = ("zh", "cmn", "yue", "wuu", "lzh", "gan", "hak", "nan")
+CHINESE = ("zh", "cmn", "yue", "wuu", "lzh", "gan", "hak", "nan")  # languages written in Han characters
 _LATIN_LANGUAGES = ("en", "fr", "de", "es", "it", "pt", "nl", "sv", "da", "nb", "fi", "pl", "cs", "ro", "id", "vi")
 
 
 def target_script(target_lang: str) -> tuple[re.Pattern[str], str] | None:
     """A pattern for letters already in the target's script and a name for it, when we know the script."""
     code = re.split(r"[-_]", target_lang.lower())[0]
-    if code in _CHINESE:
+    if code in CHINESE:
         return _HAN, "Chinese"
     if code in ("ja", "ko"):
         return _CJK, {"ja": "Japanese", "ko": "Korean"}[code]

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -87,5 +88,6 @@ async def _detect(core: Core, request: Request) -> Response:
     if text is None:
         raise ApiError(400, "q is required")
     candidates = list(dict.fromkeys(code for d in core.directions() for code in (d.source, d.target)))
-    language, confidence = langid.detect(text, candidates or ["en"])
+    # off the event loop: the first detection between same-script languages loads py3langid (~0.5 s)
+    language, confidence = await run_in_threadpool(langid.detect, text, candidates or ["en"])
     return JSONResponse([_detection(language, confidence)])

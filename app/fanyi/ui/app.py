@@ -173,7 +173,9 @@ class FanyiApp(QObject):
             from fanyi.ui.popup import TranslatePopup
 
             self._popup = TranslatePopup(self)
-            self._popup.translated.connect(lambda source, target: self.record(source, target))
+            # under the popup's own pack, which auto direction may have chosen apart from the window's
+            self._popup.translated.connect(
+                lambda source, target: self.record(source, target, pack=self._popup.pack_name))
         return self._popup
 
     def show_main(self) -> None:
@@ -502,16 +504,19 @@ class FanyiApp(QObject):
             self._history_failed = True
             self.notice.emit(self.tr("History cannot be saved: %1").replace("%1", str(exc)))
 
-    def record(self, source: str, target: str, draft: Draft | None = None) -> Draft | None:
+    def record(self, source: str, target: str, draft: Draft | None = None, *,
+               pack: str | None = None) -> Draft | None:
         """Save a finished translation when history is on; returns the draft to pass next time.
 
         The main window passes the draft it got last, so that a text being edited stays one entry;
-        without one (the clipboard popup), each translation is an entry of its own.
+        without one (the clipboard popup), each translation is an entry of its own. `pack`: the one
+        that translated, when not the window's.
         """
-        if not self.settings.history or self.pack is None:
+        pack = pack or (self.pack.name if self.pack is not None else None)
+        if not self.settings.history or pack is None:
             return None
         try:
-            return self.history.record(source, target, self.pack.name, draft)
+            return self.history.record(source, target, pack, draft)
         except (sqlite3.Error, OSError) as exc:  # a locked, read-only or full disk: translating goes on
             self._history_unavailable(exc)
             return None

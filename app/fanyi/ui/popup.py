@@ -188,6 +188,11 @@ class TranslatePopup(QWidget):
     def text(self) -> str:
         return self.view.text()
 
+    @property
+    def pack_name(self) -> str | None:
+        """The pack translating (or that translated) the text shown, which may not be the window's."""
+        return self._choice.direction.pack.name if self._choice is not None else None
+
     # --- actions ----------------------------------------------------------------------------------
     def swap(self) -> None:
         """Translate the copied text the other way round."""

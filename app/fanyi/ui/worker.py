@@ -129,6 +129,11 @@ class TranslationWorker(QObject):
             translator = spare[1]
         else:
             spare = None  # free it before the new model is mapped
+            if previous is None or previous[0] in (None, pack_dir):
+                # the loaded model will not be kept as the spare either (other threads, or this very
+                # pack opened again): free it first too, so two copies are never mapped at once
+                previous = None
+                self._gate.replace(None)
             try:
                 translator = self._open(Path(pack_dir), threads)
             except Exception as exc:  # a broken pack must show as a message, not end the thread
