@@ -60,6 +60,8 @@ MAX_EXTERNAL_TENSORS = 100_000  # entries of the shared.bin index
 MAX_TENSOR_DIMS = 8
 MAX_PACK_VERSION = 1_000_000  # the catalog version a release pack records
 MAX_REFERENCE_CHARS = 1000  # the reference sentence (and its translations) a release pack records
+MAX_PROMPT_CHARS = 2000  # an instruction of a decoder-only pack (the model card's prompts are ~200)
+MAX_CHAT_TEMPLATE_BYTES = 256 * 1024  # a chat template (Qwen3's is ~4 KB, with tools)
 
 # --- documents ------------------------------------------------------------------------------------
 # A document past one of these is refused with one line (DocumentTooLarge) before the work that

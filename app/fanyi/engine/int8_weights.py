@@ -14,9 +14,14 @@ from __future__ import annotations
 import os
 import platform
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
-from .pack import INT8_SCALE_SUFFIX, INT8_WEIGHT_SUFFIX, SHARED_DATA, ModelPack
+from .pack_format import INT8_SCALE_SUFFIX, INT8_WEIGHT_SUFFIX, SHARED_DATA
+
+if TYPE_CHECKING:
+    from .pack import ModelPack
 
 X86 = {"x86_64", "amd64", "i386", "i686", "x86"}
 

@@ -23,14 +23,11 @@ import numpy as np
 from . import search
 from .allocator import keep_freed_memory
 from .degenerate import REASONS, Finding, SentenceCheck, guarded, length_bound
-from .detok import StreamDecoder
-from .language_choice import LanguageChoice, choose
+from .language_choice import LanguageChoice
 from .options import CancelToken, DecodeOptions
 from .pack import ModelPack
-from .pack_tokenizer import open_tokenizer
 from .results import Failure, Rewind, StreamEvent, Translation
-from .runner import Runner
-from .segment import Piece, SentenceCache, limit_length, part_joiner, separator_text, split_text
+from .segment import Piece, SentenceCache, limit_length, part_joiner, separator_text
 from .settings import resolve
 
 log = logging.getLogger(__name__)
@@ -63,8 +60,9 @@ class _Outcome:
 class Translator:
     def __init__(self, pack: ModelPack, *, threads: int | None = None, cache_size: int = 4096):
         self.pack = pack
-        self._runner = Runner(pack, threads)
-        self.tokenizer = open_tokenizer(pack)
+        self.family = pack.family
+        self._runner = self.family.open_runner(pack, threads)
+        self.tokenizer = self.family.open_tokenizer(pack)
         self._cache: SentenceCache[_Outcome] = SentenceCache(cache_size)
         self.last_stats: dict = {"tokens": 0, "seconds": 0.0}
         keep_freed_memory()  # after loading, so what loading freed goes back to the system
@@ -99,15 +97,16 @@ class Translator:
 
     @property
     def max_source_tokens(self) -> int:
-        return int(self.pack.architecture["max_positions"])
+        return self.family.max_source_tokens(self.pack)
 
     # --- ids level: what the parity tests compare with generate() --------------------------------
     def languages(self, options: DecodeOptions | None) -> LanguageChoice:
         """The request's languages as the pack's family takes them; ValueError for one it does not offer."""
-        return choose(self.pack, options)
+        return self.family.choose(self.pack, options)
 
     def encode(self, text: str, options: DecodeOptions | None = None) -> list[int]:
-        return self.tokenizer.encode(text, self.languages(options).source_token)
+        """A source's ids as the model reads them: with its language token, or the whole prompt of an LLM."""
+        return self.family.encode(self.tokenizer, text, self.languages(options))
 
     def decode_ids(self, sources: list[list[int]], options: DecodeOptions | None = None,
                    cancel: CancelToken | None = None, stop: Collection[int] = ()
@@ -116,8 +115,9 @@ class Translator:
 
         For many-to-many packs the first id is the target language token that `options` asks for.
         Rows the caller puts into `stop` while handling a yield end there (see search.py)."""
-        settings = resolve(self.pack, options, self.languages(options).forced_bos_id)
-        state = self._runner.encode(sources, settings.num_beams, settings.max_length - 1)
+        choice = self.languages(options)
+        settings = resolve(self.pack, options, choice.forced_bos_id)
+        state, settings = self.family.start(self._runner, self.tokenizer, choice, sources, settings)
         run = search.beam if settings.num_beams > 1 else search.greedy
         return (yield from run(state, settings, cancel, stop))
 
@@ -126,9 +126,12 @@ class Translator:
         """Exactly what generate() chooses: no watch for degeneration, no guard."""
         return _drain(self.decode_ids(sources, options, cancel))
 
-    def sentence_check(self, source: Sequence[int], options: DecodeOptions | None = None) -> SentenceCheck:
-        """What the translation of one sentence's source ids (as encode() gives them) may look like."""
+    def sentence_check(self, source: Sequence[int], options: DecodeOptions | None = None,
+                       text: str | None = None) -> SentenceCheck:
+        """What the translation of one sentence's source ids (as encode() gives them) may look like; an
+        LLM's prompt is more than its text, so its check is made from the text's own ids."""
         choice = self.languages(options)
+        source = self.family.checked_ids(self.tokenizer, source, text)
         # the language tokens encode() adds (Marian's >>id<< first, the families' source language) are not text
         special = {self.tokenizer.eos_id, *(i for _token, i in self.pack.language_tokens.values())}
         if source and (self.tokenizer.id_to_piece(source[0]) or "").startswith(">>"):
@@ -150,14 +153,15 @@ class Translator:
         if not text.strip():
             return [], []
         choice = self.languages(options)
-        pieces = split_text(text, source_lang=choice.source_lang)
-        token = choice.source_token
+
+        def encode(s: str) -> tuple[int, ...]:
+            return tuple(self.family.encode(self.tokenizer, s, choice))
 
         def count(s: str) -> int:
-            return len(self.tokenizer.encode(s, token))
+            return len(encode(s))
 
-        parts = [[_Part(part, tuple(self.tokenizer.encode(part, token)))
-                  for part in limit_length(p.text, self.max_source_tokens, count)]
+        pieces = self.family.split(text, choice.source_lang, self.max_source_tokens, count)
+        parts = [[_Part(part, encode(part)) for part in limit_length(p.text, self.max_source_tokens, count)]
                  for p in pieces if p.translate]
         return pieces, parts
 
@@ -264,7 +268,7 @@ class Translator:
 
     def _stream_decode(self, part: _Part, options: DecodeOptions | None, cancel: CancelToken | None
                        ) -> Generator[StreamEvent, None, _Outcome]:
-        streamer = StreamDecoder(self.tokenizer)
+        streamer = self.family.stream_decoder(self.tokenizer)
         shown = 0  # characters of this part streamed so far
         decoding = self._decode_checked([part], options, cancel)
         while True:
@@ -290,7 +294,7 @@ class Translator:
         """Decode parts as one batch; one that degenerates is decoded again alone with a guard, and
         fails (keeping its source text) when that degenerates too. Yields (row, new ids) as they are
         decided and (row, None) when what was yielded for a row no longer counts."""
-        checks = [self.sentence_check(part.ids, options) for part in parts]
+        checks = [self.sentence_check(part.ids, options, part.text) for part in parts]
         results, findings = yield from self._watched(parts, options, checks, cancel, list(range(len(parts))))
         max_new_tokens = resolve(self.pack, options).max_length - 1
         outcomes = []
