@@ -145,6 +145,36 @@ def tiny_nllb_pack(tiny_many_pack) -> Path:
     return tiny_many_pack("nllb")
 
 
+# --- decoder-only LLM families: HunYuan dense (HY-MT1.5), Qwen3, Gemma 3 ------------------------------
+
+@pytest.fixture(scope="session")
+def tiny_hf_llm(models_root):
+    """kind ("qwen3", "hunyuan", "gemma3") → a tiny random Hugging Face folder, built on first use."""
+    from fanyi.export.synthetic_llm import build_tiny_llm
+
+    built: dict[str, Path] = {}
+
+    def get(kind: str) -> Path:
+        if kind not in built:
+            built[kind] = build_tiny_llm(models_root / f"hf-llm-{kind}", kind)
+        return built[kind]
+
+    return get
+
+
+@pytest.fixture(scope="session")
+def tiny_llm_pack(tiny_hf_llm, models_root):
+    """(kind, quantize) → the pack exported from tiny_hf_llm(kind), built on first use."""
+    built: dict[tuple[str, str], Path] = {}
+
+    def get(kind: str, quantize: str = "none") -> Path:
+        if (kind, quantize) not in built:
+            built[kind, quantize] = _export(tiny_hf_llm(kind), models_root / f"tiny-llm-{kind}-{quantize}", quantize)
+        return built[kind, quantize]
+
+    return get
+
+
 @pytest.fixture(scope="session")
 def ocr_models() -> Path:
     """The OCR models in assets/ocr; `make install` puts them there, else packaging/ocr_models.py does now

@@ -103,7 +103,7 @@ def cmd_export(args) -> int:
 
     export_pack(Path(args.hf_dir), Path(args.out_dir), quantize=args.quantize, embeddings=args.embeddings,
                 name=args.name, model_id=args.model_id, revision=args.revision, simplify=not args.no_simplify,
-                overwrite=args.overwrite, progress=lambda msg: print(msg, file=sys.stderr))
+                overwrite=args.overwrite, block_size=args.block_size, progress=lambda msg: print(msg, file=sys.stderr))
     return 0
 
 
@@ -303,13 +303,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("text", nargs="*")
     p.set_defaults(run=cmd_translate)
 
-    p = sub.add_parser("export", help="Hugging Face MarianMT, mBART-50, M2M100 or NLLB-200 folder → model pack")
+    p = sub.add_parser("export", help="Hugging Face folder → model pack: MarianMT, mBART-50, M2M100, NLLB-200, "
+                                      "or a translation LLM (HY-MT1.5 / HunYuan dense, Qwen3, Gemma 3)")
     p.add_argument("hf_dir")
     p.add_argument("out_dir")
-    p.add_argument("--quantize", choices=["none", "int8"], default="none")
-    p.add_argument("--embeddings", choices=["int8", "fp32"], default="int8",
-                   help="with --quantize int8: look embeddings up in the int8 output matrix (stored once) "
-                        "or keep an fp32 copy")
+    p.add_argument("--quantize", choices=["none", "int8", "int4"], default="none",
+                   help="weights of the linear layers: fp32, 8-bit, or 4-bit blocks (int4: LLM packs only)")
+    p.add_argument("--embeddings", choices=["int8", "int4", "fp32"], default="int8",
+                   help="with --quantize: the embedding/output matrix in 8 bits (stored once for both), in 4 bits "
+                        "(LLM packs) or an fp32 copy")
+    p.add_argument("--block-size", type=int, choices=[16, 32, 64, 128, 256], default=32,
+                   help="LLM packs: inputs per quantization block (one scale each)")
     p.add_argument("--name")
     p.add_argument("--model-id", help="Hugging Face repository id, recorded in the manifest")
     p.add_argument("--revision", help="repository revision, recorded in the manifest")

@@ -39,10 +39,10 @@ def quantize_spec(mode: str, embeddings: str = "int8", *, decoder_only: bool = F
         raise ExportError(f"unknown quantization {mode!r}; use {', '.join(QUANTIZATIONS)}")
     if decoder_only:
         bits = {"none": None, "int8": 8, "int4": 4}[mode]
-        table_bits = None if embeddings == "fp32" or bits is None else bits
+        table_bits = None if bits is None else {"fp32": None, "int8": 8, "int4": 4}[embeddings]
         return LlmQuantize(bits, block_size, table_bits)
-    if mode == "int4":
-        raise ExportError("int4 weights are for decoder-only (LLM) packs; use none or int8")
+    if "int4" in (mode, embeddings):
+        raise ExportError("4-bit weights are for decoder-only (LLM) packs; use none or int8")
     if mode == "none":
         return QuantizeSpec()
     return QuantizeSpec(linear=True, output_projection=True, embeddings=embeddings == "int8")

@@ -151,7 +151,7 @@ class EncoderDecoder(Family):
             entry = manifest["external_tensors"].get(name)
             if entry is not None and entry["shape"] != [rows, arch["d_model"]]:
                 raise Invalid(f"external_tensors.{name}",
-                              f"has the shape {show(entry['shape'])}, the architecture says [{rows}, {arch['d_model']}]")
+                              f"has the shape {entry['shape']}, the architecture says [{rows}, {arch['d_model']}]")
 
     # --- the runtime ------------------------------------------------------------------------------
     def open_runner(self, pack: ModelPack, threads: int | None) -> Runner:
