@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from fanyi import catalog
-from fanyi.catalog import Catalog, CatalogEntry, Quality
+from fanyi.packs import catalog
+from fanyi.packs.catalog import Catalog, CatalogEntry, Quality
 from fanyi.engine.pack import ModelPack, PackError
 from fanyi.export.errors import ExportError, FetchError
 from fanyi.export.validate import INT8_MIN_TOP1

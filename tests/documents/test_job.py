@@ -16,7 +16,8 @@ from fanyi.documents import (
 )
 from fanyi import limits
 from fanyi.documents import job as job_module
-from fanyi.engine.options import CancelToken, Cancelled, DecodeOptions
+from fanyi.cancel import Cancelled, CancelToken
+from fanyi.engine.options import DecodeOptions
 
 from docfixtures import leftovers, mark
 

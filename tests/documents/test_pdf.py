@@ -2,7 +2,7 @@ import docx
 import pytest
 
 from fanyi.documents import CorruptDocument, DocumentTooLarge, EncryptedDocument, NoTextFound, translate_document
-from fanyi.engine.options import CancelToken, Cancelled
+from fanyi.cancel import Cancelled, CancelToken
 
 from docfixtures import make_pdf, mark, scanned_pdf
 

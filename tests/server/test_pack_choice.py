@@ -9,7 +9,7 @@ import pytest
 from api_helpers import ExplodingTranslator, pack_info
 
 from fanyi.engine.gate import TranslatorGate
-from fanyi.engine.options import CancelToken
+from fanyi.cancel import CancelToken
 from fanyi.server.core import ApiError, Core, Job
 from fanyi.server.models import Models
 

@@ -11,7 +11,8 @@ import time
 from pathlib import Path
 
 from fanyi.engine.degenerate import LOOP
-from fanyi.engine.options import CancelToken, DecodeOptions
+from fanyi.cancel import CancelToken
+from fanyi.engine.options import DecodeOptions
 from fanyi.engine.results import Failure, Rewind, Translation
 from fanyi.engine.pack import ModelPack
 

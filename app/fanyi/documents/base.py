@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Protocol
 
-from fanyi.engine.options import CancelToken, DecodeOptions
+from fanyi.cancel import CancelToken
+from fanyi.engine.options import DecodeOptions
 from fanyi.engine.results import Translation
 from fanyi.limits import REPORT_ENTRIES_PER_REASON, REPORT_REASONS
 

@@ -9,7 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from fanyi.engine.options import Cancelled, DecodeOptions
+from fanyi.cancel import Cancelled
+from fanyi.engine.options import DecodeOptions
 
 from .base import DocumentError, Translator
 from .job import check_source, translate_document

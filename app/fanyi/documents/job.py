@@ -11,7 +11,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from fanyi.engine.options import CancelToken, Cancelled, DecodeOptions
+from fanyi.cancel import Cancelled, CancelToken
+from fanyi.engine.options import DecodeOptions
 from fanyi.engine.results import Failure
 from fanyi.fsutil import Staged, staged, sweep_stale
 

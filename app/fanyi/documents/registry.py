@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from fanyi.engine.options import CancelToken
+from fanyi.cancel import CancelToken
 
 from .base import DocumentHandler, UnsupportedFormat
 

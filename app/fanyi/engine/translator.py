@@ -20,18 +20,19 @@ from pathlib import Path
 
 import numpy as np
 
+from ..cancel import CancelToken
 from . import search
 from .allocator import keep_freed_memory
 from .degenerate import REASONS, Finding, SentenceCheck, guarded, length_bound
 from .detok import StreamDecoder
 from .language_choice import LanguageChoice, choose
-from .options import CancelToken, DecodeOptions
+from .options import DecodeOptions
 from .pack import ModelPack
 from .pack_tokenizer import open_tokenizer
 from .results import Failure, Rewind, StreamEvent, Translation
 from .runner import Runner
+from .search_settings import resolve
 from .segment import Piece, SentenceCache, limit_length, part_joiner, separator_text, split_text
-from .settings import resolve
 
 log = logging.getLogger(__name__)
 

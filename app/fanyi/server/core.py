@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from fanyi import langid, limits
 from fanyi.documents.html import HtmlText
 from fanyi.documents.policy import keep_reason
-from fanyi.engine.options import CancelToken, DecodeOptions
+from fanyi.cancel import CancelToken
+from fanyi.engine.options import DecodeOptions
 from fanyi.engine.pack import PackError
-from fanyi.library import PackInfo
+from fanyi.packs.library import PackInfo
 
 from . import languages
 from .languages import AUTO, UnknownLanguage

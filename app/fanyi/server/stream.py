@@ -24,7 +24,7 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
-from fanyi.engine.options import Cancelled
+from fanyi.cancel import Cancelled
 from fanyi.engine.results import Failure, Rewind, Translation
 
 from . import languages, libretranslate

@@ -19,7 +19,7 @@ from starlette.responses import Response
 
 from fanyi import limits
 from fanyi.engine.gate import Busy
-from fanyi.engine.options import Cancelled, CancelToken
+from fanyi.cancel import Cancelled, CancelToken
 
 from .core import ApiError
 

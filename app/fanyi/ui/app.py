@@ -20,7 +20,8 @@ from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 from PySide6.QtGui import QClipboard, QGuiApplication, QIcon
 from PySide6.QtWidgets import QApplication
 
-from fanyi import autostart, library, paths
+from fanyi import autostart, paths
+from fanyi.packs import library
 from fanyi.engine.language_choice import base_language
 from fanyi.engine.options import DecodeOptions
 from fanyi import langid
