@@ -7,19 +7,11 @@ import sys
 from pathlib import Path
 
 from . import __version__
+from .app_options import APP_OPTIONS
 from .terminal import InputLines, OutputFailed, cancel_on_sigterm, guarded_stdout, silence_stdout
 from .sizes import human_size
 
 SUBCOMMANDS = ("translate", "file", "export", "validate", "models", "serve")
-# Options of `fanyi` without a command; the app parses them, and --help lists them.
-APP_OPTIONS = {
-    "--translate-clipboard": "translate the clipboard's text in a small popup, then exit (bind it to a desktop "
-                             "shortcut where the app's own hotkey cannot work, e.g. on Wayland)",
-    "--translate-region": "choose a region of the screen and translate its text in a small popup, then exit",
-    "--tray": "start in the tray, without the window (how Fanyi starts at login)",
-    "--self-test": "open the window offscreen, translate one sentence with the bundled pack, report and exit "
-                   "(0 when everything works)",
-}
 
 
 def _decode_options(args):
