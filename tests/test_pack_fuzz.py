@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from fanyi import paths
-from fanyi.packs import library
 from fanyi.engine.pack import ModelPack, PackError
 from fanyi.engine.search_settings import resolve
+from fanyi.packs import library
 
 SEED = 20261211
 CASES = 300

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from fanyi.packs import catalog, unpack
 from fanyi.engine.options import DecodeOptions
 from fanyi.engine.pack import ModelPack, file_digest
 from fanyi.engine.segment import split_text
 from fanyi.engine.translator import Translator
+from fanyi.packs import catalog, unpack
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "packaging"))

@@ -12,9 +12,9 @@ import shutil
 import zipfile
 from pathlib import Path
 
-from fanyi.packs.catalog import Archive
 from fanyi.engine.pack import MANIFEST, file_digest
 from fanyi.fsutil import atomic_write
+from fanyi.packs.catalog import Archive
 
 FIXED_TIME = (1980, 1, 1, 0, 0, 0)  # the earliest a zip can say
 CHUNK = 1 << 20

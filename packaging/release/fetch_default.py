@@ -14,9 +14,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from fanyi import limits
+from fanyi.fsutil import atomic_write_bytes
 from fanyi.packs import catalog, download, unpack
 from fanyi.packs.catalog import CatalogEntry
-from fanyi.fsutil import atomic_write_bytes
 from fanyi.packs.errors import LibraryError
 
 

@@ -1,8 +1,8 @@
 import docx
 import pytest
 
-from fanyi.documents import CorruptDocument, DocumentTooLarge, EncryptedDocument, NoTextFound, translate_document
 from fanyi.cancel import Cancelled, CancelToken
+from fanyi.documents import CorruptDocument, DocumentTooLarge, EncryptedDocument, NoTextFound, translate_document
 
 from docfixtures import make_pdf, mark, scanned_pdf
 

@@ -14,11 +14,10 @@ from collections import namedtuple
 import pytest
 from packserver import CancelAfter, PackServer, Route, closed_port_url
 
-from fanyi.packs import download
-from fanyi.packs.errors import DiskSpaceError
-from fanyi.packs.download import Timeouts
-from fanyi.packs.errors import DownloadError
 from fanyi.cancel import Cancelled
+from fanyi.packs import download
+from fanyi.packs.download import Timeouts
+from fanyi.packs.errors import DiskSpaceError, DownloadError
 
 BODY = os.urandom(700_000)  # ~11 chunks
 SHA = hashlib.sha256(BODY).hexdigest()

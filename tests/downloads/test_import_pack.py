@@ -15,11 +15,10 @@ import pytest
 from packserver import copy_pack, make_archive
 
 from fanyi import limits, paths
-from fanyi.packs import library, unpack
-from fanyi.packs.errors import DiskSpaceError
 from fanyi.cancel import Cancelled, CancelToken
 from fanyi.engine.pack import file_digest
-from fanyi.packs.errors import LibraryError
+from fanyi.packs import library, unpack
+from fanyi.packs.errors import DiskSpaceError, LibraryError
 
 
 def installed_dir_contents() -> list[str]:

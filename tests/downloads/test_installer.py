@@ -10,13 +10,12 @@ import pytest
 from packserver import PACK_ID, CancelAfter, Route, catalog_doc, closed_port_url, copy_pack, make_archive
 
 from fanyi import paths
-from fanyi.packs import catalog, catalog_fetch, install, library
-from fanyi.packs.errors import DownloadError
 from fanyi.cancel import Cancelled
 from fanyi.engine.pack import file_digest
 from fanyi.engine.translator import Translator
+from fanyi.packs import catalog, catalog_fetch, install, library
+from fanyi.packs.errors import DownloadError, LibraryError
 from fanyi.packs.install import Status
-from fanyi.packs.errors import LibraryError
 
 
 def packs_dir_contents() -> list[str]:
