@@ -9,8 +9,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 from ui_fakes import LOAD_TIMEOUT, TRANSLATE_TIMEOUT, FakeTranslator
 
-from fanyi import library
 from fanyi.engine.options import DecodeOptions
+from fanyi.packs import library
 from fanyi.ui import direction
 from fanyi.ui.direction import Direction
 from fanyi.ui.settings import Settings, load_settings

@@ -25,6 +25,7 @@ from .pack_format import (FORMAT_VERSION, INT8_SCALE_SUFFIX, INT8_WEIGHT_SUFFIX,
                           TENSOR_ITEM_BYTES, PackError, file_digest)
 from .schema import (BOOLEAN, Invalid, either, integer, list_of, map_of, number, one_of, optional, pair, record,
                      show, tagged, text)
+from ..oneline import error_line
 
 __all__ = ["FORMAT_VERSION", "INT8_SCALE_SUFFIX", "INT8_WEIGHT_SUFFIX", "MANIFEST", "MANIFEST_SCHEMA", "SHARED_DATA",
            "ModelPack", "PackError", "Reference", "file_digest", "validate_manifest"]
@@ -208,10 +209,6 @@ def validate_manifest(raw: Any, source: Path) -> dict:
 
 
 # --- the pack ------------------------------------------------------------------------------------
-def _one_line(exc: BaseException) -> str:
-    lines = str(exc).strip().splitlines()
-    message = lines[0] if lines else type(exc).__name__
-    return message if len(message) <= MESSAGE_CHARS else message[:MESSAGE_CHARS - 1] + "…"
 
 
 def _reject_json_constant(name: str) -> None:
@@ -238,7 +235,7 @@ def _read_manifest(path: Path) -> Any:
         return json.loads(path.read_text(encoding="utf-8"), parse_constant=_reject_json_constant)
     # ValueError: also numbers of more digits than Python converts; RecursionError: absurd nesting
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
-        raise PackError(f"{path} is damaged: {_one_line(exc)}") from None
+        raise PackError(f"{path} is damaged: {error_line(exc, MESSAGE_CHARS)}") from None
 
 
 @dataclass(frozen=True)
@@ -293,7 +290,7 @@ class ModelPack:
         except PackError:
             raise
         except Exception as exc:  # a file the checksum cannot judge: any library's error, one line
-            raise PackError(f"{path} cannot be loaded: {_one_line(exc)}") from exc
+            raise PackError(f"{path} cannot be loaded: {error_line(exc, MESSAGE_CHARS)}") from exc
 
     # --- what the runtime reads -----------------------------------------------------------------
     @property

@@ -29,7 +29,7 @@ from .errors import ExportError
 from .hf_weights import detect_family, generation_defaults, load_model, model_weights
 from .transformer_graphs import QuantizeSpec, build_decoder, build_encoder
 
-Progress = Callable[[str], None]
+StatusCallback = Callable[[str], None]  # a line for the user about what the export is doing
 QUANTIZATIONS = ("none", "int8", "int4")
 
 
@@ -141,7 +141,7 @@ def build_manifest(folder: HfFolder, model: Any, spec: QuantizeSpec | LlmQuantiz
 def export_pack(hf_dir: Path, out_dir: Path, *, quantize: str = "none", embeddings: str = "int8",
                 name: str | None = None, model_id: str | None = None, revision: str | None = None,
                 simplify: bool = True, overwrite: bool = False, block_size: int = DEFAULT_BLOCK_SIZE,
-                progress: Progress | None = None) -> Path:
+                progress: StatusCallback | None = None) -> Path:
     """Write a complete pack to out_dir; the folder appears only once every file is written."""
     say = progress or (lambda _msg: None)
     hf_dir, out_dir = Path(hf_dir), Path(out_dir)
@@ -222,7 +222,7 @@ def _graphs(weights: Seq2SeqWeights | CausalWeights, spec: QuantizeSpec | LlmQua
 
 
 def _write_pack(family: Family, weights: Seq2SeqWeights | CausalWeights, spec: QuantizeSpec | LlmQuantize,
-                manifest: dict, tokenizer_dir: Path, out_dir: Path, simplify: bool, say: Progress) -> None:
+                manifest: dict, tokenizer_dir: Path, out_dir: Path, simplify: bool, say: StatusCallback) -> None:
     mode = manifest["quantization"]["mode"]
     say(f"building the {family.title} graphs" + (f" ({mode})" if mode != "none" else ""))
     graphs = _graphs(weights, spec)

@@ -18,7 +18,7 @@ from ..engine.language_choice import base_language
 from ..engine.options import DecodeOptions
 from ..engine.pack import ModelPack
 from ..engine.processors import log_softmax
-from ..engine.settings import resolve
+from ..engine.search_settings import resolve
 from ..engine.translator import Translator
 from ..paths import assets_dir
 

@@ -6,7 +6,6 @@ pack, the translation service, the document queue, the history, the tray and the
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import logging
 import os
@@ -20,7 +19,9 @@ from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 from PySide6.QtGui import QClipboard, QGuiApplication, QIcon
 from PySide6.QtWidgets import QApplication
 
-from fanyi import autostart, library, paths
+from fanyi import autostart, paths
+from fanyi.app_options import app_parser
+from fanyi.packs import library
 from fanyi.engine.language_choice import base_language
 from fanyi.engine.options import DecodeOptions
 from fanyi import langid
@@ -538,14 +539,7 @@ def run(argv: list[str], *, opener: OpenTranslator = open_translator) -> int:
     starts without the window (where there is a tray). When Fanyi already runs for this user, these
     hand over to it (its window comes forward, or its popup or region picker opens) and return 0 at once.
     """
-    from fanyi.cli import APP_OPTIONS
-
-    parser = argparse.ArgumentParser(prog="fanyi", description="Offline English-Chinese translator.")
-    one_shot = parser.add_mutually_exclusive_group()
-    for flag in ("--translate-clipboard", "--translate-region"):
-        one_shot.add_argument(flag, action="store_true", help=APP_OPTIONS[flag])
-    parser.add_argument("--tray", action="store_true", help=APP_OPTIONS["--tray"])
-    args, qt_args = parser.parse_known_args(argv)
+    args, qt_args = app_parser().parse_known_args(argv)
     qapp = QApplication.instance() or QApplication(["fanyi", *qt_args])
     stop_handling_ctrl_c = _quit_on_ctrl_c(qapp)
     qapp.setApplicationName("Fanyi")

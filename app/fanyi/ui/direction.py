@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from fanyi import langid
 from fanyi.engine.language_choice import base_language
-from fanyi.library import PackInfo
+from fanyi.packs.library import PackInfo
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:

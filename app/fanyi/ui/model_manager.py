@@ -24,9 +24,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from fanyi import installer, library
-from fanyi.catalog import CatalogEntry
-from fanyi.installer import Available, Status
+from fanyi.packs import install, library
+from fanyi.packs.catalog import CatalogEntry
+from fanyi.packs.errors import LibraryError
+from fanyi.packs.install import Available, Status
 from fanyi.ui import i18n
 from fanyi.ui.i18n import direction, quantization_name
 from fanyi.ui.pack_ops import PackOperations, PackOpProgress, ask_and_import, size_text
@@ -173,7 +174,7 @@ class ModelManager(QDialog):
         self.empty.setVisible(not self.packs)
 
         cat = self._ops.catalog
-        self.rows = installer.available(cat) if cat is not None else []
+        self.rows = install.available(cat) if cat is not None else []
         language = i18n.current()
         statuses = {Status.NOT_INSTALLED: "", Status.INSTALLED: self.tr("Installed"),
                     Status.UPDATE: self.tr("Update available")}
@@ -212,7 +213,7 @@ class ModelManager(QDialog):
             return
         try:
             library.remove_pack(str(pack.path))  # by folder: a broken pack has no name of its own
-        except (library.LibraryError, OSError) as exc:
+        except (LibraryError, OSError) as exc:
             self._show_error(str(exc))
             return
         self.refresh()

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from fanyi import limits
-from fanyi.catalog import DEFAULT_CATALOG_URLS
+from fanyi.packs.catalog import DEFAULT_CATALOG_URLS
 from fanyi.ui import hotkey, region
 from fanyi.ui.api_server import address
 from fanyi.ui.i18n import LANGUAGE_NAMES

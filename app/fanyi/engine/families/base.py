@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ... import limits
 from ..detok import StreamDecoder
 from ..schema import Check, Invalid, integer, optional, text
-from ..segment import Piece, split_text
+from ..segment import Segment, split_text
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -129,7 +129,7 @@ class Family:
         raise NotImplementedError
 
     # --- decoding (the defaults are an encoder-decoder's) -------------------------------------------
-    def split(self, text: str, source_lang: str, max_tokens: int, count: Callable[[str], int]) -> list[Piece]:
+    def split(self, text: str, source_lang: str, max_tokens: int, count: Callable[[str], int]) -> list[Segment]:
         """A text's pieces: sentences to translate and the layout between them."""
         return split_text(text, source_lang=source_lang)
 

@@ -23,7 +23,7 @@ from ..chat_tokenizer import ChatTokenizer
 from ..language_choice import LanguageChoice, base_language, pick_languages
 from ..prompt import DEFAULT, Prompts, Request, strip_rule
 from ..schema import Invalid, integer, show, text
-from ..segment import Piece, split_paragraphs
+from ..segment import Segment, split_paragraphs
 from .base import (ACTIVATION, HEADS, LAYERS, MULTIPLE, POSITIONS, VOCAB, WIDTH, ExportRefused, Family,
                    HfFolder, clean_up_spaces, informative)
 from .seq2seq import array, linear
@@ -245,7 +245,7 @@ class CausalLM(Family):
         return min(PARAGRAPH_TOKENS, int(pack.architecture["max_positions"]) // 2)
 
     # --- decoding ---------------------------------------------------------------------------------
-    def split(self, text_: str, source_lang: str, max_tokens: int, count: Callable[[str], int]) -> list[Piece]:
+    def split(self, text_: str, source_lang: str, max_tokens: int, count: Callable[[str], int]) -> list[Segment]:
         return split_paragraphs(text_, source_lang=source_lang, max_tokens=max_tokens, count_tokens=count)
 
     def start(self, runner: Any, tokenizer: Any, choice: LanguageChoice, sources: list[list[int]],
