@@ -21,6 +21,15 @@ def _decode_options(args):
                          source=getattr(args, "source", None))
 
 
+def read_glossary(path: str | None):
+    """The glossary of --glossary FILE.csv (two-column rows apply to whatever pair is translated), or None."""
+    if not path:
+        return None
+    from .glossary import ANY, read_csv
+
+    return read_csv(Path(path), pair=(ANY, ANY))
+
+
 def _open_translator(model: str | None, threads: int | None = None):
     from .engine.translator import Translator
     from .packs.library import find_pack
@@ -42,11 +51,23 @@ def _add_decode_arguments(p: argparse.ArgumentParser) -> None:
                                     "or NLLB model (zh_CN, zh, zho_Hans; default: Chinese)")
     p.add_argument("--source", help="source language of an mBART-50, M2M100 or NLLB model in its own code "
                                     "(en_XX, en, eng_Latn); required for those")
+    add_glossary_argument(p)
+
+
+def add_glossary_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--glossary", metavar="FILE.csv",
+                   help="terms and their translations (CSV: source,target,term,translation or term,translation); "
+                        "an LLM pack is told them, other packs keep them through placeholders")
 
 
 def cmd_translate(args) -> int:
-    options = _decode_options(args)  # a bad option is refused before the model is loaded
+    options = _decode_options(args)  # a bad option or glossary is refused before the model is loaded
+    glossary = read_glossary(args.glossary)
     translator = _open_translator(args.model, args.threads)
+    if glossary is not None:
+        from .glossary import with_glossary
+
+        options = with_glossary(options, glossary, translator.languages(options))
     lines = InputLines(args.text)
     for text in lines:
         if args.stream and sys.stdout.isatty():
@@ -277,7 +298,7 @@ def cmd_serve(args) -> int:
 def cmd_file(args) -> int:
     from .documents import command
 
-    return command.run(args, lambda: _open_translator(args.model, args.threads))
+    return command.run(args, lambda: _open_translator(args.model, args.threads), read_glossary(args.glossary))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -365,6 +386,7 @@ def build_parser() -> argparse.ArgumentParser:
         p = sub.add_parser("file", help="translate documents into copies next to them")
         _add_model_arguments(p)
         documents_command.add_arguments(p)
+        add_glossary_argument(p)
         p.set_defaults(run=cmd_file)
     return parser
 

@@ -60,6 +60,11 @@ MAX_EXTERNAL_TENSORS = 100_000  # entries of the shared.bin index
 MAX_TENSOR_DIMS = 8
 MAX_PACK_VERSION = 1_000_000  # the catalog version a release pack records
 MAX_REFERENCE_CHARS = 1000  # the reference sentence (and its translations) a release pack records
+# glossaries (fanyi.glossary): a user's list of terms, read from CSV files
+MAX_GLOSSARY_BYTES = 2 * MiB
+MAX_GLOSSARY_TERMS = 5000  # each is looked for in every paragraph translated with the glossary
+MAX_GLOSSARY_TERM_CHARS = 200
+MAX_CONTEXT_CHARS = 1000  # of the text before a paragraph, given to an LLM with it (the end is kept)
 MAX_PROMPT_CHARS = 2000  # an instruction of a decoder-only pack (the model card's prompts are ~200)
 MAX_CHAT_TEMPLATE_BYTES = 256 * 1024  # a chat template (Qwen3's is ~4 KB, with tools)
 

@@ -99,6 +99,10 @@ class Prompts:
         self._names = names
         self.term_line = section["term_line"]
 
+    def has(self, key: str) -> bool:
+        """Whether the pack's card documents this instruction (terminology, context)."""
+        return key in self._instructions
+
     def name(self, code: str, written_in: str) -> str:
         english, chinese = self._names.get(code, (code, code))
         return chinese if written_in == "zh" else english

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import limits
 from ..cancel import CancelToken
 from ..progress import ProgressCallback
 from . import search
@@ -30,21 +31,22 @@ from .options import DecodeOptions
 from .pack import ModelPack
 from .results import Failure, Rewind, StreamEvent, Translation
 from .search_settings import resolve
+from .terms import protect, restore, terms_in
 from .segment import Segment, SentenceCache, limit_length, part_joiner, separator_text
 
 log = logging.getLogger(__name__)
 
-BATCH_SIZE = 16
 # What the watched decoder yields: (row, newly decided ids), or (row, None) when the row starts over
 Decoded = tuple[int, list[int] | None]
 
 
 @dataclass(frozen=True)
 class _Part:
-    """A sentence, or a part of one cut to fit the model's positions."""
+    """A sentence (an LLM's paragraph), or a part of one cut to fit the model's positions."""
 
     text: str
     ids: tuple[int, ...]
+    placed: tuple[str, ...] = ()  # the glossary translations of the placeholders its ids hold (engine/terms.py)
 
 
 @dataclass(frozen=True)
@@ -55,7 +57,14 @@ class _Outcome:
     failed: str | None = None  # a degenerate.* kind
 
     def text_for(self, part: _Part) -> str:
-        return part.text.strip() if self.failed else self.text
+        if self.failed:
+            return part.text.strip()
+        if not part.placed:
+            return self.text
+        text, lost = restore(self.text, part.placed)
+        if lost:
+            log.info("%d glossary terms of %r did not come back from the model", lost, part.text)
+        return text
 
 
 class Translator:
@@ -95,6 +104,11 @@ class Translator:
     # many-to-many packs (mBART-50, M2M100, NLLB): the languages, in the model's codes; empty for Marian
     source_languages = property(lambda self: self.pack.source_languages)
     target_languages = property(lambda self: self.pack.target_languages)
+
+    @property
+    def takes_context(self) -> bool:
+        """Whether translate_results uses `contexts` (an LLM pack whose card has a context prompt)."""
+        return self.family.takes_context(self.tokenizer)
 
     @property
     def max_source_tokens(self) -> int:
@@ -149,21 +163,30 @@ class Translator:
         return np.stack([state.run(np.array([[tok]], dtype=np.int64)).logits[0].copy() for tok in prefix])
 
     # --- text level -----------------------------------------------------------------------------
-    def _plan(self, text: str, options: DecodeOptions | None) -> tuple[list[Segment], list[list[_Part]]]:
-        """Segments of the text, and for each piece to translate its parts."""
+    def _plan(self, text: str, options: DecodeOptions | None, context: str = ""
+              ) -> tuple[list[Segment], list[list[_Part]]]:
+        """Segments of the text, and for each piece to translate its parts: their ids with the glossary's
+        terms in the prompt or placeholders in their place, and `context` where the pack takes it."""
         if not text.strip():
             return [], []
         choice = self.languages(options)
-
-        def encode(s: str) -> tuple[int, ...]:
-            return tuple(self.family.encode(self.tokenizer, s, choice))
+        glossary = options.glossary if options else ()
+        terms_in_prompt = self.family.takes_terms(self.tokenizer)
+        context = context[-limits.MAX_CONTEXT_CHARS:] if self.family.takes_context(self.tokenizer) else ""
 
         def count(s: str) -> int:
-            return len(encode(s))
+            return len(self.family.encode(self.tokenizer, s, choice))
+
+        def part(s: str) -> _Part:
+            if glossary and not terms_in_prompt:
+                protected, placed = protect(s, glossary)
+                return _Part(s, tuple(self.family.encode(self.tokenizer, protected, choice, (), context)), placed)
+            terms = terms_in(s, glossary) if glossary else ()
+            return _Part(s, tuple(self.family.encode(self.tokenizer, s, choice, terms, context)))
 
         pieces = self.family.split(text, choice.source_lang, self.max_source_tokens, count)
-        parts = [[_Part(part, encode(part)) for part in limit_length(p.text, self.max_source_tokens, count)]
-                 for p in pieces if p.translate]
+        parts = [[part(p) for p in limit_length(piece.text, self.max_source_tokens, count)]
+                 for piece in pieces if piece.translate]
         return pieces, parts
 
     def _key(self, ids: tuple[int, ...], options: DecodeOptions | None) -> tuple:
@@ -185,13 +208,15 @@ class Translator:
         return Translation("".join(out), tuple(failures))
 
     def translate_results(self, texts: list[str], options: DecodeOptions | None = None,
-                          progress: ProgressCallback | None = None, cancel: CancelToken | None = None) -> list[Translation]:
+                          progress: ProgressCallback | None = None, cancel: CancelToken | None = None,
+                          contexts: Sequence[str] | None = None) -> list[Translation]:
         """Translate many texts; sentences are batched by length and each is translated once.
 
-        Each result lists the sentences that could not be translated (they keep their source text)."""
+        Each result lists the sentences that could not be translated (they keep their source text).
+        `contexts`: the text before each one (a document's previous paragraph), for packs that take it."""
         started = time.perf_counter()
         self.last_stats = {"tokens": 0, "seconds": 0.0}
-        plans = [self._plan(t, options) for t in texts]
+        plans = [self._plan(t, options, contexts[i] if contexts else "") for i, t in enumerate(texts)]
         outcomes: dict[tuple[int, ...], _Outcome] = {}
         todo: dict[tuple[int, ...], _Part] = {}
         for part in (part for _, parts in plans for group in parts for part in group):
@@ -204,15 +229,16 @@ class Translator:
         ordered = sorted(todo.values(), key=lambda part: len(part.ids))
         if progress:
             progress(0, len(ordered))
-        for start in range(0, len(ordered), BATCH_SIZE):
+        size = self.family.batch_size
+        for start in range(0, len(ordered), size):
             if cancel is not None:
                 cancel.raise_if_cancelled()
-            batch = ordered[start:start + BATCH_SIZE]
+            batch = ordered[start:start + size]
             for part, outcome in zip(batch, _drain(self._decode_checked(batch, options, cancel))):
                 outcomes[part.ids] = outcome
                 self._cache.put(self._key(part.ids, options), outcome)
             if progress:
-                progress(min(start + BATCH_SIZE, len(ordered)), len(ordered))
+                progress(min(start + size, len(ordered)), len(ordered))
         self.last_stats["seconds"] = time.perf_counter() - started
         target_lang = self.languages(options).target_lang
         return [self._render(pieces, parts, outcomes, target_lang) for pieces, parts in plans]
@@ -259,7 +285,12 @@ class Translator:
                      ) -> Iterator[StreamEvent]:
         key = self._key(part.ids, options)
         outcome = self._cache.get(key)
-        if outcome is None:
+        if outcome is None and part.placed:  # placeholders are put back at the end: no text before that
+            outcome = _drain(self._decode_checked([part], options, cancel))[0]
+            self._cache.put(key, outcome)
+            if text := outcome.text_for(part):
+                yield text
+        elif outcome is None:
             outcome = yield from self._stream_decode(part, options, cancel)
             self._cache.put(key, outcome)
         elif text := outcome.text_for(part):

@@ -90,6 +90,7 @@ class Family:
     architecture_fields: ClassVar[dict[str, Any]]  # the manifest's architecture record (schema checks)
     many_to_many: ClassVar[bool] = False  # languages listed in the manifest, chosen per request
     decoder_only: ClassVar[bool] = False  # one graph for the prompt and each step (the LLMs), greedy only
+    batch_size: ClassVar[int] = 16  # parts decoded together by translate_results (sorted by length)
 
     # --- export: which folders, and what the manifest records ----------------------------------
     def claims(self, folder: HfFolder) -> bool:
@@ -116,9 +117,19 @@ class Family:
         """The languages of a request; ValueError (one line) for a language the pack does not offer."""
         raise NotImplementedError
 
-    def encode(self, tokenizer: Any, text: str, choice: LanguageChoice) -> list[int]:
-        """A source's ids as the model reads them (a prompt, for an LLM)."""
+    def encode(self, tokenizer: Any, text: str, choice: LanguageChoice, terms: Sequence[tuple[str, str]] = (),
+               context: str = "") -> list[int]:
+        """A source's ids as the model reads them (a prompt, for an LLM). `terms` (glossary entries found in
+        the text) and `context` (the text before it) only where takes_terms / takes_context says so."""
         return tokenizer.encode(text, choice.source_token)
+
+    def takes_terms(self, tokenizer: Any) -> bool:
+        """Whether a glossary goes into the prompt (else its terms are protected by placeholders)."""
+        return False
+
+    def takes_context(self, tokenizer: Any) -> bool:
+        """Whether the text before a paragraph can be given with it (an LLM's context prompt)."""
+        return False
 
     def open_runner(self, pack: ModelPack, threads: int | None) -> Any:
         """What runs the pack's graphs: Runner (encoder-decoder) or CausalRunner (decoder-only)."""

@@ -21,7 +21,7 @@ from ... import limits
 from ..causal_runner import CausalRunner
 from ..chat_tokenizer import ChatTokenizer
 from ..language_choice import LanguageChoice, base_language, pick_languages
-from ..prompt import DEFAULT, Prompts, Request, strip_rule
+from ..prompt import CONTEXT, DEFAULT, TERMINOLOGY, Prompts, Request, strip_rule
 from ..schema import Invalid, integer, show, text
 from ..segment import Segment, split_paragraphs
 from .base import (ACTIVATION, HEADS, LAYERS, MULTIPLE, POSITIONS, VOCAB, WIDTH, ExportRefused, Family,
@@ -50,6 +50,7 @@ class CausalLM(Family):
     tokenizer_files = ("tokenizer.json", CHAT_TEMPLATE)
     many_to_many = True
     decoder_only = True
+    batch_size = 4  # paragraphs, each with a cache of its prompt and translation: 16 would take gigabytes
     architecture_fields: ClassVar[dict[str, Any]] = {
         "hidden_size": WIDTH,
         "layers": LAYERS,
@@ -232,11 +233,18 @@ class CausalLM(Family):
         source, target = pick_languages(pack, options)
         return LanguageChoice(None, None, base_language(source), base_language(target), source, target)
 
-    def encode(self, tokenizer: Any, text_: str, choice: LanguageChoice) -> list[int]:
-        return tokenizer.encode(text_, self.request(choice))
+    def encode(self, tokenizer: Any, text_: str, choice: LanguageChoice, terms: Sequence[tuple[str, str]] = (),
+               context: str = "") -> list[int]:
+        return tokenizer.encode(text_, self.request(choice, terms, context))
 
-    def request(self, choice: LanguageChoice) -> Request:
-        return Request(choice.source or "", choice.target or "")
+    def request(self, choice: LanguageChoice, terms: Sequence[tuple[str, str]] = (), context: str = "") -> Request:
+        return Request(choice.source or "", choice.target or "", tuple(terms), context)
+
+    def takes_terms(self, tokenizer: Any) -> bool:
+        return tokenizer.prompts.has(TERMINOLOGY)
+
+    def takes_context(self, tokenizer: Any) -> bool:
+        return tokenizer.prompts.has(CONTEXT)
 
     def open_runner(self, pack: ModelPack, threads: int | None) -> CausalRunner:
         return CausalRunner(pack, threads)
