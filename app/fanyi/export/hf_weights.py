@@ -38,10 +38,11 @@ def detect_family(hf_dir: Path) -> tuple[Family, HfFolder]:
 
 
 def load_model(hf_dir: Path, family: Family) -> Any:
-    import torch
+    """The model in its checkpoint's own dtype: a bfloat16 LLM stays half the size of a float32 copy while its
+    weights are read one by one into float32 arrays (seq2seq.array)."""
     import transformers
 
-    model = getattr(transformers, family.model_class).from_pretrained(hf_dir, dtype=torch.float32)
+    model = getattr(transformers, family.model_class).from_pretrained(hf_dir, dtype="auto")
     model.eval()
     return model
 

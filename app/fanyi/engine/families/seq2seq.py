@@ -25,8 +25,9 @@ POSITION_TABLES = ("shared.encoder_positions", "shared.decoder_positions")  # [m
 
 
 def array(tensor: Any) -> np.ndarray:
-    """A torch tensor (or parameter) as float32 numpy, without importing torch."""
-    return tensor.detach().cpu().numpy().astype(np.float32)
+    """A torch tensor (or parameter) of any float type, bfloat16 included, as float32 numpy, without
+    importing torch."""
+    return tensor.detach().float().cpu().numpy()
 
 
 def linear(module: Any) -> Linear:
