@@ -15,17 +15,13 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Signal, Slot
 
+from fanyi.defaults import API_HOST
 from fanyi.engine.gate import TranslatorGate
 from fanyi.engine.options import DecodeOptions
 from fanyi.ui.worker import OpenTranslator
 
 log = logging.getLogger(__name__)
 
-HOST = "127.0.0.1"  # this computer only; `fanyi serve --host` is the way to offer it to a network
-
-
-def address(port: int) -> str:
-    return f"http://{HOST}:{port}"
 
 
 class ApiServer(QObject):
@@ -69,7 +65,7 @@ class ApiServer(QObject):
         models = Models(self._packs, lambda path: self._opener(path, self._threads()), shared=self._gate)
         core = Core(models, api_key=key or None, options=self._options)
         try:
-            server = BackgroundServer(core, bind(HOST, port), on_crash=self._report_crash)
+            server = BackgroundServer(core, bind(API_HOST, port), on_crash=self._report_crash)
         except ServerError as exc:
             self._fail(str(exc))
             return

@@ -21,6 +21,7 @@ from PySide6.QtGui import QClipboard, QGuiApplication, QIcon
 from PySide6.QtWidgets import QApplication
 
 from fanyi import autostart, library, paths
+from fanyi.defaults import APP_OPTIONS
 from fanyi.engine.language_choice import base_language
 from fanyi.engine.options import DecodeOptions
 from fanyi import langid
@@ -538,8 +539,6 @@ def run(argv: list[str], *, opener: OpenTranslator = open_translator) -> int:
     starts without the window (where there is a tray). When Fanyi already runs for this user, these
     hand over to it (its window comes forward, or its popup or region picker opens) and return 0 at once.
     """
-    from fanyi.cli import APP_OPTIONS
-
     parser = argparse.ArgumentParser(prog="fanyi", description="Offline English-Chinese translator.")
     one_shot = parser.add_mutually_exclusive_group()
     for flag in ("--translate-clipboard", "--translate-region"):

@@ -29,9 +29,9 @@ from PySide6.QtWidgets import (
 )
 
 from fanyi import limits
+from fanyi.defaults import api_address
 from fanyi.catalog import DEFAULT_CATALOG_URLS
 from fanyi.ui import hotkey, region
-from fanyi.ui.api_server import address
 from fanyi.ui.i18n import LANGUAGE_NAMES
 from fanyi.ui.settings import DOUBLE_COPY, TARGET_VARIANTS, TEXT_SIZES, THEMES, Settings, valid_url
 
@@ -330,7 +330,7 @@ class SettingsDialog(QDialog):
 
     def _update_api_rows(self) -> None:
         """The addresses to paste into other apps, for the port chosen; usable only while the setting is on."""
-        url = address(self.api_port.value())
+        url = api_address(self.api_port.value())
         self.api_address.setText(url)
         self.api_deeplx.setText(url + "/translate")
         for widget in (self.api_port, self.api_key, self.api_address, self.api_deeplx):
