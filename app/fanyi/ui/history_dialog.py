@@ -6,7 +6,7 @@ import datetime
 import sqlite3
 from pathlib import Path
 
-from PySide6.QtCore import QDir, QEvent, Qt, QTimer, Signal
+from PySide6.QtCore import QDir, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from fanyi.ui.history import Entry, History, export_csv
+from fanyi.ui.i18n import Retranslating
 
 PREVIEW = 90
 STAR = "★"
@@ -35,7 +36,7 @@ def _one_line(text: str) -> str:
     return flat if len(flat) <= PREVIEW else flat[: PREVIEW - 1] + "…"
 
 
-class HistoryDialog(QDialog):
+class HistoryDialog(Retranslating, QDialog):
     reopen = Signal(object)  # the chosen Entry
 
     def __init__(self, history: History | None, recording: bool, parent: QWidget | None = None) -> None:
@@ -195,8 +196,3 @@ class HistoryDialog(QDialog):
         else:
             self.note.setText(self.tr("History is switched off in Settings: new translations are not saved."))
         self.refresh()
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)

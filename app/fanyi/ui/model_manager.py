@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -28,7 +28,7 @@ from fanyi import installer, library
 from fanyi.catalog import CatalogEntry
 from fanyi.installer import Available, Status
 from fanyi.ui import i18n
-from fanyi.ui.i18n import direction, quantization_name
+from fanyi.ui.i18n import Retranslating, direction, quantization_name
 from fanyi.ui.pack_ops import PackOperations, PackOpProgress, ask_and_import, size_text
 
 
@@ -74,7 +74,7 @@ def _quality(entry: CatalogEntry) -> str:
     return f"BLEU {q.bleu.int8:.1f}{chrf}"
 
 
-class ModelManager(QDialog):
+class ModelManager(Retranslating, QDialog):
     packs_changed = Signal()
     default_chosen = Signal(str)  # pack name
 
@@ -279,8 +279,3 @@ class ModelManager(QDialog):
         self.default_button.setText(self.tr("Set as default"))
         self.refresh_button.setText(self.tr("Refresh list"))
         self.refresh()
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)

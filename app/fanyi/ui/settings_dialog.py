@@ -9,7 +9,6 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent
 from PySide6.QtGui import QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -32,7 +31,7 @@ from fanyi import limits
 from fanyi.defaults import api_address
 from fanyi.catalog import DEFAULT_CATALOG_URLS
 from fanyi.ui import hotkey, region
-from fanyi.ui.i18n import LANGUAGE_NAMES
+from fanyi.ui.i18n import LANGUAGE_NAMES, Retranslating
 from fanyi.ui.settings import DOUBLE_COPY, TARGET_VARIANTS, TEXT_SIZES, THEMES, Settings, valid_url
 
 HOTKEY_NONE, HOTKEY_DOUBLE_COPY, HOTKEY_COMBO = range(3)
@@ -45,7 +44,7 @@ def _note() -> QLabel:
     return label
 
 
-class SettingsDialog(QDialog):
+class SettingsDialog(Retranslating, QDialog):
     def __init__(self, settings: Settings, tray_available: bool, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._tray_available = tray_available
@@ -335,8 +334,3 @@ class SettingsDialog(QDialog):
         self.api_deeplx.setText(url + "/translate")
         for widget in (self.api_port, self.api_key, self.api_address, self.api_deeplx):
             widget.setEnabled(self.api_enabled.isChecked())
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
