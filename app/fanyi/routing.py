@@ -32,14 +32,11 @@ import functools
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Generic, Protocol, TypeVar
 
 from fanyi import langid
 from fanyi.engine.language_choice import base_language
 from fanyi.engine.options import DecodeOptions
-
-if TYPE_CHECKING:  # PackInfo is only read here; fanyi.library asks this module for the default pack
-    from fanyi.library import PackInfo
 
 AUTO = "auto"  # a source told by the text; a target that is "the other language" of the text
 SIMPLIFIED, TRADITIONAL, CANTONESE = "cmn_Hans", "cmn_Hant", "yue"
@@ -52,6 +49,33 @@ _VARIANT_OF_SUBTAG = {
     "hant": TRADITIONAL, "tw": TRADITIONAL, "hk": TRADITIONAL, "mo": TRADITIONAL,
     "yue": CANTONESE,
 }
+
+
+class Pack(Protocol):
+    """What the router reads of a pack, as fanyi.library.Pack has it (not imported here: the library
+    asks the router for its default pack). ``languages`` are a multilingual pack's targets."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def path(self) -> Path: ...
+    @property
+    def source_lang(self) -> str: ...
+    @property
+    def target_lang(self) -> str: ...
+    @property
+    def target_tokens(self) -> dict: ...
+    @property
+    def languages(self) -> tuple[str, ...]: ...
+    @property
+    def source_languages(self) -> tuple[str, ...]: ...
+    @property
+    def default_target(self) -> str | None: ...
+    @property
+    def usable(self) -> bool: ...
+
+
+P = TypeVar("P", bound=Pack)  # the router hands back the packs it was given, of their own type
 
 
 class NoRoute(ValueError):
@@ -76,10 +100,10 @@ def language_of(code: str) -> Language:
 
 
 @dataclass(frozen=True)
-class Direction:
+class Direction(Generic[P]):
     """A pack, and for a multilingual pack the languages to ask it for (its own codes)."""
 
-    pack: PackInfo
+    pack: P
     source: str | None = None  # None for a one-way pack
     target: str | None = None
 
@@ -93,20 +117,20 @@ class Direction:
 
 
 @dataclass(frozen=True)
-class Route:
+class Route(Generic[P]):
     """What ``route`` found for a request."""
 
-    direction: Direction | None  # None: the text is in the target language already and stays as it is
+    direction: Direction[P] | None  # None: the text is in the target language already and stays as it is
     source: str  # the source language ("en", "zh"), given or detected
     confidence: float  # of the detection; 1.0 when the source was given
     variant: str | None = None  # a one-way pack's target token; None for its default (or a multilingual pack)
 
 
 @dataclass(frozen=True)
-class Choice:
+class Choice(Generic[P]):
     """What automatic direction chose for a text."""
 
-    direction: Direction
+    direction: Direction[P]
     detected: str | None  # the text's language (a pack's code); None when the text has no letters
     supported: bool = True  # False: no installed pack translates from the detected language
 
@@ -120,21 +144,21 @@ class Pair:
     variants: tuple[str, ...]  # the ways of writing Chinese a client may ask for (VARIANTS), when more than one
 
 
-def multilingual(pack: PackInfo) -> bool:
+def multilingual(pack: Pack) -> bool:
     return bool(pack.languages)
 
 
-def one_way(packs: Iterable[PackInfo]) -> list[PackInfo]:
+def one_way(packs: Iterable[P]) -> list[P]:
     return [p for p in packs if p.usable and not multilingual(p)]
 
 
-def one_way_languages(packs: Iterable[PackInfo]) -> list[str]:
+def one_way_languages(packs: Iterable[Pack]) -> list[str]:
     """The languages automatic direction tells apart across one-way packs."""
     return _unique(code for p in one_way(packs) for code in (p.source_lang, p.target_lang))
 
 
 # --- the user's settings ---------------------------------------------------------------------------
-def default_pack(packs: Sequence[PackInfo], preferred: str = "") -> PackInfo | None:
+def default_pack(packs: Sequence[P], preferred: str = "") -> P | None:
     """The pack named ``preferred``, else the first English→Chinese one, else the first; None without packs."""
     usable = [p for p in packs if p.usable]
     return next((p for p in usable if p.name == preferred), None) or \
@@ -142,13 +166,13 @@ def default_pack(packs: Sequence[PackInfo], preferred: str = "") -> PackInfo | N
         (usable[0] if usable else None)
 
 
-def saved_languages(pack: PackInfo, saved: Mapping[str, Sequence[str]]) -> tuple[str | None, str | None]:
+def saved_languages(pack: Pack, saved: Mapping[str, Sequence[str]]) -> tuple[str | None, str | None]:
     """(source, target) of a multilingual pack: the pair last chosen for it (``saved`` by pack name),
     else English → the pack's default target; (None, None) for a one-way pack."""
     sources, targets = pack.source_languages, pack.languages
     if not multilingual(pack) or not sources:
         return None, None
-    chosen = list(saved.get(pack.name) or [None, None])
+    chosen = saved.get(pack.name) or ("", "")
     english = next((c for c in sources if base_language(c) == ENGLISH), sources[0])
     source = chosen[0] if chosen[0] in sources else english
     target = chosen[1] if chosen[1] in targets else \
@@ -156,14 +180,14 @@ def saved_languages(pack: PackInfo, saved: Mapping[str, Sequence[str]]) -> tuple
     return source, target
 
 
-def variant(pack: PackInfo, wanted: str | None) -> str | None:
+def variant(pack: Pack, wanted: str | None) -> str | None:
     """The target token to ask a one-way pack for: ``wanted`` where the pack offers it, else its default."""
     if not pack.target_tokens:
         return None
     return wanted if wanted in pack.target_tokens else pack.default_target
 
 
-def decode_options(direction: Direction, wanted_variant: str | None = None,
+def decode_options(direction: Direction[P], wanted_variant: str | None = None,
                    base: DecodeOptions | None = None) -> DecodeOptions:
     """``base`` (beams, lengths) asking ``direction``'s pack for its languages: a multilingual pack's pair,
     or a one-way pack's target token (``wanted_variant`` where the pack offers it)."""
@@ -172,8 +196,8 @@ def decode_options(direction: Direction, wanted_variant: str | None = None,
 
 
 # --- a language pair (the local API, the command line) ---------------------------------------------
-def route(packs: Sequence[PackInfo], source: str = AUTO, target: str = AUTO, text: str = "", *,
-          prefer: Collection[Path] = ()) -> Route:
+def route(packs: Sequence[P], source: str = AUTO, target: str = AUTO, text: str = "", *,
+          prefer: Collection[Path] = ()) -> Route[P]:
     """The pack and languages that translate ``text`` from ``source`` into ``target`` (codes of any
     style, or AUTO: the source told from the text, the target "the other language").
 
@@ -187,7 +211,7 @@ def route(packs: Sequence[PackInfo], source: str = AUTO, target: str = AUTO, tex
     offered = _describe(usable)
     order = [Path(p).resolve() for p in prefer]
 
-    def rank(pack: PackInfo) -> tuple[int, bool]:
+    def rank(pack: P) -> tuple[int, bool]:
         where = Path(pack.path).resolve()
         return order.index(where) if where in order else len(order), multilingual(pack)
 
@@ -231,7 +255,7 @@ def route(packs: Sequence[PackInfo], source: str = AUTO, target: str = AUTO, tex
     return Route(Direction(pack, source_code, target_code), wanted_source.code, confidence)
 
 
-def pairs(packs: Iterable[PackInfo]) -> list[Pair]:
+def pairs(packs: Iterable[Pack]) -> list[Pair]:
     """Every language pair the usable packs translate, once each, in the packs' order."""
     found: dict[tuple[str, str], tuple[str, ...]] = {}
     for pack in packs:
@@ -246,20 +270,20 @@ def pairs(packs: Iterable[PackInfo]) -> list[Pair]:
     return [Pair(source, target, variants) for (source, target), variants in found.items()]
 
 
-def _sources(pack: PackInfo) -> list[str]:
+def _sources(pack: Pack) -> list[str]:
     """The languages (Language.code) a pack translates from."""
     if multilingual(pack):
         return _unique(language_of(c).code for c in pack.source_languages)
     return [language_of(pack.source_lang).code]
 
 
-def _targets(pack: PackInfo) -> list[str]:
+def _targets(pack: Pack) -> list[str]:
     if multilingual(pack):
         return _unique(language_of(c).code for c in pack.languages)
     return [language_of(pack.target_lang).code]
 
 
-def _written(pack: PackInfo, language: str) -> list[str]:
+def _written(pack: Pack, language: str) -> list[str]:
     """The ways a pack can write ``language`` (VARIANTS for Chinese): its target tokens or its codes."""
     if not multilingual(pack):
         return [t for t in pack.target_tokens if language_of(pack.target_lang).code == language]
@@ -267,18 +291,18 @@ def _written(pack: PackInfo, language: str) -> list[str]:
                    for v in [found.variant] if v is not None)
 
 
-def _choosable(pack: PackInfo, language: str) -> list[str]:
+def _choosable(pack: Pack, language: str) -> list[str]:
     """The ways of writing ``language`` a request can choose between: none when the pack has only one."""
     written = _written(pack, language)
     return written if len(written) > 1 else []
 
 
-def _writes(pack: PackInfo, wanted: Language) -> bool:
+def _writes(pack: Pack, wanted: Language) -> bool:
     choices = _choosable(pack, wanted.code)
     return not choices or wanted.variant is None or wanted.variant in choices
 
 
-def _other_language(pack: PackInfo, source: str) -> str | None:
+def _other_language(pack: Pack, source: str) -> str | None:
     """"The other language" for a text in ``source``: a one-way pack's target; a multilingual pack's
     default target, or English for a text already in that language."""
     if not multilingual(pack):
@@ -301,7 +325,7 @@ def _code_for(codes: Sequence[str], wanted: Language, given: str, text: str = ""
     return fitting[0]
 
 
-def _detect(text: str, candidates: list[str], ranked: Sequence[PackInfo]) -> tuple[Language, float]:
+def _detect(text: str, candidates: list[str], ranked: Sequence[Pack]) -> tuple[Language, float]:
     """The candidate ``text`` is written in; without letters, what the best-ranked pack translates from."""
     found = langid.detect(text, candidates)
     if found.confidence:
@@ -310,7 +334,7 @@ def _detect(text: str, candidates: list[str], ranked: Sequence[PackInfo]) -> tup
     return Language(next((c for c in usual if c in candidates), candidates[0])), 0.0
 
 
-def _describe(packs: Sequence[PackInfo]) -> str:
+def _describe(packs: Sequence[Pack]) -> str:
     return ", ".join(sorted({f"{p.name} ({len(_sources(p))}→{len(_targets(p))} languages)" if multilingual(p)
                              else f"{p.source_lang}→{p.target_lang}" for p in packs}))
 
@@ -320,7 +344,7 @@ def _unique(codes: Iterable[str]) -> list[str]:
 
 
 # --- automatic direction (the window and the popup) ------------------------------------------------
-def choose(text: str, current: Direction, packs: Sequence[PackInfo], default: str = "") -> Choice:
+def choose(text: str, current: Direction[P], packs: Sequence[P], default: str = "") -> Choice[P]:
     """The direction for ``text``, starting from ``current``.
 
     A multilingual pack keeps its pack and changes its languages; across one-way packs, one
@@ -334,7 +358,7 @@ def choose(text: str, current: Direction, packs: Sequence[PackInfo], default: st
     return _across(text, current, one_way(packs), default)
 
 
-def _within(text: str, current: Direction) -> Choice:
+def _within(text: str, current: Direction[P]) -> Choice[P]:
     source, target = current.source, current.target
     sources, targets = current.pack.source_languages, current.pack.languages
     if not sources:
@@ -345,16 +369,15 @@ def _within(text: str, current: Direction) -> Choice:
     detected = found.language
     if detected == source:
         return Choice(current, detected)
-    if target is not None and base_language(detected) == base_language(target):
-        new_target = source if source in targets else target  # the other way round
-    else:
-        new_target = target
+    new_target: str | None = target
+    if target is not None and base_language(detected) == base_language(target) and source in targets:
+        new_target = source  # the other way round
     if new_target is None or base_language(new_target) == base_language(detected):
         new_target = next((c for c in targets if base_language(c) != base_language(detected)), new_target)
     return Choice(Direction(current.pack, detected, new_target), detected)
 
 
-def _across(text: str, current: Direction, packs: list[PackInfo], default: str) -> Choice:
+def _across(text: str, current: Direction[P], packs: list[P], default: str) -> Choice[P]:
     pack = current.pack
     languages = _unique([pack.source_lang, pack.target_lang, *one_way_languages(packs)])
     found = langid.detect(text, languages, prefer=[pack.source_lang], block=False)
@@ -367,13 +390,13 @@ def _across(text: str, current: Direction, packs: list[PackInfo], default: str) 
     if not fitting:
         return Choice(current, detected, supported=False)
 
-    def rank(p: PackInfo) -> tuple[bool, bool, bool]:
+    def rank(p: P) -> tuple[bool, bool, bool]:
         return p.target_lang != pack.source_lang, p.target_lang != pack.target_lang, p.name != default
 
     return Choice(Direction(min(fitting, key=rank)), detected)
 
 
-def reverse(current: Direction, packs: Sequence[PackInfo]) -> Direction | None:
+def reverse(current: Direction[P], packs: Sequence[P]) -> Direction[P] | None:
     """The other way round: a multilingual pack's languages swapped, else a pack for the other direction."""
     if multilingual(current.pack):
         if current.source is None or current.target is None:

@@ -14,6 +14,29 @@ from fanyi.ui.settings import DOUBLE_COPY, Settings, load_settings, save_setting
 from fanyi.ui.settings_dialog import HOTKEY_COMBO, HOTKEY_DOUBLE_COPY, SettingsDialog
 
 
+def test_each_setting_is_a_typed_value_that_says_when_it_changes(qapp):
+    from typing import get_type_hints
+
+    from fanyi.ui.controllers.settings import LiveSettings, Setting
+
+    saved, heard, groups = [], [], []
+    live = LiveSettings(Settings(), save=saved.append)
+    hints = get_type_hints(LiveSettings, localns={"Setting": Setting})
+    for field in dataclasses.fields(Settings):
+        setting = getattr(live, field.name)
+        assert isinstance(setting, Setting) and setting.value == getattr(Settings(), field.name)
+        assert hints[field.name] == Setting[type(setting.value)], field.name  # typed as the field is
+    live.beams.changed.connect(heard.append)
+    live.api_port.changed.connect(heard.append)
+    live.on_change(lambda: groups.append("api"), live.api_port, live.api_key, live.api_enabled)
+    live.update(beams=4, api_port=6000, api_enabled=True)
+    assert heard == [4, 6000] and groups == ["api"]  # each once; the group once for its two
+    assert len(saved) == 1 and saved[0].beams == 4 and live.current.api_port == 6000
+    live.beams.set(4)  # no change: nobody is told, nothing is written
+    live.update(beams=limits.MAX_BEAMS + 5)  # checked as a file's values are
+    assert heard == [4, 6000, limits.MAX_BEAMS] and len(saved) == 2
+
+
 def test_missing_file_gives_defaults(ui_dirs):
     assert not settings_path().exists()
     assert load_settings() == Settings()

@@ -8,12 +8,13 @@ An item is a widget, a layout, ``STRETCH``, a number of pixels of space, or ``(w
 
 from __future__ import annotations
 
-from typing import Union
+from typing import TypeVar, Union
 
 from PySide6.QtWidgets import QBoxLayout, QHBoxLayout, QLayout, QVBoxLayout, QWidget
 
 STRETCH = "stretch"
 Item = Union[QWidget, QLayout, int, str, tuple]
+B = TypeVar("B", bound=QBoxLayout)
 
 
 def hbox(*items: Item, margin: int | None = None, spacing: int | None = None) -> QHBoxLayout:
@@ -33,7 +34,7 @@ def widget(layout: QLayout, name: str = "") -> QWidget:
     return holder
 
 
-def _fill(layout: QBoxLayout, items: tuple[Item, ...], margin: int | None, spacing: int | None) -> QBoxLayout:
+def _fill(layout: B, items: tuple[Item, ...], margin: int | None, spacing: int | None) -> B:
     if margin is not None:
         layout.setContentsMargins(margin, margin, margin, margin)
     if spacing is not None:

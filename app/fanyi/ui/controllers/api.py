@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal, Slot
 
@@ -20,6 +21,9 @@ from fanyi.engine.options import DecodeOptions
 from fanyi.ui.controllers.packs import PackController
 from fanyi.ui.controllers.settings import LiveSettings
 from fanyi.ui.worker import OpenTranslator
+
+if TYPE_CHECKING:  # starlette and uvicorn load only when the setting is turned on
+    from fanyi.server.run import BackgroundServer
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +39,7 @@ class ApiController(QObject):
         self._packs = packs
         self._opener = opener
         self._options = options  # beams and length, read in the server's thread; the languages come with each request
-        self._server = None
+        self._server: BackgroundServer | None = None
         self._wanted: tuple[int, str] | None = None
         self.error = ""
         self._crashed.connect(self._on_crashed)
