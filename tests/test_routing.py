@@ -49,7 +49,8 @@ MBART = many("mbart", ("en_XX", "fr_XX", "zh_CN"), "zh_CN")
 
 @pytest.mark.parametrize("code, expected", [
     ("zh", Language("zh", "cmn_Hans")), ("ZH-HANT", Language("zh", "cmn_Hant")), ("zh-TW", Language("zh", "cmn_Hant")),
-    ("zho_Hant", Language("zh", "cmn_Hant")), ("zh_CN", Language("zh", "cmn_Hans")), ("cmn_Hant", Language("zh", "cmn_Hant")),
+    ("zho_Hant", Language("zh", "cmn_Hant")), ("zh_CN", Language("zh", "cmn_Hans")),
+    ("cmn_Hant", Language("zh", "cmn_Hant")),
     ("yue", Language("zh", "yue")), ("yue_Hant", Language("zh", "yue")), ("en", Language("en")),
     ("EN-US", Language("en")), ("en_XX", Language("en")), ("eng_Latn", Language("en")), ("pt-BR", Language("pt")),
 ])

@@ -148,13 +148,13 @@ def multilingual(pack: Pack) -> bool:
     return bool(pack.languages)
 
 
-def one_way(packs: Iterable[P]) -> list[P]:
+def _one_way(packs: Iterable[P]) -> list[P]:
     return [p for p in packs if p.usable and not multilingual(p)]
 
 
 def one_way_languages(packs: Iterable[Pack]) -> list[str]:
     """The languages automatic direction tells apart across one-way packs."""
-    return _unique(code for p in one_way(packs) for code in (p.source_lang, p.target_lang))
+    return _unique(code for p in _one_way(packs) for code in (p.source_lang, p.target_lang))
 
 
 # --- the user's settings ---------------------------------------------------------------------------
@@ -355,7 +355,7 @@ def choose(text: str, current: Direction[P], packs: Sequence[P], default: str = 
     """
     if multilingual(current.pack):
         return _within(text, current)
-    return _across(text, current, one_way(packs), default)
+    return _across(text, current, _one_way(packs), default)
 
 
 def _within(text: str, current: Direction[P]) -> Choice[P]:
@@ -405,5 +405,5 @@ def reverse(current: Direction[P], packs: Sequence[P]) -> Direction[P] | None:
             return None
         return Direction(current.pack, current.target, current.source)
     wanted = (current.pack.target_lang, current.pack.source_lang)
-    back = next((p for p in one_way(packs) if (p.source_lang, p.target_lang) == wanted), None)
+    back = next((p for p in _one_way(packs) if (p.source_lang, p.target_lang) == wanted), None)
     return Direction(back) if back is not None else None

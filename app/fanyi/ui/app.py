@@ -89,9 +89,10 @@ class FanyiApp(QObject):
             source.connect(self.notice)
         self.settings.ui_language.changed.connect(i18n.install)
         self.settings.theme.changed.connect(theme.apply)
-        self.settings.hotkey.changed.connect(lambda keys: self._started and self.hotkey.set_hotkey(keys))
-        self.settings.screenshot_hotkey.changed.connect(
-            lambda keys: self._started and self.screenshot_hotkey.set_hotkey(keys))
+        for hotkey, keys in ((self.hotkey, self.settings.hotkey),
+                             (self.screenshot_hotkey, self.settings.screenshot_hotkey)):
+            # a global hotkey is taken only by a started app (tests build one without starting it)
+            keys.changed.connect(lambda value, hotkey=hotkey: hotkey.set_hotkey(value) if self._started else None)
 
     # --- lifecycle ------------------------------------------------------------------------------
     def start(self, in_tray: bool = False) -> None:

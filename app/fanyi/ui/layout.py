@@ -8,12 +8,12 @@ An item is a widget, a layout, ``STRETCH``, a number of pixels of space, or ``(w
 
 from __future__ import annotations
 
-from typing import TypeVar, Union
+from typing import TypeVar
 
 from PySide6.QtWidgets import QBoxLayout, QHBoxLayout, QLayout, QVBoxLayout, QWidget
 
 STRETCH = "stretch"
-Item = Union[QWidget, QLayout, int, str, tuple]
+Item = QWidget | QLayout | int | str | tuple
 B = TypeVar("B", bound=QBoxLayout)
 
 
@@ -25,7 +25,7 @@ def vbox(*items: Item, margin: int | None = None, spacing: int | None = None) ->
     return _fill(QVBoxLayout(), items, margin, spacing)
 
 
-def widget(layout: QLayout, name: str = "") -> QWidget:
+def container(layout: QLayout, name: str = "") -> QWidget:
     """A plain widget holding ``layout`` (a page of a stack, a central widget, a row to show or hide)."""
     holder = QWidget()
     if name:

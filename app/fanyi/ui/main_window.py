@@ -38,7 +38,7 @@ from fanyi.ui.i18n import Retranslating, direction, quantization_name
 from fanyi.ui.jobs_panel import JobsPanel
 from fanyi.ui.language_names import language_label
 from fanyi.ui.language_picker import LanguagePicker, widen_list
-from fanyi.ui.layout import STRETCH, hbox, vbox, widget
+from fanyi.ui.layout import STRETCH, container, hbox, vbox
 from fanyi.ui.no_model_page import NoModelPage
 from fanyi.ui.pack_ops import PackOperations
 from fanyi.ui.panes import SourcePane, TargetPane, text_font
@@ -86,9 +86,9 @@ class MainWindow(Retranslating, QMainWindow):
         self.jobs_panel = JobsPanel(documents.jobs)
         self.no_model = NoModelPage(ops)
         self.pages = QStackedWidget()
-        self.pages.addWidget(widget(vbox((self.splitter, 1), self.jobs_panel, margin=0)))
+        self.pages.addWidget(container(vbox((self.splitter, 1), self.jobs_panel, margin=0)))
         self.pages.addWidget(self.no_model)
-        self.setCentralWidget(widget(vbox(self._top_bar(), (self.pages, 1))))
+        self.setCentralWidget(container(vbox(self._top_bar(), (self.pages, 1))))
         self.model_label = QLabel()
         self.stats_label = QLabel()
         self.statusBar().addWidget(self.stats_label, 1)
@@ -127,7 +127,7 @@ class MainWindow(Retranslating, QMainWindow):
             buttons.append(QToolButton(text=label, checkable=True, autoRaise=False))
             buttons[-1].setProperty("variant", key)
             self.variant_group.addButton(buttons[-1])
-        self.variant_box = widget(hbox(*buttons, margin=0, spacing=2))
+        self.variant_box = container(hbox(*buttons, margin=0, spacing=2))
         self.variant_box.setStyleSheet(CHECKED_TOGGLES)
         self.documents_button = QToolButton(popupMode=QToolButton.ToolButtonPopupMode.MenuButtonPopup)
         self.documents_menu = QMenu(self)

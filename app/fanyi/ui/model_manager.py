@@ -27,7 +27,7 @@ from fanyi.catalog import CatalogEntry
 from fanyi.installer import Available, Status
 from fanyi.ui import i18n
 from fanyi.ui.i18n import Retranslating, direction, quantization_name
-from fanyi.ui.layout import STRETCH, hbox, vbox, widget
+from fanyi.ui.layout import STRETCH, container, hbox, vbox
 from fanyi.ui.pack_ops import PackOperations, PackOpProgress, ask_and_import, size_text
 
 
@@ -92,7 +92,7 @@ class ModelManager(Retranslating, QDialog):
         self.import_zip_button = QPushButton(clicked=lambda: ask_and_import(ops, self, archive=True))
         self.remove_button = QPushButton(clicked=self.remove_selected)
         self.default_button = QPushButton(clicked=self.set_selected_default)
-        installed_page = widget(vbox(self.table, self.empty, hbox(
+        installed_page = container(vbox(self.table, self.empty, hbox(
             self.import_folder_button, self.import_zip_button, STRETCH, self.default_button, self.remove_button)))
 
         # --- available ---
@@ -102,7 +102,7 @@ class ModelManager(Retranslating, QDialog):
         self.catalog_note.setWordWrap(True)
         self.download_button = QPushButton(clicked=self.download_selected)
         self.refresh_button = QPushButton(clicked=ops.refresh_catalog)
-        available_page = widget(vbox(self.available, hbox((self.catalog_note, 1), self.refresh_button,
+        available_page = container(vbox(self.available, hbox((self.catalog_note, 1), self.refresh_button,
                                                           self.download_button)))
 
         self.tabs = QTabWidget()

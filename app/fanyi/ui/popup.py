@@ -16,7 +16,7 @@ from fanyi.routing import Choice, Direction
 from fanyi.ui.controllers.direction import DirectionController
 from fanyi.ui.i18n import Retranslating
 from fanyi.ui.language_names import language_label
-from fanyi.ui.layout import STRETCH, hbox, vbox, widget
+from fanyi.ui.layout import STRETCH, container, hbox, vbox
 from fanyi.ui.panes import TargetView, UntranslatedBadge, excerpt, unwrap_if_hard_wrapped
 from fanyi.ui.settings import TARGET_VARIANTS
 from fanyi.ui.theme import CHECKED_TOGGLES
@@ -96,7 +96,7 @@ class TranslatePopup(Retranslating, QWidget):
         self.pin_button = QToolButton(checkable=True, autoRaise=True)
         self.pin_button.setStyleSheet(CHECKED_TOGGLES)
         self.close_button = QToolButton(text="×", autoRaise=True, clicked=self.close)
-        self.header = widget(hbox(self.direction_label, self.detected_label, STRETCH, self.swap_button,
+        self.header = container(hbox(self.direction_label, self.detected_label, STRETCH, self.swap_button,
                                   self.pin_button, self.close_button, margin=0), "popupHeader")
         return self.header
 
@@ -110,7 +110,7 @@ class TranslatePopup(Retranslating, QWidget):
             buttons[-1].setProperty("variant", key)
             self.variant_group.addButton(buttons[-1])
         self.variant_group.buttonClicked.connect(self._on_variant_chosen)
-        self.variant_box = widget(hbox(*buttons, margin=0, spacing=0))
+        self.variant_box = container(hbox(*buttons, margin=0, spacing=0))
         self.variant_box.setStyleSheet(CHECKED_TOGGLES)
         self.open_button = QPushButton(clicked=self.open_in_window)
         self.copy_button = QPushButton(clicked=self.copy)

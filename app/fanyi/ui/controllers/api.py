@@ -80,7 +80,8 @@ class ApiController(QObject):
         server.start()
         self._server = server
         self.error = ""
-        self.status_changed.emit(self.tr("Other apps on this computer can use Fanyi at %1").replace("%1", server.address))
+        self.status_changed.emit(
+            self.tr("Other apps on this computer can use Fanyi at %1").replace("%1", server.address))
 
     def stop(self) -> None:
         server, self._server = self._server, None
