@@ -104,6 +104,14 @@ def test_many_to_many_packs_are_reached_in_their_own_codes():
         route([NLLB, MBART], "de", "zh")
 
 
+def test_a_pack_listing_its_languages_in_bcp47_routes_the_same():
+    """As a translation LLM pack may list them: a `languages` section with codes of another style."""
+    llm = many("llm", ("en", "fr", "ja", "zh-Hans", "zh-Hant"), "zh-Hans")
+    assert route([llm], "en", "zh-TW").direction == Direction(llm, "en", "zh-Hant")
+    assert route([llm], AUTO, AUTO, CHINESE).direction == Direction(llm, "zh-Hans", "en")
+    assert choose(CHINESE, Direction(llm, "en", "zh-Hans"), [llm]).direction == Direction(llm, "zh-Hans", "en")
+
+
 def test_a_variant_the_pack_cannot_write_is_refused_or_another_pack_writes_it():
     no_hant = many("no-hant", ("eng_Latn", "zho_Hans", "yue_Hant"), "zho_Hans")
     with pytest.raises(NoRoute, match="the model no-hant cannot write cmn_Hant"):
