@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from fanyi import catalog, unpack
 from fanyi.engine.options import DecodeOptions
 from fanyi.engine.pack import ModelPack, file_digest
 from fanyi.engine.segment import split_text
 from fanyi.engine.translator import Translator
+from fanyi.packs import catalog, unpack
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "packaging"))
@@ -192,7 +192,7 @@ def test_the_reference_is_the_first_sentence_on_which_int8_equals_pytorch(tiny_h
 def test_the_committed_pack_list_pins_commits_and_has_one_required_default():
     specs = load_specs(ROOT / "packaging" / "packs.json")
     default = next(s for s in specs if s.default)
-    from fanyi import library
+    from fanyi.packs import library
 
     assert default.id == library.DEFAULT_PACK and not default.optional
     assert all(len(s.commit) == 40 for s in specs)

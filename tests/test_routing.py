@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from fanyi.engine.options import DecodeOptions
-from fanyi.library import PackInfo
+from fanyi.packs.library import PackInfo
 from fanyi.routing import (
     AUTO,
     Direction,

@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 
 from . import __version__
-from .defaults import API_HOST, API_PORT, APP_OPTIONS, THREADS
+from .app_options import APP_OPTIONS
+from .defaults import API_HOST, API_PORT, THREADS
 from .engine.options import DecodeOptions
 from .terminal import InputLines, OutputFailed, cancel_on_sigterm, guarded_stdout, silence_stdout
 from .sizes import human_size
@@ -19,7 +20,8 @@ def _choose(args, given: DecodeOptions | None = None) -> tuple[Path, DecodeOptio
     """The pack and the languages to ask it for: ``--model`` as named, with ``--source``/``--target`` in its
     own codes; without it the router's choice (fanyi.routing) for those languages, in any style (en,
     zh-Hant, eng_Latn), the default pack winning a tie. ``given``: the options checked so far."""
-    from . import library, routing
+    from . import routing
+    from .packs import library
 
     source, target = getattr(args, "source", None), getattr(args, "target", None)
     if args.model:
@@ -177,16 +179,16 @@ def _quality(entry) -> str:
 
 def cmd_models_catalog(args) -> int:
     """available / install / update: packs from the catalog, downloaded without torch."""
-    from . import installer
+    from .packs import install
 
     def warn(message: str) -> None:
         print(f"fanyi: {message}", file=sys.stderr)
 
     refresh = args.action != "available" or args.refresh
-    cat = installer.load_catalog(refresh=refresh, warn=warn)
+    cat = install.load_catalog(refresh=refresh, warn=warn)
     if args.action == "available":
         print(f"{'id':24} {'direction':10} {'size':>9} {'quant':6} {'license':14} {'quality':10} status")
-        for row in installer.available(cat):
+        for row in install.available(cat):
             e = row.entry
             print(f"{e.id:24} {_direction(e):10} {human_size(e.archive.size):>9} {e.quantization:6} "
                   f"{e.license.name:14} {_quality(e):10} {row.status.value}")
@@ -194,12 +196,12 @@ def cmd_models_catalog(args) -> int:
     line = _ProgressLine()
     try:
         if args.action == "install":
-            entry = installer.find_entry(cat, args.name)
-            info = installer.install(entry, mirror=args.mirror, progress=line)
+            entry = install.find_entry(cat, args.name)
+            info = install.install(entry, mirror=args.mirror, progress=line)
             line.close()
             print(f"installed {info.name} (version {info.pack_version}) in {info.path}")
         else:
-            done = installer.update(cat, [args.name] if args.name else [], mirror=args.mirror, progress=line)
+            done = install.update(cat, [args.name] if args.name else [], mirror=args.mirror, progress=line)
             line.close()
             for info in done:
                 print(f"updated {info.name} to version {info.pack_version}")
@@ -215,7 +217,8 @@ def cmd_models_catalog(args) -> int:
 
 
 def cmd_models(args) -> int:
-    from . import library
+    from .packs import library
+    from .packs.errors import LibraryError
 
     if args.action == "list":
         packs = library.list_packs()
@@ -246,7 +249,7 @@ def cmd_models(args) -> int:
 
         ok, why = library.can_build_default()
         if not ok:
-            raise library.LibraryError(why)
+            raise LibraryError(why)
         pack = fetch_and_install(args.name, paths.user_packs_dir(),
                                  source=Path(args.source) if args.source else None,
                                  quantize=args.quantize, progress=lambda m: print(m, file=sys.stderr))
@@ -256,15 +259,16 @@ def cmd_models(args) -> int:
 
 
 def cmd_serve(args) -> int:
-    from . import library
+    from .hosts import is_loopback
+    from .packs import library
+    from .packs.errors import LibraryError
     from .server.core import Core
     from .server.models import Models
-    from .hosts import is_loopback
     from .server.run import address, bind, serve_forever
 
     packs = [library.find_pack(args.model)] if args.model else library.list_packs()
     if not packs:
-        raise library.LibraryError(library.no_model_message())
+        raise LibraryError(library.no_model_message())
     models = Models(lambda: packs, lambda path: _open_translator(path, args.threads))
     default = library.find_pack(args.model)
     models.gate(default)  # opened now, so that a broken pack is told before anything listens
@@ -399,7 +403,7 @@ def main(argv: list[str] | None = None) -> int:
         except KeyboardInterrupt:  # Ctrl+C before the app could take it over: no traceback
             return 130
     args = build_parser().parse_args(argv)
-    from .engine.options import Cancelled
+    from .cancel import Cancelled
 
     cancel_on_sigterm()
     try:
@@ -433,7 +437,7 @@ def _user_errors() -> tuple[type[Exception], ...]:
     """Errors that are the input's fault: one line on stderr, no traceback."""
     from .engine.pack import PackError
     from .export.errors import ExportError, FetchError
-    from .library import LibraryError
+    from .packs.errors import LibraryError
     from .server.run import ServerError
 
     errors: list[type[Exception]] = [PackError, LibraryError, ExportError, FetchError, ServerError, ValueError,

@@ -1,7 +1,8 @@
-"""Defaults written once: where the local API listens, how many threads translate, the app's own options.
+"""Defaults written once: where the local API listens, how many threads translate.
 
 The command line (fanyi.cli), the desktop app (fanyi.ui) and the engine's session options read them
 here, so that `fanyi serve`, the app's "Let other apps use Fanyi" and their help texts cannot disagree.
+(The app's own command-line options are in fanyi.app_options.)
 """
 
 from __future__ import annotations
@@ -13,16 +14,6 @@ API_PORT = 5000  # LibreTranslate's: clients that assume it find Fanyi there
 # Intra-op threads when the user has not chosen: decoding one sentence is latency-bound, and more than
 # 4 threads rarely help a d_model-512 model.
 THREADS = 4
-
-# Options of `fanyi` without a command: the app (fanyi.ui.app.run) parses them, `fanyi --help` lists them.
-APP_OPTIONS = {
-    "--translate-clipboard": "translate the clipboard's text in a small popup, then exit (bind it to a desktop "
-                             "shortcut where the app's own hotkey cannot work, e.g. on Wayland)",
-    "--translate-region": "choose a region of the screen and translate its text in a small popup, then exit",
-    "--tray": "start in the tray, without the window (how Fanyi starts at login)",
-    "--self-test": "open the window offscreen, translate one sentence with the bundled pack, report and exit "
-                   "(0 when everything works)",
-}
 
 
 def threads(spare: int = 0) -> int:

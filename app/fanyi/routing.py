@@ -52,8 +52,8 @@ _VARIANT_OF_SUBTAG = {
 
 
 class Pack(Protocol):
-    """What the router reads of a pack, as fanyi.library.Pack has it (not imported here: the library
-    asks the router for its default pack). ``languages`` are a multilingual pack's targets."""
+    """What the router reads of a pack, as fanyi.packs.library.PackInfo has it (not imported here: the
+    library asks the router for its default pack). ``languages`` are a multilingual pack's targets."""
 
     @property
     def name(self) -> str: ...

@@ -185,7 +185,7 @@ def _run_checks(say: Say) -> None:
     t0 = time.monotonic()
     from PySide6.QtWidgets import QApplication
 
-    from fanyi import library
+    from fanyi.packs import library
     from fanyi.ui.app import FanyiApp
     from fanyi.ui.settings import load_settings
 

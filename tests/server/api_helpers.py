@@ -11,9 +11,9 @@ import threading
 import time
 from pathlib import Path
 
-from fanyi.engine.options import CancelToken
+from fanyi.cancel import CancelToken
 from fanyi.engine.pack import ModelPack
-from fanyi.library import PackInfo
+from fanyi.packs.library import PackInfo
 
 # Texts the tiny random packs translate into something non-empty (and different per target token).
 EN = ["Good morning.", "The weather is fine today.", "Where is the station?", "Thank you very much."]

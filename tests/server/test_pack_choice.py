@@ -8,9 +8,9 @@ import time
 import pytest
 from api_helpers import ExplodingTranslator, pack_info
 
+from fanyi.cancel import CancelToken
 from fanyi.engine.gate import TranslatorGate
-from fanyi.engine.options import CancelToken
-from fanyi.server.core import ApiError, Core, Job
+from fanyi.server.core import ApiError, ApiRequest, Core
 from fanyi.server.models import Models
 
 
@@ -53,7 +53,7 @@ def test_a_request_waiting_while_the_window_switches_models_is_not_translated_by
     holder.start()
     assert inside.wait(30)
     outcome: list = []
-    request = threading.Thread(target=lambda: outcome.append(_try(core, Job(["Hello."], "en", "zh"))))
+    request = threading.Thread(target=lambda: outcome.append(_try(core, ApiRequest(["Hello."], "en", "zh"))))
     request.start()
     deadline = time.monotonic() + 30
     while shared.waiting < 1 and time.monotonic() < deadline:
@@ -68,7 +68,7 @@ def test_a_request_waiting_while_the_window_switches_models_is_not_translated_by
     assert outcome == [(503, "the model is being loaded; try again in a moment")]
 
 
-def _try(core: Core, job: Job):
+def _try(core: Core, job: ApiRequest):
     try:
         return core.translate(job, CancelToken())
     except ApiError as exc:

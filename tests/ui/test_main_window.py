@@ -172,7 +172,7 @@ def test_pasting_hard_wrapped_text_joins_its_lines(qtbot, window, backend):
 
 def test_choosing_another_pack_mid_translation_translates_again_on_it(qtbot, make_app, fake_backend,
                                                                       tiny_pack_int8):
-    from fanyi import library
+    from fanyi.packs import library
 
     library.import_pack(tiny_pack_int8)
     app = make_app(fake_backend)

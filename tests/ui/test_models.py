@@ -15,8 +15,9 @@ from PySide6.QtWidgets import QMessageBox
 from packserver import PACK_ID, Route, closed_port_url
 from ui_fakes import LOAD_TIMEOUT, FakeTranslator
 
-from fanyi import library, paths
-from fanyi.download import Progress
+from fanyi import paths
+from fanyi.packs import library
+from fanyi.packs.download import TransferProgress
 from fanyi.ui import i18n
 from fanyi.ui.main_window import PAGE_NO_MODEL, PAGE_TRANSLATE
 from fanyi.ui.pack_ops import PackOpProgress, size_text, unreachable_text
@@ -53,7 +54,7 @@ def test_without_a_model_the_window_opens_and_offers_one_download(qtbot, empty_a
 
 def test_the_download_button_installs_the_default_pack_from_the_catalog(qtbot, empty_app, publish):
     published = publish(1)
-    seen: list[Progress] = []
+    seen: list[TransferProgress] = []
     empty_app.ops.transfer.connect(seen.append)
     page = empty_app.window.no_model
     qtbot.mouseClick(page.download_button, Qt.MouseButton.LeftButton)
@@ -77,7 +78,7 @@ def test_a_download_shows_its_progress_can_be_cancelled_and_then_resumes(qtbot, 
     server.routes[path] = Route(server.routes[path].body, slow=0.2)  # ~5 s: the cancel lands mid-download
     page = empty_app.window.no_model
     progress = page.findChild(PackOpProgress)
-    seen: list[Progress] = []
+    seen: list[TransferProgress] = []
     empty_app.ops.transfer.connect(seen.append)
     qtbot.mouseClick(page.download_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: any(p.done > 0 for p in seen) and " of " in progress.detail.text(), timeout=LOAD_TIMEOUT)
@@ -99,7 +100,7 @@ def test_a_download_shows_its_progress_can_be_cancelled_and_then_resumes(qtbot, 
 
 def test_without_a_connection_the_page_says_so_in_the_users_language(qtbot, empty_app, monkeypatch):
     monkeypatch.setenv("FANYI_CATALOG_URL", closed_port_url())
-    monkeypatch.setattr("fanyi.catalog.DEFAULT_CATALOG_URLS", ())
+    monkeypatch.setattr("fanyi.packs.catalog.DEFAULT_CATALOG_URLS", ())
     page = empty_app.window.no_model
     qtbot.mouseClick(page.download_button, Qt.MouseButton.LeftButton)
     wait_op(qtbot, empty_app)

@@ -1,6 +1,6 @@
 """The one path from an API request to a Translator, shared by every protocol; no HTTP here.
 
-A ``Job`` (texts, source and target as the client named them, plain text or HTML) is checked
+An ``ApiRequest`` (texts, source and target as the client named them, plain text or HTML) is checked
 against the limits, routed to a pack and target token, and translated under that pack's
 TranslatorGate: in turn with the app's own requests, at most ``API_MAX_WAITING`` requests queued
 (``Busy`` beyond), and cancelled through its CancelToken when the client goes away.
@@ -16,9 +16,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from fanyi import limits, routing
+from fanyi.cancel import CancelToken
 from fanyi.documents.html import HtmlText
 from fanyi.documents.policy import keep_reason
-from fanyi.engine.options import CancelToken, DecodeOptions
+from fanyi.engine.options import DecodeOptions
 from fanyi.engine.pack import PackError
 from fanyi.routing import NoRoute, Pair, Route
 
@@ -39,7 +40,7 @@ class ApiError(Exception):
 
 
 @dataclass(frozen=True)
-class Job:
+class ApiRequest:
     texts: list[str]
     source: str  # a client's code, or "auto"
     target: str  # a client's code, or "auto" (the other language of the text)
@@ -68,7 +69,7 @@ class Core:
         if self.api_key is not None and not hmac.compare_digest((presented or "").encode(), self.api_key.encode()):
             raise ApiError(403, "a valid API key is required" if presented else "this server needs an API key")
 
-    def check(self, job: Job) -> None:
+    def check(self, job: ApiRequest) -> None:
         if not job.texts:
             raise ApiError(400, "there is no text to translate")
         if len(job.texts) > limits.API_MAX_TEXTS:
@@ -95,7 +96,7 @@ class Core:
         return routing.pairs(self.models.packs())
 
     # --- translating ----------------------------------------------------------------------------
-    def translate(self, job: Job, cancel: CancelToken) -> Outcome:
+    def translate(self, job: ApiRequest, cancel: CancelToken) -> Outcome:
         """Each text routed on its own (a list may mix languages), then one batch per pack."""
         self.check(job)
         routes = [self.route(job.source, job.target, text, html=job.html) for text in job.texts]
@@ -119,7 +120,7 @@ class Core:
         return Outcome(results, [r.source for r in routes], [r.confidence for r in routes])
 
     @contextmanager
-    def streaming(self, job: Job, cancel: CancelToken) -> Iterator[tuple[Route, Iterator[str]]]:
+    def streaming(self, job: ApiRequest, cancel: CancelToken) -> Iterator[tuple[Route, Iterator[str]]]:
         """Route the one text of ``job`` and wait for the model; inside the block, its pieces as decided."""
         self.check(job)
         if len(job.texts) != 1 or job.html:
@@ -158,7 +159,7 @@ class Core:
             with self._lock:
                 self._running.discard(cancel)
 
-    def _count(self, job: Job) -> None:
+    def _count(self, job: ApiRequest) -> None:
         with self._lock:
             self.characters += sum(len(t) for t in job.texts)
 

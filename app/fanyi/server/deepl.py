@@ -14,7 +14,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from . import languages
-from .core import ApiError, Core, Job
+from .core import ApiError, ApiRequest, Core
 from .web import guarded, presented_key, read_fields, run_cancellable
 
 # There is no quota here; clients show usage against a limit, so the limit is a number that reads as plenty.
@@ -55,7 +55,7 @@ async def _translate(core: Core, request: Request) -> Response:
     handling = fields.text("tag_handling")
     if handling not in (None, "", "html"):
         raise ApiError(400, f"tag_handling={handling!r} is not supported here; use html")
-    job = Job(texts, fields.text("source_lang") or languages.AUTO, target, html=handling == "html")
+    job = ApiRequest(texts, fields.text("source_lang") or languages.AUTO, target, html=handling == "html")
     outcome = await run_cancellable(request, lambda token: core.translate(job, token))
     return JSONResponse({"translations": [
         {"detected_source_language": code(language), "text": text, "billed_characters": len(source)}

@@ -13,7 +13,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from . import deepl, languages
-from .core import ApiError, Core, Job
+from .core import ApiError, ApiRequest, Core
 from .web import Fields, presented_key, run_cancellable
 
 _ids = itertools.count(1)
@@ -33,7 +33,7 @@ async def translate(core: Core, request: Request, fields: Fields) -> Response:
     text, target = fields.text("text"), fields.text("target_lang")
     if not text or not target:
         raise ApiError(400, "text and target_lang are required")
-    job = Job([text], fields.text("source_lang") or languages.AUTO, target)
+    job = ApiRequest([text], fields.text("source_lang") or languages.AUTO, target)
     outcome = await run_cancellable(request, lambda token: core.translate(job, token))
     return JSONResponse({
         "code": 200,

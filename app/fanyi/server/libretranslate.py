@@ -15,7 +15,7 @@ from starlette.routing import Route
 from fanyi import langid
 
 from . import languages
-from .core import ApiError, Core, Job
+from .core import ApiError, ApiRequest, Core
 from .web import Fields, guarded, presented_key, read_fields, run_cancellable
 
 
@@ -38,7 +38,7 @@ async def translate(core: Core, request: Request, fields: Fields) -> Response:
         raise ApiError(400, f"format must be text or html, not {text_format!r}")
     single = not fields.is_list("q")
     source = fields.text("source", languages.AUTO) or languages.AUTO
-    job = Job(q, source, target, html=text_format == "html")
+    job = ApiRequest(q, source, target, html=text_format == "html")
     outcome = await run_cancellable(request, lambda token: core.translate(job, token))
     body: dict = {"translatedText": outcome.texts[0] if single else outcome.texts}
     if source.strip().lower() == languages.AUTO:

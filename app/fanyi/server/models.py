@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from fanyi.engine.gate import TranslatorGate
-from fanyi.library import PackInfo
+from fanyi.packs.library import PackInfo
 
 OpenPack = Callable[[Path], Any]  # pack folder → Translator
 

@@ -18,8 +18,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from fanyi import limits
+from fanyi.cancel import Cancelled, CancelToken
 from fanyi.engine.gate import Busy
-from fanyi.engine.options import Cancelled, CancelToken
+from fanyi.oneline import error_line
 
 from .core import ApiError
 
@@ -220,9 +221,4 @@ async def guarded(shape: Shape, handler: Callable[[], Awaitable[Response]]) -> R
         return Response(status_code=CLIENT_GONE)
     except Exception as exc:  # noqa: BLE001 - the client gets one line; the log gets the traceback
         log.exception("local API request failed")
-        return shape(500, f"translation failed: {one_line(exc)}")
-
-
-def one_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split())
-    return text or type(exc).__name__
+        return shape(500, f"translation failed: {error_line(exc)}")

@@ -7,7 +7,6 @@ own job, and each window is given the controllers it needs.
 
 from __future__ import annotations
 
-import argparse
 import signal
 import sqlite3
 import sys
@@ -18,7 +17,7 @@ from PySide6.QtGui import QClipboard, QGuiApplication, QIcon
 from PySide6.QtWidgets import QApplication
 
 from fanyi import paths
-from fanyi.defaults import APP_OPTIONS
+from fanyi.app_options import app_parser
 from fanyi.ui import i18n, theme
 from fanyi.ui.controllers.api import ApiController
 from fanyi.ui.controllers.autostart import AutostartController
@@ -245,12 +244,7 @@ def run(argv: list[str], *, opener: OpenTranslator = open_translator) -> int:
     starts without the window (where there is a tray). When Fanyi already runs for this user, these
     hand over to it (its window comes forward, or its popup or region picker opens) and return 0 at once.
     """
-    parser = argparse.ArgumentParser(prog="fanyi", description="Offline English-Chinese translator.")
-    one_shot = parser.add_mutually_exclusive_group()
-    for flag in ("--translate-clipboard", "--translate-region"):
-        one_shot.add_argument(flag, action="store_true", help=APP_OPTIONS[flag])
-    parser.add_argument("--tray", action="store_true", help=APP_OPTIONS["--tray"])
-    args, qt_args = parser.parse_known_args(argv)
+    args, qt_args = app_parser().parse_known_args(argv)
     qapp = QApplication.instance() or QApplication(["fanyi", *qt_args])
     stop_handling_ctrl_c = _quit_on_ctrl_c(qapp)
     qapp.setApplicationName("Fanyi")

@@ -24,16 +24,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from fanyi.oneline import one_line
 from fanyi.ui.history import Entry, History, export_csv
 from fanyi.ui.i18n import Retranslating
 
 PREVIEW = 90
 STAR = "★"
-
-
-def _one_line(text: str) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= PREVIEW else flat[: PREVIEW - 1] + "…"
 
 
 class HistoryDialog(Retranslating, QDialog):
@@ -98,7 +94,8 @@ class HistoryDialog(Retranslating, QDialog):
         for entry in self._entries:
             when = datetime.datetime.fromtimestamp(entry.created).strftime("%Y-%m-%d %H:%M")
             star = f"{STAR} " if entry.starred else ""
-            item = QListWidgetItem(f"{star}{when}  {_one_line(entry.source)}\n→ {_one_line(entry.target)}")
+            source, target = one_line(entry.source, PREVIEW), one_line(entry.target, PREVIEW)
+            item = QListWidgetItem(f"{star}{when}  {source}\n→ {target}")
             item.setData(Qt.ItemDataRole.UserRole, entry.id)
             item.setToolTip(entry.target)
             self.list.addItem(item)

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from fanyi import routing
-from fanyi.library import PackInfo
+from fanyi.packs.library import PackInfo
 from fanyi.routing import Choice
 from fanyi.ui.controllers.direction import DirectionController
 from fanyi.ui.controllers.documents import DocumentController

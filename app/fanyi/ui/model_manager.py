@@ -22,9 +22,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from fanyi import installer, library
-from fanyi.catalog import CatalogEntry
-from fanyi.installer import Available, Status
+from fanyi.packs import install, library
+from fanyi.packs.catalog import CatalogEntry
+from fanyi.packs.errors import LibraryError
+from fanyi.packs.install import Available, Status
 from fanyi.ui import i18n
 from fanyi.ui.i18n import Retranslating, direction, quantization_name
 from fanyi.ui.layout import STRETCH, container, hbox, vbox
@@ -153,7 +154,7 @@ class ModelManager(Retranslating, QDialog):
         self.empty.setVisible(not self.packs)
 
         cat = self._ops.catalog
-        self.rows = installer.available(cat) if cat is not None else []
+        self.rows = install.available(cat) if cat is not None else []
         language = i18n.current()
         statuses = {Status.NOT_INSTALLED: "", Status.INSTALLED: self.tr("Installed"),
                     Status.UPDATE: self.tr("Update available")}
@@ -192,7 +193,7 @@ class ModelManager(Retranslating, QDialog):
             return
         try:
             library.remove_pack(str(pack.path))  # by folder: a broken pack has no name of its own
-        except (library.LibraryError, OSError) as exc:
+        except (LibraryError, OSError) as exc:
             self._show_error(str(exc))
             return
         self.refresh()

@@ -26,8 +26,8 @@ from PySide6.QtWidgets import (
 )
 
 from fanyi import limits
-from fanyi.catalog import DEFAULT_CATALOG_URLS
 from fanyi.defaults import api_address
+from fanyi.packs.catalog import DEFAULT_CATALOG_URLS
 from fanyi.ui import hotkey, region
 from fanyi.ui.i18n import LANGUAGE_NAMES, Retranslating
 from fanyi.ui.layout import hbox, vbox

@@ -11,7 +11,7 @@ from PySide6.QtCore import QObject, Signal
 
 from fanyi import routing
 from fanyi.engine.options import DecodeOptions
-from fanyi.library import PackInfo
+from fanyi.packs.library import PackInfo
 from fanyi.routing import Choice, Direction
 from fanyi.ui.controllers.packs import PackController
 from fanyi.ui.controllers.settings import LiveSettings

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 
-from fanyi import defaults, langid, library, paths, routing
-from fanyi.library import PackInfo
+from fanyi import defaults, langid, paths, routing
+from fanyi.packs import library
+from fanyi.packs.library import PackInfo
 from fanyi.ui.controllers.settings import LiveSettings
 from fanyi.ui.pack_ops import PackOperations
 from fanyi.ui.worker import ModelInfo, TranslationService

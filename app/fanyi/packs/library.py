@@ -11,20 +11,17 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import paths
-from .engine.options import CancelToken
-from .engine.pack import MANIFEST, ModelPack, PackError
+from .. import paths
+from ..cancel import CancelToken
+from ..engine.pack import MANIFEST, ModelPack, PackError
+from ..progress import ProgressCallback
+from . import unpack
+from .errors import LibraryError
 
 DEFAULT_PACK = "opus-mt-en-zh"
-Progress = Callable[[int, int], None]
-
-
-class LibraryError(Exception):
-    pass
 
 
 @dataclass(frozen=True)
@@ -135,11 +132,9 @@ def no_model_message(packs: list[PackInfo] | None = None) -> str:
             "or import a pack: fanyi models import PACK_FOLDER_OR_ZIP")
 
 
-def import_pack(src: Path, progress: Progress | None = None, cancel: CancelToken | None = None) -> PackInfo:
+def import_pack(src: Path, progress: ProgressCallback | None = None, cancel: CancelToken | None = None) -> PackInfo:
     """Install a pack folder or .zip into the user packs folder: only the files its manifest lists,
-    within the limits, every checksum verified, all or nothing (fanyi.unpack)."""
-    from . import unpack  # it builds on this module's LibraryError
-
+    within the limits, every checksum verified, all or nothing (packs.unpack)."""
     return PackInfo.of(unpack.install(Path(src), progress=progress, cancel=cancel), bundled=False)
 
 
