@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
 
 FORBIDDEN_IN_ENGINE = ("torch", "transformers", "onnx", "onnxslim", "PySide6")
 
@@ -185,8 +184,6 @@ def test_no_module_of_the_package_imports_itself_around_a_circle():
     assert not circles, "import circles:\n" + described(circles)
 
 
-@pytest.mark.xfail(strict=True, reason="the main window and the popup are annotated with FanyiApp, which creates "
-                                       "them; the controllers split of ui/app.py (issue 20) removes this")
 def test_no_circle_even_through_type_annotations():
     circles = import_circles(package_imports())
     assert not circles, "import circles:\n" + described(circles)

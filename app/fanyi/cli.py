@@ -8,15 +8,33 @@ from pathlib import Path
 
 from . import __version__
 from .app_options import APP_OPTIONS
+from .defaults import API_HOST, API_PORT, THREADS
+from .engine.options import DecodeOptions
 from .terminal import InputLines, OutputFailed, cancel_on_sigterm, guarded_stdout, silence_stdout
 from .sizes import human_size
 
 SUBCOMMANDS = ("translate", "file", "export", "validate", "models", "serve")
 
 
-def _decode_options(args):
-    from .engine.options import DecodeOptions
+def _choose(args, given: DecodeOptions | None = None) -> tuple[Path, DecodeOptions | None]:
+    """The pack and the languages to ask it for: ``--model`` as named, with ``--source``/``--target`` in its
+    own codes; without it the router's choice (fanyi.routing) for those languages, in any style (en,
+    zh-Hant, eng_Latn), the default pack winning a tie. ``given``: the options checked so far."""
+    from . import routing
+    from .packs import library
 
+    source, target = getattr(args, "source", None), getattr(args, "target", None)
+    if args.model:
+        return library.find_pack(args.model).path, given
+    default = library.find_pack(None)  # a clear message when nothing usable is installed
+    found = routing.route(library.list_packs(), source or routing.AUTO, target or routing.AUTO,
+                          prefer=[default.path])
+    if found.direction is None:
+        raise ValueError(f"--source and --target are both {found.source}: there is nothing to translate")
+    return found.direction.pack.path, routing.decode_options(found.direction, found.variant, given)
+
+
+def _decode_options(args) -> DecodeOptions:
     return DecodeOptions(beams=args.beams, max_length=args.max_length, target=args.target,
                          source=getattr(args, "source", None))
 
@@ -30,27 +48,28 @@ def read_glossary(path: str | None):
     return read_csv(Path(path), pair=(ANY, ANY))
 
 
-def _open_translator(model: str | None, threads: int | None = None):
+def _open_translator(pack: Path, threads: int | None = None):
     from .engine.translator import Translator
-    from .packs.library import find_pack
 
-    return Translator.open(find_pack(model).path, threads=threads)
+    return Translator.open(pack, threads=threads)
 
 
 def _add_model_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", "-m", help="pack folder or installed pack name (default: the en→zh pack)")
-    p.add_argument("--threads", type=int, help="CPU threads (default: up to 4)")
+    p.add_argument("--threads", type=int, help=f"CPU threads (default: up to {THREADS})")
 
 
 def _add_decode_arguments(p: argparse.ArgumentParser) -> None:
     _add_model_arguments(p)
     p.add_argument("--beams", type=int, help="beam size (default: the model's, 4 for opus-mt)")
     p.add_argument("--max-length", type=int, help="maximum output length in tokens")
-    p.add_argument("--target", help="target language in the model's own code: a variant of a multi-target "
-                                    "OPUS-MT model (cmn_Hans, cmn_Hant, yue) or a language of an mBART-50, M2M100 "
-                                    "or NLLB model (zh_CN, zh, zho_Hans; default: Chinese)")
-    p.add_argument("--source", help="source language of an mBART-50, M2M100 or NLLB model in its own code "
-                                    "(en_XX, en, eng_Latn); required for those")
+    p.add_argument("--target", help="target language: without --model any code (zh-Hant, fr, yue) and the pack "
+                                    "that translates into it is chosen; with --model, the model's own code: a "
+                                    "variant of a multi-target OPUS-MT model (cmn_Hans, cmn_Hant, yue) or a "
+                                    "language of an mBART-50, M2M100 or NLLB model (zh_CN, zh, zho_Hans)")
+    p.add_argument("--source", help="source language: without --model any code (en, zh); with --model, the "
+                                    "model's own code for an mBART-50, M2M100 or NLLB model (en_XX, en, eng_Latn), "
+                                    "which those require")
     add_glossary_argument(p)
 
 
@@ -61,9 +80,10 @@ def add_glossary_argument(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_translate(args) -> int:
-    options = _decode_options(args)  # a bad option or glossary is refused before the model is loaded
+    # a bad option or glossary is refused before the model is loaded
+    pack, options = _choose(args, _decode_options(args))
     glossary = read_glossary(args.glossary)
-    translator = _open_translator(args.model, args.threads)
+    translator = _open_translator(pack, args.threads)
     if glossary is not None:
         from .glossary import with_glossary
 
@@ -261,7 +281,6 @@ def cmd_models(args) -> int:
 
 
 def cmd_serve(args) -> int:
-    from .engine.options import DecodeOptions
     from .hosts import is_loopback
     from .packs import library
     from .packs.errors import LibraryError
@@ -272,7 +291,7 @@ def cmd_serve(args) -> int:
     packs = [library.find_pack(args.model)] if args.model else library.list_packs()
     if not packs:
         raise LibraryError(library.no_model_message())
-    models = Models(lambda: packs, lambda path: _open_translator(str(path), args.threads))
+    models = Models(lambda: packs, lambda path: _open_translator(path, args.threads))
     default = library.find_pack(args.model)
     models.gate(default)  # opened now, so that a broken pack is told before anything listens
     options = DecodeOptions(beams=args.beams, max_length=args.max_length)
@@ -298,7 +317,10 @@ def cmd_serve(args) -> int:
 def cmd_file(args) -> int:
     from .documents import command
 
-    return command.run(args, lambda: _open_translator(args.model, args.threads), read_glossary(args.glossary))
+    pack, options = _choose(args)
+    if options is not None:  # the router's choice, in the pack's own codes
+        args.source, args.target = options.source, options.target
+    return command.run(args, lambda: _open_translator(pack, args.threads), read_glossary(args.glossary))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -368,12 +390,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_models)
 
     p = sub.add_parser("serve", help="a local LibreTranslate-, DeepL- and DeepLX-compatible translation API")
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: this computer only)")
-    p.add_argument("--port", type=int, default=5000, help="port (default: 5000; 0 picks a free one)")
+    p.add_argument("--host", default=API_HOST, help="address to listen on (default: this computer only)")
+    p.add_argument("--port", type=int, default=API_PORT, help=f"port (default: {API_PORT}; 0 picks a free one)")
     p.add_argument("--model", "-m", help="serve only this pack (folder or installed name; default: every "
                                           "installed pack, chosen by the requested languages)")
     p.add_argument("--api-key", help="answer only requests that carry this key (403 otherwise)")
-    p.add_argument("--threads", type=int, help="CPU threads (default: up to 4)")
+    p.add_argument("--threads", type=int, help=f"CPU threads (default: up to {THREADS})")
     p.add_argument("--beams", type=int, help="beam size (default: the model's)")
     p.add_argument("--max-length", type=int, help="maximum output length in tokens")
     p.set_defaults(run=cmd_serve)

@@ -117,7 +117,7 @@ def test_busy_is_429_when_the_queue_is_full(en_zh, tiny_pack, monkeypatch):
     monkeypatch.setattr(limits, "API_MAX_WAITING", 0)
     monkeypatch.setattr(deepl.http_client, "max_network_retries", 0)
     core = en_zh.core
-    gate = core.models.gate(core.models.for_direction("en", "zh"))
+    gate = core.models.gate(core.route("en", "zh", "").direction.pack)
     inside, release = threading.Event(), threading.Event()
 
     def hold() -> None:

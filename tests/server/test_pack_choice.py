@@ -24,10 +24,13 @@ def test_the_shared_model_answers_its_direction_and_others_open_once(packs):
     opened = []
     shared = TranslatorGate(ExplodingTranslator(en_zh.path))
     models = Models(lambda: [en_zh, zh_en], lambda path: opened.append(path) or ExplodingTranslator(path), shared)
-    assert models.for_direction("en", "zh") == en_zh and models.for_direction("ja", "zh") is None
+    core = Core(models)
+    assert core.route("en", "zh", "").direction.pack == en_zh and models.in_memory() == [en_zh.path]
+    with pytest.raises(ApiError, match="no installed model translates ja into zh"):
+        core.route("ja", "zh", "")
     assert models.gate(en_zh) is shared and opened == []
     own = models.gate(zh_en)
-    assert models.gate(zh_en) is own and opened == [zh_en.path]
+    assert models.gate(zh_en) is own and opened == [zh_en.path] and models.in_memory() == [en_zh.path, zh_en.path]
     # the window switches to zh→en: its model answers from now on, and the copy opened here is let go
     shared.replace(ExplodingTranslator(zh_en.path))
     assert models.gate(zh_en) is shared

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import subprocess
 import sys
@@ -63,7 +62,7 @@ def test_the_download_button_installs_the_default_pack_from_the_catalog(qtbot, e
     assert not page.error.isVisible(), page.error.text()
     assert empty_app.window.pages.currentIndex() == PAGE_TRANSLATE
     installed = library.find_pack(PACK_ID)
-    assert not installed.bundled and installed.pack_version == 1 and empty_app.settings.default_pack == PACK_ID
+    assert not installed.bundled and installed.pack_version == 1 and empty_app.settings.default_pack.value == PACK_ID
     downloads = [p for p in seen if p.phase == "downloading"]
     assert downloads and downloads[-1].done == downloads[-1].total == published["archive"]["size"]
     # the list of packs read on the way is kept: the button now says what it downloads and its size
@@ -166,7 +165,7 @@ def test_the_download_mirror_setting_is_tried_first(qtbot, empty_app, publish, s
     published = publish(1)
     archive = server.routes[f"/packs/{published['archive']['file']}"].body
     server.routes[f"/mirror/{published['archive']['file']}"] = Route(archive)
-    empty_app.apply_settings(dataclasses.replace(empty_app.settings, download_mirror=server.url("/mirror/")))
+    empty_app.settings.update(download_mirror=server.url("/mirror/"))
     qtbot.mouseClick(empty_app.window.no_model.download_button, Qt.MouseButton.LeftButton)
     wait_op(qtbot, empty_app)
     assert library.find_pack(PACK_ID).pack_version == 1
@@ -181,7 +180,7 @@ def test_importing_a_pack_folder_switches_to_translating(qtbot, empty_app, tiny_
     assert win.pages.currentIndex() == PAGE_TRANSLATE
     qtbot.waitUntil(lambda: empty_app.service.model is not None, timeout=LOAD_TIMEOUT)
     installed = library.find_pack("tiny-en-zh")
-    assert not installed.bundled and empty_app.settings.default_pack == "tiny-en-zh"
+    assert not installed.bundled and empty_app.settings.default_pack.value == "tiny-en-zh"
     win.source.set_text("It works.")
     qtbot.waitUntil(lambda: win.target.view.text() == "ITWORKS。", timeout=LOAD_TIMEOUT)
 
@@ -223,7 +222,7 @@ def test_the_model_manager_lists_removes_and_sets_the_default(qtbot, make_app, f
     assert not manager.remove_button.isEnabled()  # bundled packs stay
     manager.select("tiny-en-zh-int8")
     qtbot.mouseClick(manager.default_button, Qt.MouseButton.LeftButton)
-    assert app.settings.default_pack == "tiny-en-zh-int8"
+    assert app.settings.default_pack.value == "tiny-en-zh-int8"
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
     manager.select("tiny-en-zh-int8")
     qtbot.mouseClick(manager.remove_button, Qt.MouseButton.LeftButton)
@@ -242,7 +241,7 @@ def test_a_broken_pack_is_listed_greyed_never_chosen_and_removable(qtbot, make_a
 
     broken = broken_copy(tiny_pack, paths.user_packs_dir() / "aaa-broken", lambda m: m.pop("source_lang"))
     app = make_app(fake_backend, settings=Settings(default_pack="aaa-broken"))
-    assert [p.name for p in app.packs] == ["tiny-en-zh"] and app.pack.name == "tiny-en-zh"
+    assert [p.name for p in app.packs.installed] == ["tiny-en-zh"] and app.packs.current.name == "tiny-en-zh"
     win = app.window
     win.show()
     qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
@@ -277,12 +276,12 @@ def test_a_pack_onnx_runtime_cannot_load_is_reported_and_the_app_goes_on(qtbot, 
     app = make_app(opener=open_translator, settings=Settings(default_pack="cut"))
     win = app.window
     win.show()
-    assert app.pack.path == cut  # it passed the manifest and size checks, so it is offered
+    assert app.packs.current.path == cut  # it passed the manifest and size checks, so it is offered
     qtbot.waitUntil(lambda: win.target.error.isVisible(), timeout=LOAD_TIMEOUT)
     assert f"{cut / 'encoder.onnx'} cannot be loaded: " in win.target.error.text()
     assert win.stats_label.text() == "The model could not be opened"
-    good = next(p for p in app.packs if p.name == "tiny-en-zh")
-    app.choose_pack(good)
+    good = next(p for p in app.packs.installed if p.name == "tiny-en-zh")
+    app.packs.choose(good)
     qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
     assert app.service.model.name == "tiny-en-zh" and win.isVisible()
 
@@ -328,4 +327,4 @@ def test_set_as_default_switches_the_window_to_that_pack(qtbot, make_app, fake_b
     qtbot.mouseClick(manager.default_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: app.service.model is not None and app.service.model.name == "tiny-zh-en",
                     timeout=LOAD_TIMEOUT)
-    assert win.pack_box.currentData() == "tiny-zh-en" and app.settings.default_pack == "tiny-zh-en"
+    assert win.pack_box.currentData() == "tiny-zh-en" and app.settings.default_pack.value == "tiny-zh-en"

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .. import limits
+from .. import defaults, limits
 
 if TYPE_CHECKING:
     import onnxruntime as ort

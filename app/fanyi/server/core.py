@@ -8,7 +8,6 @@ TranslatorGate: in turn with the app's own requests, at most ``API_MAX_WAITING``
 
 from __future__ import annotations
 
-import dataclasses
 import hmac
 import re
 import threading
@@ -16,16 +15,16 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from fanyi import langid, limits
+from fanyi import limits, routing
 from fanyi.cancel import CancelToken
 from fanyi.documents.html import HtmlText
 from fanyi.documents.policy import keep_reason
 from fanyi.engine.options import DecodeOptions
 from fanyi.engine.pack import PackError
-from fanyi.packs.library import PackInfo
+from fanyi.routing import NoRoute, Pair, Route
 
 from . import languages
-from .languages import AUTO, UnknownLanguage
+from .languages import UnknownLanguage
 from .models import Models, holds
 
 _MARKUP = re.compile(r"<[^>]*>")  # tags are no evidence of the text's language
@@ -49,25 +48,10 @@ class ApiRequest:
 
 
 @dataclass(frozen=True)
-class Route:
-    pack: PackInfo | None  # None: the text is in the target language already, it comes back as it is
-    source: str  # the source language, given or detected
-    confidence: float  # of the detection, 1.0 when the client named the source
-    token: str | None  # the target token to ask the pack for
-
-
-@dataclass(frozen=True)
 class Outcome:
     texts: list[str]
     sources: list[str]  # of each text, given or detected
     confidences: list[float]
-
-
-@dataclass(frozen=True)
-class LanguagePair:
-    source: str
-    target: str
-    variants: tuple[str, ...]  # the pack's target tokens that clients can name (cmn_Hans, cmn_Hant, yue)
 
 
 class Core:
@@ -95,43 +79,21 @@ class Core:
             raise ApiError(413, f"too much text: {chars} characters (at most {limits.API_MAX_CHARS} per request)")
 
     def route(self, source_code: str, target_code: str, text: str, *, html: bool = False) -> Route:
-        """Which pack and target token translate ``text``; ``auto`` languages are told by the text's script."""
-        source, target = _parse(source_code, "source"), _parse(target_code, "target")
+        """Which pack and languages translate ``text`` (fanyi.routing); ``auto`` languages are told by the text."""
+        _parse(source_code, "source")
+        _parse(target_code, "target")
         packs = self.models.packs()
         if not packs:
             raise ApiError(500, "no translation model is installed")
-        offered = ", ".join(sorted({f"{p.source_lang}→{p.target_lang}" for p in packs}))
         sample = _MARKUP.sub(" ", text) if html else text
-        confidence = 1.0
-        if target.code == AUTO:  # "into the other language", as some clients offer
-            if source.code == AUTO:
-                every = [p.source_lang for p in packs] + [p.target_lang for p in packs]
-                detected, confidence = langid.detect(sample, _unique(every))
-                source = languages.Language(detected)
-            target = languages.Language(next((p.target_lang for p in packs if p.source_lang == source.code), AUTO))
-            if target.code == AUTO:
-                raise ApiError(400, f"no installed model translates from {source.code} (installed: {offered})")
-        if target.code not in {p.target_lang for p in packs}:
-            raise ApiError(400, f"no installed model translates into {target_code} (installed: {offered})")
-        if source.code == AUTO:
-            # Among the languages that packs translate into the target, and the target itself.
-            candidates = _unique([p.source_lang for p in packs if p.target_lang == target.code] + [target.code])
-            detected, confidence = langid.detect(sample, candidates)
-            source = languages.Language(detected)
-        if source.code == target.code:
-            return Route(None, source.code, confidence, None)
-        pack = self.models.for_direction(source.code, target.code)
-        if pack is None:
-            raise ApiError(400, f"no installed model translates {source.code} into {target.code} (installed: {offered})")
-        return Route(pack, source.code, confidence, _token(pack, target))
+        try:
+            return routing.route(packs, source_code, target_code, sample, prefer=self.models.in_memory())
+        except NoRoute as exc:
+            raise ApiError(400, str(exc)) from None
 
-    def directions(self) -> list[LanguagePair]:
-        found: dict[tuple[str, str], LanguagePair] = {}
-        for pack in self.models.packs():
-            variants = tuple(v for v in languages.LIBRE_CODE if v in pack.target_tokens)
-            found.setdefault((pack.source_lang, pack.target_lang),
-                             LanguagePair(pack.source_lang, pack.target_lang, variants))
-        return list(found.values())
+    def directions(self) -> list[Pair]:
+        """Every language pair the installed packs translate."""
+        return routing.pairs(self.models.packs())
 
     # --- translating ----------------------------------------------------------------------------
     def translate(self, job: ApiRequest, cancel: CancelToken) -> Outcome:
@@ -141,14 +103,15 @@ class Core:
         results = list(job.texts)  # a text already in the target language comes back as it is
         groups: dict[tuple, list[int]] = {}
         for i, route in enumerate(routes):
-            if route.pack is not None:
-                groups.setdefault((route.pack.path, route.token), []).append(i)
+            if (d := route.direction) is not None:
+                groups.setdefault((d.pack.path, d.source, d.target, route.variant), []).append(i)
         for indices in groups.values():
             route = routes[indices[0]]
             texts = [job.texts[i] for i in indices]
             with self._holding(route, cancel) as (translator, options):
                 if job.html:
-                    done = _translate_html(translator, texts, options, cancel, route.pack.target_lang)
+                    target = routing.language_of(route.direction.to_language).code
+                    done = _translate_html(translator, texts, options, cancel, target)
                 else:
                     done = translator.translate_batch(texts, options, cancel=cancel)
             for i, text in zip(indices, done):
@@ -163,7 +126,7 @@ class Core:
         if len(job.texts) != 1 or job.html:
             raise ApiError(400, "the stream translates one plain text at a time")
         route = self.route(job.source, job.target, job.texts[0])
-        if route.pack is None:
+        if route.direction is None:
             yield route, iter(job.texts)
             return
         with self._holding(route, cancel) as (translator, options):
@@ -178,19 +141,20 @@ class Core:
 
     @contextmanager
     def _holding(self, route: Route, cancel: CancelToken):
-        assert route.pack is not None
+        assert route.direction is not None
+        pack = route.direction.pack
         try:
-            gate = self.models.gate(route.pack)
+            gate = self.models.gate(pack)
         except PackError as exc:
-            raise ApiError(500, f"the model {route.pack.name} cannot be opened: {exc}") from None
+            raise ApiError(500, f"the model {pack.name} cannot be opened: {exc}") from None
         with self._lock:
             self._running.add(cancel)
         try:
             with gate.use(cancel, max_waiting=limits.API_MAX_WAITING) as translator:
                 # The app's window may have switched models between routing and now.
-                if translator is None or not holds(translator, route.pack):
+                if translator is None or not holds(translator, pack):
                     raise ApiError(503, "the model is being loaded; try again in a moment")
-                yield translator, dataclasses.replace(self._options(), target=route.token)
+                yield translator, routing.decode_options(route.direction, route.variant, self._options())
         finally:
             with self._lock:
                 self._running.discard(cancel)
@@ -200,27 +164,11 @@ class Core:
             self.characters += sum(len(t) for t in job.texts)
 
 
-def _parse(code: str, what: str) -> languages.Language:
+def _parse(code: str, what: str) -> None:
     try:
-        return languages.parse(code)
+        languages.parse(code)
     except UnknownLanguage:
         raise ApiError(400, f"{what} language {code!r} is not a language code") from None
-
-
-def _unique(codes) -> list[str]:
-    return list(dict.fromkeys(codes))
-
-
-def _token(pack: PackInfo, target: languages.Language) -> str | None:
-    """The target token to ask for: the variant the client named, when the pack has target tokens."""
-    if not pack.target_tokens:
-        return None
-    if target.variant is None:
-        return None  # the pack's default
-    if target.variant not in pack.target_tokens:
-        offered = ", ".join(sorted(pack.target_tokens))
-        raise ApiError(400, f"the model {pack.name} cannot write {target.variant} (it offers: {offered})")
-    return target.variant
 
 
 def _translate_html(translator, texts: list[str], options: DecodeOptions, cancel: CancelToken,

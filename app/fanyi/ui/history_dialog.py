@@ -6,7 +6,7 @@ import datetime
 import sqlite3
 from pathlib import Path
 
-from PySide6.QtCore import QDir, QEvent, Qt, QTimer, Signal
+from PySide6.QtCore import QDir, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -26,12 +26,13 @@ from PySide6.QtWidgets import (
 
 from fanyi.oneline import one_line
 from fanyi.ui.history import Entry, History, export_csv
+from fanyi.ui.i18n import Retranslating
 
 PREVIEW = 90
 STAR = "★"
 
 
-class HistoryDialog(QDialog):
+class HistoryDialog(Retranslating, QDialog):
     reopen = Signal(object)  # the chosen Entry
 
     def __init__(self, history: History | None, recording: bool, parent: QWidget | None = None) -> None:
@@ -192,8 +193,3 @@ class HistoryDialog(QDialog):
         else:
             self.note.setText(self.tr("History is switched off in Settings: new translations are not saved."))
         self.refresh()
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)

@@ -11,7 +11,7 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QDir, QEvent, QLocale, QObject, QThread, Signal
+from PySide6.QtCore import QCoreApplication, QDir, QLocale, QObject, QThread, Signal
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
 from fanyi.cancel import Cancelled, CancelToken
@@ -19,6 +19,7 @@ from fanyi.packs import catalog, install, library
 from fanyi.packs.catalog import Catalog, CatalogEntry
 from fanyi.packs.download import TransferProgress
 from fanyi.packs.errors import DownloadError, LibraryError
+from fanyi.ui.i18n import Retranslating
 
 log = logging.getLogger(__name__)
 
@@ -177,7 +178,7 @@ def duration_text(seconds: float) -> str:
     return QCoreApplication.translate("pack_ops", "about %1 h left").replace("%1", f"{seconds / 3600:.1f}")
 
 
-class PackOpProgress(QWidget):
+class PackOpProgress(Retranslating, QWidget):
     """A label, a progress bar and Cancel for the running pack operation; hidden when idle."""
 
     def __init__(self, ops: PackOperations, parent: QWidget | None = None) -> None:
@@ -225,11 +226,6 @@ class PackOpProgress(QWidget):
 
     def retranslate(self) -> None:
         self.cancel_button.setText(self.tr("Cancel"))
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
 
 def ask_and_import(ops: PackOperations, parent: QWidget, archive: bool) -> None:
