@@ -25,7 +25,7 @@ from .search import StepOutput
 from .sessions import open_session, thread_count
 
 if TYPE_CHECKING:
-    from .pack import ModelPack
+    from .pack_view import PackView
 
 INITIAL_STEPS = 64  # cache positions allocated past the prompt at first; doubled when a decode outgrows them
 PREFIXES_KEPT = 8  # prompt prefixes (language pairs, with or without glossary) whose caches are kept
@@ -45,7 +45,7 @@ def shared_prefix(sequences: Sequence[Sequence[int]], prefix: Sequence[int]) -> 
 
 
 class CausalRunner:
-    def __init__(self, pack: ModelPack, threads: int | None = None):
+    def __init__(self, pack: PackView, threads: int | None = None):
         arch = pack.architecture
         self.layers = arch["layers"]
         self.kv_heads = arch["kv_heads"]

@@ -21,7 +21,7 @@ import numpy as np
 from .pack_format import INT8_SCALE_SUFFIX, INT8_WEIGHT_SUFFIX, SHARED_DATA
 
 if TYPE_CHECKING:
-    from .pack import ModelPack
+    from .pack_view import PackView
 
 X86 = {"x86_64", "amd64", "i386", "i686", "x86"}
 
@@ -50,7 +50,7 @@ def _read(blob: np.ndarray, entry: dict) -> np.ndarray:
     return raw.view(np.dtype(entry["dtype"])).reshape(entry["shape"])
 
 
-def reduced_range_weights(pack: ModelPack, graph: str) -> dict[str, np.ndarray]:
+def reduced_range_weights(pack: PackView, graph: str) -> dict[str, np.ndarray]:
     """The int8 weights of one graph of the pack with halved levels and doubled scales, by initializer name."""
     index = pack.manifest["external_tensors"]  # checked against shared.bin's size when the pack was opened
     names = [n for n, entry in index.items() if n.endswith(INT8_WEIGHT_SUFFIX) and graph in entry["graphs"]]

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .options import DecodeOptions
-    from .pack import ModelPack
+    from .pack_view import PackView
 
 # NLLB-200's ISO 639-3 codes of languages that have an ISO 639-1 code (the sentence splitter and
 # joiner, the language names and the language detector know languages by that one)
@@ -50,14 +50,14 @@ def base_language(code: str) -> str:
     return ISO639_1.get(base, base)
 
 
-def offered(pack: ModelPack, what: str, wanted: str, choices: list[str]) -> None:
+def offered(pack: PackView, what: str, wanted: str, choices: list[str]) -> None:
     """ValueError (one line) when a request names a language the pack does not offer."""
     if wanted not in choices:
         shown = ", ".join(choices[:12]) + (f", … ({len(choices)} in all)" if len(choices) > 12 else "")
         raise ValueError(f"{what} {wanted!r} is not offered by the model {pack.name} (it offers: {shown or 'none'})")
 
 
-def pick_languages(pack: ModelPack, options: DecodeOptions | None) -> tuple[str, str]:
+def pick_languages(pack: PackView, options: DecodeOptions | None) -> tuple[str, str]:
     """A many-to-many pack's source and target for a request (its only source when it names none, its
     default target); ValueError (one line) for a language the pack does not offer."""
     sources, targets = pack.source_languages, pack.target_languages

@@ -22,7 +22,7 @@ from .search import StepOutput
 from .sessions import open_session, thread_count
 
 if TYPE_CHECKING:
-    from .pack import ModelPack
+    from .pack_view import PackView
 
 INITIAL_CAPACITY = 32  # cached positions allocated at first; doubled whenever a decode outgrows it
 # The decoder's top_ids have min(top_k, blocks) columns, and a graph has at least min(vocab, 64) blocks
@@ -62,7 +62,7 @@ def logits_width(session, path: Path, vocab: int) -> int:
 
 
 class Runner:
-    def __init__(self, pack: ModelPack, threads: int | None = None):
+    def __init__(self, pack: PackView, threads: int | None = None):
         arch = pack.architecture
         self.layers = arch["decoder_layers"]
         self.heads = arch["heads"]
@@ -87,7 +87,7 @@ class Runner:
              **dict.fromkeys([present for _, present in self.cache_names], cache)})
         self.logits_width = logits_width(self.decoder, pack.file("decoder.onnx"), self.vocab_size)
 
-    def _open(self, pack: ModelPack, graph: str, threads: int | None, inputs: dict, outputs: dict):
+    def _open(self, pack: PackView, graph: str, threads: int | None, inputs: dict, outputs: dict):
         def load(path: Path):
             return open_session(path, threads, reduced_range_weights(pack, graph) if self.reduced_range else None)
 

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
     from ..language_choice import LanguageChoice
     from ..options import DecodeOptions
-    from ..pack import ModelPack
+    from ..pack_view import PackView
     from ..search import Decoder, SearchSettings
 
 OPTIONAL_TOKENIZER_FILES = ("tokenizer_config.json",)  # decode settings (clean-up of spaces)
@@ -110,10 +110,10 @@ class Family:
         return 0
 
     # --- the runtime -----------------------------------------------------------------------------
-    def open_tokenizer(self, pack: ModelPack) -> Any:
+    def open_tokenizer(self, pack: PackView) -> Any:
         raise NotImplementedError
 
-    def choose(self, pack: ModelPack, options: DecodeOptions | None) -> LanguageChoice:
+    def choose(self, pack: PackView, options: DecodeOptions | None) -> LanguageChoice:
         """The languages of a request; ValueError (one line) for a language the pack does not offer."""
         raise NotImplementedError
 
@@ -131,11 +131,11 @@ class Family:
         """Whether the text before a paragraph can be given with it (an LLM's context prompt)."""
         return False
 
-    def open_runner(self, pack: ModelPack, threads: int | None) -> Any:
+    def open_runner(self, pack: PackView, threads: int | None) -> Any:
         """What runs the pack's graphs: Runner (encoder-decoder) or CausalRunner (decoder-only)."""
         raise NotImplementedError
 
-    def max_source_tokens(self, pack: ModelPack) -> int:
+    def max_source_tokens(self, pack: PackView) -> int:
         """The most tokens encode() may give for one part of a text; longer sentences are cut."""
         raise NotImplementedError
 
@@ -227,7 +227,7 @@ def informative(check: Check) -> Any:
 
 
 
-def clean_up_spaces(pack: ModelPack) -> bool:
+def clean_up_spaces(pack: PackView) -> bool:
     """decode()'s clean-up of spaces, as the model's tokenizer_config.json sets it (default off)."""
     name = OPTIONAL_TOKENIZER_FILES[0]
     if name not in pack.manifest["files"]:

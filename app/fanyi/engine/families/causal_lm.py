@@ -31,7 +31,7 @@ from .weights import CausalWeights, DecoderBlock, Rotary
 
 if TYPE_CHECKING:
     from ..options import DecodeOptions
-    from ..pack import ModelPack
+    from ..pack_view import PackView
     from ..search import Decoder, SearchSettings
 
 CHAT_TEMPLATE = "chat_template.jinja"
@@ -213,7 +213,7 @@ class CausalLM(Family):
             raise Invalid("default_target", f"{show(default)} is not one of languages.target")
 
     # --- the runtime ------------------------------------------------------------------------------
-    def open_tokenizer(self, pack: ModelPack) -> ChatTokenizer:
+    def open_tokenizer(self, pack: PackView) -> ChatTokenizer:
         section = pack.manifest["prompt"]
 
         def read_template(path: Any) -> str:
@@ -229,7 +229,7 @@ class CausalLM(Family):
             path, prompts, strip_rule(section["strip"]), ids.get("eos_all") or [ids["eos"]],
             clean_up_tokenization_spaces=clean))
 
-    def choose(self, pack: ModelPack, options: DecodeOptions | None) -> LanguageChoice:
+    def choose(self, pack: PackView, options: DecodeOptions | None) -> LanguageChoice:
         source, target = pick_languages(pack, options)
         return LanguageChoice(None, None, base_language(source), base_language(target), source, target)
 
@@ -246,10 +246,10 @@ class CausalLM(Family):
     def takes_context(self, tokenizer: Any) -> bool:
         return tokenizer.prompts.has(CONTEXT)
 
-    def open_runner(self, pack: ModelPack, threads: int | None) -> CausalRunner:
+    def open_runner(self, pack: PackView, threads: int | None) -> CausalRunner:
         return CausalRunner(pack, threads)
 
-    def max_source_tokens(self, pack: ModelPack) -> int:
+    def max_source_tokens(self, pack: PackView) -> int:
         return min(PARAGRAPH_TOKENS, int(pack.architecture["max_positions"]) // 2)
 
     # --- decoding ---------------------------------------------------------------------------------

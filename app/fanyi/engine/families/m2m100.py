@@ -10,7 +10,7 @@ from .base import HfFolder, clean_up_spaces, register
 from .many_to_many import FairseqPositions, ManyToMany
 
 if TYPE_CHECKING:
-    from ..pack import ModelPack
+    from ..pack_view import PackView
 
 ARCHITECTURE = "M2M100ForConditionalGeneration"
 
@@ -32,7 +32,7 @@ class M2M100(FairseqPositions, ManyToMany):
         codes = list(hf_tokenizer.lang_code_to_id)
         return codes, [hf_tokenizer.lang_code_to_token[c] for c in codes]
 
-    def open_tokenizer(self, pack: ModelPack) -> M2M100Tokenizer:
+    def open_tokenizer(self, pack: PackView) -> M2M100Tokenizer:
         section = pack.manifest["languages"]
         languages = dict(pack.language_tokens.values())  # token → id
         vocab_size = pack.architecture["vocab_size"]

@@ -18,7 +18,7 @@ from .seq2seq import EncoderDecoder
 
 if TYPE_CHECKING:
     from ..options import DecodeOptions
-    from ..pack import ModelPack
+    from ..pack_view import PackView
 
 # the code asked for when the user names none: the app is an English→Chinese translator first
 PREFERRED_TARGETS = ("zho_Hans", "zh_CN", "zh")
@@ -87,7 +87,7 @@ class ManyToMany(EncoderDecoder):
             raise Invalid("default_target", f"{show(default)} is not one of languages.target")
 
     # --- the runtime ------------------------------------------------------------------------------
-    def choose(self, pack: ModelPack, options: DecodeOptions | None) -> LanguageChoice:
+    def choose(self, pack: PackView, options: DecodeOptions | None) -> LanguageChoice:
         source, target = pick_languages(pack, options)
         tokens = pack.language_tokens
         return LanguageChoice(tokens[source][0], tokens[target][1], base_language(source), base_language(target),

@@ -19,7 +19,7 @@ from .seq2seq import EncoderDecoder
 
 if TYPE_CHECKING:
     from ..options import DecodeOptions
-    from ..pack import ModelPack
+    from ..pack_view import PackView
 
 LANG_TOKEN = re.compile(r"^>>(.+)<<$")
 # "zhx" (ISO 639-5: the Chinese languages) is what multi-variety models such as opus-mt-tc-bible-big-zhx-en read
@@ -76,13 +76,13 @@ class Marian(EncoderDecoder):
             raise Invalid("default_target", f"{show(default)} is not one of target_tokens")
 
     # --- the runtime ------------------------------------------------------------------------------
-    def open_tokenizer(self, pack: ModelPack) -> Tokenizer:
+    def open_tokenizer(self, pack: PackView) -> Tokenizer:
         vocab_size = pack.architecture["vocab_size"]
         return Tokenizer(pack.load("source.spm", load_spm), pack.load("target.spm", load_spm),
                          pack.load("vocab.json", lambda path: read_vocab(path, vocab_size)),
                          clean_up_tokenization_spaces=clean_up_spaces(pack))
 
-    def choose(self, pack: ModelPack, options: DecodeOptions | None) -> LanguageChoice:
+    def choose(self, pack: PackView, options: DecodeOptions | None) -> LanguageChoice:
         source = options.source if options else None
         if source is not None and source != pack.source_lang:
             raise ValueError(f"the model {pack.name} translates from {pack.source_lang!r} only, not {source!r}")

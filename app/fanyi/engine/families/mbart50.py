@@ -10,10 +10,10 @@ from .base import HfFolder, clean_up_spaces, register
 from .many_to_many import LEARNED_POSITION_OFFSET, ManyToMany
 
 if TYPE_CHECKING:
-    from ..pack import ModelPack
+    from ..pack_view import PackView
 
 
-def open_json_tokenizer(pack: ModelPack) -> JsonTokenizer:
+def open_json_tokenizer(pack: PackView) -> JsonTokenizer:
     """tokenizer.json with the pack's language tokens (mBART-50, NLLB)."""
     languages = dict(pack.language_tokens.values())  # token → id
     position = pack.manifest["languages"]["source_token_position"]
@@ -47,5 +47,5 @@ class MBart50(ManyToMany):
     def extra_position_rows(self) -> int:
         return LEARNED_POSITION_OFFSET
 
-    def open_tokenizer(self, pack: ModelPack) -> JsonTokenizer:
+    def open_tokenizer(self, pack: PackView) -> JsonTokenizer:
         return open_json_tokenizer(pack)

@@ -12,7 +12,7 @@ from .many_to_many import FairseqPositions, ManyToMany
 from .mbart50 import open_json_tokenizer
 
 if TYPE_CHECKING:
-    from ..pack import ModelPack
+    from ..pack_view import PackView
 
 
 @register
@@ -32,5 +32,5 @@ class Nllb(FairseqPositions, ManyToMany):
         return (f"{folder.path}: {folder.architecture} has no tokenizer Fanyi knows "
                 "(M2M100Tokenizer or NllbTokenizer)")
 
-    def open_tokenizer(self, pack: ModelPack) -> JsonTokenizer:
+    def open_tokenizer(self, pack: PackView) -> JsonTokenizer:
         return open_json_tokenizer(pack)

@@ -19,7 +19,7 @@ from .base import ACTIVATION, HEADS, LAYERS, POSITIONS, VOCAB, WIDTH, Family, in
 from .weights import Attention, Layer, Linear, Norm, Seq2SeqWeights
 
 if TYPE_CHECKING:
-    from ..pack import ModelPack
+    from ..pack_view import PackView
 
 POSITION_TABLES = ("shared.encoder_positions", "shared.decoder_positions")  # [max_positions, d_model]
 
@@ -155,8 +155,8 @@ class EncoderDecoder(Family):
                               f"has the shape {entry['shape']}, the architecture says [{rows}, {arch['d_model']}]")
 
     # --- the runtime ------------------------------------------------------------------------------
-    def open_runner(self, pack: ModelPack, threads: int | None) -> Runner:
+    def open_runner(self, pack: PackView, threads: int | None) -> Runner:
         return Runner(pack, threads)
 
-    def max_source_tokens(self, pack: ModelPack) -> int:
+    def max_source_tokens(self, pack: PackView) -> int:
         return int(pack.architecture["max_positions"])
