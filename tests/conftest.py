@@ -147,6 +147,23 @@ def tiny_nllb_pack(tiny_many_pack) -> Path:
 
 
 @pytest.fixture(scope="session")
+def release_reference():
+    """packaging/release/reference.py, seeing the CPU the app sees. It asks the hardware which int8 weight
+    path it takes, while the app obeys FANYI_INT8_WEIGHTS, and =reduced stands for an x86 CPU without VNNI
+    in the tests: a reference recorded here must come from the path the app (and its self-test) runs."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "packaging"))
+    from release import reference
+
+    from fanyi.engine.int8_weights import needs_reduced_range
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(reference, "cpu_path", lambda: "reduced" if needs_reduced_range() else "full")
+        yield reference
+
+
+@pytest.fixture(scope="session")
 def ocr_models() -> Path:
     """The OCR models in assets/ocr, which `make test` puts there (`make ocr-models`, from the package index).
     A test never downloads them: without them, the tests that need them skip, saying so."""

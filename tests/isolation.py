@@ -32,9 +32,9 @@ import isolation_guard  # noqa: E402
 
 XDG = {"XDG_CONFIG_HOME": ".config", "XDG_DATA_HOME": ".local/share", "XDG_CACHE_HOME": ".cache",
        "XDG_STATE_HOME": ".local/state", "XDG_RUNTIME_DIR": "runtime"}
-DROPPED = ("FANYI_DATA_DIR", "FANYI_CONFIG_DIR", "FANYI_MODELS_DIR", "FANYI_CATALOG_URL", "HF_HOME", "HF_HUB_CACHE",
-           "HUGGINGFACE_HUB_CACHE", "TRANSFORMERS_CACHE", "HF_DATASETS_CACHE", "TORCH_HOME", "XDG_CONFIG_DIRS",
-           "XDG_DATA_DIRS")
+DROPPED = ("FANYI_DATA_DIR", "FANYI_CONFIG_DIR", "FANYI_MODELS_DIR", "FANYI_CATALOG_URL", "HF_HOME",
+           "HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE", "TRANSFORMERS_CACHE", "HF_DATASETS_CACHE", "TORCH_HOME",
+           "XDG_CONFIG_DIRS", "XDG_DATA_DIRS")
 _saved_environ: dict[str, str] = {}
 _root: Path | None = None
 _reported = 0  # how much of the guard's log has been reported
@@ -69,8 +69,8 @@ def pytest_configure(config: pytest.Config) -> None:
     _root = Path(tempfile.mkdtemp(prefix="fanyi-tests-"))
     env = os.environ
     env.setdefault(isolation_guard.REAL_HOMES_ENV, _real_homes())  # an xdist worker keeps its controller's
-    env[isolation_guard.EXEMPT_ENV] = os.pathsep.join(
-        dict.fromkeys([str(ROOT), sys.prefix, sys.base_prefix, sys.exec_prefix, tempfile.gettempdir(), str(_root)]))
+    exempt = [str(ROOT), sys.prefix, sys.base_prefix, sys.exec_prefix, tempfile.gettempdir(), str(_root)]
+    env[isolation_guard.EXEMPT_ENV] = os.pathsep.join(dict.fromkeys(exempt))
     env[isolation_guard.LOG_ENV] = str(_root / "guard.log")
     if str(SITE) not in env.get("PYTHONPATH", "").split(os.pathsep):
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(SITE), env.get("PYTHONPATH")) if p)

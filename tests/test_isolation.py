@@ -41,12 +41,13 @@ def test_every_test_has_its_own_empty_home(isolated_home):
 
 
 def test_qt_keeps_its_files_in_a_temporary_home():
-    """Qt settles its folders once per process (QtProject.conf): it must have settled them in a temporary one."""
+    """Qt settles its folders once per process (QtProject.conf): they must be temporary ones."""
     from PySide6.QtCore import QSettings, QStandardPaths
 
     temporary = Path(tempfile.gettempdir()).resolve()
-    qt_project = Path(QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "QtProject").fileName())
-    for path in (qt_project, Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.ConfigLocation))):
+    qt_project = QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "QtProject").fileName()
+    config = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.ConfigLocation)
+    for path in (Path(qt_project), Path(config)):
         assert path.resolve().is_relative_to(temporary) and not path.resolve().is_relative_to(REAL_HOME), path
 
 
@@ -83,7 +84,8 @@ def test_a_subprocess_inherits_the_home_and_the_guard(isolated_home, probe):
     code = f"import pathlib; print(pathlib.Path.home()); pathlib.Path({str(probe)!r}).write_text('x')"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert result.stdout.strip() == str(isolated_home)
-    assert result.returncode == 1 and "PermissionError: tests must not write into the real home" in result.stderr
+    assert result.returncode == 1
+    assert "PermissionError: tests must not write into the real home" in result.stderr
     assert [str(probe) in line for line in isolation._new_violations()] == [True]
 
 
@@ -104,8 +106,9 @@ def test_a_test_that_writes_into_the_real_home_fails_even_if_the_error_is_swallo
                 pass
     """))
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(Path(__file__).parent), os.environ["PYTHONPATH"]]))
-    result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "isolation", "-p", "no:cacheprovider",
-                             "test_careless.py"], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300)
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "isolation", "-p", "no:cacheprovider",
+               "test_careless.py"]
+    result = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300)
     assert result.returncode == 1, result.stdout
     assert "2 passed, 2 errors" in result.stdout, result.stdout
     assert f"write into the real home: open({str(probe)!r}) for writing" in result.stdout

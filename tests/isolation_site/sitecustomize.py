@@ -1,4 +1,4 @@
-"""Python runs this at start-up when this folder is on PYTHONPATH, as it is in every process the tests start."""
+"""Python runs this at start-up when this folder is on PYTHONPATH, as in every process the tests start."""
 
 import isolation_guard
 

@@ -46,7 +46,7 @@ def _read(blob: np.ndarray, entry: dict) -> np.ndarray:
 
 
 def halved(levels: np.ndarray, scale: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The same weights with levels halved to -64..64 and scales doubled (one bit coarser, never saturating)."""
+    """The same weights, levels halved to -64..64 and scales doubled: one bit coarser, never saturating."""
     return np.rint(levels / 2).astype(np.int8), (scale * 2).astype(np.float32)
 
 
