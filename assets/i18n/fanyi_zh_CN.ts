@@ -24,6 +24,83 @@
     </message>
 </context>
 <context>
+    <name>FanyiApp</name>
+    <message>
+        <source>The glossary could not be saved: {0}</source>
+        <translation>无法保存术语表：{0}</translation>
+    </message>
+</context>
+<context>
+    <name>GlossaryController</name>
+    <message>
+        <source>The glossary could not be read and was put aside: {0}</source>
+        <translation>术语表无法读取，已另存备份：{0}</translation>
+    </message>
+</context>
+<context>
+    <name>GlossaryTab</name>
+    <message>
+        <source>From</source>
+        <translation>源语言</translation>
+    </message>
+    <message>
+        <source>To</source>
+        <translation>目标语言</translation>
+    </message>
+    <message>
+        <source>Term</source>
+        <translation>术语</translation>
+    </message>
+    <message>
+        <source>Translation</source>
+        <translation>译法</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Import…</source>
+        <translation>导入…</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>How a term is to be translated, per language pair (codes such as en, zh, zh-Hant, ja). An LLM pack is told the terms a paragraph holds; other packs keep them through placeholders, which a model may drop.</source>
+        <translation>按语言对规定术语的译法（语言代码如 en、zh、zh-Hant、ja）。大模型会被告知段落中出现的术语；其他模型通过占位符保留术语，但模型可能会丢掉占位符。</translation>
+    </message>
+    <message>
+        <source>Row {0}: {1}</source>
+        <translation>第 {0} 行：{1}</translation>
+    </message>
+    <message>
+        <source>{0} cannot be written: {1}</source>
+        <translation>无法写入 {0}：{1}</translation>
+    </message>
+    <message>
+        <source>Import a glossary</source>
+        <translation>导入术语表</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv);;All files (*)</source>
+        <translation>CSV 文件 (*.csv);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Export the glossary</source>
+        <translation>导出术语表</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+</context>
+<context>
     <name>HistoryController</name>
     <message>
         <source>The history file was damaged. It was kept as %1 and a new history was started.</source>
@@ -661,6 +738,10 @@
     <message>
         <source>Chinese variant</source>
         <translation>中文变体</translation>
+    </message>
+    <message>
+        <source>Glossary</source>
+        <translation>术语表</translation>
     </message>
     <message>
         <source>For models that can write Simplified or Traditional Chinese, or Cantonese</source>
