@@ -154,7 +154,7 @@ def _quality(entry) -> str:
     q = entry.quality
     if q is None:
         return "-"
-    bleu = q.bleu.int8 if entry.quantization == "int8" else q.bleu.fp32
+    bleu = q.bleu.of(entry.quantization)
     return "-" if bleu is None else f"BLEU {bleu:.1f}"
 
 
