@@ -143,8 +143,8 @@ def build_pack(spec: PackSpec, opts: BuildOptions, work: Path, say: Say) -> Buil
         if failures := scoring.gate_failures((bleu, chrf), opts.max_loss[quantize]):
             raise PackFailed(f"{quantize} loses too much against PyTorch on {test_set.label} ({source}→{target}): "
                              + "; ".join(failures))
-        scored.append(scoring.Scored(spec.id, quantize, source, target, test_set, outputs, validation.top1_agreement,
-                             bleu, chrf))
+        scored.append(scoring.Scored(spec.id, quantize, source, target, test_set, outputs,
+                                     validation.top1_agreement, bleu, chrf))
     if "fp32" in packs:
         shutil.rmtree(packs.pop("fp32"))  # several gigabytes for an LLM: gone before the archive is written
 
