@@ -188,15 +188,26 @@ class _ProgressLine:
 
 
 def _direction(entry) -> str:
-    return f"{','.join(entry.source_langs)}→{','.join(entry.target_langs)}"
+    if len(entry.source_langs) == 1 and len(entry.target_langs) == 1:
+        return f"{entry.source_langs[0]}→{entry.target_langs[0]}"
+    return f"{len(set(entry.source_langs) | set(entry.target_langs))} langs"  # as `models list` shows them
 
 
 def _quality(entry) -> str:
     q = entry.quality
     if q is None:
         return "-"
-    bleu = q.bleu.int8 if entry.quantization == "int8" else q.bleu.fp32
+    bleu = q.bleu.of(entry.quantization)
     return "-" if bleu is None else f"BLEU {bleu:.1f}"
+
+
+def _license_terms(entry) -> str:
+    lic = entry.license
+    lines = [f"{entry.id}: {lic.name}, {lic.url}"]
+    if not lic.commercial_use:
+        lines.append("  - no commercial use")
+    lines += [f"  - {sentence}" for sentence in lic.summary("en")]
+    return "\n".join(lines)
 
 
 def cmd_models_catalog(args) -> int:
@@ -219,6 +230,11 @@ def cmd_models_catalog(args) -> int:
     try:
         if args.action == "install":
             entry = install.find_entry(cat, args.name)
+            if entry.license.must_ask and not args.accept_license:
+                print(_license_terms(entry), file=sys.stderr)
+                print(f"fanyi: {entry.id} is published under {entry.license.name}: read its terms above, then "
+                      "run the same command with --accept-license to install it", file=sys.stderr)
+                return 2
             info = install.install(entry, mirror=args.mirror, progress=line)
             line.close()
             print(f"installed {info.name} (version {info.pack_version}) in {info.path}")
@@ -373,6 +389,9 @@ def build_parser() -> argparse.ArgumentParser:
     avail.set_defaults(run=cmd_models_catalog)
     inst = msub.add_parser("install", help="download, verify and install a pack (no export tools needed)")
     inst.add_argument("name", help="a pack id from `fanyi models available`, e.g. opus-mt-en-zh")
+    inst.add_argument("--accept-license", action="store_true",
+                      help="install a pack whose licence restricts where or how it may be used (its terms are "
+                           "printed without this)")
     upd = msub.add_parser("update", help="install newer versions of installed packs")
     upd.add_argument("name", nargs="?", help="only this pack")
     for q in (inst, upd):

@@ -33,6 +33,8 @@ MAX_ARCHIVE_RATIO = 20  # uncompressed / compressed, per member of a pack .zip; 
 ARCHIVE_RATIO_FLOOR = 1 * MiB  # smaller members are not held to the ratio: a short JSON file may compress 30×
 MAX_CATALOG_BYTES = 4 * MiB  # a catalog of a few hundred packs is ~500 KB
 MAX_CATALOG_PACKS = 1000
+MAX_LICENSE_TEXT = 2000  # characters of one licence restriction or notice a catalog shows before a download
+MAX_LICENSE_LINES = 16  # restrictions listed for one licence and language
 
 # --- downloads (fanyi.packs.download, fanyi.packs.catalog_fetch) ----------------------------
 CONNECT_TIMEOUT_S = 15.0  # to open a connection (through a proxy too)

@@ -40,10 +40,11 @@ T = TypeVar("T")
 class Reference:
     """One translation recorded when a release pack was built (packaging/packs.py); the self-test repeats it.
 
-    ``output`` is the pack's own translation of ``sentence`` (to ``target``, a DecodeOptions.target key,
-    with the pack's generation defaults), produced on the build machine with each of the int8 weight
-    paths in ``int8_weights`` ("full", "reduced"; see engine/int8_weights.py; empty for fp32 packs).
-    ``pytorch`` is generate() of the original model; for a release pack the two are equal.
+    ``output`` is the pack's own translation of ``sentence`` (from ``source`` to ``target``, DecodeOptions
+    keys; a one-way pack names no source), with the pack's generation defaults, produced on the build
+    machine with each of the int8 weight paths in ``int8_weights`` ("full", "reduced"; see
+    engine/int8_weights.py; empty for other packs). ``pytorch`` is generate() of the original model;
+    for a release pack the two are equal.
     """
 
     sentence: str
@@ -51,6 +52,7 @@ class Reference:
     pytorch: str
     output: str
     int8_weights: tuple[str, ...] = ()
+    source: str | None = None
 
 
 # --- the manifest --------------------------------------------------------------------------------
@@ -147,6 +149,7 @@ MANIFEST_SCHEMA = record({
     "pack_version": optional(integer(0, limits.MAX_PACK_VERSION)),
     "reference": optional(record({
         "sentence": text(max_chars=limits.MAX_REFERENCE_CHARS),
+        "source": optional(LANGUAGE),
         "target": optional(text(r"[^\s<>]{1,64}")),
         "pytorch": text(r".*", limits.MAX_REFERENCE_CHARS, "printable text"),
         "output": text(r".*", limits.MAX_REFERENCE_CHARS, "printable text"),
@@ -362,7 +365,8 @@ class ModelPack:
         raw = self.manifest["reference"]
         if raw is None:
             return None
-        return Reference(raw["sentence"], raw["target"], raw["pytorch"], raw["output"], tuple(raw["int8_weights"]))
+        return Reference(raw["sentence"], raw["target"], raw["pytorch"], raw["output"], tuple(raw["int8_weights"]),
+                         raw["source"])
 
     @property
     def size_bytes(self) -> int:
