@@ -447,10 +447,6 @@
         <translation>许可证</translation>
     </message>
     <message>
-        <source>%1 is published under %2, which does not allow commercial use. Download it?</source>
-        <translation>%1 以 %2 许可发布，不允许商业使用。仍要下载吗？</translation>
-    </message>
-    <message>
         <source>Update</source>
         <translation>更新</translation>
     </message>
@@ -489,6 +485,26 @@
     <message>
         <source>Installed</source>
         <translation>安装方式</translation>
+    </message>
+    <message>
+        <source>It does not allow commercial use.</source>
+        <translation>它不允许商业使用。</translation>
+    </message>
+    <message>
+        <source>%1 is published under %2.</source>
+        <translation>%1 以 %2 发布。</translation>
+    </message>
+    <message>
+        <source>Do you accept these terms and download it?</source>
+        <translation>你接受这些条款并下载吗？</translation>
+    </message>
+    <message>
+        <source>Family</source>
+        <translation>模型系列</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
     </message>
     <message>
         <source>Default</source>
@@ -1993,6 +2009,17 @@
     <message>
         <source>Many languages</source>
         <translation>多种语言</translation>
+    </message>
+</context>
+<context>
+    <name>memory_check</name>
+    <message>
+        <source>Not enough memory</source>
+        <translation>内存不足</translation>
+    </message>
+    <message>
+        <source>%1 needs about %2 of memory to translate; this computer has %3. The computer may become very slow, or Fanyi may be closed by the system. Load it anyway?</source>
+        <translation>%1 翻译时约需 %2 内存；这台电脑只有 %3。电脑可能会变得很慢，或者系统可能会关闭 Fanyi。仍要加载吗？</translation>
     </message>
 </context>
 <context>
