@@ -26,6 +26,7 @@ from fanyi.export.errors import ExportError  # noqa: E402
 KINDS = ("qwen3", "hunyuan", "gemma3")
 EN_ZH = DecodeOptions(source="en", target="zh", max_new_tokens=24)
 ZH_EN = DecodeOptions(source="zh", target="en", max_new_tokens=24)
+EN_ZH_DEFAULT = DecodeOptions(source="en", target="zh")  # the pack's own length limit
 
 
 def corpus(lang: str, count: int) -> list[str]:
@@ -253,3 +254,19 @@ def test_requests_name_glossary_and_context_in_the_cards_prompts(tiny_llm_pack):
     assert text.startswith("参考下面的翻译：\nApple 翻译成 苹果\n\n将以下文本翻译为中文")
     text = prompts.user_message("It {text} is.", Request("en", "zh", context="Earlier words."))
     assert text.startswith("Earlier words.\n参考上面的信息，把下面的文本翻译成中文") and "It {text} is." in text
+
+
+def test_fanyi_translate_runs_an_int4_llm_pack(tiny_llm_pack):
+    import subprocess
+    import sys
+
+    pack = tiny_llm_pack("qwen3", "int4")
+    run = subprocess.run([sys.executable, "-m", "fanyi", "translate", "--model", str(pack), "--source", "en",
+                          "--target", "zh", "Hello there.\n\nSecond paragraph."], capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode == 0, run.stderr
+    expected = Translator.open(pack, threads=1).translate("Hello there.\n\nSecond paragraph.", EN_ZH_DEFAULT)
+    assert run.stdout == expected + "\n"
+    refused = subprocess.run([sys.executable, "-m", "fanyi", "translate", "--model", str(pack), "--source", "xx",
+                              "Hello."], capture_output=True, text=True, timeout=300)
+    assert refused.returncode != 0 and "source language 'xx' is not offered" in refused.stderr
