@@ -85,3 +85,12 @@ def test_a_port_in_use_is_one_line_and_exit_2(tiny_pack):
     assert result.stderr.strip() == f"fanyi: cannot listen on 127.0.0.1:{port}: the port is in use"
 
 
+
+
+@pytest.mark.parametrize("port", ["99999", "-1"])
+def test_a_port_out_of_range_is_one_line_and_exit_2(tiny_pack, port):
+    result = subprocess.run([sys.executable, "-m", "fanyi", "serve", "--model", str(tiny_pack), "--port", port],
+                            capture_output=True, text=True, timeout=STARTUP)
+    assert result.returncode == 2
+    assert result.stderr.strip() == (f"fanyi: cannot listen on port {port}: a port is a number from 0 to 65535 "
+                                     "(0: any free port)")

@@ -18,6 +18,7 @@ from .core import Core
 
 # After a stop, connections get this long to finish; running translations were cancelled first.
 GRACEFUL_STOP_SECONDS = 3.0
+MAX_PORT = 65535
 
 
 class ServerError(Exception):
@@ -25,11 +26,16 @@ class ServerError(Exception):
 
 
 def bind(host: str, port: int) -> socket.socket:
+    if not 0 <= port <= MAX_PORT:  # socket.bind would raise OverflowError with a traceback
+        raise ServerError(f"cannot listen on port {port}: a port is a number from 0 to {MAX_PORT} (0: any free port)")
     try:
         family = socket.AF_INET6 if ipaddress.ip_address(host).version == 6 else socket.AF_INET
     except ValueError:  # a host name, e.g. localhost
         family = socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # IPPROTO_TCP rather than 0: asyncio sets TCP_NODELAY only on sockets whose proto says TCP, and
+    # accepted sockets inherit it. Without it every keep-alive answer written in two pieces (head,
+    # body) waits ~40 ms for the client's delayed ACK (Nagle).
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     try:
         # Reuse a port left in TIME_WAIT by an earlier run; never share a port in use (no SO_REUSEPORT).
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
