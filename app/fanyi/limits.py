@@ -100,7 +100,11 @@ MAX_OCR_SECONDS = 1800  # recognising one document's pages; a document that need
 API_MAX_BODY_BYTES = 1 * MiB  # one request's body as sent; JSON may spell a Chinese character as 6 bytes
 API_MAX_TEXTS = 50  # texts in one request (DeepL's own limit per request)
 API_MAX_CHARS = 20_000  # characters in one request, all its texts (and their HTML markup) together
-API_MAX_WAITING = 8  # requests waiting for the model behind the running one; more are answered "busy" (429)
+# Translation requests in line for the model at once, waiting or translating (each waits in a thread of
+# its own and holds its body, at most API_MAX_BODY_BYTES); more are answered 429 with Retry-After.
+API_MAX_QUEUED = 64
+API_MAX_WAIT_SECONDS = 60.0  # a request that waited this long for its turn is answered 503 with Retry-After
+API_TURN_SECONDS = 0.25  # a request holding the model longer passes its turn to those waiting, between two batches
 API_MAX_CONNECTIONS = 32  # open connections at once; the server answers 503 beyond
 
 # --- the desktop app (fanyi.langid, fanyi.ui) ------------------------------------------------------

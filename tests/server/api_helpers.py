@@ -74,3 +74,36 @@ class SlowTranslator(_Double):
         for step in self._steps(cancel):
             if step % 10 == 0:
                 yield "慢"
+
+
+class BatchedTranslator(_Double):
+    """Translates in batches of one step each, calling ``progress`` between them as Translator does;
+    a text holding "long" takes steps until its CancelToken fires, any other text two steps."""
+
+    def __init__(self, pack_dir: Path) -> None:
+        super().__init__(pack_dir)
+        self.long_started = threading.Event()
+        self.finished: list[str] = []  # texts, in the order their translations ended
+
+    def translate_batch(self, texts, options=None, progress=None, cancel=None):
+        long = any("long" in text for text in texts)
+        if long:
+            self.long_started.set()
+        try:
+            for step in range(MAX_STEPS if long else 2):
+                if cancel is not None:
+                    cancel.raise_if_cancelled()
+                time.sleep(STEP_SECONDS)
+                if progress is not None:
+                    progress(step + 1, MAX_STEPS)
+        finally:
+            self.finished += texts
+        return ["译" for _ in texts]
+
+    def translate_stream(self, text, options=None, cancel=None):
+        for step in range(MAX_STEPS if "long" in text else 2):
+            if cancel is not None:
+                cancel.raise_if_cancelled()
+            time.sleep(STEP_SECONDS)
+            yield "译"
+        self.finished.append(text)

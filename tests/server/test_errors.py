@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 
 import deepl
 import pytest
@@ -15,6 +16,13 @@ from fanyi import limits
 from fanyi.engine.pack import PackError
 
 TIMEOUT = 60
+
+
+def wait_until(condition) -> None:
+    end = time.monotonic() + TIMEOUT
+    while not condition():
+        assert time.monotonic() < end, "timed out"
+        time.sleep(0.01)
 
 
 def post(server, path: str, **kwargs) -> requests.Response:
@@ -113,12 +121,13 @@ def test_too_large_is_413(en_zh, monkeypatch):
     assert_libre(post(en_zh, "/translate", data=chunks, headers={"Content-Type": "application/json"}), 413, "too large")
 
 
-def test_busy_is_429_when_the_queue_is_full(en_zh, tiny_pack, monkeypatch):
-    monkeypatch.setattr(limits, "API_MAX_WAITING", 0)
+def test_busy_is_429_with_retry_after_when_the_line_is_full(en_zh, tiny_pack, monkeypatch):
+    monkeypatch.setattr(limits, "API_MAX_QUEUED", 1)
     monkeypatch.setattr(deepl.http_client, "max_network_retries", 0)
     core = en_zh.core
     gate = core.models.gate(core.models.for_direction("en", "zh"))
     inside, release = threading.Event(), threading.Event()
+    waiting: list[requests.Response] = []
 
     def hold() -> None:
         with gate.use():
@@ -127,18 +136,37 @@ def test_busy_is_429_when_the_queue_is_full(en_zh, tiny_pack, monkeypatch):
 
     holder = threading.Thread(target=hold)
     holder.start()
+    first = threading.Thread(target=lambda: waiting.append(libre(en_zh, q=EN[1], target="zh")))
     try:
         assert inside.wait(TIMEOUT)
-        assert_libre(libre(en_zh, q=EN[0], target="zh"), 429, "busy")
-        assert_deeplx(deeplx(en_zh, text=EN[0], target_lang="ZH"), 429, "busy")
-        assert_deepl(deepl_v2(en_zh, text=[EN[0]], target_lang="ZH"), 429, "busy")
-        assert_libre(post(en_zh, "/stream", json={"q": EN[0], "target": "zh"}), 429, "busy")
+        first.start()  # takes the one place in line, and waits for the model
+        wait_until(lambda: gate.waiting == 1)
+        answers = [(libre(en_zh, q=EN[0], target="zh"), assert_libre),
+                   (deeplx(en_zh, text=EN[0], target_lang="ZH"), assert_deeplx),
+                   (deepl_v2(en_zh, text=[EN[0]], target_lang="ZH"), assert_deepl),
+                   (post(en_zh, "/stream", json={"q": EN[0], "target": "zh"}), assert_libre)]
+        for answer, check in answers:
+            check(answer, 429, "busy")
+            assert int(answer.headers["Retry-After"]) >= 1
         with pytest.raises(deepl.TooManyRequestsException):
             deepl.Translator("k", server_url=en_zh.address).translate_text(EN[0], target_lang="ZH")
     finally:
         release.set()
         holder.join(TIMEOUT)
+        first.join(TIMEOUT)
+    assert waiting[0].status_code == 200  # the one in line was served
     assert libre(en_zh, q=EN[0], target="zh").status_code == 200  # free again
+
+
+def test_waiting_too_long_for_the_model_is_503_with_retry_after(en_zh, monkeypatch):
+    monkeypatch.setattr(limits, "API_MAX_WAIT_SECONDS", 0.3)
+    core = en_zh.core
+    gate = core.models.gate(core.models.for_direction("en", "zh"))
+    with gate.use():
+        answer = deepl_v2(en_zh, text=[EN[0]], target_lang="ZH")
+        assert_deepl(answer, 503, "busy")
+        assert int(answer.headers["Retry-After"]) >= 1
+        assert_libre(libre(en_zh, q=EN[0], target="zh"), 503, "no turn for the model within 0.3 s")
 
 
 def test_an_engine_failure_is_500_with_one_line(serve, tiny_pack):

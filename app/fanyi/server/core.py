@@ -2,8 +2,10 @@
 
 A ``Job`` (texts, source and target as the client named them, plain text or HTML) is checked
 against the limits, routed to a pack and target token, and translated under that pack's
-TranslatorGate: in turn with the app's own requests, at most ``API_MAX_WAITING`` requests queued
-(``Busy`` beyond), and cancelled through its CancelToken when the client goes away.
+TranslatorGate: in turn with the app's own requests, in a line of at most ``API_MAX_QUEUED``
+requests (line.py), and cancelled through its CancelToken when the client goes away. A request
+that holds the model longer than ``API_TURN_SECONDS`` passes its turn to those waiting between two
+batches (or two pieces of a stream), so short requests are not stuck behind a long one.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import dataclasses
 import hmac
 import re
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -19,24 +22,28 @@ from dataclasses import dataclass
 from fanyi import langid, limits
 from fanyi.documents.html import HtmlText
 from fanyi.documents.policy import keep_reason
+from fanyi.engine.gate import TimedOut
 from fanyi.engine.options import CancelToken, DecodeOptions
 from fanyi.engine.pack import PackError
 from fanyi.library import PackInfo
 
 from . import languages
 from .languages import AUTO, UnknownLanguage
+from .line import Line
 from .models import Models, holds
 
 _MARKUP = re.compile(r"<[^>]*>")  # tags are no evidence of the text's language
 
 
 class ApiError(Exception):
-    """A request that cannot be answered: an HTTP status and a sentence for the client."""
+    """A request that cannot be answered: an HTTP status and a sentence for the client (and, for a
+    request that may succeed later, the seconds to wait before trying again)."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, retry_after: int | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.retry_after = retry_after
 
 
 @dataclass(frozen=True)
@@ -76,6 +83,7 @@ class Core:
         self.api_key = api_key or None
         self._options = options  # beams and lengths as the user set them; read per request
         self._running: set[CancelToken] = set()
+        self.line = Line()
         self._lock = threading.Lock()
         self.characters = 0  # translated since the start, for DeepL's /v2/usage
 
@@ -144,11 +152,12 @@ class Core:
         for indices in groups.values():
             route = routes[indices[0]]
             texts = [job.texts[i] for i in indices]
-            with self._holding(route, cancel) as (translator, options):
+            with self._holding(route, cancel) as (translator, options, share):
+                between = lambda _done, _total: share()  # noqa: E731 - translate_batch's progress: after each batch
                 if job.html:
-                    done = _translate_html(translator, texts, options, cancel, route.pack.target_lang)
+                    done = _translate_html(translator, texts, options, cancel, route.pack.target_lang, between)
                 else:
-                    done = translator.translate_batch(texts, options, cancel=cancel)
+                    done = translator.translate_batch(texts, options, between, cancel=cancel)
             for i, text in zip(indices, done):
                 results[i] = text
         self._count(job)
@@ -164,18 +173,21 @@ class Core:
         if route.pack is None:
             yield route, iter(job.texts)
             return
-        with self._holding(route, cancel) as (translator, options):
-            yield route, translator.translate_stream(job.texts[0], options, cancel)
+        with self._holding(route, cancel) as (translator, options, share):
+            yield route, _sharing(translator.translate_stream(job.texts[0], options, cancel), share)
         self._count(job)
 
-    def cancel_all(self) -> None:
-        """Stop every running translation at its next decoder step (the server is stopping)."""
+    def close(self) -> None:
+        """The server is stopping: every running or waiting translation stops at its next step."""
         with self._lock:
             for token in self._running:
                 token.cancel()
+        self.line.close()
 
     @contextmanager
     def _holding(self, route: Route, cancel: CancelToken):
+        """The route's translator and options for the block, and ``share()``: pass the turn when it is
+        someone else's (call it between two steps)."""
         assert route.pack is not None
         try:
             gate = self.models.gate(route.pack)
@@ -184,11 +196,22 @@ class Core:
         with self._lock:
             self._running.add(cancel)
         try:
-            with gate.use(cancel, max_waiting=limits.API_MAX_WAITING) as translator:
+            with gate.use(cancel, timeout=limits.API_MAX_WAIT_SECONDS) as translator:
                 # The app's window may have switched models between routing and now.
                 if translator is None or not holds(translator, route.pack):
-                    raise ApiError(503, "the model is being loaded; try again in a moment")
-                yield translator, dataclasses.replace(self._options(), target=route.token)
+                    raise ApiError(503, "the model is being loaded; try again in a moment", retry_after=1)
+                turn_started = started = time.monotonic()
+
+                def share() -> None:
+                    nonlocal turn_started
+                    if time.monotonic() - turn_started >= limits.API_TURN_SECONDS and gate.pass_turn(cancel):
+                        turn_started = time.monotonic()
+
+                yield translator, dataclasses.replace(self._options(), target=route.token), share
+                self.line.served(time.monotonic() - started)
+        except TimedOut:
+            raise ApiError(503, f"Fanyi is busy: no turn for the model within {limits.API_MAX_WAIT_SECONDS:g} s; "
+                                "try again later", retry_after=self.line.retry_after()) from None
         finally:
             with self._lock:
                 self._running.discard(cancel)
@@ -221,8 +244,15 @@ def _token(pack: PackInfo, target: languages.Language) -> str | None:
     return target.variant
 
 
+def _sharing(pieces: Iterator, share: Callable[[], None]) -> Iterator:
+    """A stream's pieces, passing the turn between them when it is someone else's."""
+    for piece in pieces:
+        yield piece
+        share()
+
+
 def _translate_html(translator, texts: list[str], options: DecodeOptions, cancel: CancelToken,
-                    target_lang: str) -> list[str]:
+                    target_lang: str, progress: Callable[[int, int], None]) -> list[str]:
     """The text of each HTML fragment translated in place by the documents' HTML code; markup kept as it is."""
     markups = [HtmlText(text, xhtml=False) for text in texts]
     units = [list(markup.units()) for markup in markups]
@@ -231,7 +261,7 @@ def _translate_html(translator, texts: list[str], options: DecodeOptions, cancel
         return bool(unit.keep or keep_reason(unit.text, target_lang))
 
     wanted = [unit.text for group in units for unit in group if not kept(unit)]
-    done = iter(translator.translate_batch(wanted, options, cancel=cancel))
+    done = iter(translator.translate_batch(wanted, options, progress, cancel=cancel))
     results = []
     for markup, group in zip(markups, units):
         translations = [None if kept(unit) else next(done) for unit in group]

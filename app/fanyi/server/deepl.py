@@ -15,7 +15,7 @@ from starlette.routing import Route
 
 from . import languages
 from .core import ApiError, Core, Job
-from .web import guarded, presented_key, read_fields, run_cancellable
+from .web import guarded, presented_key, read_fields, translate_in_line
 
 # There is no quota here; clients show usage against a limit, so the limit is a number that reads as plenty.
 CHARACTER_LIMIT = 10**12
@@ -56,7 +56,7 @@ async def _translate(core: Core, request: Request) -> Response:
     if handling not in (None, "", "html"):
         raise ApiError(400, f"tag_handling={handling!r} is not supported here; use html")
     job = Job(texts, fields.text("source_lang") or languages.AUTO, target, html=handling == "html")
-    outcome = await run_cancellable(request, lambda token: core.translate(job, token))
+    outcome = await translate_in_line(core, request, job)
     return JSONResponse({"translations": [
         {"detected_source_language": code(language), "text": text, "billed_characters": len(source)}
         for text, language, source in zip(outcome.texts, outcome.sources, texts)

@@ -16,7 +16,7 @@ from fanyi import langid
 
 from . import languages
 from .core import ApiError, Core, Job
-from .web import Fields, guarded, presented_key, read_fields, run_cancellable
+from .web import Fields, guarded, presented_key, read_fields, translate_in_line
 
 
 def error(status: int, message: str) -> Response:
@@ -39,7 +39,7 @@ async def translate(core: Core, request: Request, fields: Fields) -> Response:
     single = not fields.is_list("q")
     source = fields.text("source", languages.AUTO) or languages.AUTO
     job = Job(q, source, target, html=text_format == "html")
-    outcome = await run_cancellable(request, lambda token: core.translate(job, token))
+    outcome = await translate_in_line(core, request, job)
     body: dict = {"translatedText": outcome.texts[0] if single else outcome.texts}
     if source.strip().lower() == languages.AUTO:
         detected = [_detection(s, c) for s, c in zip(outcome.sources, outcome.confidences)]

@@ -75,7 +75,7 @@ def serve_forever(core: Core, sock: socket.socket) -> None:
     try:
         server.run(sockets=[sock])
     finally:
-        core.cancel_all()
+        core.close()
 
 
 class BackgroundServer:
@@ -97,7 +97,7 @@ class BackgroundServer:
 
     def stop(self) -> None:
         self._server.should_exit = True
-        self.core.cancel_all()
+        self.core.close()
         self._thread.join(GRACEFUL_STOP_SECONDS + 5)
 
     def _run(self, sock: socket.socket) -> None:

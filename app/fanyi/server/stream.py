@@ -58,7 +58,7 @@ async def _stream(core: Core, request: Request) -> Response:
             for piece in pieces:
                 post(piece)
 
-    stream = ThreadStream(produce)
+    stream = ThreadStream(core.line, produce)
     try:
         route = await stream.next()  # routed and holding the model; errors so far get a status
     except BaseException:

@@ -8,23 +8,20 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import threading
 import urllib.parse
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any
 
-import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import Response
 
 from fanyi import limits
-from fanyi.engine.gate import Busy
 from fanyi.engine.options import Cancelled, CancelToken
 
-from .core import ApiError
+from .core import ApiError, Core, Job, Outcome
+from .line import Line, QueueFull
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 Shape = Callable[[int, str], Response]  # (status, message) → the protocol's error response
 BUSY = "Fanyi is busy with other translations; try again in a moment"
 CLIENT_GONE = 499  # nginx's code for "the client closed the request"; nobody reads it
@@ -93,6 +90,7 @@ async def _read_body(request: Request) -> bytes:
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limits.API_MAX_BODY_BYTES:
         raise ApiError(413, f"the request is too large (at most {limits.API_MAX_BODY_BYTES} bytes)")
+
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
@@ -148,15 +146,17 @@ def presented_key(request: Request, fields: Fields) -> str | None:
     return None
 
 
-async def run_cancellable(request: Request, work: Callable[[CancelToken], T]) -> T:
-    """``work(token)`` in a worker thread; the token is cancelled when the client disconnects."""
+async def translate_in_line(core: Core, request: Request, job: Job) -> Outcome:
+    """``core.translate(job)`` in a thread of the line; the client's disconnect cancels it."""
     token = CancelToken()
-    # A plain task rather than a task group, whose errors would come wrapped in an ExceptionGroup.
-    watcher = asyncio.ensure_future(_cancel_on_disconnect(request, token))
-    try:
-        return await anyio.to_thread.run_sync(work, token)
-    finally:
-        watcher.cancel()
+    with core.line.place():
+        # A plain task rather than a task group, whose errors would come wrapped in an ExceptionGroup.
+        watcher = asyncio.ensure_future(_cancel_on_disconnect(request, token))
+        try:
+            return await asyncio.wrap_future(core.line.submit(lambda: core.translate(job, token)))
+        finally:
+            token.cancel()  # a no-op once done; stops the thread when this task was cancelled (the server stops)
+            watcher.cancel()
 
 
 async def _cancel_on_disconnect(request: Request, token: CancelToken) -> None:
@@ -168,17 +168,20 @@ async def _cancel_on_disconnect(request: Request, token: CancelToken) -> None:
 class ThreadStream:
     """What a worker thread produces, received in the event loop one item at a time.
 
-    ``produce(token, post)`` runs in its own thread and calls ``post(item)`` for each item; its
-    error, if any, is raised by ``next()`` in the event loop. The stream's owner cancels ``token``
-    when it stops listening (the client went away), which stops the translation at its next step.
+    ``produce(token, post)`` runs in a thread of the line, holding a place in it (QueueFull at
+    once when there is none), and calls ``post(item)`` for each item; its error, if any, is raised
+    by ``next()`` in the event loop. The stream's owner cancels ``token`` when it stops listening
+    (the client went away), which stops the translation at its next step.
     """
 
     END = object()
 
-    def __init__(self, produce: Callable[[CancelToken, Callable[[Any], None]], None]) -> None:
+    def __init__(self, line: Line, produce: Callable[[CancelToken, Callable[[Any], None]], None]) -> None:
         self.token = CancelToken()
         self._items: asyncio.Queue[Any] = asyncio.Queue()
         loop = asyncio.get_running_loop()
+        place = line.place()
+        place.__enter__()  # left by the thread when it ends
 
         def post(item: Any) -> None:
             try:
@@ -192,9 +195,14 @@ class ThreadStream:
             except BaseException as exc:  # noqa: BLE001 - every outcome goes to the event loop
                 post(_Failure(exc))
             finally:
+                place.__exit__(None, None, None)
                 post(self.END)
 
-        threading.Thread(target=run, name="fanyi-api-stream", daemon=True).start()
+        try:
+            line.submit(run)
+        except BaseException:
+            place.__exit__(None, None, None)
+            raise
 
     async def next(self) -> Any:
         item = await self._items.get()
@@ -213,14 +221,20 @@ async def guarded(shape: Shape, handler: Callable[[], Awaitable[Response]]) -> R
     try:
         return await handler()
     except ApiError as exc:
-        return shape(exc.status, exc.message)
-    except Busy:
-        return shape(429, BUSY)
+        return _retry_after(shape(exc.status, exc.message), exc.retry_after)
+    except QueueFull as exc:
+        return _retry_after(shape(429, BUSY), exc.retry_after)
     except Cancelled:
         return Response(status_code=CLIENT_GONE)
     except Exception as exc:  # noqa: BLE001 - the client gets one line; the log gets the traceback
         log.exception("local API request failed")
         return shape(500, f"translation failed: {one_line(exc)}")
+
+
+def _retry_after(response: Response, seconds: int | None) -> Response:
+    if seconds is not None:
+        response.headers["Retry-After"] = str(seconds)
+    return response
 
 
 def one_line(exc: BaseException) -> str:

@@ -1,0 +1,74 @@
+"""A crowd of requests waits in line instead of being refused; a long request does not hold the model
+for its whole length; the light endpoints never wait behind translations."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import requests
+from api_helpers import EN, BatchedTranslator
+
+from fanyi import limits
+
+TIMEOUT = 60
+CROWD = 30  # more than the old 9 places in line (and fewer than the connection limit)
+
+
+def wait_until(condition, what: str) -> None:
+    end = time.monotonic() + TIMEOUT
+    while not condition():
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.01)
+
+
+def _translate(server, text: str, results: list, *, path: str = "/translate") -> None:
+    body = {"q": text, "source": "en", "target": "zh"}
+    results.append(requests.post(server.address + path, json=body, timeout=TIMEOUT))
+
+
+def test_a_crowd_waits_in_line_and_every_request_is_answered(serve, tiny_pack):
+    assert CROWD <= limits.API_MAX_QUEUED
+    server = serve([tiny_pack])
+    gate = server.core.models.gate(server.core.models.for_direction("en", "zh"))
+    answers: list[requests.Response] = []
+    clients = [threading.Thread(target=_translate, args=(server, EN[n % len(EN)], answers)) for n in range(CROWD)]
+    with gate.use():  # the model is busy while they all arrive
+        for client in clients:
+            client.start()
+        wait_until(lambda: gate.waiting == CROWD, "the crowd to wait in line")
+        # none of them is answered yet, and the light endpoints are answered meanwhile
+        assert answers == []
+        assert requests.get(server.address + "/languages", timeout=TIMEOUT).status_code == 200
+        detected = requests.post(server.address + "/detect", json={"q": "今天天气很好"}, timeout=TIMEOUT)
+        assert detected.json()[0]["language"] == "zh"
+    for client in clients:
+        client.join(TIMEOUT)
+    assert sorted(answer.status_code for answer in answers) == [200] * CROWD
+
+
+def test_a_short_request_is_answered_while_a_long_one_runs(serve, tiny_pack):
+    translators: list[BatchedTranslator] = []
+    server = serve([tiny_pack], opener=lambda path: translators.append(BatchedTranslator(path)) or translators[-1])
+    long_answer: list[requests.Response] = []
+    long_client = threading.Thread(target=_translate, args=(server, "a long text", long_answer))
+    long_client.start()
+    wait_until(lambda: translators and translators[0].long_started.is_set(), "the long translation to start")
+    short: list[requests.Response] = []
+    _translate(server, "Hi.", short)
+    assert short[0].status_code == 200 and short[0].json()["translatedText"] == "译"
+    assert translators[0].finished == ["Hi."]  # the long one still runs: it passed its turn between batches
+    server.stop()  # cancels the long one
+    long_client.join(TIMEOUT)
+
+
+def test_a_short_request_is_answered_while_a_long_stream_runs(serve, tiny_pack):
+    translators: list[BatchedTranslator] = []
+    server = serve([tiny_pack], opener=lambda path: translators.append(BatchedTranslator(path)) or translators[-1])
+    with requests.post(server.address + "/stream", json={"q": "a long text", "target": "zh"}, stream=True,
+                       timeout=TIMEOUT) as stream:
+        assert next(stream.iter_lines()).startswith(b"event: start")
+        short: list[requests.Response] = []
+        _translate(server, "Hi.", short)
+        assert short[0].status_code == 200 and translators[0].finished == ["Hi."]
