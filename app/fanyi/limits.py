@@ -105,7 +105,12 @@ API_MAX_CHARS = 20_000  # characters in one request, all its texts (and their HT
 API_MAX_QUEUED = 64
 API_MAX_WAIT_SECONDS = 60.0  # a request that waited this long for its turn is answered 503 with Retry-After
 API_TURN_SECONDS = 0.25  # a request holding the model longer passes its turn to those waiting, between two batches
-API_MAX_CONNECTIONS = 32  # open connections at once; the server answers 503 beyond
+# Open connections at once; beyond, a new one closes the connection idle the longest, or is answered
+# 503 when every one is busy. Each costs a file descriptor (1,024 by default on Linux).
+API_MAX_CONNECTIONS = 256
+API_HEAD_SECONDS = 10.0  # for a request's head to arrive, from the connection or the last answer on it
+API_KEEP_ALIVE_SECONDS = 5.0  # an idle keep-alive connection is closed after this
+API_BODY_SECONDS = 30.0  # for a request's body to arrive once its head has (1 MiB at 35 KB/s)
 
 # --- the desktop app (fanyi.langid, fanyi.ui) ------------------------------------------------------
 DETECT_SAMPLE_CHARS = 2000  # characters of a text read to tell its language; a book pasted whole costs no more

@@ -40,7 +40,7 @@ def bind(host: str, port: int) -> socket.socket:
         # Reuse a port left in TIME_WAIT by an earlier run; never share a port in use (no SO_REUSEPORT).
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
-        sock.listen(128)
+        sock.listen(limits.API_MAX_CONNECTIONS)
     except OSError as exc:
         sock.close()
         in_use = exc.errno in (errno.EADDRINUSE, getattr(errno, "WSAEADDRINUSE", errno.EADDRINUSE))
@@ -59,9 +59,13 @@ def _server(core: Core, *, quiet: bool):
 
     from .app import create_app
 
+    from .connections import Connection
+
     config = uvicorn.Config(
-        create_app(core), http="h11", loop="asyncio", ws="none", lifespan="off", interface="asgi3",
-        limit_concurrency=limits.API_MAX_CONNECTIONS, timeout_graceful_shutdown=int(GRACEFUL_STOP_SECONDS),
+        create_app(core), http=Connection, loop="asyncio", ws="none", lifespan="off", interface="asgi3",
+        # connections.py bounds connections (closing idle ones first) and waits for heads; the line bounds work
+        limit_concurrency=None, timeout_keep_alive=int(limits.API_KEEP_ALIVE_SECONDS),
+        timeout_graceful_shutdown=int(GRACEFUL_STOP_SECONDS),
         access_log=not quiet, log_level="warning" if quiet else "info",
         # The app keeps its own logging; the command line gets uvicorn's (one line per request).
         **({"log_config": None} if quiet else {}),

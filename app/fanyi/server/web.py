@@ -91,13 +91,19 @@ async def _read_body(request: Request) -> bytes:
     if declared.isdigit() and int(declared) > limits.API_MAX_BODY_BYTES:
         raise ApiError(413, f"the request is too large (at most {limits.API_MAX_BODY_BYTES} bytes)")
 
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limits.API_MAX_BODY_BYTES:
-            raise ApiError(413, f"the request is too large (at most {limits.API_MAX_BODY_BYTES} bytes)")
-        chunks.append(chunk)
-    return b"".join(chunks)
+    async def read() -> bytes:
+        chunks, size = [], 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limits.API_MAX_BODY_BYTES:
+                raise ApiError(413, f"the request is too large (at most {limits.API_MAX_BODY_BYTES} bytes)")
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+    try:
+        return await asyncio.wait_for(read(), limits.API_BODY_SECONDS)
+    except asyncio.TimeoutError:  # a body sent a byte at a time would hold the connection for ever
+        raise ApiError(408, f"the request's body did not arrive within {limits.API_BODY_SECONDS:g} s") from None
 
 
 def _json(body: bytes) -> dict[str, Any]:
@@ -229,6 +235,12 @@ async def guarded(shape: Shape, handler: Callable[[], Awaitable[Response]]) -> R
     except Exception as exc:  # noqa: BLE001 - the client gets one line; the log gets the traceback
         log.exception("local API request failed")
         return shape(500, f"translation failed: {one_line(exc)}")
+
+
+def any_error_body(status: int, message: str) -> dict:
+    """An error in a shape that LibreTranslate's ("error"), DeepL's ("message") and DeepLX's ("code")
+    clients all read: for answers given before the protocol is known."""
+    return {"error": message, "message": message, "code": status}
 
 
 def _retry_after(response: Response, seconds: int | None) -> Response:
