@@ -252,8 +252,10 @@ def cmd_serve(args) -> int:
     from .server.core import Core
     from .server.models import Models
     from .hosts import is_loopback
+    from .server.browsers import BrowserPolicy
     from .server.run import address, bind, serve_forever
 
+    browsers = BrowserPolicy.of(args.host, args.cors_origin, keyed=bool(args.api_key))  # a bad origin: one line
     packs = [library.find_pack(args.model)] if args.model else library.list_packs()
     if not packs:
         raise library.LibraryError(library.no_model_message())
@@ -273,7 +275,7 @@ def cmd_serve(args) -> int:
         print(f"  {args.host} is not this computer only: the server {warning}", flush=True)
     print("Press Ctrl+C to stop.", flush=True)
     try:
-        serve_forever(core, sock)
+        serve_forever(core, sock, browsers)
     except KeyboardInterrupt:  # uvicorn stops gracefully on Ctrl+C, then passes the signal on
         pass
     print("stopped", flush=True)
@@ -354,6 +356,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--model", "-m", help="serve only this pack (folder or installed name; default: every "
                                           "installed pack, chosen by the requested languages)")
     p.add_argument("--api-key", help="answer only requests that carry this key (403 otherwise)")
+    p.add_argument("--cors-origin", action="append", default=[], metavar="ORIGIN",
+                   help="let web pages from this origin use the server (e.g. http://localhost:3000; repeatable). "
+                        "Without a key only browser extensions and these may; with a key, any page that has it")
     p.add_argument("--threads", type=int, help="CPU threads (default: up to 4)")
     p.add_argument("--beams", type=int, help="beam size (default: the model's)")
     p.add_argument("--max-length", type=int, help="maximum output length in tokens")

@@ -2,15 +2,14 @@
 
 ``POST /translate`` is both LibreTranslate's and DeepLX's; the body says which (``q``, or
 ``text``). ``GET /`` answers a short description, which is what DeepLX clients and
-some LibreTranslate clients ask to see that the server is up. Cross-origin requests are allowed,
-as LibreTranslate allows them, so that clients running in a web view can call the server.
+some LibreTranslate clients ask to see that the server is up. Which web pages may call the server
+is browsers.py's decision.
 """
 
 from __future__ import annotations
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -18,11 +17,12 @@ from starlette.routing import Route
 from fanyi import __version__
 
 from . import deepl, deeplx, libretranslate, stream
+from .browsers import BrowserGuard, BrowserPolicy
 from .core import Core
 from .web import guarded, read_fields
 
 
-def create_app(core: Core) -> Starlette:
+def create_app(core: Core, browsers: BrowserPolicy) -> Starlette:
     async def translate(request: Request) -> Response:
         shape = libretranslate.error
 
@@ -52,6 +52,5 @@ def create_app(core: Core) -> Starlette:
         *deepl.routes(core),
         *stream.routes(core),
     ]
-    middleware = [Middleware(CORSMiddleware, allow_origins=["*"], allow_methods=["GET", "POST"],
-                             allow_headers=["*"])]
+    middleware = [Middleware(BrowserGuard, policy=browsers)]
     return Starlette(routes=routes, middleware=middleware)

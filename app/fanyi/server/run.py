@@ -8,13 +8,19 @@ from __future__ import annotations
 
 import errno
 import ipaddress
+import logging
+import re
 import socket
 import threading
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from fanyi import limits
 
 from .core import Core
+
+if TYPE_CHECKING:  # browsers.py imports starlette, which the CLI's error handling (ServerError) need not load
+    from .browsers import BrowserPolicy
 
 # After a stop, connections get this long to finish; running translations were cancelled first.
 GRACEFUL_STOP_SECONDS = 3.0
@@ -54,15 +60,14 @@ def address(sock: socket.socket) -> str:
     return f"http://{'[' + host + ']' if ':' in host else host}:{port}"
 
 
-def _server(core: Core, *, quiet: bool):
+def _server(core: Core, browsers: BrowserPolicy, *, quiet: bool):
     import uvicorn
 
     from .app import create_app
-
     from .connections import Connection
 
     config = uvicorn.Config(
-        create_app(core), http=Connection, loop="asyncio", ws="none", lifespan="off", interface="asgi3",
+        create_app(core, browsers), http=Connection, loop="asyncio", ws="none", lifespan="off", interface="asgi3",
         # connections.py bounds connections (closing idle ones first) and waits for heads; the line bounds work
         limit_concurrency=None, timeout_keep_alive=int(limits.API_KEEP_ALIVE_SECONDS),
         timeout_graceful_shutdown=int(GRACEFUL_STOP_SECONDS),
@@ -70,12 +75,24 @@ def _server(core: Core, *, quiet: bool):
         # The app keeps its own logging; the command line gets uvicorn's (one line per request).
         **({"log_config": None} if quiet else {}),
     )
+    if not quiet:  # after Config, which sets uvicorn's logging up
+        logging.getLogger("uvicorn.access").addFilter(_hide_keys)
     return uvicorn.Server(config)
 
 
-def serve_forever(core: Core, sock: socket.socket) -> None:
+_KEY_FIELDS = re.compile(r"((?:^|[?&])(?:api_key|auth_key|token|key)=)[^&]*", re.IGNORECASE)
+
+
+def _hide_keys(record: logging.LogRecord) -> bool:
+    """An access-log line with the value of any key in the query string replaced by ***."""
+    if isinstance(record.args, tuple):
+        record.args = tuple(_KEY_FIELDS.sub(r"\1***", a) if isinstance(a, str) else a for a in record.args)
+    return True
+
+
+def serve_forever(core: Core, sock: socket.socket, browsers: BrowserPolicy) -> None:
     """Serve until Ctrl+C or SIGTERM (uvicorn handles both), then cancel what runs and return."""
-    server = _server(core, quiet=False)
+    server = _server(core, browsers, quiet=False)
     try:
         server.run(sockets=[sock])
     finally:
@@ -85,10 +102,15 @@ def serve_forever(core: Core, sock: socket.socket) -> None:
 class BackgroundServer:
     """The API in a daemon thread; ``stop()`` cancels running translations and returns when it has stopped."""
 
-    def __init__(self, core: Core, sock: socket.socket, on_crash: Callable[[BaseException], None] | None = None):
+    def __init__(self, core: Core, sock: socket.socket, on_crash: Callable[[BaseException], None] | None = None,
+                 browsers: BrowserPolicy | None = None):
         self.core = core
         self.address = address(sock)
-        self._server = _server(core, quiet=True)
+        if browsers is None:
+            from .browsers import BrowserPolicy
+
+            browsers = BrowserPolicy.of(sock.getsockname()[0], keyed=core.api_key is not None)
+        self._server = _server(core, browsers, quiet=True)
         self._on_crash = on_crash
         self._thread = threading.Thread(target=self._run, args=(sock,), name="fanyi-api", daemon=True)
 

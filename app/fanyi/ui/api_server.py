@@ -41,7 +41,7 @@ class ApiServer(QObject):
         self._options = options
         self._threads = threads
         self._server = None
-        self._wanted: tuple[int, str] | None = None
+        self._wanted: tuple[int, str, tuple[str, ...]] | None = None
         self.error = ""
         self._crashed.connect(self._on_crashed)
 
@@ -50,9 +50,9 @@ class ApiServer(QObject):
         """Where it listens, while it runs."""
         return self._server.address if self._server is not None and self._server.running else None
 
-    def apply(self, enabled: bool, port: int, key: str) -> None:
-        """Start, stop or restart the server to match the settings."""
-        wanted = (port, key) if enabled else None
+    def apply(self, enabled: bool, port: int, key: str, origins: list[str]) -> None:
+        """Start, stop or restart the server to match the settings (origins: web pages allowed without a key)."""
+        wanted = (port, key, tuple(origins)) if enabled else None
         if wanted == self._wanted and (wanted is None or self.address is not None):
             return
         was_running = self._server is not None
@@ -62,6 +62,7 @@ class ApiServer(QObject):
             if was_running:
                 self.status_changed.emit(self.tr("Other apps can no longer use Fanyi."))
             return
+        from fanyi.server.browsers import BrowserPolicy, OriginError
         from fanyi.server.core import Core
         from fanyi.server.models import Models
         from fanyi.server.run import BackgroundServer, ServerError, bind
@@ -69,8 +70,9 @@ class ApiServer(QObject):
         models = Models(self._packs, lambda path: self._opener(path, self._threads()), shared=self._gate)
         core = Core(models, api_key=key or None, options=self._options)
         try:
-            server = BackgroundServer(core, bind(HOST, port), on_crash=self._report_crash)
-        except ServerError as exc:
+            browsers = BrowserPolicy.of(HOST, origins, keyed=bool(key))
+            server = BackgroundServer(core, bind(HOST, port), on_crash=self._report_crash, browsers=browsers)
+        except (ServerError, OriginError) as exc:
             self._fail(str(exc))
             return
         server.start()

@@ -436,7 +436,7 @@ class FanyiApp(QObject):
 
     def _apply_api(self) -> None:
         s = self.settings
-        self.api.apply(s.api_enabled, s.api_port, s.api_key)
+        self.api.apply(s.api_enabled, s.api_port, s.api_key, s.api_origins)
 
     def set_variant(self, key: str) -> None:
         self._save(dataclasses.replace(self.settings, target_variant=key))
@@ -453,7 +453,8 @@ class FanyiApp(QObject):
             self.hotkey.set_hotkey(new.hotkey)
         if new.screenshot_hotkey != old.screenshot_hotkey and self._started:
             self.screenshot_hotkey.set_hotkey(new.screenshot_hotkey)
-        if (new.api_enabled, new.api_port, new.api_key) != (old.api_enabled, old.api_port, old.api_key):
+        api = ("api_enabled", "api_port", "api_key", "api_origins")
+        if any(getattr(new, name) != getattr(old, name) for name in api):
             self._apply_api()
         if new.text_size != old.text_size and self._window is not None:
             self._window.set_text_size(new.text_size)
