@@ -8,7 +8,10 @@ is browsers.py's decision.
 
 from __future__ import annotations
 
+import logging
+
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -19,7 +22,9 @@ from fanyi import __version__
 from . import deepl, deeplx, libretranslate, stream
 from .browsers import BrowserGuard, BrowserPolicy
 from .core import Core
-from .web import guarded, read_fields
+from .web import any_error_body, guarded, one_line, read_fields
+
+log = logging.getLogger(__name__)
 
 
 def create_app(core: Core, browsers: BrowserPolicy) -> Starlette:
@@ -53,4 +58,18 @@ def create_app(core: Core, browsers: BrowserPolicy) -> Starlette:
         *stream.routes(core),
     ]
     middleware = [Middleware(BrowserGuard, policy=browsers)]
-    return Starlette(routes=routes, middleware=middleware)
+    return Starlette(routes=routes, middleware=middleware,
+                     exception_handlers={HTTPException: _routing_error, Exception: _unexpected})
+
+
+async def _routing_error(request: Request, exc: HTTPException) -> Response:
+    """404 (no such path), 405 (a path's other method): JSON every protocol's clients read, not plain text."""
+    message = {404: f"there is no {request.url.path} here", 405: f"{request.method} is not how {request.url.path} "
+               "is asked"}.get(exc.status_code, exc.detail)
+    return JSONResponse(any_error_body(exc.status_code, message), exc.status_code, headers=exc.headers)
+
+
+async def _unexpected(request: Request, exc: Exception) -> Response:
+    """A fault outside every handler's own error handling: one line for the client, the traceback in the log."""
+    log.error("local API: %s failed", request.url.path, exc_info=exc)
+    return JSONResponse(any_error_body(500, f"the server failed: {one_line(exc)}"), 500)

@@ -48,8 +48,8 @@ class Fields:
         if value is None:
             return default
         if not isinstance(value, str):
-            raise ApiError(400, f"{name} must be a string")
-        return value
+            raise ApiError(400, f"{name} must be a string, not {_json_type(value)}")
+        return _checked(name, value)
 
     def texts(self, name: str) -> list[str] | None:
         """A string or a list of strings, as a list; None when absent."""
@@ -58,8 +58,24 @@ class Fields:
             return None
         values = value if isinstance(value, list) else [value]
         if not all(isinstance(v, str) for v in values):
-            raise ApiError(400, f"{name} must be a string or a list of strings")
-        return values
+            wrong = next(v for v in values if not isinstance(v, str))
+            raise ApiError(400, f"{name} must be a string or a list of strings, not one holding {_json_type(wrong)}")
+        return [_checked(name, v) for v in values]
+
+
+def _checked(name: str, value: str) -> str:
+    """A string that is text: JSON's \\ud800 escapes can spell lone surrogates, which no tokenizer takes."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ApiError(400, f"{name} is not valid text: it holds a lone surrogate "
+                            f"(\\u{ord(value[exc.start]):04x}) at character {exc.start}") from None
+    return value
+
+
+def _json_type(value: Any) -> str:
+    return {bool: "a boolean", int: "a number", float: "a number", list: "a list", dict: "an object"}.get(
+        type(value), type(value).__name__)
 
 
 def _multi(pairs) -> dict[str, Any]:
@@ -112,6 +128,8 @@ def _json(body: bytes) -> dict[str, Any]:
         data = json.loads(body, strict=False)
     except (ValueError, UnicodeDecodeError):
         raise ApiError(400, "the body is neither JSON nor a form") from None
+    except RecursionError:  # arrays in arrays … tens of thousands deep: the parser's recursion limit
+        raise ApiError(400, "the JSON body is nested too deeply") from None
     if not isinstance(data, dict):
         raise ApiError(400, "the JSON body must be an object")
     return data
