@@ -7,6 +7,8 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
+import time
 
 import pytest
 import requests
@@ -129,3 +131,26 @@ def test_a_listed_cors_origin_is_let_in(tiny_pack):
                              timeout=60).status_code == 403
     finally:
         serving.stop()
+
+
+def test_sigterm_answers_what_runs_and_waits_503_and_exits_0(tiny_pack):
+    serving = Serving("--port", "0", "--model", str(tiny_pack), "--beams", "4")
+    answers: list[requests.Response] = []
+
+    def ask(n: int) -> None:  # ~20,000 characters of different sentences: seconds of work each
+        text = " ".join(f"Sentence {n} number {i} is about the weather today." for i in range(380))
+        answers.append(requests.post(serving.address + "/translate", json={"q": text, "source": "en", "target": "zh"},
+                                     timeout=120))
+
+    clients = [threading.Thread(target=ask, args=(n,)) for n in range(3)]  # one translating, two in line
+    for client in clients:
+        client.start()
+    time.sleep(1.5)
+    serving.process.send_signal(signal.SIGTERM)
+    out, log = serving.process.communicate(timeout=60)
+    for client in clients:
+        client.join(60)
+    assert serving.process.returncode == 0 and out.strip().endswith("stopped")
+    assert "Traceback" not in log and "CancelledError" not in log
+    assert [a.status_code for a in answers] == [503] * 3
+    assert all(a.json() == {"error": "Fanyi is stopping; try again once it runs again"} for a in answers)

@@ -23,7 +23,7 @@ from fanyi import langid, limits
 from fanyi.documents.html import HtmlText
 from fanyi.documents.policy import keep_reason
 from fanyi.engine.gate import TimedOut
-from fanyi.engine.options import CancelToken, DecodeOptions
+from fanyi.engine.options import Cancelled, CancelToken, DecodeOptions
 from fanyi.engine.pack import PackError
 from fanyi.library import PackInfo
 
@@ -84,6 +84,7 @@ class Core:
         self._options = options  # beams and lengths as the user set them; read per request
         self._running: set[CancelToken] = set()
         self.line = Line()
+        self.stopping = False  # close() was called: what is cancelled now is answered 503, not dropped
         self._lock = threading.Lock()
         self.characters = 0  # translated since the start, for DeepL's /v2/usage
 
@@ -142,43 +143,56 @@ class Core:
     # --- translating ----------------------------------------------------------------------------
     def translate(self, job: Job, cancel: CancelToken) -> Outcome:
         """Each text routed on its own (a list may mix languages), then one batch per pack."""
-        self.check(job)
-        routes = [self.route(job.source, job.target, text, html=job.html) for text in job.texts]
-        results = list(job.texts)  # a text already in the target language comes back as it is
-        groups: dict[tuple, list[int]] = {}
-        for i, route in enumerate(routes):
-            if route.pack is not None:
-                groups.setdefault((route.pack.path, route.token), []).append(i)
-        for indices in groups.values():
-            route = routes[indices[0]]
-            texts = [job.texts[i] for i in indices]
-            with self._holding(route, cancel) as (translator, options, share):
-                between = lambda _done, _total: share()  # noqa: E731 - translate_batch's progress: after each batch
-                if job.html:
-                    done = _translate_html(translator, texts, options, cancel, route.pack.target_lang, between)
-                else:
-                    done = translator.translate_batch(texts, options, between, cancel=cancel)
-            for i, text in zip(indices, done):
-                results[i] = text
+        with self.answering():
+            self.check(job)
+            routes = [self.route(job.source, job.target, text, html=job.html) for text in job.texts]
+            results = list(job.texts)  # a text already in the target language comes back as it is
+            groups: dict[tuple, list[int]] = {}
+            for i, route in enumerate(routes):
+                if route.pack is not None:
+                    groups.setdefault((route.pack.path, route.token), []).append(i)
+            for indices in groups.values():
+                route = routes[indices[0]]
+                texts = [job.texts[i] for i in indices]
+                with self._holding(route, cancel) as (translator, options, share):
+                    between = lambda _done, _total: share()  # noqa: E731 - translate_batch's progress: after each batch
+                    if job.html:
+                        done = _translate_html(translator, texts, options, cancel, route.pack.target_lang, between)
+                    else:
+                        done = translator.translate_batch(texts, options, between, cancel=cancel)
+                for i, text in zip(indices, done):
+                    results[i] = text
         self._count(job)
         return Outcome(results, [r.source for r in routes], [r.confidence for r in routes])
 
     @contextmanager
     def streaming(self, job: Job, cancel: CancelToken) -> Iterator[tuple[Route, Iterator[str]]]:
         """Route the one text of ``job`` and wait for the model; inside the block, its pieces as decided."""
-        self.check(job)
-        if len(job.texts) != 1 or job.html:
-            raise ApiError(400, "the stream translates one plain text at a time")
-        route = self.route(job.source, job.target, job.texts[0])
-        if route.pack is None:
-            yield route, iter(job.texts)
-            return
-        with self._holding(route, cancel) as (translator, options, share):
-            yield route, _sharing(translator.translate_stream(job.texts[0], options, cancel), share)
+        with self.answering():
+            self.check(job)
+            if len(job.texts) != 1 or job.html:
+                raise ApiError(400, "the stream translates one plain text at a time")
+            route = self.route(job.source, job.target, job.texts[0])
+            if route.pack is None:
+                yield route, iter(job.texts)
+                return
+            with self._holding(route, cancel) as (translator, options, share):
+                yield route, _sharing(translator.translate_stream(job.texts[0], options, cancel), share)
         self._count(job)
+
+    @contextmanager
+    def answering(self) -> Iterator[None]:
+        """A translation cancelled because the server stops is answered 503, not dropped like one whose client left."""
+        try:
+            yield
+        except Cancelled:
+            if self.stopping:
+                raise ApiError(503, "Fanyi is stopping; try again once it runs again") from None
+            raise
 
     def close(self) -> None:
         """The server is stopping: every running or waiting translation stops at its next step."""
+        self.stopping = True
         with self._lock:
             for token in self._running:
                 token.cancel()

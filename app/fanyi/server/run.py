@@ -77,7 +77,15 @@ def _server(core: Core, browsers: BrowserPolicy, *, quiet: bool):
     )
     if not quiet:  # after Config, which sets uvicorn's logging up
         logging.getLogger("uvicorn.access").addFilter(_hide_keys)
-    return uvicorn.Server(config)
+
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets=None) -> None:
+            # Before uvicorn waits for the requests under way: they stop at their next decoder step and are
+            # answered 503 within the grace period, instead of being cut off (plain-text 500s) after it.
+            core.close()
+            await super().shutdown(sockets)
+
+    return Server(config)
 
 
 _KEY_FIELDS = re.compile(r"((?:^|[?&])(?:api_key|auth_key|token|key)=)[^&]*", re.IGNORECASE)
@@ -91,7 +99,7 @@ def _hide_keys(record: logging.LogRecord) -> bool:
 
 
 def serve_forever(core: Core, sock: socket.socket, browsers: BrowserPolicy) -> None:
-    """Serve until Ctrl+C or SIGTERM (uvicorn handles both), then cancel what runs and return."""
+    """Serve until Ctrl+C or SIGTERM (uvicorn handles both): stop listening, answer what runs 503, return."""
     server = _server(core, browsers, quiet=False)
     try:
         server.run(sockets=[sock])

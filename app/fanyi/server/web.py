@@ -173,7 +173,7 @@ def presented_key(request: Request, fields: Fields) -> str | None:
 async def translate_in_line(core: Core, request: Request, job: Job) -> Outcome:
     """``core.translate(job)`` in a thread of the line; the client's disconnect cancels it."""
     token = CancelToken()
-    with core.line.place():
+    with core.answering(), core.line.place():
         # A plain task rather than a task group, whose errors would come wrapped in an ExceptionGroup.
         watcher = asyncio.ensure_future(_cancel_on_disconnect(request, token))
         try:
