@@ -18,3 +18,29 @@ def test_html_that_comes_back_unchanged_keeps_its_tags_where_they_were(serve, ti
     answer = requests.post(server.address + "/translate", json={"q": html, "source": "en", "target": "zh",
                                                                 "format": "html"}, timeout=TIMEOUT)
     assert answer.json()["translatedText"] == html
+
+
+def test_health_and_frontend_settings(serve, tiny_pack, tiny_pack_zh_en):
+    server = serve([tiny_pack, tiny_pack_zh_en], api_key="k")
+    assert requests.get(server.address + "/health", timeout=TIMEOUT).json() == {"status": "ok"}
+    settings = requests.get(server.address + "/frontend/settings", timeout=TIMEOUT).json()
+    assert settings["charLimit"] == 20_000 and settings["keyRequired"] is True and settings["apiKeys"] is True
+    assert settings["language"]["source"]["code"] == "auto"
+    assert settings["language"]["target"] == {"code": "zh", "name": "Chinese"}
+
+
+def test_deepl_lists_plain_zh_among_the_targets(serve, tiny_pack):
+    server = serve([tiny_pack])
+    targets = {lang.code: lang.name for lang in deepl.Translator("k", server_url=server.address).get_target_languages()}
+    assert {"ZH", "ZH-HANS", "ZH-HANT"} <= set(targets) and targets["ZH"] == "Chinese (simplified)"
+
+
+def test_a_base_url_ending_in_a_slash_still_reaches_every_endpoint(serve, tiny_pack, tiny_translator):
+    server = serve([tiny_pack])
+    base = server.address + "/"
+    answer = requests.post(base + "/translate", json={"q": "Good morning.", "source": "en", "target": "zh"},
+                           timeout=TIMEOUT)
+    assert answer.status_code == 200 and answer.json()["translatedText"]
+    assert requests.get(base + "/languages/", timeout=TIMEOUT).status_code == 200
+    client = deepl.Translator("k", server_url=base)  # the client adds "/v2/translate" itself
+    assert client.translate_text("Good morning.", target_lang="ZH").text == answer.json()["translatedText"]

@@ -9,6 +9,7 @@ is browsers.py's decision.
 from __future__ import annotations
 
 import logging
+import re
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -16,6 +17,7 @@ from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from fanyi import __version__
 
@@ -57,9 +59,25 @@ def create_app(core: Core, browsers: BrowserPolicy) -> Starlette:
         *deepl.routes(core),
         *stream.routes(core),
     ]
-    middleware = [Middleware(BrowserGuard, policy=browsers)]
+    middleware = [Middleware(BrowserGuard, policy=browsers), Middleware(TidyPaths)]
     return Starlette(routes=routes, middleware=middleware,
                      exception_handlers={HTTPException: _routing_error, Exception: _unexpected})
+
+
+class TidyPaths:
+    """``//translate`` and ``/translate/`` are ``/translate``: clients join a base URL that ends in "/"
+    with a path that starts with one."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            path = re.sub("/{2,}", "/", scope["path"])
+            path = path.rstrip("/") or "/"
+            if path != scope["path"]:
+                scope = {**scope, "path": path, "raw_path": path.encode()}
+        await self.app(scope, receive, send)
 
 
 async def _routing_error(request: Request, exc: HTTPException) -> Response:

@@ -71,6 +71,8 @@ async def _languages(core: Core, request: Request) -> Response:
     for direction in core.directions():
         if kind == "target":
             codes = [code(direction.target, v) for v in direction.variants if v in languages.DEEPL_CODE]
+            if codes:  # plain ZH too, as DeepL lists it: clients offer what this list holds
+                codes.insert(0, code(direction.target))
             codes = codes or (["EN-GB", "EN-US"] if direction.target == "en" else [code(direction.target)])
             for name in codes:
                 label = languages.name(direction.target) + _variant_label(name)
@@ -82,7 +84,7 @@ async def _languages(core: Core, request: Request) -> Response:
 
 
 def _variant_label(deepl_code: str) -> str:
-    return {"ZH-HANS": " (simplified)", "ZH-HANT": " (traditional)", "EN-GB": " (British)",
+    return {"ZH": " (simplified)", "ZH-HANS": " (simplified)", "ZH-HANT": " (traditional)", "EN-GB": " (British)",
             "EN-US": " (American)"}.get(deepl_code, "")
 
 

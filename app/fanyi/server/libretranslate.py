@@ -1,4 +1,5 @@
-"""LibreTranslate: ``POST /translate``, ``GET /languages``, ``POST /detect``.
+"""LibreTranslate: ``POST /translate``, ``GET /languages``, ``POST /detect``, ``GET /health``,
+``GET /frontend/settings``.
 
 ``q`` is a string or a list of strings (the answer matches), ``source`` a code or ``auto``,
 ``format`` ``text`` or ``html``, the key in ``api_key``; JSON or form bodies. Errors are
@@ -12,7 +13,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from fanyi import langid
+from fanyi import langid, limits
 
 from . import languages
 from .core import ApiError, Core, Job
@@ -56,10 +57,36 @@ def routes(core: Core) -> list[Route]:
     async def detect_endpoint(request: Request) -> Response:
         return await guarded(error, lambda: _detect(core, request))
 
+    async def health(request: Request) -> Response:
+        return JSONResponse({"status": "ok"})
+
+    async def settings_endpoint(request: Request) -> Response:
+        return await guarded(error, lambda: _frontend_settings(core))
+
     return [
         Route("/languages", languages_endpoint, methods=["GET", "POST"]),
         Route("/detect", detect_endpoint, methods=["POST"]),
+        Route("/health", health, methods=["GET"]),
+        Route("/frontend/settings", settings_endpoint, methods=["GET"]),
     ]
+
+
+async def _frontend_settings(core: Core) -> Response:
+    """What LibreTranslate's own web page and some clients read first: limits, key, languages, files."""
+    directions = core.directions()
+    target = directions[0].target if directions else "en"
+    keyed = core.api_key is not None
+    return JSONResponse({
+        "charLimit": limits.API_MAX_CHARS,
+        "frontendTimeout": 500,  # ms a page waits after typing before it asks (LibreTranslate's default)
+        "apiKeys": keyed,
+        "keyRequired": keyed,
+        "suggestions": False,
+        "filesTranslation": False,
+        "supportedFilesFormat": [],
+        "language": {"source": {"code": languages.AUTO, "name": "Auto Detect"},
+                     "target": {"code": target, "name": languages.name(target)}},
+    })
 
 
 async def _languages(core: Core) -> Response:
