@@ -41,6 +41,7 @@ def test_a_crowd_waits_in_line_and_every_request_is_answered(serve, tiny_pack):
         # none of them is answered yet, and the light endpoints are answered meanwhile
         assert answers == []
         assert requests.get(server.address + "/languages", timeout=TIMEOUT).status_code == 200
+        assert requests.get(server.address + "/health", timeout=TIMEOUT).json() == {"status": "ok"}
         detected = requests.post(server.address + "/detect", json={"q": "今天天气很好"}, timeout=TIMEOUT)
         assert detected.json()[0]["language"] == "zh"
     for client in clients:
