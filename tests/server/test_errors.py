@@ -77,7 +77,7 @@ def test_bad_requests_are_400(en_zh):
     assert_deeplx(deeplx(en_zh, text="Hi.", source_lang="EN", target_lang="FR"), 400, "into FR")
     assert_deeplx(deeplx(en_zh, text="今天", source_lang="auto", target_lang="auto"), 400, "translates from zh")
     assert_deepl(deepl_v2(en_zh, target_lang="ZH"), 400, "text and target_lang")
-    assert_deepl(deepl_v2(en_zh, text=["Hi."], target_lang="ZH", tag_handling="xml"), 400, "tag_handling")
+    assert_deepl(deepl_v2(en_zh, text=["Hi."], target_lang="ZH", tag_handling="markdown"), 400, "tag_handling")
     assert_libre(post(en_zh, "/stream", json={"q": "Hi."}), 400, "target")
     client = deepl.Translator("k", server_url=en_zh.address)
     with pytest.raises(deepl.DeepLException, match="Bad request"):

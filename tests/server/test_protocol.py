@@ -3,9 +3,13 @@ alternatives, base URLs with a trailing slash."""
 
 from __future__ import annotations
 
+import re
+
 import deepl
 import requests
 from api_helpers import EchoTranslator
+
+from fanyi.engine.options import DecodeOptions
 
 TIMEOUT = 60
 
@@ -44,3 +48,15 @@ def test_a_base_url_ending_in_a_slash_still_reaches_every_endpoint(serve, tiny_p
     assert requests.get(base + "/languages/", timeout=TIMEOUT).status_code == 200
     client = deepl.Translator("k", server_url=base)  # the client adds "/v2/translate" itself
     assert client.translate_text("Good morning.", target_lang="ZH").text == answer.json()["translatedText"]
+
+
+def test_deepl_xml_keeps_the_markup_and_translates_each_element(serve, tiny_pack, tiny_translator):
+    server = serve([tiny_pack])
+    xml = '<doc><title id="t">Good morning.</title><body><p>The weather is fine today.</p><br/></body></doc>'
+    out = deepl.Translator("k", server_url=server.address).translate_text(xml, target_lang="ZH-HANS",
+                                                                            tag_handling="xml").text
+    tags = re.compile(r"<[^>]+>")
+    assert tags.findall(out) == tags.findall(xml)  # element for element, attribute for attribute
+    hans = DecodeOptions(target="cmn_Hans")
+    assert tags.split(out)[1:-1] == ["", tiny_translator.translate("Good morning.", hans), "", "",
+                                     tiny_translator.translate("The weather is fine today.", hans), "", "", ""]

@@ -52,6 +52,7 @@ class Job:
     source: str  # a client's code, or "auto"
     target: str  # a client's code, or "auto" (the other language of the text)
     html: bool = False
+    xml: bool = False  # with html: the markup is XML (DeepL's tag_handling=xml), read as XHTML
 
 
 @dataclass(frozen=True)
@@ -157,7 +158,8 @@ class Core:
                 with self._holding(route, cancel) as (translator, options, share):
                     between = lambda _done, _total: share()  # noqa: E731 - translate_batch's progress: after each batch
                     if job.html:
-                        done = _translate_html(translator, texts, options, cancel, route.pack.target_lang, between)
+                        done = _translate_html(translator, texts, options, cancel, route.pack.target_lang, between,
+                                               xml=job.xml)
                     else:
                         done = translator.translate_batch(texts, options, between, cancel=cancel)
                 for i, text in zip(indices, done):
@@ -266,9 +268,10 @@ def _sharing(pieces: Iterator, share: Callable[[], None]) -> Iterator:
 
 
 def _translate_html(translator, texts: list[str], options: DecodeOptions, cancel: CancelToken,
-                    target_lang: str, progress: Callable[[int, int], None]) -> list[str]:
-    """The text of each HTML fragment translated in place by the documents' HTML code; markup kept as it is."""
-    markups = [HtmlText(text, xhtml=False) for text in texts]
+                    target_lang: str, progress: Callable[[int, int], None], *, xml: bool) -> list[str]:
+    """The text of each HTML (or XML) fragment translated in place by the documents' HTML code; markup kept
+    as it is."""
+    markups = [HtmlText(text, xhtml=xml) for text in texts]
     units = [list(markup.units()) for markup in markups]
 
     def kept(unit) -> bool:  # what the documents leave as it is: code, numbers, text already in the target

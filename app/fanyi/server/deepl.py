@@ -2,7 +2,8 @@
 
 Enough of it that DeepL's own clients work with ``server_url`` set to this server: ``text`` a
 list (JSON or repeated form fields), ``target_lang`` (ZH, ZH-HANS, ZH-HANT, EN-US …), optional
-``source_lang``, ``tag_handling=html``, the key as ``Authorization: DeepL-Auth-Key …``. Options
+``source_lang``, ``tag_handling`` (html, or xml: the text of each element translated, markup kept;
+its options such as ignore_tags are ignored), the key as ``Authorization: DeepL-Auth-Key …``. Options
 this engine has no use for (formality, glossaries, split_sentences …) are accepted and ignored.
 Errors are ``{"message": "..."}`` with the status DeepL uses.
 """
@@ -53,9 +54,9 @@ async def _translate(core: Core, request: Request) -> Response:
     if texts is None or target is None:
         raise ApiError(400, "text and target_lang are required")
     handling = fields.text("tag_handling")
-    if handling not in (None, "", "html"):
-        raise ApiError(400, f"tag_handling={handling!r} is not supported here; use html")
-    job = Job(texts, fields.text("source_lang") or languages.AUTO, target, html=handling == "html")
+    if handling not in (None, "", "html", "xml"):
+        raise ApiError(400, f"tag_handling must be html or xml, not {handling!r}")
+    job = Job(texts, fields.text("source_lang") or languages.AUTO, target, html=bool(handling), xml=handling == "xml")
     outcome = await translate_in_line(core, request, job)
     return JSONResponse({"translations": [
         {"detected_source_language": code(language), "text": text, "billed_characters": len(source)}
