@@ -60,3 +60,25 @@ def test_deepl_xml_keeps_the_markup_and_translates_each_element(serve, tiny_pack
     hans = DecodeOptions(target="cmn_Hans")
     assert tags.split(out)[1:-1] == ["", tiny_translator.translate("Good morning.", hans), "", "",
                                      tiny_translator.translate("The weather is fine today.", hans), "", "", ""]
+
+
+def test_libretranslate_alternatives_are_the_beams_next_best(serve, tiny_pack, tiny_translator):
+    server = serve([tiny_pack])
+    url = server.address + "/translate"
+    hans = DecodeOptions(target="cmn_Hans")
+    text = "The weather is fine today."
+    body = requests.post(url, json={"q": text, "source": "en", "target": "zh", "alternatives": 3},
+                         timeout=TIMEOUT).json()
+    translation = tiny_translator.translate(text, hans)
+    assert body["translatedText"] == translation
+    expected = [t for t in tiny_translator.alternatives(text, 3, hans) if t != translation][:3]
+    assert body["alternatives"] == expected and expected
+    listed = requests.post(url, data={"q": [text, "Good morning."], "source": "en", "target": "zh",
+                                      "alternatives": "2"}, timeout=TIMEOUT).json()  # a form's digits
+    assert len(listed["alternatives"]) == 2 and listed["alternatives"][0] == expected[:2]
+    assert "alternatives" not in requests.post(url, json={"q": text, "target": "zh", "alternatives": 0},
+                                               timeout=TIMEOUT).json()
+    for wrong, words in (("many", "must be a whole number"), (1.5, "must be a whole number"),
+                         (True, "must be a whole number"), (99, "must be at most 5")):
+        answer = requests.post(url, json={"q": text, "target": "zh", "alternatives": wrong}, timeout=TIMEOUT)
+        assert answer.status_code == 400 and words in answer.json()["error"]

@@ -11,6 +11,7 @@ part keeps its source text and is listed in the result's failures.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 from collections.abc import Callable, Collection, Generator, Iterator, Sequence
@@ -20,9 +21,10 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import limits
 from . import search
 from .allocator import keep_freed_memory
-from .degenerate import REASONS, Finding, SentenceCheck, guarded, length_bound
+from .degenerate import EMPTY, REASONS, Finding, SentenceCheck, guarded, length_bound
 from .detok import StreamDecoder
 from .language_choice import LanguageChoice, choose
 from .options import CancelToken, DecodeOptions
@@ -110,16 +112,19 @@ class Translator:
         return self.tokenizer.encode(text, self.languages(options).source_token)
 
     def decode_ids(self, sources: list[list[int]], options: DecodeOptions | None = None,
-                   cancel: CancelToken | None = None, stop: Collection[int] = ()
+                   cancel: CancelToken | None = None, stop: Collection[int] = (),
+                   ranked: dict[int, list[list[int]]] | None = None
                    ) -> Generator[tuple[int, list[int]], None, list[list[int]]]:
         """Yields (row, newly decided ids) and returns each row's ids, the decoder start excluded.
 
         For many-to-many packs the first id is the target language token that `options` asks for.
-        Rows the caller puts into `stop` while handling a yield end there (see search.py)."""
+        Rows the caller puts into `stop` while handling a yield end there (see search.py). A beam
+        search puts each row's finished hypotheses into `ranked`, best first."""
         settings = resolve(self.pack, options, self.languages(options).forced_bos_id)
         state = self._runner.encode(sources, settings.num_beams, settings.max_length - 1)
-        run = search.beam if settings.num_beams > 1 else search.greedy
-        return (yield from run(state, settings, cancel, stop))
+        if settings.num_beams > 1:
+            return (yield from search.beam(state, settings, cancel, stop, ranked))
+        return (yield from search.greedy(state, settings, cancel, stop))
 
     def generate_ids(self, sources: list[list[int]], options: DecodeOptions | None = None,
                      cancel: CancelToken | None = None) -> list[list[int]]:
@@ -329,6 +334,32 @@ class Translator:
             if findings[i] is None:
                 findings[i] = checks[i].verdict(ids, self.tokenizer.decode(ids))
         return decided, findings
+
+    def alternatives(self, text: str, count: int, options: DecodeOptions | None = None,
+                     cancel: CancelToken | None = None) -> list[str]:
+        """Up to ``count`` other translations of ``text`` from the beam's n-best, best first: the k-th
+        has each sentence's k-th best hypothesis (its best where the beam finished fewer).
+
+        The beam is widened to at least count + 1. They are offered beside the translation, which
+        translate() guards; these are not watched for degeneration, nor cached.
+        """
+        pieces, parts = self._plan(text, options)
+        unique = list(dict.fromkeys(part.ids for group in parts for part in group))
+        beams = min(max(resolve(self.pack, options).num_beams, count + 1), limits.MAX_BEAMS)
+        wide = dataclasses.replace(options or DecodeOptions(), beams=beams)
+        ranked: dict[tuple[int, ...], list[list[int]]] = {}
+        for start in range(0, len(unique), BATCH_SIZE):
+            batch = unique[start:start + BATCH_SIZE]
+            found: dict[int, list[list[int]]] = {}
+            _drain(self.decode_ids([list(ids) for ids in batch], wide, cancel, ranked=found))
+            ranked.update((ids, found.get(row, [])) for row, ids in enumerate(batch))
+        target_lang = self.languages(options).target_lang
+        texts: list[str] = []
+        for k in range(1, count + 1):
+            outcomes = {ids: _Outcome(self.tokenizer.decode(found[min(k, len(found) - 1)])) if found
+                        else _Outcome("", EMPTY) for ids, found in ranked.items()}
+            texts.append(self._render(pieces, parts, outcomes, target_lang).text)
+        return list(dict.fromkeys(texts))
 
     def clear_cache(self) -> None:
         self._cache.clear()

@@ -53,6 +53,7 @@ class Job:
     target: str  # a client's code, or "auto" (the other language of the text)
     html: bool = False
     xml: bool = False  # with html: the markup is XML (DeepL's tag_handling=xml), read as XHTML
+    alternatives: int = 0  # other translations wanted per text (the beam's next best), plain text only
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,7 @@ class Outcome:
     texts: list[str]
     sources: list[str]  # of each text, given or detected
     confidences: list[float]
+    alternatives: list[list[str]]  # per text: other translations, none equal to it (empty unless asked)
 
 
 @dataclass(frozen=True)
@@ -148,6 +150,7 @@ class Core:
             self.check(job)
             routes = [self.route(job.source, job.target, text, html=job.html) for text in job.texts]
             results = list(job.texts)  # a text already in the target language comes back as it is
+            alternatives: list[list[str]] = [[] for _ in job.texts]
             groups: dict[tuple, list[int]] = {}
             for i, route in enumerate(routes):
                 if route.pack is not None:
@@ -162,10 +165,14 @@ class Core:
                                                xml=job.xml)
                     else:
                         done = translator.translate_batch(texts, options, between, cancel=cancel)
-                for i, text in zip(indices, done):
-                    results[i] = text
+                    for i, text in zip(indices, done):
+                        results[i] = text
+                        if job.alternatives and not job.html:
+                            others = translator.alternatives(job.texts[i], job.alternatives, options, cancel)
+                            alternatives[i] = [other for other in others if other != text][:job.alternatives]
+                            share()
         self._count(job)
-        return Outcome(results, [r.source for r in routes], [r.confidence for r in routes])
+        return Outcome(results, [r.source for r in routes], [r.confidence for r in routes], alternatives)
 
     @contextmanager
     def streaming(self, job: Job, cancel: CancelToken) -> Iterator[tuple[Route, Iterator[str]]]:

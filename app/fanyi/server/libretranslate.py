@@ -2,7 +2,8 @@
 ``GET /frontend/settings``.
 
 ``q`` is a string or a list of strings (the answer matches), ``source`` a code or ``auto``,
-``format`` ``text`` or ``html``, the key in ``api_key``; JSON or form bodies. Errors are
+``format`` ``text`` or ``html``, ``alternatives`` a number of other translations wanted (the beam's
+next best; none for HTML), the key in ``api_key``; JSON or form bodies. Errors are
 ``{"error": "..."}`` with the status. ``/translate`` is shared with DeepLX; app.py tells them apart.
 """
 
@@ -39,14 +40,15 @@ async def translate(core: Core, request: Request, fields: Fields) -> Response:
         raise ApiError(400, f"format must be text or html, not {text_format!r}")
     single = not fields.is_list("q")
     source = fields.text("source", languages.AUTO) or languages.AUTO
-    job = Job(q, source, target, html=text_format == "html")
+    wanted = fields.count("alternatives", limits.API_MAX_ALTERNATIVES)
+    job = Job(q, source, target, html=text_format == "html", alternatives=wanted)
     outcome = await translate_in_line(core, request, job)
     body: dict = {"translatedText": outcome.texts[0] if single else outcome.texts}
     if source.strip().lower() == languages.AUTO:
         detected = [_detection(s, c) for s, c in zip(outcome.sources, outcome.confidences)]
         body["detectedLanguage"] = detected[0] if single else detected
-    if "alternatives" in fields:  # asked for; the model gives one translation
-        body["alternatives"] = [] if single else [[] for _ in outcome.texts]
+    if wanted:  # the beam's next best; none for HTML (as in LibreTranslate)
+        body["alternatives"] = outcome.alternatives[0] if single else outcome.alternatives
     return JSONResponse(body)
 
 

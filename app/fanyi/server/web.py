@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import urllib.parse
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -50,6 +51,19 @@ class Fields:
         if not isinstance(value, str):
             raise ApiError(400, f"{name} must be a string, not {_json_type(value)}")
         return _checked(name, value)
+
+    def count(self, name: str, most: int) -> int:
+        """A whole number from 0 to ``most`` (a negative one is 0), as JSON or as a field's digits; 0 when absent."""
+        value = self._values.get(name)
+        if value is None or value == "":
+            return 0
+        if isinstance(value, str) and re.fullmatch(r"\s*-?\d{1,9}\s*", value):
+            value = int(value)
+        if type(value) is not int:
+            raise ApiError(400, f"{name} must be a whole number, not {value!r}"[:200])
+        if value > most:
+            raise ApiError(400, f"{name} must be at most {most}, not {value}")
+        return max(0, value)
 
     def texts(self, name: str) -> list[str] | None:
         """A string or a list of strings, as a list; None when absent."""
