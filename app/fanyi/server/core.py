@@ -28,22 +28,12 @@ from fanyi.engine.pack import PackError
 from fanyi.library import PackInfo
 
 from . import languages
+from .errors import ApiError
 from .languages import AUTO, UnknownLanguage
 from .line import Line
 from .models import Models, holds
 
 _MARKUP = re.compile(r"<[^>]*>")  # tags are no evidence of the text's language
-
-
-class ApiError(Exception):
-    """A request that cannot be answered: an HTTP status and a sentence for the client (and, for a
-    request that may succeed later, the seconds to wait before trying again)."""
-
-    def __init__(self, status: int, message: str, retry_after: int | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.retry_after = retry_after
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from . import languages
-from .core import ApiError, Core, Job
+from .core import Core, Job
+from .errors import ApiError
 from .web import guarded, presented_key, read_fields, translate_in_line
 
 # There is no quota here; clients show usage against a limit, so the limit is a number that reads as plenty.

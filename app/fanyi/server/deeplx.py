@@ -13,7 +13,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from . import deepl, languages
-from .core import ApiError, Core, Job
+from .core import Core, Job
+from .errors import ApiError
 from .web import Fields, presented_key, translate_in_line
 
 _ids = itertools.count(1)

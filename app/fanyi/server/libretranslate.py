@@ -17,7 +17,8 @@ from starlette.routing import Route
 from fanyi import langid, limits
 
 from . import languages
-from .core import ApiError, Core, Job
+from .core import Core, Job
+from .errors import ApiError
 from .web import Fields, guarded, presented_key, read_fields, translate_in_line
 
 

@@ -28,7 +28,8 @@ from fanyi.engine.options import Cancelled
 from fanyi.engine.results import Failure, Rewind, Translation
 
 from . import languages, libretranslate
-from .core import ApiError, Core, Job
+from .core import Core, Job
+from .errors import ApiError
 from .web import ThreadStream, guarded, one_line, presented_key, read_fields
 
 

@@ -19,7 +19,8 @@ from starlette.responses import Response
 from fanyi import limits
 from fanyi.engine.options import Cancelled, CancelToken
 
-from .core import ApiError, Core, Job, Outcome
+from .core import Core, Job, Outcome
+from .errors import ApiError
 from .line import Line, QueueFull
 
 log = logging.getLogger(__name__)
