@@ -10,8 +10,7 @@ from api_helpers import ExplodingTranslator, pack_info
 
 from fanyi.engine.gate import TranslatorGate
 from fanyi.engine.options import CancelToken
-from fanyi.server.core import Core, Job
-from fanyi.server.errors import ApiError
+from fanyi.server.core import ApiError, Core, Job
 from fanyi.server.models import Models
 
 
