@@ -99,6 +99,9 @@ MAX_OCR_SECONDS = 1800  # recognising one document's pages; a document that need
 # --- local API (fanyi serve, and the app's "let other apps on this computer use Fanyi") -----------
 API_MAX_BODY_BYTES = 1 * MiB  # one request's body as sent; JSON may spell a Chinese character as 6 bytes
 API_MAX_TEXTS = 50  # texts in one request (DeepL's own limit per request)
+API_MAX_DOCUMENT_BYTES = 32 * MiB  # a document sent to /translate_file or /v2/document (DeepL's own limit: 30 MB)
+API_MAX_DOCUMENTS = 8  # documents held at once, being translated or waiting to be fetched; more get 429
+API_DOCUMENT_KEEP_SECONDS = 3600  # a translated document is removed this long after it is done
 API_MAX_ALTERNATIVES = 5  # LibreTranslate's alternatives per text: the beam is widened to one more than this
 API_MAX_CHARS = 20_000  # characters in one request, all its texts (and their HTML markup) together
 # Translation requests in line for the model at once, waiting or translating (each waits in a thread of

@@ -12,14 +12,16 @@ from __future__ import annotations
 
 import dataclasses
 import hmac
+import logging
 import re
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
-from fanyi import langid, limits
+from fanyi import documents, langid, limits
 from fanyi.documents.html import HtmlText
 from fanyi.documents.policy import keep_reason
 from fanyi.engine.gate import TimedOut
@@ -29,10 +31,12 @@ from fanyi.library import PackInfo
 
 from . import languages
 from .errors import ApiError
+from .files import TRANSLATING, Document, Files
 from .languages import AUTO, UnknownLanguage
 from .line import Line
 from .models import Models, holds
 
+log = logging.getLogger(__name__)
 _MARKUP = re.compile(r"<[^>]*>")  # tags are no evidence of the text's language
 
 
@@ -77,6 +81,7 @@ class Core:
         self._options = options  # beams and lengths as the user set them; read per request
         self._running: set[CancelToken] = set()
         self.line = Line()
+        self.files = Files()
         self.stopping = False  # close() was called: what is cancelled now is answered 503, not dropped
         self._lock = threading.Lock()
         self.characters = 0  # translated since the start, for DeepL's /v2/usage
@@ -179,6 +184,46 @@ class Core:
                 yield route, _sharing(translator.translate_stream(job.texts[0], options, cancel), share)
         self._count(job)
 
+    def translate_document(self, document: Document, source: str, target: str, cancel: CancelToken) -> None:
+        """Translate a stored document into its folder, routed by its first text; the outcome (the output, or
+        why there is none) is written on ``document``, and a failure raised too (ApiError, or Cancelled)."""
+        try:
+            self._translate_document(document, source, target, cancel)
+        except documents.DocumentError as exc:  # the document's own fault, told by the client's name for it
+            status = 413 if isinstance(exc, documents.DocumentTooLarge) else 400
+            document.fail(str(exc).replace(str(document.source), document.name))
+            raise ApiError(status, document.error) from None
+        except ApiError as exc:
+            document.fail(exc.message)
+            raise
+        except Cancelled:
+            document.fail("the translation was cancelled")
+            raise
+        except Exception as exc:
+            log.exception("local API: translating a document failed")
+            document.fail(f"translation failed: {' '.join(str(exc).split()) or type(exc).__name__}")
+            raise
+
+    def _translate_document(self, document: Document, source: str, target: str, cancel: CancelToken) -> None:
+        def progress(done: int, total: int) -> None:
+            document.progress = (done, total)
+
+        with self.answering():
+            auto = AUTO in (source.strip().lower(), target.strip().lower())
+            opened = documents.format_for(document.source).open(document.source, cancel) if auto else None
+            sample = _sample(opened, cancel) if opened is not None else ""
+            route = self.route(source, target, sample)
+            if route.pack is None:
+                raise ApiError(400, f"the document is in {languages.name(route.source)} already")
+            with self._holding(route, cancel) as (translator, options, share):
+                document.status, document.started = TRANSLATING, time.monotonic()
+                counting = _Counting(translator, share)
+                result = documents.translate_document(document.source, counting, dst=document.folder,
+                                                      options=options, cancel=cancel, progress=progress)
+        document.succeed(result.output, counting.characters)
+        with self._lock:
+            self.characters += counting.characters
+
     @contextmanager
     def answering(self) -> Iterator[None]:
         """A translation cancelled because the server stops is answered 503, not dropped like one whose client left."""
@@ -196,6 +241,7 @@ class Core:
             for token in self._running:
                 token.cancel()
         self.line.close()
+        self.files.close()
 
     @contextmanager
     def _holding(self, route: Route, cancel: CancelToken):
@@ -255,6 +301,37 @@ def _token(pack: PackInfo, target: languages.Language) -> str | None:
         offered = ", ".join(sorted(pack.target_tokens))
         raise ApiError(400, f"the model {pack.name} cannot write {target.variant} (it offers: {offered})")
     return target.variant
+
+
+class _Counting:
+    """A translator for the documents' code that counts what it translates and passes the turn after each
+    batch; everything else is the translator's own."""
+
+    def __init__(self, translator: Any, share: Callable[[], None]) -> None:
+        self._translator = translator
+        self._share = share
+        self.characters = 0
+
+    def translate_results(self, texts: list[str], options=None, progress=None, cancel=None):
+        results = self._translator.translate_results(texts, options, progress, cancel)
+        self.characters += sum(len(text) for text in texts)
+        self._share()
+        return results
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._translator, name)
+
+
+def _sample(document, cancel: CancelToken) -> str:
+    """The first of a document's text, enough to tell its language."""
+    sample = ""
+    for unit in document.units():
+        cancel.raise_if_cancelled()
+        if not unit.keep and unit.text.strip():
+            sample += unit.text + "\n"
+            if len(sample) >= limits.DETECT_SAMPLE_CHARS:
+                break
+    return sample
 
 
 def _sharing(pieces: Iterator, share: Callable[[], None]) -> Iterator:

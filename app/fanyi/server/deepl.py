@@ -1,4 +1,7 @@
-"""DeepL API v2: ``POST /v2/translate``, ``GET /v2/languages``, ``GET /v2/usage``.
+"""DeepL API v2: ``POST /v2/translate``, ``GET /v2/languages``, ``GET /v2/usage``, and documents:
+``POST /v2/document`` (multipart: ``file``, ``target_lang``, ``source_lang``), then
+``POST /v2/document/<id>`` for its status and ``POST /v2/document/<id>/result`` for the translation,
+each with its ``document_key`` (what ``deepl.Translator.translate_document`` does).
 
 Enough of it that DeepL's own clients work with ``server_url`` set to this server: ``text`` a
 list (JSON or repeated form fields), ``target_lang`` (ZH, ZH-HANS, ZH-HANT, EN-US …), optional
@@ -10,17 +13,24 @@ Errors are ``{"message": "..."}`` with the status DeepL uses.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from . import languages
+from fanyi import documents
+
+from . import files, languages
 from .core import Core, Job
 from .errors import ApiError
-from .web import guarded, presented_key, read_fields, translate_in_line
+from .files import Document
+from .web import guarded, keep_upload, presented_key, read_fields, read_upload, translate_in_line
 
 # There is no quota here; clients show usage against a limit, so the limit is a number that reads as plenty.
 CHARACTER_LIMIT = 10**12
+STATUS_WAIT_SECONDS = 2.0  # a status request waits this long for the document to be done
 
 
 def error(status: int, message: str) -> Response:
@@ -41,10 +51,22 @@ def routes(core: Core) -> list[Route]:
     async def usage(request: Request) -> Response:
         return await guarded(error, lambda: _usage(core, request))
 
+    async def upload(request: Request) -> Response:
+        return await guarded(error, lambda: _upload(core, request))
+
+    async def status(request: Request) -> Response:
+        return await guarded(error, lambda: _status(core, request))
+
+    async def result(request: Request) -> Response:
+        return await guarded(error, lambda: _result(core, request))
+
     return [
         Route("/v2/translate", translate, methods=["POST"]),
         Route("/v2/languages", languages_endpoint, methods=["GET", "POST"]),
         Route("/v2/usage", usage, methods=["GET", "POST"]),
+        Route("/v2/document", upload, methods=["POST"]),
+        Route("/v2/document/{document_id}", status, methods=["GET", "POST"]),
+        Route("/v2/document/{document_id}/result", result, methods=["GET", "POST"]),
     ]
 
 
@@ -94,3 +116,64 @@ async def _usage(core: Core, request: Request) -> Response:
     fields = await read_fields(request)
     core.authorize(presented_key(request, fields))
     return JSONResponse({"character_count": core.characters, "character_limit": CHARACTER_LIMIT})
+
+
+async def _upload(core: Core, request: Request) -> Response:
+    """Store the document and translate it in the background: its status and result are asked for by id."""
+    fields, upload = await read_upload(request)
+    core.authorize(presented_key(request, fields))
+    target = fields.text("target_lang")
+    if not target:
+        raise ApiError(400, "target_lang is required")
+    source = fields.text("source_lang") or languages.AUTO
+    document = await keep_upload(core, upload, fields.text("filename"))
+    wanted = (fields.text("output_format") or "").lower().lstrip(".")
+    produced = (documents.format_for(document.source).output_suffix or document.source.suffix).lstrip(".")
+    try:
+        if wanted and wanted != produced:
+            raise ApiError(400, f"output_format={wanted} cannot be made from this document; it becomes .{produced}")
+        core.line.start(lambda: _translate_kept(core, document, source, target))
+    except BaseException:
+        core.files.remove(document)
+        raise
+    return JSONResponse({"document_id": document.id, "document_key": document.key})
+
+
+def _translate_kept(core: Core, document: Document, source: str, target: str) -> None:
+    with contextlib.suppress(Exception):  # the outcome is on the document, for /v2/document/<id> to tell
+        core.translate_document(document, source, target, document.cancel)
+
+
+async def _kept(core: Core, request: Request) -> Document:
+    fields = await read_fields(request)
+    core.authorize(presented_key(request, fields))
+    key = fields.text("document_key")
+    if not key:
+        raise ApiError(400, "document_key is required")
+    return core.files.find(request.path_params["document_id"], key)
+
+
+async def _status(core: Core, request: Request) -> Response:
+    document = await _kept(core, request)
+    # A short wait saves a client's next poll (DeepL's waits 5 s) for most documents, which take a moment.
+    for _ in range(int(STATUS_WAIT_SECONDS / 0.05)):
+        if document.finished.is_set():
+            break
+        await asyncio.sleep(0.05)
+    body: dict = {"document_id": document.id, "status": document.status}
+    if document.status == files.DONE:
+        body["billed_characters"] = document.characters
+    elif document.status == files.ERROR:
+        body["error_message"] = document.error
+    elif (seconds := document.seconds_remaining()) is not None:
+        body["seconds_remaining"] = seconds
+    return JSONResponse(body)
+
+
+async def _result(core: Core, request: Request) -> Response:
+    document = await _kept(core, request)
+    if document.status == files.ERROR:
+        raise ApiError(400, document.error)
+    if document.output is None:
+        raise ApiError(503, "the document is not translated yet; ask for its status", retry_after=5)
+    return FileResponse(document.output, filename=document.download_name)

@@ -1,5 +1,6 @@
 """LibreTranslate: ``POST /translate``, ``GET /languages``, ``POST /detect``, ``GET /health``,
-``GET /frontend/settings``.
+``GET /frontend/settings``, ``POST /translate_file`` (multipart: ``file``, ``source``, ``target``;
+answers ``{"translatedFileUrl"}`` once translated) and ``GET /download_file/<name>``.
 
 ``q`` is a string or a list of strings (the answer matches), ``source`` a code or ``auto``,
 ``format`` ``text`` or ``html``, ``alternatives`` a number of other translations wanted (the beam's
@@ -9,17 +10,19 @@ next best; none for HTML), the key in ``api_key``; JSON or form bodies. Errors a
 
 from __future__ import annotations
 
+import urllib.parse
+
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from fanyi import langid, limits
+from fanyi import documents, langid, limits
 
 from . import languages
 from .core import Core, Job
 from .errors import ApiError
-from .web import Fields, guarded, presented_key, read_fields, translate_in_line
+from .web import Fields, guarded, in_line, keep_upload, presented_key, read_fields, read_upload, translate_in_line
 
 
 def error(status: int, message: str) -> Response:
@@ -66,12 +69,45 @@ def routes(core: Core) -> list[Route]:
     async def settings_endpoint(request: Request) -> Response:
         return await guarded(error, lambda: _frontend_settings(core))
 
+    async def translate_file(request: Request) -> Response:
+        return await guarded(error, lambda: _translate_file(core, request))
+
+    async def download_file(request: Request) -> Response:
+        return await guarded(error, lambda: _download_file(core, request))
+
     return [
         Route("/languages", languages_endpoint, methods=["GET", "POST"]),
         Route("/detect", detect_endpoint, methods=["POST"]),
         Route("/health", health, methods=["GET"]),
         Route("/frontend/settings", settings_endpoint, methods=["GET"]),
+        Route("/translate_file", translate_file, methods=["POST"]),
+        Route("/download_file/{name}", download_file, methods=["GET"]),
     ]
+
+
+async def _translate_file(core: Core, request: Request) -> Response:
+    fields, upload = await read_upload(request)
+    core.authorize(presented_key(request, fields))
+    target = fields.text("target")
+    if not target:
+        raise ApiError(400, "target is required")
+    source = fields.text("source", languages.AUTO) or languages.AUTO
+    document = await keep_upload(core, upload)
+    try:
+        await in_line(core, request, lambda token: core.translate_document(document, source, target, token))
+    except BaseException:
+        core.files.remove(document)
+        raise
+    name = urllib.parse.quote(f"{document.id}.{document.download_name}")
+    return JSONResponse({"translatedFileUrl": f"{request.base_url}download_file/{name}"})
+
+
+async def _download_file(core: Core, request: Request) -> Response:
+    """A translated document, by the name /translate_file gave: its id, a dot, the name it downloads as."""
+    document = core.files.find(request.path_params["name"].split(".", 1)[0])
+    if document.output is None:
+        raise ApiError(404, "that document has not been translated")
+    return FileResponse(document.output, filename=document.download_name)
 
 
 async def _frontend_settings(core: Core) -> Response:
@@ -85,8 +121,8 @@ async def _frontend_settings(core: Core) -> Response:
         "apiKeys": keyed,
         "keyRequired": keyed,
         "suggestions": False,
-        "filesTranslation": False,
-        "supportedFilesFormat": [],
+        "filesTranslation": True,
+        "supportedFilesFormat": list(documents.SUPPORTED_SUFFIXES),
         "language": {"source": {"code": languages.AUTO, "name": "Auto Detect"},
                      "target": {"code": target, "name": languages.name(target)}},
     })

@@ -57,13 +57,23 @@ class Line:
             with self._lock:
                 self._count -= 1
 
-    def submit(self, work: Callable[[], T]) -> Future[T]:
-        """``work()`` in one of the line's threads (call it inside ``place()``: the threads are as many as places).
+    def start(self, work: Callable[[], T]) -> Future[T]:
+        """``work()`` in one of the line's threads, holding a place in line until it ends.
 
-        Cancelled once the line is closed (the server is stopping)."""
+        QueueFull at once when the line is full; Cancelled once it is closed (the server is stopping)."""
+        place = self.place()
+        place.__enter__()
+
+        def run() -> T:
+            try:
+                return work()
+            finally:
+                place.__exit__(None, None, None)
+
         try:
-            return self._threads.submit(work)
+            return self._threads.submit(run)
         except RuntimeError:  # "cannot schedule new futures after shutdown"
+            place.__exit__(None, None, None)
             raise Cancelled() from None
 
     def served(self, seconds: float) -> None:

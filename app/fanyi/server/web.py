@@ -11,19 +11,26 @@ import logging
 import re
 import urllib.parse
 from collections.abc import Awaitable, Callable
-from typing import Any
+from pathlib import Path
+from typing import Any, TypeVar
 
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import UploadFile
 from starlette.requests import Request
 from starlette.responses import Response
+from starlette.types import Message
 
-from fanyi import limits
+from fanyi import documents, limits
+from fanyi.limits import MiB
 from fanyi.engine.options import Cancelled, CancelToken
 
 from .core import Core, Job, Outcome
 from .errors import ApiError
+from .files import Document, safe_name
 from .line import Line, QueueFull
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 Shape = Callable[[int, str], Response]  # (status, message) → the protocol's error response
 BUSY = "Fanyi is busy with other translations; try again in a moment"
 CLIENT_GONE = 499  # nginx's code for "the client closed the request"; nobody reads it
@@ -174,6 +181,53 @@ async def _multipart(request: Request, body: bytes) -> dict[str, Any]:
     return _multi(form.multi_items())
 
 
+async def read_upload(request: Request) -> tuple[Fields, UploadFile]:
+    """A multipart form holding one document in its ``file`` field (at most ``API_MAX_DOCUMENT_BYTES``),
+    and its other fields. The file is spooled to disk as it arrives."""
+    if request.headers.get("content-type", "").split(";")[0].strip().lower() != "multipart/form-data":
+        raise ApiError(400, "send the document as multipart/form-data, in a field named file")
+    too_large = ApiError(413, f"the document is too large (at most {limits.API_MAX_DOCUMENT_BYTES // MiB} MiB)")
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limits.API_MAX_DOCUMENT_BYTES + MiB:  # a form's own fields: small
+        raise too_large
+    received = 0
+
+    async def receive() -> Message:
+        nonlocal received
+        message = await request.receive()
+        received += len(message.get("body", b""))
+        if received > limits.API_MAX_DOCUMENT_BYTES + MiB:
+            raise too_large
+        return message
+
+    try:
+        form = await asyncio.wait_for(Request(request.scope, receive).form(max_files=1, max_fields=20),
+                                      limits.API_BODY_SECONDS)
+    except ApiError:
+        raise
+    except asyncio.TimeoutError:
+        raise ApiError(408, f"the document did not arrive within {limits.API_BODY_SECONDS:g} s") from None
+    except Exception as exc:  # starlette raises its own HTTPException or MultiPartException with a reason
+        raise ApiError(400, f"the form cannot be read: {getattr(exc, 'detail', None) or exc}") from None
+    upload = form.get("file")
+    if not isinstance(upload, UploadFile):
+        raise ApiError(400, "the form has no document in a field named file")
+    values = _multi(request.query_params.multi_items())
+    values.update(_multi((name, value) for name, value in form.multi_items() if isinstance(value, str)))
+    return Fields(values), upload
+
+
+async def keep_upload(core: Core, upload: UploadFile, name: str | None = None) -> Document:
+    """An uploaded document stored for translation (``name``: the client's name for it, when not the
+    upload's); 400 for a format Fanyi does not translate, 429 when too many are kept."""
+    name = name or upload.filename or ""
+    suffix = Path(name).suffix.lower()
+    if suffix not in documents.SUPPORTED_SUFFIXES:
+        raise ApiError(400, f"{safe_name(name, suffix)!r} is not a document Fanyi translates: it translates "
+                            f"{', '.join(documents.SUPPORTED_SUFFIXES)} files")
+    return await run_in_threadpool(core.files.add, name, upload.file, suffix)
+
+
 def presented_key(request: Request, fields: Fields) -> str | None:
     """An API key in any of the places clients put one: DeepL's and DeepLX's headers, or a field."""
     scheme, _, value = request.headers.get("authorization", "").strip().partition(" ")
@@ -185,17 +239,22 @@ def presented_key(request: Request, fields: Fields) -> str | None:
     return None
 
 
-async def translate_in_line(core: Core, request: Request, job: Job) -> Outcome:
-    """``core.translate(job)`` in a thread of the line; the client's disconnect cancels it."""
+async def in_line(core: Core, request: Request, work: Callable[[CancelToken], T]) -> T:
+    """``work(token)`` in a thread of the line; the client's disconnect cancels it."""
     token = CancelToken()
-    with core.answering(), core.line.place():
-        # A plain task rather than a task group, whose errors would come wrapped in an ExceptionGroup.
-        watcher = asyncio.ensure_future(_cancel_on_disconnect(request, token))
-        try:
-            return await asyncio.wrap_future(core.line.submit(lambda: core.translate(job, token)))
-        finally:
-            token.cancel()  # a no-op once done; stops the thread when this task was cancelled (the server stops)
-            watcher.cancel()
+    with core.answering():
+        future = core.line.start(lambda: work(token))
+    # A plain task rather than a task group, whose errors would come wrapped in an ExceptionGroup.
+    watcher = asyncio.ensure_future(_cancel_on_disconnect(request, token))
+    try:
+        return await asyncio.wrap_future(future)
+    finally:
+        token.cancel()  # a no-op once done; stops the thread when this task was cancelled (the server stops)
+        watcher.cancel()
+
+
+async def translate_in_line(core: Core, request: Request, job: Job) -> Outcome:
+    return await in_line(core, request, lambda token: core.translate(job, token))
 
 
 async def _cancel_on_disconnect(request: Request, token: CancelToken) -> None:
@@ -219,8 +278,6 @@ class ThreadStream:
         self.token = CancelToken()
         self._items: asyncio.Queue[Any] = asyncio.Queue()
         loop = asyncio.get_running_loop()
-        place = line.place()
-        place.__enter__()  # left by the thread when it ends
 
         def post(item: Any) -> None:
             try:
@@ -234,14 +291,9 @@ class ThreadStream:
             except BaseException as exc:  # noqa: BLE001 - every outcome goes to the event loop
                 post(_Failure(exc))
             finally:
-                place.__exit__(None, None, None)
                 post(self.END)
 
-        try:
-            line.submit(run)
-        except BaseException:
-            place.__exit__(None, None, None)
-            raise
+        line.start(run)
 
     async def next(self) -> Any:
         item = await self._items.get()
