@@ -1,0 +1,65 @@
+"""What a 236-case hostile sweep of the whole program found (issue 21), each answered in one line:
+long names, read-only folders, signals during start-up, redirect loops, one enormous line, and zip
+member names in translated documents."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+FANYI = [sys.executable, "-m", "fanyi"]
+
+
+def lines_of(stderr: bytes | str) -> list[str]:
+    text = stderr.decode() if isinstance(stderr, bytes) else stderr
+    return [line for line in text.splitlines() if line.strip()]
+
+
+def assert_one_line(stderr, *expected) -> None:
+    lines = lines_of(stderr)
+    assert len(lines) == 1, lines
+    assert "Traceback" not in lines[0] and all(part in lines[0] for part in expected), lines[0]
+
+
+def user(tmp_path: Path) -> dict:
+    return {"FANYI_DATA_DIR": str(tmp_path / "data"), "FANYI_CONFIG_DIR": str(tmp_path / "config"),
+            "FANYI_MODELS_DIR": str(tmp_path / "no-bundled-packs")}
+
+
+def run(args: list[str], env: dict, **kwargs) -> subprocess.CompletedProcess:
+    import os
+
+    return subprocess.run(args, capture_output=True, text=True, timeout=300, env={**os.environ, **env}, **kwargs)
+
+
+def test_a_pack_with_a_name_too_long_for_a_folder_is_refused_in_one_line(tiny_pack, tmp_path):
+    pack = tmp_path / "long-name-pack"
+    shutil.copytree(tiny_pack, pack)
+    manifest = json.loads((pack / "manifest.json").read_text(encoding="utf-8"))
+    manifest["name"] = "翻" * 200  # 600 bytes as UTF-8: no file system takes it as a folder name
+    (pack / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False), encoding="utf-8")
+    result = run([*FANYI, "models", "import", str(pack)], user(tmp_path))
+    assert result.returncode == 2
+    assert_one_line(result.stderr, "is refused: its name is too long for a folder (600 bytes as UTF-8; at most 200)")
+
+
+def test_a_read_only_data_folder_is_one_line(tiny_pack, tmp_path):
+    env = user(tmp_path)
+    # a read-only file system, as a non-root user or a read-only mount sees it (tests may run as root)
+    code = f"""
+import errno, os, sys
+real = os.mkdir
+def read_only(path, *args, **kwargs):
+    if str(path).startswith({env["FANYI_DATA_DIR"]!r}):
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(path))
+    return real(path, *args, **kwargs)
+os.mkdir = read_only
+from fanyi.cli import main
+sys.exit(main(["models", "import", {str(tiny_pack)!r}]))
+"""
+    result = run([sys.executable, "-c", code], env)
+    assert result.returncode == 2
+    assert_one_line(result.stderr, f"cannot install into {tmp_path / 'data'}", "Read-only file system")
