@@ -63,3 +63,15 @@ sys.exit(main(["models", "import", {str(tiny_pack)!r}]))
     result = run([sys.executable, "-c", code], env)
     assert result.returncode == 2
     assert_one_line(result.stderr, f"cannot install into {tmp_path / 'data'}", "Read-only file system")
+
+
+def test_a_source_name_near_the_limit_still_gets_an_output(tiny_pack, tmp_path):
+    stem = "天" * 83  # 249 bytes: "<stem>.txt" fits in 255, "<stem>.zh.txt" would not
+    source = tmp_path / f"{stem}.txt"
+    source.write_text("The weather is fine today.\n", encoding="utf-8")
+    for _ in range(2):  # the second run gets a numbered name, fitted too
+        result = run([*FANYI, "file", "--model", str(tiny_pack), str(source)], user(tmp_path))
+        assert result.returncode == 0, result.stderr
+    outputs = sorted((p.name for p in tmp_path.iterdir() if p.name != source.name and p.is_file()), key=len)
+    assert len(outputs) == 2 and outputs[0].endswith("天.zh.txt") and outputs[1].endswith("天.zh.1.txt")
+    assert all(len(name.encode()) <= 255 and name.startswith("天" * 80) for name in outputs)
