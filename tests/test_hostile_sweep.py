@@ -5,10 +5,15 @@ member names in translated documents."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
+
+import pytest
 
 FANYI = [sys.executable, "-m", "fanyi"]
 
@@ -30,8 +35,6 @@ def user(tmp_path: Path) -> dict:
 
 
 def run(args: list[str], env: dict, **kwargs) -> subprocess.CompletedProcess:
-    import os
-
     return subprocess.run(args, capture_output=True, text=True, timeout=300, env={**os.environ, **env}, **kwargs)
 
 
@@ -75,3 +78,27 @@ def test_a_source_name_near_the_limit_still_gets_an_output(tiny_pack, tmp_path):
     outputs = sorted((p.name for p in tmp_path.iterdir() if p.name != source.name and p.is_file()), key=len)
     assert len(outputs) == 2 and outputs[0].endswith("天.zh.txt") and outputs[1].endswith("天.zh.1.txt")
     assert all(len(name.encode()) <= 255 and name.startswith("天" * 80) for name in outputs)
+
+
+@pytest.mark.skipif(os.name == "nt", reason="POSIX signals")
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("delay", [0.0, 0.05, 0.15, 0.3, 0.6])
+def test_a_signal_during_start_up_is_one_word(tiny_pack, tmp_path, signum, delay):
+    """From the moment fanyi's own code runs (Python's own start-up before it is out of reach), through
+    the imports of numpy and ONNX Runtime, to the translation: "cancelled", exit 130, no traceback."""
+    process = subprocess.Popen([sys.executable, "-X", "importtime", "-m", "fanyi", "translate", "--model",
+                                str(tiny_pack), "Good morning."], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, env={**os.environ, **user(tmp_path)})
+    seen: list[str] = []
+    for line in process.stderr:  # -X importtime reports each module as its import ends: the first one after
+        seen.append(line)        # fanyi.terminal is imported after __main__ took the signals over
+        if any(earlier.split("|")[-1].strip() == "fanyi.terminal" for earlier in seen[:-1]):
+            break
+    time.sleep(delay)
+    process.send_signal(signum)
+    _, rest = process.communicate(timeout=300)
+    told = [line for line in seen + rest.splitlines() if line.strip() and not line.startswith("import time:")]
+    if process.returncode == 0:  # the translation was over before the signal came
+        assert told == [], told
+        return
+    assert process.returncode == 130 and [line.strip() for line in told] == ["cancelled"], told

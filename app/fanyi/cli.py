@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from . import __version__
-from .terminal import InputLines, OutputFailed, cancel_on_sigterm, guarded_stdout, silence_stdout
+from .terminal import InputLines, OutputFailed, cancel_on_signals, guarded_stdout, signalled, silence_stdout
 from .sizes import human_size
 
 SUBCOMMANDS = ("translate", "file", "export", "validate", "models", "serve")
@@ -395,12 +395,17 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from .engine.options import Cancelled
 
-    cancel_on_sigterm()
+    cancel_on_signals()
     try:
         with guarded_stdout():
             return args.run(args)
     except (KeyboardInterrupt, Cancelled):
         print("cancelled", file=sys.stderr)
+        return 130
+    except ImportError:
+        if not signalled():
+            raise
+        print("cancelled", file=sys.stderr)  # the signal landed inside an extension module's import
         return 130
     except OutputFailed as exc:
         silence_stdout()
