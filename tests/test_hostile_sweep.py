@@ -5,6 +5,7 @@ member names in translated documents."""
 from __future__ import annotations
 
 import json
+import logging
 import os
 import shutil
 import signal
@@ -102,3 +103,26 @@ def test_a_signal_during_start_up_is_one_word(tiny_pack, tmp_path, signum, delay
         assert told == [], told
         return
     assert process.returncode == 130 and [line.strip() for line in told] == ["cancelled"], told
+
+
+def test_a_redirect_loop_is_said_once_in_one_line(user_dirs, server, monkeypatch, tmp_path, caplog):
+    from packserver import Route
+
+    from fanyi import catalog, download, installer
+
+    server.routes["/loop.json"] = Route(b"", location="/loop.json")
+    server.routes["/also-loop.json"] = Route(b"", status=301, location="/loop.json")
+    monkeypatch.setenv("FANYI_CATALOG_URL", server.url("/loop.json"))
+    monkeypatch.setattr(catalog, "DEFAULT_CATALOG_URLS", (server.url("/also-loop.json"),))
+    with pytest.raises(download.DownloadError) as failure:
+        installer.load_catalog(refresh=True)
+    message = str(failure.value)
+    assert "\n" not in message and message.count("redirects in a loop") == 2  # one per address, each one line
+    # an archive at two addresses of one host that both loop: the reason once, with the host
+    with pytest.raises(download.DownloadError) as failure:
+        download.download([server.url("/loop.json"), server.url("/also-loop.json")], tmp_path / "a.zip",
+                          sha256="0" * 64, size=10)
+    message = str(failure.value)
+    assert "\n" not in message and message.count("redirects in a loop") == 1, message
+    # nothing said on the side: a warning logged reaches a command line's stderr too (logging's last resort)
+    assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
