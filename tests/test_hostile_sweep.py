@@ -126,3 +126,26 @@ def test_a_redirect_loop_is_said_once_in_one_line(user_dirs, server, monkeypatch
     assert "\n" not in message and message.count("redirects in a loop") == 1, message
     # nothing said on the side: a warning logged reaches a command line's stderr too (logging's last resort)
     assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
+
+
+def test_a_long_line_is_written_as_it_is_translated_and_warned_about_in_one_short_line(looping_pack, tiny_pack,
+                                                                                       tmp_path):
+    from fanyi.engine.translator import Translator
+
+    line = " ".join(f"Sentence number {n} is here." for n in range(300))  # ~8,700 characters, one line
+    # into a pipe: the first sentences arrive while the rest is being translated
+    process = subprocess.Popen([*FANYI, "translate", "--model", str(tiny_pack)], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, **user(tmp_path)})
+    process.stdin.write(line.encode() + b"\n")
+    process.stdin.close()
+    first = process.stdout.read1(1 << 16)
+    rest = process.stdout.read()
+    assert process.wait(300) == 0 and b"\n" not in first  # something came before the line was done
+    assert (first + rest).decode() == Translator.open(tiny_pack, threads=1).translate(line) + "\n"
+    # a model that loops on every sentence: 300 failures, told in one line of bounded length
+    looped = "Good morning. How are you? " * 150
+    result = run([*FANYI, "translate", "--model", str(looping_pack)], user(tmp_path), input=looped + "\n")
+    assert result.stdout == Translator.open(looping_pack, threads=1).translate(looped) + "\n"
+    assert result.stdout.startswith("Good morning.How are you?Good morning.")  # as they were, joined as Chinese is
+    assert_one_line(result.stderr, "300 sentences are left untranslated", "“How are you?” (the model kept repeating itself); 298 more (the model kept repeating itself)")
+    assert len(result.stderr) < 2000

@@ -11,6 +11,7 @@ from .terminal import InputLines, OutputFailed, cancel_on_signals, guarded_stdou
 from .sizes import human_size
 
 SUBCOMMANDS = ("translate", "file", "export", "validate", "models", "serve")
+LINE_BATCH_PIECES = 64  # sentences (and the layout between them) of a line translated and written at once
 # Options of `fanyi` without a command; the app parses them, and --help lists them.
 APP_OPTIONS = {
     "--translate-clipboard": "translate the clipboard's text in a small popup, then exit (bind it to a desktop "
@@ -58,16 +59,36 @@ def cmd_translate(args) -> int:
     lines = InputLines(args.text)
     for text in lines:
         if args.stream and sys.stdout.isatty():
-            result = _stream_to_terminal(translator.translate_stream(text, options))
+            failures = _stream_to_terminal(translator.translate_stream(text, options)).failures
         else:
-            # what goes into a pipe or file cannot be taken back: a line is written once it is final
-            result = translator.translate_results([text], options)[0]
-            sys.stdout.write(result.text)
+            # what goes into a pipe or file cannot be taken back: written as sentences are final
+            failures = _write_in_batches(translator, text, options)
         sys.stdout.write("\n")
         sys.stdout.flush()
-        if result.failures:
-            print(f"fanyi: warning: {_describe_failures(result.failures)}", file=sys.stderr, flush=True)
+        if failures:
+            print(f"fanyi: warning: {_describe_failures(failures)}", file=sys.stderr, flush=True)
     return 1 if lines.skipped else 0
+
+
+def _write_in_batches(translator, text: str, options) -> list:
+    """Translate a line and write it, a batch of sentences at a time, as ``translate(text)`` renders it:
+    a line of a megabyte shows its first sentences at once instead of nothing for minutes."""
+    from .engine.segment import separator_text, split_text
+
+    languages = translator.languages(options)
+    pieces = split_text(text, source_lang=languages.source_lang)
+    failures: list = []
+    for start in range(0, len(pieces), LINE_BATCH_PIECES):
+        batch = range(start, min(start + LINE_BATCH_PIECES, len(pieces)))
+        results = iter(translator.translate_results([pieces[i].text for i in batch if pieces[i].translate], options))
+        for i in batch:
+            sys.stdout.write(separator_text(pieces, i, languages.target_lang))
+            if pieces[i].translate:
+                result = next(results)
+                sys.stdout.write(result.text)
+                failures += result.failures
+        sys.stdout.flush()
+    return failures
 
 
 def _stream_to_terminal(events):
@@ -90,12 +111,24 @@ def _stream_to_terminal(events):
 
 
 def _describe_failures(failures) -> str:
-    """One line: which sentences are left as they were, and why."""
+    """One line, however many: how many sentences are left as they were, and why, naming the first few
+    of each reason (as a document's report does)."""
+    from .limits import REPORT_ENTRIES_PER_REASON
+
     def quoted(text: str) -> str:
         return f"“{text}”" if len(text) <= 60 else f"“{text[:59]}…”"
 
+    by_reason: dict[str, list[str]] = {}
+    for failure in failures:
+        by_reason.setdefault(failure.reason, []).append(failure.source)
+    parts = []
+    for reason, sources in by_reason.items():
+        named = list(dict.fromkeys(sources))[:REPORT_ENTRIES_PER_REASON]  # a sentence said again is not named again
+        parts += [f"{quoted(source)} ({reason})" for source in named]
+        if len(sources) > len(named):
+            parts.append(f"{len(sources) - len(named)} more ({reason})")
     left = "1 sentence is" if len(failures) == 1 else f"{len(failures)} sentences are"
-    return f"{left} left untranslated: " + "; ".join(f"{quoted(f.source)} ({f.reason})" for f in failures)
+    return f"{left} left untranslated: " + "; ".join(parts)
 
 
 def cmd_export(args) -> int:
