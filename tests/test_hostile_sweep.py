@@ -149,3 +149,4 @@ def test_a_long_line_is_written_as_it_is_translated_and_warned_about_in_one_shor
     assert result.stdout.startswith("Good morning.How are you?Good morning.")  # as they were, joined as Chinese is
     assert_one_line(result.stderr, "300 sentences are left untranslated", "“How are you?” (the model kept repeating itself); 298 more (the model kept repeating itself)")
     assert len(result.stderr) < 2000
+
