@@ -114,3 +114,26 @@ class EchoTranslator(_Double):
 
     def translate_batch(self, texts, options=None, progress=None, cancel=None):
         return list(texts)
+
+
+class SteppedTranslator(_Double):
+    """Translates in BATCHES batches of BATCH_SECONDS each, telling progress(done, total) after each batch
+    as Translator does; records when each translation ended."""
+
+    BATCHES = 3
+    BATCH_SECONDS = 0.1
+
+    def __init__(self, pack_dir: Path) -> None:
+        super().__init__(pack_dir)
+        self.ended: dict[str, float] = {}
+
+    def translate_batch(self, texts, options=None, progress=None, cancel=None):
+        if progress is not None:
+            progress(0, self.BATCHES)
+        for done in range(1, self.BATCHES + 1):
+            time.sleep(self.BATCH_SECONDS)
+            if progress is not None:
+                progress(done, self.BATCHES)
+        for text in texts:
+            self.ended[text] = time.monotonic()
+        return ["译" for _ in texts]

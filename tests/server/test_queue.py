@@ -7,7 +7,7 @@ import threading
 import time
 
 import requests
-from api_helpers import EN, BatchedTranslator
+from api_helpers import EN, BatchedTranslator, SteppedTranslator
 
 from fanyi import limits
 
@@ -73,3 +73,27 @@ def test_a_short_request_is_answered_while_a_long_stream_runs(serve, tiny_pack):
         short: list[requests.Response] = []
         _translate(server, "Hi.", short)
         assert short[0].status_code == 200 and translators[0].finished == ["Hi."]
+
+
+def test_a_request_does_not_pass_its_turn_after_its_last_batch(serve, tiny_pack, monkeypatch):
+    """Three requests in line take turns batch by batch; each ends as soon as its own last batch is done
+    (passing the turn then would make every request wait for all the others' last batches)."""
+    monkeypatch.setattr(limits, "API_TURN_SECONDS", 0.0)  # pass the turn whenever someone waits
+    translators: list[SteppedTranslator] = []
+    server = serve([tiny_pack], opener=lambda path: translators.append(SteppedTranslator(path)) or translators[-1])
+    gate = server.core.models.gate(server.core.models.for_direction("en", "zh"))
+    answers: list[requests.Response] = []
+    names = ["first", "second", "third"]
+    clients = []
+    with gate.use():  # all three are in line before the first starts
+        for name in names:
+            clients.append(threading.Thread(target=_translate, args=(server, name, answers)))
+            clients[-1].start()
+            wait_until(lambda: gate.waiting == len(clients), f"{name} to wait in line")
+    for client in clients:
+        client.join(TIMEOUT)
+    assert [a.status_code for a in answers] == [200] * 3
+    ended = translators[0].ended
+    step = SteppedTranslator.BATCH_SECONDS
+    # batches interleave (1 2 3 1 2 3 1 2 3): the first ends a step before the second, two before the third
+    assert ended["first"] < ended["second"] - step / 2 < ended["third"] - step

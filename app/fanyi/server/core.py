@@ -154,7 +154,7 @@ class Core:
                 route = routes[indices[0]]
                 texts = [job.texts[i] for i in indices]
                 with self._holding(route, cancel) as (translator, options, share):
-                    between = lambda _done, _total: share()  # noqa: E731 - translate_batch's progress: after each batch
+                    between = _between_batches(share)
                     if job.html:
                         done = _translate_html(translator, texts, options, cancel, route.pack.target_lang, between,
                                                xml=job.xml)
@@ -165,7 +165,8 @@ class Core:
                         if job.alternatives and not job.html:
                             others = translator.alternatives(job.texts[i], job.alternatives, options, cancel)
                             alternatives[i] = [other for other in others if other != text][:job.alternatives]
-                            share()
+                            if i != indices[-1]:
+                                share()
         self._count(job)
         return Outcome(results, [r.source for r in routes], [r.confidence for r in routes], alternatives)
 
@@ -205,9 +206,6 @@ class Core:
             raise
 
     def _translate_document(self, document: Document, source: str, target: str, cancel: CancelToken) -> None:
-        def progress(done: int, total: int) -> None:
-            document.progress = (done, total)
-
         with self.answering():
             auto = AUTO in (source.strip().lower(), target.strip().lower())
             opened = documents.format_for(document.source).open(document.source, cancel) if auto else None
@@ -217,7 +215,13 @@ class Core:
                 raise ApiError(400, f"the document is in {languages.name(route.source)} already")
             with self._holding(route, cancel) as (translator, options, share):
                 document.status, document.started = TRANSLATING, time.monotonic()
-                counting = _Counting(translator, share)
+                between = _between_batches(share)
+
+                def progress(done: int, total: int) -> None:
+                    document.progress = (done, total)
+                    between(done, total)
+
+                counting = _Counting(translator)
                 result = documents.translate_document(document.source, counting, dst=document.folder,
                                                       options=options, cancel=cancel, progress=progress)
         document.succeed(result.output, counting.characters)
@@ -304,18 +308,16 @@ def _token(pack: PackInfo, target: languages.Language) -> str | None:
 
 
 class _Counting:
-    """A translator for the documents' code that counts what it translates and passes the turn after each
-    batch; everything else is the translator's own."""
+    """A translator for the documents' code that counts what it translates; everything else is the
+    translator's own."""
 
-    def __init__(self, translator: Any, share: Callable[[], None]) -> None:
+    def __init__(self, translator: Any) -> None:
         self._translator = translator
-        self._share = share
         self.characters = 0
 
     def translate_results(self, texts: list[str], options=None, progress=None, cancel=None):
         results = self._translator.translate_results(texts, options, progress, cancel)
         self.characters += sum(len(text) for text in texts)
-        self._share()
         return results
 
     def __getattr__(self, name: str) -> Any:
@@ -332,6 +334,15 @@ def _sample(document, cancel: CancelToken) -> str:
             if len(sample) >= limits.DETECT_SAMPLE_CHARS:
                 break
     return sample
+
+
+def _between_batches(share: Callable[[], None]) -> Callable[[int, int], None]:
+    """A progress callback that passes the turn after a batch when more are to come: after the last one
+    the request would wait a whole round with nothing left to do."""
+    def between(done: int, total: int) -> None:
+        if 0 < done < total:
+            share()
+    return between
 
 
 def _sharing(pieces: Iterator, share: Callable[[], None]) -> Iterator:
