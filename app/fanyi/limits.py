@@ -111,6 +111,8 @@ API_MAX_CHARS = 20_000  # characters in one request, all its texts (and their HT
 # its own and holds its body, at most API_MAX_BODY_BYTES); more are answered 429 with Retry-After.
 API_MAX_QUEUED = 64
 API_MAX_WAIT_SECONDS = 60.0  # a request that waited this long for its turn is answered 503 with Retry-After
+API_BATCH_TEXTS = 16  # texts of requests waiting for one model with the same options, translated as one batch
+API_BATCH_CHARS = 4000  # ... and their characters: a longer request is translated alone, holding no short one up
 API_TURN_SECONDS = 0.25  # a request holding the model longer passes its turn to those waiting, between two batches
 # Open connections at once; beyond, a new one closes the connection idle the longest, or is answered
 # 503 when every one is busy. Each costs a file descriptor (1,024 by default on Linux).

@@ -137,3 +137,24 @@ class SteppedTranslator(_Double):
         for text in texts:
             self.ended[text] = time.monotonic()
         return ["译" for _ in texts]
+
+
+class RecordingTranslator(_Double):
+    """Translates each text as "译" + the text, recording every batch it was given; while ``hold`` is
+    clear it goes on stepping (and checking its CancelToken) without ending."""
+
+    def __init__(self, pack_dir: Path) -> None:
+        super().__init__(pack_dir)
+        self.batches: list[list[str]] = []
+        self.hold = threading.Event()
+        self.hold.set()
+
+    def translate_batch(self, texts, options=None, progress=None, cancel=None):
+        self.batches.append(list(texts))
+        for step in range(MAX_STEPS):
+            if cancel is not None:
+                cancel.raise_if_cancelled()
+            time.sleep(STEP_SECONDS)
+            if step >= 20 and self.hold.is_set():
+                break
+        return ["译" + text for text in texts]

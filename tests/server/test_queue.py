@@ -3,11 +3,14 @@ for its whole length; the light endpoints never wait behind translations."""
 
 from __future__ import annotations
 
+import json
+import socket
 import threading
 import time
+from urllib.parse import urlsplit
 
 import requests
-from api_helpers import EN, BatchedTranslator, SteppedTranslator
+from api_helpers import EN, BatchedTranslator, RecordingTranslator, SteppedTranslator
 
 from fanyi import limits
 
@@ -97,3 +100,48 @@ def test_a_request_does_not_pass_its_turn_after_its_last_batch(serve, tiny_pack,
     step = SteppedTranslator.BATCH_SECONDS
     # batches interleave (1 2 3 1 2 3 1 2 3): the first ends a step before the second, two before the third
     assert ended["first"] < ended["second"] - step / 2 < ended["third"] - step
+
+
+def test_requests_waiting_for_one_model_are_translated_as_one_batch(serve, tiny_pack):
+    translators: list[RecordingTranslator] = []
+    server = serve([tiny_pack], opener=lambda path: translators.append(RecordingTranslator(path)) or translators[-1])
+    gate = server.core.models.gate(server.core.models.for_direction("en", "zh"))
+    answers: list[requests.Response] = []
+    texts = [f"Sentence {n}." for n in range(6)]
+    with gate.use():
+        clients = [threading.Thread(target=_translate, args=(server, text, answers)) for text in texts]
+        for client in clients:
+            client.start()
+        wait_until(lambda: gate.waiting == len(texts), "every request to wait in line")
+    for client in clients:
+        client.join(TIMEOUT)
+    # each client got its own translation, and the model saw one batch of all six
+    assert sorted(a.json()["translatedText"] for a in answers) == sorted("译" + t for t in texts)
+    assert [sorted(batch) for batch in translators[0].batches] == [sorted(texts)]
+
+
+def test_a_client_that_leaves_does_not_cancel_the_others_in_its_batch(serve, tiny_pack):
+    translators: list[RecordingTranslator] = []
+    server = serve([tiny_pack], opener=lambda path: translators.append(RecordingTranslator(path)) or translators[-1])
+    gate = server.core.models.gate(server.core.models.for_direction("en", "zh"))
+    answers: list[requests.Response] = []
+    url = urlsplit(server.address)
+    leaving = socket.create_connection((url.hostname, url.port))
+    try:
+        with gate.use():
+            body = json.dumps({"q": "I leave.", "source": "en", "target": "zh"}).encode()
+            leaving.sendall(b"POST /translate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                            b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+            wait_until(lambda: gate.waiting == 1, "the leaving request to wait")  # first in line: it holds the batch
+            staying = threading.Thread(target=_translate, args=(server, "I stay.", answers))
+            staying.start()
+            wait_until(lambda: gate.waiting == 2, "the staying request to wait")
+            translators[0].hold.clear()
+        wait_until(lambda: translators[0].batches, "the batch to start")
+    finally:
+        leaving.close()  # while its batch, which holds the other request's text too, is being translated
+    time.sleep(0.3)  # on loopback the server sees the hang-up at once
+    translators[0].hold.set()
+    staying.join(TIMEOUT)
+    assert translators[0].batches == [["I leave.", "I stay."]]
+    assert answers[0].status_code == 200 and answers[0].json()["translatedText"] == "译I stay."

@@ -3,7 +3,8 @@
 A ``Job`` (texts, source and target as the client named them, plain text or HTML) is checked
 against the limits, routed to a pack and target token, and translated under that pack's
 TranslatorGate: in turn with the app's own requests, in a line of at most ``API_MAX_QUEUED``
-requests (line.py), and cancelled through its CancelToken when the client goes away. A request
+requests (line.py), short plain ones together with the others waiting for the same model
+(batching.py), and cancelled through its CancelToken when the client goes away. A request
 that holds the model longer than ``API_TURN_SECONDS`` passes its turn to those waiting between two
 batches (or two pieces of a stream), so short requests are not stuck behind a long one.
 """
@@ -30,6 +31,7 @@ from fanyi.engine.pack import PackError
 from fanyi.library import PackInfo
 
 from . import languages
+from .batching import Order, Orders, all_cancelled
 from .errors import ApiError
 from .files import TRANSLATING, Document, Files
 from .languages import AUTO, UnknownLanguage
@@ -81,6 +83,7 @@ class Core:
         self._options = options  # beams and lengths as the user set them; read per request
         self._running: set[CancelToken] = set()
         self.line = Line()
+        self._orders = Orders()
         self.files = Files()
         self.stopping = False  # close() was called: what is cancelled now is answered 503, not dropped
         self._lock = threading.Lock()
@@ -153,6 +156,10 @@ class Core:
             for indices in groups.values():
                 route = routes[indices[0]]
                 texts = [job.texts[i] for i in indices]
+                if not (job.html or job.alternatives):
+                    for i, text in zip(indices, self._together(route, texts, cancel)):
+                        results[i] = text
+                    continue
                 with self._holding(route, cancel) as (translator, options, share):
                     between = _between_batches(share)
                     if job.html:
@@ -169,6 +176,36 @@ class Core:
                                 share()
         self._count(job)
         return Outcome(results, [r.source for r in routes], [r.confidence for r in routes], alternatives)
+
+    def _together(self, route: Route, texts: list[str], cancel: CancelToken) -> list[str]:
+        """``texts`` translated in one batch with those of every request waiting for the same model and options
+        when the turn comes (batching.py); the request whose turn it is translates the batch."""
+        order = Order(texts, cancel)
+        key = (route.pack.path, dataclasses.replace(self._options(), target=route.token))
+        self._orders.add(key, order)
+        try:
+            with self._holding(route, cancel, wake=order.wake()) as (translator, options, share):
+                if not order.done.is_set():  # done by the batch that just gave the turn up
+                    batch = self._orders.take(key, order)
+                    token = all_cancelled(batch)
+                    try:
+                        done = translator.translate_batch([t for o in batch for t in o.texts], options,
+                                                          _between_batches(lambda: share(token)), cancel=token)
+                    except BaseException as exc:
+                        for other in batch[1:]:
+                            other.finish(error=exc)
+                        raise
+                    for o in batch:
+                        o.finish(done[:len(o.texts)])
+                        done = done[len(o.texts):]
+        except Cancelled:
+            if not order.done.is_set():
+                raise
+        finally:
+            self._orders.discard(key, order)
+        if order.error is not None:
+            raise order.error
+        return order.results
 
     @contextmanager
     def streaming(self, job: Job, cancel: CancelToken) -> Iterator[tuple[Route, Iterator[str]]]:
@@ -248,9 +285,10 @@ class Core:
         self.files.close()
 
     @contextmanager
-    def _holding(self, route: Route, cancel: CancelToken):
+    def _holding(self, route: Route, cancel: CancelToken, wake: CancelToken | None = None):
         """The route's translator and options for the block, and ``share()``: pass the turn when it is
-        someone else's (call it between two steps)."""
+        someone else's (call it between two steps; ``share(token)`` waits for it back under ``token``).
+        ``wake``: what the wait for the turn gives up on (default: ``cancel``)."""
         assert route.pack is not None
         try:
             gate = self.models.gate(route.pack)
@@ -259,15 +297,15 @@ class Core:
         with self._lock:
             self._running.add(cancel)
         try:
-            with gate.use(cancel, timeout=limits.API_MAX_WAIT_SECONDS) as translator:
+            with gate.use(wake or cancel, timeout=limits.API_MAX_WAIT_SECONDS) as translator:
                 # The app's window may have switched models between routing and now.
                 if translator is None or not holds(translator, route.pack):
                     raise ApiError(503, "the model is being loaded; try again in a moment", retry_after=1)
                 turn_started = started = time.monotonic()
 
-                def share() -> None:
+                def share(token: CancelToken = cancel) -> None:
                     nonlocal turn_started
-                    if time.monotonic() - turn_started >= limits.API_TURN_SECONDS and gate.pass_turn(cancel):
+                    if time.monotonic() - turn_started >= limits.API_TURN_SECONDS and gate.pass_turn(token):
                         turn_started = time.monotonic()
 
                 yield translator, dataclasses.replace(self._options(), target=route.token), share
