@@ -63,6 +63,10 @@ def address(sock: socket.socket) -> str:
 def _server(core: Core, browsers: BrowserPolicy, *, quiet: bool):
     import uvicorn
 
+    from fanyi.engine.allocator import few_arenas
+
+    few_arenas()  # translations run in the line's many threads: without this each kept its own freed memory
+
     from .app import create_app
     from .connections import Connection
 
