@@ -24,6 +24,17 @@ def pack_info(path: Path) -> PackInfo:
     return PackInfo.of(ModelPack.open(path, verify=False), bundled=False)
 
 
+WAIT_SECONDS = 30.0  # what a condition may take on a busy machine before a test fails
+
+
+def wait_until(condition, what: str = "the condition", seconds: float = WAIT_SECONDS) -> None:
+    end = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.01)
+
+
 STEP_SECONDS = 0.005
 MAX_STEPS = 4000  # 20 s: a translation nobody cancels still ends, so a broken test fails instead of hanging
 

@@ -19,12 +19,12 @@ from fanyi.server.run import ServerError, bind
 TIMEOUT = 60
 
 
-def test_the_listening_socket_is_tcp_so_asyncio_sets_nodelay(tmp_path):
+def test_the_listening_socket_is_tcp_so_asyncio_sets_nodelay():
     sock = bind("127.0.0.1", 0)
     try:
         # asyncio's transports set TCP_NODELAY only when the socket's proto is IPPROTO_TCP (not 0)
         assert sock.proto == socket.IPPROTO_TCP
-        with socket.create_connection(sock.getsockname()) as client:
+        with socket.create_connection(sock.getsockname()):
             accepted, _ = sock.accept()
             with accepted:
                 assert accepted.proto == socket.IPPROTO_TCP

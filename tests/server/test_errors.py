@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import threading
-import time
 
 import deepl
 import pytest
 import requests
-from api_helpers import EN
-from api_helpers import ExplodingTranslator
+from api_helpers import EN, ExplodingTranslator, wait_until
 from libretranslatepy import LibreTranslateAPI
 
 from fanyi import limits
@@ -17,12 +15,6 @@ from fanyi.engine.pack import PackError
 
 TIMEOUT = 60
 
-
-def wait_until(condition) -> None:
-    end = time.monotonic() + TIMEOUT
-    while not condition():
-        assert time.monotonic() < end, "timed out"
-        time.sleep(0.01)
 
 
 def post(server, path: str, **kwargs) -> requests.Response:

@@ -10,20 +10,13 @@ import time
 from urllib.parse import urlsplit
 
 import requests
-from api_helpers import EN, BatchedTranslator, RecordingTranslator, SteppedTranslator
+from api_helpers import EN, BatchedTranslator, RecordingTranslator, SteppedTranslator, wait_until
 
 from fanyi import limits
 
 TIMEOUT = 60
 CROWD = 45  # more than the old 9 places in line, the old 32 connections and anyio's 40 threads
 
-
-def wait_until(condition, what: str) -> None:
-    end = time.monotonic() + TIMEOUT
-    while not condition():
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.01)
 
 
 def _translate(server, text: str, results: list, *, path: str = "/translate") -> None:

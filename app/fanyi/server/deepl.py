@@ -26,7 +26,7 @@ from . import files, languages
 from .core import Core, Job
 from .errors import ApiError
 from .files import Document
-from .web import guarded, keep_upload, presented_key, read_fields, read_upload, translate_in_line
+from .web import document_request, guarded, presented_key, read_fields, translate_in_line
 
 # There is no quota here; clients show usage against a limit, so the limit is a number that reads as plenty.
 CHARACTER_LIMIT = 10**12
@@ -120,13 +120,8 @@ async def _usage(core: Core, request: Request) -> Response:
 
 async def _upload(core: Core, request: Request) -> Response:
     """Store the document and translate it in the background: its status and result are asked for by id."""
-    fields, upload = await read_upload(request)
-    core.authorize(presented_key(request, fields))
-    target = fields.text("target_lang")
-    if not target:
-        raise ApiError(400, "target_lang is required")
-    source = fields.text("source_lang") or languages.AUTO
-    document = await keep_upload(core, upload, fields.text("filename"))
+    fields, document, source, target = await document_request(core, request, "target_lang", "source_lang",
+                                                               "filename")
     wanted = (fields.text("output_format") or "").lower().lstrip(".")
     produced = (documents.format_for(document.source).output_suffix or document.source.suffix).lstrip(".")
     try:

@@ -22,7 +22,7 @@ from fanyi import documents, langid, limits
 from . import languages
 from .core import Core, Job
 from .errors import ApiError
-from .web import Fields, guarded, in_line, keep_upload, presented_key, read_fields, read_upload, translate_in_line
+from .web import Fields, document_request, guarded, in_line, presented_key, read_fields, translate_in_line
 
 
 def error(status: int, message: str) -> Response:
@@ -86,13 +86,7 @@ def routes(core: Core) -> list[Route]:
 
 
 async def _translate_file(core: Core, request: Request) -> Response:
-    fields, upload = await read_upload(request)
-    core.authorize(presented_key(request, fields))
-    target = fields.text("target")
-    if not target:
-        raise ApiError(400, "target is required")
-    source = fields.text("source", languages.AUTO) or languages.AUTO
-    document = await keep_upload(core, upload)
+    _, document, source, target = await document_request(core, request, "target", "source")
     try:
         await in_line(core, request, lambda token: core.translate_document(document, source, target, token))
     except BaseException:

@@ -27,6 +27,7 @@ from fanyi.engine.options import Cancelled, CancelToken
 from .core import Core, Job, Outcome
 from .errors import ApiError
 from .files import Document, safe_name
+from .languages import AUTO
 from .line import Line, QueueFull
 
 log = logging.getLogger(__name__)
@@ -217,7 +218,20 @@ async def read_upload(request: Request) -> tuple[Fields, UploadFile]:
     return Fields(values), upload
 
 
-async def keep_upload(core: Core, upload: UploadFile, name: str | None = None) -> Document:
+async def document_request(core: Core, request: Request, target_field: str, source_field: str,
+                           name_field: str | None = None) -> tuple[Fields, Document, str, str]:
+    """A request that sends a document: its fields, the document (stored), its source and target codes."""
+    fields, upload = await read_upload(request)
+    core.authorize(presented_key(request, fields))
+    target = fields.text(target_field)
+    if not target:
+        raise ApiError(400, f"{target_field} is required")
+    source = fields.text(source_field) or AUTO
+    document = await _keep_upload(core, upload, fields.text(name_field) if name_field else None)
+    return fields, document, source, target
+
+
+async def _keep_upload(core: Core, upload: UploadFile, name: str | None) -> Document:
     """An uploaded document stored for translation (``name``: the client's name for it, when not the
     upload's); 400 for a format Fanyi does not translate, 429 when too many are kept."""
     name = name or upload.filename or ""
