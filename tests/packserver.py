@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from fanyi.engine.options import CancelToken
+from fanyi.cancel import CancelToken
 from fanyi.engine.pack import FORMAT_VERSION, file_digest
 
 PACK_ID = "opus-mt-en-zh"  # what the tests publish the tiny int8 pack as

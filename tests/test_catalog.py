@@ -1,4 +1,4 @@
-"""fanyi.catalog: a catalog is validated as a whole, round-trips, and the newest copy wins."""
+"""fanyi.packs.catalog: a catalog is validated as a whole, round-trips, and the newest copy wins."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from fanyi import catalog
-from fanyi.catalog import CatalogError
+from fanyi.packs import catalog
+from fanyi.packs.catalog import CatalogError
 
 ENTRY = {
     "id": "opus-mt-en-zh", "version": 1, "default": True,

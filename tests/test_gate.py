@@ -7,8 +7,8 @@ import time
 
 import pytest
 
+from fanyi.cancel import Cancelled, CancelToken
 from fanyi.engine.gate import Busy, TimedOut, TranslatorGate
-from fanyi.engine.options import Cancelled, CancelToken
 
 DEADLINE = 30.0  # seconds a condition may take on a busy machine before the test fails
 

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from fanyi import catalog, unpack
 from fanyi.engine.options import DecodeOptions
 from fanyi.engine.pack import ModelPack, file_digest
 from fanyi.engine.segment import split_text
 from fanyi.engine.translator import Translator
+from fanyi.packs import catalog, unpack
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "packaging"))
@@ -58,7 +58,7 @@ def _plain_sentence(translator: Translator, line: str) -> bool:
 
 
 @pytest.fixture(scope="module")
-def release_inputs(tmp_path_factory, tiny_hf_en_zh, tiny_pack):
+def release_inputs(tmp_path_factory, tiny_hf_en_zh, tiny_pack, release_reference):
     """packs.json with the tiny en→zh model and an optional pack that cannot export; a 4-sentence test set."""
     root = tmp_path_factory.mktemp("release")
     (root / "packs.json").write_text(json.dumps({"packs": [
@@ -170,7 +170,8 @@ def test_zipping_is_deterministic(tiny_pack_int8, tmp_path):
     assert (tmp_path / "a.zip").read_bytes() == (tmp_path / "b.zip").read_bytes()
 
 
-def test_the_reference_is_the_first_sentence_on_which_int8_equals_pytorch(tiny_hf_en_zh, tiny_pack_int8, monkeypatch):
+def test_the_reference_is_the_first_sentence_on_which_int8_equals_pytorch(tiny_hf_en_zh, tiny_pack_int8,
+                                                                         monkeypatch, release_reference):
     sentences = reference.SENTENCES["en"]
     with reference.int8_weights(reference.cpu_path()):
         int8 = Translator.open(tiny_pack_int8)
@@ -192,7 +193,7 @@ def test_the_reference_is_the_first_sentence_on_which_int8_equals_pytorch(tiny_h
 def test_the_committed_pack_list_pins_commits_and_has_one_required_default():
     specs = load_specs(ROOT / "packaging" / "packs.json")
     default = next(s for s in specs if s.default)
-    from fanyi import library
+    from fanyi.packs import library
 
     assert default.id == library.DEFAULT_PACK and not default.optional
     assert all(len(s.commit) == 40 for s in specs)

@@ -7,55 +7,66 @@ import sys
 from pathlib import Path
 
 from . import __version__
+from .app_options import APP_OPTIONS
+from .defaults import API_HOST, API_PORT, THREADS
+from .engine.options import DecodeOptions
 from .terminal import InputLines, OutputFailed, cancel_on_signals, guarded_stdout, signalled, silence_stdout
 from .sizes import human_size
 
 SUBCOMMANDS = ("translate", "file", "export", "validate", "models", "serve")
 LINE_BATCH_PIECES = 64  # sentences (and the layout between them) of a line translated and written at once
-# Options of `fanyi` without a command; the app parses them, and --help lists them.
-APP_OPTIONS = {
-    "--translate-clipboard": "translate the clipboard's text in a small popup, then exit (bind it to a desktop "
-                             "shortcut where the app's own hotkey cannot work, e.g. on Wayland)",
-    "--translate-region": "choose a region of the screen and translate its text in a small popup, then exit",
-    "--tray": "start in the tray, without the window (how Fanyi starts at login)",
-    "--self-test": "open the window offscreen, translate one sentence with the bundled pack, report and exit "
-                   "(0 when everything works)",
-}
 
 
-def _decode_options(args):
-    from .engine.options import DecodeOptions
+def _choose(args, given: DecodeOptions | None = None) -> tuple[Path, DecodeOptions | None]:
+    """The pack and the languages to ask it for: ``--model`` as named, with ``--source``/``--target`` in its
+    own codes; without it the router's choice (fanyi.routing) for those languages, in any style (en,
+    zh-Hant, eng_Latn), the default pack winning a tie. ``given``: the options checked so far."""
+    from . import routing
+    from .packs import library
 
+    source, target = getattr(args, "source", None), getattr(args, "target", None)
+    if args.model:
+        return library.find_pack(args.model).path, given
+    default = library.find_pack(None)  # a clear message when nothing usable is installed
+    found = routing.route(library.list_packs(), source or routing.AUTO, target or routing.AUTO,
+                          prefer=[default.path])
+    if found.direction is None:
+        raise ValueError(f"--source and --target are both {found.source}: there is nothing to translate")
+    return found.direction.pack.path, routing.decode_options(found.direction, found.variant, given)
+
+
+def _decode_options(args) -> DecodeOptions:
     return DecodeOptions(beams=args.beams, max_length=args.max_length, target=args.target,
                          source=getattr(args, "source", None))
 
 
-def _open_translator(model: str | None, threads: int | None = None):
+def _open_translator(pack: Path, threads: int | None = None):
     from .engine.translator import Translator
-    from .library import find_pack
 
-    return Translator.open(find_pack(model).path, threads=threads)
+    return Translator.open(pack, threads=threads)
 
 
 def _add_model_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", "-m", help="pack folder or installed pack name (default: the en→zh pack)")
-    p.add_argument("--threads", type=int, help="CPU threads (default: up to 4)")
+    p.add_argument("--threads", type=int, help=f"CPU threads (default: up to {THREADS})")
 
 
 def _add_decode_arguments(p: argparse.ArgumentParser) -> None:
     _add_model_arguments(p)
     p.add_argument("--beams", type=int, help="beam size (default: the model's, 4 for opus-mt)")
     p.add_argument("--max-length", type=int, help="maximum output length in tokens")
-    p.add_argument("--target", help="target language in the model's own code: a variant of a multi-target "
-                                    "OPUS-MT model (cmn_Hans, cmn_Hant, yue) or a language of an mBART-50, M2M100 "
-                                    "or NLLB model (zh_CN, zh, zho_Hans; default: Chinese)")
-    p.add_argument("--source", help="source language of an mBART-50, M2M100 or NLLB model in its own code "
-                                    "(en_XX, en, eng_Latn); required for those")
+    p.add_argument("--target", help="target language: without --model any code (zh-Hant, fr, yue) and the pack "
+                                    "that translates into it is chosen; with --model, the model's own code: a "
+                                    "variant of a multi-target OPUS-MT model (cmn_Hans, cmn_Hant, yue) or a "
+                                    "language of an mBART-50, M2M100 or NLLB model (zh_CN, zh, zho_Hans)")
+    p.add_argument("--source", help="source language: without --model any code (en, zh); with --model, the "
+                                    "model's own code for an mBART-50, M2M100 or NLLB model (en_XX, en, eng_Latn), "
+                                    "which those require")
 
 
 def cmd_translate(args) -> int:
-    options = _decode_options(args)  # a bad option is refused before the model is loaded
-    translator = _open_translator(args.model, args.threads)
+    pack, options = _choose(args, _decode_options(args))  # a bad option is refused before the model is loaded
+    translator = _open_translator(pack, args.threads)
     lines = InputLines(args.text)
     for text in lines:
         if args.stream and sys.stdout.isatty():
@@ -201,16 +212,16 @@ def _quality(entry) -> str:
 
 def cmd_models_catalog(args) -> int:
     """available / install / update: packs from the catalog, downloaded without torch."""
-    from . import installer
+    from .packs import install
 
     def warn(message: str) -> None:
         print(f"fanyi: {message}", file=sys.stderr)
 
     refresh = args.action != "available" or args.refresh
-    cat = installer.load_catalog(refresh=refresh, warn=warn)
+    cat = install.load_catalog(refresh=refresh, warn=warn)
     if args.action == "available":
         print(f"{'id':24} {'direction':10} {'size':>9} {'quant':6} {'license':14} {'quality':10} status")
-        for row in installer.available(cat):
+        for row in install.available(cat):
             e = row.entry
             print(f"{e.id:24} {_direction(e):10} {human_size(e.archive.size):>9} {e.quantization:6} "
                   f"{e.license.name:14} {_quality(e):10} {row.status.value}")
@@ -218,12 +229,12 @@ def cmd_models_catalog(args) -> int:
     line = _ProgressLine()
     try:
         if args.action == "install":
-            entry = installer.find_entry(cat, args.name)
-            info = installer.install(entry, mirror=args.mirror, progress=line)
+            entry = install.find_entry(cat, args.name)
+            info = install.install(entry, mirror=args.mirror, progress=line)
             line.close()
             print(f"installed {info.name} (version {info.pack_version}) in {info.path}")
         else:
-            done = installer.update(cat, [args.name] if args.name else [], mirror=args.mirror, progress=line)
+            done = install.update(cat, [args.name] if args.name else [], mirror=args.mirror, progress=line)
             line.close()
             for info in done:
                 print(f"updated {info.name} to version {info.pack_version}")
@@ -239,7 +250,8 @@ def cmd_models_catalog(args) -> int:
 
 
 def cmd_models(args) -> int:
-    from . import library
+    from .packs import library
+    from .packs.errors import LibraryError
 
     if args.action == "list":
         packs = library.list_packs()
@@ -270,7 +282,7 @@ def cmd_models(args) -> int:
 
         ok, why = library.can_build_default()
         if not ok:
-            raise library.LibraryError(why)
+            raise LibraryError(why)
         pack = fetch_and_install(args.name, paths.user_packs_dir(),
                                  source=Path(args.source) if args.source else None,
                                  quantize=args.quantize, progress=lambda m: print(m, file=sys.stderr))
@@ -280,19 +292,19 @@ def cmd_models(args) -> int:
 
 
 def cmd_serve(args) -> int:
-    from . import library
-    from .engine.options import DecodeOptions
-    from .server.core import Core
-    from .server.models import Models
     from .hosts import is_loopback
+    from .packs import library
+    from .packs.errors import LibraryError
+    from .server.core import Core
     from .server.browsers import BrowserPolicy
+    from .server.models import Models
     from .server.run import address, bind, serve_forever
 
     browsers = BrowserPolicy.of(args.host, args.cors_origin, keyed=bool(args.api_key))  # a bad origin: one line
     packs = [library.find_pack(args.model)] if args.model else library.list_packs()
     if not packs:
-        raise library.LibraryError(library.no_model_message())
-    models = Models(lambda: packs, lambda path: _open_translator(str(path), args.threads))
+        raise LibraryError(library.no_model_message())
+    models = Models(lambda: packs, lambda path: _open_translator(path, args.threads))
     default = library.find_pack(args.model)
     models.gate(default)  # opened now, so that a broken pack is told before anything listens
     options = DecodeOptions(beams=args.beams, max_length=args.max_length)
@@ -318,7 +330,10 @@ def cmd_serve(args) -> int:
 def cmd_file(args) -> int:
     from .documents import command
 
-    return command.run(args, lambda: _open_translator(args.model, args.threads))
+    pack, options = _choose(args)
+    if options is not None:  # the router's choice, in the pack's own codes
+        args.source, args.target = options.source, options.target
+    return command.run(args, lambda: _open_translator(pack, args.threads))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -384,15 +399,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_models)
 
     p = sub.add_parser("serve", help="a local LibreTranslate-, DeepL- and DeepLX-compatible translation API")
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: this computer only)")
-    p.add_argument("--port", type=int, default=5000, help="port (default: 5000; 0 picks a free one)")
+    p.add_argument("--host", default=API_HOST, help="address to listen on (default: this computer only)")
+    p.add_argument("--port", type=int, default=API_PORT, help=f"port (default: {API_PORT}; 0 picks a free one)")
     p.add_argument("--model", "-m", help="serve only this pack (folder or installed name; default: every "
                                           "installed pack, chosen by the requested languages)")
     p.add_argument("--api-key", help="answer only requests that carry this key (403 otherwise)")
     p.add_argument("--cors-origin", action="append", default=[], metavar="ORIGIN",
                    help="let web pages from this origin use the server (e.g. http://localhost:3000; repeatable). "
                         "Without a key only browser extensions and these may; with a key, any page that has it")
-    p.add_argument("--threads", type=int, help="CPU threads (default: up to 4)")
+    p.add_argument("--threads", type=int, help=f"CPU threads (default: up to {THREADS})")
     p.add_argument("--beams", type=int, help="beam size (default: the model's)")
     p.add_argument("--max-length", type=int, help="maximum output length in tokens")
     p.set_defaults(run=cmd_serve)
@@ -426,7 +441,7 @@ def main(argv: list[str] | None = None) -> int:
         except KeyboardInterrupt:  # Ctrl+C before the app could take it over: no traceback
             return 130
     args = build_parser().parse_args(argv)
-    from .engine.options import Cancelled
+    from .cancel import Cancelled
 
     cancel_on_signals()
     try:
@@ -465,7 +480,7 @@ def _user_errors() -> tuple[type[Exception], ...]:
     """Errors that are the input's fault: one line on stderr, no traceback."""
     from .engine.pack import PackError
     from .export.errors import ExportError, FetchError
-    from .library import LibraryError
+    from .packs.errors import LibraryError
     from .server.run import ServerError
 
     errors: list[type[Exception]] = [PackError, LibraryError, ExportError, FetchError, ServerError, ValueError,

@@ -34,7 +34,7 @@ ARCHIVE_RATIO_FLOOR = 1 * MiB  # smaller members are not held to the ratio: a sh
 MAX_CATALOG_BYTES = 4 * MiB  # a catalog of a few hundred packs is ~500 KB
 MAX_CATALOG_PACKS = 1000
 
-# --- downloads (fanyi.download, fanyi.catalog_fetch) ----------------------------------------------
+# --- downloads (fanyi.packs.download, fanyi.packs.catalog_fetch) ----------------------------
 CONNECT_TIMEOUT_S = 15.0  # to open a connection (through a proxy too)
 READ_TIMEOUT_S = 30.0  # between any two pieces of an answer: a stalled server is left after this
 DOWNLOAD_RETRIES = 3  # resumes of a broken transfer from one URL before the next URL is tried

@@ -2,7 +2,7 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
-    <name>ApiServer</name>
+    <name>ApiController</name>
     <message>
         <source>Other apps can no longer use Fanyi.</source>
         <translation>其他应用已无法再使用 Fanyi。</translation>
@@ -17,19 +17,14 @@
     </message>
 </context>
 <context>
-    <name>FanyiApp</name>
-    <message>
-        <source>The screen could not be captured.</source>
-        <translation>无法截取屏幕。</translation>
-    </message>
-    <message>
-        <source>No text was found in the selected region.</source>
-        <translation>所选区域中没有找到文字。</translation>
-    </message>
+    <name>AutostartController</name>
     <message>
         <source>Starting at login could not be changed: %1</source>
         <translation>无法更改登录时启动：%1</translation>
     </message>
+</context>
+<context>
+    <name>HistoryController</name>
     <message>
         <source>The history file was damaged. It was kept as %1 and a new history was started.</source>
         <translation>历史记录文件已损坏。已将其保留为 %1，并开始新的历史记录。</translation>
@@ -640,6 +635,17 @@
     <message>
         <source>Show in folder</source>
         <translation>在文件夹中显示</translation>
+    </message>
+</context>
+<context>
+    <name>ScreenTextController</name>
+    <message>
+        <source>The screen could not be captured.</source>
+        <translation>无法截取屏幕。</translation>
+    </message>
+    <message>
+        <source>No text was found in the selected region.</source>
+        <translation>所选区域中没有找到文字。</translation>
     </message>
 </context>
 <context>

@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from fanyi import catalog
-from fanyi.catalog import Catalog, CatalogEntry, Quality
 from fanyi.engine.pack import ModelPack, PackError
 from fanyi.export.errors import ExportError, FetchError
 from fanyi.export.validate import INT8_MIN_TOP1
 from fanyi.fsutil import atomic_write_text
+from fanyi.packs import catalog
+from fanyi.packs.catalog import Catalog, CatalogEntry, Quality
 
 from . import archive, reference, report, scoring
 from .spec import PackSpec

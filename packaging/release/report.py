@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fanyi.catalog import Catalog
+from fanyi.packs.catalog import Catalog
 
 HEADER = ("| pack | test set | BLEU PyTorch | BLEU fp32 | BLEU int8 | chrF PyTorch | chrF fp32 | chrF int8 "
           "| int8 top-1 agreement |\n|---|---|--:|--:|--:|--:|--:|--:|--:|")

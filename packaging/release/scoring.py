@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from fanyi.catalog import Scores
+from fanyi.packs.catalog import Scores
 
 PYTORCH_BATCH = 16
 Say = Callable[[str], None]

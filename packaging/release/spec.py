@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from fanyi.catalog import License
+from fanyi.packs.catalog import License
 
 _COMMIT = re.compile(r"^[0-9a-f]{40}$")
 

@@ -15,8 +15,9 @@ from fanyi.documents import (
     translate_document,
 )
 from fanyi import limits
+from fanyi.cancel import Cancelled, CancelToken
 from fanyi.documents import job as job_module
-from fanyi.engine.options import CancelToken, Cancelled, DecodeOptions
+from fanyi.engine.options import DecodeOptions
 
 from docfixtures import leftovers, mark
 

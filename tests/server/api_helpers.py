@@ -11,9 +11,9 @@ import threading
 import time
 from pathlib import Path
 
-from fanyi.engine.options import CancelToken
+from fanyi.cancel import CancelToken
 from fanyi.engine.pack import ModelPack
-from fanyi.library import PackInfo
+from fanyi.packs.library import PackInfo
 
 # Texts the tiny random packs translate into something non-empty (and different per target token).
 EN = ["Good morning.", "The weather is fine today.", "Where is the station?", "Thank you very much."]
@@ -33,6 +33,11 @@ def wait_until(condition, what: str = "the condition", seconds: float = WAIT_SEC
         if time.monotonic() > end:
             raise AssertionError(f"timed out waiting for {what}")
         time.sleep(0.01)
+
+
+def en_zh_gate(server):
+    """The TranslatorGate of the pack a test server translates English into Chinese with (opened now)."""
+    return server.core.models.gate(server.core.route("en", "zh", "").direction.pack)
 
 
 STEP_SECONDS = 0.005

@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 
 import pytest
 import requests
-from api_helpers import EN
+from api_helpers import EN, en_zh_gate
 
 from fanyi import limits
 from fanyi.server.run import ServerError, bind
@@ -130,7 +130,7 @@ def test_two_hundred_idle_sockets_and_a_request_is_answered(serve, tiny_pack):
 def test_when_every_connection_is_busy_a_new_one_gets_503_json(serve, tiny_pack, monkeypatch):
     monkeypatch.setattr(limits, "API_MAX_CONNECTIONS", 2)
     server = serve([tiny_pack])
-    gate = server.core.models.gate(server.core.models.for_direction("en", "zh"))
+    gate = en_zh_gate(server)
     answers: list[requests.Response] = []
     with gate.use():
         waiting = [threading.Thread(target=lambda: answers.append(requests.post(

@@ -7,7 +7,7 @@ import threading
 import deepl
 import pytest
 import requests
-from api_helpers import EN, ExplodingTranslator, wait_until
+from api_helpers import EN, ExplodingTranslator, en_zh_gate, wait_until
 from libretranslatepy import LibreTranslateAPI
 
 from fanyi import limits
@@ -116,8 +116,7 @@ def test_too_large_is_413(en_zh, monkeypatch):
 def test_busy_is_429_with_retry_after_when_the_line_is_full(en_zh, tiny_pack, monkeypatch):
     monkeypatch.setattr(limits, "API_MAX_QUEUED", 1)
     monkeypatch.setattr(deepl.http_client, "max_network_retries", 0)
-    core = en_zh.core
-    gate = core.models.gate(core.models.for_direction("en", "zh"))
+    gate = en_zh_gate(en_zh)
     inside, release = threading.Event(), threading.Event()
     waiting: list[requests.Response] = []
 
@@ -152,8 +151,7 @@ def test_busy_is_429_with_retry_after_when_the_line_is_full(en_zh, tiny_pack, mo
 
 def test_waiting_too_long_for_the_model_is_503_with_retry_after(en_zh, monkeypatch):
     monkeypatch.setattr(limits, "API_MAX_WAIT_SECONDS", 0.3)
-    core = en_zh.core
-    gate = core.models.gate(core.models.for_direction("en", "zh"))
+    gate = en_zh_gate(en_zh)
     with gate.use():
         answer = deepl_v2(en_zh, text=[EN[0]], target_lang="ZH")
         assert_deepl(answer, 503, "busy")

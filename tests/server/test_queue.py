@@ -10,7 +10,7 @@ import time
 from urllib.parse import urlsplit
 
 import requests
-from api_helpers import EN, BatchedTranslator, RecordingTranslator, SteppedTranslator, wait_until
+from api_helpers import EN, BatchedTranslator, RecordingTranslator, SteppedTranslator, en_zh_gate, wait_until
 
 from fanyi import limits
 
@@ -27,7 +27,7 @@ def _translate(server, text: str, results: list, *, path: str = "/translate") ->
 def test_a_crowd_waits_in_line_and_every_request_is_answered(serve, tiny_pack):
     assert CROWD <= limits.API_MAX_QUEUED
     server = serve([tiny_pack])
-    gate = server.core.models.gate(server.core.models.for_direction("en", "zh"))
+    gate = en_zh_gate(server)
     answers: list[requests.Response] = []
     clients = [threading.Thread(target=_translate, args=(server, EN[n % len(EN)], answers)) for n in range(CROWD)]
     with gate.use():  # the model is busy while they all arrive
@@ -77,7 +77,7 @@ def test_a_request_does_not_pass_its_turn_after_its_last_batch(serve, tiny_pack,
     monkeypatch.setattr(limits, "API_TURN_SECONDS", 0.0)  # pass the turn whenever someone waits
     translators: list[SteppedTranslator] = []
     server = serve([tiny_pack], opener=lambda path: translators.append(SteppedTranslator(path)) or translators[-1])
-    gate = server.core.models.gate(server.core.models.for_direction("en", "zh"))
+    gate = en_zh_gate(server)
     answers: list[requests.Response] = []
     names = ["first", "second", "third"]
     clients = []
@@ -98,7 +98,7 @@ def test_a_request_does_not_pass_its_turn_after_its_last_batch(serve, tiny_pack,
 def test_requests_waiting_for_one_model_are_translated_as_one_batch(serve, tiny_pack):
     translators: list[RecordingTranslator] = []
     server = serve([tiny_pack], opener=lambda path: translators.append(RecordingTranslator(path)) or translators[-1])
-    gate = server.core.models.gate(server.core.models.for_direction("en", "zh"))
+    gate = en_zh_gate(server)
     answers: list[requests.Response] = []
     texts = [f"Sentence {n}." for n in range(6)]
     with gate.use():
@@ -116,7 +116,7 @@ def test_requests_waiting_for_one_model_are_translated_as_one_batch(serve, tiny_
 def test_a_client_that_leaves_does_not_cancel_the_others_in_its_batch(serve, tiny_pack):
     translators: list[RecordingTranslator] = []
     server = serve([tiny_pack], opener=lambda path: translators.append(RecordingTranslator(path)) or translators[-1])
-    gate = server.core.models.gate(server.core.models.for_direction("en", "zh"))
+    gate = en_zh_gate(server)
     answers: list[requests.Response] = []
     url = urlsplit(server.address)
     leaving = socket.create_connection((url.hostname, url.port))

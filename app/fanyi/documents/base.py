@@ -9,12 +9,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Protocol
 
-from fanyi.engine.options import CancelToken, DecodeOptions
+from fanyi.cancel import CancelToken
+from fanyi.engine.options import DecodeOptions
 from fanyi.engine.results import Translation
 from fanyi.limits import REPORT_ENTRIES_PER_REASON, REPORT_REASONS
+from fanyi.oneline import one_line
 
 
-class Translator(Protocol):
+class TextTranslator(Protocol):
     """The part of ``fanyi.engine.translator.Translator`` that documents need."""
 
     @property
@@ -59,18 +61,12 @@ class DocumentHandler(Protocol):
 
 
 @dataclass(frozen=True)
-class Entry:
+class Untranslated:
     """A unit that was not translated, and why."""
 
     where: str
     text: str
     reason: str
-
-
-def one_line(text: str, width: int = 60) -> str:
-    """``text`` on one line, cut to ``width`` characters: for reports and error messages."""
-    flat = " ".join(str(text).split())
-    return flat if len(flat) <= width else flat[: width - 1] + "…"
 
 
 def describe(error: BaseException) -> str:
@@ -98,8 +94,8 @@ class JobReport:
     source: Path
     output: Path | None = None
     translated: int = 0
-    kept: list[Entry] = field(default_factory=list)
-    failed: list[Entry] = field(default_factory=list)
+    kept: list[Untranslated] = field(default_factory=list)
+    failed: list[Untranslated] = field(default_factory=list)
     kept_reasons: Counter[str] = field(default_factory=Counter)
     failed_reasons: Counter[str] = field(default_factory=Counter)
     notes: list[str] = field(default_factory=list)
@@ -139,13 +135,13 @@ class JobReport:
         return "\n".join(lines)
 
 
-def _tally(named: list[Entry], counts: Counter[str], unit: Unit, reason: str) -> None:
+def _tally(named: list[Untranslated], counts: Counter[str], unit: Unit, reason: str) -> None:
     reason = one_line(reason, 200)
     if reason not in counts and len(counts) >= REPORT_REASONS:
         reason = OTHER_REASONS
     counts[reason] += 1
     if counts[reason] <= REPORT_ENTRIES_PER_REASON:
-        named.append(Entry(unit.where, one_line(unit.text), reason))
+        named.append(Untranslated(unit.where, one_line(unit.text, 60), reason))
 
 
 class DocumentError(Exception):

@@ -8,13 +8,16 @@ import os
 import re
 import tempfile
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from fanyi.engine.options import CancelToken, Cancelled, DecodeOptions
+from fanyi.cancel import Cancelled, CancelToken
+from fanyi.engine.options import DecodeOptions
 from fanyi.engine.results import Failure
 from fanyi.fsutil import Staged, staged, sweep_stale
+from fanyi.oneline import one_line
+from fanyi.progress import ProgressCallback
 
 from .base import (
     DocumentError,
@@ -23,10 +26,9 @@ from .base import (
     NoTextFound,
     NotReadable,
     NotWritable,
+    TextTranslator,
     TranslationFailed,
-    Translator,
     Unit,
-    one_line,
 )
 from .policy import keep_reason
 from .registry import Format, format_for
@@ -39,7 +41,6 @@ WINDOW_CHARS = 64_000
 BATCH_UNITS = 16
 BATCH_CHARS = 4_000
 
-Progress = Callable[[int, int], None]
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ class JobResult:
     report: JobReport
 
 
-def output_language(translator: Translator, target: str | None) -> str:
+def output_language(translator: TextTranslator, target: str | None) -> str:
     """The language in an output's name: the pack's language (``zh``) for its default target; the
     target's own code for any other variant (``cmn_Hant``, ``yue``) and for a many-to-many pack, whose
     own language is "many" (``zh_CN``, ``zho_Hant``)."""
@@ -59,7 +60,7 @@ def output_language(translator: Translator, target: str | None) -> str:
     return chosen
 
 
-def document_language(translator: Translator, options: DecodeOptions | None) -> str:
+def document_language(translator: TextTranslator, options: DecodeOptions | None) -> str:
     """The code lang attributes get: the language ("zh"), not a pack's target token ("cmn_Hans"), and
     for a many-to-many pack the request's target language rather than the pack's "many" ("mul")."""
     languages = getattr(translator, "languages", None)  # fanyi.engine.translator.Translator has it
@@ -100,13 +101,13 @@ def _fitted(stem: str, tail: str, limit: int) -> str:
 
 def translate_document(
     src: Path,
-    translator: Translator,
+    translator: TextTranslator,
     *,
     dst: Path | None = None,
     overwrite: bool = False,
     bilingual: bool = False,
     options: DecodeOptions | None = None,
-    progress: Progress | None = None,
+    progress: ProgressCallback | None = None,
     cancel: CancelToken | None = None,
 ) -> JobResult:
     """Translate ``src`` into a new file; raises a DocumentError (nothing written) or Cancelled.
@@ -234,11 +235,11 @@ class _Translating:
 
     def __init__(
         self,
-        translator: Translator,
+        translator: TextTranslator,
         target: str,
         options: DecodeOptions | None,
         report: JobReport,
-        progress: Progress | None,
+        progress: ProgressCallback | None,
         cancel: CancelToken | None,
         total: int,
     ) -> None:

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from .options import Cancelled, CancelToken
+from ..cancel import Cancelled, CancelToken
 
 # How often a waiting caller looks at its CancelToken; tokens have no wake-up of their own.
 CANCEL_POLL_SECONDS = 0.05

@@ -45,6 +45,11 @@ def _read(blob: np.ndarray, entry: dict) -> np.ndarray:
     return raw.view(np.dtype(entry["dtype"])).reshape(entry["shape"])
 
 
+def halved(levels: np.ndarray, scale: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The same weights, levels halved to -64..64 and scales doubled: one bit coarser, never saturating."""
+    return np.rint(levels / 2).astype(np.int8), (scale * 2).astype(np.float32)
+
+
 def reduced_range_weights(pack: ModelPack, graph: str) -> dict[str, np.ndarray]:
     """The int8 weights of one graph of the pack with halved levels and doubled scales, by initializer name."""
     index = pack.manifest["external_tensors"]  # checked against shared.bin's size when the pack was opened
@@ -55,6 +60,5 @@ def reduced_range_weights(pack: ModelPack, graph: str) -> dict[str, np.ndarray]:
     out: dict[str, np.ndarray] = {}
     for name in names:
         scale_name = name + INT8_SCALE_SUFFIX
-        out[name] = np.rint(_read(blob, index[name]) / 2).astype(np.int8)
-        out[scale_name] = (_read(blob, index[scale_name]) * 2).astype(np.float32)
+        out[name], out[scale_name] = halved(_read(blob, index[name]), _read(blob, index[scale_name]))
     return out

@@ -1,38 +1,11 @@
-"""What a caller may ask of a translation: decoding options and a cancel token."""
+"""Decoding options: what a caller may ask of a translation."""
 
 from __future__ import annotations
 
 import math
-import threading
 from dataclasses import dataclass
 
 from .. import limits
-
-
-class Cancelled(Exception):
-    """Raised inside the engine when a CancelToken was cancelled; nothing partial is returned."""
-
-
-class CancelToken:
-    """Checked at every decoder step and between document units; cancel() may be called from any thread."""
-
-    def __init__(self) -> None:
-        self._event = threading.Event()
-
-    def cancel(self) -> None:
-        self._event.set()
-
-    @property
-    def cancelled(self) -> bool:
-        return self._event.is_set()
-
-    def raise_if_cancelled(self) -> None:
-        if self._event.is_set():
-            raise Cancelled()
-
-    def wait(self, seconds: float) -> bool:
-        """Sleep up to `seconds`, waking at once on cancel; True when cancelled."""
-        return self._event.wait(seconds)
 
 
 @dataclass(frozen=True)

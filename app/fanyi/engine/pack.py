@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from .. import limits
+from ..oneline import error_line
 
 from .families import FAMILIES, Family, family_of
 
@@ -365,12 +366,6 @@ def file_digest(path: Path) -> dict:
     return {"sha256": h.hexdigest(), "size": path.stat().st_size}
 
 
-def _one_line(exc: BaseException) -> str:
-    lines = str(exc).strip().splitlines()
-    message = lines[0] if lines else type(exc).__name__
-    return message if len(message) <= MESSAGE_CHARS else message[:MESSAGE_CHARS - 1] + "…"
-
-
 def _reject_json_constant(name: str) -> None:
     raise ValueError(f"{name} is not a JSON number")
 
@@ -395,7 +390,7 @@ def _read_manifest(path: Path) -> Any:
         return json.loads(path.read_text(encoding="utf-8"), parse_constant=_reject_json_constant)
     # ValueError: also numbers of more digits than Python converts; RecursionError: absurd nesting
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
-        raise PackError(f"{path} is damaged: {_one_line(exc)}") from None
+        raise PackError(f"{path} is damaged: {error_line(exc, MESSAGE_CHARS)}") from None
 
 
 @dataclass(frozen=True)
@@ -450,7 +445,7 @@ class ModelPack:
         except PackError:
             raise
         except Exception as exc:  # a file the checksum cannot judge: any library's error, one line
-            raise PackError(f"{path} cannot be loaded: {_one_line(exc)}") from exc
+            raise PackError(f"{path} cannot be loaded: {error_line(exc, MESSAGE_CHARS)}") from exc
 
     # --- what the runtime reads -----------------------------------------------------------------
     @property

@@ -25,8 +25,8 @@ from typing import Protocol
 
 import numpy as np
 
+from ..cancel import CancelToken
 from . import processors as proc
-from .options import CancelToken
 
 SENTINEL = np.float32(-1.0e9)
 Decided = tuple[int, list[int]]

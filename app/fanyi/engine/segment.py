@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 __all__ = [
-    "Piece",
+    "Segment",
     "SentenceCache",
     "is_cjk_language",
     "join_hard_wrapped",
@@ -36,7 +36,7 @@ __all__ = [
 
 
 @dataclass(frozen=True, slots=True)
-class Piece:
+class Segment:
     """A slice of the input: a sentence to translate, or text to keep verbatim."""
 
     text: str
@@ -92,7 +92,7 @@ _URL = re.compile(
 _CJK_LANGUAGES = frozenset({"zh", "cmn", "yue", "wuu", "lzh", "ja"})
 
 
-def split_text(text: str, *, source_lang: str = "en") -> list[Piece]:
+def split_text(text: str, *, source_lang: str = "en") -> list[Segment]:
     """Cut ``text`` into sentences (``translate=True``) and verbatim separators, losslessly.
 
     ``"".join(p.text for p in pieces) == text`` always holds and no piece is empty.
@@ -116,21 +116,21 @@ def split_text(text: str, *, source_lang: str = "en") -> list[Piece]:
     ``translate=False``, because a translation model mangles numbers and symbols on their own.
     """
     cjk = is_cjk_language(source_lang)
-    pieces: list[Piece] = []
+    pieces: list[Segment] = []
     line_start = 0
     for run in _WHITESPACE.finditer(text):
         start, end = run.span()
         if start == 0 or end == len(text) or _LINE_BREAK.search(text, start, end):
             if start > line_start:
                 pieces.extend(_split_line(text[line_start:start], cjk))
-            pieces.append(Piece(text[start:end], False))
+            pieces.append(Segment(text[start:end], False))
             line_start = end
     if line_start < len(text):
         pieces.extend(_split_line(text[line_start:], cjk))
     return pieces
 
 
-def _split_line(line: str, cjk: bool) -> Iterator[Piece]:
+def _split_line(line: str, cjk: bool) -> Iterator[Segment]:
     """Sentences of one line, which has no line break and no whitespace at either end."""
     cuts = set(_english_cuts(line))
     if cjk:
@@ -143,7 +143,7 @@ def _split_line(line: str, cjk: bool) -> Iterator[Piece]:
         yield _sentence(line[start:cut])
         gap_end = _OPTIONAL_WHITESPACE.match(line, cut).end()
         if gap_end > cut:
-            yield Piece(line[cut:gap_end], False)
+            yield Segment(line[cut:gap_end], False)
         start = gap_end
     yield _sentence(line[start:])
 
@@ -180,8 +180,8 @@ def _inside(spans: list[tuple[int, int]], position: int) -> bool:
     return i >= 0 and position < spans[i][1]
 
 
-def _sentence(text: str) -> Piece:
-    return Piece(text, any(char.isalpha() for char in text))
+def _sentence(text: str) -> Segment:
+    return Segment(text, any(char.isalpha() for char in text))
 
 
 def is_cjk_language(lang: str) -> bool:
@@ -274,7 +274,7 @@ def part_joiner(target_lang: str) -> str:
     return "" if is_cjk_language(target_lang) else " "
 
 
-def separator_text(pieces: Sequence[Piece], i: int, target_lang: str) -> str:
+def separator_text(pieces: Sequence[Segment], i: int, target_lang: str) -> str:
     """The output at ``pieces[i]`` that is not a translation: for a verbatim piece, what replaces
     it; for a translated piece, what goes before its translation.
 
@@ -293,7 +293,7 @@ def separator_text(pieces: Sequence[Piece], i: int, target_lang: str) -> str:
     return piece.text
 
 
-def join_translations(pieces: Sequence[Piece], translations: Sequence[str], *, target_lang: str) -> str:
+def join_translations(pieces: Sequence[Segment], translations: Sequence[str], *, target_lang: str) -> str:
     """Rebuild the text of ``split_text`` with each ``translate=True`` piece replaced by the next
     translation (stripped), and the layout between them rendered by ``separator_text``."""
     wanted = sum(piece.translate for piece in pieces)

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import onnxruntime as ort
 
-from .. import limits
+from .. import defaults, limits
 
 log = logging.getLogger(__name__)
 

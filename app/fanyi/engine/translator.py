@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import time
-from collections.abc import Callable, Collection, Generator, Iterator, Sequence
+from collections.abc import Collection, Generator, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,22 +22,23 @@ from pathlib import Path
 import numpy as np
 
 from .. import limits
+from ..cancel import CancelToken
+from ..progress import ProgressCallback
 from . import search
 from .allocator import keep_freed_memory
 from .degenerate import EMPTY, REASONS, Finding, SentenceCheck, guarded, length_bound
 from .detok import StreamDecoder
 from .language_choice import LanguageChoice, choose
-from .options import CancelToken, DecodeOptions
+from .options import DecodeOptions
 from .pack import ModelPack
 from .pack_tokenizer import open_tokenizer
 from .results import Failure, Rewind, StreamEvent, Translation
 from .runner import Runner
-from .segment import Piece, SentenceCache, limit_length, part_joiner, separator_text, split_text
-from .settings import resolve
+from .search_settings import resolve
+from .segment import Segment, SentenceCache, limit_length, part_joiner, separator_text, split_text
 
 log = logging.getLogger(__name__)
 
-Progress = Callable[[int, int], None]
 BATCH_SIZE = 16
 # What the watched decoder yields: (row, newly decided ids), or (row, None) when the row starts over
 Decoded = tuple[int, list[int] | None]
@@ -150,7 +151,7 @@ class Translator:
         return np.stack([state.run(np.array([[tok]], dtype=np.int64)).logits[0].copy() for tok in prefix])
 
     # --- text level -----------------------------------------------------------------------------
-    def _plan(self, text: str, options: DecodeOptions | None) -> tuple[list[Piece], list[list[_Part]]]:
+    def _plan(self, text: str, options: DecodeOptions | None) -> tuple[list[Segment], list[list[_Part]]]:
         """Pieces of the text, and for each piece to translate its parts."""
         if not text.strip():
             return [], []
@@ -169,8 +170,8 @@ class Translator:
     def _key(self, ids: tuple[int, ...], options: DecodeOptions | None) -> tuple:
         return (self.pack.path, options or DecodeOptions(), ids)
 
-    def _render(self, pieces: list[Piece], parts: list[list[_Part]], outcomes: dict[tuple[int, ...], _Outcome],
-                target_lang: str) -> Translation:
+    def _render(self, pieces: list[Segment], parts: list[list[_Part]],
+                outcomes: dict[tuple[int, ...], _Outcome], target_lang: str) -> Translation:
         groups = iter(parts)
         out: list[str] = []
         failures: list[Failure] = []
@@ -185,7 +186,7 @@ class Translator:
         return Translation("".join(out), tuple(failures))
 
     def translate_results(self, texts: list[str], options: DecodeOptions | None = None,
-                          progress: Progress | None = None, cancel: CancelToken | None = None) -> list[Translation]:
+                          progress: ProgressCallback | None = None, cancel: CancelToken | None = None) -> list[Translation]:
         """Translate many texts; sentences are batched by length and each is translated once.
 
         Each result lists the sentences that could not be translated (they keep their source text)."""
@@ -218,7 +219,7 @@ class Translator:
         return [self._render(pieces, parts, outcomes, target_lang) for pieces, parts in plans]
 
     def translate_batch(self, texts: list[str], options: DecodeOptions | None = None,
-                        progress: Progress | None = None, cancel: CancelToken | None = None) -> list[str]:
+                        progress: ProgressCallback | None = None, cancel: CancelToken | None = None) -> list[str]:
         """translate_results without the failures: a failed sentence is there as it was in the source."""
         return [result.text for result in self.translate_results(texts, options, progress, cancel)]
 

@@ -29,7 +29,7 @@ LANG_TOKEN = re.compile(r"^>>(.+)<<$")
 # "zhx" (ISO 639-5: the Chinese languages) is what multi-variety models such as opus-mt-tc-bible-big-zhx-en read
 ISO3_TO_ISO1 = {"eng": "en", "zho": "zh", "cmn": "zh", "zhx": "zh", "deu": "de", "fra": "fr", "jpn": "ja",
                 "kor": "ko", "spa": "es", "rus": "ru"}
-Progress = Callable[[str], None]
+StatusCallback = Callable[[str], None]  # a line for the user about what the export is doing
 
 
 def quantize_spec(mode: str, embeddings: str = "int8") -> QuantizeSpec:
@@ -176,7 +176,7 @@ def build_manifest(hf_dir: Path, model, spec: QuantizeSpec, *, name: str, model_
 
 def export_pack(hf_dir: Path, out_dir: Path, *, quantize: str = "none", embeddings: str = "int8",
                 name: str | None = None, model_id: str | None = None, revision: str | None = None,
-                simplify: bool = True, overwrite: bool = False, progress: Progress | None = None) -> Path:
+                simplify: bool = True, overwrite: bool = False, progress: StatusCallback | None = None) -> Path:
     """Write a complete pack to out_dir; the folder appears only once every file is written."""
     say = progress or (lambda _msg: None)
     hf_dir, out_dir = Path(hf_dir), Path(out_dir)
@@ -229,7 +229,7 @@ def tokenizer_files(family: Family, hf_dir: Path, scratch: Path) -> Path:
 
 
 def _write_pack(family: Family, weights, spec: QuantizeSpec, manifest: dict, tokenizer_dir: Path,
-                out_dir: Path, simplify: bool, say: Progress) -> None:
+                out_dir: Path, simplify: bool, say: StatusCallback) -> None:
     say("building the encoder and decoder graphs" + (" (int8)" if spec.mode == "int8" else ""))
     graphs = {"encoder.onnx": build_encoder(weights, spec).build(),
               "decoder.onnx": build_decoder(weights, spec).build()}

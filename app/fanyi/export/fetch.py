@@ -12,7 +12,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from ..engine.options import CancelToken
+from ..cancel import CancelToken
 from ..engine.pack import ModelPack
 from .errors import FetchError
 from .validate import INT8_MIN_TOP1

@@ -20,11 +20,12 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from fanyi import __version__
+from fanyi.oneline import error_line
 
 from . import deepl, deeplx, libretranslate, stream
 from .browsers import BrowserGuard, BrowserPolicy
 from .core import Core
-from .web import any_error_body, guarded, one_line, read_fields
+from .web import any_error_body, guarded, read_fields
 
 log = logging.getLogger(__name__)
 
@@ -90,4 +91,4 @@ async def _routing_error(request: Request, exc: HTTPException) -> Response:
 async def _unexpected(request: Request, exc: Exception) -> Response:
     """A fault outside every handler's own error handling: one line for the client, the traceback in the log."""
     log.error("local API: %s failed", request.url.path, exc_info=exc)
-    return JSONResponse(any_error_body(500, f"the server failed: {one_line(exc)}"), 500)
+    return JSONResponse(any_error_body(500, f"the server failed: {error_line(exc)}"), 500)

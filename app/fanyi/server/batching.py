@@ -17,7 +17,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 
 from fanyi import limits
-from fanyi.engine.options import Cancelled, CancelToken
+from fanyi.cancel import Cancelled, CancelToken
 
 
 @dataclass(eq=False)

@@ -1,6 +1,6 @@
 """The one path from an API request to a Translator, shared by every protocol; no HTTP here.
 
-A ``Job`` (texts, source and target as the client named them, plain text or HTML) is checked
+An ``ApiRequest`` (texts, source and target as the client named them, plain text or HTML) is checked
 against the limits, routed to a pack and target token, and translated under that pack's
 TranslatorGate: in turn with the app's own requests, in a line of at most ``API_MAX_QUEUED``
 requests (line.py), short plain ones together with the others waiting for the same model
@@ -11,7 +11,6 @@ batches (or two pieces of a stream), so short requests are not stuck behind a lo
 
 from __future__ import annotations
 
-import dataclasses
 import hmac
 import logging
 import re
@@ -22,13 +21,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from fanyi import documents, langid, limits
+from fanyi import documents, limits, routing
+from fanyi.cancel import Cancelled, CancelToken
 from fanyi.documents.html import HtmlText
 from fanyi.documents.policy import keep_reason
 from fanyi.engine.gate import TimedOut
-from fanyi.engine.options import Cancelled, CancelToken, DecodeOptions
+from fanyi.engine.options import DecodeOptions
 from fanyi.engine.pack import PackError
-from fanyi.library import PackInfo
+from fanyi.routing import NoRoute, Pair, Route
 
 from . import languages
 from .batching import Order, Orders, all_cancelled
@@ -43,7 +43,7 @@ _MARKUP = re.compile(r"<[^>]*>")  # tags are no evidence of the text's language
 
 
 @dataclass(frozen=True)
-class Job:
+class ApiRequest:
     texts: list[str]
     source: str  # a client's code, or "auto"
     target: str  # a client's code, or "auto" (the other language of the text)
@@ -53,26 +53,11 @@ class Job:
 
 
 @dataclass(frozen=True)
-class Route:
-    pack: PackInfo | None  # None: the text is in the target language already, it comes back as it is
-    source: str  # the source language, given or detected
-    confidence: float  # of the detection, 1.0 when the client named the source
-    token: str | None  # the target token to ask the pack for
-
-
-@dataclass(frozen=True)
 class Outcome:
     texts: list[str]
     sources: list[str]  # of each text, given or detected
     confidences: list[float]
     alternatives: list[list[str]]  # per text: other translations, none equal to it (empty unless asked)
-
-
-@dataclass(frozen=True)
-class Direction:
-    source: str
-    target: str
-    variants: tuple[str, ...]  # the pack's target tokens that clients can name (cmn_Hans, cmn_Hant, yue)
 
 
 class Core:
@@ -94,7 +79,7 @@ class Core:
         if self.api_key is not None and not hmac.compare_digest((presented or "").encode(), self.api_key.encode()):
             raise ApiError(403, "a valid API key is required" if presented else "this server needs an API key")
 
-    def check(self, job: Job) -> None:
+    def check(self, job: ApiRequest) -> None:
         if not job.texts:
             raise ApiError(400, "there is no text to translate")
         if len(job.texts) > limits.API_MAX_TEXTS:
@@ -104,45 +89,24 @@ class Core:
             raise ApiError(413, f"too much text: {chars} characters (at most {limits.API_MAX_CHARS} per request)")
 
     def route(self, source_code: str, target_code: str, text: str, *, html: bool = False) -> Route:
-        """Which pack and target token translate ``text``; ``auto`` languages are told by the text's script."""
-        source, target = _parse(source_code, "source"), _parse(target_code, "target")
+        """Which pack and languages translate ``text`` (fanyi.routing); ``auto`` languages are told by the text."""
+        _parse(source_code, "source")
+        _parse(target_code, "target")
         packs = self.models.packs()
         if not packs:
             raise ApiError(500, "no translation model is installed")
-        offered = ", ".join(sorted({f"{p.source_lang}→{p.target_lang}" for p in packs}))
         sample = _MARKUP.sub(" ", text) if html else text
-        confidence = 1.0
-        if target.code == AUTO:  # "into the other language", as some clients offer
-            if source.code == AUTO:
-                every = [p.source_lang for p in packs] + [p.target_lang for p in packs]
-                detected, confidence = langid.detect(sample, _unique(every))
-                source = languages.Language(detected)
-            target = languages.Language(next((p.target_lang for p in packs if p.source_lang == source.code), AUTO))
-            if target.code == AUTO:
-                raise ApiError(400, f"no installed model translates from {source.code} (installed: {offered})")
-        if target.code not in {p.target_lang for p in packs}:
-            raise ApiError(400, f"no installed model translates into {target_code} (installed: {offered})")
-        if source.code == AUTO:
-            # Among the languages that packs translate into the target, and the target itself.
-            candidates = _unique([p.source_lang for p in packs if p.target_lang == target.code] + [target.code])
-            detected, confidence = langid.detect(sample, candidates)
-            source = languages.Language(detected)
-        if source.code == target.code:
-            return Route(None, source.code, confidence, None)
-        pack = self.models.for_direction(source.code, target.code)
-        if pack is None:
-            raise ApiError(400, f"no installed model translates {source.code} into {target.code} (installed: {offered})")
-        return Route(pack, source.code, confidence, _token(pack, target))
+        try:
+            return routing.route(packs, source_code, target_code, sample, prefer=self.models.in_memory())
+        except NoRoute as exc:
+            raise ApiError(400, str(exc)) from None
 
-    def directions(self) -> list[Direction]:
-        found: dict[tuple[str, str], Direction] = {}
-        for pack in self.models.packs():
-            variants = tuple(v for v in languages.LIBRE_CODE if v in pack.target_tokens)
-            found.setdefault((pack.source_lang, pack.target_lang), Direction(pack.source_lang, pack.target_lang, variants))
-        return list(found.values())
+    def directions(self) -> list[Pair]:
+        """Every language pair the installed packs translate."""
+        return routing.pairs(self.models.packs())
 
     # --- translating ----------------------------------------------------------------------------
-    def translate(self, job: Job, cancel: CancelToken) -> Outcome:
+    def translate(self, job: ApiRequest, cancel: CancelToken) -> Outcome:
         """Each text routed on its own (a list may mix languages), then one batch per pack."""
         with self.answering():
             self.check(job)
@@ -151,8 +115,8 @@ class Core:
             alternatives: list[list[str]] = [[] for _ in job.texts]
             groups: dict[tuple, list[int]] = {}
             for i, route in enumerate(routes):
-                if route.pack is not None:
-                    groups.setdefault((route.pack.path, route.token), []).append(i)
+                if (d := route.direction) is not None:
+                    groups.setdefault((d.pack.path, d.source, d.target, route.variant), []).append(i)
             for indices in groups.values():
                 route = routes[indices[0]]
                 texts = [job.texts[i] for i in indices]
@@ -163,8 +127,8 @@ class Core:
                 with self._holding(route, cancel) as (translator, options, share):
                     between = _between_batches(share)
                     if job.html:
-                        done = _translate_html(translator, texts, options, cancel, route.pack.target_lang, between,
-                                               xml=job.xml)
+                        target = routing.language_of(route.direction.to_language).code
+                        done = _translate_html(translator, texts, options, cancel, target, between, xml=job.xml)
                     else:
                         done = translator.translate_batch(texts, options, between, cancel=cancel)
                     for i, text in zip(indices, done):
@@ -181,7 +145,7 @@ class Core:
         """``texts`` translated in one batch with those of every request waiting for the same model and options
         when the turn comes (batching.py); the request whose turn it is translates the batch."""
         order = Order(texts, cancel)
-        key = (route.pack.path, dataclasses.replace(self._options(), target=route.token))
+        key = (route.direction.pack.path, routing.decode_options(route.direction, route.variant, self._options()))
         self._orders.add(key, order)
         try:
             with self._holding(route, cancel, wake=order.wake()) as (translator, options, share):
@@ -208,14 +172,14 @@ class Core:
         return order.results
 
     @contextmanager
-    def streaming(self, job: Job, cancel: CancelToken) -> Iterator[tuple[Route, Iterator[str]]]:
+    def streaming(self, job: ApiRequest, cancel: CancelToken) -> Iterator[tuple[Route, Iterator[str]]]:
         """Route the one text of ``job`` and wait for the model; inside the block, its pieces as decided."""
         with self.answering():
             self.check(job)
             if len(job.texts) != 1 or job.html:
                 raise ApiError(400, "the stream translates one plain text at a time")
             route = self.route(job.source, job.target, job.texts[0])
-            if route.pack is None:
+            if route.direction is None:
                 yield route, iter(job.texts)
                 return
             with self._holding(route, cancel) as (translator, options, share):
@@ -248,7 +212,7 @@ class Core:
             opened = documents.format_for(document.source).open(document.source, cancel) if auto else None
             sample = _sample(opened, cancel) if opened is not None else ""
             route = self.route(source, target, sample)
-            if route.pack is None:
+            if route.direction is None:
                 raise ApiError(400, f"the document is in {languages.name(route.source)} already")
             with self._holding(route, cancel) as (translator, options, share):
                 document.status, document.started = TRANSLATING, time.monotonic()
@@ -289,17 +253,18 @@ class Core:
         """The route's translator and options for the block, and ``share()``: pass the turn when it is
         someone else's (call it between two steps; ``share(token)`` waits for it back under ``token``).
         ``wake``: what the wait for the turn gives up on (default: ``cancel``)."""
-        assert route.pack is not None
+        assert route.direction is not None
+        pack = route.direction.pack
         try:
-            gate = self.models.gate(route.pack)
+            gate = self.models.gate(pack)
         except PackError as exc:
-            raise ApiError(500, f"the model {route.pack.name} cannot be opened: {exc}") from None
+            raise ApiError(500, f"the model {pack.name} cannot be opened: {exc}") from None
         with self._lock:
             self._running.add(cancel)
         try:
             with gate.use(wake or cancel, timeout=limits.API_MAX_WAIT_SECONDS) as translator:
                 # The app's window may have switched models between routing and now.
-                if translator is None or not holds(translator, route.pack):
+                if translator is None or not holds(translator, pack):
                     raise ApiError(503, "the model is being loaded; try again in a moment", retry_after=1)
                 turn_started = started = time.monotonic()
 
@@ -308,7 +273,7 @@ class Core:
                     if time.monotonic() - turn_started >= limits.API_TURN_SECONDS and gate.pass_turn(token):
                         turn_started = time.monotonic()
 
-                yield translator, dataclasses.replace(self._options(), target=route.token), share
+                yield translator, routing.decode_options(route.direction, route.variant, self._options()), share
                 self.line.served(time.monotonic() - started)
         except TimedOut:
             raise ApiError(503, f"Fanyi is busy: no turn for the model within {limits.API_MAX_WAIT_SECONDS:g} s; "
@@ -317,32 +282,16 @@ class Core:
             with self._lock:
                 self._running.discard(cancel)
 
-    def _count(self, job: Job) -> None:
+    def _count(self, job: ApiRequest) -> None:
         with self._lock:
             self.characters += sum(len(t) for t in job.texts)
 
 
-def _parse(code: str, what: str) -> languages.Language:
+def _parse(code: str, what: str) -> None:
     try:
-        return languages.parse(code)
+        languages.parse(code)
     except UnknownLanguage:
         raise ApiError(400, f"{what} language {code!r} is not a language code") from None
-
-
-def _unique(codes) -> list[str]:
-    return list(dict.fromkeys(codes))
-
-
-def _token(pack: PackInfo, target: languages.Language) -> str | None:
-    """The target token to ask for: the variant the client named, when the pack has target tokens."""
-    if not pack.target_tokens:
-        return None
-    if target.variant is None:
-        return None  # the pack's default
-    if target.variant not in pack.target_tokens:
-        offered = ", ".join(sorted(pack.target_tokens))
-        raise ApiError(400, f"the model {pack.name} cannot write {target.variant} (it offers: {offered})")
-    return target.variant
 
 
 class _Counting:

@@ -23,7 +23,7 @@ from starlette.routing import Route
 from fanyi import documents
 
 from . import files, languages
-from .core import Core, Job
+from .core import Core, ApiRequest
 from .errors import ApiError
 from .files import Document
 from .web import document_request, guarded, presented_key, read_fields, translate_in_line
@@ -79,7 +79,7 @@ async def _translate(core: Core, request: Request) -> Response:
     handling = fields.text("tag_handling")
     if handling not in (None, "", "html", "xml"):
         raise ApiError(400, f"tag_handling must be html or xml, not {handling!r}")
-    job = Job(texts, fields.text("source_lang") or languages.AUTO, target, html=bool(handling), xml=handling == "xml")
+    job = ApiRequest(texts, fields.text("source_lang") or languages.AUTO, target, html=bool(handling), xml=handling == "xml")
     outcome = await translate_in_line(core, request, job)
     return JSONResponse({"translations": [
         {"detected_source_language": code(language), "text": text, "billed_characters": len(source)}

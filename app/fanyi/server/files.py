@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from fanyi import limits
-from fanyi.engine.options import CancelToken
+from fanyi.cancel import CancelToken
 
 from .errors import ApiError
 

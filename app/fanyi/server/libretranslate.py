@@ -20,7 +20,7 @@ from starlette.routing import Route
 from fanyi import documents, langid, limits
 
 from . import languages
-from .core import Core, Job
+from .core import Core, ApiRequest
 from .errors import ApiError
 from .web import Fields, document_request, guarded, in_line, presented_key, read_fields, translate_in_line
 
@@ -45,7 +45,7 @@ async def translate(core: Core, request: Request, fields: Fields) -> Response:
     single = not fields.is_list("q")
     source = fields.text("source", languages.AUTO) or languages.AUTO
     wanted = fields.count("alternatives", limits.API_MAX_ALTERNATIVES)
-    job = Job(q, source, target, html=text_format == "html", alternatives=wanted)
+    job = ApiRequest(q, source, target, html=text_format == "html", alternatives=wanted)
     outcome = await translate_in_line(core, request, job)
     body: dict = {"translatedText": outcome.texts[0] if single else outcome.texts}
     if source.strip().lower() == languages.AUTO:

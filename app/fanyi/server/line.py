@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from typing import TypeVar
 
 from fanyi import limits
-from fanyi.engine.options import Cancelled
+from fanyi.cancel import Cancelled
 
 T = TypeVar("T")
 # How much one turn's time counts in the running average the Retry-After estimate uses.

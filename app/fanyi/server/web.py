@@ -21,10 +21,11 @@ from starlette.responses import Response
 from starlette.types import Message
 
 from fanyi import documents, limits
+from fanyi.cancel import Cancelled, CancelToken
 from fanyi.limits import MiB
-from fanyi.engine.options import Cancelled, CancelToken
+from fanyi.oneline import error_line
 
-from .core import Core, Job, Outcome
+from .core import Core, ApiRequest, Outcome
 from .errors import ApiError
 from .files import Document, safe_name
 from .languages import AUTO
@@ -267,7 +268,7 @@ async def in_line(core: Core, request: Request, work: Callable[[CancelToken], T]
         watcher.cancel()
 
 
-async def translate_in_line(core: Core, request: Request, job: Job) -> Outcome:
+async def translate_in_line(core: Core, request: Request, job: ApiRequest) -> Outcome:
     return await in_line(core, request, lambda token: core.translate(job, token))
 
 
@@ -333,7 +334,7 @@ async def guarded(shape: Shape, handler: Callable[[], Awaitable[Response]]) -> R
         return Response(status_code=CLIENT_GONE)
     except Exception as exc:  # noqa: BLE001 - the client gets one line; the log gets the traceback
         log.exception("local API request failed")
-        return shape(500, f"translation failed: {one_line(exc)}")
+        return shape(500, f"translation failed: {error_line(exc)}")
 
 
 def any_error_body(status: int, message: str) -> dict:
@@ -347,7 +348,3 @@ def _retry_after(response: Response, seconds: int | None) -> Response:
         response.headers["Retry-After"] = str(seconds)
     return response
 
-
-def one_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split())
-    return text or type(exc).__name__

@@ -6,13 +6,12 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
     QDialogButtonBox,
-    QHBoxLayout,
     QHeaderView,
     QLabel,
     QMessageBox,
@@ -20,15 +19,16 @@ from PySide6.QtWidgets import (
     QTableWidget,
     QTableWidgetItem,
     QTabWidget,
-    QVBoxLayout,
     QWidget,
 )
 
-from fanyi import installer, library
-from fanyi.catalog import CatalogEntry
-from fanyi.installer import Available, Status
+from fanyi.packs import install, library
+from fanyi.packs.catalog import CatalogEntry
+from fanyi.packs.errors import LibraryError
+from fanyi.packs.install import Available, Status
 from fanyi.ui import i18n
-from fanyi.ui.i18n import direction, quantization_name
+from fanyi.ui.i18n import Retranslating, direction, quantization_name
+from fanyi.ui.layout import STRETCH, container, hbox, vbox
 from fanyi.ui.pack_ops import PackOperations, PackOpProgress, ask_and_import, size_text
 
 
@@ -74,7 +74,7 @@ def _quality(entry: CatalogEntry) -> str:
     return f"BLEU {q.bleu.int8:.1f}{chrf}"
 
 
-class ModelManager(QDialog):
+class ModelManager(Retranslating, QDialog):
     packs_changed = Signal()
     default_chosen = Signal(str)  # pack name
 
@@ -93,17 +93,8 @@ class ModelManager(QDialog):
         self.import_zip_button = QPushButton(clicked=lambda: ask_and_import(ops, self, archive=True))
         self.remove_button = QPushButton(clicked=self.remove_selected)
         self.default_button = QPushButton(clicked=self.set_selected_default)
-        actions = QHBoxLayout()
-        for button in (self.import_folder_button, self.import_zip_button):
-            actions.addWidget(button)
-        actions.addStretch()
-        actions.addWidget(self.default_button)
-        actions.addWidget(self.remove_button)
-        installed_page = QWidget()
-        installed_layout = QVBoxLayout(installed_page)
-        installed_layout.addWidget(self.table)
-        installed_layout.addWidget(self.empty)
-        installed_layout.addLayout(actions)
+        installed_page = container(vbox(self.table, self.empty, hbox(
+            self.import_folder_button, self.import_zip_button, STRETCH, self.default_button, self.remove_button)))
 
         # --- available ---
         self.available = _table(7)
@@ -112,14 +103,8 @@ class ModelManager(QDialog):
         self.catalog_note.setWordWrap(True)
         self.download_button = QPushButton(clicked=self.download_selected)
         self.refresh_button = QPushButton(clicked=ops.refresh_catalog)
-        available_actions = QHBoxLayout()
-        available_actions.addWidget(self.catalog_note, 1)
-        available_actions.addWidget(self.refresh_button)
-        available_actions.addWidget(self.download_button)
-        available_page = QWidget()
-        available_layout = QVBoxLayout(available_page)
-        available_layout.addWidget(self.available)
-        available_layout.addLayout(available_actions)
+        available_page = container(vbox(self.available, hbox((self.catalog_note, 1), self.refresh_button,
+                                                          self.download_button)))
 
         self.tabs = QTabWidget()
         self.tabs.addTab(installed_page, "")
@@ -131,11 +116,7 @@ class ModelManager(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
 
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.tabs)
-        layout.addWidget(self.error)
-        layout.addWidget(PackOpProgress(ops))
-        layout.addWidget(buttons)
+        self.setLayout(vbox(self.tabs, self.error, PackOpProgress(ops), buttons))
         self.resize(860, 420)
 
         ops.started.connect(self._on_started)
@@ -173,7 +154,7 @@ class ModelManager(QDialog):
         self.empty.setVisible(not self.packs)
 
         cat = self._ops.catalog
-        self.rows = installer.available(cat) if cat is not None else []
+        self.rows = install.available(cat) if cat is not None else []
         language = i18n.current()
         statuses = {Status.NOT_INSTALLED: "", Status.INSTALLED: self.tr("Installed"),
                     Status.UPDATE: self.tr("Update available")}
@@ -212,7 +193,7 @@ class ModelManager(QDialog):
             return
         try:
             library.remove_pack(str(pack.path))  # by folder: a broken pack has no name of its own
-        except (library.LibraryError, OSError) as exc:
+        except (LibraryError, OSError) as exc:
             self._show_error(str(exc))
             return
         self.refresh()
@@ -279,8 +260,3 @@ class ModelManager(QDialog):
         self.default_button.setText(self.tr("Set as default"))
         self.refresh_button.setText(self.tr("Refresh list"))
         self.refresh()
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)

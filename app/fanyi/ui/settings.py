@@ -8,7 +8,7 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from fanyi import limits, paths
+from fanyi import defaults, limits, paths
 from fanyi.fsutil import atomic_write_text, move_aside
 
 log = logging.getLogger(__name__)
@@ -48,7 +48,7 @@ class Settings:
     download_mirror: str = ""  # a base URL tried first for pack archives; "" = the catalog's own URLs
     catalog_url: str = ""  # where to read the list of packs from; "" = the catalog's own URLs
     api_enabled: bool = False  # "let other apps on this computer use Fanyi": the local API on 127.0.0.1
-    api_port: int = 5000
+    api_port: int = defaults.API_PORT
     api_key: str = ""  # "" = no key needed
     # web pages allowed to use the API without a key, as origins ("http://localhost:3000"); no UI: README
     api_origins: list = field(default_factory=list)

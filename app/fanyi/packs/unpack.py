@@ -27,15 +27,16 @@ import tempfile
 import time
 import zipfile
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO, Protocol
 
-from . import limits, paths
+from .. import limits, paths
+from ..cancel import CancelToken
+from ..engine.pack import MANIFEST, ModelPack, PackError
+from ..progress import ProgressCallback
 from .diskspace import full_disk_reported, require_free
-from .engine.options import CancelToken
-from .engine.pack import MANIFEST, ModelPack, PackError
-from .library import LibraryError
+from .errors import LibraryError
 
 STAGING_PREFIX, OLD_PREFIX, LEGACY_PREFIX = ".staging-", ".old-", ".import-"
 STALE_STAGING_S = 3600
@@ -43,8 +44,6 @@ CHUNK = 1 << 20
 # A file of a pack: a plain name, no folder, nothing hidden, nothing a file system would reinterpret.
 _PLAIN_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$")
 _SYMLINK = 0o120000
-
-Progress = Callable[[int, int], None]  # bytes copied, bytes in all
 
 
 # --- what a pack source must offer ----------------------------------------------------------------
@@ -217,7 +216,7 @@ def sweep(packs_dir: Path | None = None) -> None:
                     shutil.rmtree(child, ignore_errors=True)
 
 
-def _copy(source: _Source, name: str, size: int, into: Path, done: int, total: int, progress: Progress | None,
+def _copy(source: _Source, name: str, size: int, into: Path, done: int, total: int, progress: ProgressCallback | None,
           cancel: CancelToken | None) -> int:
     """Copy one listed file, never writing more than its manifest size; returns the bytes done."""
     written = 0
@@ -278,7 +277,7 @@ def _put_in_place(staging: Path, target: Path, replace: bool) -> None:
 
 
 def install(src: Path, *, expect_name: str | None = None, expect_version: int | None = None, replace: bool = False,
-            progress: Progress | None = None, cancel: CancelToken | None = None,
+            progress: ProgressCallback | None = None, cancel: CancelToken | None = None,
             packs_dir: Path | None = None) -> ModelPack:
     """Install the pack folder or .zip `src` into the user packs folder; returns the installed pack.
 
@@ -301,7 +300,7 @@ def install(src: Path, *, expect_name: str | None = None, expect_version: int | 
 
 
 def _install(src: Path, packs_dir: Path, expect_name: str | None, expect_version: int | None, replace: bool,
-             progress: Progress | None, cancel: CancelToken | None) -> ModelPack:
+             progress: ProgressCallback | None, cancel: CancelToken | None) -> ModelPack:
     packs_dir.mkdir(parents=True, exist_ok=True)
     sweep(packs_dir)
     if src.is_dir():
@@ -315,7 +314,7 @@ def _install(src: Path, packs_dir: Path, expect_name: str | None, expect_version
 
 
 def _install_from(source: _Source, packs_dir: Path, expect_name: str | None, expect_version: int | None,
-                  replace: bool, progress: Progress | None, cancel: CancelToken | None) -> ModelPack:
+                  replace: bool, progress: ProgressCallback | None, cancel: CancelToken | None) -> ModelPack:
     manifest_bytes = source.manifest_bytes()
     manifest, sizes = _listed_files(manifest_bytes, source.label)
     name = manifest.get("name") if isinstance(manifest.get("name"), str) and manifest.get("name") else None

@@ -1,11 +1,11 @@
 """Packs from the catalog: which are available, installing and updating them — no torch, no Qt.
 
 Meant to be driven from a worker thread: plain calls that take progress (a callable given
-download.Progress) and cancel (CancelToken). Every failure is a LibraryError — DownloadError,
+download.TransferProgress) and cancel (CancelToken). Every failure is a LibraryError — DownloadError,
 DiskSpaceError or LibraryError itself — whose message is one line for the user; a cancel raises
 Cancelled and keeps the partial download, which the next install of the same pack resumes.
 
-Trust: the archive's sha256 and size come from the catalog (fanyi.catalog), never from the server or
+Trust: the archive's sha256 and size come from the catalog (packs.catalog), never from the server or
 mirror that sends it. The archive is verified before anything is unpacked; the unpacked pack's own
 checksums are verified and its name and version must be the catalog entry's before it is put in place.
 """
@@ -17,12 +17,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from . import catalog, catalog_fetch, download, library, paths, unpack
+from .. import paths
+from ..cancel import Cancelled, CancelToken
+from ..engine.pack import FORMAT_VERSION
+from . import catalog, catalog_fetch, download, library, unpack
 from .catalog import Catalog, CatalogEntry
-from .diskspace import DiskSpaceError
-from .engine.options import CancelToken, Cancelled
-from .engine.pack import FORMAT_VERSION
-from .library import LibraryError, PackInfo
+from .errors import DiskSpaceError, LibraryError
+from .library import PackInfo
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +92,7 @@ def archive_urls(entry: CatalogEntry, mirror: str | None = None) -> list[str]:
     return [mirror.rstrip("/") + "/" + entry.archive.file, *entry.urls]
 
 
-def install(entry: CatalogEntry, *, mirror: str | None = None, progress: download.ProgressCallback | None = None,
+def install(entry: CatalogEntry, *, mirror: str | None = None, progress: download.TransferCallback | None = None,
             cancel: CancelToken | None = None) -> PackInfo:
     """Download, verify and install `entry`, replacing an older user-installed version; returns the pack.
 
@@ -128,7 +129,7 @@ def install(entry: CatalogEntry, *, mirror: str | None = None, progress: downloa
 
 
 def update(cat: Catalog, names: Sequence[str] = (), *, mirror: str | None = None,
-           progress: download.ProgressCallback | None = None, cancel: CancelToken | None = None) -> list[PackInfo]:
+           progress: download.TransferCallback | None = None, cancel: CancelToken | None = None) -> list[PackInfo]:
     """Install the newer version of every installed pack that has one (of `names` only, when given)."""
     rows = {row.entry.id: row for row in available(cat)}
     for name in names:

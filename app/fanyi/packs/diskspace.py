@@ -8,15 +8,11 @@ import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
-from .library import LibraryError
-from .sizes import human_size
+from ..sizes import human_size
+from .errors import DiskSpaceError
 
 # ENOSPC on every platform (Python maps Windows' ERROR_DISK_FULL to it); EDQUOT is a full quota
 _FULL = {errno.ENOSPC} | ({errno.EDQUOT} if hasattr(errno, "EDQUOT") else set())
-
-
-class DiskSpaceError(LibraryError):
-    """Not enough free space; the message names the folder, what is needed and what is free."""
 
 
 def free_bytes(folder: Path) -> int:

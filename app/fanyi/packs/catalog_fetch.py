@@ -1,4 +1,4 @@
-"""Refreshing the pack catalog from the network (fanyi.catalog itself never connects).
+"""Refreshing the pack catalog from the network (packs.catalog itself never connects).
 
 The catalog URLs are tried in order: ``FANYI_CATALOG_URL`` when set, then a URL the user set, then
 the current copy's own ``catalog_urls``, then catalog.DEFAULT_CATALOG_URLS. The catalog is what the
@@ -14,10 +14,12 @@ import logging
 import os
 from urllib.parse import urlsplit
 
-from . import catalog, limits
+from .. import limits
+from ..hosts import is_loopback
+from . import catalog
 from .catalog import Catalog, CatalogError
-from .download import DownloadError, fetch_bytes, unreachable_message
-from .hosts import is_loopback
+from .download import fetch_bytes, unreachable_message
+from .errors import DownloadError
 
 log = logging.getLogger(__name__)
 ENV_URL = "FANYI_CATALOG_URL"

@@ -34,11 +34,11 @@ from urllib.parse import urlsplit
 
 import truststore
 
-from . import __version__, limits
+from .. import __version__, limits
+from ..cancel import Cancelled, CancelToken
+from ..engine.pack import file_digest
 from .diskspace import full_disk_reported, require_free
-from .engine.options import CancelToken, Cancelled
-from .engine.pack import file_digest
-from .library import LibraryError
+from .errors import DownloadError
 
 log = logging.getLogger(__name__)
 
@@ -49,24 +49,16 @@ _HEADERS = {"User-Agent": f"Fanyi/{__version__}", "Accept-Encoding": "identity"}
 _CONTENT_RANGE = re.compile(r"bytes (?P<start>\d+)-(?P<end>\d+)/(?P<total>\d+|\*)")
 
 
-class DownloadError(LibraryError):
-    """A download that failed, in one line; `unreachable` when no server could be reached at all."""
-
-    def __init__(self, message: str, unreachable: bool = False) -> None:
-        super().__init__(message)
-        self.unreachable = unreachable
-
-
 @dataclass(frozen=True)
-class Progress:
-    phase: str  # "downloading", or "installing" (fanyi.installer: unpacking and verifying)
+class TransferProgress:
+    phase: str  # "downloading", or "installing" (packs.install: unpacking and verifying)
     done: int  # bytes
     total: int
     bytes_per_second: float  # smoothed; 0 until measured
     seconds_left: float | None  # None until the speed is known
 
 
-ProgressCallback = Callable[[Progress], None]
+TransferCallback = Callable[[TransferProgress], None]
 
 
 @dataclass(frozen=True)
@@ -76,9 +68,9 @@ class Timeouts:
 
 
 class Meter:
-    """Turns a growing byte count into Progress reports: at most one per interval, speed smoothed."""
+    """Turns a growing byte count into TransferProgress reports: at most one per interval, speed smoothed."""
 
-    def __init__(self, phase: str, total: int, report: ProgressCallback | None,
+    def __init__(self, phase: str, total: int, report: TransferCallback | None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.phase, self.total, self._report, self._clock = phase, total, report, clock
         self._speed = 0.0
@@ -99,7 +91,7 @@ class Meter:
                 self._speed = rate if self._speed == 0 else self._speed + weight * (rate - self._speed)
         self._last = (now, done)
         left = (self.total - done) / self._speed if self._speed > 0 else None
-        self._report(Progress(self.phase, done, self.total, self._speed, left))
+        self._report(TransferProgress(self.phase, done, self.total, self._speed, left))
 
     def restart(self, done: int) -> None:
         """A new connection: the time until its first byte is not a speed."""
@@ -335,7 +327,7 @@ def _already_there(dest: Path, sha256: str, size: int) -> bool:
     return False
 
 
-def download(urls: Sequence[str], dest: Path, *, sha256: str, size: int, progress: ProgressCallback | None = None,
+def download(urls: Sequence[str], dest: Path, *, sha256: str, size: int, progress: TransferCallback | None = None,
              cancel: CancelToken | None = None, timeouts: Timeouts = Timeouts(),
              retries: int = limits.DOWNLOAD_RETRIES, retry_delay: float = 1.0) -> Path:
     """Download the file of `size` bytes and `sha256` to `dest`, trying `urls` in order; returns `dest`.

@@ -4,55 +4,56 @@ The server translates with the model the translation worker already loaded: it i
 worker's ``TranslatorGate`` (see ``fanyi.server.models``), so no second copy is loaded and the
 window's requests go ahead of API requests. Other directions (a zh→en request while the window
 shows en→zh) open that pack through the same opener as the worker. The server runs in its own
-thread, on 127.0.0.1 only, and stops with the app. ``fanyi.server`` (starlette, uvicorn) is
-imported only when the setting is turned on.
+thread, on 127.0.0.1 only, follows the settings (on or off, port, key) and stops with the app.
+``fanyi.server`` (starlette, uvicorn) is imported only when the setting is turned on.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from fanyi.engine.gate import TranslatorGate
+from fanyi.defaults import API_HOST
 from fanyi.engine.options import DecodeOptions
+from fanyi.ui.controllers.packs import PackController
+from fanyi.ui.controllers.settings import LiveSettings
 from fanyi.ui.worker import OpenTranslator
+
+if TYPE_CHECKING:  # starlette and uvicorn load only when the setting is turned on
+    from fanyi.server.run import BackgroundServer
 
 log = logging.getLogger(__name__)
 
-HOST = "127.0.0.1"  # this computer only; `fanyi serve --host` is the way to offer it to a network
 
-
-def address(port: int) -> str:
-    return f"http://{HOST}:{port}"
-
-
-class ApiServer(QObject):
+class ApiController(QObject):
     status_changed = Signal(str)  # a sentence for the status bar
     _crashed = Signal(str)  # from the server's thread
 
-    def __init__(self, gate: TranslatorGate, packs: Callable[[], list], opener: OpenTranslator,
-                 options: Callable[[], DecodeOptions], threads: Callable[[], int | None]) -> None:
+    def __init__(self, settings: LiveSettings, packs: PackController, opener: OpenTranslator,
+                 options: Callable[[], DecodeOptions]) -> None:
         super().__init__()
-        self._gate = gate
+        self._settings = settings
         self._packs = packs
         self._opener = opener
-        self._options = options
-        self._threads = threads
-        self._server = None
+        self._options = options  # beams and length, read in the server's thread; the languages come with each request
+        self._server: BackgroundServer | None = None
         self._wanted: tuple[int, str, tuple[str, ...]] | None = None
         self.error = ""
         self._crashed.connect(self._on_crashed)
+        settings.on_change(self.apply, settings.api_enabled, settings.api_port, settings.api_key, settings.api_origins)
 
     @property
     def address(self) -> str | None:
         """Where it listens, while it runs."""
         return self._server.address if self._server is not None and self._server.running else None
 
-    def apply(self, enabled: bool, port: int, key: str, origins: list[str]) -> None:
-        """Start, stop or restart the server to match the settings (origins: web pages allowed without a key)."""
-        wanted = (port, key, tuple(origins)) if enabled else None
+    def apply(self) -> None:
+        """Start, stop or restart the server to match the settings (api_origins: web pages allowed without a key)."""
+        s = self._settings.current
+        wanted = (s.api_port, s.api_key, tuple(s.api_origins)) if s.api_enabled else None
         if wanted == self._wanted and (wanted is None or self.address is not None):
             return
         was_running = self._server is not None
@@ -67,18 +68,22 @@ class ApiServer(QObject):
         from fanyi.server.models import Models
         from fanyi.server.run import BackgroundServer, ServerError, bind
 
-        models = Models(self._packs, lambda path: self._opener(path, self._threads()), shared=self._gate)
+        threads = self._settings.threads
+        models = Models(lambda: self._packs.installed, lambda path: self._opener(path, threads.value or None),
+                        shared=self._packs.service.gate)
+        port, key, origins = wanted
         core = Core(models, api_key=key or None, options=self._options)
         try:
-            browsers = BrowserPolicy.of(HOST, origins, keyed=bool(key))
-            server = BackgroundServer(core, bind(HOST, port), on_crash=self._report_crash, browsers=browsers)
+            browsers = BrowserPolicy.of(API_HOST, origins, keyed=bool(key))
+            server = BackgroundServer(core, bind(API_HOST, port), on_crash=self._report_crash, browsers=browsers)
         except (ServerError, OriginError) as exc:
             self._fail(str(exc))
             return
         server.start()
         self._server = server
         self.error = ""
-        self.status_changed.emit(self.tr("Other apps on this computer can use Fanyi at %1").replace("%1", server.address))
+        self.status_changed.emit(
+            self.tr("Other apps on this computer can use Fanyi at %1").replace("%1", server.address))
 
     def stop(self) -> None:
         server, self._server = self._server, None

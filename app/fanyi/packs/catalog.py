@@ -20,8 +20,8 @@ import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from . import limits, paths
-from .fsutil import atomic_write_text
+from .. import limits, paths
+from ..fsutil import atomic_write_text
 
 log = logging.getLogger(__name__)
 

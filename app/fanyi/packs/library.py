@@ -11,20 +11,17 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import paths
-from .engine.options import CancelToken
-from .engine.pack import MANIFEST, ModelPack, PackError
+from .. import paths
+from ..cancel import CancelToken
+from ..engine.pack import MANIFEST, ModelPack, PackError
+from ..progress import ProgressCallback
+from . import unpack
+from .errors import LibraryError
 
 DEFAULT_PACK = "opus-mt-en-zh"
-Progress = Callable[[int, int], None]
-
-
-class LibraryError(Exception):
-    pass
 
 
 @dataclass(frozen=True)
@@ -43,6 +40,8 @@ class PackInfo:
     pack_version: int = 0  # the catalog version it was published as; 0 for packs not from a catalog
     languages: tuple[str, ...] = ()  # a many-to-many pack's target languages (model codes); empty for Marian
     problem: str | None = None
+    source_languages: tuple[str, ...] = ()  # a many-to-many pack's source languages (model codes)
+    default_target: str | None = None  # the target token or language asked for when none is named
 
     @property
     def usable(self) -> bool:
@@ -51,7 +50,8 @@ class PackInfo:
     @classmethod
     def of(cls, pack: ModelPack, bundled: bool) -> "PackInfo":
         return cls(pack.name, pack.path, pack.source_lang, pack.target_lang, pack.size_bytes, pack.quantization,
-                   bundled, pack.target_tokens, pack.pack_version or 0, tuple(pack.target_languages))
+                   bundled, pack.target_tokens, pack.pack_version or 0, tuple(pack.target_languages),
+                   source_languages=tuple(pack.source_languages), default_target=pack.default_target)
 
     @classmethod
     def broken(cls, path: Path, bundled: bool, problem: str) -> "PackInfo":
@@ -118,8 +118,9 @@ def find_pack(name_or_path: str | None = None) -> PackInfo:
     if not usable:
         raise LibraryError(no_model_message(packs))
     if name_or_path is None:
-        return next((p for p in usable if p.name == DEFAULT_PACK or (p.source_lang, p.target_lang) == ("en", "zh")),
-                    usable[0])
+        from fanyi.routing import default_pack  # here: the router (and langid) load only when asked
+
+        return default_pack(usable, DEFAULT_PACK) or usable[0]
     raise LibraryError(f"no model pack named {name_or_path!r}; installed: {', '.join(p.name for p in usable)}")
 
 
@@ -131,11 +132,9 @@ def no_model_message(packs: list[PackInfo] | None = None) -> str:
             "or import a pack: fanyi models import PACK_FOLDER_OR_ZIP")
 
 
-def import_pack(src: Path, progress: Progress | None = None, cancel: CancelToken | None = None) -> PackInfo:
+def import_pack(src: Path, progress: ProgressCallback | None = None, cancel: CancelToken | None = None) -> PackInfo:
     """Install a pack folder or .zip into the user packs folder: only the files its manifest lists,
-    within the limits, every checksum verified, all or nothing (fanyi.unpack)."""
-    from . import unpack  # it builds on this module's LibraryError
-
+    within the limits, every checksum verified, all or nothing (packs.unpack)."""
     return PackInfo.of(unpack.install(Path(src), progress=progress, cancel=cancel), bundled=False)
 
 
