@@ -1,6 +1,6 @@
 # Two commands set everything up on a fresh machine:
 #   make run    virtualenv + install + find (or, when online, download) the default pack + start the app
-#   make test   virtualenv + install with the test extras + the whole test suite
+#   make test   virtualenv + install with the test extras + zizmor on the workflows + the whole test suite
 # and one builds this platform's bundle and installer into dist/ (see packaging/build.py):
 #   make dist
 PYTHON ?= python3
@@ -61,7 +61,9 @@ default-pack: install
 run: default-pack
 	$(BIN)/fanyi
 
+# zizmor checks the GitHub workflows that build what users download (offline: no GitHub API).
 test: install-dev
+	$(BIN)/zizmor --offline --min-severity medium .github/workflows
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -rs -n $(TEST_WORKERS) --dist loadfile --durations=10
 
 $(DIST_VENV)/bin/python:

@@ -10,10 +10,11 @@ from . import __version__
 from .app_options import APP_OPTIONS
 from .defaults import API_HOST, API_PORT, THREADS
 from .engine.options import DecodeOptions
-from .terminal import InputLines, OutputFailed, cancel_on_sigterm, guarded_stdout, silence_stdout
+from .terminal import InputLines, OutputFailed, cancel_on_signals, guarded_stdout, signalled, silence_stdout
 from .sizes import human_size
 
 SUBCOMMANDS = ("translate", "file", "export", "validate", "models", "serve")
+LINE_BATCH_PIECES = 64  # sentences (and the layout between them) of a line translated and written at once
 
 
 def _choose(args, given: DecodeOptions | None = None) -> tuple[Path, DecodeOptions | None]:
@@ -91,16 +92,36 @@ def cmd_translate(args) -> int:
     lines = InputLines(args.text)
     for text in lines:
         if args.stream and sys.stdout.isatty():
-            result = _stream_to_terminal(translator.translate_stream(text, options))
+            failures = _stream_to_terminal(translator.translate_stream(text, options)).failures
         else:
-            # what goes into a pipe or file cannot be taken back: a line is written once it is final
-            result = translator.translate_results([text], options)[0]
-            sys.stdout.write(result.text)
+            # what goes into a pipe or file cannot be taken back: written as sentences are final
+            failures = _write_in_batches(translator, text, options)
         sys.stdout.write("\n")
         sys.stdout.flush()
-        if result.failures:
-            print(f"fanyi: warning: {_describe_failures(result.failures)}", file=sys.stderr, flush=True)
+        if failures:
+            print(f"fanyi: warning: {_describe_failures(failures)}", file=sys.stderr, flush=True)
     return 1 if lines.skipped else 0
+
+
+def _write_in_batches(translator, text: str, options) -> list:
+    """Translate a line and write it, a batch of sentences at a time, as ``translate(text)`` renders it:
+    a line of a megabyte shows its first sentences at once instead of nothing for minutes."""
+    from .engine.segment import separator_text, split_text
+
+    languages = translator.languages(options)
+    pieces = split_text(text, source_lang=languages.source_lang)
+    failures: list = []
+    for start in range(0, len(pieces), LINE_BATCH_PIECES):
+        batch = range(start, min(start + LINE_BATCH_PIECES, len(pieces)))
+        results = iter(translator.translate_results([pieces[i].text for i in batch if pieces[i].translate], options))
+        for i in batch:
+            sys.stdout.write(separator_text(pieces, i, languages.target_lang))
+            if pieces[i].translate:
+                result = next(results)
+                sys.stdout.write(result.text)
+                failures += result.failures
+        sys.stdout.flush()
+    return failures
 
 
 def _stream_to_terminal(events):
@@ -123,12 +144,24 @@ def _stream_to_terminal(events):
 
 
 def _describe_failures(failures) -> str:
-    """One line: which sentences are left as they were, and why."""
+    """One line, however many: how many sentences are left as they were, and why, naming the first few
+    of each reason (as a document's report does)."""
+    from .limits import REPORT_ENTRIES_PER_REASON
+
     def quoted(text: str) -> str:
         return f"“{text}”" if len(text) <= 60 else f"“{text[:59]}…”"
 
+    by_reason: dict[str, list[str]] = {}
+    for failure in failures:
+        by_reason.setdefault(failure.reason, []).append(failure.source)
+    parts = []
+    for reason, sources in by_reason.items():
+        named = list(dict.fromkeys(sources))[:REPORT_ENTRIES_PER_REASON]  # a sentence said again is not named again
+        parts += [f"{quoted(source)} ({reason})" for source in named]
+        if len(sources) > len(named):
+            parts.append(f"{len(sources) - len(named)} more ({reason})")
     left = "1 sentence is" if len(failures) == 1 else f"{len(failures)} sentences are"
-    return f"{left} left untranslated: " + "; ".join(f"{quoted(f.source)} ({f.reason})" for f in failures)
+    return f"{left} left untranslated: " + "; ".join(parts)
 
 
 def cmd_export(args) -> int:
@@ -301,9 +334,11 @@ def cmd_serve(args) -> int:
     from .packs import library
     from .packs.errors import LibraryError
     from .server.core import Core
+    from .server.browsers import BrowserPolicy
     from .server.models import Models
     from .server.run import address, bind, serve_forever
 
+    browsers = BrowserPolicy.of(args.host, args.cors_origin, keyed=bool(args.api_key))  # a bad origin: one line
     packs = [library.find_pack(args.model)] if args.model else library.list_packs()
     if not packs:
         raise LibraryError(library.no_model_message())
@@ -323,7 +358,7 @@ def cmd_serve(args) -> int:
         print(f"  {args.host} is not this computer only: the server {warning}", flush=True)
     print("Press Ctrl+C to stop.", flush=True)
     try:
-        serve_forever(core, sock)
+        serve_forever(core, sock, browsers)
     except KeyboardInterrupt:  # uvicorn stops gracefully on Ctrl+C, then passes the signal on
         pass
     print("stopped", flush=True)
@@ -414,6 +449,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--model", "-m", help="serve only this pack (folder or installed name; default: every "
                                           "installed pack, chosen by the requested languages)")
     p.add_argument("--api-key", help="answer only requests that carry this key (403 otherwise)")
+    p.add_argument("--cors-origin", action="append", default=[], metavar="ORIGIN",
+                   help="let web pages from this origin use the server (e.g. http://localhost:3000; repeatable). "
+                        "Without a key only browser extensions and these may; with a key, any page that has it")
     p.add_argument("--threads", type=int, help=f"CPU threads (default: up to {THREADS})")
     p.add_argument("--beams", type=int, help="beam size (default: the model's)")
     p.add_argument("--max-length", type=int, help="maximum output length in tokens")
@@ -451,12 +489,17 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from .cancel import Cancelled
 
-    cancel_on_sigterm()
+    cancel_on_signals()
     try:
         with guarded_stdout():
             return args.run(args)
     except (KeyboardInterrupt, Cancelled):
         print("cancelled", file=sys.stderr)
+        return 130
+    except ImportError:
+        if not signalled():
+            raise
+        print("cancelled", file=sys.stderr)  # the signal landed inside an extension module's import
         return 130
     except OutputFailed as exc:
         silence_stdout()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import os
 import re
 import tempfile
 from collections import Counter
@@ -34,6 +35,7 @@ from .registry import Format, format_for
 
 # Units are read in windows so that memory stays bounded for a file of any size; inside a window,
 # texts are deduplicated and sorted by length so that a batch pads little.
+NAME_MAX = 255  # bytes of a file name: ext4, XFS, btrfs, APFS (as UTF-8); NTFS counts 255 UTF-16 units
 WINDOW_UNITS = 256
 WINDOW_CHARS = 64_000
 BATCH_UNITS = 16
@@ -74,9 +76,27 @@ def _output_names(src: Path, target_lang: str, folder: Path | None) -> Iterator[
     suffix = format_for(src).output_suffix or src.suffix
     language = re.sub(r"[^A-Za-z0-9_-]", "", target_lang) or "translated"
     folder = src.parent if folder is None else folder
-    yield folder / f"{src.stem}.{language}{suffix}"
+    limit = _longest_name(folder)
+    yield folder / _fitted(src.stem, f".{language}{suffix}", limit)
     for number in itertools.count(1):
-        yield folder / f"{src.stem}.{language}.{number}{suffix}"
+        yield folder / _fitted(src.stem, f".{language}.{number}{suffix}", limit)
+
+
+def _longest_name(folder: Path) -> int:
+    """The longest file name ``folder``'s file system takes, in bytes (255 on nearly every one)."""
+    try:
+        return min(os.pathconf(folder, "PC_NAME_MAX"), NAME_MAX)
+    except (AttributeError, OSError, ValueError):  # Windows has no pathconf; a folder that does not exist yet
+        return NAME_MAX
+
+
+def _fitted(stem: str, tail: str, limit: int) -> str:
+    """``stem + tail``, the stem cut short (between characters) when the whole would be longer than
+    ``limit`` bytes: a source name near the limit must not make its output's name too long."""
+    room = limit - len(os.fsencode(tail))
+    while stem and len(os.fsencode(stem)) > room:
+        stem = stem[:-1]
+    return (stem.rstrip(" .") or "translated") + tail
 
 
 def translate_document(

@@ -11,6 +11,7 @@ part keeps its source text and is listed in the result's failures.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 from collections.abc import Collection, Generator, Iterator, Sequence
@@ -25,7 +26,7 @@ from ..cancel import CancelToken
 from ..progress import ProgressCallback
 from . import search
 from .allocator import keep_freed_memory
-from .degenerate import REASONS, Finding, SentenceCheck, guarded, length_bound
+from .degenerate import EMPTY, REASONS, Finding, SentenceCheck, guarded, length_bound
 from .language_choice import LanguageChoice
 from .options import DecodeOptions
 from .pack import ModelPack
@@ -124,17 +125,20 @@ class Translator:
         return self.family.encode(self.tokenizer, text, self.languages(options))
 
     def decode_ids(self, sources: list[list[int]], options: DecodeOptions | None = None,
-                   cancel: CancelToken | None = None, stop: Collection[int] = ()
+                   cancel: CancelToken | None = None, stop: Collection[int] = (),
+                   ranked: dict[int, list[list[int]]] | None = None
                    ) -> Generator[tuple[int, list[int]], None, list[list[int]]]:
         """Yields (row, newly decided ids) and returns each row's ids, the decoder start excluded.
 
         For many-to-many packs the first id is the target language token that `options` asks for.
-        Rows the caller puts into `stop` while handling a yield end there (see search.py)."""
+        Rows the caller puts into `stop` while handling a yield end there (see search.py). A beam
+        search puts each row's finished hypotheses into `ranked`, best first."""
         choice = self.languages(options)
         settings = resolve(self.pack, options, choice.forced_bos_id)
         state, settings = self.family.start(self._runner, self.tokenizer, choice, sources, settings)
-        run = search.beam if settings.num_beams > 1 else search.greedy
-        return (yield from run(state, settings, cancel, stop))
+        if settings.num_beams > 1:
+            return (yield from search.beam(state, settings, cancel, stop, ranked))
+        return (yield from search.greedy(state, settings, cancel, stop))
 
     def generate_ids(self, sources: list[list[int]], options: DecodeOptions | None = None,
                      cancel: CancelToken | None = None) -> list[list[int]]:
@@ -365,6 +369,36 @@ class Translator:
             if findings[i] is None:
                 findings[i] = checks[i].verdict(ids, self.tokenizer.decode(ids))
         return decided, findings
+
+    def alternatives(self, text: str, count: int, options: DecodeOptions | None = None,
+                     cancel: CancelToken | None = None) -> list[str]:
+        """Up to ``count`` other translations of ``text`` from the beam's n-best, best first: the k-th
+        has each sentence's k-th best hypothesis (its best where the beam finished fewer).
+
+        The beam is widened to at least count + 1. They are offered beside the translation, which
+        translate() guards; these are not watched for degeneration, nor cached. Decoder-only (LLM)
+        packs decode greedily and have none.
+        """
+        if self.family.decoder_only:  # greedy: there is no n-best
+            return []
+        pieces, parts = self._plan(text, options)
+        unique = list(dict.fromkeys(part.ids for group in parts for part in group))
+        beams = min(max(resolve(self.pack, options).num_beams, count + 1), limits.MAX_BEAMS)
+        wide = dataclasses.replace(options or DecodeOptions(), beams=beams)
+        ranked: dict[tuple[int, ...], list[list[int]]] = {}
+        size = self.family.batch_size
+        for start in range(0, len(unique), size):
+            batch = unique[start:start + size]
+            found: dict[int, list[list[int]]] = {}
+            _drain(self.decode_ids([list(ids) for ids in batch], wide, cancel, ranked=found))
+            ranked.update((ids, found.get(row, [])) for row, ids in enumerate(batch))
+        target_lang = self.languages(options).target_lang
+        texts: list[str] = []
+        for k in range(1, count + 1):
+            outcomes = {ids: _Outcome(self.tokenizer.decode(found[min(k, len(found) - 1)])) if found
+                        else _Outcome("", EMPTY) for ids, found in ranked.items()}
+            texts.append(self._render(pieces, parts, outcomes, target_lang).text)
+        return list(dict.fromkeys(texts))
 
     def clear_cache(self) -> None:
         self._cache.clear()

@@ -167,7 +167,7 @@ class SettingsDialog(Retranslating, QDialog):
         """The local API: on or off, port, key, and the addresses to give other apps."""
         self.api_enabled = QCheckBox()
         self.api_port = QSpinBox(minimum=1024, maximum=65535)
-        self.api_key = QLineEdit()
+        self.api_key = QLineEdit(echoMode=QLineEdit.EchoMode.PasswordEchoOnEdit)  # shown only while typed
         self.api_address = QLineEdit(readOnly=True)  # to copy into the other app
         self.api_deeplx = QLineEdit(readOnly=True)
         self.api_enabled.toggled.connect(self._update_api_rows)
