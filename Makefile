@@ -1,6 +1,7 @@
 # Two commands set everything up on a fresh machine:
 #   make run    virtualenv + install + find (or, when online, download) the default pack + start the app
-#   make test   virtualenv + install with the test extras + zizmor on the workflows + the whole test suite
+#   make test   virtualenv + install with the test extras + `make lint` + the whole test suite
+#   make lint   the static checks alone: ruff (lint, import order, formatting), mypy, zizmor on the workflows
 # and one builds this platform's bundle and installer into dist/ (see packaging/build.py):
 #   make dist
 PYTHON ?= python3
@@ -23,7 +24,7 @@ TEST_WORKERS ?= $(shell $(PYTHON) -c "import os; print(min(4, os.cpu_count() or 
 # so no export tooling (torch, transformers) can end up in it.
 DIST_VENV ?= .venv-dist
 
-.PHONY: run test install install-dev ocr-models default-pack dist clean
+.PHONY: run test lint install install-dev ocr-models default-pack dist clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -61,9 +62,16 @@ default-pack: install
 run: default-pack
 	$(BIN)/fanyi
 
-# zizmor checks the GitHub workflows that build what users download (offline: no GitHub API).
-test: install-dev
+# Static checks, a few seconds each (configured in pyproject.toml): ruff's lint rules and formatting,
+# mypy (strict but for the Qt code), and zizmor on the GitHub workflows that build what users
+# download (offline: no GitHub API).
+lint: install-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 	$(BIN)/zizmor --offline --min-severity medium .github/workflows
+
+test: lint
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -rs -n $(TEST_WORKERS) --dist loadfile --durations=10
 
 $(DIST_VENV)/bin/python:

@@ -32,8 +32,8 @@ import json
 import os
 import platform
 import subprocess
-import threading
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path

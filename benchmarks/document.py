@@ -30,7 +30,7 @@ PUNCTUATION = re.compile(r"[.!?;:\"“”…]")
 def make_document(path: Path, corpus: Path, count: int = SENTENCES) -> list[str]:
     """A text of `count` distinct sentences, PER_PARAGRAPH to a paragraph, each the first half of one
     corpus line and the second half of another (so lengths are the corpus's); returns the sentences."""
-    lines = [l.split() for l in corpus.read_text(encoding="utf-8").splitlines() if len(l.split()) >= 4]
+    lines = [line.split() for line in corpus.read_text(encoding="utf-8").splitlines() if len(line.split()) >= 4]
     pairs = list(itertools.product(range(len(lines)), repeat=2))
     random.Random(0).shuffle(pairs)
     sentences: list[str] = []
@@ -69,8 +69,8 @@ class CT2Document:
     def __init__(self, folder: Path, pack: Path, threads: int) -> None:
         from engines import CT2Engine
 
-        from fanyi.engine.tokenizer import Tokenizer
         from fanyi.engine.families import family_named
+        from fanyi.engine.tokenizer import Tokenizer
 
         manifest = json.loads((pack / "manifest.json").read_text(encoding="utf-8"))
         self.target_token = manifest.get("default_target")

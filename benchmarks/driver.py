@@ -5,7 +5,8 @@ CTranslate2 int8 (paired.py: the speed targets, and the document throughput), an
     python benchmarks/driver.py --many-to-many [--tiny] [--work /tmp/fanyi-bench] [--quick] [--threads 1,2]
 
 --quick and --engines skip the paired runs; --reuse-paired takes the paired runs already in
-WORK/results (paired.py --out WORK/results/paired.json, --document --out .../paired-document.json). Expects the model folders prepare.py builds. Each (engine, threads) pair runs in its own worker
+WORK/results (paired.py --out WORK/results/paired.json, --document --out .../paired-document.json).
+Expects the model folders prepare.py builds. Each (engine, threads) pair runs in its own worker
 process (worker.py) that writes JSON; the fp32 PyTorch worker runs first because it writes the
 reference outputs the quality check of the others compares with.
 """
@@ -31,14 +32,14 @@ def sentences(count: int) -> list[str]:
     """The first `count` lines of assets/corpus/en.txt with 5–60 words."""
     from fanyi.paths import assets_dir
 
-    lines = [l.strip() for l in (assets_dir() / "corpus" / "en.txt").read_text(encoding="utf-8").splitlines()]
-    return [l for l in lines if 5 <= len(l.split()) <= 60][:count]
+    lines = [line.strip() for line in (assets_dir() / "corpus" / "en.txt").read_text(encoding="utf-8").splitlines()]
+    return [line for line in lines if 5 <= len(line.split()) <= 60][:count]
 
 
 def stream_sentence() -> str:
     """Exactly STREAM_WORDS words: the corpus line closest above that length, cut to it."""
-    longer = [l for l in sentences(10_000) if len(l.split()) >= STREAM_WORDS]
-    line = min(longer, key=lambda l: (len(l.split()), l))
+    longer = [s for s in sentences(10_000) if len(s.split()) >= STREAM_WORDS]
+    line = min(longer, key=lambda s: (len(s.split()), s))
     return " ".join(line.split()[:STREAM_WORDS])
 
 

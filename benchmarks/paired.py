@@ -33,7 +33,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from report import CONFIGS as REPORTED, OURS
+from report import CONFIGS as REPORTED
+from report import OURS
 
 HERE = Path(__file__).resolve().parent
 CONFIGS = tuple(config for config, _, _ in REPORTED)
@@ -242,6 +243,7 @@ def main() -> None:
         return
     if args.document:
         from document import make_document
+
         from fanyi.paths import assets_dir
 
         corpus = args.work / "document.corpus"

@@ -135,6 +135,7 @@ def main() -> None:
     pack = args.pack or args.work / "pack-int8"
 
     import onnxruntime as ort
+
     from fanyi.engine import sessions
     from fanyi.engine.options import DecodeOptions
     from fanyi.engine.pack import ModelPack

@@ -18,7 +18,6 @@ import time
 from pathlib import Path
 
 import psutil
-
 from engines import BY_NAME, NEW_TOKENS, PAD, Engine
 
 FAMILY_IMPORTS = {  # imported before the load is timed: load time is the model's, not Python's

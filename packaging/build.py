@@ -42,7 +42,7 @@ def strip_interpreter(bundle: Path) -> None:
 
 def iscc() -> str | None:
     found = shutil.which("iscc")
-    for base in (os.environ.get("ProgramFiles(x86)"), os.environ.get("ProgramFiles"), os.environ.get("LOCALAPPDATA")):
+    for base in (os.environ.get(name) for name in ("ProgramFiles(x86)", "ProgramFiles", "LOCALAPPDATA")):
         if not found and base:
             for candidate in Path(base).glob("*Inno Setup*/ISCC.exe"):
                 found = str(candidate)

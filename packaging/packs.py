@@ -91,7 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _build(args) -> int:
+def _build(args: argparse.Namespace) -> int:
     from release import pipeline
     from release.spec import SpecError, load_specs
     from release.testsets import TestSetError, from_files
@@ -125,7 +125,7 @@ def _build(args) -> int:
     return 0
 
 
-def _fetch_default(args) -> int:
+def _fetch_default(args: argparse.Namespace) -> int:
     from release.fetch_default import FetchDefaultError, fetch_default
 
     try:

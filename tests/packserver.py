@@ -50,7 +50,7 @@ class PackServer:
     requests: list[tuple[str, str | None]] = field(default_factory=list)  # (path, Range header)
     tls: object | None = None  # an ssl.SSLContext to serve HTTPS
 
-    def __enter__(self) -> "PackServer":
+    def __enter__(self) -> PackServer:
         self._release = threading.Event()
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
         self._httpd.daemon_threads = True

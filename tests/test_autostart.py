@@ -83,24 +83,24 @@ class FakeWinreg:
         def __exit__(self, *exc):
             return False
 
-    def OpenKey(self, root, path, reserved=0, access=0):  # noqa: N802 - winreg's names
+    def OpenKey(self, root, path, reserved=0, access=0):  # winreg's names
         if path not in self.keys:
             raise FileNotFoundError(path)
         return self._Key(self.keys[path])
 
-    def CreateKey(self, root, path):  # noqa: N802
+    def CreateKey(self, root, path):
         return self._Key(self.keys.setdefault(path, {}))
 
-    def QueryValueEx(self, key, name):  # noqa: N802
+    def QueryValueEx(self, key, name):
         if name not in key.values:
             raise FileNotFoundError(name)
         return key.values[name], self.REG_SZ
 
-    def SetValueEx(self, key, name, reserved, kind, value):  # noqa: N802
+    def SetValueEx(self, key, name, reserved, kind, value):
         assert kind == self.REG_SZ
         key.values[name] = value
 
-    def DeleteValue(self, key, name):  # noqa: N802
+    def DeleteValue(self, key, name):
         if name not in key.values:
             raise FileNotFoundError(name)
         del key.values[name]

@@ -73,7 +73,7 @@ def test_fetch_offline_is_one_clear_line(dirs):
     result = run("models", "fetch", "opus-mt-en-zh",
                  env_extra={**dirs, "HF_HUB_OFFLINE": "1", "HF_HOME": dirs["FANYI_DATA_DIR"] + "/hf"})
     assert result.returncode == 2
-    lines = [l for l in result.stderr.splitlines() if l.strip()]
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and "cannot reach the Hugging Face hub" in lines[0]
 
 

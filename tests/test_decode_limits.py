@@ -5,11 +5,11 @@ from __future__ import annotations
 import math
 
 import pytest
+from test_cli import run
 
 from fanyi import limits
 from fanyi.engine.options import DecodeOptions
 from fanyi.engine.sessions import default_threads, session_options, thread_count
-from test_cli import run
 
 BOUNDED = [  # field, the largest value allowed, the bound's name
     ("beams", limits.MAX_BEAMS, "MAX_BEAMS"),

@@ -44,9 +44,8 @@ def test_a_private_file_is_its_owners_only_whatever_the_umask(tmp_path, umask, m
 
 def test_without_overwrite_an_existing_file_is_kept_and_nothing_is_left(tmp_path):
     (tmp_path / "taken.txt").write_text("theirs")
-    with pytest.raises(FileExistsError):
-        with fsutil.atomic_write(tmp_path / "taken.txt", "w", overwrite=False) as handle:
-            handle.write("ours")
+    with pytest.raises(FileExistsError), fsutil.atomic_write(tmp_path / "taken.txt", "w", overwrite=False) as handle:
+        handle.write("ours")
     assert (tmp_path / "taken.txt").read_text() == "theirs"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["taken.txt"]
 
@@ -78,9 +77,9 @@ def test_without_hard_links_the_name_is_claimed_and_released_on_failure(tmp_path
         return real_replace(source, target)
 
     monkeypatch.setattr(os, "replace", failing_replace)
-    with pytest.raises(OSError, match="Input/output"):
-        with fsutil.atomic_write(tmp_path / "fails.txt", "w", overwrite=False) as handle:
-            handle.write("lost")
+    with pytest.raises(OSError, match="Input/output"), \
+         fsutil.atomic_write(tmp_path / "fails.txt", "w", overwrite=False) as handle:
+        handle.write("lost")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["ok.txt"]  # no placeholder, no temporary
 
 

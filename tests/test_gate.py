@@ -74,9 +74,8 @@ def test_a_bounded_caller_is_refused_when_too_many_wait():
     holder = Holder(gate)
     order: list = []
     first = queue_up(gate, order, "first", max_waiting=1)
-    with pytest.raises(Busy):
-        with gate.use(max_waiting=1):
-            pass
+    with pytest.raises(Busy), gate.use(max_waiting=1):
+        pass
     holder.done()
     first.join(DEADLINE)
     assert order == [("first", "model")]
@@ -116,9 +115,8 @@ def test_replace_waits_for_the_running_translation_then_goes_first():
 
 def test_an_error_inside_releases_the_gate():
     gate = TranslatorGate("model")
-    with pytest.raises(RuntimeError):
-        with gate.use():
-            raise RuntimeError("the decoder exploded")
+    with pytest.raises(RuntimeError), gate.use():
+        raise RuntimeError("the decoder exploded")
     with gate.use(max_waiting=0) as translator:
         assert translator == "model"
 
@@ -130,9 +128,8 @@ def test_a_caller_gives_up_after_its_timeout():
     waiter = queue_up(gate, order, "waiter", timeout=0.2)
     waiter.join(DEADLINE)
     assert order == [("waiter", "TimedOut")] and gate.waiting == 0
-    with pytest.raises(TimedOut):
-        with gate.use(timeout=0):
-            pass
+    with pytest.raises(TimedOut), gate.use(timeout=0):
+        pass
     holder.done()
     with gate.use(timeout=0) as translator:  # free: in at once, whatever the timeout
         assert translator == "model"

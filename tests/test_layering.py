@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-
 FORBIDDEN_IN_ENGINE = ("torch", "transformers", "onnx", "onnxslim", "PySide6")
 
 

@@ -14,7 +14,7 @@ def line(text: str, x: int, y: int, width: int | None = None) -> Line:
 
 def test_rows_are_read_top_to_bottom_and_left_to_right_whatever_order_they_come_in():
     lines = [line("world", 200, 102), line("second", 10, 130), line("Hello", 10, 100)]
-    assert [l.text for l in reading_order(lines)] == ["Hello", "world", "second"]
+    assert [ln.text for ln in reading_order(lines)] == ["Hello", "world", "second"]
 
 
 def test_pieces_of_one_row_are_joined_with_a_space_but_chinese_with_nothing():
@@ -44,20 +44,20 @@ def test_a_title_then_two_columns_of_text():
     title = line("A title across the page", 200, 10)
     left = [line(f"left column line {i} of its text", 10, 60 + 24 * i, 400) for i in range(3)]
     right = [line(f"right column line {i} of its text", 500, 60 + 24 * i, 400) for i in range(3)]
-    order = [l.text for l in reading_order([title, *right, *left])]
-    assert order == [title.text, *(l.text for l in left), *(l.text for l in right)]
+    order = [ln.text for ln in reading_order([title, *right, *left])]
+    assert order == [title.text, *(ln.text for ln in left), *(ln.text for ln in right)]
 
 
 def test_a_column_with_a_blank_line_stays_a_column():
     left = [line("left text one two three four", 10, 10, 400), line("left text five six", 10, 34, 400),
             line("left text seven eight", 10, 58, 400)]
     right = [line("right text one two three four", 500, 10, 400), line("right text after a gap", 500, 58, 400)]
-    assert [l.text for l in reading_order(left + right)] == [l.text for l in left + right]
+    assert [ln.text for ln in reading_order(left + right)] == [ln.text for ln in left + right]
 
 
 def test_labels_and_values_of_a_form_are_read_across_not_as_columns():
     lines = [line("Name:", 10, 10), line("Ada Lovelace", 300, 10), line("Born:", 10, 34), line("1815", 300, 34)]
-    assert [l.text for l in reading_order(lines)] == ["Name:", "Ada Lovelace", "Born:", "1815"]
+    assert [ln.text for ln in reading_order(lines)] == ["Name:", "Ada Lovelace", "Born:", "1815"]
 
 
 def test_no_lines_no_text():

@@ -28,7 +28,7 @@ GENERATE_KWARGS = {"beams": "num_beams", "length_penalty": "length_penalty", "ea
 
 
 def _sentences(lang: str, count: int) -> list[str]:
-    lines = [l for l in (assets_dir() / "corpus" / f"{lang}.txt").read_text(encoding="utf-8").splitlines() if l.strip()]
+    lines = [line for line in (assets_dir() / "corpus" / f"{lang}.txt").read_text(encoding="utf-8").splitlines() if line.strip()]
     return lines[:count]
 
 

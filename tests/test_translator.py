@@ -37,11 +37,11 @@ def test_stream_yields_as_tokens_are_decided(translator, beams):
     from fanyi.paths import assets_dir
 
     options = DecodeOptions(beams=beams)
-    lines = [l for l in (assets_dir() / "corpus" / "en.txt").read_text(encoding="utf-8").splitlines() if l.strip()]
-    long_ones = [l for l in lines[:40] if len(translator.generate_ids([translator.encode(l)], options)[0]) >= 20]
+    lines = [line for line in (assets_dir() / "corpus" / "en.txt").read_text(encoding="utf-8").splitlines() if line.strip()]
+    long_ones = [line for line in lines[:40] if len(translator.generate_ids([translator.encode(line)], options)[0]) >= 20]
     # beam search may emit only what every hypothesis that can still win agrees on; on a random model
     # an early short hypothesis can hold that back for a whole sentence, so ask it of most, not all
-    streamed = [list(translator.translate_stream(l, options)) for l in long_ones[:6]]
+    streamed = [list(translator.translate_stream(line, options)) for line in long_ones[:6]]
     assert long_ones and sum(len(s) >= 3 for s in streamed) >= len(streamed) // 2
 
 

@@ -34,7 +34,7 @@ def test_every_action_is_pinned_to_a_commit_with_its_tag_in_a_comment(path):
 def test_checkouts_keep_no_credentials_and_permissions_are_per_job(path):
     workflow = yaml.safe_load(path.read_text())
     assert workflow["permissions"] == {}  # nothing by default: each job names what it needs
-    for name, job, step in _steps(workflow):
+    for name, _job, step in _steps(workflow):
         if step.get("uses", "").startswith("actions/checkout@"):
             assert step["with"]["persist-credentials"] is False, name
     for name, job in workflow["jobs"].items():

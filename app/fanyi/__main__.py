@@ -8,7 +8,7 @@ from .terminal import exit_quietly_on_signals
 
 def run() -> int:
     exit_quietly_on_signals()  # before the imports that a Ctrl+C would end in a traceback
-    from .cli import main
+    from .cli import main  # noqa: PLC0415 - after the handlers
 
     return main()
 

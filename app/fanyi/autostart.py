@@ -20,7 +20,7 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from fanyi.fsutil import atomic_write_bytes
 
@@ -84,7 +84,7 @@ class FileEntry:
 class RegistryEntry:
     """The ``Fanyi`` value of the current user's Run key; ``registry`` is the winreg module (or a fake)."""
 
-    registry: object
+    registry: Any  # winreg: a module of functions and constants
 
     def read(self) -> bytes | None:
         reg = self.registry

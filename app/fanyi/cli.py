@@ -1,23 +1,45 @@
-"""Command line: `fanyi` opens the app; subcommands translate, file, export, validate and manage models."""
+"""Command line: `fanyi` opens the app; subcommands translate, file, export, validate and manage models.
+
+A command imports what only it needs inside its function: the app's start and `fanyi --help` load no
+numpy, engine, server, documents or export tools (tests/test_layering.py), and a command runs without
+the others' dependencies.
+"""
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import sys
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+from unicodedata import east_asian_width
 
-from . import __version__
+from . import __version__, paths
 from .app_options import APP_OPTIONS
+from .cancel import Cancelled
 from .defaults import API_HOST, API_PORT, THREADS
 from .engine.options import DecodeOptions
+from .engine.results import Failure, Rewind, StreamEvent, Translation
+from .engine.segment import separator_text, split_text
+from .export.errors import ExportError, FetchError
+from .glossary import ANY, Glossary, read_csv, with_glossary
+from .hosts import is_loopback
+from .limits import REPORT_ENTRIES_PER_REASON
+from .packs.errors import LibraryError
+from .sizes import human_duration, human_size, human_speed
 from .terminal import InputLines, OutputFailed, cancel_on_signals, guarded_stdout, signalled, silence_stdout
-from .sizes import human_size
+
+if TYPE_CHECKING:
+    from .engine.translator import Translator
+    from .packs.catalog import CatalogEntry
+    from .packs.download import TransferProgress
 
 SUBCOMMANDS = ("translate", "file", "export", "validate", "models", "serve")
 LINE_BATCH_PIECES = 64  # sentences (and the layout between them) of a line translated and written at once
 
 
-def _choose(args, given: DecodeOptions | None = None) -> tuple[Path, DecodeOptions | None]:
+def _choose(args: argparse.Namespace, given: DecodeOptions | None = None) -> tuple[Path, DecodeOptions | None]:
     """The pack and the languages to ask it for: ``--model`` as named, with ``--source``/``--target`` in its
     own codes; without it the router's choice (fanyi.routing) for those languages, in any style (en,
     zh-Hant, eng_Latn), the default pack winning a tie. ``given``: the options checked so far."""
@@ -35,21 +57,19 @@ def _choose(args, given: DecodeOptions | None = None) -> tuple[Path, DecodeOptio
     return found.direction.pack.path, routing.decode_options(found.direction, found.variant, given)
 
 
-def _decode_options(args) -> DecodeOptions:
+def _decode_options(args: argparse.Namespace) -> DecodeOptions:
     return DecodeOptions(beams=args.beams, max_length=args.max_length, target=args.target,
                          source=getattr(args, "source", None))
 
 
-def read_glossary(path: str | None):
+def read_glossary(path: str | None) -> Glossary | None:
     """The glossary of --glossary FILE.csv (two-column rows apply to whatever pair is translated), or None."""
     if not path:
         return None
-    from .glossary import ANY, read_csv
-
     return read_csv(Path(path), pair=(ANY, ANY))
 
 
-def _open_translator(pack: Path, threads: int | None = None):
+def _open_translator(pack: Path, threads: int | None = None) -> Translator:
     from .engine.translator import Translator
 
     return Translator.open(pack, threads=threads)
@@ -80,16 +100,15 @@ def add_glossary_argument(p: argparse.ArgumentParser) -> None:
                         "an LLM pack is told them, other packs keep them through placeholders")
 
 
-def cmd_translate(args) -> int:
+def cmd_translate(args: argparse.Namespace) -> int:
     # a bad option or glossary is refused before the model is loaded
     pack, options = _choose(args, _decode_options(args))
     glossary = read_glossary(args.glossary)
     translator = _open_translator(pack, args.threads)
     if glossary is not None:
-        from .glossary import with_glossary
-
         options = with_glossary(options, glossary, translator.languages(options))
     lines = InputLines(args.text)
+    failures: Sequence[Failure]
     for text in lines:
         if args.stream and sys.stdout.isatty():
             failures = _stream_to_terminal(translator.translate_stream(text, options)).failures
@@ -103,14 +122,12 @@ def cmd_translate(args) -> int:
     return 1 if lines.skipped else 0
 
 
-def _write_in_batches(translator, text: str, options) -> list:
+def _write_in_batches(translator: Translator, text: str, options: DecodeOptions | None) -> list[Failure]:
     """Translate a line and write it, a batch of sentences at a time, as ``translate(text)`` renders it:
     a line of a megabyte shows its first sentences at once instead of nothing for minutes."""
-    from .engine.segment import separator_text, split_text
-
     languages = translator.languages(options)
     pieces = split_text(text, source_lang=languages.source_lang)
-    failures: list = []
+    failures: list[Failure] = []
     for start in range(0, len(pieces), LINE_BATCH_PIECES):
         batch = range(start, min(start + LINE_BATCH_PIECES, len(pieces)))
         results = iter(translator.translate_results([pieces[i].text for i in batch if pieces[i].translate], options))
@@ -124,13 +141,9 @@ def _write_in_batches(translator, text: str, options) -> list:
     return failures
 
 
-def _stream_to_terminal(events):
+def _stream_to_terminal(events: Iterable[StreamEvent]) -> Translation:
     """Print a stream as it comes; a Rewind is rubbed out with backspaces (two per wide character)."""
-    from unicodedata import east_asian_width
-
-    from .engine.results import Rewind, Translation
-
-    seen = []
+    seen: list[StreamEvent] = []
     for event in events:
         if isinstance(event, Rewind):
             text = Translation.collect(seen).text
@@ -143,10 +156,9 @@ def _stream_to_terminal(events):
     return Translation.collect(seen)
 
 
-def _describe_failures(failures) -> str:
+def _describe_failures(failures: Sequence[Failure]) -> str:
     """One line, however many: how many sentences are left as they were, and why, naming the first few
     of each reason (as a document's report does)."""
-    from .limits import REPORT_ENTRIES_PER_REASON
 
     def quoted(text: str) -> str:
         return f"“{text}”" if len(text) <= 60 else f"“{text[:59]}…”"
@@ -164,7 +176,7 @@ def _describe_failures(failures) -> str:
     return f"{left} left untranslated: " + "; ".join(parts)
 
 
-def cmd_export(args) -> int:
+def cmd_export(args: argparse.Namespace) -> int:
     from .export.convert import export_pack
 
     export_pack(Path(args.hf_dir), Path(args.out_dir), quantize=args.quantize, embeddings=args.embeddings,
@@ -176,10 +188,10 @@ def cmd_export(args) -> int:
 def _read_lines(path: str | None) -> list[str] | None:
     if not path:
         return None
-    return [l.strip() for l in Path(path).read_text(encoding="utf-8").splitlines() if l.strip()]
+    return [line.strip() for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def cmd_validate(args) -> int:
+def cmd_validate(args: argparse.Namespace) -> int:
     from .export.validate import validate_pack
 
     report = validate_pack(Path(args.pack), Path(args.reference), _read_lines(args.sentences),
@@ -191,15 +203,13 @@ def cmd_validate(args) -> int:
 class _ProgressLine:
     """Download progress on stderr: one updating line on a terminal, a line per tenth otherwise."""
 
-    def __init__(self, stream=None) -> None:
+    def __init__(self, stream: TextIO | None = None) -> None:
         self.stream = stream or sys.stderr
         self.tty = self.stream.isatty()
         self._shown: tuple[str, int] | None = None  # (phase, tenth) last printed, off a terminal
         self._width = 0
 
-    def __call__(self, p) -> None:
-        from .sizes import human_duration, human_size, human_speed
-
+    def __call__(self, p: TransferProgress) -> None:
         text = f"{p.phase} {human_size(p.done)} of {human_size(p.total)}"
         if p.bytes_per_second:
             text += f", {human_speed(p.bytes_per_second)}"
@@ -220,13 +230,13 @@ class _ProgressLine:
             self._width = 0
 
 
-def _direction(entry) -> str:
+def _direction(entry: CatalogEntry) -> str:
     if len(entry.source_langs) == 1 and len(entry.target_langs) == 1:
         return f"{entry.source_langs[0]}→{entry.target_langs[0]}"
     return f"{len(set(entry.source_langs) | set(entry.target_langs))} langs"  # as `models list` shows them
 
 
-def _quality(entry) -> str:
+def _quality(entry: CatalogEntry) -> str:
     q = entry.quality
     if q is None:
         return "-"
@@ -234,7 +244,7 @@ def _quality(entry) -> str:
     return "-" if bleu is None else f"BLEU {bleu:.1f}"
 
 
-def _license_terms(entry) -> str:
+def _license_terms(entry: CatalogEntry) -> str:
     lic = entry.license
     lines = [f"{entry.id}: {lic.name}, {lic.url}"]
     if not lic.commercial_use:
@@ -243,7 +253,7 @@ def _license_terms(entry) -> str:
     return "\n".join(lines)
 
 
-def cmd_models_catalog(args) -> int:
+def cmd_models_catalog(args: argparse.Namespace) -> int:
     """available / install / update: packs from the catalog, downloaded without torch."""
     from .packs import install
 
@@ -287,9 +297,8 @@ def cmd_models_catalog(args) -> int:
         line.close()
 
 
-def cmd_models(args) -> int:
+def cmd_models(args: argparse.Namespace) -> int:
     from .packs import library
-    from .packs.errors import LibraryError
 
     if args.action == "list":
         packs = library.list_packs()
@@ -315,7 +324,6 @@ def cmd_models(args) -> int:
         print(f"removed {args.name}")
         return 0
     if args.action == "fetch":
-        from . import paths
         from .export.fetch import fetch_and_install
 
         ok, why = library.can_build_default()
@@ -329,12 +337,10 @@ def cmd_models(args) -> int:
     raise AssertionError(args.action)
 
 
-def cmd_serve(args) -> int:
-    from .hosts import is_loopback
+def cmd_serve(args: argparse.Namespace) -> int:
     from .packs import library
-    from .packs.errors import LibraryError
-    from .server.core import Core
     from .server.browsers import BrowserPolicy
+    from .server.core import Core
     from .server.models import Models
     from .server.run import address, bind, serve_forever
 
@@ -365,7 +371,7 @@ def cmd_serve(args) -> int:
     return 0
 
 
-def cmd_file(args) -> int:
+def cmd_file(args: argparse.Namespace) -> int:
     from .documents import command
 
     pack, options = _choose(args)
@@ -460,8 +466,8 @@ def build_parser() -> argparse.ArgumentParser:
     try:
         from .documents import command as documents_command
     except ImportError:
-        documents_command = None
-    if documents_command is not None:
+        pass
+    else:
         p = sub.add_parser("file", help="translate documents into copies next to them")
         _add_model_arguments(p)
         documents_command.add_arguments(p)
@@ -487,12 +493,11 @@ def main(argv: list[str] | None = None) -> int:
         except KeyboardInterrupt:  # Ctrl+C before the app could take it over: no traceback
             return 130
     args = build_parser().parse_args(argv)
-    from .cancel import Cancelled
-
     cancel_on_signals()
     try:
         with guarded_stdout():
-            return args.run(args)
+            code: int = args.run(args)
+            return code
     except (KeyboardInterrupt, Cancelled):
         print("cancelled", file=sys.stderr)
         return 130
@@ -515,8 +520,6 @@ def main(argv: list[str] | None = None) -> int:
 
 def unknown_command(word: str) -> str:
     """One line for a word that is no command, naming the closest one (a typo must not open the app)."""
-    import difflib
-
     close = difflib.get_close_matches(word, SUBCOMMANDS, n=1, cutoff=0.5)
     hint = f"did you mean `fanyi {close[0]}`?" if close else "see `fanyi --help`."
     return f"`{word}` is not a command; {hint} (`fanyi` alone opens the app.)"
@@ -525,8 +528,6 @@ def unknown_command(word: str) -> str:
 def _user_errors() -> tuple[type[Exception], ...]:
     """Errors that are the input's fault: one line on stderr, no traceback."""
     from .engine.pack import PackError
-    from .export.errors import ExportError, FetchError
-    from .packs.errors import LibraryError
     from .server.run import ServerError
 
     errors: list[type[Exception]] = [PackError, LibraryError, ExportError, FetchError, ServerError, ValueError,

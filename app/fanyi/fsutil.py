@@ -24,7 +24,7 @@ import secrets
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 try:
     import fcntl
@@ -41,7 +41,7 @@ _NO_HARD_LINKS = {errno.EPERM, errno.EACCES, errno.EXDEV, errno.EMLINK, errno.EN
 class Staged:
     """A temporary file being written next to its destination; ``publish`` gives it its final name."""
 
-    def __init__(self, handle: IO, temp: Path) -> None:
+    def __init__(self, handle: IO[Any], temp: Path) -> None:
         self.file = handle
         self.temp = temp
         self.published = False
@@ -141,7 +141,7 @@ def _lock(fd: int) -> None:
 def atomic_write(
     path: str | os.PathLike[str], mode: str = "wb", encoding: str | None = None, *, overwrite: bool = True,
     private: bool = False,
-) -> Iterator[IO]:
+) -> Iterator[IO[Any]]:
     """Open a temporary file next to ``path``; on success fsync and rename it to ``path``.
 
     On any exception (cancel, full disk, a bug) the temporary file is removed and ``path`` is left

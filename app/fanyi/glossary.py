@@ -52,7 +52,7 @@ class Glossary:
         """(term, translation) of this language pair, for DecodeOptions.glossary."""
         return tuple((t.term, t.translation) for t in self.terms if t.applies_to(source, target))
 
-    def with_term(self, term: Term, replacing: Term | None = None) -> "Glossary":
+    def with_term(self, term: Term, replacing: Term | None = None) -> Glossary:
         """A copy with `term` added (or put in place of `replacing`); the same term of the same pair once."""
         kept = [t for t in self.terms if t != replacing and not _same_entry(t, term)]
         if len(kept) >= limits.MAX_GLOSSARY_TERMS:
@@ -61,10 +61,10 @@ class Glossary:
         kept.insert(min(index, len(kept)), _checked(term, "the term"))
         return replace(self, terms=tuple(kept))
 
-    def without(self, term: Term) -> "Glossary":
+    def without(self, term: Term) -> Glossary:
         return replace(self, terms=tuple(t for t in self.terms if t != term))
 
-    def merged(self, other: "Glossary") -> "Glossary":
+    def merged(self, other: Glossary) -> Glossary:
         """This glossary with another's terms added (an import); a term of the same pair is replaced."""
         result = self
         for term in other.terms:

@@ -25,11 +25,11 @@ import threading
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from fanyi import limits
-from fanyi.engine.language_choice import base_language
 from fanyi.documents.policy import CHINESE
+from fanyi.engine.language_choice import base_language
 
 SYLLABIC_WEIGHT = 3
 SHORT_TEXT_LETTERS = 12  # below this many letters, a tie within a script keeps the preferred language
@@ -85,9 +85,9 @@ def scripts_of(code: str) -> tuple[str, ...]:
     return _NOT_LATIN.get(base_language(code), (LATIN,))
 
 
-def letter_counts(text: str) -> Counter:
+def letter_counts(text: str) -> Counter[str]:
     """Letters of each script in the first ``limits.DETECT_SAMPLE_CHARS`` characters of ``text``."""
-    counts: Counter = Counter()
+    counts: Counter[str] = Counter()
     for char in text[:limits.DETECT_SAMPLE_CHARS]:
         if (script := _script(char)) is not None:
             counts[script] += 1
@@ -140,7 +140,7 @@ _model = None
 _model_lock = threading.Lock()
 
 
-def _identifier(block: bool):
+def _identifier(block: bool) -> Any:
     """py3langid's identifier, loaded once; None while another thread loads it and ``block`` is False,
     or when py3langid is not installed."""
     global _model
@@ -152,7 +152,7 @@ def _identifier(block: bool):
     try:
         if _model is None:
             try:
-                from py3langid.langid import MODEL_FILE, LanguageIdentifier
+                from py3langid.langid import MODEL_FILE, LanguageIdentifier  # ~0.5 s: in the loading thread
             except ImportError:
                 _model = False
             else:

@@ -13,6 +13,8 @@ import os
 import sys
 from pathlib import Path
 
+import platformdirs
+
 APP_NAME = "Fanyi"
 PORTABLE_MARKER = "fanyi-portable.txt"
 
@@ -39,9 +41,7 @@ def _portable_root() -> Path | None:
     return exe_dir if (exe_dir / PORTABLE_MARKER).exists() else None
 
 
-def _platform_dirs():
-    import platformdirs
-
+def _platform_dirs() -> platformdirs.PlatformDirs:
     return platformdirs.PlatformDirs(APP_NAME, appauthor=False)
 
 

@@ -10,6 +10,9 @@ translates there exactly as it did on the build machine.
 
 Settings, history and user packs go to a temporary folder, so a self-test never reads or writes the
 user's own: only bundled packs (and FANYI_MODELS_DIR) are found.
+
+Qt, the app and ONNX Runtime are imported inside the checks, after the report's first line and within its
+error handling: in a bundle, a library that was not packed is a failed check with its reason.
 """
 
 from __future__ import annotations
@@ -22,7 +25,16 @@ import time
 import traceback
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
+
+from fanyi import __version__, paths
+
+if TYPE_CHECKING:
+    from fanyi.engine.options import DecodeOptions
+    from fanyi.packs.library import PackInfo
+    from fanyi.ui.app import FanyiApp
+    from fanyi.ui.main_window import MainWindow
+    from fanyi.ui.worker import TranslationService
 
 SENTENCE = "Hello, how are you today?"
 TIMEOUT_S = 120.0
@@ -72,7 +84,7 @@ def _wait(done: Callable[[], bool], what: str) -> None:
         time.sleep(0.005)
 
 
-def _check_assets(fanyi, say: Say) -> None:
+def _check_assets(fanyi: FanyiApp, say: Say) -> None:
     from PySide6.QtCore import QTranslator
 
     from fanyi.ui import i18n
@@ -90,7 +102,7 @@ def _check_assets(fanyi, say: Say) -> None:
     say("Qt translation", "ok, qtbase_zh_CN.qm")
 
 
-def _show_window(window, say: Say, t0: float) -> None:
+def _show_window(window: MainWindow, say: Say, t0: float) -> None:
     window.show()
     _wait(lambda: window.windowHandle() is not None and window.windowHandle().isExposed(), "the main window")
     since_start = seconds_since_process_start()
@@ -100,12 +112,12 @@ def _show_window(window, say: Say, t0: float) -> None:
         say("window", f"ok, visible {time.monotonic() - t0:.2f} s after the self-test started")
 
 
-def _request(service, text: str, options) -> str:
+def _request(service: TranslationService, text: str, options: DecodeOptions | None) -> str:
     """One translation through the app's worker, as the window asks for it."""
     outcome: dict[str, str] = {}
     req_id = -1
 
-    def finished(rid: int, result: str, _stats) -> None:
+    def finished(rid: int, result: str, _stats: object) -> None:
         if rid == req_id:
             outcome["text"] = result
 
@@ -126,15 +138,14 @@ def _request(service, text: str, options) -> str:
     return outcome["text"]
 
 
-def _translate(fanyi, say: Say) -> None:
+def _translate(fanyi: FanyiApp, pack: PackInfo, say: Say) -> None:
     service = fanyi.service
     failure: list[str] = []
     service.load_failed.connect(failure.append)
     t_load = time.monotonic()
     _wait(lambda: service.model is not None or bool(failure), "the model to load")
     if failure:
-        raise SelfTestError(f"the model pack {fanyi.packs.current.path} did not load: {failure[0]}")
-    pack = fanyi.packs.current
+        raise SelfTestError(f"the model pack {pack.path} did not load: {failure[0]}")
     kind = "bundled" if pack.bundled else "user"
     say("model", f"ok, {pack.name} ({pack.quantization}, {kind}), "
                  f"ready {time.monotonic() - t_load:.2f} s after the window")
@@ -154,19 +165,19 @@ def _int8_weights() -> str:
     return "reduced" if needs_reduced_range() else "full"
 
 
-def _check_reference(fanyi, say: Say) -> None:
+def _check_reference(fanyi: FanyiApp, pack: PackInfo, say: Say) -> None:
     """A release pack records one translation made when it was built; this installation must repeat it."""
     from fanyi.engine.options import DecodeOptions
     from fanyi.engine.pack import ModelPack, PackError
 
     try:
-        reference = ModelPack.open(fanyi.packs.current.path, verify=False).reference
+        reference = ModelPack.open(pack.path, verify=False).reference
     except PackError as exc:
         raise SelfTestError(str(exc)) from None
     if reference is None:
         return  # packs exported locally carry none
     got = _request(fanyi.service, reference.sentence, DecodeOptions(source=reference.source, target=reference.target))
-    path = _int8_weights() if fanyi.packs.current.quantization == "int8" else None
+    path = _int8_weights() if pack.quantization == "int8" else None
     if got != reference.output:
         detail = ""
         if path is not None:
@@ -190,6 +201,7 @@ def _run_checks(say: Say) -> None:
     from fanyi.ui.settings import load_settings
 
     qapp = QApplication.instance() or QApplication(["fanyi"])
+    assert isinstance(qapp, QApplication)
     qapp.setQuitOnLastWindowClosed(False)
     fanyi = FanyiApp(load_settings())
     window = None
@@ -197,13 +209,14 @@ def _run_checks(say: Say) -> None:
         _check_assets(fanyi, say)
         window = fanyi.window
         _show_window(window, say, t0)
-        if fanyi.packs.current is None:
+        pack = fanyi.packs.current
+        if pack is None:
             packs = library.list_packs()
             if broken := next((p for p in packs if not p.usable), None):  # found, but refused at listing
                 raise SelfTestError(f"the model pack {broken.path} did not load: {broken.problem}")
             raise SelfTestError(library.no_model_message(packs))
-        _translate(fanyi, say)
-        _check_reference(fanyi, say)
+        _translate(fanyi, pack, say)
+        _check_reference(fanyi, pack, say)
         import onnxruntime
 
         say("onnxruntime", f"ok, {onnxruntime.__version__} ({', '.join(onnxruntime.get_available_providers())})")
@@ -222,13 +235,11 @@ def _utf8_on_windows(stream: TextIO) -> None:
 
 def run_self_test(out: TextIO | None = None) -> int:
     """Run every check, print one line per check; 0 when all pass, 1 with the reason when one fails."""
-    out = out or sys.stdout or open(os.devnull, "w")  # a windowed Windows build has no stdout
+    out = out or sys.stdout or open(os.devnull, "w")  # noqa: SIM115 - a windowed Windows build has no stdout
     err = sys.stderr or out
     for stream in (out, err):
         _utf8_on_windows(stream)
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from fanyi import __version__, paths
-
     where = f"bundle {paths.bundle_root()}" if paths.is_frozen() else f"source {paths.bundle_root()}"
     print(f"fanyi {__version__} self-test ({where}, Qt platform {os.environ['QT_QPA_PLATFORM']})", file=out)
 
@@ -241,7 +252,7 @@ def run_self_test(out: TextIO | None = None) -> int:
     except SelfTestError as exc:
         print(f"fanyi self-test FAILED: {exc}", file=err, flush=True)
         return 1
-    except Exception as exc:  # in a bundle, typically a module or library that was not packed
+    except Exception as exc:  # noqa: BLE001 - in a bundle, typically a module or library that was not packed
         traceback.print_exc(file=err)
         print(f"fanyi self-test FAILED: {type(exc).__name__}: {exc}", file=err, flush=True)
         return 1

@@ -13,7 +13,7 @@ import contextlib
 import os
 import signal
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TextIO
 
 
@@ -53,7 +53,7 @@ def _why(error: OSError) -> str:
 def guarded_stdout() -> Iterator[None]:
     """stdout errors raise OutputFailed inside; everything written is flushed before leaving."""
     real = sys.stdout
-    sys.stdout = _GuardedStream(real)  # type: ignore[assignment]
+    sys.stdout = _GuardedStream(real)
     try:
         yield
         sys.stdout.flush()
@@ -144,7 +144,7 @@ def signalled() -> bool:
     return _signalled
 
 
-def _handle(handler) -> None:
+def _handle(handler: Callable[[int, object], None]) -> None:
     for name in ("SIGINT", "SIGTERM"):
         with contextlib.suppress(ValueError, AttributeError, OSError):  # not the main thread; no such signal
             signal.signal(getattr(signal, name), handler)

@@ -22,7 +22,7 @@ from fanyi.engine.options import DecodeOptions
 from fanyi.engine.pack import ModelPack, PackError
 from fanyi.export.errors import ExportError, FetchError
 from fanyi.export.hf_weights import detect_family
-from fanyi.export.validate import INT8_MIN_TOP1
+from fanyi.export.validate import INT8_MIN_TOP1, ValidationReport
 from fanyi.fsutil import atomic_write_text
 from fanyi.packs import catalog, memory
 from fanyi.packs.catalog import Catalog, CatalogEntry, Quality
@@ -88,7 +88,8 @@ def _hf_folder(spec: PackSpec, opts: BuildOptions, work: Path, say: Say) -> Path
     return folder
 
 
-def _export(spec: PackSpec, hf_dir: Path, work: Path, quantize: str, opts: BuildOptions, say: Say):
+def _export(spec: PackSpec, hf_dir: Path, work: Path, quantize: str, opts: BuildOptions, say: Say
+            ) -> tuple[Path, ValidationReport]:
     from fanyi.export.fetch import export_validated
 
     pack_dir, validation = export_validated(hf_dir, work / quantize, spec.id, spec.model_id, spec.commit,

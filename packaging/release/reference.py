@@ -95,7 +95,7 @@ def choose(hf_dir: Path, pack_dir: Path, allow_disagreement: bool = False) -> Re
     def reference(i: int, output: str, agreeing: list[str]) -> Reference:
         return Reference(sentences[i], options.target, pytorch[i], output, tuple(agreeing), options.source)
 
-    for i, sentence in enumerate(sentences):
+    for i in range(len(sentences)):
         if pytorch[i] and all(out[i] == pytorch[i] for out in outputs.values()):
             return reference(i, pytorch[i], recorded)
     if not allow_disagreement:

@@ -6,6 +6,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from fanyi.packs.catalog import License
 
@@ -44,7 +45,7 @@ class PackSpec:
         return ((self.source_lang, self.target_lang),) if self.source_lang and self.target_lang else ()
 
 
-def _field(raw: dict, key: str, kind: type, where: str, default=None):
+def _field(raw: dict[str, Any], key: str, kind: type, where: str, default: Any = None) -> Any:
     if key not in raw:
         if default is None:
             raise SpecError(f"{where}: {key!r} is missing")

@@ -129,8 +129,9 @@ def scanned_pdf(pages: Sequence[Sequence[str]], dpi: int = 150) -> bytes:
     PDFium draws the text pages (Helvetica is built into it, so no system font is involved) and the
     grey pixels become each page's one image.
     """
-    import pypdfium2
     import zlib
+
+    import pypdfium2
 
     rendered = pypdfium2.PdfDocument(make_pdf(pages))
     images = [rendered[i].render(scale=dpi / 72, grayscale=True).to_numpy() for i in range(len(rendered))]
@@ -160,7 +161,8 @@ def _pdf_file(objects: Sequence[bytes], *, encrypt: bool = False) -> bytes:
     trailer = f"/Size {len(objects) + 1} /Root 1 0 R"
     if encrypt:
         offsets.append(len(out))
-        out += f"{len(objects) + 1} 0 obj\n<< /Filter /Standard /V 1 /R 2 /O <{'11' * 32}> /U <{'22' * 32}> /P -44 >>\nendobj\n".encode()
+        encryption = f"<< /Filter /Standard /V 1 /R 2 /O <{'11' * 32}> /U <{'22' * 32}> /P -44 >>"
+        out += f"{len(objects) + 1} 0 obj\n{encryption}\nendobj\n".encode()
         trailer = f"/Size {len(objects) + 2} /Root 1 0 R /Encrypt {len(objects) + 1} 0 R /ID [<{'ab' * 16}> <{'ab' * 16}>]"
     xref = len(out)
     out += f"xref\n0 {len(offsets) + 1}\n0000000000 65535 f \n".encode() + "".join(f"{o:010d} 00000 n \n" for o in offsets).encode()

@@ -1,10 +1,9 @@
 import argparse
 
 import pytest
+from docfixtures import FakeTranslator, mark
 
 from fanyi.documents import command
-
-from docfixtures import FakeTranslator, mark
 
 
 def cli(argv, translator=None):

@@ -3,6 +3,7 @@ import zipfile
 
 import docx
 import pytest
+from docfixtures import docx_bytes, leftovers, mark, with_entries, zip_entries
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from docx.oxml import parse_xml
 from docx.shared import RGBColor
@@ -10,10 +11,8 @@ from lxml import etree
 
 from fanyi.documents import CorruptDocument, EncryptedDocument, UnsupportedFormat, translate_document
 
-from docfixtures import docx_bytes, leftovers, mark, with_entries, zip_entries
-
 W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
-W = "{%s}" % W_NS
+W = f"{{{W_NS}}}"
 NOTES = {
     "footnotes": "A footnote explains.",
     "endnotes": "An endnote concludes.",

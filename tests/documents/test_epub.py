@@ -1,10 +1,9 @@
 import zipfile
 
 import pytest
+from docfixtures import zip_bytes, zip_entries
 
 from fanyi.documents import CorruptDocument, translate_document
-
-from docfixtures import zip_bytes, zip_entries
 
 CONTAINER = """<?xml version="1.0"?>
 <container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">

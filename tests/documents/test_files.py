@@ -7,12 +7,11 @@ import threading
 import time
 
 import pytest
+from docfixtures import FakeTranslator, leftovers, mark
+from test_command import cli
 
 from fanyi import fsutil
 from fanyi.documents import NotWritable, translate_document
-
-from docfixtures import FakeTranslator, leftovers, mark
-from test_command import cli
 
 
 def write(tmp_path, name, text):

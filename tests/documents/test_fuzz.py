@@ -23,10 +23,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from docfixtures import FakeTranslator, leftovers, make_pdf, page_text, pdf_with_contents, zip_bytes
 
 from fanyi.documents import DocumentError, translate_document
-
-from docfixtures import FakeTranslator, leftovers, make_pdf, page_text, pdf_with_contents, zip_bytes
 
 SEED = int(os.environ.get("FUZZ_SEED", "20240611"))
 CASES_PER_FORMAT = 40

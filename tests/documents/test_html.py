@@ -1,10 +1,10 @@
 import re
 from html.parser import HTMLParser
 
+from docfixtures import FakeTranslator, mark
+
 from fanyi.documents import translate_document
 from fanyi.documents.html import HtmlText
-
-from docfixtures import FakeTranslator, mark
 
 PAGE = """<!DOCTYPE html>
 <html lang="en">

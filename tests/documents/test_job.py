@@ -5,7 +5,10 @@ import tracemalloc
 
 import docx
 import pytest
+from docfixtures import leftovers, mark
 
+from fanyi import limits
+from fanyi.cancel import Cancelled, CancelToken
 from fanyi.documents import (
     NotReadable,
     NotWritable,
@@ -14,12 +17,8 @@ from fanyi.documents import (
     output_path_for,
     translate_document,
 )
-from fanyi import limits
-from fanyi.cancel import Cancelled, CancelToken
 from fanyi.documents import job as job_module
 from fanyi.engine.options import DecodeOptions
-
-from docfixtures import leftovers, mark
 
 MANY = "".join(f"Paragraph number {n} says something.\n\n" for n in range(80))
 

@@ -9,12 +9,11 @@ import zipfile
 import zlib
 
 import pytest
+from docfixtures import declare_size, docx_bytes, leftovers, mark, page_text, pdf_with_contents, with_entries
 
 from fanyi import limits
 from fanyi.documents import CorruptDocument, DocumentError, DocumentTooLarge, translate_document
 from fanyi.documents.registry import format_for
-
-from docfixtures import declare_size, docx_bytes, leftovers, mark, page_text, pdf_with_contents, with_entries
 
 
 def blocks_of(path):

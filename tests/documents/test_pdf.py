@@ -1,10 +1,9 @@
 import docx
 import pytest
+from docfixtures import make_pdf, mark, scanned_pdf
 
 from fanyi.cancel import Cancelled, CancelToken
 from fanyi.documents import CorruptDocument, DocumentTooLarge, EncryptedDocument, NoTextFound, translate_document
-
-from docfixtures import make_pdf, mark, scanned_pdf
 
 PAGES = [
     ["Hello world, this is a", "wrapped para-", "graph of text.", "", "Second paragraph."],

@@ -1,6 +1,7 @@
 import re
 
 import pytest
+from docfixtures import mark, zip_entries
 from lxml import etree
 from pptx import Presentation
 from pptx.oxml import parse_xml
@@ -8,10 +9,8 @@ from pptx.util import Inches
 
 from fanyi.documents import CorruptDocument, translate_document
 
-from docfixtures import mark, zip_entries
-
 A_NS = "http://schemas.openxmlformats.org/drawingml/2006/main"
-A = "{%s}" % A_NS
+A = f"{{{A_NS}}}"
 
 
 def build_pptx(path):

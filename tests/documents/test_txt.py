@@ -1,10 +1,9 @@
 import codecs
 
 import pytest
+from docfixtures import leftovers, mark
 
 from fanyi.documents import NoTextFound, NotTextFile, translate_document
-
-from docfixtures import leftovers, mark
 
 SOURCE = (
     "Title line\n"
@@ -58,8 +57,8 @@ def test_crlf_line_endings_are_kept(tmp_path, translator):
 @pytest.mark.parametrize(
     "encoded",
     [
-        codecs.BOM_UTF8 + "Hello there.\n\n你好，世界。\n".encode("utf-8"),
-        "Hello there.\n\n你好，世界。\n".encode("utf-8"),
+        codecs.BOM_UTF8 + "Hello there.\n\n你好，世界。\n".encode(),
+        "Hello there.\n\n你好，世界。\n".encode(),
         "Hello there.\n\n你好，世界。\n".encode("utf-16"),
         "Hello there.\n\n你好，世界。\n".encode("utf-16-be").join([codecs.BOM_UTF16_BE, b""]),
         "Hello there.\n\n你好，世界。\n".encode("gb18030"),

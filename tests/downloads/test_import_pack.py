@@ -55,10 +55,10 @@ def test_a_padding_member_cannot_fill_the_disk(user_dirs, tiny_pack_int8, tmp_pa
     """The issue's case: a small zip whose unlisted member unpacks to far more than the pack."""
     archive = tmp_path / "padded.zip"
     make_archive(tiny_pack_int8, archive, "padded", 1)
-    with zipfile.ZipFile(archive, "a", zipfile.ZIP_DEFLATED) as zf:
-        with zf.open("padded/padding.bin", "w", force_zip64=True) as member:
-            for _ in range(64):
-                member.write(bytes(4 << 20))  # 256 MiB of zeros, ~250 KB compressed
+    with zipfile.ZipFile(archive, "a", zipfile.ZIP_DEFLATED) as zf, \
+         zf.open("padded/padding.bin", "w", force_zip64=True) as member:
+        for _ in range(64):
+            member.write(bytes(4 << 20))  # 256 MiB of zeros, ~250 KB compressed
     assert archive.stat().st_size < 2 << 20
     with pytest.raises(LibraryError, match="does not list"):
         library.import_pack(archive)
@@ -141,7 +141,7 @@ class DiskFillsUp:
     """A file that takes `writes[0]` more writes (shared by every file) and then fails as a full disk does."""
 
     def __init__(self, path, writes: list[int]) -> None:
-        self._file, self._writes = open(path, "xb"), writes
+        self._file, self._writes = open(path, "xb"), writes  # noqa: SIM115 - closed by close()
 
     def write(self, data: bytes) -> int:
         if self._writes[0] == 0:

@@ -117,7 +117,7 @@ class BatchedTranslator(_Double):
         return ["译" for _ in texts]
 
     def translate_stream(self, text, options=None, cancel=None):
-        for step in range(MAX_STEPS if "long" in text else 2):
+        for _step in range(MAX_STEPS if "long" in text else 2):
             if cancel is not None:
                 cancel.raise_if_cancelled()
             time.sleep(STEP_SECONDS)

@@ -120,7 +120,7 @@ def test_form_posts_urlencoded_and_multipart(both, tiny_translator, tiny_transla
 def test_a_json_template_filled_with_a_multiline_paragraph(both, tiny_translator):
     """Calibre Ebook Translator's custom engine puts the text into its JSON template as it is."""
     text = "Where is the station?\nThank you very much."
-    body = '{"q": "%s", "source": "en", "target": "zh-Hans", "format": "text"}' % text.replace('"', '\\"')
+    body = '{"q": "' + text.replace('"', '\\"') + '", "source": "en", "target": "zh-Hans", "format": "text"}'
     answer = requests.post(f"{both.address}/translate", data=body.encode(),
                            headers={"Content-Type": "application/json"}, timeout=60)
     assert answer.json() == {"translatedText": tiny_translator.translate(text, HANS)}

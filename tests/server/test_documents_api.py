@@ -142,3 +142,33 @@ def test_documents_need_the_key_and_are_removed_when_the_server_stops(serve, tin
     assert kept.output.exists()
     server.stop()
     assert not kept.folder.exists()
+
+
+class _ContextPack:
+    """A pack that takes each paragraph's predecessor (an LLM pack with a context prompt)."""
+
+    source_lang, target_lang, takes_context = "en", "zh", True
+
+    def languages(self, options):
+        from fanyi.engine.language_choice import LanguageChoice
+
+        return LanguageChoice(None, None, "en", "zh")
+
+    def translate_results(self, texts, options=None, progress=None, cancel=None, contexts=None):
+        from fanyi.engine.results import Translation
+
+        assert contexts is not None
+        return [Translation(f"[{text}|{context}]") for text, context in zip(texts, contexts)]
+
+
+def test_a_document_through_the_api_reaches_a_pack_that_takes_the_context(tmp_path):
+    """The API counts what it translates through a wrapper of the translator; a pack that takes each
+    paragraph's predecessor gets it through the wrapper too (the wrapper once refused it: every paragraph failed)."""
+    from fanyi.server.core import _Counting
+
+    source = tmp_path / "a.txt"
+    source.write_text("First.\n\nSecond.\n", encoding="utf-8")
+    counting = _Counting(_ContextPack())
+    result = translate_document(source, counting)
+    assert result.output.read_text(encoding="utf-8") == "[First.|]\n\n[Second.|First.]\n"
+    assert counting.characters == len("First.") + len("Second.")

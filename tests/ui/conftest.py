@@ -12,14 +12,14 @@ os.environ["QT_QPA_PLATFORM"] = "offscreen"  # before anything imports Qt
 os.environ.pop("DISPLAY", None)  # no global hotkeys, even when the suite runs under a desktop
 os.environ.pop("WAYLAND_DISPLAY", None)
 
-from dataclasses import dataclass  # noqa: E402
-from pathlib import Path  # noqa: E402
+from dataclasses import dataclass
+from pathlib import Path
 
-import pytest  # noqa: E402
-from ui_fakes import LOAD_TIMEOUT, FakeTranslator  # noqa: E402
+import pytest
+from ui_fakes import LOAD_TIMEOUT, FakeTranslator
 
-from fanyi.engine.options import DecodeOptions  # noqa: E402
-from fanyi.ui.worker import open_translator  # noqa: E402
+from fanyi.engine.options import DecodeOptions
+from fanyi.ui.worker import open_translator
 
 
 @dataclass

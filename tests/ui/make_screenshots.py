@@ -12,7 +12,8 @@ The popup translates copied Chinese, so it shows the direction it detected (Chin
 No real model can be downloaded here, so a stand-in engine streams canned Chinese translations of
 the demo sentences at a human-visible pace; everything else (window, worker thread, streaming view,
 popup) is the real application. The NLLB pack is a tiny random one exported here (it needs the dev
-extra's torch), listed and opened for real; only its translations are canned. Captures use ImageMagick's ``import -window root``.
+extra's torch), listed and opened for real; only its translations are canned. Captures use
+ImageMagick's ``import -window root``.
 """
 
 from __future__ import annotations

@@ -10,7 +10,6 @@ import stat
 import pytest
 import requests
 from libretranslatepy import LibreTranslateAPI
-
 from PySide6.QtWidgets import QLineEdit
 from ui_fakes import LOAD_TIMEOUT
 

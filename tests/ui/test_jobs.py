@@ -53,7 +53,7 @@ def test_a_dropped_file_becomes_a_job_that_finishes(qtbot, make_app, fake_backen
     report = row.report_dialog  # opened by itself when the job was done
     assert report is not None and report.isVisible() and row.report_button.isVisible()
     assert report.translated.text() == "2 of 2 parts" and report.failed.text() == "0"
-    assert "notes.zh.txt is written." == report.heading.text() and not report.failures.isVisibleTo(report)
+    assert report.heading.text() == "notes.zh.txt is written." and not report.failures.isVisibleTo(report)
     qtbot.mouseClick(row.dismiss_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not win.jobs_panel.isVisible())
     assert not report.isVisible()

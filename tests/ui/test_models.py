@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 import subprocess
 import sys
-import json
-import shutil
 import zipfile
 
 import pytest
+from packserver import PACK_ID, Route, closed_port_url
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
-from packserver import PACK_ID, Route, closed_port_url
 from ui_fakes import LOAD_TIMEOUT, FakeTranslator
 
 from fanyi import paths

@@ -71,7 +71,8 @@ def test_bad_fields_fall_back_one_by_one(ui_dirs):
 
 
 def test_out_of_range_numbers_are_clamped_with_a_log_line(ui_dirs, caplog):
-    """A hand-edited file must not hand the engine 100,000 beams or threads: the dialog caps them, so must the loader."""
+    """A hand-edited file must not hand the engine 100,000 beams or threads: the dialog caps them, so does the
+    loader."""
     path = settings_path()
     path.parent.mkdir(parents=True)
     path.write_text(json.dumps({"beams": 100_000, "max_length": 10**9, "threads": 10**9}))

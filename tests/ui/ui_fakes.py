@@ -35,7 +35,7 @@ def _burn(seconds: float) -> None:
 
 
 class FakeTranslator:
-    opened: list["FakeTranslator"] = []  # every instance, so tests can look at what a worker did
+    opened: list[FakeTranslator] = []  # every instance, so tests can look at what a worker did
 
     def __init__(self, pack_dir: Path, threads: int | None = None, slow: bool = True) -> None:
         pack = ModelPack.open(pack_dir, verify=False)
@@ -64,7 +64,7 @@ class FakeTranslator:
 
     def _pieces(self, text: str, options: DecodeOptions | None, cancel: CancelToken | None, slow: bool):
         target = (options.target if options else None) or self.default_target
-        for i, part in enumerate(_SENTENCE.split(text)):
+        for part in _SENTENCE.split(text):
             if part is None or part == "":
                 continue
             if not part.strip():

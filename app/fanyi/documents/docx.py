@@ -29,7 +29,7 @@ def _clean_copy(paragraph: etree._Element) -> None:
         if parent is not None:
             parent.remove(element)
     for name in (W14 + "paraId", W14 + "textId"):
-        paragraph.attrib.pop(name, None)
+        paragraph.attrib.pop(name, None)  # type: ignore[call-overload]  # lxml-stubs 0.5 lacks the default
 
 
 DIALECT = Dialect(

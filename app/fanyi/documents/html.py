@@ -109,7 +109,10 @@ class _Scanner(HTMLParser):
     def _other(self, data: str) -> None:
         self.events.append(("other", self._offset(), "", ""))
 
-    handle_comment = handle_decl = handle_pi = unknown_decl = _other
+    handle_comment = handle_pi = unknown_decl = _other
+
+    def handle_decl(self, decl: str) -> None:
+        self._other(decl)
 
 
 def attributes(raw_tag: str) -> dict[str, _Attribute]:

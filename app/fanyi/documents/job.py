@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, BinaryIO, cast
 
 from fanyi.cancel import Cancelled, CancelToken
 from fanyi.engine.options import DecodeOptions
@@ -144,7 +145,7 @@ def translate_document(
     results = translating.results(document.units())
     try:
         with staged(dst) as stage:
-            document.write(stage.file, results, bilingual=bilingual,
+            document.write(cast(BinaryIO, stage.file), results, bilingual=bilingual,  # staged "wb"
                            target_lang=document_language(translator, options))
             if report.translated == 0:
                 reason = report.failed[0].reason if report.failed else "no translation came back"
@@ -314,7 +315,7 @@ class _Translating:
         if self._cancel is not None:
             self._cancel.raise_if_cancelled()
         texts = [text for text, _context in batch]
-        extra = {"contexts": [context for _text, context in batch]} if self._context else {}
+        extra: dict[str, Any] = {"contexts": [context for _text, context in batch]} if self._context else {}
         try:
             outputs = self._translator.translate_results(texts, self._options, cancel=self._cancel, **extra)
             if len(outputs) != len(batch):

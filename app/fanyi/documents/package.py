@@ -20,7 +20,7 @@ import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from lxml import etree
 
@@ -43,7 +43,8 @@ _CHUNK = 1 << 20
 # Internal entities are resolved (Word refuses a part that uses one without its DOCTYPE, and the
 # DOCTYPE is not written back); libxml2's limits stay on (no huge_tree), so an entity expansion
 # bomb is refused; external entities and the network are never touched.
-_PARSER = etree.XMLParser(resolve_entities="internal", no_network=True, load_dtd=False, remove_blank_text=False)
+_PARSER = etree.XMLParser(resolve_entities="internal",  # type: ignore[arg-type]  # lxml 5 has it; lxml-stubs 0.5 not
+                          no_network=True, load_dtd=False, remove_blank_text=False)
 # What zipfile raises on a damaged archive (a bad header, an unknown compression method, a bad CRC,
 # a name that is not UTF-8 although flagged so, a truncated stream; an offset that cannot be
 # sought is an OSError, which while writing the copy is the output's problem instead).
@@ -197,4 +198,6 @@ def _entry_like(info: zipfile.ZipInfo, name: str, *, stored: bool) -> zipfile.Zi
 def serialize(root: etree._Element) -> bytes:
     """An XML part as Office writes it: UTF-8 with a standalone declaration, and no DOCTYPE."""
     tree = root.getroottree()
-    return etree.tostring(tree, xml_declaration=True, encoding="UTF-8", standalone=tree.docinfo.standalone)
+    standalone: Any = tree.docinfo.standalone  # None (not declared) too, which lxml takes and lxml-stubs 0.5 not
+    serialized: bytes = etree.tostring(tree, xml_declaration=True, encoding="UTF-8", standalone=standalone)
+    return serialized

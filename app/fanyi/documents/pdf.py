@@ -18,8 +18,17 @@ from typing import Any, BinaryIO
 import docx
 from docx.enum.text import WD_BREAK
 from pdfminer.converter import PDFPageAggregator
-from pdfminer.layout import LAParams, LTPage, LTTextBox, LTTextBoxHorizontal, LTTextBoxVertical, LTTextContainer
-from pdfminer.layout import LTTextGroup, LTTextGroupLRTB, LTTextLineHorizontal
+from pdfminer.layout import (
+    LAParams,
+    LTPage,
+    LTTextBox,
+    LTTextBoxHorizontal,
+    LTTextBoxVertical,
+    LTTextContainer,
+    LTTextGroup,
+    LTTextGroupLRTB,
+    LTTextLineHorizontal,
+)
 from pdfminer.pdfdocument import PDFEncryptionError
 from pdfminer.pdfinterp import PDFPageInterpreter, PDFResourceManager
 from pdfminer.pdfpage import PDFPage
@@ -83,6 +92,7 @@ class _Aggregator(PDFPageAggregator):
 
     def begin_page(self, page: PDFPage, ctm: Any) -> None:
         super().begin_page(page, ctm)
+        assert isinstance(self.cur_item, LTPage)  # what begin_page made
         self.cur_item = _Page(self.cur_item.pageid, self.cur_item.bbox)
         self._chars = 0
 
@@ -126,7 +136,7 @@ def _paragraphs(path: Path) -> tuple[list[tuple[int, str]], list[int]]:
         raise EncryptedDocument(path, f"{path} is password-protected; open it and save an unprotected copy.") from error
     except MemoryError:
         raise
-    except Exception as error:  # noqa: BLE001 - pdfminer raises anything at all on a damaged file
+    except Exception as error:  # pdfminer raises anything at all on a damaged file
         message = f"{path} is not a readable PDF: it is damaged or truncated ({describe(error)})."
         raise CorruptDocument(path, message) from error
     return found, textless

@@ -13,6 +13,7 @@ import math
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -26,13 +27,14 @@ from .bounds import too_large
 POINTS_PER_INCH = 72
 
 
-def render(page, dpi: int = OCR_PAGE_DPI) -> np.ndarray:
+def render(page: Any, dpi: int = OCR_PAGE_DPI) -> np.ndarray:
     """A pypdfium2 page as an RGB array at ``dpi``, or at the resolution that keeps it within MAX_OCR_PAGE_PIXELS."""
     width, height = page.get_size()
     scale = dpi / POINTS_PER_INCH
     if width * height * scale * scale > MAX_OCR_PAGE_PIXELS:
         scale = math.sqrt(MAX_OCR_PAGE_PIXELS / (width * height))
-    return page.render(scale=scale, rev_byteorder=True).to_numpy()
+    pixels: np.ndarray = page.render(scale=scale, rev_byteorder=True).to_numpy()
+    return pixels
 
 
 def recognise_pages(

@@ -29,7 +29,9 @@ class Format:
     def open(self, path: Path, cancel: CancelToken | None = None, progress: ProgressCallback | None = None
              ) -> DocumentHandler:
         module = importlib.import_module(f"{__package__}.{self.module}")
-        return module.open_document(path, cancel, progress) if self.slow_open else module.open_document(path)
+        handler: DocumentHandler = (module.open_document(path, cancel, progress) if self.slow_open
+                                    else module.open_document(path))
+        return handler
 
 
 FORMATS = (

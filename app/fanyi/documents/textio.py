@@ -136,7 +136,7 @@ def read_lines(path: Path, codec: str) -> Iterator[str]:
 @contextlib.contextmanager
 def text_writer(out: BinaryIO, codec: str = "utf-8", errors: str = "strict") -> Iterator[io.TextIOWrapper]:
     """A text view of a binary output that leaves line endings as given and never closes ``out``."""
-    writer = io.TextIOWrapper(out, encoding=codec, errors=errors, newline="")  # type: ignore[arg-type]
+    writer = io.TextIOWrapper(out, encoding=codec, errors=errors, newline="")
     try:
         yield writer
         writer.flush()

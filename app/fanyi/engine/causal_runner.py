@@ -70,7 +70,7 @@ class CausalRunner:
         self._prefixes: OrderedDict[tuple[int, ...], list[np.ndarray]] = OrderedDict()
 
     def encode(self, sequences: list[list[int]], beams: int = 1, max_steps: int = INITIAL_STEPS,
-               prefix: Sequence[int] = ()) -> "CausalDecoding":
+               prefix: Sequence[int] = ()) -> CausalDecoding:
         """The decoding state of these prompts (run at the first step), for at most `max_steps` new tokens."""
         if beams != 1:
             raise ValueError("decoder-only packs decode greedily (one beam)")

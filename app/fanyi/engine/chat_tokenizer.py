@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from tokenizers import Tokenizer as HFTokenizer
 
@@ -31,7 +32,7 @@ class ChatTokenizerError(ValueError):
     """A tokenizer.json this runtime cannot stream exactly."""
 
 
-def _decoder_kinds(decoder: dict | None) -> list[str]:
+def _decoder_kinds(decoder: dict[str, Any] | None) -> list[str]:
     if not decoder:
         return []
     if decoder.get("type") == "Sequence":
@@ -69,7 +70,8 @@ class ChatTokenizer:
     # --- encoding ---------------------------------------------------------------------------------
     def encode_text(self, text: str) -> list[int]:
         """A text's own ids, no special tokens added (to count and to check a translation against)."""
-        return self._tok.encode(text, add_special_tokens=False).ids
+        ids: list[int] = self._tok.encode(text, add_special_tokens=False).ids
+        return ids
 
     def encode(self, text: str, request: Request) -> list[int]:
         """The whole prompt for translating `text`."""
@@ -92,9 +94,10 @@ class ChatTokenizer:
         return self.strip.apply(self.raw_decode(ids)).strip()
 
     def id_to_piece(self, i: int) -> str | None:
-        return self._tok.id_to_token(i)
+        piece: str | None = self._tok.id_to_token(i)
+        return piece
 
-    def stream_decoder(self) -> "IncrementalDecoder":
+    def stream_decoder(self) -> IncrementalDecoder:
         return IncrementalDecoder(self)
 
 

@@ -126,7 +126,7 @@ class SentenceCheck:
     eos_ids: frozenset[int]
 
     @classmethod
-    def for_source(cls, source: Sequence[str], bound: LengthBound, eos_ids: Sequence[int]) -> "SentenceCheck":
+    def for_source(cls, source: Sequence[str], bound: LengthBound, eos_ids: Sequence[int]) -> SentenceCheck:
         """`source`: the sentence's SentencePiece pieces, without special tokens."""
         # "Ha ha" is the pieces ▁Ha ▁ha: a source repeats a word whatever its case or place
         normalized = [piece.lstrip("▁").casefold() for piece in source]

@@ -18,6 +18,7 @@ Appending ids only appends to R, so
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
 from .tokenizer import clean_up_tokenization
 
@@ -61,11 +62,21 @@ def _safe_split(s: str) -> int:
     return 0
 
 
+class Pieces(Protocol):
+    """What a StreamDecoder reads of its tokenizer."""
+
+    @property
+    def strips(self) -> bool: ...
+    @property
+    def clean_up_tokenization_spaces(self) -> bool: ...
+    def piece_text(self, i: int) -> str: ...
+
+
 class StreamDecoder:
     """push() the ids as they are decided; everything returned, finish() included, concatenates
     to exactly tokenizer.decode(all ids)."""
 
-    def __init__(self, tokenizer) -> None:
+    def __init__(self, tokenizer: Pieces) -> None:
         """`tokenizer`: a Tokenizer, M2M100Tokenizer or JsonTokenizer."""
         self._text_of = tokenizer.piece_text
         self._clean = tokenizer.clean_up_tokenization_spaces

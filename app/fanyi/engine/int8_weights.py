@@ -11,10 +11,10 @@ Set FANYI_INT8_WEIGHTS=full or =reduced to choose instead of detecting the CPU.
 
 from __future__ import annotations
 
+import importlib
 import os
 import platform
-
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -27,14 +27,14 @@ X86 = {"x86_64", "amd64", "i386", "i686", "x86"}
 
 
 def _cpu_has_vnni() -> bool:
-    try:
-        from numpy._core._multiarray_umath import __cpu_features__
-    except ImportError:  # numpy < 2
+    # numpy's private module (no type information), where numpy 2 and numpy 1 keep it
+    for name in ("numpy._core._multiarray_umath", "numpy.core._multiarray_umath"):
         try:
-            from numpy.core._multiarray_umath import __cpu_features__
+            features = importlib.import_module(name).__cpu_features__
         except ImportError:
-            return False
-    return bool(__cpu_features__.get("AVX512VNNI"))
+            continue
+        return bool(features.get("AVX512VNNI"))
+    return False
 
 
 def needs_reduced_range() -> bool:
@@ -45,9 +45,10 @@ def needs_reduced_range() -> bool:
     return platform.machine().lower() in X86 and not _cpu_has_vnni()
 
 
-def _read(blob: np.ndarray, entry: dict) -> np.ndarray:
+def _read(blob: np.ndarray, entry: dict[str, Any]) -> np.ndarray:
     raw = blob[entry["offset"]:entry["offset"] + entry["length"]]
-    return raw.view(np.dtype(entry["dtype"])).reshape(entry["shape"])
+    array: np.ndarray = raw.view(np.dtype(entry["dtype"])).reshape(entry["shape"])
+    return array
 
 
 def halved(levels: np.ndarray, scale: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

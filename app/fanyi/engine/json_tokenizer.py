@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from tokenizers import Tokenizer as HFTokenizer
 
@@ -25,13 +26,13 @@ class TokenizerFileError(ValueError):
     """A tokenizer.json this runtime cannot reproduce exactly."""
 
 
-def _metaspace_drops_first_space(decoder: dict | None) -> bool:
+def _metaspace_drops_first_space(decoder: dict[str, Any] | None) -> bool:
     """Whether the decoder is a Metaspace one (which one), else TokenizerFileError."""
     if not decoder or decoder.get("type") != "Metaspace" or decoder.get("replacement") != SPIECE_UNDERLINE:
         raise TokenizerFileError(f"tokenizer.json decoder {decoder and decoder.get('type')!r} is not supported "
                                  "(mBART-50 and NLLB use Metaspace)")
     if "prepend_scheme" in decoder:
-        return decoder["prepend_scheme"] != "never"
+        return bool(decoder["prepend_scheme"] != "never")
     return bool(decoder.get("add_prefix_space", True))  # files written by tokenizers < 0.14
 
 
@@ -58,7 +59,7 @@ class JsonTokenizer:
                 raise TokenizerFileError(f"tokenizer.json has no token {token!r}" + (f" with id {i}" if i else ""))
 
     def encode(self, text: str, language_token: str | None = None) -> list[int]:
-        ids = self._tok.encode(text, add_special_tokens=False).ids + [self.eos_id]
+        ids: list[int] = self._tok.encode(text, add_special_tokens=False).ids + [self.eos_id]
         if language_token is None:
             return ids
         lang = self._languages[language_token]
@@ -77,4 +78,5 @@ class JsonTokenizer:
         return "" if token is None else token.replace(SPIECE_UNDERLINE, " ")
 
     def id_to_piece(self, i: int) -> str | None:
-        return self._tok.id_to_token(i)
+        piece: str | None = self._tok.id_to_token(i)
+        return piece

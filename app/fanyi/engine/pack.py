@@ -16,16 +16,38 @@ import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from .. import limits
+from ..oneline import error_line
 from . import families
 from .families import Family, family_of
-from .pack_format import (FORMAT_VERSION, INT8_SCALE_SUFFIX, INT8_WEIGHT_SUFFIX, MANIFEST, SHARED_DATA,
-                          TENSOR_ITEM_BYTES, PackError, file_digest)
-from .schema import (BOOLEAN, Invalid, either, integer, list_of, map_of, number, one_of, optional, pair, record,
-                     show, tagged, text)
-from ..oneline import error_line
+from .pack_format import (
+    FORMAT_VERSION,
+    INT8_SCALE_SUFFIX,
+    INT8_WEIGHT_SUFFIX,
+    MANIFEST,
+    SHARED_DATA,
+    TENSOR_ITEM_BYTES,
+    PackError,
+    file_digest,
+)
+from .schema import (
+    BOOLEAN,
+    Invalid,
+    either,
+    integer,
+    list_of,
+    map_of,
+    number,
+    one_of,
+    optional,
+    pair,
+    record,
+    show,
+    tagged,
+    text,
+)
 
 __all__ = ["FORMAT_VERSION", "INT8_SCALE_SUFFIX", "INT8_WEIGHT_SUFFIX", "MANIFEST", "MANIFEST_SCHEMA", "SHARED_DATA",
            "ModelPack", "PackError", "Reference", "file_digest", "validate_manifest"]
@@ -165,7 +187,7 @@ MANIFEST_SCHEMA = record({
 })
 
 
-def _check_consistency(m: dict) -> None:
+def _check_consistency(m: dict[str, Any]) -> None:
     """What the schema cannot say field by field: how the fields agree with each other (the family's own
     rules first)."""
     family = family_of(m)
@@ -201,10 +223,10 @@ def _check_consistency(m: dict) -> None:
     family.check_manifest(m)
 
 
-def validate_manifest(raw: Any, source: Path) -> dict:
+def validate_manifest(raw: Any, source: Path) -> dict[str, Any]:
     """The manifest as the runtime reads it: declared keys only, defaults filled in, every value checked."""
     try:
-        manifest = MANIFEST_SCHEMA(raw, "")
+        manifest: dict[str, Any] = MANIFEST_SCHEMA(raw, "")
         _check_consistency(manifest)
     except Invalid as exc:
         raise PackError(f"{source}: {exc}") from None
@@ -244,10 +266,10 @@ def _read_manifest(path: Path) -> Any:
 @dataclass(frozen=True)
 class ModelPack:
     path: Path
-    manifest: dict  # validated: every field of MANIFEST_SCHEMA is present, with its type and bounds
+    manifest: dict[str, Any]  # validated: every field of MANIFEST_SCHEMA is present, with its type and bounds
 
     @classmethod
-    def open(cls, path: str | Path, *, verify: bool = True) -> "ModelPack":
+    def open(cls, path: str | Path, *, verify: bool = True) -> ModelPack:
         """Check the manifest and that every listed file is there with its size; `verify` also hashes them."""
         path = Path(path)
         manifest_path = path / MANIFEST
@@ -296,29 +318,30 @@ class ModelPack:
             raise PackError(f"{path} cannot be loaded: {error_line(exc, MESSAGE_CHARS)}") from exc
 
     # --- what the runtime reads -----------------------------------------------------------------
+    # (the casts name the types MANIFEST_SCHEMA checked)
     @property
     def name(self) -> str:
         return self.manifest["name"] or self.path.name
 
     @property
     def source_lang(self) -> str:
-        return self.manifest["source_lang"]
+        return cast(str, self.manifest["source_lang"])
 
     @property
     def target_lang(self) -> str:
-        return self.manifest["target_lang"]
+        return cast(str, self.manifest["target_lang"])
 
     @property
     def quantization(self) -> str:
-        return self.manifest["quantization"]["mode"]
+        return cast(str, self.manifest["quantization"]["mode"])
 
     @property
-    def special_ids(self) -> dict:
-        return self.manifest["special_ids"]
+    def special_ids(self) -> dict[str, Any]:
+        return cast(dict[str, Any], self.manifest["special_ids"])
 
     @property
-    def generation(self) -> dict:
-        return self.manifest["generation"]
+    def generation(self) -> dict[str, Any]:
+        return cast(dict[str, Any], self.manifest["generation"])
 
     @property
     def target_tokens(self) -> dict[str, str]:
@@ -326,11 +349,11 @@ class ModelPack:
 
     @property
     def default_target(self) -> str | None:
-        return self.manifest["default_target"]
+        return cast(str | None, self.manifest["default_target"])
 
     @property
-    def architecture(self) -> dict:
-        return self.manifest["architecture"]
+    def architecture(self) -> dict[str, Any]:
+        return cast(dict[str, Any], self.manifest["architecture"])
 
     # --- many-to-many families (mBART-50, M2M100, NLLB): languages in the model's own codes ---------
     @property
@@ -358,7 +381,7 @@ class ModelPack:
     @property
     def pack_version(self) -> int | None:
         """The catalog version this pack was released as; None for packs exported locally."""
-        return self.manifest["pack_version"]
+        return cast(int | None, self.manifest["pack_version"])
 
     @property
     def reference(self) -> Reference | None:

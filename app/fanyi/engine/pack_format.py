@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from typing import Any
 
 # 2: the decoder also returns log-probabilities and each row's top ids (see export/transformer_graphs.py)
 # 3: the decoder's self-attention cache is a buffer written in place and read through a beam table
@@ -25,7 +26,7 @@ class PackError(Exception):
     """A pack that cannot be used; the message names the folder or file and says what is wrong."""
 
 
-def file_digest(path: Path) -> dict:
+def file_digest(path: Path) -> dict[str, Any]:
     h = hashlib.sha256()
     with open(path, "rb") as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):

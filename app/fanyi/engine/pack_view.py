@@ -8,14 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
 
 
 class PackView(Protocol):
-    path: Path
-    manifest: dict  # validated: every field of pack.MANIFEST_SCHEMA, with its type and bounds
+    # read-only, as a frozen ModelPack has them
+    @property
+    def path(self) -> Path: ...
+    @property
+    def manifest(self) -> dict[str, Any]: ...  # validated: every field of pack.MANIFEST_SCHEMA, its type and bounds
 
     def load(self, name: str, loader: Callable[[Path], T]) -> T: ...
     def file(self, name: str) -> Path: ...
@@ -23,9 +26,9 @@ class PackView(Protocol):
     @property
     def name(self) -> str: ...
     @property
-    def architecture(self) -> dict: ...
+    def architecture(self) -> dict[str, Any]: ...
     @property
-    def special_ids(self) -> dict: ...
+    def special_ids(self) -> dict[str, Any]: ...
     @property
     def quantization(self) -> str: ...
     @property

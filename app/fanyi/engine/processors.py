@@ -15,7 +15,7 @@ The whole vocabulary is the same table with every id in it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,7 +32,7 @@ class Candidates:
     dense: bool = False
 
     @classmethod
-    def full(cls, scores: np.ndarray) -> "Candidates":
+    def full(cls, scores: np.ndarray) -> Candidates:
         ids = np.broadcast_to(np.arange(scores.shape[1]), scores.shape)
         return cls(ids, scores, dense=True)
 
@@ -44,7 +44,7 @@ class Candidates:
             return mask
         return among(self.ids, tokens)
 
-    def holding_per_row(self, tokens: Sequence[Sequence[int]]) -> np.ndarray:
+    def holding_per_row(self, tokens: Sequence[Sequence[int] | np.ndarray]) -> np.ndarray:
         """Boolean [rows, width]: the cells whose token is one of that row's `tokens[row]`."""
         mask = np.zeros(self.scores.shape, bool)
         for row, wanted in enumerate(tokens):
@@ -55,8 +55,13 @@ class Candidates:
                     mask[row] = np.isin(self.ids[row], wanted)
         return mask
 
-    def with_scores(self, scores: np.ndarray) -> "Candidates":
+    def with_scores(self, scores: np.ndarray) -> Candidates:
         return Candidates(self.ids, scores, self.dense)
+
+
+# A logits rule: new scores for the candidates. Some also say when they rule out every other token (closes)
+# or that they need every token as a candidate (needs_whole_vocabulary).
+Rule = Callable[[np.ndarray, Candidates], np.ndarray]
 
 
 @dataclass(frozen=True)
@@ -97,7 +102,7 @@ class NoBadWords:
     sequences: tuple[tuple[int, ...], ...]
 
     @classmethod
-    def build(cls, bad_words_ids: Sequence[Sequence[int]], eos_ids: Sequence[int]) -> "NoBadWords":
+    def build(cls, bad_words_ids: Sequence[Sequence[int]], eos_ids: Sequence[int]) -> NoBadWords:
         # generate() never bans a bare end-of-sentence token, even when asked to
         kept = tuple(tuple(s) for s in bad_words_ids if all(list(s) != [e] for e in eos_ids))
         return cls(kept)
@@ -136,12 +141,13 @@ class ForcedEos:
 
     def closes(self, ids: np.ndarray) -> bool:
         """At this step every token but end-of-sentence (always a candidate) is ruled out."""
-        return ids.shape[1] == self.max_length - 1
+        return bool(ids.shape[1] == self.max_length - 1)
 
     def __call__(self, ids: np.ndarray, cand: Candidates) -> np.ndarray:
         if not self.closes(ids):
             return cand.scores
-        return np.where(cand.holding(self.eos_ids), np.float32(0), NEG_INF).astype(np.float32)
+        scores: np.ndarray = np.where(cand.holding(self.eos_ids), np.float32(0), NEG_INF).astype(np.float32)
+        return scores
 
 
 @dataclass(frozen=True)
@@ -151,12 +157,13 @@ class ForcedBos:
     token_id: int
 
     def closes(self, ids: np.ndarray) -> bool:
-        return ids.shape[1] == 1
+        return bool(ids.shape[1] == 1)
 
     def __call__(self, ids: np.ndarray, cand: Candidates) -> np.ndarray:
         if not self.closes(ids):
             return cand.scores
-        return np.where(cand.holding((self.token_id,)), np.float32(0), NEG_INF).astype(np.float32)
+        scores: np.ndarray = np.where(cand.holding((self.token_id,)), np.float32(0), NEG_INF).astype(np.float32)
+        return scores
 
 
 @dataclass(frozen=True)
@@ -180,14 +187,15 @@ def among(ids: np.ndarray, tokens: Sequence[int] | np.ndarray) -> np.ndarray:
 
 def log_softmax(x: np.ndarray) -> np.ndarray:
     shifted = x - x.max(axis=-1, keepdims=True)
-    return shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
+    out: np.ndarray = shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
+    return out
 
 
 def build_processors(*, repetition_penalty: float | None, no_repeat_ngram_size: int | None,
                      bad_words_ids: Sequence[Sequence[int]], min_length: int | None,
                      forced_eos_token_id: int | Sequence[int] | None, max_length: int,
-                     renormalize: bool, eos_ids: Sequence[int], forced_bos_token_id: int | None = None) -> list:
-    rules: list = []
+                     renormalize: bool, eos_ids: Sequence[int], forced_bos_token_id: int | None = None) -> list[Rule]:
+    rules: list[Rule] = []
     if repetition_penalty is not None and repetition_penalty != 1.0:
         rules.append(RepetitionPenalty(repetition_penalty))
     if no_repeat_ngram_size:
@@ -206,16 +214,16 @@ def build_processors(*, repetition_penalty: float | None, no_repeat_ngram_size: 
     return rules
 
 
-def closed(rules: Sequence, ids: np.ndarray) -> bool:
+def closed(rules: Sequence[Rule], ids: np.ndarray) -> bool:
     """Whether a rule rules out every token outside the candidates at this step."""
     return any(rule.closes(ids) for rule in rules if hasattr(rule, "closes"))
 
 
-def needs_whole_vocabulary(rules: Sequence) -> bool:
+def needs_whole_vocabulary(rules: Sequence[Rule]) -> bool:
     return any(getattr(rule, "needs_whole_vocabulary", False) for rule in rules)
 
 
-def apply(rules: Sequence, ids: np.ndarray, cand: Candidates) -> np.ndarray:
+def apply(rules: Sequence[Rule], ids: np.ndarray, cand: Candidates) -> np.ndarray:
     for rule in rules:
         cand = cand.with_scores(rule(ids, cand))
     return cand.scores

@@ -18,6 +18,7 @@ import json
 import re
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 import jinja2
 import jinja2.ext
@@ -89,7 +90,7 @@ class Request:
 
 
 class Prompts:
-    def __init__(self, section: dict, template: str, names: dict[str, tuple[str, str]]) -> None:
+    def __init__(self, section: dict[str, Any], template: str, names: dict[str, tuple[str, str]]) -> None:
         self._template = compile_template(template)
         self._template_kwargs = dict(section["template_kwargs"])
         self._variables = {**section["special_tokens"], **self._template_kwargs}
@@ -124,7 +125,7 @@ class Prompts:
                   "target_language": self.name(request.target, instruction.names)}
         return PLACEHOLDER.sub(lambda m: values[m.group(1)], instruction.text)
 
-    def messages(self, text: str, request: Request) -> list[dict]:
+    def messages(self, text: str, request: Request) -> list[dict[str, Any]]:
         """The conversation a translation request is: one user message."""
         if self._message == STRUCTURED:
             content: object = [{"type": "text", "source_lang_code": request.source,
@@ -134,7 +135,7 @@ class Prompts:
         return [{"role": "user", "content": content}]
 
     @property
-    def template_kwargs(self) -> dict:
+    def template_kwargs(self) -> dict[str, Any]:
         return dict(self._template_kwargs)
 
     def render(self, text: str, request: Request) -> str:
@@ -187,5 +188,5 @@ class StripRule:
         return i
 
 
-def strip_rule(section: dict) -> StripRule:
+def strip_rule(section: dict[str, Any]) -> StripRule:
     return StripRule(bool(section.get("think")), tuple(section.get("prefixes") or ()))

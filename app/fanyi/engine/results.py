@@ -43,7 +43,7 @@ class Translation:
     failures: tuple[Failure, ...] = ()
 
     @classmethod
-    def collect(cls, events: Iterable[StreamEvent]) -> "Translation":
+    def collect(cls, events: Iterable[StreamEvent]) -> Translation:
         """What a stream adds up to: its text pieces, rewinds applied, and its failures."""
         pieces: list[str] = []
         failures: list[Failure] = []

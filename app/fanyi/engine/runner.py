@@ -11,6 +11,7 @@ nothing — it rewrites a small table of which beam holds which position (the ca
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,15 +23,19 @@ from .search import StepOutput
 from .sessions import open_session, thread_count
 
 if TYPE_CHECKING:
+    import onnxruntime as ort
+
     from .pack_view import PackView
 
 INITIAL_CAPACITY = 32  # cached positions allocated at first; doubled whenever a decode outgrows it
 # The decoder's top_ids have min(top_k, blocks) columns, and a graph has at least min(vocab, 64) blocks
 # (export/transformer_graphs.py): asking for at most this many ids gives exactly as many.
 MAX_TOP_IDS = 64
+Shape = Sequence[int | None]  # an input's or output's sizes as the manifest fixes them, None where any size goes
 
 
-def check_interface(session, path: Path, inputs: dict[str, list], outputs: dict[str, list]) -> None:
+def check_interface(session: ort.InferenceSession, path: Path, inputs: dict[str, Shape], outputs: dict[str, Shape]
+                    ) -> None:
     """The graph takes exactly `inputs` and gives at least `outputs`, of the shapes the manifest implies.
 
     A shape lists the sizes the manifest fixes (None where any size goes). A graph that passed its
@@ -52,7 +57,7 @@ def check_interface(session, path: Path, inputs: dict[str, list], outputs: dict[
         raise PackError(f"{path} does not fit the pack's manifest: {problems[0]}")
 
 
-def logits_width(session, path: Path, vocab: int) -> int:
+def logits_width(session: ort.InferenceSession, path: Path, vocab: int) -> int:
     """The decoder's logits are the vocabulary padded to the graph's top-id blocks."""
     width = next(arg.shape[1] for arg in session.get_outputs() if arg.name == "logits")
     if not isinstance(width, int) or width < vocab:
@@ -87,15 +92,16 @@ class Runner:
              **dict.fromkeys([present for _, present in self.cache_names], cache)})
         self.logits_width = logits_width(self.decoder, pack.file("decoder.onnx"), self.vocab_size)
 
-    def _open(self, pack: PackView, graph: str, threads: int | None, inputs: dict, outputs: dict):
-        def load(path: Path):
+    def _open(self, pack: PackView, graph: str, threads: int | None, inputs: dict[str, Shape],
+              outputs: dict[str, Shape]) -> ort.InferenceSession:
+        def load(path: Path) -> ort.InferenceSession:
             return open_session(path, threads, reduced_range_weights(pack, graph) if self.reduced_range else None)
 
         session = pack.load(graph, load)
         check_interface(session, pack.file(graph), inputs, outputs)
         return session
 
-    def encode(self, sequences: list[list[int]], beams: int = 1, max_steps: int = INITIAL_CAPACITY) -> "Decoding":
+    def encode(self, sequences: list[list[int]], beams: int = 1, max_steps: int = INITIAL_CAPACITY) -> Decoding:
         """Pads the sources on the right (as the Hugging Face tokenizers do), computes the cross-attention
         cache, and returns the decoder state for `beams` rows per source and at most `max_steps` steps."""
         width = max(len(s) for s in sequences)
@@ -137,7 +143,7 @@ class Decoding:
 
     @property
     def sources(self) -> int:
-        return self._mask.shape[0]
+        return int(self._mask.shape[0])
 
     @property
     def rows(self) -> int:
@@ -174,8 +180,8 @@ class Decoding:
         self._bind_cache()
         self._tokens = self._bind_input("input_ids", np.zeros((self.rows, 1), np.int64))
         self._logits = self._bind_output("logits", np.empty((self.rows, self._runner.logits_width), np.float32))
-        self._log_probs = None
-        self._top_ids = None
+        self._log_probs: np.ndarray | None = None
+        self._top_ids: np.ndarray | None = None
 
     def _bind_scores(self, top_k: int, log_probs: bool) -> None:
         """The top ids' width and whether the log-probabilities are computed, when they change."""
@@ -200,6 +206,7 @@ class Decoding:
         self._runner.decoder.run_with_iobinding(self._binding)
         self._indirection[:, :, self.position] = self._beam_ids  # each row wrote its own position
         self.position += 1
+        assert self._log_probs is not None and self._top_ids is not None  # bound by _bind_scores
         scores = self._log_probs[:, :vocab] if log_probs else self._log_probs
         return StepOutput(self._logits[:, :vocab], scores, self._top_ids)
 

@@ -83,7 +83,7 @@ def either(what: str, *checks: Check) -> Check:
 
 
 def list_of(item: Check, min_items: int, max_items: int) -> Check:
-    def check(value: Any, where: str) -> list:
+    def check(value: Any, where: str) -> list[Any]:
         if not isinstance(value, list) or not min_items <= len(value) <= max_items:
             raise Invalid(where, f"must be a list of {min_items} to {max_items} items, not {show(value)}")
         return [item(v, f"{where}[{i}]") for i, v in enumerate(value)]
@@ -91,7 +91,7 @@ def list_of(item: Check, min_items: int, max_items: int) -> Check:
 
 
 def map_of(key: Check, value: Check, max_items: int) -> Check:
-    def check(raw: Any, where: str) -> dict:
+    def check(raw: Any, where: str) -> dict[str, Any]:
         if not isinstance(raw, dict) or len(raw) > max_items:
             raise Invalid(where, f"must be an object of at most {max_items} entries, not {show(raw)}")
         return {key(k, f"a name in {where}"): value(v, f"{where}.{k}") for k, v in raw.items()}
@@ -100,7 +100,7 @@ def map_of(key: Check, value: Check, max_items: int) -> Check:
 
 def pair(first: Check, second: Check) -> Check:
     """A two-item list, e.g. a language's [token, id]; kept as a tuple."""
-    def check(value: Any, where: str) -> tuple:
+    def check(value: Any, where: str) -> tuple[Any, Any]:
         if not isinstance(value, list) or len(value) != 2:
             raise Invalid(where, f"must be a list of two items, not {show(value)}")
         return first(value[0], f"{where}[0]"), second(value[1], f"{where}[1]")
@@ -119,7 +119,7 @@ def optional(check: Check, default: Any = None) -> _Optional:
 
 
 def record(fields: dict[str, Check | _Optional]) -> Check:
-    def check(raw: Any, where: str) -> dict:
+    def check(raw: Any, where: str) -> dict[str, Any]:
         if not isinstance(raw, dict):
             raise Invalid(where, f"must be an object, not {show(raw)}")
         out = {}
@@ -142,7 +142,7 @@ def record(fields: dict[str, Check | _Optional]) -> Check:
 
 def tagged(key: str, variants: dict[str, Check]) -> Check:
     """An object whose `key` says which record checks it (a pack's architecture, by its family's name)."""
-    def check(raw: Any, where: str) -> dict:
+    def check(raw: Any, where: str) -> dict[str, Any]:
         if not isinstance(raw, dict):
             raise Invalid(where, f"must be an object, not {show(raw)}")
         kind = raw.get(key)

@@ -38,7 +38,7 @@ class StepOutput:
     """What one decoder step returns for every row."""
 
     logits: np.ndarray  # [rows, vocab]
-    log_probs: np.ndarray  # [rows, vocab]
+    log_probs: np.ndarray | None  # [rows, vocab] when the step was asked for them (beam search)
     top_ids: np.ndarray  # [rows, top_k] ids of the largest logits, best first
 
 
@@ -51,7 +51,7 @@ class SearchSettings:
     eos_ids: tuple[int, ...]
     pad_id: int
     decoder_start_id: int
-    rules: tuple
+    rules: tuple[proc.Rule, ...]
     forced_bos_id: int | None = None  # the target language token of mBART-50, M2M100 and NLLB
 
     @property
@@ -128,7 +128,8 @@ def _table(settings: SearchSettings, ids: np.ndarray, out: StepOutput, scores: n
 
 def _take(values: np.ndarray, index: np.ndarray) -> np.ndarray:
     """values[i, index[i, j]] (np.take_along_axis on axis 1 without its checks: a step calls it often)."""
-    return values[np.arange(index.shape[0])[:, None], index]
+    taken: np.ndarray = values[np.arange(index.shape[0])[:, None], index]
+    return taken
 
 
 def _greedy_pick(settings: SearchSettings, ids: np.ndarray, out: StepOutput) -> np.ndarray:
@@ -138,7 +139,8 @@ def _greedy_pick(settings: SearchSettings, ids: np.ndarray, out: StepOutput) -> 
     if not np.all(best > bound):
         processed, cand_ids, _ = _table(settings, ids, _whole(out), out.logits)
         best = processed.max(axis=1)
-    return np.where(processed == best[:, None], cand_ids, np.iinfo(np.int64).max).min(axis=1)
+    picked: np.ndarray = np.where(processed == best[:, None], cand_ids, np.iinfo(np.int64).max).min(axis=1)
+    return picked
 
 
 def _whole(out: StepOutput) -> StepOutput:
@@ -161,10 +163,12 @@ def _beam_candidates(settings: SearchSettings, ids: np.ndarray, out: StepOutput,
                      keep: int) -> tuple[np.ndarray, np.ndarray]:
     """The `keep` best (beam, token) continuations of each source row: scores, and flat ids beam * vocab + token."""
     r, k = run_scores.shape
-    vocab = out.log_probs.shape[1]
+    log_probs = out.log_probs
+    assert log_probs is not None  # asked for
+    vocab = log_probs.shape[1]
     step = out
     while True:
-        processed, cand_ids, bound = _table(settings, ids, step, out.log_probs)
+        processed, cand_ids, bound = _table(settings, ids, step, log_probs)
         width = cand_ids.shape[1]
         totals = (processed.reshape(r, k, width) + run_scores[:, :, None]).reshape(r, k * width)
         flat = (np.arange(k)[:, None] * vocab + cand_ids.reshape(r, k, width)).reshape(r, k * width)
@@ -226,6 +230,7 @@ def beam(state: Decoder, settings: SearchSettings, cancel: CancelToken | None,
         r = rows.size
         flat = running.reshape(r * k, cur_len)
         out = state.run(flat[:, -1:], keep_k + SPARE_CANDIDATES, log_probs=True)
+        assert out.log_probs is not None
         vocab = out.log_probs.shape[-1]
         cand_scores, top = _beam_candidates(settings, flat, out, run_scores, keep_k)
         cand_beam, cand_tok = top // vocab, top % vocab

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .options import DecodeOptions
 from .pack import ModelPack
 from .processors import build_processors
@@ -14,7 +16,7 @@ def resolve(pack: ModelPack, options: DecodeOptions | None, forced_bos_id: int |
     gen = pack.generation
     ids = pack.special_ids
 
-    def pick(option, key, fallback):
+    def pick(option: Any, key: str, fallback: Any) -> Any:  # the caller's option, the pack's, the default
         if option is not None:
             return option
         value = gen.get(key)

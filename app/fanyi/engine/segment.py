@@ -152,7 +152,7 @@ def split_paragraphs(text: str, *, source_lang: str, max_tokens: int,
                 runs.append([])
             runs[-1].append(piece)
         for run in runs:
-            trail = []
+            trail: list[Segment] = []
             while run and not run[-1].translate and run[-1].text.isspace():
                 trail.insert(0, run.pop())
             if run:
@@ -181,7 +181,7 @@ def _split_line(line: str, cjk: bool) -> Iterator[Segment]:
         if cut <= start or _inside(urls, cut):
             continue
         yield _sentence(line[start:cut])
-        gap_end = _OPTIONAL_WHITESPACE.match(line, cut).end()
+        gap_end = _found(_OPTIONAL_WHITESPACE.match(line, cut)).end()
         if gap_end > cut:
             yield Segment(line[cut:gap_end], False)
         start = gap_end
@@ -195,7 +195,7 @@ def _english_cuts(line: str) -> Iterator[int]:
             continue
         if m.group("end") == ".":
             # Abbreviations are short: the 24 characters before the dot hold the whole word.
-            word = _LAST_WORD.search(line, max(0, m.start() - 24), m.start()).group()
+            word = _found(_LAST_WORD.search(line, max(0, m.start() - 24), m.start())).group()
             if _is_abbreviation(word.lstrip(_OPENERS), following):
                 continue
         yield m.end()
@@ -212,6 +212,12 @@ def _is_abbreviation(word: str, following: str) -> bool:
 
 def _starts_sentence(char: str) -> bool:
     return char.isupper() or char.istitle() or char.isdigit() or char in _OPENERS or _is_cjk_char(char)
+
+
+def _found(match: re.Match[str] | None) -> re.Match[str]:
+    """The match of a pattern that matches anywhere it is tried (\\s*, or [^\\s]*\\Z up to the end)."""
+    assert match is not None
+    return match
 
 
 def _inside(spans: list[tuple[int, int]], position: int) -> bool:
@@ -298,7 +304,7 @@ def _best_cut(text: str, target: int, reach: int) -> int:
             candidates.append(target - 1 - before.start())
         if candidates:
             index = min(candidates, key=lambda i: abs(i + 1 - target))
-            cut = _OPTIONAL_WHITESPACE.match(text, index + 1).end()
+            cut = _found(_OPTIONAL_WHITESPACE.match(text, index + 1)).end()
             return cut if cut < len(text) else index + 1
     cut = target
     while cut < len(text) - 1 and (unicodedata.combining(text[cut]) or _ATTACHED.match(text, cut)):

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .. import defaults, limits
+from .. import limits
 
 if TYPE_CHECKING:
     import onnxruntime as ort
@@ -43,7 +43,7 @@ def thread_count(threads: int | None) -> int:
 def session_options(threads: int | None = None, *, arena: bool = True) -> ort.SessionOptions:
     """``arena=False`` for models whose inputs change size from run to run (OCR of images): ONNX Runtime's
     memory arena would keep the largest run's memory for good (~450 MB after one A4 page)."""
-    import onnxruntime as ort
+    import onnxruntime as ort  # noqa: PLC0415 - loaded with the first session, not to read a manifest
 
     opts = ort.SessionOptions()
     opts.enable_cpu_mem_arena = arena
@@ -66,7 +66,7 @@ def session_options(threads: int | None = None, *, arena: bool = True) -> ort.Se
 def open_session(path: Path, threads: int | None = None,
                  initializers: dict[str, np.ndarray] | None = None, *, arena: bool = True) -> ort.InferenceSession:
     """A CPU session; `initializers` replace the graph's tensors of those names."""
-    import onnxruntime as ort
+    import onnxruntime as ort  # noqa: PLC0415 - loaded with the first session, not to read a manifest
 
     opts = session_options(threads, arena=arena)
     values = []

@@ -29,6 +29,7 @@ import re
 from collections.abc import Sequence
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 import sentencepiece as spm
 
@@ -117,7 +118,7 @@ class Tokenizer:
         unk_token: str = UNK,
         pad_token: str = PAD,
         clean_up_tokenization_spaces: bool = False,
-    ) -> "Tokenizer":
+    ) -> Tokenizer:
         return cls(
             load_spm(Path(source_spm)),
             load_spm(Path(target_spm)),
@@ -224,8 +225,8 @@ class M2M100Tokenizer(Tokenizer):
         self._suffix = source_token_position == "suffix"
 
     @classmethod
-    def from_files(cls, spm_model: Path, vocab_json: Path, languages: dict[str, int],  # type: ignore[override]
-                   **kwargs) -> "M2M100Tokenizer":
+    def from_files(  # type: ignore[override]
+            cls, spm_model: Path, vocab_json: Path, languages: dict[str, int], **kwargs: Any) -> M2M100Tokenizer:
         vocab = json.loads(Path(vocab_json).read_text(encoding="utf-8"))
         return cls(load_spm(Path(spm_model)), vocab, languages, **kwargs)
 

@@ -18,6 +18,7 @@ from collections.abc import Collection, Generator, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -32,10 +33,11 @@ from .options import DecodeOptions
 from .pack import ModelPack
 from .results import Failure, Rewind, StreamEvent, Translation
 from .search_settings import resolve
-from .terms import protect, restore, terms_in
 from .segment import Segment, SentenceCache, limit_length, part_joiner, separator_text
+from .terms import protect, restore, terms_in
 
 log = logging.getLogger(__name__)
+R = TypeVar("R")
 
 # What the watched decoder yields: (row, newly decided ids), or (row, None) when the row starts over
 Decoded = tuple[int, list[int] | None]
@@ -75,11 +77,11 @@ class Translator:
         self._runner = self.family.open_runner(pack, threads)
         self.tokenizer = self.family.open_tokenizer(pack)
         self._cache: SentenceCache[_Outcome] = SentenceCache(cache_size)
-        self.last_stats: dict = {"tokens": 0, "seconds": 0.0}
+        self.last_stats: dict[str, Any] = {"tokens": 0, "seconds": 0.0}
         keep_freed_memory()  # after loading, so what loading freed goes back to the system
 
     @classmethod
-    def open(cls, path: str | Path, *, threads: int | None = None) -> "Translator":
+    def open(cls, path: str | Path, *, threads: int | None = None) -> Translator:
         """Open a pack; its checksums are verified while the sessions load, before this returns.
 
         Any error is a PackError naming the file: a damaged one (its checksum), or one that passes
@@ -193,7 +195,7 @@ class Translator:
                  for piece in pieces if piece.translate]
         return pieces, parts
 
-    def _key(self, ids: tuple[int, ...], options: DecodeOptions | None) -> tuple:
+    def _key(self, ids: tuple[int, ...], options: DecodeOptions | None) -> tuple[Path, DecodeOptions, tuple[int, ...]]:
         return (self.pack.path, options or DecodeOptions(), ids)
 
     def _render(self, pieces: list[Segment], parts: list[list[_Part]],
@@ -207,8 +209,8 @@ class Translator:
             if piece.translate:
                 group = next(groups)
                 out.append(joiner.join(outcomes[part.ids].text_for(part) for part in group))
-                failures += [Failure(part.text.strip(), outcomes[part.ids].failed) for part in group
-                             if outcomes[part.ids].failed]
+                failures += [Failure(part.text.strip(), failed) for part in group
+                             if (failed := outcomes[part.ids].failed)]
         return Translation("".join(out), tuple(failures))
 
     def translate_results(self, texts: list[str], options: DecodeOptions | None = None,
@@ -307,6 +309,7 @@ class Translator:
         streamer = self.family.stream_decoder(self.tokenizer)
         shown = 0  # characters of this part streamed so far
         decoding = self._decode_checked([part], options, cancel)
+        outcome: _Outcome
         while True:
             try:
                 _row, new_ids = next(decoding)
@@ -404,10 +407,11 @@ class Translator:
         self._cache.clear()
 
 
-def _drain(gen: Generator) -> object:
+def _drain(gen: Generator[Any, None, R]) -> R:
     """Run a generator to its end and return its return value."""
     while True:
         try:
             next(gen)
         except StopIteration as done:
-            return done.value
+            value: R = done.value
+            return value

@@ -30,12 +30,13 @@ matrix is stored once and read by GatherBlockQuantized (the lookup) and MatMulNB
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from onnx import TensorProto
 
 from ..engine.families.weights import CausalWeights, DecoderBlock, Linear
-from .graph import MS_DOMAIN, GraphBuilder
+from .graph import MS_DOMAIN, GraphBuilder, Shape
 from .transformer_graphs import PADDING_LOGIT, padded_vocab, top_block, top_ids
 
 FLOAT, INT64, INT32, UINT8 = TensorProto.FLOAT, TensorProto.INT64, TensorProto.INT32, TensorProto.UINT8
@@ -55,7 +56,7 @@ class LlmQuantize:
     def mode(self) -> str:
         return "none" if self.bits is None else f"int{self.bits}"
 
-    def manifest(self) -> dict:
+    def manifest(self) -> dict[str, Any]:
         table = "fp32" if self.table_bits is None else f"int{self.table_bits}"
         return {"mode": self.mode,
                 "scheme": None if self.bits is None else
@@ -101,7 +102,8 @@ def dequantize_blocks(q: Blocks) -> np.ndarray:
     if q.bits == 4:
         levels = np.stack([levels & 0x0F, levels >> 4], axis=-1).reshape(levels.shape[0], levels.shape[1], -1)
     values = (levels.astype(np.float32) - (1 << (q.bits - 1))) * q.scales[:, :, None]
-    return values.reshape(values.shape[0], -1)[:, :q.inputs].T
+    weight: np.ndarray = values.reshape(values.shape[0], -1)[:, :q.inputs].T
+    return weight
 
 
 class _Builder:
@@ -209,7 +211,7 @@ class _Builder:
         sin = g.initializer(f"rotary.{layer.rotary}.sin", table.sin) if f"rotary.{layer.rotary}.sin" not in \
             g.initializers else f"rotary.{layer.rotary}.sin"
         qkv = self.linear(x, f"weights.layer{i}.qkv", layer.q, layer.k, layer.v)
-        attrs = dict(num_heads=w.heads, kv_num_heads=w.kv_heads, scale=float(w.attention_scale),
+        attrs: dict[str, Any] = dict(num_heads=w.heads, kv_num_heads=w.kv_heads, scale=float(w.attention_scale),
                      local_window_size=-1 if layer.sliding_window is None else layer.sliding_window)
         if w.attention_softcap:
             attrs["softcap"] = float(w.attention_softcap)
@@ -271,7 +273,7 @@ class _Builder:
         query_lengths = g.add_input("query_lengths", INT32, ["batch"])
         seqlens = g.add_input("seqlens_k", INT32, ["batch"])
         total = g.add_input("total_sequence_length", INT32, [])
-        cache_shape = ["batch", w.kv_heads, "capacity", w.head_dim]
+        cache_shape: Shape = ["batch", w.kv_heads, "capacity", w.head_dim]
         past = [(g.add_input(f"past_key_{i}", FLOAT, cache_shape), g.add_input(f"past_value_{i}", FLOAT, cache_shape))
                 for i in range(len(w.layers))]
         top_k = g.add_input("top_k", INT64, [1])

@@ -20,10 +20,17 @@ from onnx import external_data_helper
 
 from ..engine.chat_tokenizer import check_chat_tokenizer
 from ..engine.families import OPTIONAL_TOKENIZER_FILES, Family, HfFolder
-from ..engine.families.causal_lm import CHAT_TEMPLATE
+from ..engine.families.causal_lm import CHAT_TEMPLATE, CausalLM
 from ..engine.families.weights import CausalWeights, Seq2SeqWeights
 from ..engine.json_tokenizer import JsonTokenizer
-from ..engine.pack_format import FORMAT_VERSION, INT8_SCALE_SUFFIX, INT8_WEIGHT_SUFFIX, MANIFEST, SHARED_DATA, file_digest
+from ..engine.pack_format import (
+    FORMAT_VERSION,
+    INT8_SCALE_SUFFIX,
+    INT8_WEIGHT_SUFFIX,
+    MANIFEST,
+    SHARED_DATA,
+    file_digest,
+)
 from .causal_graphs import DEFAULT_BLOCK_SIZE, LlmQuantize, build_causal_decoder
 from .errors import ExportError
 from .hf_weights import detect_family, generation_defaults, load_model, model_weights
@@ -51,7 +58,8 @@ def quantize_spec(mode: str, embeddings: str = "int8", *, decoder_only: bool = F
 def _simplify(model: onnx.ModelProto) -> onnx.ModelProto:
     import onnxslim
 
-    return onnxslim.slim(model)
+    slimmed: onnx.ModelProto = onnxslim.slim(model)
+    return slimmed
 
 
 def _external(name: str) -> bool:
@@ -61,9 +69,9 @@ def _external(name: str) -> bool:
         name.endswith(INT8_WEIGHT_SUFFIX + INT8_SCALE_SUFFIX)
 
 
-def _write_graphs(graphs: dict[str, onnx.ModelProto], folder: Path) -> dict[str, dict]:
+def _write_graphs(graphs: dict[str, onnx.ModelProto], folder: Path) -> dict[str, dict[str, Any]]:
     """Save the graphs with their shared and int8 tensors in one external file; returns that file's index."""
-    index: dict[str, dict] = {}
+    index: dict[str, dict[str, Any]] = {}
     stored: dict[bytes, int] = {}
     with open(folder / SHARED_DATA, "wb") as blob:
         for filename, model in graphs.items():
@@ -92,7 +100,7 @@ def _write_graphs(graphs: dict[str, onnx.ModelProto], folder: Path) -> dict[str,
     return index
 
 
-def _quantization(spec: QuantizeSpec | LlmQuantize) -> dict:
+def _quantization(spec: QuantizeSpec | LlmQuantize) -> dict[str, Any]:
     if isinstance(spec, LlmQuantize):
         return spec.manifest()
     return {
@@ -106,7 +114,7 @@ def _quantization(spec: QuantizeSpec | LlmQuantize) -> dict:
 
 
 def build_manifest(folder: HfFolder, model: Any, spec: QuantizeSpec | LlmQuantize, *, name: str,
-                   model_id: str | None, revision: str | None, family: Family, hf_tokenizer: Callable[[], Any]) -> dict:
+                   model_id: str | None, revision: str | None, family: Family, hf_tokenizer: Callable[[], Any]) -> dict[str, Any]:
     gen = generation_defaults(folder.path, family)
     languages = family.manifest_languages(folder, hf_tokenizer, gen)
     unk = languages.pop("unk")
@@ -133,7 +141,7 @@ def build_manifest(folder: HfFolder, model: Any, spec: QuantizeSpec | LlmQuantiz
         "quantization": _quantization(spec),
         "files": {},
     }
-    if family.decoder_only:
+    if isinstance(family, CausalLM):
         manifest["prompt"] = family.manifest_prompt(hf_tokenizer())
     return manifest
 
@@ -222,7 +230,7 @@ def _graphs(weights: Seq2SeqWeights | CausalWeights, spec: QuantizeSpec | LlmQua
 
 
 def _write_pack(family: Family, weights: Seq2SeqWeights | CausalWeights, spec: QuantizeSpec | LlmQuantize,
-                manifest: dict, tokenizer_dir: Path, out_dir: Path, simplify: bool, say: StatusCallback) -> None:
+                manifest: dict[str, Any], tokenizer_dir: Path, out_dir: Path, simplify: bool, say: StatusCallback) -> None:
     mode = manifest["quantization"]["mode"]
     say(f"building the {family.title} graphs" + (f" ({mode})" if mode != "none" else ""))
     graphs = _graphs(weights, spec)

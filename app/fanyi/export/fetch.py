@@ -17,7 +17,7 @@ from pathlib import Path
 from ..cancel import CancelToken
 from ..engine.pack import ModelPack
 from .errors import FetchError
-from .validate import INT8_MIN_TOP1
+from .validate import INT8_MIN_TOP1, ValidationReport, validate_pack
 
 # name → (Hugging Face repository, revision). "main" is resolved at download time and the commit
 # actually used is written to the pack's manifest, so a pack always says what it was built from.
@@ -45,12 +45,12 @@ def download(repo_id: str, revision: str, into: Path, say: Callable[[str], None]
     """
     try:
         from huggingface_hub import HfApi, hf_hub_download
-        from huggingface_hub.utils import EntryNotFoundError
+        from huggingface_hub.errors import EntryNotFoundError
     except ImportError:
         raise FetchError("downloading needs huggingface_hub: pip install 'fanyi[export]'") from None
     try:
         info = HfApi().model_info(repo_id, revision=revision)
-    except Exception as exc:  # the hub client raises many kinds; all mean the same to a user here
+    except Exception as exc:  # noqa: BLE001 - the hub client raises many kinds; all mean the same to a user here
         raise FetchError(f"cannot reach the Hugging Face hub to download {repo_id} "
                          f"({type(exc).__name__}); connect to the internet or import a pack instead") from None
     commit = info.sha or revision
@@ -65,7 +65,7 @@ def download(repo_id: str, revision: str, into: Path, say: Callable[[str], None]
             local = hf_hub_download(repo_id, filename, revision=commit, cache_dir=cache_dir)
         except EntryNotFoundError:
             continue
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - the hub client raises many kinds
             raise FetchError(f"download of {repo_id}/{filename} failed ({type(exc).__name__}: {exc})") from None
         _place(Path(local), into / filename)
     return commit
@@ -93,7 +93,7 @@ def _weight_files(repo_id: str, commit: str, present: set[str], cache_dir: Path 
         index_file = hf_hub_download(repo_id, SHARD_INDEX, revision=commit, cache_dir=cache_dir)
         index = json.loads(Path(index_file).read_text(encoding="utf-8"))
         shards = sorted(set(index["weight_map"].values()))
-    except Exception as exc:  # the hub client's errors, or an index that is not one
+    except Exception as exc:  # noqa: BLE001 - the hub client's errors, or an index that is not one
         raise FetchError(f"{repo_id}/{SHARD_INDEX} cannot be read ({type(exc).__name__}: {exc})") from None
     if missing := [s for s in shards if s not in present or "/" in s]:
         raise FetchError(f"{repo_id}/{SHARD_INDEX} names {missing[0]!r}, which the repository does not have")
@@ -101,16 +101,16 @@ def _weight_files(repo_id: str, commit: str, present: set[str], cache_dir: Path 
 
 
 def export_validated(hf_dir: Path, work: Path, name: str, repo_id: str | None, commit: str | None,
-                     quantize: str, say: Callable[[str], None], min_int8_top1: float = INT8_MIN_TOP1):
+                     quantize: str, say: Callable[[str], None], min_int8_top1: float = INT8_MIN_TOP1
+                     ) -> tuple[Path, ValidationReport]:
     """Export into `work` and validate: (pack folder, ValidationReport); the caller decides on a failed report.
 
     The embedding/output matrix is stored in the fewer bits only where validation says they are as
     good as the next choice: int8 against fp32 for int8 packs, int4 against int8 for int4 packs.
     """
-    from .convert import export_pack
-    from .validate import validate_pack
+    from .convert import export_pack  # noqa: PLC0415 - onnx: downloading alone does not load it
 
-    choices = {"int8": ("int8", "fp32"), "int4": ("int4", "int8")}.get(quantize, ("fp32",))
+    choices: tuple[str, ...] = {"int8": ("int8", "fp32"), "int4": ("int4", "int8")}.get(quantize, ("fp32",))
     results = []
     for embeddings in choices:
         pack = export_pack(hf_dir, work / f"pack-{embeddings}", quantize=quantize, embeddings=embeddings,
@@ -146,7 +146,8 @@ def fetch_and_install(name: str, packs_dir: Path, *, source: Path | None = None,
         else:
             hf_dir = work / "hf"
             hf_dir.mkdir()
-            commit = download(repo_id, revision, hf_dir, say, cancel)
+            known_id, known_revision = KNOWN_MODELS[name]
+            commit = download(known_id, known_revision, hf_dir, say, cancel)
         if cancel is not None:
             cancel.raise_if_cancelled()
         staged, report = export_validated(hf_dir, work, name, repo_id, commit, quantize, say)

@@ -8,13 +8,15 @@ embedding matrix, and int8 weights quantized exactly the way the pack records.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any, Literal, overload
 
 import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-from ..engine.int8_weights import INT8_SCALE_SUFFIX, INT8_WEIGHT_SUFFIX
+from ..engine.pack_format import INT8_SCALE_SUFFIX, INT8_WEIGHT_SUFFIX
 
 OPSET = 17
 MS_DOMAIN = "com.microsoft"  # ONNX Runtime's contrib operators (DecoderMaskedMultiHeadAttention)
@@ -42,15 +44,18 @@ def quantize_columns(weight: np.ndarray) -> QuantizedWeight:
     return QuantizedWeight(np.clip(np.rint(weight / scale), -127, 127).astype(np.int8), scale)
 
 
+Shape = Sequence[str | int | None]  # a tensor's sizes: a number, a named dimension, or None
+
+
 @dataclass
 class GraphBuilder:
     name: str
-    nodes: list = field(default_factory=list)
-    initializers: dict = field(default_factory=dict)
-    inputs: list = field(default_factory=list)
-    outputs: list = field(default_factory=list)
+    nodes: list[onnx.NodeProto] = field(default_factory=list)
+    initializers: dict[str, Any] = field(default_factory=dict)
+    inputs: list[onnx.ValueInfoProto] = field(default_factory=list)
+    outputs: list[onnx.ValueInfoProto] = field(default_factory=list)
     _counter: int = 0
-    _consts: dict = field(default_factory=dict)
+    _consts: dict[tuple[str, tuple[int, ...], bytes], str] = field(default_factory=dict)
 
     # --- plumbing -----------------------------------------------------------------------------
     def fresh(self, hint: str) -> str:
@@ -63,7 +68,7 @@ class GraphBuilder:
         self.initializers[name] = numpy_helper.from_array(np.ascontiguousarray(array), name)
         return name
 
-    def const(self, value, dtype=np.int64) -> str:
+    def const(self, value: Any, dtype: type[np.generic] = np.int64) -> str:
         """A small shared constant (shapes, axes, scalars), deduplicated by value."""
         array = np.asarray(value, dtype=dtype)
         key = (array.dtype.str, array.shape, array.tobytes())
@@ -71,8 +76,16 @@ class GraphBuilder:
             self._consts[key] = self.initializer(self.fresh("const"), array)
         return self._consts[key]
 
+    @overload
+    def op(self, op_type: str, *inputs: str, outputs: Literal[1] = 1, name_hint: str | None = None,
+           domain: str | None = None, **attrs: Any) -> str: ...
+    @overload
+    def op(self, op_type: str, *inputs: str, outputs: int, name_hint: str | None = None,
+           domain: str | None = None, **attrs: Any) -> list[str]: ...
+
     def op(self, op_type: str, *inputs: str, outputs: int = 1, name_hint: str | None = None,
-           domain: str | None = None, **attrs) -> str | list[str]:
+           domain: str | None = None, **attrs: Any) -> str | list[str]:
+        """A node; the name of its output, or with ``outputs`` > 1 the list of their names."""
         hint = name_hint or op_type.lower()
         names = [self.fresh(hint) for _ in range(outputs)]
         self.nodes.append(helper.make_node(op_type, list(inputs), names, domain=domain, **attrs))
@@ -91,11 +104,11 @@ class GraphBuilder:
                     return wanted
         raise KeyError(produced)
 
-    def add_input(self, name: str, elem_type: int, shape: list) -> str:
+    def add_input(self, name: str, elem_type: int, shape: Shape) -> str:
         self.inputs.append(helper.make_tensor_value_info(name, elem_type, shape))
         return name
 
-    def add_output(self, tensor: str, name: str, elem_type: int, shape: list) -> str:
+    def add_output(self, tensor: str, name: str, elem_type: int, shape: Shape) -> str:
         """Publish a tensor under `name`; later nodes must use the returned name."""
         self.rename_output(tensor, name)
         self.outputs.append(helper.make_tensor_value_info(name, elem_type, shape))

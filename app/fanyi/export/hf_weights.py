@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from ..engine.families import ExportRefused, Family, HfFolder, family_for_folder
+from ..engine.families.causal_lm import CausalLM
+from ..engine.families.seq2seq import EncoderDecoder
 from ..engine.families.weights import CausalWeights, Rotary, Seq2SeqWeights
 from .errors import ExportError
 
@@ -47,7 +49,7 @@ def load_model(hf_dir: Path, family: Family) -> Any:
     return model
 
 
-def rotary_tables(family: Family, model: Any) -> dict[str, Rotary]:
+def rotary_tables(family: CausalLM, model: Any) -> dict[str, Rotary]:
     """Each rotary embedding's cos and sin at every position, as the model itself computes them (its
     scaling included), so the pack's tables are the model's exact values."""
     import torch
@@ -65,14 +67,15 @@ def rotary_tables(family: Family, model: Any) -> dict[str, Rotary]:
 
 def model_weights(family: Family, model: Any) -> Seq2SeqWeights | CausalWeights:
     try:
-        if family.decoder_only:
+        if isinstance(family, CausalLM):
             return family.weights(model, rotary_tables(family, model))
+        assert isinstance(family, EncoderDecoder)
         return family.weights(model)
     except ValueError as exc:
         raise ExportError(str(exc)) from None
 
 
-def generation_defaults(hf_dir: Path, family: Family) -> dict:
+def generation_defaults(hf_dir: Path, family: Family) -> dict[str, Any]:
     """Generation settings exactly as `generate()` would use them: generation_config.json, else config.json.
 
     forced_bos_token_id is how mBART-50, M2M100 and NLLB choose the target language; the runtime

@@ -12,10 +12,15 @@ from __future__ import annotations
 import io
 import json
 import unicodedata
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import sentencepiece as spm
+
+if TYPE_CHECKING:
+    from transformers import PreTrainedTokenizerFast
 
 EOS, UNK, PAD = "</s>", "<unk>", "<pad>"
 # <unk>, <s>, </s> of the SentencePiece model itself, plus the "▁" piece it always needs.
@@ -96,7 +101,7 @@ def train_marian_tokenizer(
     return vocab
 
 
-def _write_json(path: Path, data: dict) -> None:
+def _write_json(path: Path, data: dict[str, Any]) -> None:
     path.write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
 
 
@@ -105,13 +110,15 @@ def _write_json(path: Path, data: dict) -> None:
 def pad_sentencepiece(model: bytes, pieces: int) -> bytes:
     """A unigram model grown to `pieces` pieces with "▁filler<i>" ones no real text segments into:
     the size of a real model's vocabulary (250k for mBART-50), for size and speed numbers."""
-    from sentencepiece import sentencepiece_model_pb2
+    from sentencepiece import sentencepiece_model_pb2  # noqa: PLC0415 - needs protobuf, which nothing else does
 
-    proto = sentencepiece_model_pb2.ModelProto()
+    pb2: Any = sentencepiece_model_pb2  # protobuf makes its classes on import: no static types
+    proto = pb2.ModelProto()
     proto.ParseFromString(model)
     for i in range(pieces - len(proto.pieces)):
-        proto.pieces.add(piece=f"▁filler{i}", score=-100.0, type=sentencepiece_model_pb2.ModelProto.SentencePiece.NORMAL)
-    return proto.SerializeToString()
+        proto.pieces.add(piece=f"▁filler{i}", score=-100.0, type=pb2.ModelProto.SentencePiece.NORMAL)
+    serialized: bytes = proto.SerializeToString()
+    return serialized
 
 
 def _train_multilingual(out_dir: Path, corpora: Sequence[Path], vocab_size: int, seed: int, model_type: str,
@@ -145,6 +152,7 @@ def train_fast_tokenizer(out_dir: Path, family: str, corpora: Sequence[Path], *,
     # mBART's model is a unigram one, NLLB's BPE: between them both kinds are covered
     model_type = "unigram" if pieces else {"mbart50": "unigram", "nllb": "bpe"}[family]
     spm_path = _train_multilingual(out_dir, corpora, vocab_size, seed, model_type, pieces)
+    tok: PreTrainedTokenizerFast
     if family == "mbart50":
         # facebook/mbart-large-50-many-to-many-mmt names <s> as its bos token too (the fast class alone does not)
         tok = MBart50TokenizerFast(vocab_file=str(spm_path), src_lang="en_XX", tgt_lang="zh_CN", bos_token="<s>")
@@ -161,8 +169,6 @@ def train_m2m100_tokenizer(out_dir: Path, corpora: Sequence[Path], *, vocab_size
     builds it; pieces seen fewer than `min_count` times are left out and so encode as <unk>).
     The 100 language tokens (__en__ …) and 8 "madeupword" ids follow the vocabulary in the model.
     Returns the model's vocabulary size."""
-    from collections import Counter
-
     from transformers import M2M100Tokenizer
     from transformers.models.m2m_100.tokenization_m2m_100 import FAIRSEQ_LANGUAGE_CODES
 
@@ -172,7 +178,7 @@ def train_m2m100_tokenizer(out_dir: Path, corpora: Sequence[Path], *, vocab_size
     out_dir.mkdir(parents=True, exist_ok=True)
     spm_path = _train_multilingual(out_dir, corpora, vocab_size, seed, "bpe")
     sp = spm.SentencePieceProcessor(model_file=str(spm_path))
-    counts: Counter = Counter()
+    counts: Counter[str] = Counter()
     for corpus in corpora:
         for line in Path(corpus).read_text(encoding="utf-8").splitlines():
             counts.update(sp.encode(line, out_type=str))
@@ -187,4 +193,4 @@ def train_m2m100_tokenizer(out_dir: Path, corpora: Sequence[Path], *, vocab_size
     tok = M2M100Tokenizer(vocab_file=str(out_dir / "vocab.json"), spm_file=str(spm_path), src_lang="en",
                           tgt_lang="zh", additional_special_tokens=languages)
     tok.save_pretrained(out_dir)
-    return len(vocab) + len(tok.lang_code_to_id) + tok.num_madeup_words
+    return len(vocab) + len(tok.lang_code_to_id) + int(tok.num_madeup_words)

@@ -10,8 +10,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..paths import assets_dir
+from .spm_files import train_fast_tokenizer, train_m2m100_tokenizer, train_marian_tokenizer
 
 OPUS_MT_EN_ZH = dict(d_model=512, encoder_layers=6, decoder_layers=6, heads=8, ffn_dim=2048,
                      vocab_size=65001, max_positions=512, max_length=512, num_beams=4)
@@ -34,7 +36,7 @@ class TinyShape:
 
 
 def build_random_marian(out_dir: Path, vocab_size: int, shape: TinyShape = TinyShape(), *, seed: int = 0,
-                        pad_id: int | None = None, extra_generation: dict | None = None) -> Path:
+                        pad_id: int | None = None, extra_generation: dict[str, Any] | None = None) -> Path:
     """Save a MarianMTModel with random weights (model.safetensors, config.json, generation_config.json)."""
     import torch
     from transformers import GenerationConfig, MarianConfig, MarianMTModel
@@ -78,8 +80,6 @@ def build_random_marian(out_dir: Path, vocab_size: int, shape: TinyShape = TinyS
 def build_tiny_folder(out_dir: Path, *, direction: str = "en-zh", multi_target: bool = True,
                       shape: TinyShape = TinyShape(), seed: int = 0, vocab_size: int = 800) -> Path:
     """A complete Hugging Face folder (weights + tokenizer files) like Helsinki-NLP/opus-mt-<direction>."""
-    from .spm_files import train_marian_tokenizer
-
     source, target = direction.split("-")
     corpus = assets_dir() / "corpus"
     vocab = train_marian_tokenizer(
@@ -109,7 +109,7 @@ NLLB_200_600M = dict(d_model=1024, encoder_layers=12, decoder_layers=12, heads=1
                      max_positions=1024, max_length=200, num_beams=1, spm_pieces=256_000)
 # generation_config.json of facebook/mbart-large-50-many-to-many-mmt, facebook/m2m100_418M and
 # facebook/nllb-200-distilled-600M (max_length and beams come from the shape)
-_GENERATION = {
+_GENERATION: dict[str, dict[str, Any]] = {
     "mbart50": dict(early_stopping=True, forced_eos_token_id=2),
     "m2m100": dict(early_stopping=True),
     "nllb": dict(),
@@ -122,7 +122,7 @@ _MODEL = {  # config class, model class, activation
 MANY_TO_MANY = tuple(_MODEL)
 # config.json fields of the real folders that transformers does not need but other converters read
 # (CTranslate2 takes mBART's norm placement and decoder start from them)
-_CONFIG_EXTRAS = {
+_CONFIG_EXTRAS: dict[str, dict[str, Any]] = {
     "mbart50": dict(normalize_before=True, normalize_embedding=True, add_final_layer_norm=True,
                     tokenizer_class="MBart50Tokenizer"),
     "m2m100": dict(),
@@ -141,7 +141,7 @@ def build_random_many_to_many(out_dir: Path, family: str, vocab_size: int, shape
     import transformers
 
     config_class, model_class, activation = _MODEL[family]
-    generation = dict(bos_token_id=0, pad_token_id=1, eos_token_id=2, decoder_start_token_id=2,
+    generation: dict[str, Any] = dict(bos_token_id=0, pad_token_id=1, eos_token_id=2, decoder_start_token_id=2,
                       max_length=shape.max_length, num_beams=shape.num_beams, **_GENERATION[family])
     config = getattr(transformers, config_class)(
         vocab_size=vocab_size, d_model=shape.d_model, encoder_layers=shape.encoder_layers,
@@ -186,8 +186,6 @@ def build_many_to_many_folder(out_dir: Path, family: str, *, shape: TinyShape = 
     """A complete Hugging Face folder (weights + tokenizer files) of the family ("mbart50", "m2m100",
     "nllb"), its tokenizer trained on every corpus in assets/corpus; `pieces` grows an mBART-50 or
     NLLB tokenizer to a real model's vocabulary (see spm_files.pad_sentencepiece)."""
-    from .spm_files import train_fast_tokenizer, train_m2m100_tokenizer
-
     corpora = sorted((assets_dir() / "corpus").glob("*.txt"))
     if family == "m2m100":
         model_vocab = train_m2m100_tokenizer(out_dir, corpora, vocab_size=vocab_size, seed=seed)
@@ -198,7 +196,7 @@ def build_many_to_many_folder(out_dir: Path, family: str, *, shape: TinyShape = 
     return build_random_many_to_many(out_dir, family, model_vocab, shape, seed=seed)
 
 
-def real_shape(config: dict) -> TinyShape:
+def real_shape(config: dict[str, Any]) -> TinyShape:
     """A TinyShape with a real model's sizes (MBART_LARGE_50, NLLB_200_600M, OPUS_MT_EN_ZH)."""
     return TinyShape(**{k: config[k] for k in ("d_model", "encoder_layers", "decoder_layers", "heads", "ffn_dim",
                                               "max_positions", "max_length", "num_beams")})

@@ -12,6 +12,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+from tokenizers import AddedToken, Tokenizer, decoders, models, pre_tokenizers, trainers
 
 from ..paths import assets_dir
 
@@ -53,11 +56,11 @@ class TinyLlm:
     positions: int = 512
     vocab: int = 900  # BPE merges learned on the corpus, before the special tokens
     gain: float = 2.0  # linear weights ~ N(0, gain² / fan_in): outputs depend on the prompt
-    extra: dict = field(default_factory=dict)  # config.json fields of the architecture
+    extra: dict[str, Any] = field(default_factory=dict)  # config.json fields of the architecture
 
 
 # architecture → (special tokens, which is bos/eos/pad, extra end-of-turn tokens, template)
-_TOKENS = {
+_TOKENS: dict[str, tuple[list[str], dict[str, str | None], list[str], str]] = {
     "qwen3": (["<|endoftext|>", "<|im_start|>", "<|im_end|>"], dict(bos=None, eos="<|im_end|>", pad="<|endoftext|>"),
               ["<|endoftext|>"], QWEN3_TEMPLATE),
     "hunyuan": (["<｜hy_begin▁of▁sentence｜>", "<｜hy_place▁holder▁no▁2｜>", "<｜hy_place▁holder▁no▁3｜>", "<｜hy_User｜>",
@@ -70,11 +73,9 @@ _TOKENS = {
 ARCHITECTURES = tuple(_TOKENS)
 
 
-def train_tokenizer(kind: str, vocab: int, seed: int = 0):
+def train_tokenizer(kind: str, vocab: int, seed: int = 0) -> Tokenizer:
     """A byte-level BPE tokenizer on every corpus in assets/corpus, with the model's special tokens
     (and Qwen3's <think> tags as plain added tokens, as its tokenizer has them)."""
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-
     specials, _roles, _ends, _template = _TOKENS[kind]
     tok = Tokenizer(models.BPE())
     tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
@@ -84,8 +85,6 @@ def train_tokenizer(kind: str, vocab: int, seed: int = 0):
     corpora = sorted(str(p) for p in (assets_dir() / "corpus").glob("*.txt"))
     tok.train(corpora, trainer)
     if kind == "qwen3":
-        from tokenizers import AddedToken
-
         tok.add_tokens([AddedToken("<think>", special=False, normalized=False),
                         AddedToken("</think>", special=False, normalized=False)])
     return tok
@@ -110,6 +109,8 @@ def build_tiny_llm(out_dir: Path, kind: str, shape: TinyLlm = TinyLlm(), *, seed
                   num_key_value_heads=shape.kv_heads, head_dim=shape.head_dim,
                   max_position_embeddings=shape.positions, bos_token_id=ids["bos"], eos_token_id=eos_ids,
                   pad_token_id=ids["pad"], rms_norm_eps=1e-6, **shape.extra)
+    config: transformers.PretrainedConfig
+    model_class: Any  # the family's transformers class, for its config
     if kind == "qwen3":
         config = transformers.Qwen3Config(tie_word_embeddings=True, rope_theta=1_000_000.0, **common)
         model_class = transformers.Qwen3ForCausalLM

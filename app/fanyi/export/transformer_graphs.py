@@ -47,11 +47,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from onnx import TensorProto
+from onnx import TensorProto, helper, numpy_helper
 
-from ..engine.int8_weights import INT8_SCALE_SUFFIX, INT8_WEIGHT_SUFFIX
+from ..engine.families.weights import Attention, Layer, Linear, Norm, Seq2SeqWeights
+from ..engine.pack_format import INT8_SCALE_SUFFIX, INT8_WEIGHT_SUFFIX
 from ..engine.runner import MAX_TOP_IDS
-from .graph import MS_DOMAIN, GraphBuilder, quantize_columns
+from .graph import MS_DOMAIN, GraphBuilder, Shape, quantize_columns
 
 FLOAT, INT64, INT32, BOOL = TensorProto.FLOAT, TensorProto.INT64, TensorProto.INT32, TensorProto.BOOL
 TOP_BLOCK = 128  # the top-id search scans the logits in blocks of this many tokens
@@ -139,6 +140,7 @@ class _Embeddings:
             logits = g.linear(hidden, "lm_head", _pad_columns(w.lm_head.T), None, self.spec.output_projection)
         elif self.spec.output_projection:
             table, scale = self._table(g, f"shared.embedding_t{INT8_WEIGHT_SUFFIX}", w.decoder_embedding, True)
+            assert scale is not None  # int8
             logits = g.int8_matmul(hidden, table, scale)
         else:
             table, _ = self._table(g, "shared.embedding_t", w.decoder_embedding, False)
@@ -176,8 +178,6 @@ def top_ids(g: GraphBuilder, logits: str, top_k: str, block: int) -> str:
 def _log_probs(g: GraphBuilder, logits: str, wanted: str) -> str:
     """log-softmax of the logits when `wanted`, else an empty [0, 0] (ONNX Runtime runs every node
     of a graph whatever outputs are asked for, so the choice is an If)."""
-    from onnx import helper, numpy_helper
-
     then = g.branch("log_softmax", helper.make_node("LogSoftmax", [logits], ["log_softmax"], axis=-1),
                     "log_softmax", FLOAT)
     empty = helper.make_node("Constant", [], ["no_log_probs"],
@@ -290,11 +290,12 @@ def build_encoder(w: Seq2SeqWeights, spec: QuantizeSpec) -> GraphBuilder:
 
     h = _stack_output(g, h, "encoder", w.encoder_final_norm, w)
     h = g.add_output(h, "last_hidden_state", FLOAT, ["batch", "src", w.d_model])
-    kv_shape = ["batch", w.heads, "src", w.head_dim]
+    kv_shape: Shape = ["batch", w.heads, "src", w.head_dim]
     for i, layer in enumerate(w.decoder_layers):
-        att = layer.cross_attn
-        k = _heads(g, h, f"decoder.{i}.cross_k", att.k, w, spec)
-        v = _heads(g, h, f"decoder.{i}.cross_v", att.v, w, spec)
+        cross = layer.cross_attn
+        assert cross is not None  # a decoder layer
+        k = _heads(g, h, f"decoder.{i}.cross_k", cross.k, w, spec)
+        v = _heads(g, h, f"decoder.{i}.cross_v", cross.v, w, spec)
         g.add_output(k, f"cross_key_{i}", FLOAT, kv_shape)
         g.add_output(v, f"cross_value_{i}", FLOAT, kv_shape)
     return g
@@ -307,8 +308,8 @@ def build_decoder(w: Seq2SeqWeights, spec: QuantizeSpec) -> GraphBuilder:
     position = g.add_input("position", INT32, [1])
     enc_mask = g.add_input("encoder_attention_mask", INT64, ["sources", "src"])
     n = len(w.decoder_layers)
-    cross_shape = ["sources", w.heads, "src", w.head_dim]
-    cache_shape = ["batch", w.heads, "capacity", w.head_dim]
+    cross_shape: Shape = ["sources", w.heads, "src", w.head_dim]
+    cache_shape: Shape = ["batch", w.heads, "capacity", w.head_dim]
     cross = [(g.add_input(f"cross_key_{i}", FLOAT, cross_shape), g.add_input(f"cross_value_{i}", FLOAT, cross_shape))
              for i in range(n)]
     past = [(g.add_input(f"past_key_{i}", FLOAT, cache_shape), g.add_input(f"past_value_{i}", FLOAT, cache_shape))
@@ -343,13 +344,14 @@ def build_decoder(w: Seq2SeqWeights, spec: QuantizeSpec) -> GraphBuilder:
         presents.append((key, value))
         h = _attention_out(g, h, ctx, f"{p}.self", att, layer.self_norm, w, spec)
 
-        catt = layer.cross_attn
-        x = _sublayer_input(g, h, f"{p}.cross.norm", layer.cross_norm, w)
+        catt, cnorm = layer.cross_attn, layer.cross_norm
+        assert catt is not None and cnorm is not None  # a decoder layer
+        x = _sublayer_input(g, h, f"{p}.cross.norm", cnorm, w)
         cq = g.op("Transpose", g.op("Reshape", _projection(g, x, f"{p}.cross_q", catt.q, spec, scaling), by_source),
                   perm=[0, 2, 1, 3])  # [sources, H, beams, Dh]
         ctx = g.op("Transpose", g.attend(cq, cross[i][0], cross[i][1], additive), perm=[0, 2, 1, 3])
         ctx = g.op("Reshape", ctx, g.const([-1, 1, w.d_model]))  # back to [rows, 1, D]
-        h = _attention_out(g, h, ctx, f"{p}.cross", catt, layer.cross_norm, w, spec)
+        h = _attention_out(g, h, ctx, f"{p}.cross", catt, cnorm, w, spec)
         h = _ffn_block(g, h, p, layer, w, spec)
 
     h = _stack_output(g, h, "decoder", w.decoder_final_norm, w)

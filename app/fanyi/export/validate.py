@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..engine.families.causal_lm import CausalLM
 from ..engine.language_choice import base_language
 from ..engine.options import DecodeOptions
 from ..engine.pack import ModelPack
@@ -63,7 +64,7 @@ class ValidationReport:
 
 def default_sentences(lang: str, count: int = 24) -> list[str]:
     path = assets_dir() / "corpus" / f"{lang}.txt"
-    lines = [l.strip() for l in path.read_text(encoding="utf-8").splitlines() if l.strip()] if path.exists() else []
+    lines = [line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip()] if path.exists() else []
     return lines[:count] or ["Hello, world."]
 
 
@@ -94,7 +95,8 @@ class _Seq2SeqReference:
         self.pad = translator.pack.special_ids["pad"]
 
     def source_ids(self, sentence: str) -> list[int]:
-        return self.tokenizer(self.prefix + sentence)["input_ids"]
+        ids: list[int] = self.tokenizer(self.prefix + sentence)["input_ids"]
+        return ids
 
     def generate(self, ids: list[int]) -> list[int]:
         import torch
@@ -104,15 +106,17 @@ class _Seq2SeqReference:
         return [t for t in out if t != self.pad]
 
     def target_ids(self, reference: str) -> list[int]:
-        return self.tokenizer(text_target=reference)["input_ids"]
+        ids: list[int] = self.tokenizer(text_target=reference)["input_ids"]
+        return ids
 
     def logits(self, ids: list[int], forced: list[int]) -> np.ndarray:
         """Teacher-forced logits of every target token; the prefix the pack is fed alike."""
         import torch
 
         with torch.no_grad():
-            return self.model(input_ids=torch.tensor([ids]),
-                              decoder_input_ids=torch.tensor([self.prefix_ids(forced)])).logits[0].numpy()
+            logits: np.ndarray = self.model(input_ids=torch.tensor([ids]),
+                                            decoder_input_ids=torch.tensor([self.prefix_ids(forced)])).logits[0].numpy()
+        return logits
 
     def prefix_ids(self, forced: list[int]) -> list[int]:
         return [self.start] + forced[:-1] if forced else [self.start]
@@ -126,6 +130,7 @@ class _CausalReference(_Seq2SeqReference):
         import transformers
 
         family = translator.family
+        assert isinstance(family, CausalLM)  # validate_pack chose this reference for it
         self.model = getattr(transformers, family.model_class).from_pretrained(hf_dir, dtype=torch.float32).eval()
         self.tokenizer = transformers.AutoTokenizer.from_pretrained(hf_dir)
         self.options = DecodeOptions(source="en" if "en" in translator.source_languages else None)
@@ -146,17 +151,20 @@ class _CausalReference(_Seq2SeqReference):
             out = self.model.generate(input_ids=torch.tensor([ids]), attention_mask=torch.ones(1, len(ids), dtype=torch.long),
                                       do_sample=False, num_beams=1, max_new_tokens=self.max_new_tokens,
                                       top_k=None, top_p=None, temperature=None, repetition_penalty=None)
-        return out[0, len(ids):].tolist()
+        new: list[int] = out[0, len(ids):].tolist()
+        return new
 
     def target_ids(self, reference: str) -> list[int]:
-        return self.tokenizer(reference, add_special_tokens=False)["input_ids"]
+        ids: list[int] = self.tokenizer(reference, add_special_tokens=False)["input_ids"]
+        return ids
 
     def logits(self, ids: list[int], forced: list[int]) -> np.ndarray:
         import torch
 
         with torch.no_grad():
             out = self.model(input_ids=torch.tensor([ids + forced[:-1]])).logits[0].numpy()
-        return out[len(ids) - 1:]
+        logits: np.ndarray = out[len(ids) - 1:]
+        return logits
 
 
 def validate_pack(pack_dir: Path, hf_dir: Path, sentences: list[str] | None = None,

@@ -64,7 +64,7 @@ class Recogniser:
             self._detector = open_session(folder / DET_MODEL, threads, arena=False)
             self._reader = open_session(folder / REC_MODEL, threads, arena=False)
             self._chars = read.characters(self._reader)
-        except Exception as exc:  # noqa: BLE001 - ONNX Runtime raises its own types for a damaged file
+        except Exception as exc:  # ONNX Runtime raises its own types for a damaged file
             raise OcrUnavailable(f"the OCR models in {folder} cannot be loaded ({exc})") from exc
 
     def __call__(self, image: np.ndarray) -> list[Line]:

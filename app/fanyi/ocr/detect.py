@@ -120,7 +120,8 @@ def _mean_in(sums: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     """The mean of the map in each inclusive box, from its summed-area table (padded by a zero row and column)."""
     left, top, right, bottom = boxes.T
     total = sums[bottom + 1, right + 1] - sums[top, right + 1] - sums[bottom + 1, left] + sums[top, left]
-    return total / ((right - left + 1) * (bottom - top + 1))
+    mean: np.ndarray = total / ((right - left + 1) * (bottom - top + 1))
+    return mean
 
 
 def boxes_from_map(probability: np.ndarray, to_image: tuple[float, float, float], size: tuple[int, int]) -> list[Box]:

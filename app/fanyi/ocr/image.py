@@ -52,4 +52,5 @@ def resize(image: np.ndarray, width: int, height: int) -> np.ndarray:
     low, high, weight = _taps(src.shape[0], height)
     src = src[low] * (1 - weight[:, :, None]) + src[high] * weight[:, :, None]
     low, high, weight = _taps(src.shape[1], width)
-    return src[:, low] * (1 - weight) + src[:, high] * weight
+    resized: np.ndarray = src[:, low] * (1 - weight) + src[:, high] * weight
+    return resized

@@ -20,7 +20,7 @@ import statistics
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, TypeVar, cast
 
 from fanyi.engine.segment import join_hard_wrapped
 
@@ -32,15 +32,20 @@ WRAPPED_WIDTH = 12.0
 
 
 class Boxed(Protocol):
-    text: str
-    box: tuple[int, int, int, int]
+    @property
+    def text(self) -> str: ...
+    @property
+    def box(self) -> tuple[int, int, int, int]: ...
+
+
+B = TypeVar("B", bound=Boxed)
 
 
 @dataclass
 class _Row:
     """Lines of one row (or of one column's part of it), left to right."""
 
-    lines: list
+    lines: list[Boxed]
 
     @property
     def left(self) -> int:
@@ -78,7 +83,7 @@ def _wide(char: str) -> bool:
 
 def _rows(lines: Sequence[Boxed]) -> list[_Row]:
     rows: list[_Row] = []
-    for line in sorted(lines, key=lambda l: (l.box[1] + l.box[3], l.box[0])):
+    for line in sorted(lines, key=lambda ln: (ln.box[1] + ln.box[3], ln.box[0])):
         if rows:
             row = rows[-1]
             overlap = min(row.bottom, line.box[3]) - max(row.top, line.box[1])
@@ -87,7 +92,7 @@ def _rows(lines: Sequence[Boxed]) -> list[_Row]:
                 continue
         rows.append(_Row([line]))
     for row in rows:
-        row.lines.sort(key=lambda l: l.box[0])
+        row.lines.sort(key=lambda ln: ln.box[0])
     return rows
 
 
@@ -151,9 +156,9 @@ def blocks(lines: Sequence[Boxed]) -> list[list[_Row]]:
     return [block for section in sections for block in section.blocks(line_height)]
 
 
-def reading_order(lines: Sequence[Boxed]) -> list:
+def reading_order(lines: Sequence[B]) -> list[B]:
     """The lines in the order they are read."""
-    return [line for block in blocks(lines) for row in block for line in row.lines]
+    return cast(list[B], [line for block in blocks(lines) for row in block for line in row.lines])
 
 
 def paragraphs(lines: Sequence[Boxed]) -> list[str]:

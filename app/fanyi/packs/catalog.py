@@ -19,6 +19,7 @@ import logging
 import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .. import limits, paths
 from ..engine.families import FAMILIES
@@ -158,7 +159,7 @@ def _check(condition: bool, where: str, what: str) -> None:
         raise CatalogError(f"{where}: {what}")
 
 
-def _get(obj: dict, key: str, kind: type | tuple[type, ...], where: str, optional: bool = False):
+def _get(obj: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str, optional: bool = False) -> Any:
     if key not in obj or obj[key] is None:
         _check(optional, where, f"{key!r} is missing")
         return None
@@ -173,7 +174,7 @@ def _as_tuple(kind: type | tuple[type, ...]) -> tuple[type, ...]:
     return kind if isinstance(kind, tuple) else (kind,)
 
 
-def _strings(obj: dict, key: str, where: str, pattern: re.Pattern | None = None,
+def _strings(obj: dict[str, Any], key: str, where: str, pattern: re.Pattern[str] | None = None,
              optional: bool = False) -> tuple[str, ...]:
     values = _get(obj, key, list, where, optional) or []
     _check(all(isinstance(v, str) for v in values), where, f"{key!r} must be a list of strings")
@@ -187,7 +188,7 @@ def _url_ok(url: str) -> bool:
     return url.startswith(("https://", "http://")) and len(url) <= 2048 and not any(c.isspace() for c in url)
 
 
-def _scores(obj: dict | None, where: str) -> Scores:
+def _scores(obj: dict[str, Any] | None, where: str) -> Scores:
     if obj is None:
         return Scores()
     _check(isinstance(obj, dict), where, "scores must be an object")
@@ -217,7 +218,7 @@ def _text(value: object, where: str, what: str) -> str:
     return value
 
 
-def _license(lic: dict, where: str) -> License:
+def _license(lic: dict[str, Any], where: str) -> License:
     territories = _strings(lic, "excluded_territories", where, _TERRITORY, optional=True)
     users = _get(lic, "max_monthly_active_users", int, where, optional=True)
     _check(users is None or users > 0, where, "max_monthly_active_users must be positive")
@@ -332,7 +333,7 @@ def read(path: Path) -> Catalog:
 
 # --- writing ---------------------------------------------------------------------------------------
 def to_json(catalog: Catalog) -> str:
-    def entry(p: CatalogEntry) -> dict:
+    def entry(p: CatalogEntry) -> dict[str, Any]:
         out = asdict(p)
         for key in ("source_langs", "target_langs", "target_tokens", "urls"):
             out[key] = list(out[key])

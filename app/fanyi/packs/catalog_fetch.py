@@ -63,6 +63,7 @@ def refresh(current: Catalog | None = None, *, user_url: str | None = None,
         catalog.save(fresh, catalog.cached_path())
         return fresh
     if older_seen:
+        assert current is not None  # only a current catalog is newer than what a server has
         return current
     if problems and all(isinstance(p, DownloadError) and p.unreachable for p in problems):
         raise DownloadError(unreachable_message(urls), unreachable=True)

@@ -29,7 +29,7 @@ import urllib.request
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 from urllib.parse import urlsplit
 
 import truststore
@@ -100,15 +100,16 @@ class Meter:
 
 
 # --- connections -----------------------------------------------------------------------------------
-class _ReadTimeout:
+class _ReadTimeout(http.client.HTTPConnection):
     """Connect within the request's (connect) timeout, then allow `read_timeout` for every read."""
 
-    def __init__(self, *args, read_timeout: float, **kwargs) -> None:
+    def __init__(self, *args: Any, read_timeout: float, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.read_timeout = read_timeout
 
     def connect(self) -> None:
         super().connect()
+        assert self.sock is not None  # connected
         self.sock.settimeout(self.read_timeout)
 
 
@@ -125,7 +126,7 @@ class _HTTPHandler(urllib.request.HTTPHandler):
         super().__init__()
         self._read_timeout = read_timeout
 
-    def http_open(self, req):
+    def http_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
         return self.do_open(functools.partial(_HTTPConnection, read_timeout=self._read_timeout), req)
 
 
@@ -134,7 +135,7 @@ class _HTTPSHandler(urllib.request.HTTPSHandler):
         super().__init__(context=context)
         self._read_timeout, self._tls = read_timeout, context
 
-    def https_open(self, req):
+    def https_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
         return self.do_open(functools.partial(_HTTPSConnection, read_timeout=self._read_timeout), req,
                             context=self._tls)
 
@@ -180,9 +181,12 @@ def _describe(reason: object) -> _Failure:
     return _Failure("refused", str(reason))
 
 
-def _open(opener: urllib.request.OpenerDirector, url: str, headers: dict[str, str], timeouts: Timeouts):
+def _open(opener: urllib.request.OpenerDirector, url: str, headers: dict[str, str], timeouts: Timeouts
+          ) -> http.client.HTTPResponse:
     try:
-        return opener.open(urllib.request.Request(url, headers={**_HEADERS, **headers}), timeout=timeouts.connect)
+        response: http.client.HTTPResponse = opener.open(urllib.request.Request(url, headers={**_HEADERS, **headers}),
+                                                         timeout=timeouts.connect)
+        return response
     except urllib.error.HTTPError as exc:
         exc.close()
         if 300 <= exc.code < 400:  # urllib gave up following: a loop, or more than 10 redirects
@@ -256,7 +260,7 @@ class _Partial:
             self.path.unlink(missing_ok=True)
 
 
-def _accept(response, part: _Partial) -> None:
+def _accept(response: http.client.HTTPResponse, part: _Partial) -> None:
     """Check the answer's status and range; a 200 to a resume request starts the file over."""
     if response.status == 206 and part.done:
         m = _CONTENT_RANGE.fullmatch(response.headers.get("Content-Range", ""))
@@ -273,7 +277,7 @@ def _accept(response, part: _Partial) -> None:
         raise _Failure("refused", f"it sends {part.done + int(length)} bytes, the catalog lists {part.size}")
 
 
-def _transfer(opener, url: str, part: _Partial, meter: Meter, cancel: CancelToken | None,
+def _transfer(opener: urllib.request.OpenerDirector, url: str, part: _Partial, meter: Meter, cancel: CancelToken | None,
               timeouts: Timeouts) -> None:
     """Append the rest of the file from `url` to `part`; returns when exactly `size` bytes are in."""
     with _open(opener, url, {"Range": f"bytes={part.done}-"} if part.done else {}, timeouts) as response:
@@ -298,8 +302,8 @@ def _transfer(opener, url: str, part: _Partial, meter: Meter, cancel: CancelToke
             meter.update(part.done)
 
 
-def _from_url(opener, url: str, part: _Partial, meter: Meter, cancel: CancelToken | None, timeouts: Timeouts,
-              retries: int, retry_delay: float) -> _Failure | None:
+def _from_url(opener: urllib.request.OpenerDirector, url: str, part: _Partial, meter: Meter,
+              cancel: CancelToken | None, timeouts: Timeouts, retries: int, retry_delay: float) -> _Failure | None:
     """Complete `part` from one URL, retrying a broken connection `retries` times with Range; None
     when complete. (Whatever is left after that, the next URL or the next call resumes.)"""
     attempt = 0
@@ -372,7 +376,8 @@ def fetch_bytes(url: str, max_bytes: int, timeout: float = limits.CATALOG_TIMEOU
         with _open(_opener(Timeouts(timeout, timeout)), url, {}, Timeouts(timeout, timeout)) as response:
             if response.status != 200:
                 raise _Failure("refused", f"HTTP {response.status}")
-            chunks, total = [], 0
+            chunks: list[bytes] = []
+            total = 0
             while True:
                 try:
                     block = response.read(CHUNK)

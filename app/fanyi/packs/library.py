@@ -9,18 +9,20 @@ over the pack an installer shipped), the higher manifest ``pack_version`` wins (
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .. import paths
 from ..cancel import CancelToken
 from ..engine.pack import MANIFEST, ModelPack, PackError
 from ..progress import ProgressCallback
 from . import unpack
-from .memory import memory_needed
 from .errors import LibraryError
+from .memory import memory_needed
 
 DEFAULT_PACK = "opus-mt-en-zh"
 
@@ -37,7 +39,7 @@ class PackInfo:
     size_bytes: int
     quantization: str
     bundled: bool
-    target_tokens: dict
+    target_tokens: dict[str, Any]
     pack_version: int = 0  # the catalog version it was published as; 0 for packs not from a catalog
     languages: tuple[str, ...] = ()  # a many-to-many pack's target languages (model codes); empty for Marian
     problem: str | None = None
@@ -51,14 +53,14 @@ class PackInfo:
         return self.problem is None
 
     @classmethod
-    def of(cls, pack: ModelPack, bundled: bool) -> "PackInfo":
+    def of(cls, pack: ModelPack, bundled: bool) -> PackInfo:
         return cls(pack.name, pack.path, pack.source_lang, pack.target_lang, pack.size_bytes, pack.quantization,
                    bundled, pack.target_tokens, pack.pack_version or 0, tuple(pack.target_languages),
                    source_languages=tuple(pack.source_languages), default_target=pack.default_target,
                    family=pack.family.title, memory_bytes=memory_needed(pack.manifest))
 
     @classmethod
-    def broken(cls, path: Path, bundled: bool, problem: str) -> "PackInfo":
+    def broken(cls, path: Path, bundled: bool, problem: str) -> PackInfo:
         return cls(path.name, path, "", "", 0, "", bundled, {}, problem=problem)
 
 
@@ -122,7 +124,7 @@ def find_pack(name_or_path: str | None = None) -> PackInfo:
     if not usable:
         raise LibraryError(no_model_message(packs))
     if name_or_path is None:
-        from fanyi.routing import default_pack  # here: the router (and langid) load only when asked
+        from fanyi.routing import default_pack  # noqa: PLC0415 - the router (and langid) load only when asked
 
         return default_pack(usable, DEFAULT_PACK) or usable[0]
     raise LibraryError(f"no model pack named {name_or_path!r}; installed: {', '.join(p.name for p in usable)}")
@@ -157,8 +159,6 @@ def remove_pack(name: str) -> None:
 
 def can_build_default() -> tuple[bool, str]:
     """Whether this installation can download and export a model (the `export` extra is installed)."""
-    import importlib.util
-
     missing = [m for m in ("torch", "transformers", "onnx", "huggingface_hub") if importlib.util.find_spec(m) is None]
     if missing:
         return False, ("building a model needs the export tools: pip install 'fanyi[export]' "

@@ -21,6 +21,7 @@ import ctypes
 import os
 import sys
 from collections.abc import Mapping
+from typing import Any
 
 from .catalog import CatalogEntry
 
@@ -32,20 +33,20 @@ CACHE_ITEM_BYTES = 4  # float32
 DEFAULT_BEAMS = 4  # an encoder-decoder pack whose generation settings name none
 
 
-def kv_cache_bytes(manifest: Mapping) -> int:
+def kv_cache_bytes(manifest: Mapping[str, Any]) -> int:
     """Bytes of keys and values a pack's runtime keeps for a full context (CONTEXT_TOKENS, or its positions)."""
     arch = manifest["architecture"]
     if "kv_heads" in arch:  # decoder-only: the prompt and the translation share one cache
         per_token = 2 * arch["layers"] * arch["kv_heads"] * arch["head_dim"] * CACHE_ITEM_BYTES
-        return per_token * min(CONTEXT_TOKENS, arch["max_positions"])
+        return int(per_token * min(CONTEXT_TOKENS, arch["max_positions"]))
     # encoder-decoder: per beam, self-attention over the target and cross-attention over the source
     beams = (manifest.get("generation") or {}).get("num_beams") or DEFAULT_BEAMS
     width = arch["heads"] * arch["head_dim"]
     per_token = 2 * 2 * arch["decoder_layers"] * width * CACHE_ITEM_BYTES
-    return per_token * min(CONTEXT_TOKENS, arch["max_positions"]) * beams
+    return int(per_token * min(CONTEXT_TOKENS, arch["max_positions"]) * beams)
 
 
-def memory_needed(pack: CatalogEntry | Mapping) -> int:
+def memory_needed(pack: CatalogEntry | Mapping[str, Any]) -> int:
     """Bytes of memory translating with this pack takes: a catalog entry, or an installed pack's manifest."""
     if isinstance(pack, CatalogEntry):
         # an older catalog says nothing of the cache: the files and the runtime are most of it

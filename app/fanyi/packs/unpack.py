@@ -29,7 +29,7 @@ import zipfile
 import zlib
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
-from typing import BinaryIO, Protocol
+from typing import IO, Any, BinaryIO, Protocol
 
 from .. import limits, paths
 from ..cancel import CancelToken
@@ -49,13 +49,14 @@ _SYMLINK = 0o120000
 # --- what a pack source must offer ----------------------------------------------------------------
 class _Source(Protocol):
     label: str  # for messages
+    folder_name: str  # the pack's name when its manifest gives none
 
     def manifest_bytes(self) -> bytes: ...
 
     def check(self, files: dict[str, int]) -> None:
         """Refuse what the archive holds beyond manifest.json and `files`, or sizes that differ."""
 
-    def open(self, name: str) -> contextlib.AbstractContextManager[BinaryIO]: ...
+    def open(self, name: str) -> contextlib.AbstractContextManager[IO[bytes]]: ...
 
 
 def _refuse(label: str, why: str) -> LibraryError:
@@ -113,19 +114,19 @@ class _ZipSource:
             if name not in wanted and not (info.is_dir() and info.file_size == 0):
                 raise _refuse(self.label, f"it holds {name}, which the pack's manifest does not list")
         for name, size in files.items():
-            info = self.members.get(self.prefix + name)
-            if info is None:
+            member = self.members.get(self.prefix + name)
+            if member is None:
                 raise LibraryError(f"{self.label} cannot be imported: {name} is missing from the archive")
-            if info.file_size != size:
+            if member.file_size != size:
                 raise LibraryError(f"{self.label} cannot be imported: {name} is damaged "
-                                   f"({info.file_size} bytes, the manifest says {size})")
-            if info.flag_bits & 0x1:
+                                   f"({member.file_size} bytes, the manifest says {size})")
+            if member.flag_bits & 0x1:
                 raise _refuse(self.label, f"{name} is encrypted")
-            if size > limits.ARCHIVE_RATIO_FLOOR and size > limits.MAX_ARCHIVE_RATIO * info.compress_size:
+            if size > limits.ARCHIVE_RATIO_FLOOR and size > limits.MAX_ARCHIVE_RATIO * member.compress_size:
                 raise _refuse(self.label, f"{name} would unpack to more than {limits.MAX_ARCHIVE_RATIO} times "
                                           "its compressed size")
 
-    def open(self, name: str) -> contextlib.AbstractContextManager[BinaryIO]:
+    def open(self, name: str) -> contextlib.AbstractContextManager[IO[bytes]]:
         return self.zf.open(self._member(name))
 
 
@@ -167,12 +168,12 @@ class _FolderSource:
                 raise LibraryError(f"{self.label} cannot be imported: {name} is damaged "
                                    f"({actual} bytes, the manifest says {size})")
 
-    def open(self, name: str) -> contextlib.AbstractContextManager[BinaryIO]:
+    def open(self, name: str) -> contextlib.AbstractContextManager[IO[bytes]]:
         return os.fdopen(self._fd(name), "rb")
 
 
 # --- the manifest, before anything is written -----------------------------------------------------
-def _listed_files(manifest_bytes: bytes, label: str) -> tuple[dict, dict[str, int]]:
+def _listed_files(manifest_bytes: bytes, label: str) -> tuple[dict[str, Any], dict[str, int]]:
     """The manifest and its files' sizes, every name plain and the sizes within bounds."""
     try:
         manifest = json.loads(manifest_bytes)

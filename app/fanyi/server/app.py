@@ -81,8 +81,9 @@ class TidyPaths:
         await self.app(scope, receive, send)
 
 
-async def _routing_error(request: Request, exc: HTTPException) -> Response:
+async def _routing_error(request: Request, exc: Exception) -> Response:
     """404 (no such path), 405 (a path's other method): JSON every protocol's clients read, not plain text."""
+    assert isinstance(exc, HTTPException)  # what it is registered for
     message = {404: f"there is no {request.url.path} here", 405: f"{request.method} is not how {request.url.path} "
                "is asked"}.get(exc.status_code, exc.detail)
     return JSONResponse(any_error_body(exc.status_code, message), exc.status_code, headers=exc.headers)

@@ -17,6 +17,8 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -24,6 +26,9 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from fanyi import limits
 
 from .web import any_error_body
+
+if TYPE_CHECKING:
+    from starlette.types import Receive, Scope, Send
 
 
 class Connection(H11Protocol):
@@ -62,8 +67,9 @@ class Connection(H11Protocol):
             self.transport.close()
 
     def _cancel_head_timer(self) -> None:
-        if getattr(self, "_head_timer", None) is not None:
-            self._head_timer.cancel()
+        timer = getattr(self, "_head_timer", None)
+        if timer is not None:
+            timer.cancel()
             self._head_timer = None
 
     def _refuse(self, status: int, message: str) -> None:
@@ -75,14 +81,14 @@ class Connection(H11Protocol):
         self.transport.close()
 
 
-async def _too_many_connections(scope, receive, send) -> None:
+async def _too_many_connections(scope: Scope, receive: Receive, send: Send) -> None:
     body = json.dumps(any_error_body(503, "too many connections to Fanyi are busy; try again in a moment")).encode()
     await send({"type": "http.response.start", "status": 503,
                 "headers": [(b"content-type", b"application/json"), (b"retry-after", b"1"), (b"connection", b"close")]})
     await send({"type": "http.response.body", "body": body})
 
 
-def _close_longest_idle(connections: set, newcomer: Connection) -> bool:
+def _close_longest_idle(connections: Iterable[object], newcomer: Connection) -> bool:
     idle = [c for c in connections if c is not newcomer and isinstance(c, Connection) and c.idle
             and not c.transport.is_closing()]
     if not idle:

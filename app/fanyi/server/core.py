@@ -16,10 +16,11 @@ import logging
 import re
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from fanyi import documents, limits, routing
 from fanyi.cancel import Cancelled, CancelToken
@@ -38,7 +39,17 @@ from .languages import AUTO, UnknownLanguage
 from .line import Line
 from .models import Models, holds
 
+if TYPE_CHECKING:
+    from fanyi.documents.base import DocumentHandler, Unit
+    from fanyi.engine.language_choice import LanguageChoice
+    from fanyi.engine.results import StreamEvent, Translation
+    from fanyi.engine.translator import Translator
+    from fanyi.packs.library import PackInfo
+
+    PackRoute = Route[PackInfo]
+
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 _MARKUP = re.compile(r"<[^>]*>")  # tags are no evidence of the text's language
 
 
@@ -88,7 +99,7 @@ class Core:
         if chars > limits.API_MAX_CHARS:
             raise ApiError(413, f"too much text: {chars} characters (at most {limits.API_MAX_CHARS} per request)")
 
-    def route(self, source_code: str, target_code: str, text: str, *, html: bool = False) -> Route:
+    def route(self, source_code: str, target_code: str, text: str, *, html: bool = False) -> PackRoute:
         """Which pack and languages translate ``text`` (fanyi.routing); ``auto`` languages are told by the text."""
         _parse(source_code, "source")
         _parse(target_code, "target")
@@ -113,7 +124,7 @@ class Core:
             routes = [self.route(job.source, job.target, text, html=job.html) for text in job.texts]
             results = list(job.texts)  # a text already in the target language comes back as it is
             alternatives: list[list[str]] = [[] for _ in job.texts]
-            groups: dict[tuple, list[int]] = {}
+            groups: dict[tuple[Path, str | None, str | None, str | None], list[int]] = {}
             for i, route in enumerate(routes):
                 if (d := route.direction) is not None:
                     groups.setdefault((d.pack.path, d.source, d.target, route.variant), []).append(i)
@@ -127,6 +138,7 @@ class Core:
                 with self._holding(route, cancel) as (translator, options, share):
                     between = _between_batches(share)
                     if job.html:
+                        assert route.direction is not None  # grouped: a route with a direction
                         target = routing.language_of(route.direction.to_language).code
                         done = _translate_html(translator, texts, options, cancel, target, between, xml=job.xml)
                     else:
@@ -141,10 +153,11 @@ class Core:
         self._count(job)
         return Outcome(results, [r.source for r in routes], [r.confidence for r in routes], alternatives)
 
-    def _together(self, route: Route, texts: list[str], cancel: CancelToken) -> list[str]:
+    def _together(self, route: PackRoute, texts: list[str], cancel: CancelToken) -> list[str]:
         """``texts`` translated in one batch with those of every request waiting for the same model and options
         when the turn comes (batching.py); the request whose turn it is translates the batch."""
         order = Order(texts, cancel)
+        assert route.direction is not None  # grouped: a route with a direction
         key = (route.direction.pack.path, routing.decode_options(route.direction, route.variant, self._options()))
         self._orders.add(key, order)
         try:
@@ -169,10 +182,11 @@ class Core:
             self._orders.discard(key, order)
         if order.error is not None:
             raise order.error
+        assert order.results is not None  # finished
         return order.results
 
     @contextmanager
-    def streaming(self, job: ApiRequest, cancel: CancelToken) -> Iterator[tuple[Route, Iterator[str]]]:
+    def streaming(self, job: ApiRequest, cancel: CancelToken) -> Iterator[tuple[PackRoute, Iterator[StreamEvent]]]:
         """Route the one text of ``job`` and wait for the model; inside the block, its pieces as decided."""
         with self.answering():
             self.check(job)
@@ -249,7 +263,8 @@ class Core:
         self.files.close()
 
     @contextmanager
-    def _holding(self, route: Route, cancel: CancelToken, wake: CancelToken | None = None):
+    def _holding(self, route: PackRoute, cancel: CancelToken, wake: CancelToken | None = None
+                 ) -> Iterator[tuple[Translator, DecodeOptions, Callable[..., None]]]:
         """The route's translator and options for the block, and ``share()``: pass the turn when it is
         someone else's (call it between two steps; ``share(token)`` waits for it back under ``token``).
         ``wake``: what the wait for the turn gives up on (default: ``cancel``)."""
@@ -298,20 +313,33 @@ class _Counting:
     """A translator for the documents' code that counts what it translates; everything else is the
     translator's own."""
 
-    def __init__(self, translator: Any) -> None:
+    def __init__(self, translator: Translator) -> None:
         self._translator = translator
         self.characters = 0
 
-    def translate_results(self, texts: list[str], options=None, progress=None, cancel=None):
-        results = self._translator.translate_results(texts, options, progress, cancel)
+    def translate_results(self, texts: list[str], options: DecodeOptions | None = None,
+                          progress: Callable[[int, int], None] | None = None, cancel: CancelToken | None = None,
+                          contexts: Sequence[str] | None = None) -> list[Translation]:
+        results = self._translator.translate_results(texts, options, progress, cancel, contexts)
         self.characters += sum(len(text) for text in texts)
         return results
+
+    @property
+    def source_lang(self) -> str:
+        return str(self._translator.source_lang)
+
+    @property
+    def target_lang(self) -> str:
+        return str(self._translator.target_lang)
+
+    def languages(self, options: DecodeOptions | None) -> LanguageChoice:
+        return self._translator.languages(options)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._translator, name)
 
 
-def _sample(document, cancel: CancelToken) -> str:
+def _sample(document: DocumentHandler, cancel: CancelToken) -> str:
     """The first of a document's text, enough to tell its language."""
     sample = ""
     for unit in document.units():
@@ -332,21 +360,21 @@ def _between_batches(share: Callable[[], None]) -> Callable[[int, int], None]:
     return between
 
 
-def _sharing(pieces: Iterator, share: Callable[[], None]) -> Iterator:
+def _sharing(pieces: Iterator[T], share: Callable[[], None]) -> Iterator[T]:
     """A stream's pieces, passing the turn between them when it is someone else's."""
     for piece in pieces:
         yield piece
         share()
 
 
-def _translate_html(translator, texts: list[str], options: DecodeOptions, cancel: CancelToken,
+def _translate_html(translator: Translator, texts: list[str], options: DecodeOptions, cancel: CancelToken,
                     target_lang: str, progress: Callable[[int, int], None], *, xml: bool) -> list[str]:
     """The text of each HTML (or XML) fragment translated in place by the documents' HTML code; markup kept
     as it is."""
     markups = [HtmlText(text, xhtml=xml) for text in texts]
     units = [list(markup.units()) for markup in markups]
 
-    def kept(unit) -> bool:  # what the documents leave as it is: code, numbers, text already in the target
+    def kept(unit: Unit) -> bool:  # what the documents leave as it is: code, numbers, text already in the target
         return bool(unit.keep or keep_reason(unit.text, target_lang))
 
     wanted = [unit.text for group in units for unit in group if not kept(unit)]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
@@ -23,7 +24,7 @@ from starlette.routing import Route
 from fanyi import documents
 
 from . import files, languages
-from .core import Core, ApiRequest
+from .core import ApiRequest, Core
 from .errors import ApiError
 from .files import Document
 from .web import document_request, guarded, presented_key, read_fields, translate_in_line
@@ -91,7 +92,7 @@ async def _languages(core: Core, request: Request) -> Response:
     fields = await read_fields(request)
     core.authorize(presented_key(request, fields))
     kind = fields.text("type", "source")
-    found: dict[str, dict] = {}
+    found: dict[str, dict[str, Any]] = {}
     for direction in core.directions():
         if kind == "target":
             codes = [code(direction.target, v) for v in direction.variants if v in languages.DEEPL_CODE]
@@ -155,7 +156,7 @@ async def _status(core: Core, request: Request) -> Response:
         if document.finished.is_set():
             break
         await asyncio.sleep(0.05)
-    body: dict = {"document_id": document.id, "status": document.status}
+    body: dict[str, Any] = {"document_id": document.id, "status": document.status}
     if document.status == files.DONE:
         body["billed_characters"] = document.characters
     elif document.status == files.ERROR:

@@ -13,7 +13,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from . import deepl, languages
-from .core import Core, ApiRequest
+from .core import ApiRequest, Core
 from .errors import ApiError
 from .web import Fields, presented_key, translate_in_line
 

@@ -11,6 +11,7 @@ next best; none for HTML), the key in ``api_key``; JSON or form bodies. Errors a
 from __future__ import annotations
 
 import urllib.parse
+from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -20,7 +21,7 @@ from starlette.routing import Route
 from fanyi import documents, langid, limits
 
 from . import languages
-from .core import Core, ApiRequest
+from .core import ApiRequest, Core
 from .errors import ApiError
 from .web import Fields, document_request, guarded, in_line, presented_key, read_fields, translate_in_line
 
@@ -29,7 +30,7 @@ def error(status: int, message: str) -> Response:
     return JSONResponse({"error": message}, status_code=status)
 
 
-def _detection(language: str, confidence: float) -> dict:
+def _detection(language: str, confidence: float) -> dict[str, Any]:
     return {"confidence": round(confidence * 100, 1), "language": language}
 
 
@@ -47,7 +48,7 @@ async def translate(core: Core, request: Request, fields: Fields) -> Response:
     wanted = fields.count("alternatives", limits.API_MAX_ALTERNATIVES)
     job = ApiRequest(q, source, target, html=text_format == "html", alternatives=wanted)
     outcome = await translate_in_line(core, request, job)
-    body: dict = {"translatedText": outcome.texts[0] if single else outcome.texts}
+    body: dict[str, Any] = {"translatedText": outcome.texts[0] if single else outcome.texts}
     if source.strip().lower() == languages.AUTO:
         detected = [_detection(s, c) for s, c in zip(outcome.sources, outcome.confidences)]
         body["detectedLanguage"] = detected[0] if single else detected

@@ -13,13 +13,16 @@ import re
 import socket
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from fanyi import limits
+from fanyi.engine.allocator import few_arenas
 
 from .core import Core
 
 if TYPE_CHECKING:  # browsers.py imports starlette, which the CLI's error handling (ServerError) need not load
+    import uvicorn
+
     from .browsers import BrowserPolicy
 
 # After a stop, connections get this long to finish; running translations were cancelled first.
@@ -60,30 +63,29 @@ def address(sock: socket.socket) -> str:
     return f"http://{'[' + host + ']' if ':' in host else host}:{port}"
 
 
-def _server(core: Core, browsers: BrowserPolicy, *, quiet: bool):
-    import uvicorn
-
-    from fanyi.engine.allocator import few_arenas
+def _server(core: Core, browsers: BrowserPolicy, *, quiet: bool) -> uvicorn.Server:
+    # uvicorn and starlette load when a server starts, not with this module (the CLI imports it for ServerError)
+    import uvicorn  # noqa: PLC0415
 
     few_arenas()  # translations run in the line's many threads: without this each kept its own freed memory
 
-    from .app import create_app
-    from .connections import Connection
+    from .app import create_app  # noqa: PLC0415
+    from .connections import Connection  # noqa: PLC0415
 
+    # The app keeps its own logging; the command line gets uvicorn's (one line per request).
+    logging_config: dict[str, Any] = {"log_config": None} if quiet else {}
     config = uvicorn.Config(
         create_app(core, browsers), http=Connection, loop="asyncio", ws="none", lifespan="off", interface="asgi3",
         # connections.py bounds connections (closing idle ones first) and waits for heads; the line bounds work
         limit_concurrency=None, timeout_keep_alive=int(limits.API_KEEP_ALIVE_SECONDS),
         timeout_graceful_shutdown=int(GRACEFUL_STOP_SECONDS),
-        access_log=not quiet, log_level="warning" if quiet else "info",
-        # The app keeps its own logging; the command line gets uvicorn's (one line per request).
-        **({"log_config": None} if quiet else {}),
+        access_log=not quiet, log_level="warning" if quiet else "info", **logging_config,
     )
     if not quiet:  # after Config, which sets uvicorn's logging up
         logging.getLogger("uvicorn.access").addFilter(_hide_keys)
 
     class Server(uvicorn.Server):
-        async def shutdown(self, sockets=None) -> None:
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
             # Before uvicorn waits for the requests under way: they stop at their next decoder step and are
             # answered 503 within the grace period, instead of being cut off (plain-text 500s) after it.
             core.close()
@@ -119,7 +121,7 @@ class BackgroundServer:
         self.core = core
         self.address = address(sock)
         if browsers is None:
-            from .browsers import BrowserPolicy
+            from .browsers import BrowserPolicy  # noqa: PLC0415 - starlette, as above
 
             browsers = BrowserPolicy.of(sock.getsockname()[0], keyed=core.api_key is not None)
         self._server = _server(core, browsers, quiet=True)

@@ -18,23 +18,24 @@ A client that closes the connection cancels the translation at its next decoder 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
-from fanyi.cancel import Cancelled
+from fanyi.cancel import Cancelled, CancelToken
 from fanyi.engine.results import Failure, Rewind, Translation
 from fanyi.oneline import error_line
 
 from . import languages, libretranslate
-from .core import Core, ApiRequest
+from .core import ApiRequest, Core
 from .errors import ApiError
 from .web import ThreadStream, guarded, presented_key, read_fields
 
 
-def event(data: dict, name: str | None = None) -> str:
+def event(data: dict[str, Any], name: str | None = None) -> str:
     head = f"event: {name}\n" if name else ""
     return f"{head}data: {json.dumps(data, ensure_ascii=False)}\n\n"
 
@@ -54,7 +55,7 @@ async def _stream(core: Core, request: Request) -> Response:
         raise ApiError(400, "q (one text) and target are required")
     job = ApiRequest([text], fields.text("source", languages.AUTO) or languages.AUTO, target)
 
-    def produce(token, post) -> None:
+    def produce(token: CancelToken, post: Callable[[Any], None]) -> None:
         with core.streaming(job, token) as (route, pieces):
             post(route)
             for piece in pieces:

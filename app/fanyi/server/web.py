@@ -10,7 +10,7 @@ import json
 import logging
 import re
 import urllib.parse
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -25,7 +25,7 @@ from fanyi.cancel import Cancelled, CancelToken
 from fanyi.limits import MiB
 from fanyi.oneline import error_line
 
-from .core import Core, ApiRequest, Outcome
+from .core import ApiRequest, Core, Outcome
 from .errors import ApiError
 from .files import Document, safe_name
 from .languages import AUTO
@@ -102,7 +102,7 @@ def _json_type(value: Any) -> str:
         type(value), type(value).__name__)
 
 
-def _multi(pairs) -> dict[str, Any]:
+def _multi(pairs: Iterable[tuple[str, Any]]) -> dict[str, Any]:
     """(name, value) pairs as fields: a repeated name becomes a list."""
     values: dict[str, Any] = {}
     for name, value in pairs:
@@ -171,12 +171,12 @@ def _urlencoded(body: bytes) -> dict[str, Any]:
 
 
 async def _multipart(request: Request, body: bytes) -> dict[str, Any]:
-    async def replay() -> dict:  # the body was read already, within the limit; the form parser reads it again
+    async def replay() -> dict[str, Any]:  # the body was read already, within the limit; the form parser reads it again
         return {"type": "http.request", "body": body, "more_body": False}
 
     try:
         form = await Request(request.scope, replay).form(max_files=0, max_fields=limits.API_MAX_TEXTS + 20)
-    except Exception as exc:  # starlette raises its own HTTPException or MultiPartException with a reason
+    except Exception as exc:  # noqa: BLE001 - starlette raises HTTPException or MultiPartException with a reason
         raise ApiError(400, f"the form cannot be read: {getattr(exc, 'detail', None) or exc}") from None
     if any(not isinstance(value, str) for _, value in form.multi_items()):
         raise ApiError(400, "files are not translated here; send text")
@@ -209,7 +209,7 @@ async def read_upload(request: Request) -> tuple[Fields, UploadFile]:
         raise
     except asyncio.TimeoutError:
         raise ApiError(408, f"the document did not arrive within {limits.API_BODY_SECONDS:g} s") from None
-    except Exception as exc:  # starlette raises its own HTTPException or MultiPartException with a reason
+    except Exception as exc:  # noqa: BLE001 - starlette raises HTTPException or MultiPartException with a reason
         raise ApiError(400, f"the form cannot be read: {getattr(exc, 'detail', None) or exc}") from None
     upload = form.get("file")
     if not isinstance(upload, UploadFile):
@@ -332,12 +332,12 @@ async def guarded(shape: Shape, handler: Callable[[], Awaitable[Response]]) -> R
         return _retry_after(shape(429, BUSY), exc.retry_after)
     except Cancelled:
         return Response(status_code=CLIENT_GONE)
-    except Exception as exc:  # noqa: BLE001 - the client gets one line; the log gets the traceback
+    except Exception as exc:  # the client gets one line; the log gets the traceback
         log.exception("local API request failed")
         return shape(500, f"translation failed: {error_line(exc)}")
 
 
-def any_error_body(status: int, message: str) -> dict:
+def any_error_body(status: int, message: str) -> dict[str, Any]:
     """An error in a shape that LibreTranslate's ("error"), DeepL's ("message") and DeepLX's ("code")
     clients all read: for answers given before the protocol is known."""
     return {"error": message, "message": message, "code": status}

@@ -14,10 +14,11 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QClipboard, QGuiApplication, QIcon
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QDialog
 
 from fanyi import paths
 from fanyi.app_options import app_parser
+from fanyi.documents.job import translate_document
 from fanyi.ui import i18n, theme
 from fanyi.ui.controllers.api import ApiController
 from fanyi.ui.controllers.autostart import AutostartController
@@ -30,7 +31,7 @@ from fanyi.ui.controllers.screen_text import ScreenTextController
 from fanyi.ui.controllers.settings import LiveSettings
 from fanyi.ui.hotkey import GlobalHotkey
 from fanyi.ui.instance import SHOW, TRANSLATE_CLIPBOARD, TRANSLATE_REGION, SingleInstance
-from fanyi.ui.jobs import DocumentJobs, RunDocument, translate_document
+from fanyi.ui.jobs import DocumentJobs, RunDocument
 from fanyi.ui.main_window import MainWindow
 from fanyi.ui.ocr_service import Recognise, recognise_text
 from fanyi.ui.pack_ops import PackOperations
@@ -73,7 +74,7 @@ class FanyiApp(QObject):
         self.screenshot_hotkey = GlobalHotkey()
         self._window: MainWindow | None = None
         self._popup: TranslatePopup | None = None
-        self._dialogs: dict[str, QObject] = {}  # non-modal windows kept alive while open
+        self._dialogs: dict[str, QDialog] = {}  # non-modal windows kept alive while open
         self._started = False  # tests build the app without start(): no global hotkey then
         self._connect()
 
@@ -180,9 +181,9 @@ class FanyiApp(QObject):
     def copied_text(self) -> str:
         """The clipboard's text, or with the selection setting (X11) the selected text when there is some."""
         clipboard = QGuiApplication.clipboard()
-        if self.settings.translate_selection.value and clipboard.supportsSelection():
-            if selected := clipboard.text(QClipboard.Mode.Selection):
-                return selected
+        selecting = self.settings.translate_selection.value and clipboard.supportsSelection()
+        if selecting and (selected := clipboard.text(QClipboard.Mode.Selection)):
+            return selected
         return clipboard.text()
 
     def translate_screen_region(self) -> None:
@@ -202,7 +203,7 @@ class FanyiApp(QObject):
         return True
 
     def show_settings(self) -> None:
-        from fanyi.ui.settings_dialog import SettingsDialog
+        from fanyi.ui.settings_dialog import SettingsDialog  # noqa: PLC0415 - loaded when first opened
 
         dialog = SettingsDialog(self.settings.current, self.tray.available, self.window, self.glossary.glossary)
         if dialog.exec():
@@ -214,7 +215,7 @@ class FanyiApp(QObject):
         dialog.deleteLater()  # parented to the window, it would otherwise live as long as the window
 
     def show_models(self) -> None:
-        from fanyi.ui.model_manager import ModelManager
+        from fanyi.ui.model_manager import ModelManager  # noqa: PLC0415 - loaded when first opened
 
         default = self.packs.default()
         manager = ModelManager(self.ops, default.name if default else "", self.window)
@@ -223,7 +224,7 @@ class FanyiApp(QObject):
         self._keep_open("models", manager)
 
     def show_history(self) -> None:
-        from fanyi.ui.history_dialog import HistoryDialog
+        from fanyi.ui.history_dialog import HistoryDialog  # noqa: PLC0415 - loaded when first opened
 
         try:
             history = self.history.for_viewing()
@@ -233,7 +234,7 @@ class FanyiApp(QObject):
         dialog.reopen.connect(self.window.reopen)
         self._keep_open("history", dialog)
 
-    def _keep_open(self, name: str, dialog) -> None:
+    def _keep_open(self, name: str, dialog: QDialog) -> None:
         if old := self._dialogs.pop(name, None):
             old.close()
         self._dialogs[name] = dialog
@@ -252,6 +253,7 @@ def run(argv: list[str], *, opener: OpenTranslator = open_translator) -> int:
     """
     args, qt_args = app_parser().parse_known_args(argv)
     qapp = QApplication.instance() or QApplication(["fanyi", *qt_args])
+    assert isinstance(qapp, QApplication)
     stop_handling_ctrl_c = _quit_on_ctrl_c(qapp)
     qapp.setApplicationName("Fanyi")
     qapp.setDesktopFileName("fanyi")

@@ -11,8 +11,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtWidgets import (QAbstractItemView, QFileDialog, QHeaderView, QLabel, QPushButton, QTableWidget,
-                               QTableWidgetItem, QWidget)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFileDialog,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QWidget,
+)
 
 from fanyi.glossary import Glossary, GlossaryError, Term, read_csv, write_csv
 from fanyi.ui.i18n import Retranslating
@@ -74,7 +82,9 @@ class GlossaryTab(Retranslating, QWidget):
         pair = (self._cell(last, 0), self._cell(last, 1)) if last >= 0 else ("en", "zh")
         row = self._append((*pair, "", ""))
         self.table.setCurrentCell(row, 2)
-        self.table.editItem(self.table.item(row, 2))
+        item = self.table.item(row, 2)
+        assert item is not None  # _append made it
+        self.table.editItem(item)
 
     def remove_selected(self) -> None:
         for row in sorted({index.row() for index in self.table.selectedIndexes()}, reverse=True):

@@ -160,7 +160,7 @@ class History:
 
     def record(self, source: str, target: str, pack: str, draft: Draft | None = None) -> Draft:
         """Save a finished translation: into the draft's row while it ``continues``, else as a new row."""
-        entry_id = draft.entry_id if continues(draft, source, pack) else None
+        entry_id = draft.entry_id if draft is not None and continues(draft, source, pack) else None
         return Draft(self.save(source, target, pack, entry_id), source, pack)
 
     def save(self, source: str, target: str, pack: str, entry_id: int | None = None) -> int:
@@ -181,6 +181,7 @@ class History:
                 )
                 db.execute("DELETE FROM history WHERE starred = 0 AND id <= (SELECT max(id) FROM history) - ?",
                            (MAX_ROWS,))
+                assert cur.lastrowid is not None  # inserted
                 return int(cur.lastrowid)
 
         return self._run(work)
@@ -195,7 +196,8 @@ class History:
             "ORDER BY created DESC, id DESC LIMIT ?",
             (pattern, pattern, -1 if limit is None else limit),
         ).fetchall())
-        return [Entry(*row[:5], starred=bool(row[5])) for row in rows]
+        return [Entry(id_, created, pack, source, target, starred=bool(starred))
+                for id_, created, pack, source, target, starred in rows]
 
     def set_starred(self, ids: list[int], starred: bool) -> None:
         def work(db: sqlite3.Connection) -> None:

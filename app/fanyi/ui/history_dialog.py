@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import datetime
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from PySide6.QtCore import QDir, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
@@ -27,6 +29,8 @@ from PySide6.QtWidgets import (
 from fanyi.oneline import one_line
 from fanyi.ui.history import Entry, History, export_csv
 from fanyi.ui.i18n import Retranslating
+
+T = TypeVar("T")
 
 PREVIEW = 90
 STAR = "★"
@@ -116,16 +120,16 @@ class HistoryDialog(Retranslating, QDialog):
 
     # --- actions ----------------------------------------------------------------------------------
     def toggle_star(self) -> None:
-        chosen = self.selected()
-        if chosen and self._history is not None:
+        chosen, history = self.selected(), self._history
+        if chosen and history is not None:
             starred = not all(e.starred for e in chosen)
-            self._guarded(lambda: self._history.set_starred([e.id for e in chosen], starred))
+            self._guarded(lambda: history.set_starred([e.id for e in chosen], starred))
             self._refresh_keeping_selection({e.id for e in chosen})
 
     def delete_selected(self) -> None:
-        chosen = self.selected()
-        if chosen and self._history is not None:
-            self._guarded(lambda: self._history.delete([e.id for e in chosen]))
+        chosen, history = self.selected(), self._history
+        if chosen and history is not None:
+            self._guarded(lambda: history.delete([e.id for e in chosen]))
             self.refresh()
 
     def export(self) -> None:
@@ -160,7 +164,7 @@ class HistoryDialog(Retranslating, QDialog):
             item = self.list.item(row)
             item.setSelected(item.data(Qt.ItemDataRole.UserRole) in ids)
 
-    def _guarded(self, work):
+    def _guarded(self, work: Callable[[], T]) -> T | None:
         """``work()``; a history that cannot be read or written (a locked or full disk) is said, not raised."""
         try:
             return work()

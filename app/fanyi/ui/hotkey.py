@@ -12,10 +12,15 @@ import logging
 import os
 import sys
 import time
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from fanyi.ui.settings import DOUBLE_COPY
+
+if TYPE_CHECKING:
+    from pynput.keyboard import Key, KeyCode, Listener
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +41,7 @@ def availability() -> tuple[bool, str]:
             return False, QCoreApplication.translate("hotkey", "There is no X display.")
     try:
         import pynput.keyboard  # noqa: F401  (connects to the display on import)
-    except Exception as exc:  # ImportError, or Xlib failing to reach the display
+    except Exception as exc:  # noqa: BLE001 - ImportError, or Xlib failing to reach the display
         reason = QCoreApplication.translate("hotkey", "The pynput library is not usable: %1")
         return False, reason.replace("%1", str(exc))
     return True, ""
@@ -88,7 +93,7 @@ class DoubleCopyDetector:
             self._ctrl_down = False
 
 
-def _key_name(key) -> str:
+def _key_name(key: Key | KeyCode | None) -> str:
     from pynput import keyboard
 
     if key in (keyboard.Key.ctrl, keyboard.Key.ctrl_l, keyboard.Key.ctrl_r):
@@ -109,7 +114,7 @@ class GlobalHotkey(QObject):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._listener = None
+        self._listener: Listener | None = None
         self.status = ""  # a user-facing sentence when the hotkey is not active
 
     @property
@@ -134,7 +139,7 @@ class GlobalHotkey(QObject):
                 # pynput callbacks run in its own thread; emitting a signal from there is queued.
                 self._listener = keyboard.GlobalHotKeys({to_pynput(sequence): self.triggered.emit})
             self._listener.start()
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - pynput's backends fail in their own ways
             self._listener = None
             self.status = QCoreApplication.translate("hotkey", "The hotkey could not be set: %1").replace(
                 "%1", str(exc)
@@ -148,10 +153,10 @@ class GlobalHotkey(QObject):
             self._listener.stop()
             self._listener = None
 
-    def _double_copy_listener(self, keyboard):
+    def _double_copy_listener(self, keyboard: ModuleType) -> Listener:
         detector = DoubleCopyDetector()
 
-        def on_press(key) -> None:
+        def on_press(key: Key | KeyCode | None) -> None:
             if detector.press(_key_name(key)):
                 self.triggered.emit()
 

@@ -62,6 +62,7 @@ def resolve(language: str) -> str:
 def install(language: str) -> str:
     """Switch the running application to ``language`` ('auto', 'zh_CN' or 'en'); returns the one used."""
     app = QCoreApplication.instance()
+    assert app is not None
     for translator in _installed:
         app.removeTranslator(translator)
     _installed.clear()

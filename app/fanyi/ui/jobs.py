@@ -11,10 +11,13 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
 from fanyi.cancel import Cancelled, CancelToken
+from fanyi.documents.base import JobReport, TextTranslator
+from fanyi.documents.job import JobResult, translate_document
 from fanyi.engine.options import DecodeOptions
 from fanyi.ui.worker import OpenTranslator
 
@@ -23,13 +26,7 @@ log = logging.getLogger(__name__)
 QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
 
 
-def translate_document(src: Path, translator, **kwargs):
-    from fanyi.documents.job import translate_document  # format modules load on first use
-
-    return translate_document(src, translator, **kwargs)
-
-
-RunDocument = Callable[..., object]
+RunDocument = Callable[..., JobResult]
 
 
 @dataclass
@@ -44,7 +41,7 @@ class Job:
     total: int = 0
     output: Path | None = None
     summary: str = ""
-    report: object = None  # fanyi.documents.JobReport of a job that is done
+    report: JobReport | None = None  # of a job that is done
     error: str = ""
     error_kind: str = ""  # the DocumentError's class name, for a headline in the UI language
     token: CancelToken = field(default_factory=CancelToken, repr=False)
@@ -74,10 +71,10 @@ class _Runner(QObject):
         super().__init__()
         self._open = opener
         self._run_document = run_document
-        self._translator = None
+        self._translator: TextTranslator | None = None
         self._translator_key: tuple | None = None
 
-    def _translator_for(self, spec: _Spec):
+    def _translator_for(self, spec: _Spec) -> TextTranslator | None:
         key = (spec.pack_dir, spec.threads)
         if key != self._translator_key:
             self._translator = None  # release the old model before mapping the new one
@@ -102,7 +99,7 @@ class _Runner(QObject):
             )
         except Cancelled:
             self.cancelled.emit(spec.job_id)
-        except Exception as exc:  # DocumentError carries a sentence for the user; anything else too
+        except Exception as exc:  # noqa: BLE001 - DocumentError carries a sentence for the user; anything else too
             log.warning("document job %s failed: %s", spec.source, exc)
             self.failed.emit(spec.job_id, str(exc) or type(exc).__name__, type(exc).__name__)
         else:
@@ -172,7 +169,7 @@ class DocumentJobs(QObject):
         self._update(job_id, done=done, total=total)
 
     @Slot(int, str, object)
-    def _on_succeeded(self, job_id: int, output: str, report) -> None:
+    def _on_succeeded(self, job_id: int, output: str, report: JobReport) -> None:
         self._update(job_id, state=DONE, output=Path(output), summary=report.summary(), report=report)
 
     @Slot(int, str, str)
@@ -183,7 +180,7 @@ class DocumentJobs(QObject):
     def _on_cancelled(self, job_id: int) -> None:
         self._update(job_id, state=CANCELLED)
 
-    def _update(self, job_id: int, **changes) -> None:
+    def _update(self, job_id: int, **changes: Any) -> None:
         job = self.jobs.get(job_id)
         if job is None:
             return

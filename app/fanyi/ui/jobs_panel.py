@@ -6,12 +6,18 @@ Report button opens it again.
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
 from fanyi.ui.i18n import Retranslating
 from fanyi.ui.jobs import CANCELLED, DONE, FAILED, QUEUED, RUNNING, DocumentJobs, Job
+
+if TYPE_CHECKING:
+    from fanyi.ui.report_dialog import ReportDialog
 
 
 class JobRow(Retranslating, QWidget):
@@ -27,9 +33,9 @@ class JobRow(Retranslating, QWidget):
         self.bar.setMaximumWidth(220)
         self.cancel_button = QPushButton(clicked=lambda: jobs.cancel(job.id))
         self.open_button = QPushButton(clicked=lambda: self._open(self.job.output))
-        self.folder_button = QPushButton(clicked=lambda: self._open(self.job.output.parent))
+        self.folder_button = QPushButton(clicked=lambda: self._open(self.job.output and self.job.output.parent))
         self.report_button = QPushButton(clicked=self.show_report)
-        self.report_dialog = None
+        self.report_dialog: ReportDialog | None = None
         self.dismiss_button = QPushButton("×", clicked=lambda: jobs.remove(job.id))
         self.dismiss_button.setFlat(True)
         self.dismiss_button.setFixedWidth(28)
@@ -44,13 +50,14 @@ class JobRow(Retranslating, QWidget):
         self.retranslate()
 
     @staticmethod
-    def _open(path) -> None:
+    def _open(path: Path | None) -> None:
         QDesktopServices.openUrl(QUrl.fromLocalFile(str(path)))
 
     def show_report(self) -> None:
-        from fanyi.ui.report_dialog import ReportDialog
+        from fanyi.ui.report_dialog import ReportDialog  # noqa: PLC0415 - loaded when first opened
 
         if self.report_dialog is None:
+            assert self.job.report is not None  # the button shows only then
             self.report_dialog = ReportDialog(self.job.report, self.window())
         self.report_dialog.show()
         self.report_dialog.raise_()
@@ -97,6 +104,7 @@ class JobRow(Retranslating, QWidget):
 
     def _counts(self) -> str:
         r = self.job.report
+        assert r is not None  # asked only then
         return (self.tr("Translated %1 of %2 parts; %3 left as they were; %4 failed")
                 .replace("%1", str(r.translated)).replace("%2", str(r.total))
                 .replace("%3", str(r.kept_count)).replace("%4", str(r.failed_count)))

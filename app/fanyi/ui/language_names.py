@@ -233,8 +233,8 @@ SCRIPTS = {
 ALWAYS_SHOWN_SCRIPTS = ("Hans", "Hant")
 
 
-def _translate(text: str) -> str:
-    return QCoreApplication.translate("languages", text)
+def _translate(text: object) -> str:  # QT_TRANSLATE_NOOP's source text (typed object in PySide6's stubs)
+    return QCoreApplication.translate("languages", str(text))
 
 
 def _split(code: str) -> tuple[str, str]:

@@ -7,7 +7,7 @@ typing one name exactly, chooses it. The box always shows a language the pack of
 from __future__ import annotations
 
 from PySide6.QtCore import QCollator, QLocale, Qt, Signal
-from PySide6.QtWidgets import QComboBox, QCompleter, QWidget
+from PySide6.QtWidgets import QComboBox, QCompleter, QLineEdit, QWidget
 
 from fanyi.ui.language_names import language_label
 
@@ -37,12 +37,12 @@ class LanguagePicker(QComboBox):
         completer.setFilterMode(Qt.MatchFlag.MatchContains)
         completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         completer.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
-        completer.activated[str].connect(self._pick_text)
+        completer.activated[str].connect(self._pick_text)  # type: ignore[index]  # PySide6's stubs lack [str]
         self.setCompleter(completer)
         self._codes: list[str] = []
         self._quiet = False
         self.activated.connect(lambda index: self._emit(self.itemData(index, CODE_ROLE)))
-        self.lineEdit().editingFinished.connect(self._restore)
+        self._edit().editingFinished.connect(self._restore)
 
     # --- what the window calls --------------------------------------------------------------------
     def set_languages(self, codes: list[str], current: str | None) -> None:
@@ -65,13 +65,18 @@ class LanguagePicker(QComboBox):
         index = self.findData(code, CODE_ROLE)
         if index >= 0:
             self.setCurrentIndex(index)
-            self.lineEdit().setCursorPosition(0)  # a name longer than the box shows its start
+            self._edit().setCursorPosition(0)  # a name longer than the box shows its start
 
     def code(self) -> str | None:
         return self.currentData(CODE_ROLE)
 
     def retranslate(self) -> None:
         self.set_languages(self._codes, self.code())
+
+    def _edit(self) -> QLineEdit:
+        edit = self.lineEdit()
+        assert edit is not None  # an editable combo box has one
+        return edit
 
     # --- choosing ---------------------------------------------------------------------------------
     def _pick_text(self, text: str) -> None:
@@ -82,12 +87,12 @@ class LanguagePicker(QComboBox):
 
     def _restore(self) -> None:
         """Typed text that names no entry: show the chosen language again; an exact name chooses it."""
-        text = self.lineEdit().text()
+        text = self._edit().text()
         index = self.findText(text, Qt.MatchFlag.MatchFixedString)
         if index >= 0 and index != self.currentIndex():
             self._pick_text(text)
         else:
-            self.lineEdit().setText(self.itemText(self.currentIndex()))
+            self._edit().setText(self.itemText(self.currentIndex()))
 
     def _emit(self, code: str | None) -> None:
         if code is not None and not self._quiet:

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from fanyi import routing
+from fanyi.documents.registry import SUPPORTED_SUFFIXES
 from fanyi.packs.library import PackInfo
 from fanyi.routing import Choice
 from fanyi.ui.controllers.direction import DirectionController
@@ -38,8 +39,8 @@ from fanyi.ui.i18n import Retranslating, direction, quantization_name
 from fanyi.ui.jobs_panel import JobsPanel
 from fanyi.ui.language_names import language_label
 from fanyi.ui.language_picker import LanguagePicker, widen_list
-from fanyi.ui.memory_check import confirm_load
 from fanyi.ui.layout import STRETCH, container, hbox, vbox
+from fanyi.ui.memory_check import confirm_load
 from fanyi.ui.no_model_page import NoModelPage
 from fanyi.ui.pack_ops import PackOperations
 from fanyi.ui.panes import SourcePane, TargetPane, text_font
@@ -335,6 +336,7 @@ class MainWindow(Retranslating, QMainWindow):
         self.target.activity.setText("")
         self.stats_label.setText(self._describe(stats))
         if self.packs.current is not None:
+            assert self._req_key is not None  # set with the request
             self._draft = self.history.record(self._req_key[0], text, self._draft, pack=self.packs.current.name)
 
     def _on_failed(self, req_id: int, message: str) -> None:
@@ -407,8 +409,6 @@ class MainWindow(Retranslating, QMainWindow):
 
     # --- documents ------------------------------------------------------------------------------
     def open_documents(self) -> None:
-        from fanyi.documents.registry import SUPPORTED_SUFFIXES
-
         patterns = " ".join(f"*{suffix}" for suffix in SUPPORTED_SUFFIXES)
         # The user's home, then the folder chosen last; never the folder Fanyi happened to be started in.
         files, _ = QFileDialog.getOpenFileNames(
@@ -442,8 +442,8 @@ class MainWindow(Retranslating, QMainWindow):
 
     def remember_layout(self) -> None:
         """Keep where the window is and how its panes are split, for the next start."""
-        self.settings.update(window_geometry=self.saveGeometry().toBase64().data().decode("ascii"),
-                             splitter_state=self.splitter.saveState().toBase64().data().decode("ascii"))
+        self.settings.update(window_geometry=bytes(self.saveGeometry().toBase64().data()).decode("ascii"),
+                             splitter_state=bytes(self.splitter.saveState().toBase64().data()).decode("ascii"))
 
     def _restore_layout(self, geometry: str, splitter: str) -> None:
         # Qt checks what it restores: a blob it cannot read is ignored, and a window saved on a screen

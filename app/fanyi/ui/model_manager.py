@@ -144,7 +144,7 @@ class ModelManager(Retranslating, QDialog):
                 details = (languages, pack.family, size_text(pack.size_bytes, 1), memory_text(pack.memory_bytes),
                            quantization_name(pack.quantization))
             else:  # one cell across languages, size and quantization: the reason, without the folder
-                reason = pack.problem.replace(f"{pack.path}{os.sep}", "")
+                reason = (pack.problem or "").replace(f"{pack.path}{os.sep}", "")
                 details = (self.tr("Broken: %1").replace("%1", reason), "", "", "", "")
                 self.table.setSpan(row, 1, 1, len(details))
             for column, text in enumerate((pack.name, *details, kind, marker)):
@@ -153,7 +153,7 @@ class ModelManager(Retranslating, QDialog):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 if not pack.usable:  # still selectable, so that it can be removed
                     item.setForeground(greyed)
-                    item.setToolTip(pack.problem)
+                    item.setToolTip(pack.problem or "")
                 self.table.setItem(row, column, item)
         self.table.setVisible(bool(self.packs))
         self.empty.setVisible(not self.packs)

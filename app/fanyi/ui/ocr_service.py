@@ -11,33 +11,29 @@ from __future__ import annotations
 import itertools
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
+import numpy as np
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 from PySide6.QtGui import QImage
 
-if TYPE_CHECKING:  # numpy is imported with the first screenshot, not with the app
-    import numpy as np
-
 log = logging.getLogger(__name__)
 
-Recognise = Callable[["np.ndarray"], str]
+Recognise = Callable[[np.ndarray], str]
 
 
 def recognise_text(image: np.ndarray) -> str:
     """The real OCR: the region's text, in reading order and paragraphs."""
-    from fanyi import ocr
+    from fanyi import ocr  # noqa: PLC0415 - ONNX Runtime and the models load with the first recognition
 
     return ocr.text(ocr.recognise(image))
 
 
 def to_array(image: QImage) -> np.ndarray:
     """An RGB copy of ``image`` as a height × width × 3 uint8 array."""
-    import numpy as np
-
     rgb = image.convertToFormat(QImage.Format.Format_RGB888)
     rows = np.frombuffer(rgb.constBits(), np.uint8).reshape(rgb.height(), rgb.bytesPerLine())
-    return rows[:, : rgb.width() * 3].reshape(rgb.height(), rgb.width(), 3).copy()
+    pixels: np.ndarray = rows[:, : rgb.width() * 3].reshape(rgb.height(), rgb.width(), 3).copy()
+    return pixels
 
 
 class _Worker(QObject):
@@ -50,7 +46,7 @@ class _Worker(QObject):
 
     @Slot(int, object)
     def run(self, req_id: int, image: np.ndarray) -> None:
-        from fanyi.ocr import ImageError, OcrUnavailable
+        from fanyi.ocr import ImageError, OcrUnavailable  # noqa: PLC0415 - as recognise_text
 
         try:
             text = self._recognise(image)
@@ -58,7 +54,7 @@ class _Worker(QObject):
             self.failed.emit(req_id, self.tr("Text cannot be recognised: %1.").replace("%1", str(exc)))
         except ImageError as exc:
             self.failed.emit(req_id, self.tr("This region cannot be recognised: %1.").replace("%1", str(exc)))
-        except Exception as exc:  # noqa: BLE001 - whatever OCR raises, the GUI says it and goes on
+        except Exception as exc:  # whatever OCR raises, the GUI says it and goes on
             log.exception("OCR failed")
             self.failed.emit(req_id, self.tr("Text recognition failed: %1").replace("%1", str(exc) or type(exc).__name__))
         else:

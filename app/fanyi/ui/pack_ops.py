@@ -19,6 +19,7 @@ from fanyi.packs import catalog, install, library
 from fanyi.packs.catalog import Catalog, CatalogEntry
 from fanyi.packs.download import TransferProgress
 from fanyi.packs.errors import DownloadError, LibraryError
+from fanyi.packs.library import PackInfo
 from fanyi.ui.i18n import Retranslating
 
 log = logging.getLogger(__name__)
@@ -39,7 +40,7 @@ class _Call(QThread):
             self._fail("")
         except DownloadError as exc:
             self._fail(unreachable_text() if exc.unreachable else str(exc))
-        except Exception as exc:  # LibraryError/PackError carry a sentence; a bug still shows, not crashes
+        except Exception as exc:  # noqa: BLE001 - LibraryError/PackError carry a sentence; a bug shows, not crashes
             log.warning("pack operation failed: %s", exc)
             self._fail(str(exc) or type(exc).__name__)
         else:
@@ -101,7 +102,7 @@ class PackOperations(QObject):
         user_url = getattr(self._settings(), "catalog_url", "") or None
         mirror = getattr(self._settings(), "download_mirror", "") or None
 
-        def run(token: CancelToken):
+        def run(token: CancelToken) -> PackInfo:
             cat = install.load_catalog(refresh=True, user_url=user_url)
             self.catalog_changed.emit(cat)
             entry = cat.default_entry()

@@ -4,6 +4,7 @@ each failed part with its reason; Open and Show in folder for the output."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, QUrl
 from PySide6.QtGui import QDesktopServices
@@ -44,10 +45,10 @@ _KNOWN = {
 def known_text(text: str) -> str:
     """A reason or note in the UI language; one we do not know (an engine's message) as it is."""
     source = _KNOWN.get(text)
-    return QCoreApplication.translate("ReportDialog", source) if source else text
+    return QCoreApplication.translate("ReportDialog", str(source)) if source else text
 
 
-def _open(path: Path) -> None:
+def _open(path: Path | None) -> None:
     QDesktopServices.openUrl(QUrl.fromLocalFile(str(path)))
 
 
@@ -81,7 +82,7 @@ class ReportDialog(Retranslating, QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         self.open_button = QPushButton(clicked=lambda: _open(report.output))
-        self.folder_button = QPushButton(clicked=lambda: _open(report.output.parent))
+        self.folder_button = QPushButton(clicked=lambda: _open(report.output and report.output.parent))
         for button in (self.open_button, self.folder_button):
             buttons.addButton(button, QDialogButtonBox.ButtonRole.ActionRole)
             button.setEnabled(report.output is not None)
@@ -112,7 +113,9 @@ class ReportDialog(Retranslating, QDialog):
         self.heading.setText(heading)
         captions = (self.tr("Translated"), self.tr("Left as they were"), self.tr("Failed"))
         for row, caption in enumerate(captions):
-            self.counts.itemAt(row, QFormLayout.ItemRole.LabelRole).widget().setText(caption)
+            label = self.counts.itemAt(row, QFormLayout.ItemRole.LabelRole)
+            assert label is not None  # each row has its label
+            cast(QLabel, label.widget()).setText(caption)
         self.translated.setText(self.tr("%1 of %2 parts").replace("%1", str(r.translated))
                                 .replace("%2", str(r.total)))
         kept = str(r.kept_count)

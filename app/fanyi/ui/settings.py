@@ -7,6 +7,7 @@ import json
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from fanyi import defaults, limits, paths
 from fanyi.fsutil import atomic_write_text, move_aside
@@ -62,7 +63,7 @@ class Settings:
 
     def __post_init__(self) -> None:
         # Values outside the known choices (an old or hand-edited file) fall back field by field.
-        def default(name: str):
+        def default(name: str) -> Any:
             return Settings.__dataclass_fields__[name].default
 
         for name, most in _upper_bounds().items():
@@ -114,7 +115,8 @@ def _coerce(raw: dict) -> dict:
     for f in dataclasses.fields(Settings):
         if f.name not in raw:
             continue
-        default = f.default_factory() if f.default is dataclasses.MISSING else f.default
+        factory = f.default_factory
+        default = factory() if f.default is dataclasses.MISSING and callable(factory) else f.default
         value, expected = raw[f.name], type(default)
         if type(value) is expected:
             values[f.name] = value

@@ -27,9 +27,9 @@ from PySide6.QtWidgets import (
 
 from fanyi import limits
 from fanyi.defaults import api_address
+from fanyi.glossary import Glossary, GlossaryError
 from fanyi.packs.catalog import DEFAULT_CATALOG_URLS
 from fanyi.ui import hotkey, region
-from fanyi.glossary import Glossary, GlossaryError
 from fanyi.ui.glossary_tab import GlossaryTab
 from fanyi.ui.i18n import LANGUAGE_NAMES, Retranslating
 from fanyi.ui.layout import hbox, vbox
@@ -199,7 +199,8 @@ class SettingsDialog(Retranslating, QDialog):
     def tab_of(self, field: QWidget) -> str:
         """The title of the tab that holds ``field``."""
         for index in range(self.tabs.count()):
-            if self.tabs.widget(index).isAncestorOf(field):
+            page = self.tabs.widget(index)
+            if page is not None and page.isAncestorOf(field):
                 return self.tabs.tabText(index)
         raise LookupError(field)
 
@@ -286,7 +287,9 @@ class SettingsDialog(Retranslating, QDialog):
         if bad:  # say so here rather than drop what the user typed
             self.download_note.setText(self.tr("An address must start with https:// or http://."))
             self.download_note.setStyleSheet("color: #b3261e;")
-            self.tabs.setCurrentWidget(self.downloads_tab.parentWidget())
+            page = self.downloads_tab.parentWidget()
+            assert page is not None  # the tab's page
+            self.tabs.setCurrentWidget(page)
             bad[0].setFocus()
             return
         super().accept()

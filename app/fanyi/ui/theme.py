@@ -47,6 +47,7 @@ def apply(theme: str) -> None:
     """``theme`` is 'system', 'light' or 'dark'."""
     global _system
     app = QApplication.instance()
+    assert isinstance(app, QApplication)
     if _system is None:
         _system = (app.style().name(), app.palette())
     if theme in ("light", "dark"):

@@ -14,7 +14,7 @@ from fanyi.ui.i18n import Retranslating
 
 
 class _TrayMenu(Retranslating, QMenu):
-    def __init__(self, tray: "Tray") -> None:
+    def __init__(self, tray: Tray) -> None:
         super().__init__()
         self.show_action = self.addAction("", tray.show_requested.emit)
         self.clipboard_action = self.addAction("", tray.translate_clipboard_requested.emit)

@@ -26,6 +26,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
 
@@ -34,14 +35,17 @@ from fanyi.engine.gate import TranslatorGate
 from fanyi.engine.options import DecodeOptions
 from fanyi.engine.results import Rewind, Translation
 
+if TYPE_CHECKING:
+    from fanyi.engine.translator import Translator
+
 log = logging.getLogger(__name__)
 
-OpenTranslator = Callable[[Path, int | None], object]
+OpenTranslator = Callable[[Path, int | None], "Translator"]
 
 
-def open_translator(pack_dir: Path, threads: int | None = None):
+def open_translator(pack_dir: Path, threads: int | None = None) -> Translator:
     """The real engine; passed around as a factory so tests and the document queue can swap or reuse it."""
-    from fanyi.engine.translator import Translator
+    from fanyi.engine.translator import Translator  # noqa: PLC0415 - the engine loads in the worker thread
 
     return Translator.open(pack_dir, threads=threads)
 
@@ -102,7 +106,7 @@ class TranslationWorker(QObject):
         # worker thread only: what the gate holds, the threads it was opened with, and the spare model
         self._loaded: str | None = None
         self._threads: int | None = None
-        self._spare: tuple[str, object] | None = None
+        self._spare: tuple[str, Translator] | None = None
 
     # Called from the GUI thread; the lock is all the two threads share besides CancelTokens.
     def submit(self, request: _Request) -> None:
@@ -137,7 +141,7 @@ class TranslationWorker(QObject):
                 self._gate.replace(None)
             try:
                 translator = self._open(Path(pack_dir), threads)
-            except Exception as exc:  # a broken pack must show as a message, not end the thread
+            except Exception as exc:  # noqa: BLE001 - a broken pack must show as a message, not end the thread
                 log.warning("could not open %s: %s", pack_dir, exc)
                 self._gate.replace(None)
                 self._loaded = None
@@ -145,7 +149,7 @@ class TranslationWorker(QObject):
                 return
         self._gate.replace(translator)
         if previous is not None and previous[0] not in (None, pack_dir) and previous[1] is not None:
-            self._spare = (previous[0], previous[1])  # type: ignore[assignment]
+            self._spare = (previous[0], previous[1])
         self._loaded, self._threads = pack_dir, threads
         self.loaded.emit(
             ModelInfo(
@@ -165,7 +169,7 @@ class TranslationWorker(QObject):
     def drop_spare(self) -> None:
         self._spare = None
 
-    def _spare_for(self, pack_dir: str):
+    def _spare_for(self, pack_dir: str) -> Translator:
         """The spare model of ``pack_dir``, opened (in place of the previous spare) when it is another."""
         if self._spare is None or self._spare[0] != pack_dir:
             self._spare = None
@@ -204,7 +208,7 @@ class TranslationWorker(QObject):
             self.untranslated.emit(request.req_id, result.failures)
         self.finished.emit(request.req_id, result.text, stats)
 
-    def _translate(self, request: _Request, translator) -> tuple[list, dict]:
+    def _translate(self, request: _Request, translator: Translator) -> tuple[list, dict]:
         events = []
         for event in translator.translate_stream(request.text, request.options, request.token):
             events.append(event)

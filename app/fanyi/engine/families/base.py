@@ -45,11 +45,11 @@ class HfFolder:
     """A Hugging Face model folder as the exporter finds it: config.json and tokenizer_config.json read once."""
 
     path: Path
-    config: dict
-    tokenizer_config: dict = field(default_factory=dict)
+    config: dict[str, Any]
+    tokenizer_config: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def read(cls, path: Path) -> "HfFolder":
+    def read(cls, path: Path) -> HfFolder:
         if not (path / "config.json").is_file():
             raise ExportRefused(f"{path} is not a Hugging Face model folder: config.json is missing")
         return cls(path, _read_json(path / "config.json"),
@@ -68,7 +68,7 @@ class HfFolder:
         return (self.path / name).is_file()
 
 
-def _read_json(path: Path) -> dict:
+def _read_json(path: Path) -> dict[str, Any]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -101,8 +101,19 @@ class Family:
         """Why a folder of this family's architecture is not exported (when claims() is False)."""
         return f"{folder.path}: {folder.architecture} is not supported"
 
+    def check_folder(self, folder: HfFolder) -> None:
+        """ExportRefused when the folder lacks what the export needs."""
+        raise NotImplementedError
+
+    def manifest_architecture(self, model: Any) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def manifest_languages(self, folder: HfFolder, hf_tokenizer: Callable[[], Any], generation: dict[str, Any]
+                           ) -> dict[str, Any]:
+        raise NotImplementedError
+
     # --- the manifest ----------------------------------------------------------------------------
-    def check_manifest(self, manifest: dict) -> None:
+    def check_manifest(self, manifest: dict[str, Any]) -> None:
         """What the schema cannot say field by field; raises schema.Invalid."""
 
     def extra_position_rows(self) -> int:
@@ -121,7 +132,8 @@ class Family:
                context: str = "") -> list[int]:
         """A source's ids as the model reads them (a prompt, for an LLM). `terms` (glossary entries found in
         the text) and `context` (the text before it) only where takes_terms / takes_context says so."""
-        return tokenizer.encode(text, choice.source_token)
+        ids: list[int] = tokenizer.encode(text, choice.source_token)
+        return ids
 
     def takes_terms(self, tokenizer: Any) -> bool:
         """Whether a glossary goes into the prompt (else its terms are protected by placeholders)."""
@@ -182,7 +194,7 @@ def family_named(name: str) -> Family:
                          f"(this Fanyi runs {', '.join(sorted(FAMILIES))})") from None
 
 
-def family_of(manifest: dict) -> Family:
+def family_of(manifest: dict[str, Any]) -> Family:
     """The family a manifest names; packs written before families existed are Marian."""
     return family_named((manifest.get("architecture") or {}).get("type", "marian"))
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
@@ -24,8 +25,20 @@ from ..language_choice import LanguageChoice, base_language, pick_languages
 from ..prompt import CONTEXT, DEFAULT, TERMINOLOGY, Prompts, Request, strip_rule
 from ..schema import Invalid, integer, show, text
 from ..segment import Segment, split_paragraphs
-from .base import (ACTIVATION, HEADS, LAYERS, MULTIPLE, POSITIONS, VOCAB, WIDTH, ExportRefused, Family,
-                   HfFolder, clean_up_spaces, informative)
+from .base import (
+    ACTIVATION,
+    HEADS,
+    LAYERS,
+    MULTIPLE,
+    POSITIONS,
+    VOCAB,
+    WIDTH,
+    ExportRefused,
+    Family,
+    HfFolder,
+    clean_up_spaces,
+    informative,
+)
 from .seq2seq import array, linear
 from .weights import CausalWeights, DecoderBlock, Rotary
 
@@ -82,7 +95,7 @@ class CausalLM(Family):
                                 "tokenizer's file")
         self.check_config(folder.config)
 
-    def check_config(self, config: dict) -> None:
+    def check_config(self, config: dict[str, Any]) -> None:
         """Refuse, in one line, an option of config.json the graphs do not implement."""
         rope = config.get("rope_scaling") or {}
         kind = rope.get("rope_type", rope.get("type", "default")) if isinstance(rope, dict) else "default"
@@ -132,14 +145,14 @@ class CausalLM(Family):
         return int(getattr(config, "head_dim", None) or config.hidden_size // config.num_attention_heads)
 
     def attention_scale(self, config: Any) -> float:
-        return float(self.head_dim(config)) ** -0.5
+        return float(float(self.head_dim(config)) ** -0.5)
 
-    def extras(self, model: Any) -> dict:
+    def extras(self, model: Any) -> dict[str, Any]:
         """CausalWeights fields beyond the common ones (embedding scale, soft-capping, norm order)."""
         return {}
 
     # --- export: the manifest ----------------------------------------------------------------------
-    def manifest_architecture(self, model: Any) -> dict:
+    def manifest_architecture(self, model: Any) -> dict[str, Any]:
         cfg = model.config
         rope = getattr(cfg, "rope_scaling", None) or {}
         return {
@@ -159,7 +172,7 @@ class CausalLM(Family):
     def sliding_window(self, config: Any) -> int | None:
         return None
 
-    def manifest_languages(self, folder: HfFolder, hf_tokenizer: Callable[[], Any], generation: dict) -> dict:
+    def manifest_languages(self, folder: HfFolder, hf_tokenizer: Callable[[], Any], generation: dict[str, Any]) -> dict[str, Any]:
         codes = list(self.languages)
         default = "zh" if "zh" in codes else codes[0]
         return {
@@ -177,7 +190,7 @@ class CausalLM(Family):
         itself turns into one (TranslateGemma)."""
         return "text"
 
-    def manifest_prompt(self, hf_tokenizer: Any) -> dict:
+    def manifest_prompt(self, hf_tokenizer: Any) -> dict[str, Any]:
         special = {key: value for key, value in hf_tokenizer.special_tokens_map.items() if isinstance(value, str)}
         return {
             "chat_template": CHAT_TEMPLATE,
@@ -191,7 +204,7 @@ class CausalLM(Family):
         }
 
     # --- the manifest -----------------------------------------------------------------------------
-    def check_manifest(self, manifest: dict) -> None:
+    def check_manifest(self, manifest: dict[str, Any]) -> None:
         arch = manifest["architecture"]
         if arch["heads"] % arch["kv_heads"]:
             raise Invalid("architecture", f"says {arch['heads']} query heads for {arch['kv_heads']} key/value "
@@ -216,7 +229,7 @@ class CausalLM(Family):
     def open_tokenizer(self, pack: PackView) -> ChatTokenizer:
         section = pack.manifest["prompt"]
 
-        def read_template(path: Any) -> str:
+        def read_template(path: Path) -> str:
             if path.stat().st_size > limits.MAX_CHAT_TEMPLATE_BYTES:
                 raise ValueError(f"more than {limits.MAX_CHAT_TEMPLATE_BYTES} bytes")
             return path.read_text(encoding="utf-8")
@@ -235,16 +248,17 @@ class CausalLM(Family):
 
     def encode(self, tokenizer: Any, text_: str, choice: LanguageChoice, terms: Sequence[tuple[str, str]] = (),
                context: str = "") -> list[int]:
-        return tokenizer.encode(text_, self.request(choice, terms, context))
+        ids: list[int] = tokenizer.encode(text_, self.request(choice, terms, context))
+        return ids
 
     def request(self, choice: LanguageChoice, terms: Sequence[tuple[str, str]] = (), context: str = "") -> Request:
         return Request(choice.source or "", choice.target or "", tuple(terms), context)
 
     def takes_terms(self, tokenizer: Any) -> bool:
-        return tokenizer.prompts.has(TERMINOLOGY)
+        return bool(tokenizer.prompts.has(TERMINOLOGY))
 
     def takes_context(self, tokenizer: Any) -> bool:
-        return tokenizer.prompts.has(CONTEXT)
+        return bool(tokenizer.prompts.has(CONTEXT))
 
     def open_runner(self, pack: PackView, threads: int | None) -> CausalRunner:
         return CausalRunner(pack, threads)

@@ -32,7 +32,7 @@ class Gemma3(CausalLM):
     config_activation = "gelu_pytorch_tanh"
     strip_think = False
 
-    def check_config(self, config: dict) -> None:
+    def check_config(self, config: dict[str, Any]) -> None:
         super().check_config(config)
         if config.get("use_bidirectional_attention"):
             raise ExportRefused("use_bidirectional_attention=true is not supported for Gemma 3 (an embedding model's)")
@@ -58,12 +58,12 @@ class Gemma3(CausalLM):
             sliding_window=int(config.sliding_window) if sliding else None)
 
     def attention_scale(self, config: Any) -> float:
-        return float(config.query_pre_attn_scalar) ** -0.5
+        return float(float(config.query_pre_attn_scalar) ** -0.5)
 
     def sliding_window(self, config: Any) -> int | None:
         return int(config.sliding_window) if "sliding_attention" in config.layer_types else None
 
-    def extras(self, model: Any) -> dict:
+    def extras(self, model: Any) -> dict[str, Any]:
         cfg = model.config
         return {"embed_scale": float(model.model.embed_tokens.embed_scale),
                 "attention_softcap": cfg.attn_logit_softcapping, "final_softcap": cfg.final_logit_softcapping}

@@ -55,5 +55,5 @@ class HunYuan(CausalLM):
             gate=linear(mlp.gate_proj), up=linear(mlp.up_proj), down=linear(mlp.down_proj),
             rotary="global", q_norm=self.norm(att.query_layernorm), k_norm=self.norm(att.key_layernorm))
 
-    def extras(self, model: Any) -> dict:
+    def extras(self, model: Any) -> dict[str, Any]:
         return {"qk_norm_after_rotary": True}

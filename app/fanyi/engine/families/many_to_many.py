@@ -38,7 +38,7 @@ class ManyToMany(EncoderDecoder):
         codes = list(hf_tokenizer.additional_special_tokens)
         return codes, codes
 
-    def manifest_languages(self, folder: HfFolder, hf_tokenizer: Callable[[], Any], generation: dict) -> dict:
+    def manifest_languages(self, folder: HfFolder, hf_tokenizer: Callable[[], Any], generation: dict[str, Any]) -> dict[str, Any]:
         tok = hf_tokenizer()
         codes, tokens = self.language_codes(tok)
         if not tokens:
@@ -71,7 +71,7 @@ class ManyToMany(EncoderDecoder):
         }
 
     # --- the manifest -----------------------------------------------------------------------------
-    def check_manifest(self, manifest: dict) -> None:
+    def check_manifest(self, manifest: dict[str, Any]) -> None:
         super().check_manifest(manifest)
         languages = manifest["languages"]
         if languages is None or languages["tokens"] is None:
@@ -101,10 +101,11 @@ class FairseqPositions(EncoderDecoder):
     positions = "fairseq"
 
     def position_offset(self, config: Any) -> int:
-        return config.pad_token_id + 1
+        return int(config.pad_token_id) + 1
 
     def pad_position(self, config: Any) -> int | None:
-        return config.pad_token_id
+        pad: int | None = config.pad_token_id
+        return pad
 
     def extra_position_rows(self) -> int:
         return LEARNED_POSITION_OFFSET

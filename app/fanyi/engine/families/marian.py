@@ -46,7 +46,7 @@ class Marian(EncoderDecoder):
             raise ExportRefused(f"{folder.path} uses separate source and target vocabularies, "
                                 "which Fanyi does not support")
 
-    def manifest_languages(self, folder: HfFolder, hf_tokenizer: Callable[[], Any], generation: dict) -> dict:
+    def manifest_languages(self, folder: HfFolder, hf_tokenizer: Callable[[], Any], generation: dict[str, Any]) -> dict[str, Any]:
         if generation["forced_bos_token_id"] is not None:
             raise ExportRefused("forced_bos_token_id is not supported by the Fanyi runtime for MarianMT models")
         vocab = json.loads((folder.path / "vocab.json").read_text(encoding="utf-8"))
@@ -66,7 +66,7 @@ class Marian(EncoderDecoder):
                 "unk": vocab.get("<unk>")}
 
     # --- the manifest -----------------------------------------------------------------------------
-    def check_manifest(self, manifest: dict) -> None:
+    def check_manifest(self, manifest: dict[str, Any]) -> None:
         super().check_manifest(manifest)
         for key, token in manifest["target_tokens"].items():
             if token != f">>{key}<<":

@@ -4,6 +4,8 @@ instructions ask for the translation only, and the chat template runs with think
 
 from __future__ import annotations
 
+from typing import Any
+
 from .base import ExportRefused, register
 from .causal_lm import CausalLM
 
@@ -36,7 +38,7 @@ class Qwen3(CausalLM):
     }
     template_kwargs = {"enable_thinking": False}
 
-    def check_config(self, config: dict) -> None:
+    def check_config(self, config: dict[str, Any]) -> None:
         super().check_config(config)
         if config.get("use_sliding_window"):
             raise ExportRefused("use_sliding_window=true is not supported for Qwen3 (its released models do not use it)")

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from ..runner import Runner
-from ..schema import BOOLEAN, Invalid, one_of, show
+from ..schema import BOOLEAN, Invalid, one_of
 from .base import ACTIVATION, HEADS, LAYERS, POSITIONS, VOCAB, WIDTH, Family, informative
 from .weights import Attention, Layer, Linear, Norm, Seq2SeqWeights
 
@@ -27,7 +27,8 @@ POSITION_TABLES = ("shared.encoder_positions", "shared.decoder_positions")  # [m
 def array(tensor: Any) -> np.ndarray:
     """A torch tensor (or parameter) of any float type, bfloat16 included, as float32 numpy, without
     importing torch."""
-    return tensor.detach().float().cpu().numpy()
+    values: np.ndarray = tensor.detach().float().cpu().numpy()
+    return values
 
 
 def linear(module: Any) -> Linear:
@@ -90,11 +91,11 @@ class EncoderDecoder(Family):
         def shared_or_copy(tensor: Any) -> np.ndarray:
             return dec_emb if tensor.data_ptr() == dec_emb_t.data_ptr() else array(tensor)
 
-        def layer(l: Any, cross: bool) -> Layer:
-            return Layer(_attention(l.self_attn), layer_norm(l.self_attn_layer_norm), linear(l.fc1), linear(l.fc2),
-                         layer_norm(l.final_layer_norm),
-                         cross_attn=_attention(l.encoder_attn) if cross else None,
-                         cross_norm=layer_norm(l.encoder_attn_layer_norm) if cross else None)
+        def layer(block: Any, cross: bool) -> Layer:
+            return Layer(_attention(block.self_attn), layer_norm(block.self_attn_layer_norm), linear(block.fc1), linear(block.fc2),
+                         layer_norm(block.final_layer_norm),
+                         cross_attn=_attention(block.encoder_attn) if cross else None,
+                         cross_norm=layer_norm(block.encoder_attn_layer_norm) if cross else None)
 
         bias = getattr(model, "final_logits_bias", None)  # M2M100 has none
         embedding_norm = self.layernorm_embedding
@@ -110,8 +111,8 @@ class EncoderDecoder(Family):
             final_logits_bias=np.zeros(dec_emb.shape[0], np.float32) if bias is None else array(bias).reshape(-1),
             encoder_positions=_position_table(enc.embed_positions),
             decoder_positions=_position_table(dec.embed_positions),
-            encoder_layers=[layer(l, False) for l in enc.layers],
-            decoder_layers=[layer(l, True) for l in dec.layers],
+            encoder_layers=[layer(block, False) for block in enc.layers],
+            decoder_layers=[layer(block, True) for block in dec.layers],
             pre_norm=self.pre_norm,
             position_offset=self.position_offset(cfg),
             pad_position=self.pad_position(cfg),
@@ -121,7 +122,7 @@ class EncoderDecoder(Family):
             decoder_final_norm=layer_norm(dec.layer_norm) if self.pre_norm else None,
         )
 
-    def manifest_architecture(self, model: Any) -> dict:
+    def manifest_architecture(self, model: Any) -> dict[str, Any]:
         cfg = model.config
         return {
             "d_model": cfg.d_model,
@@ -141,7 +142,7 @@ class EncoderDecoder(Family):
         }
 
     # --- the manifest -----------------------------------------------------------------------------
-    def check_manifest(self, manifest: dict) -> None:
+    def check_manifest(self, manifest: dict[str, Any]) -> None:
         arch = manifest["architecture"]
         if arch["heads"] * arch["head_dim"] != arch["d_model"]:
             raise Invalid("architecture", f"says {arch['heads']} heads of {arch['head_dim']} values, "

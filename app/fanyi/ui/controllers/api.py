@@ -63,10 +63,11 @@ class ApiController(QObject):
             if was_running:
                 self.status_changed.emit(self.tr("Other apps can no longer use Fanyi."))
             return
-        from fanyi.server.browsers import BrowserPolicy, OriginError
-        from fanyi.server.core import Core
-        from fanyi.server.models import Models
-        from fanyi.server.run import BackgroundServer, ServerError, bind
+        # the server (starlette, uvicorn) loads when the API is first turned on, not with the app
+        from fanyi.server.browsers import BrowserPolicy, OriginError  # noqa: PLC0415
+        from fanyi.server.core import Core  # noqa: PLC0415
+        from fanyi.server.models import Models  # noqa: PLC0415
+        from fanyi.server.run import BackgroundServer, ServerError, bind  # noqa: PLC0415
 
         threads = self._settings.threads
         models = Models(lambda: self._packs.installed, lambda path: self._opener(path, threads.value or None),

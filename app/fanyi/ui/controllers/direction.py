@@ -78,7 +78,7 @@ class DirectionController(QObject):
         """Automatic direction on, or off to keep the one the user chose."""
         self._settings.auto_direction.set(on)
 
-    def set_languages(self, source: str, target: str | None) -> None:
+    def set_languages(self, source: str | None, target: str | None) -> None:
         """Remember the languages chosen for the window's many-to-many pack (and translate again)."""
         pack = self._packs.current
         if pack is None or not routing.multilingual(pack):
