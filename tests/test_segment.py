@@ -31,11 +31,13 @@ def bracket(pieces: list[Segment], target_lang: str) -> str:
 
 # --- split_text: the lossless invariant --------------------------------------------------------
 
+# fmt: off
 FUZZ_ATOMS = [
     "a", "Z", "é", "中", "文", "😀", " ", "  ", "\t", "\n", "\r\n", "\r", "\n\n", "\u3000", "\u00a0",
     "\u2028", "\f", ".", "!", "?", "…", "...", "。", "！", "？", "；", "”", "“", '"', "'", ")", "(",
     "1", "3.14", "Mr.", "e.g.", "J.", "No.", "http://x.y/?a=1!", "a@b.cn", "-", "—", "\u0301", "\x85",
 ]
+# fmt: on
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -21,6 +21,7 @@ CORPUS = ROOT / "assets" / "corpus"
 EN_ZH_TARGETS = (">>cmn_Hans<<", ">>cmn_Hant<<", ">>yue<<")
 DIRECTIONS = ("en-zh", "zh-en")
 
+# fmt: off
 HARD_STRINGS = [
     # empty, whitespace, leading/trailing spaces
     "", " ", "   ", "\t", "\n", "\n\n", " \t\n ", "\u3000", " leading", "trailing ", "  both  ",
@@ -53,6 +54,7 @@ HARD_STRINGS = [
     "▁", "▁ literal ▁▁ underline", "⁇", "isn't , . ? ! 'm 's 've 're", "rock ' n ' roll", " ' ",
     'He said "don\'t" — it\'s \'fine\'…',
 ]
+# fmt: on
 
 TARGET_TOKENS = [None, "cmn_Hans", ">>cmn_Hant<<", "yue", "xx"]
 

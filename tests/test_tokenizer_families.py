@@ -24,11 +24,13 @@ ROOT = Path(__file__).resolve().parents[1]
 FAMILIES = ("mbart50", "m2m100", "nllb")
 SOURCES = {"mbart50": ("en_XX", "zh_CN", "fr_XX"), "m2m100": ("en", "zh", "ast"),
            "nllb": ("eng_Latn", "zho_Hant", "yue_Hant")}
+# fmt: off
 CODE_STRINGS = [  # language codes and specials written in a text
     "en_XX Hello", "zh_CN你好", "hello zh_CN world", "__en__ Hello", "__fr__", "x__zh__y", "eng_Latn Hello",
     "zho_Hans 你好 zho_Hant", "<mask>", "a <mask> b", "a<mask>b", "<s>", "a </s> b", "<pad><unk>", "en_xx",
     "__xx__", "fr_XX__fr__fra_Latn",
 ]
+# fmt: on
 
 
 def texts() -> list[str]:

@@ -39,6 +39,7 @@ HIDDEN_IMPORTS += ["uvicorn.protocols.http.h11_impl", "uvicorn.loops.asyncio", "
 
 # fanyi.export is bundled for its error types and `fanyi models fetch` says which extra is missing,
 # so its lazy imports of the export tooling must not drag that tooling in.
+# fmt: off
 EXCLUDES = [
     "torch", "transformers", "onnx", "onnxslim", "safetensors", "huggingface_hub", "sympy", "scipy",
     "tkinter", "matplotlib", "IPython", "pytest", "setuptools", "pip", "yaml",
@@ -54,6 +55,7 @@ EXCLUDES = [
     "PySide6.QtSvg", "PySide6.QtSvgWidgets", "PySide6.QtConcurrent", "PySide6.QtHelp",
     "onnxruntime.transformers", "onnxruntime.quantization", "onnxruntime.tools", "onnxruntime.training",
 ]
+# fmt: on
 
 # Bundle paths (forward slashes) dropped after analysis. The widgets draw with the raster engine,
 # so nothing needs OpenGL/EGL or their Wayland buffer plugins; no network. Image formats other

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 # NLLB-200's ISO 639-3 codes of languages that have an ISO 639-1 code (the sentence splitter and
 # joiner, the language names and the language detector know languages by that one)
+# fmt: off
 ISO639_1 = {
     "afr": "af", "amh": "am", "bak": "ba", "bel": "be", "bul": "bg", "ben": "bn", "bos": "bs", "cat": "ca",
     "ces": "cs", "cym": "cy", "dan": "da", "deu": "de", "ell": "el", "eng": "en", "spa": "es", "est": "et",
@@ -32,6 +33,7 @@ ISO639_1 = {
     "tur": "tr", "ukr": "uk", "urd": "ur", "uzn": "uz", "vie": "vi", "wol": "wo", "xho": "xh", "ydd": "yi",
     "yor": "yo", "zho": "zh", "cmn": "zh", "zul": "zu",
 }
+# fmt: on
 
 
 @dataclass(frozen=True)

@@ -64,18 +64,22 @@ _ZH_END = re.compile(rf"[{_ZH_FINAL}]+(?:[{_CLOSERS}]+[{_ZH_FINAL}]+)*[{_CLOSERS
 # Abbreviations (lower case, without the final dot) after which ". " never ends a sentence.
 # Single capitals ("J. R. R. Tolkien") and dotted initialisms ("U.S.", "e.g.", "p.m.") are
 # recognised by shape instead of being listed.
+# fmt: off
 _ABBREVIATIONS = frozenset({
     "mr", "mrs", "ms", "mx", "messrs", "mmes", "dr", "prof", "sr", "jr", "st", "mt", "rev", "hon",
     "gen", "col", "capt", "lt", "sgt", "cmdr", "adm", "gov", "sen", "rep", "pres", "insp",
     "vs", "etc", "cf", "viz", "al", "ca", "approx", "esp", "incl",
     "inc", "ltd", "co", "corp", "plc", "llc", "bros", "dept", "univ", "assn", "ph.d",
 })
+# fmt: on
 # Words that are abbreviations only in front of a number ("No. 5", "Fig. 3", "Jan. 2024") but are
 # also ordinary words or names ("I said no.", "I met Jan."), so they end a sentence otherwise.
+# fmt: off
 _NUMBER_ABBREVIATIONS = frozenset({
     "no", "nos", "nr", "fig", "figs", "vol", "vols", "p", "pp", "ch", "chap", "sec", "art", "eq",
     "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
 })
+# fmt: on
 _INITIALISM = re.compile(r"(?:[^\W\d_]\.)+[^\W\d_]")
 # Initialisms that usually end their sentence ("We met at 5 p.m. Then ...").
 _FINAL_INITIALISMS = frozenset({"a.m", "p.m"})
