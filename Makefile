@@ -62,9 +62,9 @@ default-pack: install
 run: default-pack
 	$(BIN)/fanyi
 
-# Static checks, a few seconds each (configured in pyproject.toml): ruff's lint rules and formatting,
-# mypy (strict but for the Qt code), and zizmor on the GitHub workflows that build what users
-# download (offline: no GitHub API).
+# Static checks (configured in pyproject.toml): ruff's lint rules and formatting (a second), mypy
+# (strict but for the Qt code; about a minute on two cores the first time, seconds from its cache),
+# and zizmor on the GitHub workflows that build what users download (offline: no GitHub API).
 lint: install-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
