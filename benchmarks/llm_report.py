@@ -1,7 +1,7 @@
 """Writes benchmarks/RESULTS-llm.md from llm_paired.py's and llm_bandwidth.py's JSON (issue 19).
 
     /work/bench/venv/bin/python benchmarks/llm_report.py [--work /work/bench] [--out benchmarks/RESULTS-llm.md]
-        [--note "text for the header"]
+        [--models hy-mt1.5-1.8b,qwen3-1.7b] [--note "text for the header"]
 """
 
 from __future__ import annotations
@@ -81,12 +81,14 @@ def model_section(data: dict, bandwidth: dict | None) -> list[str]:
         lines.append(f"| {label} | " + " | ".join(row) + " |")
     lines += ["", "Per worker (median over rounds; decode in tokens/s, the rest in ms), load and memory:", "",
               "| worker | decode | prefill | ttft cached | ttft uncached | load s | RSS after load MiB | "
-              "RSS after warm-up MiB | files MiB | RSS / files |", "|---|---|---|---|---|---|---|---|---|---|"]
+              "RSS after warm-up MiB | files MiB | RSS / files | same first token with the prefix cached |",
+              "|---|---|---|---|---|---|---|---|---|---|---|"]
     for key, hello in workers.items():
         cells = [value(c, summary[c]["worker_median_ms"][key]) if c in summary else "–" for c, _ in ROWS]
         lines.append(f"| {key} | " + " | ".join(cells) + f" | {hello['load_s']:.2f} | {hello['rss_after_load_mib']:.0f} | "
                      f"{hello['rss_after_warmup_mib']:.0f} | {hello['file_mib']:.0f} | "
-                     f"{hello['rss_after_warmup_mib'] / hello['file_mib']:.2f} |")
+                     f"{hello['rss_after_warmup_mib'] / hello['file_mib']:.2f} | "
+                     f"{'yes' if hello.get('prefix_reuse_same_first_token') else 'NO'} |")
     if bandwidth and "decode" in summary:
         bw = max(bandwidth["read_1t_gbs"], bandwidth["read_2t_gbs"])
         lines += ["", f"Physical limit of a decode step (weights read per token ÷ {bw:.1f} GB/s, the best measured "
@@ -107,6 +109,7 @@ def main() -> None:
     parser.add_argument("--work", type=Path, default=Path("/work/bench"))
     parser.add_argument("--out", type=Path, default=HERE / "RESULTS-llm.md")
     parser.add_argument("--note", default="")
+    parser.add_argument("--models", help="comma-separated (default: every results/llm-*.json)")
     args = parser.parse_args()
     bw_file = args.work / "results" / "bandwidth.json"
     bandwidth = json.loads(bw_file.read_text()) if bw_file.exists() else None
@@ -125,7 +128,9 @@ def main() -> None:
                   f"{bandwidth['copy_2t_gbs']:.1f}; numpy copy {bandwidth['numpy_copy_1t_gbs']:.1f} (load average "
                   f"{bandwidth['load_avg_before']:.1f} before, {bandwidth['load_avg_after']:.1f} after)"]
     lines.append("")
-    for path in sorted((args.work / "results").glob("llm-*.json")):
+    paths = ([args.work / "results" / f"llm-{m}.json" for m in args.models.split(",")] if args.models
+             else sorted((args.work / "results").glob("llm-*.json")))
+    for path in paths:
         lines += model_section(json.loads(path.read_text()), bandwidth)
     args.out.write_text("\n".join(lines))
     print(args.out)

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The LLM peers benchmark (issue 19) in one command:
+#   bash benchmarks/llm_run.sh [--work /work/bench] [--tiny] [llm_paired.py options: --rounds N, --threads 1,2, --engines ...]
+# 1. creates/updates WORK/venv (requirements-llm.txt; llama-cpp-python compiled here for this CPU) and
+#    WORK/builder-venv (requirements-llm-builder.txt: onnxruntime-genai's model builder),
+# 2. builds the random-weight models, their Q4_0 GGUFs and onnxruntime-genai int4 models (llm_prepare.py),
+# 3. measures the memory bandwidth, runs the paired workers and writes benchmarks/RESULTS-llm.md
+#    (--tiny: the tiny smoke-test models, the report in WORK/RESULTS-llm-tiny.md).
+# Everything built stays in WORK, outside the repository.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+work=/work/bench
+models="hy-mt1.5-1.8b,qwen3-1.7b"
+report="$here/RESULTS-llm.md"
+args=()
+while (($#)); do
+  case "$1" in
+    --work) work="$2"; shift 2 ;;
+    --tiny) models="hy-mt1.5-1.8b-tiny,qwen3-1.7b-tiny"; tiny=1; shift ;;
+    *) args+=("$1"); shift ;;
+  esac
+done
+[[ -n "${tiny:-}" ]] && report="$work/RESULTS-llm-tiny.md"
+
+venv() {  # venv folder, requirements file
+  local folder="$1" requirements="$2" stamp want
+  [[ -x "$folder/bin/python" ]] || python3 -m venv "$folder"
+  stamp="$folder/.requirements.sha256"
+  want="$(sha256sum "$requirements" | cut -d' ' -f1)"
+  if [[ "$(cat "$stamp" 2>/dev/null)" != "$want" ]]; then
+    # llama-cpp-python builds llama.cpp from source: native SIMD, OpenMP threads, no BLAS, no curl.
+    CMAKE_ARGS="-DGGML_NATIVE=ON -DGGML_OPENMP=ON -DGGML_BLAS=OFF -DLLAMA_CURL=OFF" \
+      CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" "$folder/bin/pip" install -q -r "$requirements"
+    echo "$want" > "$stamp"
+  fi
+}
+mkdir -p "$work/results"
+venv "$work/venv" "$here/requirements-llm.txt"
+venv "$work/builder-venv" "$here/requirements-llm-builder.txt"
+cd "$here"
+export PYTHONWARNINGS=ignore TOKENIZERS_PARALLELISM=false
+py="$work/venv/bin/python"
+"$py" llm_prepare.py --work "$work" --models "$models" --builder-python "$work/builder-venv/bin/python"
+"$py" llm_bandwidth.py --out "$work/results/bandwidth.json"
+"$py" llm_paired.py --work "$work" --models "$models" "${args[@]}"
+"$py" llm_report.py --work "$work" --models "$models" --out "$report"
