@@ -190,11 +190,14 @@ class OrtGenaiEngine:
         import onnx
 
         model = onnx.load(str(self.folder / "model.onnx"), load_external_data=False)
-        inputs = {name for node in model.graph.node if not node.op_type.startswith("Gather") for name in node.input}
+        # Tables a step only indexes (the embedding lookup; the rotary cos/sin caches, 262144 positions
+        # for HY-MT) are read a row per token, not whole: an initializer counts when some other op reads it.
+        indexing = ("Gather", "GatherBlockQuantized", "RotaryEmbedding", "GroupQueryAttention")
+        inputs = {name for node in model.graph.node if node.op_type not in indexing for name in node.input}
         total = 0
         for init in model.graph.initializer:
             if init.name not in inputs:
-                continue  # read one row per token (the embedding lookup), not per step
+                continue
             size = next((int(e.value) for e in init.external_data if e.key == "length"), None)
             total += size if size is not None else len(init.raw_data)
         return total
