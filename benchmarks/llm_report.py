@@ -53,13 +53,46 @@ def value(config: str, ms: float) -> str:
     return f"{1000 / ms:.2f}" if config == "decode" else f"{ms:.0f}"
 
 
-def model_section(data: dict, bandwidth: dict | None) -> list[str]:
+def formats(data: dict, work: Path) -> list[str]:
+    """What each peer's files hold: the GGUF's tensor types, the int4 model's quantized ops."""
+    import collections
+
+    files = json.loads((work / f"files-{data['model']}.json").read_text())
+    lines = []
+    for variant, path in files.get("gguf", {}).items():
+        from gguf import GGUFReader
+
+        reader = GGUFReader(path)
+        types = collections.Counter(t.tensor_type.name for t in reader.tensors)
+        embd = next(t.tensor_type.name for t in reader.tensors if t.name == "token_embd.weight")
+        lines.append(f"- GGUF {variant}: {Path(path).stat().st_size / 2**20:.0f} MiB; tensors "
+                     + ", ".join(f"{n} {k}" for k, n in types.most_common()) + f"; token_embd (also the output) {embd}")
+    if files.get("ort_genai"):
+        import onnx
+
+        model = onnx.load(str(Path(files["ort_genai"]) / "model.onnx"), load_external_data=False)
+        ops = collections.Counter(n.op_type for n in model.graph.node)
+        nbits = [n for n in model.graph.node if n.op_type == "MatMulNBits"]
+        attrs = {a.name: onnx.helper.get_attribute_value(a) for a in nbits[0].attribute} if nbits else {}
+        size = sum(p.stat().st_size for p in Path(files["ort_genai"]).glob("model.onnx*"))
+        lines.append(f"- onnxruntime-genai int4: {size / 2**20:.0f} MiB; {ops['MatMulNBits']} MatMulNBits "
+                     f"(bits {attrs.get('bits')}, block {attrs.get('block_size')}, accuracy level "
+                     f"{attrs.get('accuracy_level', 0)}), {ops.get('GatherBlockQuantized', 0)} GatherBlockQuantized "
+                     f"embedding, {ops.get('GroupQueryAttention', 0)} GroupQueryAttention, "
+                     f"{ops.get('RotaryEmbedding', 0)} separate RotaryEmbedding")
+    elif files.get("ort_genai_error"):
+        lines.append(f"- onnxruntime-genai: the builder failed: {files['ort_genai_error']}")
+    return lines
+
+
+def model_section(data: dict, bandwidth: dict | None, work: Path) -> list[str]:
     summary, workers = data["summary"], data["workers"]
     engines = data["engines"]
     lines = [f"## {data['model']}", "",
              f"Started {data['started']}; {data['rounds']} rounds; threads {', '.join(map(str, data['threads']))}; "
              f"each cell is the median over rounds of the engine's best thread count in that round "
-             f"(ratio: to llama.cpp Q4_0 in the same round, median and range).", ""]
+             f"(ratio: to llama.cpp Q4_0 in the same round, median and range; above 1 is faster in the "
+             f"decode row, slower in the others).", "", *formats(data, work), ""]
     for engine, why in data["skipped"].items():
         lines.append(f"- **{engine}: not run** — {why}")
     if data["skipped"]:
@@ -131,7 +164,7 @@ def main() -> None:
     paths = ([args.work / "results" / f"llm-{m}.json" for m in args.models.split(",")] if args.models
              else sorted((args.work / "results").glob("llm-*.json")))
     for path in paths:
-        lines += model_section(json.loads(path.read_text()), bandwidth)
+        lines += model_section(json.loads(path.read_text()), bandwidth, args.work)
     args.out.write_text("\n".join(lines))
     print(args.out)
 
