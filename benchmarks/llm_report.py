@@ -92,7 +92,8 @@ def model_section(data: dict, bandwidth: dict | None, work: Path) -> list[str]:
              f"Started {data['started']}; {data['rounds']} rounds; threads {', '.join(map(str, data['threads']))}; "
              f"each cell is the median over rounds of the engine's best thread count in that round "
              f"(ratio: to llama.cpp Q4_0 in the same round, median and range; above 1 is faster in the "
-             f"decode row, slower in the others).", "", *formats(data, work), ""]
+             f"decode row, slower in the others; a median of per-round ratios, so it can differ from the "
+             f"ratio of the medians beside it).", "", *formats(data, work), ""]
     for engine, why in data["skipped"].items():
         lines.append(f"- **{engine}: not run** — {why}")
     if data["skipped"]:
