@@ -34,6 +34,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from paired import pass_order, reply
+
 HERE = Path(__file__).resolve().parent
 CONFIGS = ("decode", "prefill", "ttft_cached", "ttft_uncached")
 REFERENCE = "llama.cpp Q4_0"
@@ -112,11 +114,6 @@ def serve(engine_name: str, model: str, threads: int, work_dir: Path, new_tokens
             reply({"config": config, "load_avg": os.getloadavg()[0], **run_config(engine, config, work, new_tokens)})
 
 
-def reply(message: dict) -> None:
-    sys.stdout.write(json.dumps(message) + "\n")
-    sys.stdout.flush()
-
-
 # --- the controller -------------------------------------------------------------------------------
 
 @dataclass
@@ -158,11 +155,7 @@ def run_rounds(workers: list[Worker], configs: list[str], rounds: int) -> dict:
     answers: dict = {c: {w.key: [] for w in workers} for c in configs}
     for round_no in range(rounds):
         for config in configs:
-            shift = round_no % len(workers)
-            order = workers[shift:] + workers[:shift]
-            if round_no % 2:
-                order.reverse()
-            for worker in order:
+            for worker in pass_order(workers, round_no):
                 time.sleep(PAUSE_S)
                 answers[config][worker.key].append(worker.ask(config))
         print(f"[{time.strftime('%H:%M:%S')}] round {round_no + 1}/{rounds} done, load {os.getloadavg()[0]:.2f}",
