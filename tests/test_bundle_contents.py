@@ -109,7 +109,7 @@ def test_the_repositorys_ocr_models_are_the_pinned_ones(ocr_models):
 
 
 def test_default_pack_name_matches_the_library():
-    from fanyi import library
+    from fanyi.packs import library
 
     assert contents.DEFAULT_PACK == library.DEFAULT_PACK
 
@@ -124,7 +124,8 @@ def test_the_release_catalog_is_bundled_into_assets_when_present(tmp_path):
 
 
 def test_catalog_name_and_place_match_the_app():
-    from fanyi import catalog, paths
+    from fanyi import paths
+    from fanyi.packs import catalog
 
     assert contents.CATALOG == catalog.CATALOG_FILE
     assert catalog.bundled_path() == paths.assets_dir() / contents.CATALOG

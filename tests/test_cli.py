@@ -40,6 +40,21 @@ def test_translate_arguments_stdin_and_stream(tiny_pack):
     assert streamed.stdout == one.stdout
 
 
+def test_without_a_model_the_languages_choose_the_pack(tiny_pack, tiny_pack_zh_en, dirs):
+    """The router picks the pack for --source/--target in any style; the default pack wins a tie."""
+    from fanyi.engine.options import DecodeOptions
+
+    for pack in (tiny_pack, tiny_pack_zh_en):
+        os.symlink(pack, os.path.join(dirs["FANYI_MODELS_DIR"], pack.name))
+    zh_en, en_zh = Translator.open(tiny_pack_zh_en, threads=1), Translator.open(tiny_pack, threads=1)
+    into_english = run("translate", "--source", "zh", "--target", "en", "今天天气很好。", env_extra=dirs)
+    assert into_english.stdout == zh_en.translate("今天天气很好。") + "\n", into_english.stderr
+    traditional = run("translate", "--target", "zh-TW", "Good morning.", env_extra=dirs)
+    assert traditional.stdout == en_zh.translate("Good morning.", DecodeOptions(target="cmn_Hant")) + "\n"
+    nothing = run("translate", "--source", "ja", "--target", "zh", "Hi.", env_extra=dirs)
+    assert nothing.returncode == 2 and "no installed model translates ja into zh" in nothing.stderr
+
+
 def test_models_list_fetch_from_local_folder_and_remove(tiny_hf_en_zh, dirs):
     empty = run("models", "list", env_extra=dirs)
     assert "No translation model is installed" in empty.stdout

@@ -1,9 +1,16 @@
-"""Boundaries: the runtime never imports export tools or Qt; export tools stay out of translation."""
+"""Boundaries: the runtime never imports export tools or Qt; export tools stay out of translation;
+no two modules of the package import each other, directly or around a circle."""
 
 from __future__ import annotations
 
+import ast
+import importlib.util
 import subprocess
 import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
 
 FORBIDDEN_IN_ENGINE = ("torch", "transformers", "onnx", "onnxslim", "PySide6")
 
@@ -15,15 +22,16 @@ def imported_after(code: str) -> set[str]:
 
 
 def test_engine_imports_no_export_tools_and_no_qt():
-    modules = imported_after("import fanyi.engine.translator, fanyi.library")
+    modules = imported_after("import fanyi.engine.translator, fanyi.packs.library")
     assert not modules & set(FORBIDDEN_IN_ENGINE), modules & set(FORBIDDEN_IN_ENGINE)
-    assert "onnxruntime" in modules
+    assert "onnxruntime" not in modules  # loaded with the first session, not to read a manifest
 
 
 def test_translating_imports_no_export_tools(tiny_pack):
     modules = imported_after(
         f"from fanyi.engine.translator import Translator\nTranslator.open(r'{tiny_pack}').translate('Hi.')")
     assert not modules & set(FORBIDDEN_IN_ENGINE)
+    assert "onnxruntime" in modules
 
 
 def test_cli_parser_imports_nothing_heavy():
@@ -32,7 +40,7 @@ def test_cli_parser_imports_nothing_heavy():
 
 
 def test_downloading_and_installing_packs_needs_no_export_tools_no_qt_and_no_onnxruntime():
-    modules = imported_after("import fanyi.installer, fanyi.cli")
+    modules = imported_after("import fanyi.packs.install, fanyi.cli")
     assert not modules & {"torch", "transformers", "onnx", "onnxruntime", "PySide6", "huggingface_hub"}
     assert "truststore" in modules
 
@@ -41,3 +49,153 @@ def test_ocr_and_scanned_pdfs_need_no_qt_and_no_export_tools():
     modules = imported_after("import fanyi.ocr, fanyi.documents.pdf, fanyi.documents.pdfocr")
     assert not modules & set(FORBIDDEN_IN_ENGINE), modules & set(FORBIDDEN_IN_ENGINE)
     assert "onnxruntime" in modules and "cv2" not in modules
+
+
+# --- import circles ------------------------------------------------------------------------------
+# An import inside a function counts: it runs as surely as one at the top, only later, and a lazy
+# import that closes a circle only hides it (library -> unpack -> diskspace -> library was one).
+# An import under `if TYPE_CHECKING:` never runs, so it cannot load a module or meet a half-initialised
+# one; it is checked separately, because a module annotated with the type of a module above it is
+# still written against it.
+TOP, IN_FUNCTION, TYPE_ONLY = "at the top", "in a function", "under TYPE_CHECKING"
+
+
+@dataclass(frozen=True)
+class Import:
+    source: str
+    target: str
+    kind: str
+    line: int
+
+
+def _module_name(path: Path, root: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _imports(tree: ast.Module, module: str, is_package: bool, known: set[str]) -> Iterator[Import]:
+    """The package's modules that `module` imports, each with where the import statement stands."""
+
+    def resolve(node: ast.ImportFrom) -> str:
+        if not node.level:
+            return node.module or ""
+        base = module.split(".")[: len(module.split(".")) - (node.level - 1) - (not is_package)]
+        return ".".join(base + ([node.module] if node.module else []))
+
+    def walk(node: ast.AST, kind: str) -> Iterator[Import]:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and _is_type_checking(child.test):
+                for statement in child.body:
+                    yield from walk(ast.Module(body=[statement], type_ignores=[]), TYPE_ONLY)
+                for statement in child.orelse:
+                    yield from walk(ast.Module(body=[statement], type_ignores=[]), kind)
+                continue
+            inner = IN_FUNCTION if kind == TOP and isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) else kind
+            if isinstance(child, ast.Import):
+                targets = [alias.name for alias in child.names]
+            elif isinstance(child, ast.ImportFrom):
+                base = resolve(child)
+                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in known else base for a in child.names]
+            else:
+                yield from walk(child, inner)
+                continue
+            for target in dict.fromkeys(targets):
+                if target in known and target != module:
+                    yield Import(module, target, kind, child.lineno)
+
+    yield from walk(tree, TOP)
+
+
+def package_imports() -> list[Import]:
+    package = Path(importlib.util.find_spec("fanyi").origin).parent
+    files = {_module_name(path, package.parent): path for path in sorted(package.rglob("*.py"))}
+    found: list[Import] = []
+    for module, path in files.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        found += _imports(tree, module, path.name == "__init__.py", set(files))
+    return found
+
+
+def import_circles(imports: list[Import]) -> list[list[Import]]:
+    """One circle through each group of modules that import each other (strongly connected components)."""
+    graph: dict[str, dict[str, Import]] = {}
+    for edge in imports:
+        graph.setdefault(edge.source, {}).setdefault(edge.target, edge)
+    order: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    groups: list[set[str]] = []
+
+    def visit(node: str) -> None:  # Tarjan's algorithm; the package is far shallower than the recursion limit
+        order[node] = low[node] = len(order)
+        stack.append(node)
+        for nxt in graph.get(node, {}):
+            if nxt not in order:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], order[nxt])
+        if low[node] == order[node]:
+            group = set()
+            while True:
+                member = stack.pop()
+                group.add(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                groups.append(group)
+
+    for node in sorted(graph):
+        if node not in order:
+            visit(node)
+    return [_circle_in(group, graph) for group in groups]
+
+
+def _circle_in(group: set[str], graph: dict[str, dict[str, Import]]) -> list[Import]:
+    """The shortest way from the group's first module back to itself, by breadth-first search."""
+    start = min(group)
+    paths: dict[str, list[Import]] = {start: []}
+    frontier = [start]
+    while frontier:
+        following = []
+        for node in frontier:
+            for nxt, edge in sorted(graph.get(node, {}).items()):
+                if nxt == start:
+                    return paths[node] + [edge]
+                if nxt in group and nxt not in paths:
+                    paths[nxt] = paths[node] + [edge]
+                    following.append(nxt)
+        frontier = following
+    raise AssertionError(f"{group} is not a circle")
+
+
+def described(circles: list[list[Import]]) -> str:
+    return "\n".join(" -> ".join(f"{e.source} (line {e.line}, {e.kind})" for e in circle) + f" -> {circle[0].source}"
+                      for circle in circles)
+
+
+def test_no_module_of_the_package_imports_itself_around_a_circle():
+    circles = import_circles([i for i in package_imports() if i.kind != TYPE_ONLY])
+    assert not circles, "import circles:\n" + described(circles)
+
+
+def test_no_circle_even_through_type_annotations():
+    circles = import_circles(package_imports())
+    assert not circles, "import circles:\n" + described(circles)
+
+
+def test_the_circle_check_sees_lazy_relative_and_type_only_imports():
+    tree = ast.parse("from . import b\n\ndef f():\n    from .c import name\n")
+    found = list(_imports(tree, "fanyi.a", False, {"fanyi.a", "fanyi.b", "fanyi.c"}))
+    assert [(i.target, i.kind) for i in found] == [("fanyi.b", TOP), ("fanyi.c", IN_FUNCTION)]
+    tree = ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from fanyi.a import A\n")
+    back = list(_imports(tree, "fanyi.c", False, {"fanyi.a", "fanyi.b", "fanyi.c"}))
+    assert [(i.target, i.kind) for i in back] == [("fanyi.a", TYPE_ONLY)]
+    assert described(import_circles(found + back)) == (
+        "fanyi.a (line 4, in a function) -> fanyi.c (line 3, under TYPE_CHECKING) -> fanyi.a")
+    assert import_circles(found) == []

@@ -17,9 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from fanyi import library, paths
+from fanyi import paths
 from fanyi.engine.pack import ModelPack, PackError
-from fanyi.engine.settings import resolve
+from fanyi.engine.search_settings import resolve
+from fanyi.packs import library
 
 SEED = 20261211
 CASES = 300

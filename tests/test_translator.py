@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from fanyi.engine.options import CancelToken, Cancelled, DecodeOptions
+from fanyi.cancel import Cancelled, CancelToken
+from fanyi.engine.options import DecodeOptions
 from fanyi.engine.results import Translation
 from fanyi.engine.translator import Translator
 

@@ -7,67 +7,121 @@ import sys
 from pathlib import Path
 
 from . import __version__
-from .terminal import InputLines, OutputFailed, cancel_on_sigterm, guarded_stdout, silence_stdout
+from .app_options import APP_OPTIONS
+from .defaults import API_HOST, API_PORT, THREADS
+from .engine.options import DecodeOptions
+from .terminal import InputLines, OutputFailed, cancel_on_signals, guarded_stdout, signalled, silence_stdout
 from .sizes import human_size
 
 SUBCOMMANDS = ("translate", "file", "export", "validate", "models", "serve")
-# Options of `fanyi` without a command; the app parses them, and --help lists them.
-APP_OPTIONS = {
-    "--translate-clipboard": "translate the clipboard's text in a small popup, then exit (bind it to a desktop "
-                             "shortcut where the app's own hotkey cannot work, e.g. on Wayland)",
-    "--translate-region": "choose a region of the screen and translate its text in a small popup, then exit",
-    "--tray": "start in the tray, without the window (how Fanyi starts at login)",
-    "--self-test": "open the window offscreen, translate one sentence with the bundled pack, report and exit "
-                   "(0 when everything works)",
-}
+LINE_BATCH_PIECES = 64  # sentences (and the layout between them) of a line translated and written at once
 
 
-def _decode_options(args):
-    from .engine.options import DecodeOptions
+def _choose(args, given: DecodeOptions | None = None) -> tuple[Path, DecodeOptions | None]:
+    """The pack and the languages to ask it for: ``--model`` as named, with ``--source``/``--target`` in its
+    own codes; without it the router's choice (fanyi.routing) for those languages, in any style (en,
+    zh-Hant, eng_Latn), the default pack winning a tie. ``given``: the options checked so far."""
+    from . import routing
+    from .packs import library
 
+    source, target = getattr(args, "source", None), getattr(args, "target", None)
+    if args.model:
+        return library.find_pack(args.model).path, given
+    default = library.find_pack(None)  # a clear message when nothing usable is installed
+    found = routing.route(library.list_packs(), source or routing.AUTO, target or routing.AUTO,
+                          prefer=[default.path])
+    if found.direction is None:
+        raise ValueError(f"--source and --target are both {found.source}: there is nothing to translate")
+    return found.direction.pack.path, routing.decode_options(found.direction, found.variant, given)
+
+
+def _decode_options(args) -> DecodeOptions:
     return DecodeOptions(beams=args.beams, max_length=args.max_length, target=args.target,
                          source=getattr(args, "source", None))
 
 
-def _open_translator(model: str | None, threads: int | None = None):
-    from .engine.translator import Translator
-    from .library import find_pack
+def read_glossary(path: str | None):
+    """The glossary of --glossary FILE.csv (two-column rows apply to whatever pair is translated), or None."""
+    if not path:
+        return None
+    from .glossary import ANY, read_csv
 
-    return Translator.open(find_pack(model).path, threads=threads)
+    return read_csv(Path(path), pair=(ANY, ANY))
+
+
+def _open_translator(pack: Path, threads: int | None = None):
+    from .engine.translator import Translator
+
+    return Translator.open(pack, threads=threads)
 
 
 def _add_model_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", "-m", help="pack folder or installed pack name (default: the en→zh pack)")
-    p.add_argument("--threads", type=int, help="CPU threads (default: up to 4)")
+    p.add_argument("--threads", type=int, help=f"CPU threads (default: up to {THREADS})")
 
 
 def _add_decode_arguments(p: argparse.ArgumentParser) -> None:
     _add_model_arguments(p)
     p.add_argument("--beams", type=int, help="beam size (default: the model's, 4 for opus-mt)")
     p.add_argument("--max-length", type=int, help="maximum output length in tokens")
-    p.add_argument("--target", help="target language in the model's own code: a variant of a multi-target "
-                                    "OPUS-MT model (cmn_Hans, cmn_Hant, yue) or a language of an mBART-50, M2M100 "
-                                    "or NLLB model (zh_CN, zh, zho_Hans; default: Chinese)")
-    p.add_argument("--source", help="source language of an mBART-50, M2M100 or NLLB model in its own code "
-                                    "(en_XX, en, eng_Latn); required for those")
+    p.add_argument("--target", help="target language: without --model any code (zh-Hant, fr, yue) and the pack "
+                                    "that translates into it is chosen; with --model, the model's own code: a "
+                                    "variant of a multi-target OPUS-MT model (cmn_Hans, cmn_Hant, yue) or a "
+                                    "language of an mBART-50, M2M100 or NLLB model (zh_CN, zh, zho_Hans)")
+    p.add_argument("--source", help="source language: without --model any code (en, zh); with --model, the "
+                                    "model's own code for an mBART-50, M2M100 or NLLB model (en_XX, en, eng_Latn), "
+                                    "which those require")
+    add_glossary_argument(p)
+
+
+def add_glossary_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--glossary", metavar="FILE.csv",
+                   help="terms and their translations (CSV: source,target,term,translation or term,translation); "
+                        "an LLM pack is told them, other packs keep them through placeholders")
 
 
 def cmd_translate(args) -> int:
-    options = _decode_options(args)  # a bad option is refused before the model is loaded
-    translator = _open_translator(args.model, args.threads)
+    # a bad option or glossary is refused before the model is loaded
+    pack, options = _choose(args, _decode_options(args))
+    glossary = read_glossary(args.glossary)
+    translator = _open_translator(pack, args.threads)
+    if glossary is not None:
+        from .glossary import with_glossary
+
+        options = with_glossary(options, glossary, translator.languages(options))
     lines = InputLines(args.text)
     for text in lines:
         if args.stream and sys.stdout.isatty():
-            result = _stream_to_terminal(translator.translate_stream(text, options))
+            failures = _stream_to_terminal(translator.translate_stream(text, options)).failures
         else:
-            # what goes into a pipe or file cannot be taken back: a line is written once it is final
-            result = translator.translate_results([text], options)[0]
-            sys.stdout.write(result.text)
+            # what goes into a pipe or file cannot be taken back: written as sentences are final
+            failures = _write_in_batches(translator, text, options)
         sys.stdout.write("\n")
         sys.stdout.flush()
-        if result.failures:
-            print(f"fanyi: warning: {_describe_failures(result.failures)}", file=sys.stderr, flush=True)
+        if failures:
+            print(f"fanyi: warning: {_describe_failures(failures)}", file=sys.stderr, flush=True)
     return 1 if lines.skipped else 0
+
+
+def _write_in_batches(translator, text: str, options) -> list:
+    """Translate a line and write it, a batch of sentences at a time, as ``translate(text)`` renders it:
+    a line of a megabyte shows its first sentences at once instead of nothing for minutes."""
+    from .engine.segment import separator_text, split_text
+
+    languages = translator.languages(options)
+    pieces = split_text(text, source_lang=languages.source_lang)
+    failures: list = []
+    for start in range(0, len(pieces), LINE_BATCH_PIECES):
+        batch = range(start, min(start + LINE_BATCH_PIECES, len(pieces)))
+        results = iter(translator.translate_results([pieces[i].text for i in batch if pieces[i].translate], options))
+        for i in batch:
+            sys.stdout.write(separator_text(pieces, i, languages.target_lang))
+            if pieces[i].translate:
+                result = next(results)
+                sys.stdout.write(result.text)
+                failures += result.failures
+        sys.stdout.flush()
+    return failures
 
 
 def _stream_to_terminal(events):
@@ -90,12 +144,24 @@ def _stream_to_terminal(events):
 
 
 def _describe_failures(failures) -> str:
-    """One line: which sentences are left as they were, and why."""
+    """One line, however many: how many sentences are left as they were, and why, naming the first few
+    of each reason (as a document's report does)."""
+    from .limits import REPORT_ENTRIES_PER_REASON
+
     def quoted(text: str) -> str:
         return f"“{text}”" if len(text) <= 60 else f"“{text[:59]}…”"
 
+    by_reason: dict[str, list[str]] = {}
+    for failure in failures:
+        by_reason.setdefault(failure.reason, []).append(failure.source)
+    parts = []
+    for reason, sources in by_reason.items():
+        named = list(dict.fromkeys(sources))[:REPORT_ENTRIES_PER_REASON]  # a sentence said again is not named again
+        parts += [f"{quoted(source)} ({reason})" for source in named]
+        if len(sources) > len(named):
+            parts.append(f"{len(sources) - len(named)} more ({reason})")
     left = "1 sentence is" if len(failures) == 1 else f"{len(failures)} sentences are"
-    return f"{left} left untranslated: " + "; ".join(f"{quoted(f.source)} ({f.reason})" for f in failures)
+    return f"{left} left untranslated: " + "; ".join(parts)
 
 
 def cmd_export(args) -> int:
@@ -103,7 +169,7 @@ def cmd_export(args) -> int:
 
     export_pack(Path(args.hf_dir), Path(args.out_dir), quantize=args.quantize, embeddings=args.embeddings,
                 name=args.name, model_id=args.model_id, revision=args.revision, simplify=not args.no_simplify,
-                overwrite=args.overwrite, progress=lambda msg: print(msg, file=sys.stderr))
+                overwrite=args.overwrite, block_size=args.block_size, progress=lambda msg: print(msg, file=sys.stderr))
     return 0
 
 
@@ -155,29 +221,40 @@ class _ProgressLine:
 
 
 def _direction(entry) -> str:
-    return f"{','.join(entry.source_langs)}→{','.join(entry.target_langs)}"
+    if len(entry.source_langs) == 1 and len(entry.target_langs) == 1:
+        return f"{entry.source_langs[0]}→{entry.target_langs[0]}"
+    return f"{len(set(entry.source_langs) | set(entry.target_langs))} langs"  # as `models list` shows them
 
 
 def _quality(entry) -> str:
     q = entry.quality
     if q is None:
         return "-"
-    bleu = q.bleu.int8 if entry.quantization == "int8" else q.bleu.fp32
+    bleu = q.bleu.of(entry.quantization)
     return "-" if bleu is None else f"BLEU {bleu:.1f}"
+
+
+def _license_terms(entry) -> str:
+    lic = entry.license
+    lines = [f"{entry.id}: {lic.name}, {lic.url}"]
+    if not lic.commercial_use:
+        lines.append("  - no commercial use")
+    lines += [f"  - {sentence}" for sentence in lic.summary("en")]
+    return "\n".join(lines)
 
 
 def cmd_models_catalog(args) -> int:
     """available / install / update: packs from the catalog, downloaded without torch."""
-    from . import installer
+    from .packs import install
 
     def warn(message: str) -> None:
         print(f"fanyi: {message}", file=sys.stderr)
 
     refresh = args.action != "available" or args.refresh
-    cat = installer.load_catalog(refresh=refresh, warn=warn)
+    cat = install.load_catalog(refresh=refresh, warn=warn)
     if args.action == "available":
         print(f"{'id':24} {'direction':10} {'size':>9} {'quant':6} {'license':14} {'quality':10} status")
-        for row in installer.available(cat):
+        for row in install.available(cat):
             e = row.entry
             print(f"{e.id:24} {_direction(e):10} {human_size(e.archive.size):>9} {e.quantization:6} "
                   f"{e.license.name:14} {_quality(e):10} {row.status.value}")
@@ -185,12 +262,17 @@ def cmd_models_catalog(args) -> int:
     line = _ProgressLine()
     try:
         if args.action == "install":
-            entry = installer.find_entry(cat, args.name)
-            info = installer.install(entry, mirror=args.mirror, progress=line)
+            entry = install.find_entry(cat, args.name)
+            if entry.license.must_ask and not args.accept_license:
+                print(_license_terms(entry), file=sys.stderr)
+                print(f"fanyi: {entry.id} is published under {entry.license.name}: read its terms above, then "
+                      "run the same command with --accept-license to install it", file=sys.stderr)
+                return 2
+            info = install.install(entry, mirror=args.mirror, progress=line)
             line.close()
             print(f"installed {info.name} (version {info.pack_version}) in {info.path}")
         else:
-            done = installer.update(cat, [args.name] if args.name else [], mirror=args.mirror, progress=line)
+            done = install.update(cat, [args.name] if args.name else [], mirror=args.mirror, progress=line)
             line.close()
             for info in done:
                 print(f"updated {info.name} to version {info.pack_version}")
@@ -206,7 +288,8 @@ def cmd_models_catalog(args) -> int:
 
 
 def cmd_models(args) -> int:
-    from . import library
+    from .packs import library
+    from .packs.errors import LibraryError
 
     if args.action == "list":
         packs = library.list_packs()
@@ -237,7 +320,7 @@ def cmd_models(args) -> int:
 
         ok, why = library.can_build_default()
         if not ok:
-            raise library.LibraryError(why)
+            raise LibraryError(why)
         pack = fetch_and_install(args.name, paths.user_packs_dir(),
                                  source=Path(args.source) if args.source else None,
                                  quantize=args.quantize, progress=lambda m: print(m, file=sys.stderr))
@@ -247,17 +330,19 @@ def cmd_models(args) -> int:
 
 
 def cmd_serve(args) -> int:
-    from . import library
-    from .engine.options import DecodeOptions
-    from .server.core import Core
-    from .server.models import Models
     from .hosts import is_loopback
+    from .packs import library
+    from .packs.errors import LibraryError
+    from .server.core import Core
+    from .server.browsers import BrowserPolicy
+    from .server.models import Models
     from .server.run import address, bind, serve_forever
 
+    browsers = BrowserPolicy.of(args.host, args.cors_origin, keyed=bool(args.api_key))  # a bad origin: one line
     packs = [library.find_pack(args.model)] if args.model else library.list_packs()
     if not packs:
-        raise library.LibraryError(library.no_model_message())
-    models = Models(lambda: packs, lambda path: _open_translator(str(path), args.threads))
+        raise LibraryError(library.no_model_message())
+    models = Models(lambda: packs, lambda path: _open_translator(path, args.threads))
     default = library.find_pack(args.model)
     models.gate(default)  # opened now, so that a broken pack is told before anything listens
     options = DecodeOptions(beams=args.beams, max_length=args.max_length)
@@ -273,7 +358,7 @@ def cmd_serve(args) -> int:
         print(f"  {args.host} is not this computer only: the server {warning}", flush=True)
     print("Press Ctrl+C to stop.", flush=True)
     try:
-        serve_forever(core, sock)
+        serve_forever(core, sock, browsers)
     except KeyboardInterrupt:  # uvicorn stops gracefully on Ctrl+C, then passes the signal on
         pass
     print("stopped", flush=True)
@@ -283,7 +368,10 @@ def cmd_serve(args) -> int:
 def cmd_file(args) -> int:
     from .documents import command
 
-    return command.run(args, lambda: _open_translator(args.model, args.threads))
+    pack, options = _choose(args)
+    if options is not None:  # the router's choice, in the pack's own codes
+        args.source, args.target = options.source, options.target
+    return command.run(args, lambda: _open_translator(pack, args.threads), read_glossary(args.glossary))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -303,13 +391,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("text", nargs="*")
     p.set_defaults(run=cmd_translate)
 
-    p = sub.add_parser("export", help="Hugging Face MarianMT, mBART-50, M2M100 or NLLB-200 folder → model pack")
+    p = sub.add_parser("export", help="Hugging Face folder → model pack: MarianMT, mBART-50, M2M100, NLLB-200, "
+                                      "or a translation LLM (HY-MT1.5 / HunYuan dense, Qwen3, Gemma 3)")
     p.add_argument("hf_dir")
     p.add_argument("out_dir")
-    p.add_argument("--quantize", choices=["none", "int8"], default="none")
-    p.add_argument("--embeddings", choices=["int8", "fp32"], default="int8",
-                   help="with --quantize int8: look embeddings up in the int8 output matrix (stored once) "
-                        "or keep an fp32 copy")
+    p.add_argument("--quantize", choices=["none", "int8", "int4"], default="none",
+                   help="weights of the linear layers: fp32, 8-bit, or 4-bit blocks (int4: LLM packs only)")
+    p.add_argument("--embeddings", choices=["int8", "int4", "fp32"], default="int8",
+                   help="with --quantize: the embedding/output matrix in 8 bits (stored once for both), in 4 bits "
+                        "(LLM packs) or an fp32 copy")
+    p.add_argument("--block-size", type=int, choices=[16, 32, 64, 128, 256], default=32,
+                   help="LLM packs: inputs per quantization block (one scale each)")
     p.add_argument("--name")
     p.add_argument("--model-id", help="Hugging Face repository id, recorded in the manifest")
     p.add_argument("--revision", help="repository revision, recorded in the manifest")
@@ -332,6 +424,9 @@ def build_parser() -> argparse.ArgumentParser:
     avail.set_defaults(run=cmd_models_catalog)
     inst = msub.add_parser("install", help="download, verify and install a pack (no export tools needed)")
     inst.add_argument("name", help="a pack id from `fanyi models available`, e.g. opus-mt-en-zh")
+    inst.add_argument("--accept-license", action="store_true",
+                      help="install a pack whose licence restricts where or how it may be used (its terms are "
+                           "printed without this)")
     upd = msub.add_parser("update", help="install newer versions of installed packs")
     upd.add_argument("name", nargs="?", help="only this pack")
     for q in (inst, upd):
@@ -349,12 +444,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_models)
 
     p = sub.add_parser("serve", help="a local LibreTranslate-, DeepL- and DeepLX-compatible translation API")
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: this computer only)")
-    p.add_argument("--port", type=int, default=5000, help="port (default: 5000; 0 picks a free one)")
+    p.add_argument("--host", default=API_HOST, help="address to listen on (default: this computer only)")
+    p.add_argument("--port", type=int, default=API_PORT, help=f"port (default: {API_PORT}; 0 picks a free one)")
     p.add_argument("--model", "-m", help="serve only this pack (folder or installed name; default: every "
                                           "installed pack, chosen by the requested languages)")
     p.add_argument("--api-key", help="answer only requests that carry this key (403 otherwise)")
-    p.add_argument("--threads", type=int, help="CPU threads (default: up to 4)")
+    p.add_argument("--cors-origin", action="append", default=[], metavar="ORIGIN",
+                   help="let web pages from this origin use the server (e.g. http://localhost:3000; repeatable). "
+                        "Without a key only browser extensions and these may; with a key, any page that has it")
+    p.add_argument("--threads", type=int, help=f"CPU threads (default: up to {THREADS})")
     p.add_argument("--beams", type=int, help="beam size (default: the model's)")
     p.add_argument("--max-length", type=int, help="maximum output length in tokens")
     p.set_defaults(run=cmd_serve)
@@ -367,6 +465,7 @@ def build_parser() -> argparse.ArgumentParser:
         p = sub.add_parser("file", help="translate documents into copies next to them")
         _add_model_arguments(p)
         documents_command.add_arguments(p)
+        add_glossary_argument(p)
         p.set_defaults(run=cmd_file)
     return parser
 
@@ -388,14 +487,19 @@ def main(argv: list[str] | None = None) -> int:
         except KeyboardInterrupt:  # Ctrl+C before the app could take it over: no traceback
             return 130
     args = build_parser().parse_args(argv)
-    from .engine.options import Cancelled
+    from .cancel import Cancelled
 
-    cancel_on_sigterm()
+    cancel_on_signals()
     try:
         with guarded_stdout():
             return args.run(args)
     except (KeyboardInterrupt, Cancelled):
         print("cancelled", file=sys.stderr)
+        return 130
+    except ImportError:
+        if not signalled():
+            raise
+        print("cancelled", file=sys.stderr)  # the signal landed inside an extension module's import
         return 130
     except OutputFailed as exc:
         silence_stdout()
@@ -422,7 +526,7 @@ def _user_errors() -> tuple[type[Exception], ...]:
     """Errors that are the input's fault: one line on stderr, no traceback."""
     from .engine.pack import PackError
     from .export.errors import ExportError, FetchError
-    from .library import LibraryError
+    from .packs.errors import LibraryError
     from .server.run import ServerError
 
     errors: list[type[Exception]] = [PackError, LibraryError, ExportError, FetchError, ServerError, ValueError,

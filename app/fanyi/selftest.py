@@ -133,14 +133,14 @@ def _translate(fanyi, say: Say) -> None:
     t_load = time.monotonic()
     _wait(lambda: service.model is not None or bool(failure), "the model to load")
     if failure:
-        raise SelfTestError(f"the model pack {fanyi.pack.path} did not load: {failure[0]}")
-    pack = fanyi.pack
+        raise SelfTestError(f"the model pack {fanyi.packs.current.path} did not load: {failure[0]}")
+    pack = fanyi.packs.current
     kind = "bundled" if pack.bundled else "user"
     say("model", f"ok, {pack.name} ({pack.quantization}, {kind}), "
                  f"ready {time.monotonic() - t_load:.2f} s after the window")
 
     t_run = time.monotonic()
-    text = _request(service, SENTENCE, fanyi.options()).strip()
+    text = _request(service, SENTENCE, fanyi.direction.options()).strip()
     if not text:
         raise SelfTestError(f"translating {SENTENCE!r} gave an empty result")
     shown = text if len(text) <= 40 else text[:40] + "…"
@@ -160,13 +160,13 @@ def _check_reference(fanyi, say: Say) -> None:
     from fanyi.engine.pack import ModelPack, PackError
 
     try:
-        reference = ModelPack.open(fanyi.pack.path, verify=False).reference
+        reference = ModelPack.open(fanyi.packs.current.path, verify=False).reference
     except PackError as exc:
         raise SelfTestError(str(exc)) from None
     if reference is None:
         return  # packs exported locally carry none
-    got = _request(fanyi.service, reference.sentence, DecodeOptions(target=reference.target))
-    path = _int8_weights() if fanyi.pack.quantization == "int8" else None
+    got = _request(fanyi.service, reference.sentence, DecodeOptions(source=reference.source, target=reference.target))
+    path = _int8_weights() if fanyi.packs.current.quantization == "int8" else None
     if got != reference.output:
         detail = ""
         if path is not None:
@@ -185,7 +185,7 @@ def _run_checks(say: Say) -> None:
     t0 = time.monotonic()
     from PySide6.QtWidgets import QApplication
 
-    from fanyi import library
+    from fanyi.packs import library
     from fanyi.ui.app import FanyiApp
     from fanyi.ui.settings import load_settings
 
@@ -197,7 +197,7 @@ def _run_checks(say: Say) -> None:
         _check_assets(fanyi, say)
         window = fanyi.window
         _show_window(window, say, t0)
-        if fanyi.pack is None:
+        if fanyi.packs.current is None:
             packs = library.list_packs()
             if broken := next((p for p in packs if not p.usable), None):  # found, but refused at listing
                 raise SelfTestError(f"the model pack {broken.path} did not load: {broken.problem}")

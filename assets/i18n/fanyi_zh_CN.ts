@@ -2,7 +2,7 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
-    <name>ApiServer</name>
+    <name>ApiController</name>
     <message>
         <source>Other apps can no longer use Fanyi.</source>
         <translation>其他应用已无法再使用 Fanyi。</translation>
@@ -17,19 +17,91 @@
     </message>
 </context>
 <context>
-    <name>FanyiApp</name>
-    <message>
-        <source>The screen could not be captured.</source>
-        <translation>无法截取屏幕。</translation>
-    </message>
-    <message>
-        <source>No text was found in the selected region.</source>
-        <translation>所选区域中没有找到文字。</translation>
-    </message>
+    <name>AutostartController</name>
     <message>
         <source>Starting at login could not be changed: %1</source>
         <translation>无法更改登录时启动：%1</translation>
     </message>
+</context>
+<context>
+    <name>FanyiApp</name>
+    <message>
+        <source>The glossary could not be saved: {0}</source>
+        <translation>无法保存术语表：{0}</translation>
+    </message>
+</context>
+<context>
+    <name>GlossaryController</name>
+    <message>
+        <source>The glossary could not be read and was put aside: {0}</source>
+        <translation>术语表无法读取，已另存备份：{0}</translation>
+    </message>
+</context>
+<context>
+    <name>GlossaryTab</name>
+    <message>
+        <source>From</source>
+        <translation>源语言</translation>
+    </message>
+    <message>
+        <source>To</source>
+        <translation>目标语言</translation>
+    </message>
+    <message>
+        <source>Term</source>
+        <translation>术语</translation>
+    </message>
+    <message>
+        <source>Translation</source>
+        <translation>译法</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Import…</source>
+        <translation>导入…</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>How a term is to be translated, per language pair (codes such as en, zh, zh-Hant, ja). An LLM pack is told the terms a paragraph holds; other packs keep them through placeholders, which a model may drop.</source>
+        <translation>按语言对规定术语的译法（语言代码如 en、zh、zh-Hant、ja）。大模型会被告知段落中出现的术语；其他模型通过占位符保留术语，但模型可能会丢掉占位符。</translation>
+    </message>
+    <message>
+        <source>Row {0}: {1}</source>
+        <translation>第 {0} 行：{1}</translation>
+    </message>
+    <message>
+        <source>{0} cannot be written: {1}</source>
+        <translation>无法写入 {0}：{1}</translation>
+    </message>
+    <message>
+        <source>Import a glossary</source>
+        <translation>导入术语表</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv);;All files (*)</source>
+        <translation>CSV 文件 (*.csv);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Export the glossary</source>
+        <translation>导出术语表</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+</context>
+<context>
+    <name>HistoryController</name>
     <message>
         <source>The history file was damaged. It was kept as %1 and a new history was started.</source>
         <translation>历史记录文件已损坏。已将其保留为 %1，并开始新的历史记录。</translation>
@@ -375,10 +447,6 @@
         <translation>许可证</translation>
     </message>
     <message>
-        <source>%1 is published under %2, which does not allow commercial use. Download it?</source>
-        <translation>%1 以 %2 许可发布，不允许商业使用。仍要下载吗？</translation>
-    </message>
-    <message>
         <source>Update</source>
         <translation>更新</translation>
     </message>
@@ -417,6 +485,26 @@
     <message>
         <source>Installed</source>
         <translation>安装方式</translation>
+    </message>
+    <message>
+        <source>It does not allow commercial use.</source>
+        <translation>它不允许商业使用。</translation>
+    </message>
+    <message>
+        <source>%1 is published under %2.</source>
+        <translation>%1 以 %2 发布。</translation>
+    </message>
+    <message>
+        <source>Do you accept these terms and download it?</source>
+        <translation>你接受这些条款并下载吗？</translation>
+    </message>
+    <message>
+        <source>Family</source>
+        <translation>模型系列</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
     </message>
     <message>
         <source>Default</source>
@@ -643,6 +731,17 @@
     </message>
 </context>
 <context>
+    <name>ScreenTextController</name>
+    <message>
+        <source>The screen could not be captured.</source>
+        <translation>无法截取屏幕。</translation>
+    </message>
+    <message>
+        <source>No text was found in the selected region.</source>
+        <translation>所选区域中没有找到文字。</translation>
+    </message>
+</context>
+<context>
     <name>SettingsDialog</name>
     <message>
         <source>An address must start with https:// or http://.</source>
@@ -655,6 +754,10 @@
     <message>
         <source>Chinese variant</source>
         <translation>中文变体</translation>
+    </message>
+    <message>
+        <source>Glossary</source>
+        <translation>术语表</translation>
     </message>
     <message>
         <source>For models that can write Simplified or Traditional Chinese, or Cantonese</source>
@@ -1906,6 +2009,17 @@
     <message>
         <source>Many languages</source>
         <translation>多种语言</translation>
+    </message>
+</context>
+<context>
+    <name>memory_check</name>
+    <message>
+        <source>Not enough memory</source>
+        <translation>内存不足</translation>
+    </message>
+    <message>
+        <source>%1 needs about %2 of memory to translate; this computer has %3. The computer may become very slow, or Fanyi may be closed by the system. Load it anyway?</source>
+        <translation>%1 翻译时约需 %2 内存；这台电脑只有 %3。电脑可能会变得很慢，或者系统可能会关闭 Fanyi。仍要加载吗？</translation>
     </message>
 </context>
 <context>

@@ -17,8 +17,8 @@ import re
 import sys
 from pathlib import Path
 
-DEFAULT_PACK = "opus-mt-en-zh"  # fanyi.library.DEFAULT_PACK; read here without importing the app
-CATALOG = "catalog.json"  # fanyi.catalog.CATALOG_FILE, which the app looks for in its assets folder
+DEFAULT_PACK = "opus-mt-en-zh"  # fanyi.packs.library.DEFAULT_PACK; read here without importing the app
+CATALOG = "catalog.json"  # fanyi.packs.catalog.CATALOG_FILE, which the app looks for in its assets folder
 OCR_MODELS = ("PP-OCRv6_det_small.onnx", "PP-OCRv6_rec_small.onnx")  # fanyi.ocr.DET_MODEL, REC_MODEL
 
 # Format modules of fanyi.documents are imported by name (documents/registry.py): analysis cannot see them.
@@ -44,7 +44,7 @@ EXCLUDES = [
     "tkinter", "matplotlib", "IPython", "pytest", "setuptools", "pip", "yaml",
     # lxml's hook collects every submodule; the documents use lxml.etree only
     "lxml.objectify", "lxml.html", "lxml.isoschematron",
-    "readline",  # ssl stays: pack downloads (fanyi.download) need TLS
+    "readline",  # ssl stays: pack downloads (fanyi.packs.download) need TLS
     # uvicorn's optional speed-ups and websocket stacks, should the build machine have them: h11 serves
     "uvloop", "httptools", "websockets", "wsproto", "watchfiles", "dotenv",
     "PySide6.QtQml", "PySide6.QtQuick", "PySide6.QtQuickWidgets", "PySide6.QtOpenGL",
@@ -108,7 +108,7 @@ def datas(root: Path) -> list[tuple[str, str]]:
     """(source, bundle folder) pairs: the icon, compiled UI translations, py3langid's model, the OCR models
     with their licence notices, the catalog and the default pack.
 
-    assets/catalog.json is the release's catalog of packs (fanyi.catalog), put there by the installers'
+    assets/catalog.json is the release's catalog of packs (fanyi.packs.catalog), put there by the installers'
     workflow (packaging/packs.py fetch-default) with the default pack; it is not committed. Nor are
     the OCR models: packaging/build.py fetches them first, and a bundle is not built without them.
     """

@@ -1,4 +1,4 @@
-"""Pack archives: a deterministic .zip of a pack folder (the app unpacks it with fanyi.unpack).
+"""Pack archives: a deterministic .zip of a pack folder (the app unpacks it with fanyi.packs.unpack).
 
 The archive holds manifest.json and exactly the files it lists, at the zip's root, sorted, with fixed
 timestamps and permissions, deflated: the same pack gives the same bytes, so its sha256 in the
@@ -12,9 +12,9 @@ import shutil
 import zipfile
 from pathlib import Path
 
-from fanyi.catalog import Archive
 from fanyi.engine.pack import MANIFEST, file_digest
 from fanyi.fsutil import atomic_write
+from fanyi.packs.catalog import Archive
 
 FIXED_TIME = (1980, 1, 1, 0, 0, 0)  # the earliest a zip can say
 CHUNK = 1 << 20

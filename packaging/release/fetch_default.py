@@ -13,10 +13,11 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from fanyi import catalog, download, limits, unpack
-from fanyi.catalog import CatalogEntry
+from fanyi import limits
 from fanyi.fsutil import atomic_write_bytes
-from fanyi.library import LibraryError
+from fanyi.packs import catalog, download, unpack
+from fanyi.packs.catalog import CatalogEntry
+from fanyi.packs.errors import LibraryError
 
 
 class FetchDefaultError(Exception):

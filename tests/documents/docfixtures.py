@@ -8,8 +8,9 @@ import zipfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from fanyi.cancel import CancelToken
 from fanyi.engine.degenerate import LOOP
-from fanyi.engine.options import CancelToken, DecodeOptions
+from fanyi.engine.options import DecodeOptions
 from fanyi.engine.results import Failure, Translation
 
 _SENTENCE_END = re.compile(r"(?<=[.!?]) +")

@@ -1,8 +1,8 @@
 import docx
 import pytest
 
+from fanyi.cancel import Cancelled, CancelToken
 from fanyi.documents import CorruptDocument, DocumentTooLarge, EncryptedDocument, NoTextFound, translate_document
-from fanyi.engine.options import CancelToken, Cancelled
 
 from docfixtures import make_pdf, mark, scanned_pdf
 

@@ -1,4 +1,4 @@
-"""fanyi.download against a local server: resume, mirrors, timeouts, hostile servers, cancel, TLS."""
+"""fanyi.packs.download against a local server: resume, mirrors, timeouts, hostile servers, cancel, TLS."""
 
 from __future__ import annotations
 
@@ -14,10 +14,10 @@ from collections import namedtuple
 import pytest
 from packserver import CancelAfter, PackServer, Route, closed_port_url
 
-from fanyi import download
-from fanyi.diskspace import DiskSpaceError
-from fanyi.download import DownloadError, Timeouts
-from fanyi.engine.options import Cancelled
+from fanyi.cancel import Cancelled
+from fanyi.packs import download
+from fanyi.packs.download import Timeouts
+from fanyi.packs.errors import DiskSpaceError, DownloadError
 
 BODY = os.urandom(700_000)  # ~11 chunks
 SHA = hashlib.sha256(BODY).hexdigest()

@@ -1,4 +1,4 @@
-"""Importing a pack folder or .zip (fanyi.unpack through library.import_pack): only what the manifest
+"""Importing a pack folder or .zip (fanyi.packs.unpack through library.import_pack): only what the manifest
 lists, bounded, no links, all or nothing, and a full disk said in words (issue 11)."""
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from collections import namedtuple
 import pytest
 from packserver import copy_pack, make_archive
 
-from fanyi import library, limits, paths, unpack
-from fanyi.diskspace import DiskSpaceError
-from fanyi.engine.options import CancelToken, Cancelled
+from fanyi import limits, paths
+from fanyi.cancel import Cancelled, CancelToken
 from fanyi.engine.pack import file_digest
-from fanyi.library import LibraryError
+from fanyi.packs import library, unpack
+from fanyi.packs.errors import DiskSpaceError, LibraryError
 
 
 def installed_dir_contents() -> list[str]:

@@ -1,4 +1,4 @@
-"""Packs from the catalog (fanyi.installer, fanyi.catalog_fetch) against a local server: install,
+"""Packs from the catalog (fanyi.packs.install, fanyi.packs.catalog_fetch) against a local server: install,
 verify, mirrors, cancel and resume, update, statuses, and which copy of a pack wins."""
 
 from __future__ import annotations
@@ -9,13 +9,13 @@ import shutil
 import pytest
 from packserver import PACK_ID, CancelAfter, Route, catalog_doc, closed_port_url, copy_pack, make_archive
 
-from fanyi import catalog, catalog_fetch, installer, library, paths
-from fanyi.download import DownloadError
-from fanyi.engine.options import Cancelled
+from fanyi import paths
+from fanyi.cancel import Cancelled
 from fanyi.engine.pack import file_digest
 from fanyi.engine.translator import Translator
-from fanyi.installer import Status
-from fanyi.library import LibraryError
+from fanyi.packs import catalog, catalog_fetch, install, library
+from fanyi.packs.errors import DownloadError, LibraryError
+from fanyi.packs.install import Status
 
 
 def packs_dir_contents() -> list[str]:
@@ -30,35 +30,35 @@ def downloads_dir_contents() -> list[str]:
 
 def test_install_downloads_verifies_and_the_pack_translates(user_dirs, publish):
     publish(1)
-    cat = installer.load_catalog()
+    cat = install.load_catalog()
     assert cat.serial == 1 and catalog.cached_path().is_file()  # fetched (no copy here yet) and saved
-    assert [r.status for r in installer.available(cat)] == [Status.NOT_INSTALLED]
+    assert [r.status for r in install.available(cat)] == [Status.NOT_INSTALLED]
     reports = []
-    info = installer.install(installer.find_entry(cat, PACK_ID), progress=reports.append)
+    info = install.install(install.find_entry(cat, PACK_ID), progress=reports.append)
     assert info.name == PACK_ID and info.pack_version == 1 and not info.bundled
     assert Translator.open(info.path, threads=1).translate("Good morning.")
     assert {r.phase for r in reports} == {"downloading", "installing"}
     assert reports[-1].phase == "installing" and reports[-1].done == reports[-1].total
     assert downloads_dir_contents() == []  # the finished .zip is not kept
     assert packs_dir_contents() == [PACK_ID]
-    assert [r.status for r in installer.available(cat)] == [Status.INSTALLED]
+    assert [r.status for r in install.available(cat)] == [Status.INSTALLED]
     assert library.find_pack().name == PACK_ID
 
 
 def test_installing_what_is_installed_downloads_nothing(user_dirs, publish, server):
     publish(1)
-    cat = installer.load_catalog()
-    installer.install(cat.packs[0])
+    cat = install.load_catalog()
+    install.install(cat.packs[0])
     server.requests.clear()
-    assert installer.install(cat.packs[0]).pack_version == 1 and server.requests == []
+    assert install.install(cat.packs[0]).pack_version == 1 and server.requests == []
 
 
 def test_a_wrong_sha256_in_the_catalog_installs_nothing(user_dirs, publish, archives):
     doc = publish(1)
     publish(1, archive={**doc["archive"], "sha256": "0" * 64})
-    cat = installer.load_catalog()
+    cat = install.load_catalog()
     with pytest.raises(DownloadError, match="sha256 does not match the catalog's"):
-        installer.install(cat.packs[0])
+        install.install(cat.packs[0])
     assert packs_dir_contents() == [] and downloads_dir_contents() == []
 
 
@@ -68,66 +68,66 @@ def test_an_archive_holding_another_pack_is_refused(user_dirs, server, publish, 
     doc = publish(1)
     publish(1, archive={**doc["archive"], **file_digest(other)})
     with pytest.raises(LibraryError, match="it holds the pack 'something-else', not 'opus-mt-en-zh'"):
-        installer.install(installer.load_catalog().packs[0])
+        install.install(install.load_catalog().packs[0])
     assert packs_dir_contents() == [] and downloads_dir_contents() == []
 
 
 def test_the_users_mirror_is_tried_first_and_a_failing_one_falls_back(user_dirs, publish, server, archives):
     publish(1)
-    entry = installer.load_catalog().packs[0]
+    entry = install.load_catalog().packs[0]
     server.routes["/mirror/" + entry.archive.file] = Route(b"", status=404)
-    installer.install(entry, mirror=server.url("/mirror/"))
+    install.install(entry, mirror=server.url("/mirror/"))
     assert [p for p, _r in server.requests if p != "/catalog.json"] == [
         "/mirror/" + entry.archive.file, "/packs/" + entry.archive.file]
     with pytest.raises(LibraryError, match="is not an http"):
-        installer.archive_urls(entry, "ftp://example.org/packs")
+        install.archive_urls(entry, "ftp://example.org/packs")
 
 
 def test_cancel_installs_nothing_and_the_next_install_resumes(user_dirs, publish, server):
     publish(1)
-    entry = installer.load_catalog().packs[0]
+    entry = install.load_catalog().packs[0]
     with pytest.raises(Cancelled):
-        installer.install(entry, cancel=CancelAfter(3))
+        install.install(entry, cancel=CancelAfter(3))
     part = paths.downloads_dir() / (entry.archive.file + ".part")
     have = part.stat().st_size
     assert 0 < have < entry.archive.size and packs_dir_contents() == []
-    installer.install(entry)
+    install.install(entry)
     assert server.ranges("/packs/" + entry.archive.file)[-1] == f"bytes={have}-"
     assert packs_dir_contents() == [PACK_ID] and downloads_dir_contents() == []
 
 
 def test_update_swaps_versions_and_the_old_one_is_gone(user_dirs, publish):
     publish(1)
-    installer.install(installer.load_catalog().packs[0])
+    install.install(install.load_catalog().packs[0])
     old_files = {p.name: p.stat().st_ino for p in (paths.user_packs_dir() / PACK_ID).iterdir()}
     publish(2)
-    cat = installer.load_catalog(refresh=True)
-    assert cat.serial == 2 and [r.status for r in installer.available(cat)] == [Status.UPDATE]
-    [updated] = installer.update(cat)
+    cat = install.load_catalog(refresh=True)
+    assert cat.serial == 2 and [r.status for r in install.available(cat)] == [Status.UPDATE]
+    [updated] = install.update(cat)
     assert updated.pack_version == 2 and packs_dir_contents() == [PACK_ID]  # no .old-*, no staging
     manifest = json.loads((paths.user_packs_dir() / PACK_ID / "manifest.json").read_text())
     assert manifest["pack_version"] == 2
     assert {p.name: p.stat().st_ino for p in (paths.user_packs_dir() / PACK_ID).iterdir()} != old_files
-    assert installer.update(cat) == [] and [r.status for r in installer.available(cat)] == [Status.INSTALLED]
+    assert install.update(cat) == [] and [r.status for r in install.available(cat)] == [Status.INSTALLED]
 
 
 def test_update_of_a_pack_that_is_not_installed_says_so(user_dirs, publish):
     publish(1)
-    cat = installer.load_catalog()
+    cat = install.load_catalog()
     with pytest.raises(LibraryError, match=f"{PACK_ID} is not installed: fanyi models install {PACK_ID}"):
-        installer.update(cat, [PACK_ID])
+        install.update(cat, [PACK_ID])
     with pytest.raises(LibraryError, match="has no 'nope'"):
-        installer.update(cat, ["nope"])
+        install.update(cat, ["nope"])
 
 
 def test_a_pack_of_an_older_format_is_refused_as_an_outdated_list(user_dirs, publish, server):
     from fanyi.engine.pack import FORMAT_VERSION
 
     publish(1, format_version=FORMAT_VERSION - 1)
-    entry = installer.load_catalog().packs[0]
+    entry = install.load_catalog().packs[0]
     server.requests.clear()
     with pytest.raises(LibraryError, match="the list of packs is older than this Fanyi"):
-        installer.install(entry)
+        install.install(entry)
     assert server.requests == []
 
 
@@ -135,11 +135,11 @@ def test_a_pack_format_this_fanyi_cannot_read_is_refused_before_downloading(user
     from fanyi.engine.pack import FORMAT_VERSION
 
     publish(1, format_version=FORMAT_VERSION + 1)
-    entry = installer.load_catalog().packs[0]
+    entry = install.load_catalog().packs[0]
     server.requests.clear()
     with pytest.raises(LibraryError, match=f"pack format {FORMAT_VERSION + 1}, and this Fanyi reads format "
                                            f"{FORMAT_VERSION}: update Fanyi"):
-        installer.install(entry)
+        install.install(entry)
     assert server.requests == []
 
 
@@ -160,16 +160,17 @@ def test_the_higher_pack_version_wins_and_the_user_copy_on_a_tie(user_dirs, tiny
 def test_an_update_over_a_bundled_pack_installs_a_user_copy_that_wins(user_dirs, publish, tiny_pack_int8):
     copy_pack(tiny_pack_int8, user_dirs / "bundled" / PACK_ID, PACK_ID, 1)
     publish(2)
-    cat = installer.load_catalog()
-    assert [r.status for r in installer.available(cat)] == [Status.UPDATE]
-    installer.update(cat)
+    cat = install.load_catalog()
+    assert [r.status for r in install.available(cat)] == [Status.UPDATE]
+    install.update(cat)
     assert [(p.bundled, p.pack_version) for p in library.list_packs()] == [(False, 2)]
     library.remove_pack(PACK_ID)  # the bundled copy is what is left
     assert [(p.bundled, p.pack_version) for p in library.list_packs()] == [(True, 1)]
 
 
 # --- refreshing the catalog -------------------------------------------------------------------------
-def test_refresh_keeps_a_catalog_only_when_it_is_not_older(user_dirs, publish, server):
+def test_refresh_keeps_a_catalog_only_when_it_is_not_older(user_dirs, publish, server, monkeypatch):
+    monkeypatch.setattr(catalog, "DEFAULT_CATALOG_URLS", ())  # after an older copy refresh tries the next URL
     publish(2, serial=7)
     assert catalog_fetch.refresh().serial == 7
     current = catalog.load()
@@ -203,19 +204,19 @@ def test_no_catalog_and_no_network_is_one_line(user_dirs, monkeypatch):
     monkeypatch.setenv("FANYI_CATALOG_URL", closed_port_url())
     monkeypatch.setattr(catalog, "DEFAULT_CATALOG_URLS", (closed_port_url("/default.json"),))
     with pytest.raises(DownloadError) as failure:
-        installer.load_catalog()
+        install.load_catalog()
     assert failure.value.unreachable and "\n" not in str(failure.value)
     assert str(failure.value).startswith("the download servers cannot be reached (127.0.0.1:")
 
 
 def test_a_failed_refresh_falls_back_to_the_copy_on_this_machine(user_dirs, publish, monkeypatch):
     publish(1)
-    installer.load_catalog()
+    install.load_catalog()
     monkeypatch.setenv("FANYI_CATALOG_URL", closed_port_url())
     monkeypatch.setattr(catalog, "DEFAULT_CATALOG_URLS", ())
     warnings = []
-    assert installer.load_catalog(refresh=True, warn=warnings.append).serial == 1
+    assert install.load_catalog(refresh=True, warn=warnings.append).serial == 1
     assert len(warnings) == 1 and "cannot be reached" in warnings[0] and "using the list of packs from" in warnings[0]
     shutil.rmtree(paths.user_data_dir())
     with pytest.raises(DownloadError, match="cannot be reached"):
-        installer.load_catalog(refresh=True)
+        install.load_catalog(refresh=True)

@@ -5,22 +5,14 @@ from __future__ import annotations
 import json
 import socket
 import threading
-import time
 from urllib.parse import urlsplit
 
 import pytest
 import requests
-from api_helpers import SlowTranslator
+from api_helpers import SlowTranslator, wait_until
 
 DEADLINE = 30.0
 
-
-def wait_until(condition, what: str) -> None:
-    end = time.monotonic() + DEADLINE
-    while not condition():
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.01)
 
 
 def send_and_leave(address: str, path: str, body: dict, *, read_first: bool = False, until=None) -> None:
@@ -46,7 +38,7 @@ def slow(serve, tiny_pack):
 
     server = serve([tiny_pack], opener=opener)
     requests.get(server.address + "/", timeout=DEADLINE)
-    server.core.models.gate(server.core.models.for_direction("en", "zh"))  # opened now
+    server.core.models.gate(server.core.route("en", "zh", "").direction.pack)  # opened now
     return server, translators[0]
 
 
@@ -61,7 +53,7 @@ def test_hanging_up_cancels_the_running_translation(slow, path, body):
     wait_until(lambda: translator.stopped_early.is_set(), "the translation to stop")
     assert translator.tokens[-1].cancelled
     # the model is free for the next client at once, not after the abandoned translation's 20 s
-    gate = server.core.models.gate(server.core.models.for_direction("en", "zh"))
+    gate = server.core.models.gate(server.core.route("en", "zh", "").direction.pack)
     wait_until(lambda: gate.waiting == 0, "the gate to be free")
     with gate.use(max_waiting=0):
         pass
@@ -77,7 +69,7 @@ def test_hanging_up_a_stream_cancels_it(slow):
 
 def test_hanging_up_while_waiting_leaves_the_queue(slow):
     server, translator = slow
-    gate = server.core.models.gate(server.core.models.for_direction("en", "zh"))
+    gate = server.core.models.gate(server.core.route("en", "zh", "").direction.pack)
     inside, release = threading.Event(), threading.Event()
 
     def hold() -> None:

@@ -8,9 +8,9 @@ import time
 import pytest
 from api_helpers import ExplodingTranslator, pack_info
 
+from fanyi.cancel import CancelToken
 from fanyi.engine.gate import TranslatorGate
-from fanyi.engine.options import CancelToken
-from fanyi.server.core import ApiError, Core, Job
+from fanyi.server.core import ApiError, ApiRequest, Core
 from fanyi.server.models import Models
 
 
@@ -24,10 +24,13 @@ def test_the_shared_model_answers_its_direction_and_others_open_once(packs):
     opened = []
     shared = TranslatorGate(ExplodingTranslator(en_zh.path))
     models = Models(lambda: [en_zh, zh_en], lambda path: opened.append(path) or ExplodingTranslator(path), shared)
-    assert models.for_direction("en", "zh") == en_zh and models.for_direction("ja", "zh") is None
+    core = Core(models)
+    assert core.route("en", "zh", "").direction.pack == en_zh and models.in_memory() == [en_zh.path]
+    with pytest.raises(ApiError, match="no installed model translates ja into zh"):
+        core.route("ja", "zh", "")
     assert models.gate(en_zh) is shared and opened == []
     own = models.gate(zh_en)
-    assert models.gate(zh_en) is own and opened == [zh_en.path]
+    assert models.gate(zh_en) is own and opened == [zh_en.path] and models.in_memory() == [en_zh.path, zh_en.path]
     # the window switches to zh→en: its model answers from now on, and the copy opened here is let go
     shared.replace(ExplodingTranslator(zh_en.path))
     assert models.gate(zh_en) is shared
@@ -50,7 +53,7 @@ def test_a_request_waiting_while_the_window_switches_models_is_not_translated_by
     holder.start()
     assert inside.wait(30)
     outcome: list = []
-    request = threading.Thread(target=lambda: outcome.append(_try(core, Job(["Hello."], "en", "zh"))))
+    request = threading.Thread(target=lambda: outcome.append(_try(core, ApiRequest(["Hello."], "en", "zh"))))
     request.start()
     deadline = time.monotonic() + 30
     while shared.waiting < 1 and time.monotonic() < deadline:
@@ -65,7 +68,7 @@ def test_a_request_waiting_while_the_window_switches_models_is_not_translated_by
     assert outcome == [(503, "the model is being loaded; try again in a moment")]
 
 
-def _try(core: Core, job: Job):
+def _try(core: Core, job: ApiRequest):
     try:
         return core.translate(job, CancelToken())
     except ApiError as exc:

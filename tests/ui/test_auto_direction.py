@@ -1,4 +1,5 @@
-"""Automatic direction: the window and the popup pick the pack and languages from the text's language."""
+"""Automatic direction: the window and the popup pick the pack and languages from the text's language
+(the choice itself, without windows: tests/test_routing.py)."""
 
 from __future__ import annotations
 
@@ -9,12 +10,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 from ui_fakes import LOAD_TIMEOUT, TRANSLATE_TIMEOUT, FakeTranslator
 
-from fanyi import library
 from fanyi.engine.options import DecodeOptions
-from fanyi.ui import direction
-from fanyi.ui.direction import Direction
 from fanyi.ui.settings import Settings, load_settings
-from fanyi.ui.worker import ModelInfo
 
 ENGLISH = "The weather is fine today."
 CHINESE = "今天天气很好。"
@@ -28,8 +25,7 @@ def both_ways(pack_dir, ui_dirs, tiny_pack_zh_en) -> Path:
 
 
 def wait_for(qtbot, win, pack: str, translation: str) -> None:
-    app = win.app
-    qtbot.waitUntil(lambda: app.service.model is not None and app.service.model.name == pack
+    qtbot.waitUntil(lambda: win.service.model is not None and win.service.model.name == pack
                     and win._req_id is None and win.target.view.text() == translation, timeout=TRANSLATE_TIMEOUT)
 
 
@@ -46,7 +42,7 @@ def test_the_window_turns_round_for_chinese_and_back_for_english(qtbot, make_app
     assert win.detected_label.text() == "Detected: Chinese" and win.pack_box.currentData() == "tiny-zh-en"
     win.source.set_text("I love 北京 very much.")  # mostly English
     wait_for(qtbot, win, "tiny-en-zh", "ILOVE北京VERYMUCH。")
-    assert app.settings.default_pack == "" and load_settings().auto_direction  # nothing was pinned
+    assert app.settings.default_pack.value == "" and load_settings().auto_direction  # nothing was pinned
 
 
 def test_a_pack_chosen_by_hand_stays_until_auto_is_pressed(qtbot, make_app, both_ways):
@@ -91,7 +87,7 @@ def test_the_popup_picks_its_own_direction_and_leaves_the_window_alone(qtbot, ma
         pass
     assert done.args == [ENGLISH, "THEWEATHERISFINETODAY。"] and popup.text() == "THEWEATHERISFINETODAY。"
     assert popup.direction_label.text() == "English → Chinese" and popup.detected_label.text() == "Detected: English"
-    assert app.pack.name == "tiny-zh-en" and app.service.model.name == "tiny-zh-en"  # the window's stays
+    assert app.packs.current.name == "tiny-zh-en" and app.service.model.name == "tiny-zh-en"  # the window's stays
     assert win.target.view.text() == "今天天气很好。。"
     # turned round by hand: this text only
     qtbot.mouseClick(popup.swap_button, Qt.MouseButton.LeftButton)
@@ -111,8 +107,8 @@ def test_the_popup_saves_its_translation_under_the_pack_that_made_it(qtbot, make
     app.translate_clipboard()
     with qtbot.waitSignal(app.popup.translated, timeout=TRANSLATE_TIMEOUT):
         pass
-    entry = app.history.search()[0]
-    assert (entry.source, entry.pack) == (ENGLISH, "tiny-en-zh") and app.pack.name == "tiny-zh-en"
+    entry = app.history.store.search()[0]
+    assert (entry.source, entry.pack) == (ENGLISH, "tiny-en-zh") and app.packs.current.name == "tiny-zh-en"
 
 
 def test_the_popup_follows_a_pinned_direction(qtbot, make_app, both_ways):
@@ -154,39 +150,3 @@ def test_many_to_many_packs_switch_languages(qtbot, make_app, tiny_nllb_pack, ui
     qtbot.waitUntil(lambda: win._req_id is None and win.target.view.text() == expected, timeout=TRANSLATE_TIMEOUT)
     assert (win.source_picker.code(), win.target_picker.code()) == ("zho_Hans", "eng_Latn")
     assert win.detected_label.text() == "Detected: Chinese (Simplified)"
-
-
-# --- the choice itself, without windows -------------------------------------------------------------
-
-def _pack(name: str, source: str, target: str, languages: tuple[str, ...] = ()) -> library.PackInfo:
-    return library.PackInfo(name, Path("/packs") / name, source, target, 1, "int8", False, {}, languages=languages)
-
-
-EN_ZH, ZH_EN, EN_ZH_2, ZH_JA = (_pack("en-zh", "en", "zh"), _pack("zh-en", "zh", "en"), _pack("en-zh-2", "en", "zh"),
-                                _pack("zh-ja", "zh", "ja"))
-
-
-def test_the_reverse_pack_is_preferred_then_the_same_target_then_the_default():
-    packs = [EN_ZH, ZH_JA, ZH_EN, EN_ZH_2]
-    choice = direction.choose(CHINESE, Direction(EN_ZH), packs, None)
-    assert choice.direction.pack == ZH_EN and choice.detected == "zh" and choice.supported
-    assert direction.choose(ENGLISH, Direction(ZH_EN), packs, None).direction.pack == EN_ZH  # the first
-    assert direction.choose(ENGLISH, Direction(ZH_EN), packs, None, default_pack="en-zh-2").direction.pack == EN_ZH_2
-    assert direction.choose(ENGLISH, Direction(EN_ZH_2), packs, None).direction.pack == EN_ZH_2  # stays
-    assert direction.choose("12345", Direction(ZH_EN), packs, None).detected is None  # nothing to detect
-    unsupported = direction.choose(ENGLISH, Direction(ZH_JA), [ZH_JA, ZH_EN], None)
-    assert unsupported.direction.pack == ZH_JA and unsupported.detected == "en" and not unsupported.supported
-    # only languages some pack knows are told: English is not one of zh→ja's
-    assert direction.choose(ENGLISH, Direction(ZH_JA), [ZH_JA], None).detected is None
-
-
-def test_a_many_to_many_pack_turns_round_or_keeps_its_target():
-    nllb = _pack("nllb", "mul", "mul", ("eng_Latn", "zho_Hans", "rus_Cyrl"))
-    model = ModelInfo(nllb.path, "nllb", "mul", "mul", "int8", source_languages=nllb.languages,
-                      target_languages=nllb.languages)
-    start = Direction(nllb, "eng_Latn", "zho_Hans")
-    assert direction.choose(ENGLISH, start, [nllb], model).direction == start
-    assert direction.choose(CHINESE, start, [nllb], model).direction == Direction(nllb, "zho_Hans", "eng_Latn")
-    assert direction.choose("Доброе утро", start, [nllb], model).direction == Direction(nllb, "rus_Cyrl", "zho_Hans")
-    assert direction.choose(CHINESE, start, [nllb], None).direction == start  # not loaded yet: it stays
-    assert direction.reverse(start, [nllb], model) == Direction(nllb, "zho_Hans", "eng_Latn")

@@ -39,14 +39,14 @@ def test_a_draft_typed_in_steps_is_one_entry(qtbot, make_app, fake_backend):
     win.source.edit.moveCursor(win.source.edit.textCursor().MoveOperation.End)
     win.source.edit.insertPlainText(" Second part.")
     wait_idle(qtbot, win)
-    entries = app.history.search()
+    entries = app.history.store.search()
     assert [(e.source, e.target) for e in entries] == [("First part. Second part.", "FIRSTPART。SECONDPART。")]
     win.source.edit.clear()
     win.source.set_text("Something new.")
     wait_idle(qtbot, win)
-    assert len(app.history.search()) == 2
+    assert len(app.history.store.search()) == 2
 
-    dialog = HistoryDialog(app.history, True)
+    dialog = HistoryDialog(app.history.store, True)
     qtbot.addWidget(dialog)
     dialog.search.setText("second")
     dialog.refresh()
@@ -66,7 +66,7 @@ def test_history_off_saves_nothing(qtbot, make_app, fake_backend):
     win.source.set_text("Private text.")
     wait_idle(qtbot, win)
     assert win.target.view.text() == "PRIVATETEXT。"
-    assert app.record("From the popup.", "来自弹窗。") is None  # the popup's path too
+    assert app.history.record("From the popup.", "来自弹窗。", pack="tiny-en-zh") is None  # the popup's path too
     app.show_history()  # looking at an empty history does not create one
     dialog = app._dialogs["history"]
     assert dialog.list.count() == 0 and "switched off" in dialog.note.text()
@@ -133,7 +133,7 @@ def test_the_app_tells_once_in_chinese_and_keeps_saving(qtbot, make_app, fake_ba
     wait_idle(qtbot, win)
     message = win.statusBar().currentMessage()
     assert message.startswith("历史记录文件已损坏。已将其保留为 ") and ".corrupt-" in message
-    assert [e.source for e in app.history.search()] == ["First text."]
+    assert [e.source for e in app.history.store.search()] == ["First text."]
     win.statusBar().clearMessage()
     win.source.set_text("Second text.")
     wait_idle(qtbot, win)
@@ -172,7 +172,7 @@ def test_pasting_over_the_text_starts_a_new_entry_and_keeps_the_old_one(qtbot, m
     win.source.edit.moveCursor(win.source.edit.textCursor().MoveOperation.End)
     qtbot.keyClicks(win.source.edit, " Typed on.")
     wait_idle(qtbot, win)
-    assert [e.source for e in app.history.search()] == ["A second letter, pasted over it. Typed on.",
+    assert [e.source for e in app.history.store.search()] == ["A second letter, pasted over it. Typed on.",
                                                          "The first letter."]
 
 
@@ -192,9 +192,9 @@ def test_what_counts_as_the_same_text():
 def test_every_popup_translation_is_an_entry_of_its_own(qtbot, make_app, fake_backend):
     app = make_app(fake_backend)
     qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
-    app.record("Copied once.", "复制一次。")
-    app.record("Copied once.", "复制一次。")
-    assert [e.source for e in app.history.search()] == ["Copied once.", "Copied once."]
+    app.history.record("Copied once.", "复制一次。", pack="tiny-en-zh")
+    app.history.record("Copied once.", "复制一次。", pack="tiny-en-zh")
+    assert [e.source for e in app.history.store.search()] == ["Copied once.", "Copied once."]
 
 
 def test_a_reopened_entry_translated_again_is_not_copied(qtbot, make_app, fake_backend):
@@ -206,11 +206,11 @@ def test_a_reopened_entry_translated_again_is_not_copied(qtbot, make_app, fake_b
     win.source.edit.clear()
     win.source.set_text("Newer text.")
     wait_idle(qtbot, win)
-    old = app.history.search()[1]
+    old = app.history.store.search()[1]
     win.reopen(old)
     wait_idle(qtbot, win)
-    assert [e.source for e in app.history.search()] == ["Old text.", "Newer text."]
-    assert app.history.search()[0].id == old.id
+    assert [e.source for e in app.history.store.search()] == ["Old text.", "Newer text."]
+    assert app.history.store.search()[0].id == old.id
 
 
 def test_favourites_survive_clear_and_pruning_delete_and_export(ui_dirs, monkeypatch, tmp_path):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import shutil
 import subprocess
 import sys
@@ -35,13 +34,13 @@ def test_switching_the_ui_language_changes_visible_strings(qtbot, make_app, fake
     win.show()
     qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
     assert (win.target.copy_button.text(), win.settings_button.text()) == ("Copy", "Settings")
-    app.apply_settings(dataclasses.replace(app.settings, ui_language="zh_CN"))
+    app.settings.update(ui_language="zh_CN")
     qtbot.waitUntil(lambda: win.target.copy_button.text() == "复制")
     assert win.settings_button.text() == "设置"
     assert win.source.count.text() == "字符数：0"
     assert win.pack_box.itemText(0).startswith("英语 → 中文")
     assert win.windowTitle() == "Fanyi 翻译 — 离线翻译器"
-    app.apply_settings(dataclasses.replace(app.settings, ui_language="en"))
+    app.settings.update(ui_language="en")
     qtbot.waitUntil(lambda: win.target.copy_button.text() == "Copy")
     assert win.pack_box.itemText(0).startswith("English → Chinese")
 
@@ -58,7 +57,7 @@ def test_auto_follows_the_system_locale(monkeypatch):
 @pytest.mark.skipif(qt_tool("lupdate") is None, reason="pyside6-lupdate is not installed")
 def test_every_ui_string_has_a_chinese_translation(tmp_path):
     fresh = tmp_path / "fresh.ts"
-    sources = sorted(str(p) for p in (ROOT / "app" / "fanyi" / "ui").glob("*.py"))
+    sources = sorted(str(p) for p in (ROOT / "app" / "fanyi" / "ui").rglob("*.py"))
     subprocess.run([qt_tool("lupdate"), *sources, "-ts", str(fresh)], check=True, capture_output=True)
     ours = messages(TS)
     missing = [key for key in messages(fresh) if key not in ours or not (ours[key].text or "").strip()
@@ -100,9 +99,9 @@ def test_no_english_is_left_where_the_engine_or_a_pack_speaks(qtbot, make_app, f
     i18n.install("zh_CN")
     # an fp32 pack's quantization was shown as "none"
     qtbot.waitUntil(lambda: win.model_label.text() == "tiny-en-zh · 全精度")
-    dialog = SettingsDialog(app.settings, tray_available=True)
+    dialog = SettingsDialog(app.settings.current, tray_available=True)
     qtbot.addWidget(dialog)
     assert [dialog.tabs.tabText(i) for i in range(dialog.tabs.count())] == [
-        "翻译", "外观", "快捷键和托盘", "下载", "其他应用"]
+        "翻译", "外观", "快捷键和托盘", "下载", "其他应用", "术语表"]
     win._on_load_failed("manifest.json is missing")
     assert win.target.error.text() == "无法打开模型：manifest.json is missing"

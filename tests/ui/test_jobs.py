@@ -39,8 +39,8 @@ def test_a_dropped_file_becomes_a_job_that_finishes(qtbot, make_app, fake_backen
     # must still be the README's `name.zh.ext`, as `fanyi file` writes it
     qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
     drop(win, src)
-    assert len(app.jobs.jobs) == 1 and win.jobs_panel.isVisible()
-    job = next(iter(app.jobs.jobs.values()))
+    assert len(app.documents.jobs.jobs) == 1 and win.jobs_panel.isVisible()
+    job = next(iter(app.documents.jobs.jobs.values()))
     row = win.jobs_panel.rows[job.id]
     qtbot.waitUntil(lambda: job.state == DONE, timeout=TRANSLATE_TIMEOUT)
     assert job.output == tmp_path / "notes.zh.txt"
@@ -58,9 +58,9 @@ def test_a_dropped_file_becomes_a_job_that_finishes(qtbot, make_app, fake_backen
     qtbot.waitUntil(lambda: not win.jobs_panel.isVisible())
     assert not report.isVisible()
 
-    app.set_variant("cmn_Hant")  # another variant is named by its code
+    app.direction.set_variant("cmn_Hant")  # another variant is named by its code
     win.enqueue_document(src)
-    job = list(app.jobs.jobs.values())[-1]
+    job = list(app.documents.jobs.jobs.values())[-1]
     qtbot.waitUntil(lambda: job.state == DONE, timeout=TRANSLATE_TIMEOUT)
     assert job.output == tmp_path / "notes.cmn_Hant.txt"
 
@@ -76,7 +76,7 @@ def test_the_report_names_each_failed_part_and_why(qtbot, make_app, fake_backend
     win.show()
     qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
     win.enqueue_document(src)
-    job = next(iter(app.jobs.jobs.values()))
+    job = next(iter(app.documents.jobs.jobs.values()))
     qtbot.waitUntil(lambda: job.state == DONE, timeout=TRANSLATE_TIMEOUT)
     report = win.jobs_panel.rows[job.id].report_dialog
     assert report.translated.text() == "1 of 4 parts"
@@ -104,7 +104,7 @@ def test_a_running_job_can_be_cancelled_and_a_queued_one_too(qtbot, make_app, fa
     for path in (first, second):
         path.write_text("x")
     drop(win, first, second)
-    jobs = list(app.jobs.jobs.values())
+    jobs = list(app.documents.jobs.jobs.values())
     rows = [win.jobs_panel.rows[j.id] for j in jobs]
     qtbot.waitUntil(lambda: jobs[0].done > 3)
     assert rows[0].bar.isVisible() and rows[0].bar.maximum() == 1000
@@ -121,7 +121,7 @@ def test_a_failing_document_shows_its_message(qtbot, make_app, fake_backend, tmp
     app = make_app(fake_backend)
     win = app.window
     win.enqueue_document(src)
-    job = next(iter(app.jobs.jobs.values()))
+    job = next(iter(app.documents.jobs.jobs.values()))
     qtbot.waitUntil(lambda: job.state == FAILED, timeout=TRANSLATE_TIMEOUT)
     state = win.jobs_panel.rows[job.id].state
     assert state.text() == "Not a kind of document Fanyi translates"  # a headline in the UI language
@@ -133,7 +133,7 @@ def test_without_a_model_no_job_is_queued(qtbot, make_app, ui_dirs, tmp_path):
     src = tmp_path / "a.txt"
     src.write_text("Hello.")
     drop(app.window, src)
-    assert app.jobs.jobs == {} and "Install a model" in app.window.stats_label.text()
+    assert app.documents.jobs.jobs == {} and "Install a model" in app.window.stats_label.text()
 
 
 def test_the_documents_dialog_opens_in_the_home_folder(qtbot, make_app, fake_backend, tmp_path, monkeypatch):

@@ -3,8 +3,6 @@ the swap button swaps them, the choice is remembered per pack, translations use 
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 from PySide6.QtCore import Qt
 from ui_fakes import LOAD_TIMEOUT, TRANSLATE_TIMEOUT
@@ -69,12 +67,12 @@ def test_choosing_languages_translates_with_them_and_is_remembered(qtbot, make_a
     win.target_picker.setCurrentIndex(win.target_picker.findData("yue_Hant"))
     win.target_picker.activated.emit(win.target_picker.currentIndex())
     wait_translated(qtbot, win, text, DecodeOptions(source="eng_Latn", target="yue_Hant"), reference)
-    assert win.app.options() == DecodeOptions(source="eng_Latn", target="yue_Hant")
+    assert win.direction.options() == DecodeOptions(source="eng_Latn", target="yue_Hant")
     assert load_settings().pack_languages == {"tiny-nllb-none": ["eng_Latn", "yue_Hant"]}
 
     # a new start of the app shows the same pair for this pack
     again = make_app(opener=open_translator).window
-    qtbot.waitUntil(lambda: again.app.service.model is not None, timeout=LOAD_TIMEOUT)
+    qtbot.waitUntil(lambda: again.service.model is not None, timeout=LOAD_TIMEOUT)
     assert (again.source_picker.code(), again.target_picker.code()) == ("eng_Latn", "yue_Hant")
 
 
@@ -112,7 +110,7 @@ def test_typing_searches_names_and_codes(qtbot, nllb_window):
 
 def test_names_follow_the_ui_language(qtbot, nllb_window):
     win = nllb_window
-    win.app.apply_settings(dataclasses.replace(win.app.settings, ui_language="zh_CN"))
+    win.settings.update(ui_language="zh_CN")
     qtbot.waitUntil(lambda: win.settings_button.text() == "设置")
     labels = dict((code, text) for text, code in items(win.target_picker))
     assert labels["zho_Hans"] == "中文（简体） · zho_Hans"
@@ -125,7 +123,7 @@ def test_names_follow_the_ui_language(qtbot, nllb_window):
 def test_marian_packs_keep_the_variant_buttons(window):
     assert not window.source_picker.isVisible() and not window.target_picker.isVisible()
     assert window.variant_box.isVisible()
-    assert window.app.options().source is None
+    assert window.direction.options().source is None
 
 
 def test_the_top_bar_fits_a_1000_pixel_window_and_the_lists_show_whole_names(nllb_window):
@@ -134,3 +132,23 @@ def test_the_top_bar_fits_a_1000_pixel_window_and_the_lists_show_whole_names(nll
     for picker in (win.source_picker, win.target_picker, win.pack_box):
         view = picker.view()
         assert view.minimumWidth() >= view.sizeHintForColumn(0)
+
+
+def test_an_llm_pack_has_the_pickers_and_streams_its_translation(qtbot, make_app, ui_dirs, tiny_llm_pack):
+    """A decoder-only pack (HY-MT1.5's architecture) in the window: its card's languages in the pickers,
+    English → Chinese at first, the translation as the engine makes it."""
+    pack = tiny_llm_pack("hunyuan", "int4")
+    (ui_dirs / "bundled" / pack.name).symlink_to(pack, target_is_directory=True)
+    app = make_app(opener=open_translator)
+    win = app.window
+    win.show()
+    qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
+    assert win.source_picker.isVisible() and not win.variant_box.isVisible()
+    assert (win.source_picker.code(), win.target_picker.code()) == ("en", "zh")
+    labels = dict((code, text) for text, code in items(win.target_picker))
+    assert len(labels) == 38 and labels["zh-Hant"].startswith("Chinese (Traditional)") and "yue" in labels
+    reference = Translator.open(pack, threads=1)
+    win.source.set_text("Good morning.")
+    win.translate_now()
+    wait_translated(qtbot, win, "Good morning.", app.direction.options(), reference)
+    assert app.direction.options().source == "en" and app.direction.options().target == "zh"

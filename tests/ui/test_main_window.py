@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 from PySide6.QtCore import Qt
 from ui_fakes import EXPLODE, LOOPS, TRANSLATE_TIMEOUT, FakeTranslator
 
@@ -30,13 +28,13 @@ NORMAL = ("Is there a pharmacy near here that is open late? Everyone laughed whe
 def test_typing_streams_into_the_target_and_ends_as_translate_batch(qtbot, window, backend):
     # Long enough that the real tiny model (which decides tokens in bursts) spans several flushes.
     text = NORMAL
-    stream = list(backend.reference.translate_stream(text, window.app.options()))
+    stream = list(backend.reference.translate_stream(text, window.direction.options()))
     assert all(isinstance(event, str) for event in stream)  # no sentence is taken back
     flushes = []
     window.target.view.textChanged.connect(lambda: flushes.append(window.target.view.text()))
     qtbot.keyClicks(window.source.edit, text)
     wait_idle(qtbot, window)
-    final = backend.translate(text, window.app.options())
+    final = backend.translate(text, window.direction.options())
     assert window.target.view.text() == final
     assert window.target.view.toPlainText() == final
     # Streamed: the pane grew through partial translations before the final one.
@@ -59,7 +57,7 @@ def test_an_edit_mid_translation_cancels_it_and_shows_only_the_new_one(qtbot, wi
     window.translate_now()
     wait_idle(qtbot, window)
     assert old_id in cancelled
-    assert window.target.view.text() == backend.translate(second, window.app.options())
+    assert window.target.view.text() == backend.translate(second, window.direction.options())
     assert window.target.view.toPlainText() == window.target.view.text()
 
 
@@ -77,7 +75,7 @@ def test_typing_at_the_end_keeps_the_cached_sentences(qtbot, make_app, fake_back
     wait_idle(qtbot, win)
     assert tokens_before > 40
     assert engine.last_stats["tokens"] == len(FakeTranslator.words("One more sentence here.", "cmn_Hans"))
-    assert win.target.view.text() == fake_backend.translate(win.source.text(), app.options())
+    assert win.target.view.text() == fake_backend.translate(win.source.text(), app.direction.options())
 
 
 def test_ctrl_enter_translates_at_once_when_typing_translation_is_off(qtbot, make_app, fake_backend):
@@ -123,7 +121,7 @@ def test_variant_buttons_follow_the_pack_and_retranslate(qtbot, make_app, fake_b
     qtbot.mouseClick(shown["cmn_Hant"], Qt.MouseButton.LeftButton)
     wait_idle(qtbot, win)
     assert win.target.view.text() == "繁GOOD繁MORNING。"
-    assert app.settings.target_variant == "cmn_Hant"
+    assert app.settings.target_variant.value == "cmn_Hant"
 
 
 def test_copy_clear_and_character_count(qtbot, window, backend):
@@ -147,7 +145,7 @@ def test_swap_needs_a_reverse_pack_and_moves_the_translation(qtbot, make_app, fa
     qtbot.waitUntil(lambda: app.service.model is not None)
     assert not win.swap_button.isEnabled()
     (user_dirs / "bundled" / "tiny-zh-en").symlink_to(tiny_pack_zh_en, target_is_directory=True)
-    app.refresh_packs()
+    app.packs.refresh()
     assert win.swap_button.isEnabled() and win.pack_box.count() == 2
     win.source.set_text("Turn around.")
     wait_idle(qtbot, win)
@@ -174,7 +172,7 @@ def test_pasting_hard_wrapped_text_joins_its_lines(qtbot, window, backend):
 
 def test_choosing_another_pack_mid_translation_translates_again_on_it(qtbot, make_app, fake_backend,
                                                                       tiny_pack_int8):
-    from fanyi import library
+    from fanyi.packs import library
 
     library.import_pack(tiny_pack_int8)
     app = make_app(fake_backend)
@@ -191,7 +189,7 @@ def test_choosing_another_pack_mid_translation_translates_again_on_it(qtbot, mak
     qtbot.waitUntil(lambda: app.service.model is not None and app.service.model.name == "tiny-en-zh-int8",
                     timeout=TRANSLATE_TIMEOUT)
     wait_idle(qtbot, win)
-    assert win.target.view.text() == fake_backend.translate(text, app.options())
+    assert win.target.view.text() == fake_backend.translate(text, app.direction.options())
     assert win.model_label.text() == "tiny-en-zh-int8 · int8"
 
 
@@ -203,12 +201,12 @@ def test_a_sentence_left_untranslated_shows_as_it_was_with_a_small_warning(qtbot
     win.source.set_text(text)
     win.translate_now()
     wait_idle(qtbot, win)
-    final = fake_backend.translate(text, app.options())
+    final = fake_backend.translate(text, app.direction.options())
     assert win.target.view.text() == final == "THEFIRSTONEISFINE。This one LOOPS forever.THELASTONEISFINETOO。"
     badge = win.target.untranslated
     assert not badge.isHidden() and badge.text() == "⚠ 1 sentence untranslated"
     assert "“This one LOOPS forever.” — the model kept repeating itself" in badge.toolTip()
-    app.apply_settings(dataclasses.replace(app.settings, ui_language="zh_CN"))
+    app.settings.update(ui_language="zh_CN")
     qtbot.waitUntil(lambda: badge.text() == "⚠ 1 句未翻译")
     assert "模型不断重复同样的内容" in badge.toolTip()
     win.source.set_text("All is well now.")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import subprocess
 import sys
@@ -16,8 +15,9 @@ from PySide6.QtWidgets import QMessageBox
 from packserver import PACK_ID, Route, closed_port_url
 from ui_fakes import LOAD_TIMEOUT, FakeTranslator
 
-from fanyi import library, paths
-from fanyi.download import Progress
+from fanyi import paths
+from fanyi.packs import library
+from fanyi.packs.download import TransferProgress
 from fanyi.ui import i18n
 from fanyi.ui.main_window import PAGE_NO_MODEL, PAGE_TRANSLATE
 from fanyi.ui.pack_ops import PackOpProgress, size_text, unreachable_text
@@ -54,7 +54,7 @@ def test_without_a_model_the_window_opens_and_offers_one_download(qtbot, empty_a
 
 def test_the_download_button_installs_the_default_pack_from_the_catalog(qtbot, empty_app, publish):
     published = publish(1)
-    seen: list[Progress] = []
+    seen: list[TransferProgress] = []
     empty_app.ops.transfer.connect(seen.append)
     page = empty_app.window.no_model
     qtbot.mouseClick(page.download_button, Qt.MouseButton.LeftButton)
@@ -62,7 +62,7 @@ def test_the_download_button_installs_the_default_pack_from_the_catalog(qtbot, e
     assert not page.error.isVisible(), page.error.text()
     assert empty_app.window.pages.currentIndex() == PAGE_TRANSLATE
     installed = library.find_pack(PACK_ID)
-    assert not installed.bundled and installed.pack_version == 1 and empty_app.settings.default_pack == PACK_ID
+    assert not installed.bundled and installed.pack_version == 1 and empty_app.settings.default_pack.value == PACK_ID
     downloads = [p for p in seen if p.phase == "downloading"]
     assert downloads and downloads[-1].done == downloads[-1].total == published["archive"]["size"]
     # the list of packs read on the way is kept: the button now says what it downloads and its size
@@ -78,7 +78,7 @@ def test_a_download_shows_its_progress_can_be_cancelled_and_then_resumes(qtbot, 
     server.routes[path] = Route(server.routes[path].body, slow=0.2)  # ~5 s: the cancel lands mid-download
     page = empty_app.window.no_model
     progress = page.findChild(PackOpProgress)
-    seen: list[Progress] = []
+    seen: list[TransferProgress] = []
     empty_app.ops.transfer.connect(seen.append)
     qtbot.mouseClick(page.download_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: any(p.done > 0 for p in seen) and " of " in progress.detail.text(), timeout=LOAD_TIMEOUT)
@@ -100,7 +100,7 @@ def test_a_download_shows_its_progress_can_be_cancelled_and_then_resumes(qtbot, 
 
 def test_without_a_connection_the_page_says_so_in_the_users_language(qtbot, empty_app, monkeypatch):
     monkeypatch.setenv("FANYI_CATALOG_URL", closed_port_url())
-    monkeypatch.setattr("fanyi.catalog.DEFAULT_CATALOG_URLS", ())
+    monkeypatch.setattr("fanyi.packs.catalog.DEFAULT_CATALOG_URLS", ())
     page = empty_app.window.no_model
     qtbot.mouseClick(page.download_button, Qt.MouseButton.LeftButton)
     wait_op(qtbot, empty_app)
@@ -124,25 +124,25 @@ def test_the_model_manager_lists_available_packs_downloads_and_updates(qtbot, em
         return [manager.available.item(0, c).text() for c in range(manager.available.columnCount())]
 
     assert manager.available.rowCount() == 1
-    assert row()[:2] == ["English → Chinese", "English → Chinese"] and row()[3:7] == ["int8", "CC-BY-4.0",
-                                                                                      "BLEU 30.9", ""]
+    assert row()[:3] == ["English → Chinese", "English → Chinese", "MarianMT"]
+    assert row()[5:9] == ["int8", "CC-BY-4.0", "BLEU 30.9", ""] and row()[4].endswith("MB")  # memory needed
     manager.available.selectRow(0)
     assert manager.download_button.isEnabled() and manager.download_button.text() == "Download"
     qtbot.mouseClick(manager.download_button, Qt.MouseButton.LeftButton)
     wait_op(qtbot, empty_app)
-    assert row()[6] == "Installed" and library.find_pack(PACK_ID).pack_version == 1
+    assert row()[8] == "Installed" and library.find_pack(PACK_ID).pack_version == 1
     manager.available.selectRow(0)
     assert not manager.download_button.isEnabled()
 
     publish(2)
     qtbot.mouseClick(manager.refresh_button, Qt.MouseButton.LeftButton)
     wait_op(qtbot, empty_app)
-    assert row()[6] == "Update available"
+    assert row()[8] == "Update available"
     manager.available.selectRow(0)
     assert manager.download_button.text() == "Update"
     qtbot.mouseClick(manager.download_button, Qt.MouseButton.LeftButton)
     wait_op(qtbot, empty_app)
-    assert row()[6] == "Installed" and library.find_pack(PACK_ID).pack_version == 2
+    assert row()[8] == "Installed" and library.find_pack(PACK_ID).pack_version == 2
 
 
 def test_a_non_commercial_licence_is_shown_before_the_download(qtbot, empty_app, publish, monkeypatch):
@@ -153,19 +153,68 @@ def test_a_non_commercial_licence_is_shown_before_the_download(qtbot, empty_app,
     qtbot.mouseClick(manager.refresh_button, Qt.MouseButton.LeftButton)
     wait_op(qtbot, empty_app)
     asked = []
-    monkeypatch.setattr(QMessageBox, "question",
-                        lambda *args, **kw: asked.append(args[2]) or QMessageBox.StandardButton.No)
+
+    def answer(box: QMessageBox) -> QMessageBox.StandardButton:
+        asked.append(box.text() + "\n" + box.informativeText())
+        return QMessageBox.StandardButton.No
+
+    monkeypatch.setattr(QMessageBox, "exec", answer)
     manager.available.selectRow(0)
     qtbot.mouseClick(manager.download_button, Qt.MouseButton.LeftButton)
     assert asked and "CC-BY-NC-4.0" in asked[0] and "commercial" in asked[0]
     assert not empty_app.ops.busy and library.list_packs() == []
 
 
+def test_a_licences_terms_are_shown_and_accepted_before_the_download(qtbot, empty_app, publish, monkeypatch):
+    """The Tencent HY Community License: its territories and terms, as the catalog states them."""
+    terms = ["It does not apply in the European Union, the United Kingdom or South Korea.",
+             "The output must not be used to improve other AI models."]
+    publish(1, license={"name": "Tencent-HY-Community", "url": "https://example.org/License.txt",
+                        "commercial_use": True, "excluded_territories": ["EU", "GB", "KR"],
+                        "restrictions": {"en": terms}, "ask_before_download": True})
+    empty_app.show_models()
+    manager = empty_app._dialogs["models"]
+    qtbot.mouseClick(manager.refresh_button, Qt.MouseButton.LeftButton)
+    wait_op(qtbot, empty_app)
+    shown = []
+
+    def accept(box: QMessageBox) -> QMessageBox.StandardButton:
+        shown.append(box.informativeText())
+        return QMessageBox.StandardButton.Yes
+
+    monkeypatch.setattr(QMessageBox, "exec", accept)
+    manager.available.selectRow(0)
+    qtbot.mouseClick(manager.download_button, Qt.MouseButton.LeftButton)
+    wait_op(qtbot, empty_app)
+    assert shown and all(t in shown[0] for t in terms) and "https://example.org/License.txt" in shown[0]
+    assert library.find_pack(PACK_ID) is not None
+
+
+def test_a_pack_too_big_for_this_computer_is_marked_and_asked_about(qtbot, make_app, fake_backend, tiny_pack_zh_en,
+                                                                     monkeypatch):
+    library.import_pack(tiny_pack_zh_en)
+    monkeypatch.setattr("fanyi.ui.memory_check.physical_memory", lambda: 64 << 20)  # 64 MB of RAM
+    app = make_app(fake_backend)
+    app.show_models()
+    manager = app._dialogs["models"]
+    memory = [manager.table.item(r, 4).text() for r in range(manager.table.rowCount())]
+    assert all(m.startswith("⚠ ") for m in memory)
+    asked = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: asked.append(a[2]) or QMessageBox.StandardButton.No)
+    win = app.window
+    other = win.pack_box.findData("tiny-zh-en")
+    current = app.packs.current
+    win.pack_box.setCurrentIndex(other)
+    win.pack_box.activated.emit(other)  # as when the user picks it
+    assert asked and "tiny-zh-en needs about" in asked[0]
+    assert app.packs.current == current and win.pack_box.currentData() == current.name  # nothing loaded
+
+
 def test_the_download_mirror_setting_is_tried_first(qtbot, empty_app, publish, server):
     published = publish(1)
     archive = server.routes[f"/packs/{published['archive']['file']}"].body
     server.routes[f"/mirror/{published['archive']['file']}"] = Route(archive)
-    empty_app.apply_settings(dataclasses.replace(empty_app.settings, download_mirror=server.url("/mirror/")))
+    empty_app.settings.update(download_mirror=server.url("/mirror/"))
     qtbot.mouseClick(empty_app.window.no_model.download_button, Qt.MouseButton.LeftButton)
     wait_op(qtbot, empty_app)
     assert library.find_pack(PACK_ID).pack_version == 1
@@ -180,7 +229,7 @@ def test_importing_a_pack_folder_switches_to_translating(qtbot, empty_app, tiny_
     assert win.pages.currentIndex() == PAGE_TRANSLATE
     qtbot.waitUntil(lambda: empty_app.service.model is not None, timeout=LOAD_TIMEOUT)
     installed = library.find_pack("tiny-en-zh")
-    assert not installed.bundled and empty_app.settings.default_pack == "tiny-en-zh"
+    assert not installed.bundled and empty_app.settings.default_pack.value == "tiny-en-zh"
     win.source.set_text("It works.")
     qtbot.waitUntil(lambda: win.target.view.text() == "ITWORKS。", timeout=LOAD_TIMEOUT)
 
@@ -214,15 +263,16 @@ def test_the_model_manager_lists_removes_and_sets_the_default(qtbot, make_app, f
     app = make_app(fake_backend)
     app.show_models()
     manager = app._dialogs["models"]
-    rows = {manager.table.item(r, 0).text(): [manager.table.item(r, c).text() for c in range(6)]
+    rows = {manager.table.item(r, 0).text(): [manager.table.item(r, c).text() for c in range(8)]
             for r in range(manager.table.rowCount())}
-    assert rows["tiny-en-zh"][1:5:2] == ["English → Chinese", "full precision"] and rows["tiny-en-zh"][4] == "bundled"
-    assert rows["tiny-en-zh-int8"][3:5] == ["int8", "user-installed"]
+    assert rows["tiny-en-zh"][1:3] == ["English → Chinese", "MarianMT"]
+    assert rows["tiny-en-zh"][5:7] == ["full precision", "bundled"]
+    assert rows["tiny-en-zh-int8"][5:7] == ["int8", "user-installed"]
     manager.select("tiny-en-zh")
     assert not manager.remove_button.isEnabled()  # bundled packs stay
     manager.select("tiny-en-zh-int8")
     qtbot.mouseClick(manager.default_button, Qt.MouseButton.LeftButton)
-    assert app.settings.default_pack == "tiny-en-zh-int8"
+    assert app.settings.default_pack.value == "tiny-en-zh-int8"
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
     manager.select("tiny-en-zh-int8")
     qtbot.mouseClick(manager.remove_button, Qt.MouseButton.LeftButton)
@@ -241,7 +291,7 @@ def test_a_broken_pack_is_listed_greyed_never_chosen_and_removable(qtbot, make_a
 
     broken = broken_copy(tiny_pack, paths.user_packs_dir() / "aaa-broken", lambda m: m.pop("source_lang"))
     app = make_app(fake_backend, settings=Settings(default_pack="aaa-broken"))
-    assert [p.name for p in app.packs] == ["tiny-en-zh"] and app.pack.name == "tiny-en-zh"
+    assert [p.name for p in app.packs.installed] == ["tiny-en-zh"] and app.packs.current.name == "tiny-en-zh"
     win = app.window
     win.show()
     qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
@@ -253,7 +303,7 @@ def test_a_broken_pack_is_listed_greyed_never_chosen_and_removable(qtbot, make_a
     row = names.index("aaa-broken")
     cell = manager.table.item(row, 1)
     assert cell.text() == "Broken: manifest.json: source_lang is missing"
-    assert manager.table.columnSpan(row, 1) == 3 and f"{broken}" in cell.toolTip()
+    assert manager.table.columnSpan(row, 1) == 5 and f"{broken}" in cell.toolTip()
     assert cell.foreground().color() == manager.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
     manager.select("aaa-broken")
     assert not manager.default_button.isEnabled() and manager.remove_button.isEnabled()
@@ -276,12 +326,12 @@ def test_a_pack_onnx_runtime_cannot_load_is_reported_and_the_app_goes_on(qtbot, 
     app = make_app(opener=open_translator, settings=Settings(default_pack="cut"))
     win = app.window
     win.show()
-    assert app.pack.path == cut  # it passed the manifest and size checks, so it is offered
+    assert app.packs.current.path == cut  # it passed the manifest and size checks, so it is offered
     qtbot.waitUntil(lambda: win.target.error.isVisible(), timeout=LOAD_TIMEOUT)
     assert f"{cut / 'encoder.onnx'} cannot be loaded: " in win.target.error.text()
     assert win.stats_label.text() == "The model could not be opened"
-    good = next(p for p in app.packs if p.name == "tiny-en-zh")
-    app.choose_pack(good)
+    good = next(p for p in app.packs.installed if p.name == "tiny-en-zh")
+    app.packs.choose(good)
     qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
     assert app.service.model.name == "tiny-en-zh" and win.isVisible()
 
@@ -327,4 +377,4 @@ def test_set_as_default_switches_the_window_to_that_pack(qtbot, make_app, fake_b
     qtbot.mouseClick(manager.default_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: app.service.model is not None and app.service.model.name == "tiny-zh-en",
                     timeout=LOAD_TIMEOUT)
-    assert win.pack_box.currentData() == "tiny-zh-en" and app.settings.default_pack == "tiny-zh-en"
+    assert win.pack_box.currentData() == "tiny-zh-en" and app.settings.default_pack.value == "tiny-zh-en"

@@ -16,7 +16,7 @@ def test_the_popup_streams_the_clipboards_translation(qtbot, make_app, backend):
     app.translate_clipboard()
     popup = app.popup
     assert popup.isVisible() and popup.windowFlags() & Qt.WindowType.FramelessWindowHint
-    expected = backend.translate(text, app.options())
+    expected = backend.translate(text, app.direction.options())
     qtbot.waitUntil(lambda: popup.text() == expected, timeout=TRANSLATE_TIMEOUT)
     assert popup.source.text() == text
     QApplication.clipboard().setText("something else")
@@ -173,4 +173,4 @@ def test_the_popup_switches_the_chinese_variant(qtbot, make_app, fake_backend):
     assert set(shown) == {"cmn_Hans", "cmn_Hant", "yue"} and shown["cmn_Hans"].isChecked()
     qtbot.mouseClick(shown["cmn_Hant"], Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: popup.text() == "繁GOOD繁NEWS。", timeout=TRANSLATE_TIMEOUT)
-    assert app.settings.target_variant == "cmn_Hant"
+    assert app.settings.target_variant.value == "cmn_Hant"

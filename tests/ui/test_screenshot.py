@@ -133,8 +133,8 @@ class FakeOcr:
 
 def choose_region(qtbot, app, start=QPoint(10, 10), end=QPoint(60, 40)) -> None:
     app.translate_screen_region()
-    assert app.region_picker.active
-    drag(qtbot, app.region_picker.overlays[0], start, end)
+    assert app.screen_text.picker.active
+    drag(qtbot, app.screen_text.picker.overlays[0], start, end)
 
 
 def test_the_region_is_recognised_in_a_worker_thread_and_translated_in_the_popup(qtbot, make_app, fake_backend):
@@ -166,7 +166,7 @@ def test_where_the_screen_cannot_be_captured_the_popup_says_why(qtbot, make_app,
     grabbed = []
     app = make_app(fake_backend, recognise=FakeOcr(), grab=lambda: grabbed.append(1) or [])
     app.translate_screen_region()
-    assert app.popup.status.text() == "The screen could not be captured." and not app.region_picker.active
+    assert app.popup.status.text() == "The screen could not be captured." and not app.screen_text.picker.active
     monkeypatch.setenv("XDG_SESSION_TYPE", "wayland")
     app.translate_screen_region()
     assert "Wayland does not let applications capture the screen" in app.popup.status.text()
@@ -176,7 +176,7 @@ def test_where_the_screen_cannot_be_captured_the_popup_says_why(qtbot, make_app,
 def test_without_a_model_no_overlay_is_shown(qtbot, make_app, ui_dirs):
     app = make_app(recognise=FakeOcr(), grab=lambda: [screen_of(gradient(100, 100))])
     app.translate_screen_region()
-    assert not app.region_picker.active and "No translation model is installed" in app.popup.status.text()
+    assert not app.screen_text.picker.active and "No translation model is installed" in app.popup.status.text()
 
 
 def test_real_ocr_of_a_captured_screen_reaches_the_popup(qtbot, make_app, fake_backend, ocr_models):
@@ -211,8 +211,9 @@ def test_the_screenshot_hotkey_is_a_setting(qtbot):
 
 def test_translate_region_command_exits_when_the_overlay_is_cancelled(qtbot, pack_dir, monkeypatch):
     from fanyi.ui import app as app_module
+    from fanyi.ui.controllers import screen_text
 
-    monkeypatch.setattr(app_module, "grab_screens", lambda: [screen_of(gradient(200, 100))])
+    monkeypatch.setattr(screen_text, "grab_screens", lambda: [screen_of(gradient(200, 100))])
     seen = []
 
     def cancel() -> None:

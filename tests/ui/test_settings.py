@@ -14,6 +14,29 @@ from fanyi.ui.settings import DOUBLE_COPY, Settings, load_settings, save_setting
 from fanyi.ui.settings_dialog import HOTKEY_COMBO, HOTKEY_DOUBLE_COPY, SettingsDialog
 
 
+def test_each_setting_is_a_typed_value_that_says_when_it_changes(qapp):
+    from typing import get_type_hints
+
+    from fanyi.ui.controllers.settings import LiveSettings, Setting
+
+    saved, heard, groups = [], [], []
+    live = LiveSettings(Settings(), save=saved.append)
+    hints = get_type_hints(LiveSettings, localns={"Setting": Setting})
+    for field in dataclasses.fields(Settings):
+        setting = getattr(live, field.name)
+        assert isinstance(setting, Setting) and setting.value == getattr(Settings(), field.name)
+        assert hints[field.name] == Setting[type(setting.value)], field.name  # typed as the field is
+    live.beams.changed.connect(heard.append)
+    live.api_port.changed.connect(heard.append)
+    live.on_change(lambda: groups.append("api"), live.api_port, live.api_key, live.api_enabled)
+    live.update(beams=4, api_port=6000, api_enabled=True)
+    assert heard == [4, 6000] and groups == ["api"]  # each once; the group once for its two
+    assert len(saved) == 1 and saved[0].beams == 4 and live.current.api_port == 6000
+    live.beams.set(4)  # no change: nobody is told, nothing is written
+    live.update(beams=limits.MAX_BEAMS + 5)  # checked as a file's values are
+    assert heard == [4, 6000, limits.MAX_BEAMS] and len(saved) == 2
+
+
 def test_missing_file_gives_defaults(ui_dirs):
     assert not settings_path().exists()
     assert load_settings() == Settings()
@@ -75,18 +98,18 @@ def test_the_dialog_offers_no_more_than_the_limits(qtbot, ui_dirs):
 
 def test_settings_survive_a_restart(qtbot, make_app, fake_backend):
     first = make_app(fake_backend)
-    changed = dataclasses.replace(first.settings, beams=2, translate_as_you_type=False, target_variant="cmn_Hant",
+    changed = dataclasses.replace(first.settings.current, beams=2, translate_as_you_type=False, target_variant="cmn_Hant",
                                   hotkey="Ctrl+Shift+Y", history=False)
-    first.apply_settings(changed)
+    first.settings.apply(changed)
     first.shutdown()
 
     second = make_app(fake_backend)  # a new app reads the file back
-    assert second.settings == changed
+    assert second.settings.current == changed
     win = second.window
     qtbot.waitUntil(lambda: second.service.model is not None, timeout=LOAD_TIMEOUT)
     checked = [b.property("variant") for b in win.variant_group.buttons() if b.isChecked()]
     assert checked == ["cmn_Hant"]
-    assert second.options().beams == 2 and second.options().target == "cmn_Hant"
+    assert second.direction.options().beams == 2 and second.direction.options().target == "cmn_Hant"
     win.source.set_text("Not translated while typing is off.")
     qtbot.wait(600)
     assert win.target.view.text() == ""
@@ -171,6 +194,7 @@ def test_the_dialog_is_in_tabs_with_every_field_where_a_user_looks(qtbot, ui_dir
                              dialog.start_in_tray, dialog.close_to_tray],
         "Downloads": [dialog.mirror, dialog.catalog_url, dialog.download_note],
         "Other apps": [dialog.api_enabled, dialog.api_port, dialog.api_key, dialog.api_address, dialog.api_deeplx],
+        "Glossary": [dialog.glossary_tab.table, dialog.glossary_tab.import_button],
     }
     assert [dialog.tabs.tabText(i).replace("&&", "&") for i in range(dialog.tabs.count())] == list(where)
     for title, fields in where.items():
@@ -218,9 +242,9 @@ def test_text_size_changes_the_panes(qtbot, make_app, fake_backend):
     app = make_app(fake_backend)
     win = app.window
     default = win.source.edit.font().pointSizeF()
-    app.apply_settings(dataclasses.replace(app.settings, text_size=20))
+    app.settings.update(text_size=20)
     assert win.source.edit.font().pointSize() == win.target.view.font().pointSize() == 20
-    app.apply_settings(dataclasses.replace(app.settings, text_size=0))
+    app.settings.update(text_size=0)
     assert win.target.view.font().pointSizeF() == default
     save_settings(Settings(text_size=5))  # hand-edited, unreadably small
     assert load_settings().text_size == 0
@@ -232,9 +256,9 @@ def test_start_at_login_writes_and_removes_the_entry(qtbot, make_app, fake_backe
     entry = autostart.FileEntry(tmp_path / "autostart" / "fanyi.desktop", "desktop")
     monkeypatch.setattr(autostart, "backend", lambda: entry)
     app = make_app(fake_backend)
-    app.apply_settings(dataclasses.replace(app.settings, start_at_login=True))
+    app.settings.update(start_at_login=True)
     assert entry.path.is_file() and "--tray" in entry.path.read_text(encoding="utf-8")
-    app.apply_settings(dataclasses.replace(app.settings, start_at_login=False))
+    app.settings.update(start_at_login=False)
     assert not entry.path.exists()
 
     def refuse(*_args) -> None:
@@ -243,9 +267,9 @@ def test_start_at_login_writes_and_removes_the_entry(qtbot, make_app, fake_backe
     monkeypatch.setattr(entry, "write", refuse)
     notices = []
     app.notice.connect(notices.append)
-    app.apply_settings(dataclasses.replace(app.settings, start_at_login=True))
+    app.settings.update(start_at_login=True)
     assert notices == ["Starting at login could not be changed: Permission denied"]
-    assert not app.settings.start_at_login and not load_settings().start_at_login  # the setting tells the truth
+    assert not app.settings.start_at_login.value and not load_settings().start_at_login  # the setting tells the truth
 
 
 def test_the_selection_setting_is_offered_only_where_there_is_a_selection(qtbot, ui_dirs, monkeypatch):
@@ -288,6 +312,6 @@ def test_the_hotkey_takes_the_selection_when_asked_and_there_is_one(make_app, ui
     assert app.copied_text() == "selected"
     monkeypatch.setattr(QGuiApplication, "clipboard", staticmethod(lambda: _X11Clipboard("copied", "")))
     assert app.copied_text() == "copied"  # nothing selected: the clipboard
-    app.settings.translate_selection = False
+    app.settings.translate_selection.set(False)
     monkeypatch.setattr(QGuiApplication, "clipboard", staticmethod(lambda: _X11Clipboard("copied", "selected")))
     assert app.copied_text() == "copied"

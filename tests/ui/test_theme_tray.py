@@ -23,10 +23,10 @@ def test_without_a_tray_closing_the_window_quits(qtbot, make_app, fake_backend):
     app = make_app(fake_backend)
     assert not app.tray.available  # offscreen has no system tray
     assert not app.keeps_running_in_tray()
-    app.settings.start_in_tray = True
+    app.settings.start_in_tray.set(True)
     app.start()  # start_in_tray cannot hide the only way back in
     assert app.window.isVisible()
-    with qtbot.waitSignal(app.quit_requested, timeout=1000):
+    with qtbot.waitSignal(app.quit_requested, timeout=10_000):
         app.window.close()
     assert QApplication.instance() is not None
 

@@ -9,7 +9,9 @@ import sys
 from pathlib import Path
 
 UI = Path(__file__).resolve().parents[2] / "app" / "fanyi" / "ui"
-MODULES = sorted(f"fanyi.ui.{p.stem}" for p in UI.glob("*.py") if p.stem != "__init__")
+FILES = sorted(UI.rglob("*.py"))
+MODULES = [".".join(("fanyi", "ui", *p.relative_to(UI).with_suffix("").parts)).removesuffix(".__init__")
+           for p in FILES]
 
 
 def test_importing_the_ui_loads_no_onnxruntime():
@@ -32,13 +34,14 @@ def imported_modules(path: Path) -> set[str]:
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
-            if node.level:  # relative to fanyi.ui
-                base = ".".join(["fanyi", "ui"][: 3 - node.level] + ([base] if base else []))
+            if node.level:  # relative to the module's package
+                package = ["fanyi", *path.parent.relative_to(UI.parent).parts]
+                base = ".".join(package[: len(package) + 1 - node.level] + ([base] if base else []))
             names.add(base)
             names.update(f"{base}.{alias.name}" for alias in node.names)
     return names
 
 
 def test_only_the_worker_imports_the_translator():
-    importers = sorted(p.name for p in UI.glob("*.py") if "fanyi.engine.translator" in imported_modules(p))
+    importers = [p.relative_to(UI).as_posix() for p in FILES if "fanyi.engine.translator" in imported_modules(p)]
     assert importers == ["worker.py"]

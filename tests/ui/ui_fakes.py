@@ -10,10 +10,11 @@ import re
 import time
 from pathlib import Path
 
+from fanyi.cancel import CancelToken
 from fanyi.engine.degenerate import LOOP
-from fanyi.engine.options import CancelToken, DecodeOptions
-from fanyi.engine.results import Failure, Rewind, Translation
+from fanyi.engine.options import DecodeOptions
 from fanyi.engine.pack import ModelPack
+from fanyi.engine.results import Failure, Rewind, Translation
 
 TOKEN_CPU = 0.0008  # seconds of pure-Python work per token (holds the GIL)
 TOKEN_SLEEP = 0.002  # seconds per token outside the GIL (the ONNX Runtime call)

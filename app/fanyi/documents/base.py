@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Protocol
 
-from fanyi.engine.options import CancelToken, DecodeOptions
+from fanyi.cancel import CancelToken
+from fanyi.engine.language_choice import LanguageChoice
+from fanyi.engine.options import DecodeOptions
 from fanyi.engine.results import Translation
 from fanyi.limits import REPORT_ENTRIES_PER_REASON, REPORT_REASONS
+from fanyi.oneline import one_line
 
 
-class Translator(Protocol):
+class TextTranslator(Protocol):
     """The part of ``fanyi.engine.translator.Translator`` that documents need."""
 
     @property
@@ -29,7 +32,10 @@ class Translator(Protocol):
         options: DecodeOptions | None = None,
         progress: Callable[[int, int], None] | None = None,
         cancel: CancelToken | None = None,
+        contexts: Sequence[str] | None = None,
     ) -> list[Translation]: ...
+
+    def languages(self, options: DecodeOptions | None) -> LanguageChoice: ...
 
 
 @dataclass(frozen=True)
@@ -59,18 +65,12 @@ class DocumentHandler(Protocol):
 
 
 @dataclass(frozen=True)
-class Entry:
+class Untranslated:
     """A unit that was not translated, and why."""
 
     where: str
     text: str
     reason: str
-
-
-def one_line(text: str, width: int = 60) -> str:
-    """``text`` on one line, cut to ``width`` characters: for reports and error messages."""
-    flat = " ".join(str(text).split())
-    return flat if len(flat) <= width else flat[: width - 1] + "…"
 
 
 def describe(error: BaseException) -> str:
@@ -98,8 +98,8 @@ class JobReport:
     source: Path
     output: Path | None = None
     translated: int = 0
-    kept: list[Entry] = field(default_factory=list)
-    failed: list[Entry] = field(default_factory=list)
+    kept: list[Untranslated] = field(default_factory=list)
+    failed: list[Untranslated] = field(default_factory=list)
     kept_reasons: Counter[str] = field(default_factory=Counter)
     failed_reasons: Counter[str] = field(default_factory=Counter)
     notes: list[str] = field(default_factory=list)
@@ -139,13 +139,13 @@ class JobReport:
         return "\n".join(lines)
 
 
-def _tally(named: list[Entry], counts: Counter[str], unit: Unit, reason: str) -> None:
+def _tally(named: list[Untranslated], counts: Counter[str], unit: Unit, reason: str) -> None:
     reason = one_line(reason, 200)
     if reason not in counts and len(counts) >= REPORT_REASONS:
         reason = OTHER_REASONS
     counts[reason] += 1
     if counts[reason] <= REPORT_ENTRIES_PER_REASON:
-        named.append(Entry(unit.where, one_line(unit.text), reason))
+        named.append(Untranslated(unit.where, one_line(unit.text, 60), reason))
 
 
 class DocumentError(Exception):

@@ -9,9 +9,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from fanyi.engine.options import Cancelled, DecodeOptions
+from fanyi.cancel import Cancelled
+from fanyi.engine.options import DecodeOptions
+from fanyi.glossary import Glossary, with_glossary
 
-from .base import DocumentError, Translator
+from .base import DocumentError, TextTranslator
 from .job import check_source, translate_document
 from .registry import SUPPORTED_SUFFIXES
 
@@ -57,7 +59,8 @@ class ProgressBar:
             self._shown = False
 
 
-def run(args: argparse.Namespace, translator_factory: Callable[[], Translator]) -> int:
+def run(args: argparse.Namespace, translator_factory: Callable[[], TextTranslator],
+        glossary: Glossary | None = None) -> int:
     """Translate every input; 0 when all were translated completely, 1 otherwise, 2 for a usage error."""
     inputs: list[Path] = args.inputs
     output: Path | None = args.output
@@ -78,6 +81,8 @@ def run(args: argparse.Namespace, translator_factory: Callable[[], Translator]) 
     if not ready:
         return 1
     translator = translator_factory()
+    if glossary is not None:
+        options = with_glossary(options, glossary, translator.languages(options))
     for src in ready:
         bar = ProgressBar(sys.stderr, src.name)
         try:

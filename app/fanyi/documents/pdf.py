@@ -25,7 +25,7 @@ from pdfminer.pdfinterp import PDFPageInterpreter, PDFResourceManager
 from pdfminer.pdfpage import PDFPage
 
 from fanyi import ocr
-from fanyi.engine.options import CancelToken
+from fanyi.cancel import CancelToken
 from fanyi.engine.segment import join_hard_wrapped
 from fanyi.limits import (
     MAX_PDF_PAGE_CHARS,

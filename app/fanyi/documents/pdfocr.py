@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from fanyi import ocr
-from fanyi.engine.options import CancelToken
+from fanyi.cancel import CancelToken
 from fanyi.limits import MAX_OCR_PAGE_PIXELS, MAX_OCR_PAGES, MAX_OCR_SECONDS, OCR_PAGE_DPI
 
 from .base import CorruptDocument, describe

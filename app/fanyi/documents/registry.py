@@ -7,15 +7,13 @@ translation of a .txt file should not wait for them.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from fanyi.engine.options import CancelToken
+from fanyi.cancel import CancelToken
+from fanyi.progress import ProgressCallback
 
 from .base import DocumentHandler, UnsupportedFormat
-
-Progress = Callable[[int, int], None]
 
 
 @dataclass(frozen=True)
@@ -28,7 +26,8 @@ class Format:
     # takes the job's cancel token and a progress callback (pages done, pages to do).
     slow_open: bool = False
 
-    def open(self, path: Path, cancel: CancelToken | None = None, progress: Progress | None = None) -> DocumentHandler:
+    def open(self, path: Path, cancel: CancelToken | None = None, progress: ProgressCallback | None = None
+             ) -> DocumentHandler:
         module = importlib.import_module(f"{__package__}.{self.module}")
         return module.open_document(path, cancel, progress) if self.slow_open else module.open_document(path)
 

@@ -1,38 +1,11 @@
-"""What a caller may ask of a translation: decoding options and a cancel token."""
+"""Decoding options: what a caller may ask of a translation."""
 
 from __future__ import annotations
 
 import math
-import threading
 from dataclasses import dataclass
 
 from .. import limits
-
-
-class Cancelled(Exception):
-    """Raised inside the engine when a CancelToken was cancelled; nothing partial is returned."""
-
-
-class CancelToken:
-    """Checked at every decoder step and between document units; cancel() may be called from any thread."""
-
-    def __init__(self) -> None:
-        self._event = threading.Event()
-
-    def cancel(self) -> None:
-        self._event.set()
-
-    @property
-    def cancelled(self) -> bool:
-        return self._event.is_set()
-
-    def raise_if_cancelled(self) -> None:
-        if self._event.is_set():
-            raise Cancelled()
-
-    def wait(self, seconds: float) -> bool:
-        """Sleep up to `seconds`, waking at once on cancel; True when cancelled."""
-        return self._event.wait(seconds)
 
 
 @dataclass(frozen=True)
@@ -42,6 +15,9 @@ class DecodeOptions:
     ``target`` names a target-language token of a multi-target Marian pack, e.g. "cmn_Hans" for
     ``>>cmn_Hans<<``, or a language of a many-to-many pack in the model's own code ("zh_CN", "zh",
     "zho_Hans"); ``source`` is the source language of a many-to-many pack ("en_XX", "en", "eng_Latn").
+    ``glossary`` holds (term, translation) pairs of this request's language pair (fanyi.glossary): an
+    LLM pack is given the terms a paragraph holds through its terminology prompt, an encoder-decoder
+    pack translates placeholders that are replaced by the given translations (engine/terms.py).
     """
 
     beams: int | None = None
@@ -54,6 +30,7 @@ class DecodeOptions:
     repetition_penalty: float | None = None
     target: str | None = None
     source: str | None = None
+    glossary: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         for name, (low, high, bound) in _INTEGER_RANGES.items():
@@ -72,6 +49,11 @@ class DecodeOptions:
             raise ValueError(f"repetition_penalty must be > 0, got {self.repetition_penalty!r}")
         if self.early_stopping not in (None, True, False, "never"):
             raise ValueError(f"early_stopping must be True, False or 'never', got {self.early_stopping!r}")
+        if not isinstance(self.glossary, tuple) or len(self.glossary) > limits.MAX_GLOSSARY_TERMS or not all(
+                isinstance(e, tuple) and len(e) == 2 and all(isinstance(x, str) and x.strip() for x in e)
+                for e in self.glossary):
+            raise ValueError(f"glossary must be a tuple of at most {limits.MAX_GLOSSARY_TERMS} (term, translation) "
+                             "pairs of non-empty strings")
 
 
 # field: (lowest, highest, where the highest comes from)

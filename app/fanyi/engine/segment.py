@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 __all__ = [
-    "Piece",
+    "Segment",
     "SentenceCache",
     "is_cjk_language",
     "join_hard_wrapped",
@@ -31,12 +31,13 @@ __all__ = [
     "limit_length",
     "part_joiner",
     "separator_text",
+    "split_paragraphs",
     "split_text",
 ]
 
 
 @dataclass(frozen=True, slots=True)
-class Piece:
+class Segment:
     """A slice of the input: a sentence to translate, or text to keep verbatim."""
 
     text: str
@@ -92,7 +93,7 @@ _URL = re.compile(
 _CJK_LANGUAGES = frozenset({"zh", "cmn", "yue", "wuu", "lzh", "ja"})
 
 
-def split_text(text: str, *, source_lang: str = "en") -> list[Piece]:
+def split_text(text: str, *, source_lang: str = "en") -> list[Segment]:
     """Cut ``text`` into sentences (``translate=True``) and verbatim separators, losslessly.
 
     ``"".join(p.text for p in pieces) == text`` always holds and no piece is empty.
@@ -116,21 +117,60 @@ def split_text(text: str, *, source_lang: str = "en") -> list[Piece]:
     ``translate=False``, because a translation model mangles numbers and symbols on their own.
     """
     cjk = is_cjk_language(source_lang)
-    pieces: list[Piece] = []
+    pieces: list[Segment] = []
     line_start = 0
     for run in _WHITESPACE.finditer(text):
         start, end = run.span()
         if start == 0 or end == len(text) or _LINE_BREAK.search(text, start, end):
             if start > line_start:
                 pieces.extend(_split_line(text[line_start:start], cjk))
-            pieces.append(Piece(text[start:end], False))
+            pieces.append(Segment(text[start:end], False))
             line_start = end
     if line_start < len(text):
         pieces.extend(_split_line(text[line_start:], cjk))
     return pieces
 
 
-def _split_line(line: str, cjk: bool) -> Iterator[Piece]:
+def split_paragraphs(text: str, *, source_lang: str, max_tokens: int,
+                     count_tokens: Callable[[str], int]) -> list[Segment]:
+    """Lines as the pieces to translate, for models that translate whole paragraphs (the LLMs): the
+    sentences of a line, with what lies between them, are one piece — unless together they come to
+    more than ``max_tokens``, when they are grouped, in order, into runs that fit (cut only before a
+    sentence). Line breaks and the whitespace at either end stay verbatim separators, as in
+    ``split_text``; a line with no sentence in it ("2024-01-05") is kept as it is.
+    """
+    pieces = split_text(text, source_lang=source_lang)
+    out: list[Segment] = []
+    line: list[Segment] = []
+
+    def close_line() -> None:
+        runs: list[list[Segment]] = [[]]
+        for piece in line:
+            run = runs[-1]
+            if piece.translate and any(p.translate for p in run) and \
+                    count_tokens("".join(p.text for p in run) + piece.text) > max_tokens:
+                runs.append([])
+            runs[-1].append(piece)
+        for run in runs:
+            trail = []
+            while run and not run[-1].translate and run[-1].text.isspace():
+                trail.insert(0, run.pop())
+            if run:
+                out.append(Segment("".join(p.text for p in run), any(p.translate for p in run)))
+            out.extend(trail)
+        line.clear()
+
+    for i, piece in enumerate(pieces):
+        if piece.text.isspace() and (i in (0, len(pieces) - 1) or _LINE_BREAK.search(piece.text)):
+            close_line()
+            out.append(piece)
+        else:
+            line.append(piece)
+    close_line()
+    return out
+
+
+def _split_line(line: str, cjk: bool) -> Iterator[Segment]:
     """Sentences of one line, which has no line break and no whitespace at either end."""
     cuts = set(_english_cuts(line))
     if cjk:
@@ -143,7 +183,7 @@ def _split_line(line: str, cjk: bool) -> Iterator[Piece]:
         yield _sentence(line[start:cut])
         gap_end = _OPTIONAL_WHITESPACE.match(line, cut).end()
         if gap_end > cut:
-            yield Piece(line[cut:gap_end], False)
+            yield Segment(line[cut:gap_end], False)
         start = gap_end
     yield _sentence(line[start:])
 
@@ -180,8 +220,8 @@ def _inside(spans: list[tuple[int, int]], position: int) -> bool:
     return i >= 0 and position < spans[i][1]
 
 
-def _sentence(text: str) -> Piece:
-    return Piece(text, any(char.isalpha() for char in text))
+def _sentence(text: str) -> Segment:
+    return Segment(text, any(char.isalpha() for char in text))
 
 
 def is_cjk_language(lang: str) -> bool:
@@ -274,7 +314,7 @@ def part_joiner(target_lang: str) -> str:
     return "" if is_cjk_language(target_lang) else " "
 
 
-def separator_text(pieces: Sequence[Piece], i: int, target_lang: str) -> str:
+def separator_text(pieces: Sequence[Segment], i: int, target_lang: str) -> str:
     """The output at ``pieces[i]`` that is not a translation: for a verbatim piece, what replaces
     it; for a translated piece, what goes before its translation.
 
@@ -293,7 +333,7 @@ def separator_text(pieces: Sequence[Piece], i: int, target_lang: str) -> str:
     return piece.text
 
 
-def join_translations(pieces: Sequence[Piece], translations: Sequence[str], *, target_lang: str) -> str:
+def join_translations(pieces: Sequence[Segment], translations: Sequence[str], *, target_lang: str) -> str:
     """Rebuild the text of ``split_text`` with each ``translate=True`` piece replaced by the next
     translation (stripped), and the layout between them rendered by ``separator_text``."""
     wanted = sum(piece.translate for piece in pieces)

@@ -13,8 +13,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from . import deepl, languages
-from .core import ApiError, Core, Job
-from .web import Fields, presented_key, run_cancellable
+from .core import Core, ApiRequest
+from .errors import ApiError
+from .web import Fields, presented_key, translate_in_line
 
 _ids = itertools.count(1)
 
@@ -33,8 +34,8 @@ async def translate(core: Core, request: Request, fields: Fields) -> Response:
     text, target = fields.text("text"), fields.text("target_lang")
     if not text or not target:
         raise ApiError(400, "text and target_lang are required")
-    job = Job([text], fields.text("source_lang") or languages.AUTO, target)
-    outcome = await run_cancellable(request, lambda token: core.translate(job, token))
+    job = ApiRequest([text], fields.text("source_lang") or languages.AUTO, target)
+    outcome = await translate_in_line(core, request, job)
     return JSONResponse({
         "code": 200,
         "id": next(_ids),

@@ -1,4 +1,4 @@
-"""Which model answers a request: the installed packs, each behind a TranslatorGate, opened on first use.
+"""The models that answer requests: the installed packs, each behind a TranslatorGate, opened on first use.
 
 In the desktop app one gate is *shared*: the app's worker already holds the pack the window uses,
 and a request for that pack's direction is translated by that very Translator (one model in
@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from fanyi.engine.gate import TranslatorGate
-from fanyi.library import PackInfo
+from fanyi.packs.library import PackInfo
 
 OpenPack = Callable[[Path], Any]  # pack folder → Translator
 
@@ -45,13 +45,11 @@ class Models:
     def packs(self) -> list[PackInfo]:
         return list(self._packs())
 
-    def for_direction(self, source: str, target: str) -> PackInfo | None:
-        """The pack for source → target: the one already loaded when it fits, else the first installed."""
-        fitting = [p for p in self.packs() if (p.source_lang, p.target_lang) == (source, target)]
+    def in_memory(self) -> list[Path]:
+        """The packs whose models are loaded, the app's own first: the router prefers them (fanyi.routing)."""
         shared = self._shared_path()
-        loaded = [p for p in fitting if shared is not None and _same(p.path, shared)]
-        loaded += [p for p in fitting if p.path in self._own]
-        return (loaded or fitting or [None])[0]
+        with self._lock:
+            return ([shared] if shared is not None else []) + list(self._own)
 
     def gate(self, pack: PackInfo) -> TranslatorGate:
         """The gate of a pack's Translator, opening the pack when nobody holds it yet (PackError if it cannot)."""

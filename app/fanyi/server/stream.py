@@ -24,12 +24,14 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
-from fanyi.engine.options import Cancelled
+from fanyi.cancel import Cancelled
 from fanyi.engine.results import Failure, Rewind, Translation
+from fanyi.oneline import error_line
 
 from . import languages, libretranslate
-from .core import ApiError, Core, Job
-from .web import ThreadStream, guarded, one_line, presented_key, read_fields
+from .core import Core, ApiRequest
+from .errors import ApiError
+from .web import ThreadStream, guarded, presented_key, read_fields
 
 
 def event(data: dict, name: str | None = None) -> str:
@@ -50,7 +52,7 @@ async def _stream(core: Core, request: Request) -> Response:
     text, target = fields.text("q"), fields.text("target")
     if text is None or target is None:
         raise ApiError(400, "q (one text) and target are required")
-    job = Job([text], fields.text("source", languages.AUTO) or languages.AUTO, target)
+    job = ApiRequest([text], fields.text("source", languages.AUTO) or languages.AUTO, target)
 
     def produce(token, post) -> None:
         with core.streaming(job, token) as (route, pieces):
@@ -58,7 +60,7 @@ async def _stream(core: Core, request: Request) -> Response:
             for piece in pieces:
                 post(piece)
 
-    stream = ThreadStream(produce)
+    stream = ThreadStream(core.line, produce)
     try:
         route = await stream.next()  # routed and holding the model; errors so far get a status
     except BaseException:
@@ -84,6 +86,6 @@ async def _events(stream: ThreadStream, source: str, target: str) -> AsyncIterat
     except Cancelled:
         return
     except Exception as exc:  # noqa: BLE001 - the status is sent already; the failure goes as an event
-        yield event({"error": f"translation failed: {one_line(exc)}"}, "error")
+        yield event({"error": f"translation failed: {error_line(exc)}"}, "error")
     finally:
         stream.token.cancel()  # done, failed, or the client left (the task is cancelled here)

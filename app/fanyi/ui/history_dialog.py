@@ -6,7 +6,7 @@ import datetime
 import sqlite3
 from pathlib import Path
 
-from PySide6.QtCore import QDir, QEvent, Qt, QTimer, Signal
+from PySide6.QtCore import QDir, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -24,18 +24,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from fanyi.oneline import one_line
 from fanyi.ui.history import Entry, History, export_csv
+from fanyi.ui.i18n import Retranslating
 
 PREVIEW = 90
 STAR = "★"
 
 
-def _one_line(text: str) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= PREVIEW else flat[: PREVIEW - 1] + "…"
-
-
-class HistoryDialog(QDialog):
+class HistoryDialog(Retranslating, QDialog):
     reopen = Signal(object)  # the chosen Entry
 
     def __init__(self, history: History | None, recording: bool, parent: QWidget | None = None) -> None:
@@ -97,7 +94,8 @@ class HistoryDialog(QDialog):
         for entry in self._entries:
             when = datetime.datetime.fromtimestamp(entry.created).strftime("%Y-%m-%d %H:%M")
             star = f"{STAR} " if entry.starred else ""
-            item = QListWidgetItem(f"{star}{when}  {_one_line(entry.source)}\n→ {_one_line(entry.target)}")
+            source, target = one_line(entry.source, PREVIEW), one_line(entry.target, PREVIEW)
+            item = QListWidgetItem(f"{star}{when}  {source}\n→ {target}")
             item.setData(Qt.ItemDataRole.UserRole, entry.id)
             item.setToolTip(entry.target)
             self.list.addItem(item)
@@ -195,8 +193,3 @@ class HistoryDialog(QDialog):
         else:
             self.note.setText(self.tr("History is switched off in Settings: new translations are not saved."))
         self.refresh()
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)

@@ -2,14 +2,15 @@
 
 Source strings are English; ``fanyi_zh_CN.ts`` holds the Simplified Chinese translation and is
 compiled to ``.qm`` with ``pyside6-lrelease`` (see assets/i18n/README.md). Installing a translator
-makes Qt send LanguageChange to every widget, and each widget re-sets its texts in ``retranslate``.
+makes Qt send LanguageChange to every widget; a widget that sets its texts in ``retranslate()``
+inherits ``Retranslating`` to have it called again then.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QLibraryInfo, QLocale, QTranslator
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QLibraryInfo, QLocale, QTranslator
 
 from fanyi import paths
 from fanyi.ui.language_names import base_name
@@ -27,6 +28,19 @@ QT_GAPS = (
 _installed: list[QTranslator] = []
 _current = "en"
 MANY = "mul"  # a many-to-many pack's source_lang and target_lang (ISO 639-2 "multiple languages")
+
+
+class Retranslating:
+    """A widget mixin (listed before the Qt class): ``retranslate()``, which sets the widget's texts, runs
+    again whenever the UI language changes. The widget calls it once itself, when its texts are first set."""
+
+    def retranslate(self) -> None:
+        raise NotImplementedError
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)  # type: ignore[misc]  # the Qt widget class that follows in the MRO
 
 
 def i18n_dir() -> Path:

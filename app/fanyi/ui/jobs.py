@@ -14,7 +14,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
-from fanyi.engine.options import CancelToken, Cancelled, DecodeOptions
+from fanyi.cancel import Cancelled, CancelToken
+from fanyi.engine.options import DecodeOptions
 from fanyi.ui.worker import OpenTranslator
 
 log = logging.getLogger(__name__)

@@ -6,14 +6,15 @@ Report button opens it again.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QUrl
+from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
+from fanyi.ui.i18n import Retranslating
 from fanyi.ui.jobs import CANCELLED, DONE, FAILED, QUEUED, RUNNING, DocumentJobs, Job
 
 
-class JobRow(QWidget):
+class JobRow(Retranslating, QWidget):
     def __init__(self, jobs: DocumentJobs, job: Job, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._jobs = jobs
@@ -107,11 +108,6 @@ class JobRow(QWidget):
         self.report_button.setText(self.tr("Report"))
         self.dismiss_button.setToolTip(self.tr("Remove from the list"))
         self.refresh()
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
 
 class JobsPanel(QWidget):

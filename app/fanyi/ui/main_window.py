@@ -7,178 +7,163 @@ target view keeps what is already right on screen.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QDir, QEvent, Qt, QTimer
+from PySide6.QtCore import QByteArray, QDir, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
     QFileDialog,
-    QHBoxLayout,
     QLabel,
+    QLayout,
     QMainWindow,
     QMenu,
     QSplitter,
     QStackedWidget,
     QToolButton,
-    QVBoxLayout,
-    QWidget,
 )
 
-from fanyi.ui.direction import Choice
+from fanyi import routing
+from fanyi.packs.library import PackInfo
+from fanyi.routing import Choice
+from fanyi.ui.controllers.direction import DirectionController
+from fanyi.ui.controllers.documents import DocumentController
+from fanyi.ui.controllers.history import HistoryController
+from fanyi.ui.controllers.packs import PackController
+from fanyi.ui.controllers.settings import LiveSettings
 from fanyi.ui.history import Draft, Entry
-from fanyi.ui.i18n import direction, quantization_name
+from fanyi.ui.i18n import Retranslating, direction, quantization_name
 from fanyi.ui.jobs_panel import JobsPanel
 from fanyi.ui.language_names import language_label
 from fanyi.ui.language_picker import LanguagePicker, widen_list
+from fanyi.ui.memory_check import confirm_load
+from fanyi.ui.layout import STRETCH, container, hbox, vbox
 from fanyi.ui.no_model_page import NoModelPage
+from fanyi.ui.pack_ops import PackOperations
 from fanyi.ui.panes import SourcePane, TargetPane, text_font
 from fanyi.ui.settings import TARGET_VARIANTS
 from fanyi.ui.theme import CHECKED_TOGGLES
 from fanyi.ui.worker import ModelInfo
-
-if TYPE_CHECKING:
-    from fanyi.ui.app import FanyiApp
 
 DEBOUNCE_MS = 350  # a pause this long counts as "done typing"
 NOTICE_MS = 20_000  # how long a one-time notice (a damaged history file was replaced) stays in the status bar
 PAGE_TRANSLATE, PAGE_NO_MODEL = range(2)
 
 
-class MainWindow(QMainWindow):
-    def __init__(self, app: FanyiApp) -> None:
+class MainWindow(Retranslating, QMainWindow):
+    history_requested = Signal()
+    models_requested = Signal()
+    settings_requested = Signal()
+    quit_requested = Signal()  # closed while Fanyi does not keep running in the tray
+
+    def __init__(self, settings: LiveSettings, packs: PackController, direction: DirectionController,
+                 history: HistoryController, documents: DocumentController, ops: PackOperations,
+                 keep_in_tray: Callable[[], bool]) -> None:
         super().__init__()
-        self.app = app
-        self.service = app.service
+        self.settings = settings
+        self.packs = packs
+        self.direction = direction
+        self.history = history
+        self.documents = documents
+        self.service = packs.service
+        self._keep_in_tray = keep_in_tray
         self.setObjectName("mainWindow")
         self.setAcceptDrops(True)
         self._req_id: int | None = None
         self._req_key: tuple | None = None  # (text, options) of the running request
         self._done_key: tuple | None = None  # (text, options) of what the target pane shows
         self._draft: Draft | None = None  # the history entry of the text being edited
+        self._choice: Choice | None = None
         self._documents_folder = QDir.homePath()
 
-        # --- top bar: direction, variant, actions ---
-        self.pack_box = QComboBox()
-        self.pack_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-        self.pack_box.setMinimumContentsLength(16)  # its width beside a many-to-many pack's pickers
-        self.pack_box.activated.connect(self._on_pack_chosen)
-        self.swap_button = QToolButton(clicked=self.swap_direction)
-        self.swap_button.setText("⇄")
-        # many-to-many packs: a source and a target language, in place of the variant buttons
-        self.source_picker = LanguagePicker()
-        self.target_picker = LanguagePicker()
-        for picker in (self.source_picker, self.target_picker):
-            picker.chosen.connect(self._on_language_chosen)
-        # automatic direction: on, or off to keep the direction the user chose; what was detected
-        self.auto_button = QToolButton(checkable=True)
-        self.auto_button.setObjectName("autoDirection")
-        self.auto_button.clicked.connect(app.set_auto_direction)
-        self.auto_button.setStyleSheet(CHECKED_TOGGLES)
-        self.detected_label = QLabel()
-        self.detected_label.setObjectName("detectedLanguage")
-        self.detected_label.setStyleSheet("color: palette(placeholder-text);")
-        self._choice: Choice | None = None
-        self.variant_group = QButtonGroup(self)
-        self.variant_group.setExclusive(True)
-        self.variant_box = QWidget()
-        variant_layout = QHBoxLayout(self.variant_box)
-        variant_layout.setContentsMargins(0, 0, 0, 0)
-        variant_layout.setSpacing(2)
-        self.variant_box.setStyleSheet(CHECKED_TOGGLES)
-        for key, label in TARGET_VARIANTS.items():
-            button = QToolButton(text=label, checkable=True, autoRaise=False)
-            button.setProperty("variant", key)
-            self.variant_group.addButton(button)
-            variant_layout.addWidget(button)
-        self.variant_group.buttonClicked.connect(lambda b: app.set_variant(b.property("variant")))
-
-        self.documents_button = QToolButton(popupMode=QToolButton.ToolButtonPopupMode.MenuButtonPopup)
-        self.documents_button.clicked.connect(self.open_documents)
-        self.documents_menu = QMenu(self)
-        self.bilingual_action = QAction(self, checkable=True)
-        self.documents_menu.addAction(self.bilingual_action)
-        self.documents_button.setMenu(self.documents_menu)
-        self.history_button = QToolButton(clicked=app.show_history)
-        self.models_button = QToolButton(clicked=app.show_models)
-        self.settings_button = QToolButton(clicked=app.show_settings)
-
-        top = QHBoxLayout()
-        top.addWidget(self.pack_box)
-        top.addWidget(self.source_picker)
-        top.addWidget(self.swap_button)
-        top.addWidget(self.target_picker)
-        top.addWidget(self.auto_button)
-        top.addWidget(self.detected_label)
-        top.addSpacing(8)
-        top.addWidget(self.variant_box)
-        top.addStretch()
-        for button in (self.documents_button, self.history_button, self.models_button, self.settings_button):
-            top.addWidget(button)
-
-        # --- translate page ---
         self.source = SourcePane()
         self.target = TargetPane()
-        self.splitter = splitter = QSplitter(Qt.Orientation.Horizontal)
-        splitter.addWidget(self.source)
-        splitter.addWidget(self.target)
-        splitter.setChildrenCollapsible(False)
-        self.jobs_panel = JobsPanel(app.jobs)
-        translate_page = QWidget()
-        page_layout = QVBoxLayout(translate_page)
-        page_layout.setContentsMargins(0, 0, 0, 0)
-        page_layout.addWidget(splitter, 1)
-        page_layout.addWidget(self.jobs_panel)
-
-        self.no_model = NoModelPage(app.ops)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(self.source)
+        self.splitter.addWidget(self.target)
+        self.splitter.setChildrenCollapsible(False)
+        self.jobs_panel = JobsPanel(documents.jobs)
+        self.no_model = NoModelPage(ops)
         self.pages = QStackedWidget()
-        self.pages.addWidget(translate_page)
+        self.pages.addWidget(container(vbox((self.splitter, 1), self.jobs_panel, margin=0)))
         self.pages.addWidget(self.no_model)
-
-        central = QWidget()
-        layout = QVBoxLayout(central)
-        layout.addLayout(top)
-        layout.addWidget(self.pages, 1)
-        self.setCentralWidget(central)
-
+        self.setCentralWidget(container(vbox(self._top_bar(), (self.pages, 1))))
         self.model_label = QLabel()
         self.stats_label = QLabel()
         self.statusBar().addWidget(self.stats_label, 1)
         self.statusBar().addPermanentWidget(self.model_label)
-
         self._debounce = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
+        self._connect()
+
+        self.resize(980, 600)
+        self.source.edit.setFocus()  # typing right after the start goes into the source pane
+        self._restore_layout(settings.window_geometry.value, settings.splitter_state.value)
+        self.set_text_size(settings.text_size.value)
+        self.retranslate()
+        if self.service.model is not None:
+            self._on_loaded(self.service.model)
+
+    def _top_bar(self) -> QLayout:
+        """Direction (the pack, or a many-to-many pack's languages), Auto, the variant, and the actions."""
+        self.pack_box = QComboBox()
+        self.pack_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.pack_box.setMinimumContentsLength(16)  # its width beside a many-to-many pack's pickers
+        self.swap_button = QToolButton(clicked=self.swap_direction)
+        self.swap_button.setText("⇄")
+        self.source_picker = LanguagePicker()
+        self.target_picker = LanguagePicker()
+        # automatic direction: on, or off to keep the direction the user chose; what was detected
+        self.auto_button = QToolButton(checkable=True)
+        self.auto_button.setObjectName("autoDirection")
+        self.auto_button.setStyleSheet(CHECKED_TOGGLES)
+        self.detected_label = QLabel()
+        self.detected_label.setObjectName("detectedLanguage")
+        self.detected_label.setStyleSheet("color: palette(placeholder-text);")
+        self.variant_group = QButtonGroup(self)
+        self.variant_group.setExclusive(True)
+        buttons = []
+        for key, label in TARGET_VARIANTS.items():
+            buttons.append(QToolButton(text=label, checkable=True, autoRaise=False))
+            buttons[-1].setProperty("variant", key)
+            self.variant_group.addButton(buttons[-1])
+        self.variant_box = container(hbox(*buttons, margin=0, spacing=2))
+        self.variant_box.setStyleSheet(CHECKED_TOGGLES)
+        self.documents_button = QToolButton(popupMode=QToolButton.ToolButtonPopupMode.MenuButtonPopup)
+        self.documents_menu = QMenu(self)
+        self.bilingual_action = QAction(self, checkable=True)
+        self.documents_menu.addAction(self.bilingual_action)
+        self.documents_button.setMenu(self.documents_menu)
+        self.history_button = QToolButton(clicked=self.history_requested)
+        self.models_button = QToolButton(clicked=self.models_requested)
+        self.settings_button = QToolButton(clicked=self.settings_requested)
+        return hbox(self.pack_box, self.source_picker, self.swap_button, self.target_picker, self.auto_button,
+                    self.detected_label, 8, self.variant_box, STRETCH, self.documents_button, self.history_button,
+                    self.models_button, self.settings_button)
+
+    def _connect(self) -> None:
+        self.pack_box.activated.connect(self._on_pack_chosen)
+        for picker in (self.source_picker, self.target_picker):
+            picker.chosen.connect(self._on_language_chosen)
+        self.auto_button.clicked.connect(self.direction.set_auto)
+        self.variant_group.buttonClicked.connect(lambda b: self.direction.set_variant(b.property("variant")))
+        self.documents_button.clicked.connect(self.open_documents)
         self._debounce.timeout.connect(self.translate_now)
         self.source.edit.textChanged.connect(self._on_source_changed)
         self.source.translate_requested.connect(lambda: self.translate_now(force=True))
         for keys in ("Ctrl+Return", "Ctrl+Enter"):
             QShortcut(QKeySequence(keys), self, activated=lambda: self.translate_now(force=True))
-
-        self.service.loading.connect(self._on_loading)
-        self.service.loaded.connect(self._on_loaded)
-        self.service.load_failed.connect(self._on_load_failed)
-        self.service.delta.connect(self._on_delta)
-        self.service.rewound.connect(self._on_rewound)
-        self.service.untranslated.connect(self._on_untranslated)
-        self.service.finished.connect(self._on_finished)
-        self.service.failed.connect(self._on_failed)
-        self.service.cancelled.connect(self._on_cancelled)
-        app.packs_changed.connect(self.refresh_packs)
-        app.options_changed.connect(self._on_options_changed)
-        app.notice.connect(self.show_notice)
-
-        self.resize(980, 600)
-        self.source.edit.setFocus()  # typing right after the start goes into the source pane
-        self._restore_layout(app.settings.window_geometry, app.settings.splitter_state)
-        self.set_text_size(app.settings.text_size)
-        self.retranslate()
-        if self.service.model is not None:
-            self._on_loaded(self.service.model)
+        for name in ("loading", "loaded", "load_failed", "delta", "rewound", "untranslated", "finished", "failed",
+                     "cancelled"):
+            getattr(self.service, name).connect(getattr(self, f"_on_{name}"))
+        self.packs.changed.connect(self.refresh_packs)
+        self.direction.changed.connect(self._on_options_changed)
+        self.settings.text_size.changed.connect(self.set_text_size)
 
     # --- packs and variants ---------------------------------------------------------------------
     def refresh_packs(self) -> None:
-        packs = self.app.packs
+        packs = self.packs.installed
         self.pack_box.clear()
         for pack in packs:
             languages = self.tr("%1 languages").replace("%1", str(len(pack.languages))) if pack.languages else \
@@ -197,19 +182,24 @@ class MainWindow(QMainWindow):
             self.stats_label.setText(self.tr("No model installed"))
 
     def _select_current_pack(self) -> None:
-        if self.app.pack is not None:
-            self.pack_box.setCurrentIndex(self.pack_box.findData(self.app.pack.name))
+        if self.packs.current is not None:
+            self.pack_box.setCurrentIndex(self.pack_box.findData(self.packs.current.name))
 
     def _on_pack_chosen(self, index: int) -> None:
-        name = self.pack_box.itemData(index)
-        pack = next((p for p in self.app.packs if p.name == name), None)
-        if pack is not None and pack != self.app.pack:
-            self.app.set_auto_direction(False)  # a direction chosen by hand stays until Auto is pressed
-            self.app.choose_pack(pack)
+        pack = self.packs.named(self.pack_box.itemData(index))
+        if pack is not None and pack != self.packs.current:
+            if not confirm_load(self, pack.name, pack.memory_bytes):
+                self._select_current_pack()
+                return
+            self.direction.set_auto(False)  # a direction chosen by hand stays until Auto is pressed
+            self.packs.choose(pack)
+
+    def _reverse(self) -> routing.Direction | None:
+        current = self.direction.current()
+        return self.direction.reverse(current) if current is not None else None
 
     def _update_swap(self) -> None:
-        current = self.app.current_direction()
-        reverse = self.app.reverse_direction(current) if current is not None else None
+        reverse = self._reverse()
         self.swap_button.setEnabled(reverse is not None)
         if reverse is None:
             self.swap_button.setToolTip(self.tr("Install a model for the other direction to swap"))
@@ -221,19 +211,18 @@ class MainWindow(QMainWindow):
 
     def swap_direction(self) -> None:
         """Translate the other way: the languages of a many-to-many pack, else the pack for the other direction."""
-        current = self.app.current_direction()
-        reverse = self.app.reverse_direction(current) if current is not None else None
+        reverse = self._reverse()
         if reverse is None:
             return
         translation = self.target.view.text()
-        self.app.set_auto_direction(False)
-        self.app.follow(reverse)
+        self.direction.set_auto(False)
+        self.direction.follow(reverse)
         self._draft = None
         self.source.set_text(translation)
 
     def _update_direction(self) -> None:
         """The Auto button, and what was detected in the text."""
-        auto = self.app.settings.auto_direction
+        auto = self.direction.auto
         self.auto_button.setChecked(auto)
         choice = self._choice if auto else None
         if choice is None or choice.detected is None:
@@ -249,8 +238,13 @@ class MainWindow(QMainWindow):
             self.detected_label.setToolTip(
                 self.tr("No installed model translates from %1: download one in Models.").replace("%1", name))
 
+    def _loaded_pack(self, model: ModelInfo | None) -> PackInfo | None:
+        """The window's pack once its model is loaded (a model is given only then)."""
+        return self.packs.current if model is not None else None
+
     def _update_languages(self, model: ModelInfo | None) -> None:
-        shown = model is not None and model.many_to_many
+        pack = self._loaded_pack(model)
+        shown = pack is not None and routing.multilingual(pack)
         for picker in (self.source_picker, self.target_picker):
             picker.setVisible(shown)
         # beside the two pickers the pack box gives up width (its label is cut, its list is whole) so
@@ -258,19 +252,20 @@ class MainWindow(QMainWindow):
         self.pack_box.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon if shown
             else QComboBox.SizeAdjustPolicy.AdjustToContents)
-        if shown:
-            source, target = self.app.pack_languages(model)
-            self.source_picker.set_languages(list(model.source_languages), source)
-            self.target_picker.set_languages(list(model.target_languages), target)
+        if pack is not None and shown:
+            source, target = routing.saved_languages(pack, self.settings.pack_languages.value)
+            self.source_picker.set_languages(list(pack.source_languages), source)
+            self.target_picker.set_languages(list(pack.languages), target)
 
     def _on_language_chosen(self) -> None:
         chosen = self.source_picker.code(), self.target_picker.code()  # before pinning redraws the pickers
-        self.app.set_auto_direction(False)
-        self.app.set_pack_languages(*chosen)
+        self.direction.set_auto(False)
+        self.direction.set_languages(*chosen)
 
     def _update_variants(self, model: ModelInfo | None) -> None:
-        offered = model.target_tokens if model else {}
-        chosen = self.app.variant(model)
+        pack = self._loaded_pack(model)
+        offered = pack.target_tokens if pack is not None else {}
+        chosen = self.direction.variant(pack) if pack is not None else None
         any_shown = False
         for button in self.variant_group.buttons():
             key = button.property("variant")
@@ -283,7 +278,7 @@ class MainWindow(QMainWindow):
     def _on_source_changed(self) -> None:
         if not self.source.text().strip():
             self._draft = None  # an emptied pane starts a new history entry
-        if self.app.settings.translate_as_you_type:
+        if self.settings.translate_as_you_type.value:
             self._debounce.start()
 
     def translate_now(self, force: bool = False) -> None:
@@ -300,13 +295,13 @@ class MainWindow(QMainWindow):
             self._choice = None
             self._update_direction()
             return
-        self._choice = self.app.choose_direction(text)
+        self._choice = self.direction.choose(text)
         self._update_direction()
-        if self._choice is not None and self.app.follow(self._choice.direction):
+        if self._choice is not None and self.direction.follow(self._choice.direction):
             return  # translated again once the other pack is loaded or the languages are set
         if self.service.model is None:
             return  # _on_loaded translates once the model is ready
-        options = self.app.options()
+        options = self.direction.options()
         key = (text, options)
         if not force and key in (self._done_key, self._req_key if self._req_id else None):
             return
@@ -339,7 +334,8 @@ class MainWindow(QMainWindow):
         self.target.view.finish(text)
         self.target.activity.setText("")
         self.stats_label.setText(self._describe(stats))
-        self._draft = self.app.record(self._req_key[0], text, self._draft)
+        if self.packs.current is not None:
+            self._draft = self.history.record(self._req_key[0], text, self._draft, pack=self.packs.current.name)
 
     def _on_failed(self, req_id: int, message: str) -> None:
         if req_id != self._req_id:
@@ -425,7 +421,7 @@ class MainWindow(QMainWindow):
             self._documents_folder = str(Path(files[0]).parent)
 
     def enqueue_document(self, path: Path) -> None:
-        if not self.app.enqueue_document(path, bilingual=self.bilingual_action.isChecked()):
+        if not self.documents.enqueue(path, bilingual=self.bilingual_action.isChecked()):
             self.stats_label.setText(self.tr("Install a model before translating documents"))
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
@@ -444,10 +440,10 @@ class MainWindow(QMainWindow):
         for edit in (self.source.edit, self.target.view):
             edit.setFont(text_font(points))
 
-    def saved_layout(self) -> tuple[str, str]:
-        """(geometry, splitter state) as base64 text for the settings file."""
-        return (self.saveGeometry().toBase64().data().decode("ascii"),
-                self.splitter.saveState().toBase64().data().decode("ascii"))
+    def remember_layout(self) -> None:
+        """Keep where the window is and how its panes are split, for the next start."""
+        self.settings.update(window_geometry=self.saveGeometry().toBase64().data().decode("ascii"),
+                             splitter_state=self.splitter.saveState().toBase64().data().decode("ascii"))
 
     def _restore_layout(self, geometry: str, splitter: str) -> None:
         # Qt checks what it restores: a blob it cannot read is ignored, and a window saved on a screen
@@ -458,13 +454,13 @@ class MainWindow(QMainWindow):
             self.splitter.restoreState(QByteArray.fromBase64(splitter.encode("ascii")))
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        self.app.remember_window()
-        if self.app.keeps_running_in_tray():
+        self.remember_layout()
+        if self._keep_in_tray():
             event.ignore()
             self.hide()
         else:
             event.accept()
-            self.app.quit()
+            self.quit_requested.emit()
 
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("Fanyi — offline translator"))
@@ -487,8 +483,3 @@ class MainWindow(QMainWindow):
         self.refresh_packs()  # the selector names languages in the UI language
         if self.service.model is not None:
             self._show_model(self.service.model)
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)

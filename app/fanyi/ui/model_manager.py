@@ -6,13 +6,12 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
     QDialogButtonBox,
-    QHBoxLayout,
     QHeaderView,
     QLabel,
     QMessageBox,
@@ -20,15 +19,18 @@ from PySide6.QtWidgets import (
     QTableWidget,
     QTableWidgetItem,
     QTabWidget,
-    QVBoxLayout,
     QWidget,
 )
 
-from fanyi import installer, library
-from fanyi.catalog import CatalogEntry
-from fanyi.installer import Available, Status
+from fanyi.packs import install, library
+from fanyi.packs.catalog import CatalogEntry
+from fanyi.packs.errors import LibraryError
+from fanyi.packs.install import Available, Status
+from fanyi.packs.memory import memory_needed
 from fanyi.ui import i18n
-from fanyi.ui.i18n import direction, quantization_name
+from fanyi.ui.i18n import Retranslating, direction, quantization_name
+from fanyi.ui.layout import STRETCH, container, hbox, vbox
+from fanyi.ui.memory_check import confirm_load, memory_text
 from fanyi.ui.pack_ops import PackOperations, PackOpProgress, ask_and_import, size_text
 
 
@@ -68,13 +70,14 @@ def _languages(entry: CatalogEntry) -> str:
 
 def _quality(entry: CatalogEntry) -> str:
     q = entry.quality
-    if q is None or q.bleu.int8 is None:
+    bleu = q.bleu.of(entry.quantization) if q is not None else None
+    if q is None or bleu is None:
         return "—"
-    chrf = f" · chrF {q.chrf.int8:.1f}" if q.chrf.int8 is not None else ""
-    return f"BLEU {q.bleu.int8:.1f}{chrf}"
+    chrf = q.chrf.of(entry.quantization)
+    return f"BLEU {bleu:.1f}" + (f" · chrF {chrf:.1f}" if chrf is not None else "")
 
 
-class ModelManager(QDialog):
+class ModelManager(Retranslating, QDialog):
     packs_changed = Signal()
     default_chosen = Signal(str)  # pack name
 
@@ -86,40 +89,25 @@ class ModelManager(QDialog):
         self.rows: list[Available] = []
 
         # --- installed ---
-        self.table = _table(6)
+        self.table = _table(8)
         self.table.itemSelectionChanged.connect(self._update_buttons)
         self.empty = QLabel()
         self.import_folder_button = QPushButton(clicked=lambda: ask_and_import(ops, self, archive=False))
         self.import_zip_button = QPushButton(clicked=lambda: ask_and_import(ops, self, archive=True))
         self.remove_button = QPushButton(clicked=self.remove_selected)
         self.default_button = QPushButton(clicked=self.set_selected_default)
-        actions = QHBoxLayout()
-        for button in (self.import_folder_button, self.import_zip_button):
-            actions.addWidget(button)
-        actions.addStretch()
-        actions.addWidget(self.default_button)
-        actions.addWidget(self.remove_button)
-        installed_page = QWidget()
-        installed_layout = QVBoxLayout(installed_page)
-        installed_layout.addWidget(self.table)
-        installed_layout.addWidget(self.empty)
-        installed_layout.addLayout(actions)
+        installed_page = container(vbox(self.table, self.empty, hbox(
+            self.import_folder_button, self.import_zip_button, STRETCH, self.default_button, self.remove_button)))
 
         # --- available ---
-        self.available = _table(7)
+        self.available = _table(9)
         self.available.itemSelectionChanged.connect(self._update_buttons)
         self.catalog_note = QLabel()
         self.catalog_note.setWordWrap(True)
         self.download_button = QPushButton(clicked=self.download_selected)
         self.refresh_button = QPushButton(clicked=ops.refresh_catalog)
-        available_actions = QHBoxLayout()
-        available_actions.addWidget(self.catalog_note, 1)
-        available_actions.addWidget(self.refresh_button)
-        available_actions.addWidget(self.download_button)
-        available_page = QWidget()
-        available_layout = QVBoxLayout(available_page)
-        available_layout.addWidget(self.available)
-        available_layout.addLayout(available_actions)
+        available_page = container(vbox(self.available, hbox((self.catalog_note, 1), self.refresh_button,
+                                                          self.download_button)))
 
         self.tabs = QTabWidget()
         self.tabs.addTab(installed_page, "")
@@ -131,12 +119,8 @@ class ModelManager(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
 
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.tabs)
-        layout.addWidget(self.error)
-        layout.addWidget(PackOpProgress(ops))
-        layout.addWidget(buttons)
-        self.resize(860, 420)
+        self.setLayout(vbox(self.tabs, self.error, PackOpProgress(ops), buttons))
+        self.resize(1000, 420)
 
         ops.started.connect(self._on_started)
         ops.finished.connect(self._update_buttons)
@@ -155,15 +139,17 @@ class ModelManager(QDialog):
             kind = self.tr("bundled") if pack.bundled else self.tr("user-installed")
             marker = "✓" if pack.name == self.default_pack and pack.usable else ""
             if pack.usable:
-                details = (direction(pack.source_lang, pack.target_lang), size_text(pack.size_bytes, 1),
+                languages = direction(pack.source_lang, pack.target_lang) if not pack.languages else \
+                    " · ".join(sorted({i18n.language_name(c) for c in (*pack.source_languages, *pack.languages)}))
+                details = (languages, pack.family, size_text(pack.size_bytes, 1), memory_text(pack.memory_bytes),
                            quantization_name(pack.quantization))
             else:  # one cell across languages, size and quantization: the reason, without the folder
                 reason = pack.problem.replace(f"{pack.path}{os.sep}", "")
-                details = (self.tr("Broken: %1").replace("%1", reason), "", "")
+                details = (self.tr("Broken: %1").replace("%1", reason), "", "", "", "")
                 self.table.setSpan(row, 1, 1, len(details))
             for column, text in enumerate((pack.name, *details, kind, marker)):
                 item = QTableWidgetItem(text)
-                if column == 2:
+                if column in (3, 4):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 if not pack.usable:  # still selectable, so that it can be removed
                     item.setForeground(greyed)
@@ -173,14 +159,15 @@ class ModelManager(QDialog):
         self.empty.setVisible(not self.packs)
 
         cat = self._ops.catalog
-        self.rows = installer.available(cat) if cat is not None else []
+        self.rows = install.available(cat) if cat is not None else []
         language = i18n.current()
         statuses = {Status.NOT_INSTALLED: "", Status.INSTALLED: self.tr("Installed"),
                     Status.UPDATE: self.tr("Update available")}
         _fill(self.available, [
-            (r.entry.title(language), _languages(r.entry), size_text(r.entry.archive.size),
-             quantization_name(r.entry.quantization), r.entry.license.name, _quality(r.entry), statuses[r.status])
-            for r in self.rows], right_aligned=2)
+            (r.entry.title(language), _languages(r.entry), r.entry.family_title, size_text(r.entry.archive.size),
+             memory_text(memory_needed(r.entry)), quantization_name(r.entry.quantization), r.entry.license.name,
+             _quality(r.entry), statuses[r.status])
+            for r in self.rows], right_aligned=3)
         if cat is None:
             self.catalog_note.setText(self.tr("The list of models has not been downloaded yet: click Refresh list."))
         else:
@@ -212,7 +199,7 @@ class ModelManager(QDialog):
             return
         try:
             library.remove_pack(str(pack.path))  # by folder: a broken pack has no name of its own
-        except (library.LibraryError, OSError) as exc:
+        except (LibraryError, OSError) as exc:
             self._show_error(str(exc))
             return
         self.refresh()
@@ -230,14 +217,26 @@ class ModelManager(QDialog):
         if row is None or row.status is Status.INSTALLED:
             return
         entry = row.entry
-        if not entry.license.commercial_use:
-            answer = QMessageBox.question(
-                self, self.tr("Licence"),
-                self.tr("%1 is published under %2, which does not allow commercial use. Download it?")
-                .replace("%1", entry.id).replace("%2", entry.license.name))
-            if answer != QMessageBox.StandardButton.Yes:
-                return
+        if entry.license.must_ask and not self._accept_licence(entry):
+            return
+        if not confirm_load(self, entry.title(i18n.current()), memory_needed(entry)):
+            return
         self._ops.install(entry)
+
+    def _accept_licence(self, entry: CatalogEntry) -> bool:
+        """The licence's terms, as the catalog states them, and the question; True when accepted."""
+        lic = entry.license
+        terms = list(lic.summary(i18n.current()))
+        if not lic.commercial_use:
+            terms.insert(0, self.tr("It does not allow commercial use."))
+        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Licence"),
+                          self.tr("%1 is published under %2.").replace("%1", entry.title(i18n.current()))
+                          .replace("%2", lic.name), QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                          self)
+        box.setInformativeText("\n".join(f"• {t}" for t in terms) + "\n\n" + lic.url + "\n\n"
+                               + self.tr("Do you accept these terms and download it?"))
+        box.setDefaultButton(QMessageBox.StandardButton.No)
+        return box.exec() == QMessageBox.StandardButton.Yes
 
     def _on_started(self) -> None:
         self.error.hide()
@@ -265,12 +264,12 @@ class ModelManager(QDialog):
         self.tabs.setTabText(0, self.tr("Installed"))
         self.tabs.setTabText(1, self.tr("Available"))
         self.table.setHorizontalHeaderLabels(
-            [self.tr("Name"), self.tr("Languages"), self.tr("Size"), self.tr("Quantization"), self.tr("Installed"),
-             self.tr("Default")]
+            [self.tr("Name"), self.tr("Languages"), self.tr("Family"), self.tr("Size"), self.tr("Memory"),
+             self.tr("Quantization"), self.tr("Installed"), self.tr("Default")]
         )
         self.available.setHorizontalHeaderLabels(
-            [self.tr("Name"), self.tr("Languages"), self.tr("Download size"), self.tr("Quantization"),
-             self.tr("Licence"), self.tr("Quality"), self.tr("Status")]
+            [self.tr("Name"), self.tr("Languages"), self.tr("Family"), self.tr("Download size"), self.tr("Memory"),
+             self.tr("Quantization"), self.tr("Licence"), self.tr("Quality"), self.tr("Status")]
         )
         self.empty.setText(self.tr("No model is installed."))
         self.import_folder_button.setText(self.tr("Import folder…"))
@@ -279,8 +278,3 @@ class ModelManager(QDialog):
         self.default_button.setText(self.tr("Set as default"))
         self.refresh_button.setText(self.tr("Refresh list"))
         self.refresh()
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)

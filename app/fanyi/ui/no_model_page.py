@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from fanyi.catalog import Catalog, CatalogEntry
-from fanyi.ui.i18n import direction
+from fanyi.packs.catalog import Catalog, CatalogEntry
+from fanyi.ui.i18n import Retranslating, direction
 from fanyi.ui.pack_ops import PackOperations, PackOpProgress, ask_and_import, size_text
 
 
-class NoModelPage(QWidget):
+class NoModelPage(Retranslating, QWidget):
     def __init__(self, ops: PackOperations, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._ops = ops
@@ -99,8 +99,3 @@ class NoModelPage(QWidget):
         self.import_folder_button.setText(self.tr("Import folder…"))
         self.import_zip_button.setText(self.tr("Import .zip…"))
         self._update_buttons()
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)

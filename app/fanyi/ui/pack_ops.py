@@ -2,7 +2,7 @@
 
 Each takes from a second (a catalog, checksums of a pack folder) to minutes (a download), so it runs
 in a thread and reports through signals; the model manager and the no-model page share one instance
-and show it with ``PackOpProgress``. The work itself is fanyi.installer / fanyi.library: no Qt there.
+and show it with ``PackOpProgress``. The work itself is fanyi.packs.install / fanyi.packs.library: no Qt there.
 """
 
 from __future__ import annotations
@@ -11,13 +11,15 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QDir, QEvent, QLocale, QObject, QThread, Signal
+from PySide6.QtCore import QCoreApplication, QDir, QLocale, QObject, QThread, Signal
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
-from fanyi import catalog, installer, library
-from fanyi.catalog import Catalog, CatalogEntry
-from fanyi.download import DownloadError, Progress
-from fanyi.engine.options import CancelToken, Cancelled
+from fanyi.cancel import Cancelled, CancelToken
+from fanyi.packs import catalog, install, library
+from fanyi.packs.catalog import Catalog, CatalogEntry
+from fanyi.packs.download import TransferProgress
+from fanyi.packs.errors import DownloadError, LibraryError
+from fanyi.ui.i18n import Retranslating
 
 log = logging.getLogger(__name__)
 
@@ -55,9 +57,9 @@ class PackOperations(QObject):
 
     started = Signal(str)  # what is being done, for the user
     progress = Signal(int, int)  # done, total (0 total: no measure, show a busy bar)
-    transfer = Signal(object)  # fanyi.download.Progress of a download or install
+    transfer = Signal(object)  # fanyi.packs.download.TransferProgress of a download or install
     succeeded = Signal(object)  # library.PackInfo of an installed pack
-    catalog_changed = Signal(object)  # fanyi.catalog.Catalog, after a refresh
+    catalog_changed = Signal(object)  # fanyi.packs.catalog.Catalog, after a refresh
     failed = Signal(str)  # "" when cancelled by the user
     finished = Signal()
 
@@ -86,7 +88,7 @@ class PackOperations(QObject):
         mirror = getattr(self._settings(), "download_mirror", "") or None
         self._start(
             self.tr("Downloading %1…").replace("%1", entry.id),
-            lambda token: installer.install(entry, mirror=mirror, progress=self.transfer.emit, cancel=token),
+            lambda token: install.install(entry, mirror=mirror, progress=self.transfer.emit, cancel=token),
             self.succeeded.emit,
             cancellable=True,
         )
@@ -100,19 +102,19 @@ class PackOperations(QObject):
         mirror = getattr(self._settings(), "download_mirror", "") or None
 
         def run(token: CancelToken):
-            cat = installer.load_catalog(refresh=True, user_url=user_url)
+            cat = install.load_catalog(refresh=True, user_url=user_url)
             self.catalog_changed.emit(cat)
             entry = cat.default_entry()
             if entry is None:
-                raise library.LibraryError("the list of packs is empty")
-            return installer.install(entry, mirror=mirror, progress=self.transfer.emit, cancel=token)
+                raise LibraryError("the list of packs is empty")
+            return install.install(entry, mirror=mirror, progress=self.transfer.emit, cancel=token)
 
         self._start(self.tr("Downloading the English→Chinese model…"), run, self.succeeded.emit, cancellable=True)
 
     def refresh_catalog(self) -> None:
         user_url = getattr(self._settings(), "catalog_url", "") or None
         self._start(self.tr("Reading the list of models…"),
-                    lambda _token: installer.load_catalog(refresh=True, user_url=user_url),
+                    lambda _token: install.load_catalog(refresh=True, user_url=user_url),
                     self.catalog_changed.emit, cancellable=False)
 
     def cancel(self) -> None:
@@ -154,7 +156,7 @@ def size_text(size: int, decimals: int = 0) -> str:
     return QLocale().formattedDataSize(size, decimals, QLocale.DataSizeFormat.DataSizeTraditionalFormat)
 
 
-def transfer_text(p: Progress) -> str:
+def transfer_text(p: TransferProgress) -> str:
     """"12.3 MB of 78.1 MB · 2.1 MB/s · about 25 s left" in the UI language."""
     if p.phase != "downloading":
         return QCoreApplication.translate("pack_ops", "Checking and installing…")
@@ -176,7 +178,7 @@ def duration_text(seconds: float) -> str:
     return QCoreApplication.translate("pack_ops", "about %1 h left").replace("%1", f"{seconds / 3600:.1f}")
 
 
-class PackOpProgress(QWidget):
+class PackOpProgress(Retranslating, QWidget):
     """A label, a progress bar and Cancel for the running pack operation; hidden when idle."""
 
     def __init__(self, ops: PackOperations, parent: QWidget | None = None) -> None:
@@ -218,17 +220,12 @@ class PackOpProgress(QWidget):
         self.bar.setRange(0, max(total, 0) // BAR_UNIT)
         self.bar.setValue(done // BAR_UNIT)
 
-    def _on_transfer(self, p: Progress) -> None:
+    def _on_transfer(self, p: TransferProgress) -> None:
         self._on_progress(p.done, p.total)
         self.detail.setText(transfer_text(p))
 
     def retranslate(self) -> None:
         self.cancel_button.setText(self.tr("Cancel"))
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
 
 def ask_and_import(ops: PackOperations, parent: QWidget, archive: bool) -> None:

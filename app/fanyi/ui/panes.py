@@ -5,7 +5,7 @@ from __future__ import annotations
 import statistics
 from collections.abc import Sequence
 
-from PySide6.QtCore import QEvent, QMimeData, Qt, QTimer, Signal
+from PySide6.QtCore import QMimeData, Qt, QTimer, Signal
 from PySide6.QtGui import QDragEnterEvent, QFont, QTextCursor
 from PySide6.QtWidgets import (
     QApplication,
@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 from fanyi.engine.degenerate import EMPTY, LOOP, RUNAWAY
 from fanyi.engine.results import Failure
 from fanyi.engine.segment import join_hard_wrapped
+from fanyi.ui.i18n import Retranslating
 
 FLUSH_MS = 30  # deltas are coalesced so a fast stream costs one document edit per frame, not per token
 WRAPPED_LINE = 25  # median line length from which broken lines read as a PDF's column, not a list
@@ -76,7 +77,7 @@ class SourceEdit(QPlainTextEdit):
             super().dragEnterEvent(event)
 
 
-class SourcePane(QWidget):
+class SourcePane(Retranslating, QWidget):
     translate_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -118,11 +119,6 @@ class SourcePane(QWidget):
         self.translate_button.setText(self.tr("Translate"))
         self.translate_button.setToolTip(self.tr("Translate now (Ctrl+Enter)"))
         self._update_count()
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
 
 class TargetView(QPlainTextEdit):
@@ -191,7 +187,7 @@ class TargetView(QPlainTextEdit):
             bar.setValue(bar.maximum())
 
 
-class UntranslatedBadge(QLabel):
+class UntranslatedBadge(Retranslating, QLabel):
     """A small warning that some sentences are shown untranslated; the tooltip says which and why."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -223,11 +219,6 @@ class UntranslatedBadge(QLabel):
         lines += [f"• “{excerpt(f.source, 60)}” — {reasons[f.kind]}" for f in self._failures]
         self.setToolTip("\n".join(lines) if count else "")
 
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
-
 
 def excerpt(text: str, limit: int) -> str:
     """`text` on one line, cut to `limit` characters with an ellipsis."""
@@ -235,7 +226,7 @@ def excerpt(text: str, limit: int) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
-class TargetPane(QWidget):
+class TargetPane(Retranslating, QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.view = TargetView()
@@ -275,8 +266,3 @@ class TargetPane(QWidget):
     def retranslate(self) -> None:
         self.copy_button.setText(self.tr("Copy"))
         self.view.setPlaceholderText(self.tr("The translation appears here."))
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)

@@ -1,6 +1,6 @@
 """The clipboard popup: a small frameless window near the cursor that streams one translation.
 
-It picks its direction from the copied text as the window does (fanyi.ui.direction), shows what it
+It picks its direction from the copied text as the window does (fanyi.routing), shows what it
 detected, and can be turned round or switched to 简/繁/粤 in place. It is as tall as its text up to
 ``VIEW_LINES`` lines, then scrolls; it can be dragged by its header, pinned to stay open, and
 otherwise closes on Esc or when another window takes the focus.
@@ -8,30 +8,19 @@ otherwise closes on Esc or when another window takes the focus.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtCore import QEvent, QPoint, QRect, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QCursor, QGuiApplication, QKeyEvent, QMouseEvent
-from PySide6.QtWidgets import (
-    QApplication,
-    QButtonGroup,
-    QFrame,
-    QHBoxLayout,
-    QLabel,
-    QPushButton,
-    QToolButton,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QApplication, QButtonGroup, QFrame, QLabel, QLayout, QPushButton, QToolButton, QWidget
 
-from fanyi.ui.direction import Choice, Direction
+from fanyi.routing import Choice, Direction
+from fanyi.ui.controllers.direction import DirectionController
+from fanyi.ui.i18n import Retranslating
 from fanyi.ui.language_names import language_label
+from fanyi.ui.layout import STRETCH, container, hbox, vbox
 from fanyi.ui.panes import TargetView, UntranslatedBadge, excerpt, unwrap_if_hard_wrapped
 from fanyi.ui.settings import TARGET_VARIANTS
 from fanyi.ui.theme import CHECKED_TOGGLES
-
-if TYPE_CHECKING:
-    from fanyi.ui.app import FanyiApp
+from fanyi.ui.worker import TranslationService
 
 CHANNEL = "popup"
 CURSOR_OFFSET = QPoint(12, 16)
@@ -50,16 +39,18 @@ def place_near(size: QRect, cursor: QPoint, screen: QRect) -> QPoint:
     return QPoint(max(screen.left(), x), max(screen.top(), y))
 
 
-class TranslatePopup(QWidget):
+class TranslatePopup(Retranslating, QWidget):
     closed = Signal()
     translated = Signal(str, str)  # the source and its translation, when a translation finishes
+    open_requested = Signal(str)  # "Open in main window" with this text
+    download_requested = Signal()  # no model: the window's download page
 
-    def __init__(self, app: FanyiApp) -> None:
+    def __init__(self, service: TranslationService, direction: DirectionController) -> None:
         flags = Qt.WindowType.Tool | Qt.WindowType.FramelessWindowHint | Qt.WindowType.WindowStaysOnTopHint
         super().__init__(None, flags)
         self.setObjectName("translatePopup")
-        self._app = app
-        self._service = app.service
+        self._direction = direction
+        self._service = service
         self._req_id: int | None = None
         self._choice: Choice | None = None
         self._manual: Direction | None = None  # turned round by the user, for this text
@@ -73,16 +64,6 @@ class TranslatePopup(QWidget):
         frame.setStyleSheet(
             "QFrame#popupFrame { border: 1px solid palette(mid); border-radius: 6px; background: palette(base); }"
         )
-        self.direction_label = QLabel()
-        self.direction_label.setStyleSheet("font-weight: 600;")
-        self.detected_label = QLabel()
-        self.detected_label.setStyleSheet("color: palette(placeholder-text);")
-        self.swap_button = QToolButton(text="⇄", autoRaise=True)
-        self.swap_button.clicked.connect(self.swap)
-        self.pin_button = QToolButton(checkable=True, autoRaise=True)
-        self.pin_button.setStyleSheet(CHECKED_TOGGLES)
-        self.close_button = QToolButton(text="×", autoRaise=True)
-        self.close_button.clicked.connect(self.close)
         self.source = QLabel()
         self.source.setWordWrap(True)
         self.source.setStyleSheet("color: palette(placeholder-text);")
@@ -94,66 +75,46 @@ class TranslatePopup(QWidget):
         self.view.textChanged.connect(self._fit)
         self.status = QLabel()
         self.status.setWordWrap(True)
-        self.download_button = QPushButton()
-        self.download_button.clicked.connect(self._download)
-        self.untranslated = UntranslatedBadge()
-        self.variant_group = QButtonGroup(self)
-        self.variant_box = QWidget()
-        variant_layout = QHBoxLayout(self.variant_box)
-        variant_layout.setContentsMargins(0, 0, 0, 0)
-        variant_layout.setSpacing(0)
-        self.variant_box.setStyleSheet(CHECKED_TOGGLES)
-        for key, label in TARGET_VARIANTS.items():
-            button = QToolButton(text=label, checkable=True)
-            button.setProperty("variant", key)
-            self.variant_group.addButton(button)
-            variant_layout.addWidget(button)
-        self.variant_group.buttonClicked.connect(self._on_variant_chosen)
-        self.open_button = QPushButton()
-        self.open_button.clicked.connect(self.open_in_window)
-        self.copy_button = QPushButton()
-        self.copy_button.clicked.connect(self.copy)
-
-        self.header = QWidget()
-        self.header.setObjectName("popupHeader")
-        header = QHBoxLayout(self.header)
-        header.setContentsMargins(0, 0, 0, 0)
-        header.addWidget(self.direction_label)
-        header.addWidget(self.detected_label)
-        header.addStretch()
-        header.addWidget(self.swap_button)
-        header.addWidget(self.pin_button)
-        header.addWidget(self.close_button)
-        download_row = QHBoxLayout()
-        download_row.addWidget(self.download_button)
-        download_row.addStretch()
-        footer = QHBoxLayout()
-        footer.addWidget(self.variant_box)
-        footer.addWidget(self.untranslated)
-        footer.addStretch()
-        footer.addWidget(self.open_button)
-        footer.addWidget(self.copy_button)
-        inner = QVBoxLayout(frame)
-        inner.addWidget(self.header)
-        inner.addWidget(self.source)
-        inner.addWidget(self.view, 1)
-        inner.addWidget(self.status)
-        inner.addLayout(download_row)
-        inner.addLayout(footer)
-        outer = QVBoxLayout(self)
-        outer.setContentsMargins(0, 0, 0, 0)
-        outer.addWidget(frame)
+        self.download_button = QPushButton(clicked=self._download)
+        frame.setLayout(vbox(self._header(), self.source, (self.view, 1), self.status,
+                             hbox(self.download_button, STRETCH), self._footer()))
+        self.setLayout(vbox(frame, margin=0))
         self.setFixedWidth(WIDTH[0])
         self.download_button.hide()
         self._fit()
-
-        self._service.delta.connect(self._on_delta)
-        self._service.rewound.connect(self._on_rewound)
-        self._service.untranslated.connect(self._on_untranslated)
-        self._service.finished.connect(self._on_finished)
-        self._service.failed.connect(self._on_failed)
-        self._service.cancelled.connect(self._on_cancelled)
+        for name in ("delta", "rewound", "untranslated", "finished", "failed", "cancelled"):
+            getattr(self._service, name).connect(getattr(self, f"_on_{name}"))
         self.retranslate()
+
+    def _header(self) -> QWidget:
+        """The direction and what was detected; swap, pin and close. The popup is dragged by it."""
+        self.direction_label = QLabel()
+        self.direction_label.setStyleSheet("font-weight: 600;")
+        self.detected_label = QLabel()
+        self.detected_label.setStyleSheet("color: palette(placeholder-text);")
+        self.swap_button = QToolButton(text="⇄", autoRaise=True, clicked=self.swap)
+        self.pin_button = QToolButton(checkable=True, autoRaise=True)
+        self.pin_button.setStyleSheet(CHECKED_TOGGLES)
+        self.close_button = QToolButton(text="×", autoRaise=True, clicked=self.close)
+        self.header = container(hbox(self.direction_label, self.detected_label, STRETCH, self.swap_button,
+                                  self.pin_button, self.close_button, margin=0), "popupHeader")
+        return self.header
+
+    def _footer(self) -> QLayout:
+        """简/繁/粤 where the pack offers them, sentences left untranslated; open in the window, copy."""
+        self.untranslated = UntranslatedBadge()
+        self.variant_group = QButtonGroup(self)
+        buttons = []
+        for key, label in TARGET_VARIANTS.items():
+            buttons.append(QToolButton(text=label, checkable=True))
+            buttons[-1].setProperty("variant", key)
+            self.variant_group.addButton(buttons[-1])
+        self.variant_group.buttonClicked.connect(self._on_variant_chosen)
+        self.variant_box = container(hbox(*buttons, margin=0, spacing=0))
+        self.variant_box.setStyleSheet(CHECKED_TOGGLES)
+        self.open_button = QPushButton(clicked=self.open_in_window)
+        self.copy_button = QPushButton(clicked=self.copy)
+        return hbox(self.variant_box, self.untranslated, STRETCH, self.open_button, self.copy_button)
 
     # --- what the app calls -----------------------------------------------------------------------
     def show_text(self, text: str, near: QPoint | None = None) -> None:
@@ -196,7 +157,7 @@ class TranslatePopup(QWidget):
     # --- actions ----------------------------------------------------------------------------------
     def swap(self) -> None:
         """Translate the copied text the other way round."""
-        if self._choice is not None and (back := self._app.reverse_direction(self._choice.direction)):
+        if self._choice is not None and (back := self._direction.reverse(self._choice.direction)):
             self._manual = back
             self._translate()
 
@@ -207,16 +168,16 @@ class TranslatePopup(QWidget):
         self._fit()
 
     def open_in_window(self) -> None:
-        self._app.open_in_window(self.source_text)
+        self.open_requested.emit(self.source_text)
         if not self.pin_button.isChecked():
             self.close()
 
     def _download(self) -> None:
-        self._app.show_main()  # the window shows its no-model page, with the Download button
+        self.download_requested.emit()  # the window shows its no-model page, with the Download button
         self.close()
 
     def _on_variant_chosen(self, button: QToolButton) -> None:
-        self._app.set_variant(button.property("variant"))
+        self._direction.set_variant(button.property("variant"))
         self._request()
 
     # --- translating ------------------------------------------------------------------------------
@@ -235,7 +196,7 @@ class TranslatePopup(QWidget):
         if self._manual is not None:
             self._choice = Choice(self._manual, None)
         else:
-            self._choice = self._app.choose_direction(self.source_text)
+            self._choice = self._direction.choose(self.source_text)
         self._update_direction()
         self._request()
 
@@ -249,7 +210,7 @@ class TranslatePopup(QWidget):
         self.status.setText(self.tr("Translating…"))
         self.status.show()
         self._update_variants()
-        self._req_id = self._service.request(self.source_text, self._app.options_for(direction), channel=CHANNEL,
+        self._req_id = self._service.request(self.source_text, self._direction.options(direction), channel=CHANNEL,
                                              pack=direction.pack.path)
         self._fit()
 
@@ -315,7 +276,7 @@ class TranslatePopup(QWidget):
         else:
             self.detected_label.setText(
                 self.tr("Detected: %1 (no model)").replace("%1", language_label(choice.detected)))
-        back = self._app.reverse_direction(direction)
+        back = self._direction.reverse(direction)
         self.swap_button.setEnabled(back is not None)
         self.swap_button.setToolTip(self.tr("Translate the other way round") if back is not None
                                     else self.tr("Install a model for the other direction to swap"))
@@ -323,7 +284,7 @@ class TranslatePopup(QWidget):
     def _update_variants(self) -> None:
         direction = self._choice.direction if self._choice is not None else None
         offered = direction.pack.target_tokens if direction is not None and direction.source is None else {}
-        chosen = self._app.settings.target_variant
+        chosen = self._direction.wanted_variant
         for button in self.variant_group.buttons():
             key = button.property("variant")
             button.setVisible(key in offered)
@@ -419,9 +380,7 @@ class TranslatePopup(QWidget):
         self._update_direction()
 
     def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        elif event.type() == QEvent.Type.ActivationChange:
+        if event.type() == QEvent.Type.ActivationChange:
             # Another window took the focus (a click elsewhere): a transient popup goes, a pinned one stays.
             if self.isActiveWindow():
                 self._was_active = True

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, Qt, QUrl
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from fanyi.documents.base import OTHER_REASONS, JobReport
+from fanyi.ui.i18n import Retranslating
 
 # What fanyi.documents says about a part it leaves as it was, and about a whole document: English,
 # translated here by these source strings (QT_TRANSLATE_NOOP lets lupdate find them).
@@ -50,7 +51,7 @@ def _open(path: Path) -> None:
     QDesktopServices.openUrl(QUrl.fromLocalFile(str(path)))
 
 
-class ReportDialog(QDialog):
+class ReportDialog(Retranslating, QDialog):
     def __init__(self, report: JobReport, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.report = report
@@ -136,9 +137,4 @@ class ReportDialog(QDialog):
         self.notes.setText("\n".join(self.tr("Note: %1").replace("%1", known_text(note)) for note in r.notes))
         self.open_button.setText(self.tr("Open"))
         self.folder_button.setText(self.tr("Show in folder"))
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent
 from PySide6.QtGui import QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -17,22 +16,23 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
-    QHBoxLayout,
     QKeySequenceEdit,
     QLabel,
     QLayout,
     QLineEdit,
     QSpinBox,
     QTabWidget,
-    QVBoxLayout,
     QWidget,
 )
 
 from fanyi import limits
-from fanyi.catalog import DEFAULT_CATALOG_URLS
+from fanyi.defaults import api_address
+from fanyi.packs.catalog import DEFAULT_CATALOG_URLS
 from fanyi.ui import hotkey, region
-from fanyi.ui.api_server import address
-from fanyi.ui.i18n import LANGUAGE_NAMES
+from fanyi.glossary import Glossary, GlossaryError
+from fanyi.ui.glossary_tab import GlossaryTab
+from fanyi.ui.i18n import LANGUAGE_NAMES, Retranslating
+from fanyi.ui.layout import hbox, vbox
 from fanyi.ui.settings import DOUBLE_COPY, TARGET_VARIANTS, TEXT_SIZES, THEMES, Settings, valid_url
 
 HOTKEY_NONE, HOTKEY_DOUBLE_COPY, HOTKEY_COMBO = range(3)
@@ -45,20 +45,34 @@ def _note() -> QLabel:
     return label
 
 
-class SettingsDialog(QDialog):
-    def __init__(self, settings: Settings, tray_available: bool, parent: QWidget | None = None) -> None:
+class SettingsDialog(Retranslating, QDialog):
+    def __init__(self, settings: Settings, tray_available: bool, parent: QWidget | None = None,
+                 glossary: Glossary | None = None) -> None:
         super().__init__(parent)
         self._tray_available = tray_available
         self._texts: list[tuple[QLabel, QWidget | QLayout, Text | None, Text | None]] = []
         self._tab_titles: list[Text] = []
         self.tabs = QTabWidget()
-        self.translation_tab = self._tab(lambda: self.tr("Translation"))
-        self.appearance_tab = self._tab(lambda: self.tr("Appearance"))
-        self.shortcuts_tab = self._tab(lambda: self.tr("Shortcuts && tray"))
-        self.downloads_tab = self._tab(lambda: self.tr("Downloads"))
-        self.apps_tab = self._tab(lambda: self.tr("Other apps"))
+        self.translation_tab = self._translation_tab()
+        self.appearance_tab = self._appearance_tab()
+        self.shortcuts_tab = self._shortcuts_tab()
+        self.downloads_tab = self._downloads_tab()
+        self.apps_tab = self._apps_tab()
+        self.glossary_tab = GlossaryTab(glossary or Glossary())
+        self.tabs.addTab(self.glossary_tab, "")
+        self._tab_titles.append(lambda: self.tr("Glossary"))
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        self.setLayout(vbox(self.tabs, buttons))
+        self.setMinimumWidth(560)
 
-        # --- Translation ---
+        self._original = settings
+        self._load(settings)
+        self.retranslate()
+
+    def _translation_tab(self) -> QFormLayout:
+        """Typing, the Chinese variant, beams, length, cores, history."""
         self.beams = QSpinBox(minimum=0, maximum=limits.MAX_BEAMS)
         self.max_length = QSpinBox(minimum=0, maximum=limits.MAX_DECODE_LENGTH, singleStep=16)
         self.threads = QSpinBox(minimum=0, maximum=limits.max_threads())
@@ -67,7 +81,7 @@ class SettingsDialog(QDialog):
         for key, label in TARGET_VARIANTS.items():
             self.variant.addItem(label, key)
         self.history = QCheckBox()
-        tab = self.translation_tab
+        tab = self._tab(lambda: self.tr("Translation"))
         self._row(tab, self.as_you_type)
         self._row(tab, self.variant, lambda: self.tr("Chinese variant"),
                   lambda: self.tr("For models that can write Simplified or Traditional Chinese, or Cantonese"))
@@ -83,8 +97,10 @@ class SettingsDialog(QDialog):
             "How many processor cores a translation may use. More is faster, up to about four. “Automatic” "
             "leaves one core free so that the window keeps responding."))
         self._row(tab, self.history)
+        return tab
 
-        # --- Appearance ---
+    def _appearance_tab(self) -> QFormLayout:
+        """The UI language, the theme, the panes' text size."""
         self.language = QComboBox()
         self.language.addItem("", "auto")
         for code, name in LANGUAGE_NAMES.items():
@@ -96,13 +112,15 @@ class SettingsDialog(QDialog):
         self.text_size.addItem("", 0)
         for points in TEXT_SIZES:
             self.text_size.addItem(str(points), points)
-        tab = self.appearance_tab
+        tab = self._tab(lambda: self.tr("Appearance"))
         self._row(tab, self.language, lambda: self.tr("Language"))
         self._row(tab, self.theme, lambda: self.tr("Theme"))
         self._row(tab, self.text_size, lambda: self.tr("Text size"),
                   lambda: self.tr("Size of the text you type and of the translation, in points"))
+        return tab
 
-        # --- Shortcuts & tray ---
+    def _shortcuts_tab(self) -> QFormLayout:
+        """The clipboard and screenshot hotkeys, starting at login, the tray."""
         self.hotkey_mode = QComboBox()
         self.hotkey_mode.addItems(["", "", ""])
         self.hotkey_keys = QKeySequenceEdit()
@@ -120,11 +138,8 @@ class SettingsDialog(QDialog):
         self.start_in_tray = QCheckBox()
         self.close_to_tray = QCheckBox()
         self.tray_note = _note()
-        hotkey_row = QHBoxLayout()
-        hotkey_row.addWidget(self.hotkey_mode)
-        hotkey_row.addWidget(self.hotkey_keys, 1)
-        tab = self.shortcuts_tab
-        self._row(tab, hotkey_row, lambda: self.tr("Clipboard hotkey"))
+        tab = self._tab(lambda: self.tr("Shortcuts && tray"))
+        self._row(tab, hbox(self.hotkey_mode, (self.hotkey_keys, 1)), lambda: self.tr("Clipboard hotkey"))
         self._row(tab, self.hotkey_note)
         self._row(tab, self.translate_selection)
         # X11's primary selection: offered only where the platform has one (not on Windows or macOS)
@@ -135,25 +150,29 @@ class SettingsDialog(QDialog):
         self._row(tab, self.start_in_tray)
         self._row(tab, self.close_to_tray)
         self._row(tab, self.tray_note)
+        return tab
 
-        # --- Downloads ---
+    def _downloads_tab(self) -> QFormLayout:
+        """Where models are downloaded from."""
         self.mirror = QLineEdit(placeholderText="https://…")
         self.catalog_url = QLineEdit(placeholderText=DEFAULT_CATALOG_URLS[0])
         self.download_note = _note()
-        tab = self.downloads_tab
+        tab = self._tab(lambda: self.tr("Downloads"))
         self._row(tab, self.mirror, lambda: self.tr("Download mirror"))
         self._row(tab, self.catalog_url, lambda: self.tr("Model list address"))
         self._row(tab, self.download_note)
+        return tab
 
-        # --- Other apps ---
+    def _apps_tab(self) -> QFormLayout:
+        """The local API: on or off, port, key, and the addresses to give other apps."""
         self.api_enabled = QCheckBox()
         self.api_port = QSpinBox(minimum=1024, maximum=65535)
-        self.api_key = QLineEdit()
+        self.api_key = QLineEdit(echoMode=QLineEdit.EchoMode.PasswordEchoOnEdit)  # shown only while typed
         self.api_address = QLineEdit(readOnly=True)  # to copy into the other app
         self.api_deeplx = QLineEdit(readOnly=True)
         self.api_enabled.toggled.connect(self._update_api_rows)
         self.api_port.valueChanged.connect(self._update_api_rows)
-        tab = self.apps_tab
+        tab = self._tab(lambda: self.tr("Other apps"))
         self._row(tab, self.api_enabled, tip=lambda: self.tr(
             "Apps such as Pot, Zotero, Immersive Translate or Calibre then translate with Fanyi: enter the "
             "address below in them. Only programs on this computer can connect."))
@@ -161,18 +180,7 @@ class SettingsDialog(QDialog):
         self._row(tab, self.api_key, lambda: self.tr("API key"))
         self._row(tab, self.api_address, lambda: self.tr("LibreTranslate, DeepL"))
         self._row(tab, self.api_deeplx, lambda: self.tr("DeepLX"))
-
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.tabs)
-        layout.addWidget(buttons)
-        self.setMinimumWidth(560)
-
-        self._original = settings
-        self._load(settings)
-        self.retranslate()
+        return tab
 
     def _tab(self, title: Text) -> QFormLayout:
         page = QWidget()
@@ -264,7 +272,16 @@ class SettingsDialog(QDialog):
             api_key=self.api_key.text().strip(),
         )
 
+    def result_glossary(self) -> Glossary:
+        return self.glossary_tab.result()
+
     def accept(self) -> None:
+        try:
+            self.glossary_tab.result()
+        except GlossaryError as exc:  # say which row, and keep what the user typed
+            self.glossary_tab.say(str(exc))
+            self.tabs.setCurrentWidget(self.glossary_tab)
+            return
         bad = [box for box in (self.mirror, self.catalog_url) if not valid_url(box.text().strip())]
         if bad:  # say so here rather than drop what the user typed
             self.download_note.setText(self.tr("An address must start with https:// or http://."))
@@ -330,13 +347,8 @@ class SettingsDialog(QDialog):
 
     def _update_api_rows(self) -> None:
         """The addresses to paste into other apps, for the port chosen; usable only while the setting is on."""
-        url = address(self.api_port.value())
+        url = api_address(self.api_port.value())
         self.api_address.setText(url)
         self.api_deeplx.setText(url + "/translate")
         for widget in (self.api_port, self.api_key, self.api_address, self.api_deeplx):
             widget.setEnabled(self.api_enabled.isChecked())
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)

@@ -6,12 +6,14 @@ the app behaves as a plain windowed program: closing the window quits.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Signal
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QMenu, QSystemTrayIcon
 
+from fanyi.ui.i18n import Retranslating
 
-class _TrayMenu(QMenu):
+
+class _TrayMenu(Retranslating, QMenu):
     def __init__(self, tray: "Tray") -> None:
         super().__init__()
         self.show_action = self.addAction("", tray.show_requested.emit)
@@ -26,11 +28,6 @@ class _TrayMenu(QMenu):
         self.clipboard_action.setText(self.tr("Translate clipboard"))
         self.region_action.setText(self.tr("Translate a screen region"))
         self.quit_action.setText(self.tr("Quit"))
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
 
 class Tray(QObject):

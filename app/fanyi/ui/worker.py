@@ -29,8 +29,9 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
 
+from fanyi.cancel import Cancelled, CancelToken
 from fanyi.engine.gate import TranslatorGate
-from fanyi.engine.options import CancelToken, Cancelled, DecodeOptions
+from fanyi.engine.options import DecodeOptions
 from fanyi.engine.results import Rewind, Translation
 
 log = logging.getLogger(__name__)

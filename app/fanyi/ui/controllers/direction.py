@@ -1,0 +1,108 @@
+"""Which way the window translates, and the decoding options that go with it.
+
+The window's direction is its pack and, for a many-to-many pack, the pair of languages last chosen
+for that pack (kept in the settings); automatic direction, the swap button and the popup ask the
+router (fanyi.routing) and follow its answer here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from PySide6.QtCore import QObject, Signal
+
+from fanyi import routing
+from fanyi.engine.options import DecodeOptions
+from fanyi.packs.library import PackInfo
+from fanyi.routing import Choice, Direction
+from fanyi.ui.controllers.glossary import GlossaryController
+from fanyi.ui.controllers.packs import PackController
+from fanyi.ui.controllers.settings import LiveSettings
+
+
+class DirectionController(QObject):
+    # the languages, the Chinese variant, the beams or length, automatic direction or the glossary changed:
+    # what is shown must be translated again
+    changed = Signal()
+
+    def __init__(self, settings: LiveSettings, packs: PackController, glossary: GlossaryController) -> None:
+        super().__init__()
+        self._settings = settings
+        self._packs = packs
+        self._glossary = glossary
+        settings.on_change(self.changed.emit, settings.beams, settings.max_length, settings.target_variant,
+                           settings.pack_languages, settings.auto_direction)
+        glossary.changed.connect(self.changed.emit)
+
+    @property
+    def auto(self) -> bool:
+        return self._settings.auto_direction.value
+
+    @property
+    def wanted_variant(self) -> str:
+        """The Chinese variant the user chose (cmn_Hans, cmn_Hant, yue), for packs that offer it."""
+        return self._settings.target_variant.value
+
+    def current(self) -> Direction | None:
+        """The window's direction: its pack, and a many-to-many pack's languages."""
+        pack = self._packs.current
+        if pack is None:
+            return None
+        return Direction(pack, *routing.saved_languages(pack, self._settings.pack_languages.value))
+
+    def choose(self, text: str, start: Direction | None = None) -> Choice | None:
+        """The direction to translate ``text`` in: detected from it, or the window's when the user pinned one."""
+        current = start or self.current()
+        if current is None or not self.auto:
+            return Choice(current, None) if current is not None else None
+        return routing.choose(text, current, self._packs.installed, self._settings.default_pack.value)
+
+    def reverse(self, direction: Direction) -> Direction | None:
+        return routing.reverse(direction, self._packs.installed)
+
+    def follow(self, direction: Direction) -> bool:
+        """Make ``direction`` the window's; True when it had another, then the window translates again
+        once the pack is loaded or the languages are set."""
+        current = self.current()
+        if current is None:
+            return False
+        if direction.pack.path != current.pack.path:
+            self._packs.choose(direction.pack)
+            return True
+        if direction.source is not None and (direction.source, direction.target) != (current.source, current.target):
+            self.set_languages(direction.source, direction.target)
+            return True
+        return False
+
+    def set_auto(self, on: bool) -> None:
+        """Automatic direction on, or off to keep the one the user chose."""
+        self._settings.auto_direction.set(on)
+
+    def set_languages(self, source: str, target: str | None) -> None:
+        """Remember the languages chosen for the window's many-to-many pack (and translate again)."""
+        pack = self._packs.current
+        if pack is None or not routing.multilingual(pack):
+            return
+        self._settings.pack_languages.set(dict(self._settings.pack_languages.value, **{pack.name: [source, target]}))
+
+    def set_variant(self, key: str) -> None:
+        self._settings.target_variant.set(key)
+
+    def variant(self, pack: PackInfo) -> str | None:
+        """The target token asked of a one-way ``pack``: the user's variant where it offers it."""
+        return routing.variant(pack, self.wanted_variant)
+
+    def options(self, direction: Direction | None = None) -> DecodeOptions:
+        """Decoding options for ``direction`` (by default the window's): its languages, the user's variant,
+        beams and length, and the glossary's terms of its language pair."""
+        direction = direction or self.current()
+        if direction is None:
+            return self.user_options()
+        options = routing.decode_options(direction, self.wanted_variant, self.user_options())
+        return dataclasses.replace(options, glossary=self._glossary.entries(direction.from_language,
+                                                                            direction.to_language))
+
+    def user_options(self) -> DecodeOptions:
+        """Beams and length as the user set them (0: the pack's own); read by the API in its thread too."""
+        s = self._settings.current
+        return DecodeOptions(beams=s.beams or None, max_length=s.max_length or None)

@@ -1,0 +1,34 @@
+"""Documents queued for translation with the window's pack and options (the queue itself: fanyi.ui.jobs)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QObject
+
+from fanyi.ui.controllers.direction import DirectionController
+from fanyi.ui.controllers.packs import PackController
+from fanyi.ui.controllers.settings import LiveSettings
+from fanyi.ui.jobs import DocumentJobs
+
+
+class DocumentController(QObject):
+    def __init__(self, jobs: DocumentJobs, settings: LiveSettings, packs: PackController,
+                 direction: DirectionController) -> None:
+        super().__init__()
+        self.jobs = jobs
+        self._settings = settings
+        self._packs = packs
+        self._direction = direction
+
+    def enqueue(self, path: Path, bilingual: bool = False) -> bool:
+        """Queue ``path``; False when there is no pack to translate it with."""
+        pack = self._packs.current
+        if pack is None:
+            return False
+        # Documents run in the background at the engine's own default (None) unless the user chose.
+        self.jobs.enqueue(path, pack.path, self._settings.threads.value or None, self._direction.options(), bilingual)
+        return True
+
+    def shutdown(self) -> None:
+        self.jobs.shutdown()

@@ -1,0 +1,182 @@
+"""The router (fanyi.routing), without Qt and without models: packs are PackInfo rows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from fanyi.engine.options import DecodeOptions
+from fanyi.packs.library import PackInfo
+from fanyi.routing import (
+    AUTO,
+    Direction,
+    Language,
+    NoRoute,
+    Pair,
+    choose,
+    decode_options,
+    default_pack,
+    language_of,
+    pairs,
+    reverse,
+    route,
+    saved_languages,
+    variant,
+)
+
+ENGLISH = "The weather is fine today."
+CHINESE = "今天天气很好。"
+OPUS_TOKENS = {"cmn_Hans": ">>cmn_Hans<<", "cmn_Hant": ">>cmn_Hant<<", "yue": ">>yue<<"}
+
+
+def one_way(name: str, source: str, target: str, tokens: dict | None = None) -> PackInfo:
+    return PackInfo(name, Path("/packs") / name, source, target, 1, "int8", False, tokens or {},
+                    default_target="cmn_Hans" if tokens else None)
+
+
+def many(name: str, codes: tuple[str, ...], default: str) -> PackInfo:
+    return PackInfo(name, Path("/packs") / name, "mul", "mul", 1, "int8", False, {}, languages=codes,
+                    source_languages=codes, default_target=default)
+
+
+EN_ZH, ZH_EN, EN_ZH_2, ZH_JA = one_way("en-zh", "en", "zh", OPUS_TOKENS), one_way("zh-en", "zh", "en"), \
+    one_way("en-zh-2", "en", "zh"), one_way("zh-ja", "zh", "ja")
+NLLB = many("nllb", ("ace_Arab", "ace_Latn", "eng_Latn", "fra_Latn", "rus_Cyrl", "yue_Hant", "zho_Hans",
+                     "zho_Hant"), "zho_Hans")
+MBART = many("mbart", ("en_XX", "fr_XX", "zh_CN"), "zh_CN")
+
+
+@pytest.mark.parametrize("code, expected", [
+    ("zh", Language("zh", "cmn_Hans")), ("ZH-HANT", Language("zh", "cmn_Hant")), ("zh-TW", Language("zh", "cmn_Hant")),
+    ("zho_Hant", Language("zh", "cmn_Hant")), ("zh_CN", Language("zh", "cmn_Hans")),
+    ("cmn_Hant", Language("zh", "cmn_Hant")),
+    ("yue", Language("zh", "yue")), ("yue_Hant", Language("zh", "yue")), ("en", Language("en")),
+    ("EN-US", Language("en")), ("en_XX", Language("en")), ("eng_Latn", Language("en")), ("pt-BR", Language("pt")),
+])
+def test_codes_of_every_style_name_one_language(code, expected):
+    assert language_of(code) == expected
+
+
+# --- a language pair: the local API and the command line ------------------------------------------
+
+def test_one_way_packs_by_language_pair_and_chinese_variant():
+    packs = [EN_ZH, ZH_EN]
+    assert route(packs, "en", "zh-Hant") == route(packs, "EN", "ZH-HANT")
+    found = route(packs, "en", "zh-Hant")
+    assert found.direction == Direction(EN_ZH) and found.variant == "cmn_Hant" and found.confidence == 1.0
+    assert route(packs, "zh", "en").direction == Direction(ZH_EN) and route(packs, "zh", "en").variant is None
+    assert route(packs, "en", "en").direction is None  # already in the target language: it stays as it is
+    with pytest.raises(NoRoute, match="no installed model translates into fr"):
+        route(packs, "en", "fr")
+    with pytest.raises(NoRoute, match="no installed model translates ja into zh"):
+        route(packs, "ja", "zh")
+    with pytest.raises(NoRoute, match="no translation model is installed"):
+        route([], "en", "zh")
+
+
+def test_auto_detects_the_source_and_the_other_language():
+    packs = [EN_ZH, ZH_EN]
+    found = route(packs, AUTO, AUTO, CHINESE)
+    assert (found.direction, found.source) == (Direction(ZH_EN), "zh") and 0 < found.confidence <= 1
+    assert route(packs, AUTO, "zh", ENGLISH).direction == Direction(EN_ZH)
+    assert route(packs, AUTO, "zh", CHINESE).direction is None
+    with pytest.raises(NoRoute, match="translates from zh"):
+        route([EN_ZH], AUTO, AUTO, CHINESE)
+
+
+def test_many_to_many_packs_are_reached_in_their_own_codes():
+    found = route([NLLB], "en", "zh-Hant")
+    assert found.direction == Direction(NLLB, "eng_Latn", "zho_Hant") and found.variant is None
+    assert route([NLLB], "zh", "en").direction == Direction(NLLB, "zho_Hans", "eng_Latn")  # bare zh: Simplified
+    assert route([NLLB], "en", "yue").direction.target == "yue_Hant"
+    assert route([NLLB], AUTO, AUTO, CHINESE).direction == Direction(NLLB, "zho_Hans", "eng_Latn")
+    assert route([NLLB], AUTO, AUTO, ENGLISH).direction == Direction(NLLB, "eng_Latn", "zho_Hans")  # the default
+    assert route([NLLB], AUTO, "fr", "Доброе утро").direction == Direction(NLLB, "rus_Cyrl", "fra_Latn")
+    # one language in two scripts: the text's
+    assert route([NLLB], "ace", "en", "بڠ").direction.source == "ace_Arab"
+    assert route([NLLB], "ace", "en", "Bang").direction.source == "ace_Latn"
+    # the pack's own codes, as the command line may give them
+    assert route([MBART], "fr_XX", "zh_CN").direction == Direction(MBART, "fr_XX", "zh_CN")
+    # a pack with one way of writing Chinese writes that one
+    assert route([MBART], "en", "zh-Hant").direction == Direction(MBART, "en_XX", "zh_CN")
+    with pytest.raises(NoRoute, match="translates de into zh"):
+        route([NLLB, MBART], "de", "zh")
+
+
+def test_a_pack_listing_its_languages_in_bcp47_routes_the_same():
+    """As a translation LLM pack may list them: a `languages` section with codes of another style."""
+    llm = many("llm", ("en", "fr", "ja", "zh-Hans", "zh-Hant"), "zh-Hans")
+    assert route([llm], "en", "zh-TW").direction == Direction(llm, "en", "zh-Hant")
+    assert route([llm], AUTO, AUTO, CHINESE).direction == Direction(llm, "zh-Hans", "en")
+    assert choose(CHINESE, Direction(llm, "en", "zh-Hans"), [llm]).direction == Direction(llm, "zh-Hans", "en")
+
+
+def test_a_variant_the_pack_cannot_write_is_refused_or_another_pack_writes_it():
+    no_hant = many("no-hant", ("eng_Latn", "zho_Hans", "yue_Hant"), "zho_Hans")
+    with pytest.raises(NoRoute, match="the model no-hant cannot write cmn_Hant"):
+        route([no_hant], "en", "zh-Hant")
+    assert route([no_hant, NLLB], "en", "zh-Hant").direction.pack == NLLB
+
+
+def test_packs_in_memory_then_one_way_packs_then_the_order_installed():
+    assert route([EN_ZH, EN_ZH_2], "en", "zh").direction.pack == EN_ZH
+    assert route([EN_ZH, EN_ZH_2], "en", "zh", prefer=[EN_ZH_2.path]).direction.pack == EN_ZH_2
+    assert route([NLLB, EN_ZH_2], "en", "zh").direction.pack == EN_ZH_2
+    assert route([NLLB, EN_ZH_2], "en", "zh", prefer=[NLLB.path]).direction.pack == NLLB
+
+
+def test_pairs_list_every_direction_once_with_its_ways_of_writing_chinese():
+    listed = pairs([EN_ZH, ZH_EN, MBART])
+    assert Pair("en", "zh", ("cmn_Hans", "cmn_Hant", "yue")) in listed and Pair("zh", "en", ()) in listed
+    assert Pair("fr", "zh", ()) in listed and Pair("zh", "fr", ()) in listed
+    assert len(listed) == len({(p.source, p.target) for p in listed}) == 6
+    assert Pair("en", "zh", ("cmn_Hans", "cmn_Hant", "yue")) in pairs([NLLB])
+
+
+# --- the user's settings -----------------------------------------------------------------------------
+
+def test_the_default_pack_is_the_users_else_english_to_chinese_else_the_first():
+    assert default_pack([ZH_EN, EN_ZH, EN_ZH_2], "en-zh-2") == EN_ZH_2
+    assert default_pack([ZH_EN, EN_ZH, EN_ZH_2]) == EN_ZH
+    assert default_pack([ZH_JA, ZH_EN], "gone") == ZH_JA
+    assert default_pack([]) is None
+
+
+def test_saved_languages_variant_and_options():
+    assert saved_languages(NLLB, {}) == ("eng_Latn", "zho_Hans")
+    assert saved_languages(NLLB, {"nllb": ["fra_Latn", "yue_Hant"]}) == ("fra_Latn", "yue_Hant")
+    assert saved_languages(NLLB, {"nllb": ["xx", "yy"]}) == ("eng_Latn", "zho_Hans")  # no longer offered
+    assert saved_languages(EN_ZH, {}) == (None, None)
+    assert variant(EN_ZH, "cmn_Hant") == "cmn_Hant" and variant(EN_ZH, "nope") == "cmn_Hans"
+    assert variant(ZH_EN, "cmn_Hant") is None
+    base = DecodeOptions(beams=2)
+    assert decode_options(Direction(EN_ZH), "yue", base) == DecodeOptions(beams=2, target="yue")
+    assert decode_options(Direction(NLLB, "eng_Latn", "zho_Hant"), "yue") == \
+        DecodeOptions(source="eng_Latn", target="zho_Hant")
+
+
+# --- automatic direction: the window and the popup ---------------------------------------------------
+
+def test_the_reverse_pack_is_preferred_then_the_same_target_then_the_default():
+    packs = [EN_ZH, ZH_JA, ZH_EN, EN_ZH_2]
+    choice = choose(CHINESE, Direction(EN_ZH), packs)
+    assert choice.direction.pack == ZH_EN and choice.detected == "zh" and choice.supported
+    assert choose(ENGLISH, Direction(ZH_EN), packs).direction.pack == EN_ZH  # the first
+    assert choose(ENGLISH, Direction(ZH_EN), packs, default="en-zh-2").direction.pack == EN_ZH_2
+    assert choose(ENGLISH, Direction(EN_ZH_2), packs).direction.pack == EN_ZH_2  # stays
+    assert choose("12345", Direction(ZH_EN), packs).detected is None  # nothing to detect
+    unsupported = choose(ENGLISH, Direction(ZH_JA), [ZH_JA, ZH_EN])
+    assert unsupported.direction.pack == ZH_JA and unsupported.detected == "en" and not unsupported.supported
+    # only languages some pack knows are told: English is not one of zh→ja's
+    assert choose(ENGLISH, Direction(ZH_JA), [ZH_JA]).detected is None
+
+
+def test_a_many_to_many_pack_turns_round_or_keeps_its_target():
+    start = Direction(NLLB, "eng_Latn", "zho_Hans")
+    assert choose(ENGLISH, start, [NLLB]).direction == start
+    assert choose(CHINESE, start, [NLLB]).direction == Direction(NLLB, "zho_Hans", "eng_Latn")
+    assert choose("Доброе утро", start, [NLLB]).direction == Direction(NLLB, "rus_Cyrl", "zho_Hans")
+    assert reverse(start, [NLLB]) == Direction(NLLB, "zho_Hans", "eng_Latn")
+    assert reverse(Direction(EN_ZH), [EN_ZH, ZH_EN]) == Direction(ZH_EN)
+    assert reverse(Direction(ZH_JA), [EN_ZH, ZH_JA]) is None
