@@ -6,8 +6,8 @@ llm_prepare.py) and must decode greedily with the end-of-sequence ids blocked, s
 same number of decoder steps. Heavy imports happen inside load(), so a worker process holds only its
 own engine's libraries.
 
-To add Fanyi's engine: implement `FanyiEngine` below (the class is registered; it raises until then)
-and build its pack in llm_prepare.py (`ModelFiles.fanyi_pack`). Nothing else in the harness changes.
+Fanyi's engine (FanyiEngine) runs the packs llm_prepare.py exports with `fanyi export --quantize int4`
+(`ModelFiles.fanyi`, one per variant: the output matrix in 8 or 4 bits, the block size).
 """
 
 from __future__ import annotations
@@ -30,14 +30,14 @@ class ModelFiles:
     eos_ids: tuple[int, ...]          # blocked while timing
     gguf: dict[str, Path] = field(default_factory=dict)   # variant ("q4_0", "q4_0-pure") -> file
     ort_genai: Path | None = None     # onnxruntime-genai's int4 folder
-    fanyi_pack: Path | None = None    # Fanyi's int4 pack (the lead's)
+    fanyi: dict[str, Path] = field(default_factory=dict)  # variant ("int4", "int4-pure", …) -> Fanyi pack
 
     @classmethod
     def from_json(cls, data: dict) -> "ModelFiles":
         return cls(key=data["key"], hf=Path(data["hf"]), eos_ids=tuple(data["eos_ids"]),
                    gguf={k: Path(v) for k, v in data.get("gguf", {}).items()},
                    ort_genai=Path(data["ort_genai"]) if data.get("ort_genai") else None,
-                   fanyi_pack=Path(data["fanyi_pack"]) if data.get("fanyi_pack") else None)
+                   fanyi={k: Path(v) for k, v in data.get("fanyi", {}).items()})
 
 
 class LLMEngine(Protocol):
@@ -206,34 +206,65 @@ class OrtGenaiEngine:
         return [p for p in self.folder.iterdir() if p.suffix in (".onnx", ".data") or p.name.endswith(".onnx.data")]
 
 
-# --- Fanyi (to be implemented by the engine's author) ---------------------------------------------
+# --- Fanyi -------------------------------------------------------------------------------------------
 
 class FanyiEngine:
-    """Fanyi's own LLM engine: fanyi.engine.translator.Translator on an int4 pack (issue 19).
-
-    To implement (the rest of the harness is ready):
-    - load: `Translator.open(files.fanyi_pack, threads=threads)`; llm_prepare.py must export the pack
-      into ModelFiles.fanyi_pack (`fanyi export ... --quantize int4`).
-    - cache_prefix / stream: the engine's id-level streaming API with its per-pack prefix cache:
-      greedy, files.eos_ids blocked (a minimum length), yielding each id as it is chosen, the
-      prefix's cache kept across calls; weight_bytes_per_token from the pack's int4 matrices.
+    """Fanyi's own LLM engine on its int4 pack (issue 19): the pack opened as the app opens it
+    (Translator.open: checksums verified while the session loads), then its CausalRunner driven by the
+    engine's own greedy search (fanyi.engine.search.greedy, the step the app runs: top-id candidate
+    tables and logits rules). The end-of-sequence ids are blocked by min_length, as generate() and
+    onnxruntime-genai do it. Prefix cache: CausalRunner.prefix_cache computes a prefix's keys and
+    values once; a request whose ids start with it copies them and runs only the rest.
     """
 
+    def __init__(self, variant: str) -> None:
+        self.variant = variant  # a key of ModelFiles.fanyi
+
     def load(self, files: ModelFiles, threads: int) -> None:
-        raise NotImplementedError("the Fanyi LLM engine is not wired into the LLM benchmark yet: implement "
-                                  "FanyiEngine in benchmarks/llm_engines.py (see its docstring)")
+        from fanyi.engine.translator import Translator
+
+        self.path = files.fanyi[self.variant]
+        self.translator = Translator.open(self.path, threads=threads)
+        self.runner = self.translator.runner
+        self.prefix: list[int] = []
 
     def cache_prefix(self, prefix: list[int]) -> None:
-        raise NotImplementedError
+        self.runner.forget_prefixes()
+        self.runner.prefix_cache(tuple(prefix))
+        self.prefix = list(prefix)
 
     def stream(self, ids: list[int], new_tokens: int, reuse_prefix: int = 0) -> Iterator[int]:
-        raise NotImplementedError
+        from fanyi.engine import search
+        from fanyi.engine.options import DecodeOptions
+        from fanyi.engine.search_settings import resolve
+
+        if reuse_prefix:
+            if ids[:reuse_prefix] != self.prefix:
+                raise ValueError("reuse_prefix: ids do not start with the cached prefix")
+        else:
+            self.runner.forget_prefixes()  # a prefill from an empty cache
+        settings = resolve(self.translator.pack, DecodeOptions(min_length=new_tokens + 1, max_new_tokens=new_tokens))
+        state = self.runner.encode([ids], 1, new_tokens, self.prefix[:reuse_prefix])
+        for _row, new in search.greedy(state, settings, None):
+            yield new[0]
 
     def weight_bytes_per_token(self) -> int:
-        raise NotImplementedError
+        """Every weight in shared.bin once (the tied table is both the lookup and the output matrix; the
+        lookup reads a row, the output all of it): the distinct byte ranges of the index."""
+        manifest = json.loads((self.path / "manifest.json").read_text(encoding="utf-8"))
+        ranges = {(e["offset"], e["length"]) for e in manifest["external_tensors"].values()}
+        return sum(length for _offset, length in ranges)
 
     def files(self) -> list[Path]:
-        raise NotImplementedError
+        return [p for p in self.path.iterdir() if p.is_file()]
+
+
+# Fanyi's packs: `fanyi export --quantize int4` with these options (llm_prepare.py builds each)
+FANYI_VARIANTS = {
+    "int4": ["--embeddings", "int8"],                                  # the default: output matrix 8-bit
+    "int4-pure": ["--embeddings", "int4"],                             # everything 4-bit, as Q4_0 pure
+    "int4-b128": ["--embeddings", "int8", "--block-size", "128"],      # fewer, larger blocks
+}
 
 
 @dataclass(frozen=True)
@@ -249,6 +280,7 @@ ENGINES = [
     EngineSpec("llama.cpp Q4_0 pure", lambda: LlamaCppEngine("q4_0-pure"), lambda f: "q4_0-pure" in f.gguf,
                ("llama_cpp",)),
     EngineSpec("ORT-genai int4", OrtGenaiEngine, lambda f: f.ort_genai is not None, ("onnxruntime_genai",)),
-    EngineSpec("fanyi int4", FanyiEngine, lambda f: f.fanyi_pack is not None, ("fanyi.engine.translator",)),
+    *(EngineSpec(f"fanyi {variant}", lambda v=variant: FanyiEngine(v), lambda f, v=variant: v in f.fanyi,
+                 ("fanyi.engine.translator",)) for variant in FANYI_VARIANTS),
 ]
 BY_NAME = {spec.name: spec for spec in ENGINES}

@@ -14,6 +14,11 @@ Per model, under WORK:
                                 onnxruntime, transformers 5.x); when the builder refuses an
                                 architecture, its error goes into files-<key>.json and the engine is
                                 left out
+- fanyi/<key>-<variant>/        Fanyi's packs: `fanyi export --quantize int4` with each variant's options
+                                (llm_engines.FANYI_VARIANTS), run by --fanyi-python (a Python with Fanyi's
+                                export extra: torch, transformers, onnx); the folder it exports is the
+                                model's with a chat template written into tokenizer_config.json (the
+                                random folders have none; the benchmark feeds ids, not prompts)
 - files-<key>.json              the paths above (llm_engines.ModelFiles) and the builder's outcome
 - workload-<key>.json           the token ids every engine gets (below)
 
@@ -35,6 +40,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from llm_engines import FANYI_VARIANTS
 from llm_gguf import build_gguf
 from llm_models import CORPUS, MODELS, REAL, build_folder
 
@@ -79,7 +85,30 @@ def build_ort_genai(folder: Path, out: Path, log: Path, python: Path) -> str | N
     return None
 
 
-def prepare(work: Path, key: str, builder_python: Path) -> None:
+def build_fanyi(folder: Path, key: str, work: Path, python: Path) -> dict[str, str]:
+    """Fanyi's int4 packs of the folder, one per variant (reused when there)."""
+    source = work / "fanyi" / f"{key}-src"
+    source.mkdir(parents=True, exist_ok=True)
+    for item in folder.iterdir():
+        link = source / item.name
+        if item.name != "tokenizer_config.json" and not link.exists():
+            link.symlink_to(item)
+    prefix, suffix = CHAT[key.removesuffix("-tiny")]
+    template = "{% for m in messages %}" + prefix.replace("{", "{{ '{' }}") + "{{ m['content'] }}" + suffix + \
+        "{% endfor %}"
+    (source / "tokenizer_config.json").write_text(json.dumps({"tokenizer_class": "PreTrainedTokenizerFast",
+                                                              "chat_template": template}))
+    packs = {}
+    for variant, options in FANYI_VARIANTS.items():
+        out = work / "fanyi" / f"{key}-{variant}"
+        if not (out / "manifest.json").exists():
+            subprocess.run([str(python), "-m", "fanyi", "export", str(source), str(out), "--quantize", "int4",
+                            "--overwrite", *options], check=True)
+        packs[variant] = str(out)
+    return packs
+
+
+def prepare(work: Path, key: str, builder_python: Path, fanyi_python: Path) -> None:
     spec = MODELS[key]
     folder = build_folder(spec, work / "models")
     (work / "gguf").mkdir(exist_ok=True)
@@ -91,7 +120,8 @@ def prepare(work: Path, key: str, builder_python: Path) -> None:
     ort = work / "ort-genai" / f"{key}-int4"
     error = build_ort_genai(folder, ort, work / "ort-genai" / f"{key}-int4.log", builder_python)
     files = {"key": key, "hf": str(folder), "eos_ids": list(spec.eos_ids), "gguf": gguf,
-             "ort_genai": None if error else str(ort), "ort_genai_error": error}
+             "ort_genai": None if error else str(ort), "ort_genai_error": error,
+             "fanyi": build_fanyi(folder, key, work, fanyi_python)}
     (work / f"files-{key}.json").write_text(json.dumps(files, indent=1))
     (work / f"workload-{key}.json").write_text(json.dumps(workload(folder, key)))
     print(f"{key}: ready" + (f" (onnxruntime-genai: {error})" if error else ""), flush=True)
@@ -104,9 +134,11 @@ def main() -> None:
                         help="also: hy-mt1.5-1.8b-tiny,qwen3-1.7b-tiny (a smoke test at a tiny shape)")
     parser.add_argument("--builder-python", type=Path, default=Path("/work/bench/builder-venv/bin/python"),
                         help="a Python with onnxruntime-genai's model builder and what it imports")
+    parser.add_argument("--fanyi-python", type=Path, default=Path(__file__).resolve().parents[1] / ".venv/bin/python",
+                        help="a Python with Fanyi and its export extra (the repository's `make test` venv)")
     args = parser.parse_args()
     for key in args.models.split(","):
-        prepare(args.work, key, args.builder_python)
+        prepare(args.work, key, args.builder_python, args.fanyi_python)
 
 
 if __name__ == "__main__":

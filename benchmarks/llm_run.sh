@@ -4,7 +4,8 @@
 # 1. creates/updates VENVS/venv (requirements-llm.txt; llama-cpp-python compiled here for this CPU, which
 #    takes half an hour on two cores) and VENVS/builder-venv (requirements-llm-builder.txt: onnxruntime-genai's
 #    model builder); VENVS is separate from WORK so a smoke test in another WORK reuses them,
-# 2. builds the random-weight models, their Q4_0 GGUFs and onnxruntime-genai int4 models (llm_prepare.py),
+# 2. builds the random-weight models, their Q4_0 GGUFs, onnxruntime-genai int4 models and Fanyi's int4 packs
+#    (llm_prepare.py; Fanyi's export runs in the repository's .venv, which `make test` makes),
 # 3. measures the memory bandwidth, runs the paired workers and writes benchmarks/RESULTS-llm.md
 #    (--tiny: the tiny smoke-test models, the report in WORK/RESULTS-llm-tiny.md).
 # Everything built stays in WORK, outside the repository.
@@ -48,7 +49,9 @@ mkdir -p "$work/results"
 venv "$venvs/venv" "$here/requirements-llm.txt"
 venv "$venvs/builder-venv" "$here/requirements-llm-builder.txt"
 cd "$here"
-export PYTHONWARNINGS=ignore TOKENIZERS_PARALLELISM=false
+# Fanyi's engine is imported from this checkout (its runtime needs only what the venv has: onnxruntime,
+# numpy, tokenizers, jinja2)
+export PYTHONWARNINGS=ignore TOKENIZERS_PARALLELISM=false PYTHONPATH="$here/../app"
 py="$venvs/venv/bin/python"
 "$py" llm_prepare.py --work "$work" --models "$models" --builder-python "$venvs/builder-venv/bin/python"
 "$py" llm_bandwidth.py --out "$work/results/bandwidth.json"
