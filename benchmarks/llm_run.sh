@@ -5,7 +5,8 @@
 #    takes half an hour on two cores) and VENVS/builder-venv (requirements-llm-builder.txt: onnxruntime-genai's
 #    model builder); VENVS is separate from WORK so a smoke test in another WORK reuses them,
 # 2. builds the random-weight models, their Q4_0 GGUFs, onnxruntime-genai int4 models and Fanyi's int4 packs
-#    (llm_prepare.py; Fanyi's export runs in the repository's .venv, which `make test` makes),
+#    (llm_prepare.py; Fanyi's export runs in the repository's .venv, which `make test` makes, or in
+#    $FANYI_PYTHON),
 # 3. measures the memory bandwidth, runs the paired workers and writes benchmarks/RESULTS-llm.md
 #    (--tiny: the tiny smoke-test models, the report in WORK/RESULTS-llm-tiny.md).
 # Everything built stays in WORK, outside the repository.
@@ -53,7 +54,8 @@ cd "$here"
 # numpy, tokenizers, jinja2)
 export PYTHONWARNINGS=ignore TOKENIZERS_PARALLELISM=false PYTHONPATH="$here/../app"
 py="$venvs/venv/bin/python"
-"$py" llm_prepare.py --work "$work" --models "$models" --builder-python "$venvs/builder-venv/bin/python"
+"$py" llm_prepare.py --work "$work" --models "$models" --builder-python "$venvs/builder-venv/bin/python" \
+  --fanyi-python "${FANYI_PYTHON:-$here/../.venv/bin/python}"
 "$py" llm_bandwidth.py --out "$work/results/bandwidth.json"
 "$py" llm_paired.py --work "$work" --models "$models" "${args[@]}"
 "$py" llm_report.py --work "$work" --models "$models" --out "$report"
