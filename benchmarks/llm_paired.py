@@ -1,7 +1,7 @@
 """Decoder-only LLM engines timed paired and interleaved, as paired.py does for the translators (issue 19).
 
     /work/bench/venv/bin/python benchmarks/llm_paired.py [--work /work/bench] [--models hy-mt1.5-1.8b,qwen3-1.7b]
-        [--engines "llama.cpp Q4_0,llama.cpp Q4_0 pure,ORT-genai int4"] [--threads 1,2] [--rounds 3]
+        [--engines "llama.cpp Q4_0,…,fanyi int4"] [--threads 1,2] [--rounds 3]
         [--configs decode,prefill,ttft_cached,ttft_uncached] [--new-tokens 64]
 
 Run benchmarks/llm_prepare.py first. For each model, every (engine, threads) pair is a worker process
@@ -34,6 +34,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from llm_engines import BY_NAME, ModelFiles
 from paired import pass_order, reply
 
 HERE = Path(__file__).resolve().parent
@@ -82,8 +83,6 @@ def run_config(engine, config: str, work: dict, new_tokens: int) -> dict:
 
 def serve(engine_name: str, model: str, threads: int, work_dir: Path, new_tokens: int) -> None:
     import psutil
-
-    from llm_engines import BY_NAME, ModelFiles
 
     spec = BY_NAME[engine_name]
     files = ModelFiles.from_json(json.loads((work_dir / f"files-{model}.json").read_text()))
@@ -182,8 +181,6 @@ def summarise(answers: dict, engines: list[str], reference: str) -> dict:
 
 
 def run_model(model: str, args: argparse.Namespace) -> dict:
-    from llm_engines import BY_NAME, ModelFiles
-
     files_json = json.loads((args.work / f"files-{model}.json").read_text())
     files = ModelFiles.from_json(files_json)
     wanted = args.engines.split(",")
@@ -207,7 +204,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--work", type=Path, default=Path("/work/bench"))
     parser.add_argument("--models", default="hy-mt1.5-1.8b,qwen3-1.7b")
-    parser.add_argument("--engines", default="llama.cpp Q4_0,llama.cpp Q4_0 pure,ORT-genai int4")
+    parser.add_argument("--engines", default=",".join(BY_NAME), help="rows, by name (default: every engine built)")
     parser.add_argument("--threads", default="1,2")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--configs", default=",".join(CONFIGS))
