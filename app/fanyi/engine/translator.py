@@ -107,6 +107,11 @@ class Translator:
     target_languages = property(lambda self: self.pack.target_languages)
 
     @property
+    def runner(self):  # noqa: ANN201 - Runner or CausalRunner, by family
+        """What runs the pack's graphs (benchmarks/llm_engines.py drives a decoder-only one directly)."""
+        return self._runner
+
+    @property
     def takes_context(self) -> bool:
         """Whether translate_results uses `contexts` (an LLM pack whose card has a context prompt)."""
         return self.family.takes_context(self.tokenizer)
