@@ -346,7 +346,9 @@ def cmd_serve(args) -> int:
     default = library.find_pack(args.model)
     models.gate(default)  # opened now, so that a broken pack is told before anything listens
     options = DecodeOptions(beams=args.beams, max_length=args.max_length)
-    core = Core(models, api_key=args.api_key, options=lambda: options)
+    glossary = read_glossary(args.glossary)
+    core = Core(models, api_key=args.api_key, options=lambda: options,
+                glossary=glossary.for_pair if glossary is not None else None)
     sock = bind(args.host, args.port)
     url = address(sock)
     directions = ", ".join(f"{p.name} ({p.source_lang}→{p.target_lang})" for p in packs)
@@ -455,6 +457,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--threads", type=int, help=f"CPU threads (default: up to {THREADS})")
     p.add_argument("--beams", type=int, help="beam size (default: the model's)")
     p.add_argument("--max-length", type=int, help="maximum output length in tokens")
+    add_glossary_argument(p)  # for requests that bring none of their own (the `glossary` field)
     p.set_defaults(run=cmd_serve)
 
     try:

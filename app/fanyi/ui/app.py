@@ -65,7 +65,8 @@ class FanyiApp(QObject):
         self.documents = DocumentController(DocumentJobs(opener, run_document), self.settings, self.packs,
                                             self.direction)
         self.screen_text = ScreenTextController(recognise, grab)
-        self.api = ApiController(self.settings, self.packs, opener, self.direction.user_options)
+        self.api = ApiController(self.settings, self.packs, opener, self.direction.user_options,
+                                 self.glossary.entries)
         self.autostart = AutostartController(self.settings)
         self.icon = app_icon()
         self.tray = Tray(self.icon)
