@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .. import limits
+from .. import limits, variants
 
 
 @dataclass(frozen=True)
@@ -15,6 +15,8 @@ class DecodeOptions:
     ``target`` names a target-language token of a multi-target Marian pack, e.g. "cmn_Hans" for
     ``>>cmn_Hans<<``, or a language of a many-to-many pack in the model's own code ("zh_CN", "zh",
     "zho_Hans"); ``source`` is the source language of a many-to-many pack ("en_XX", "en", "eng_Latn").
+    ``convert`` ("zh-TW", "zh-HK"): the output, asked for in Simplified Chinese, is converted into
+    Traditional with that region's words (fanyi.variants, OpenCC).
     """
 
     beams: int | None = None
@@ -27,8 +29,10 @@ class DecodeOptions:
     repetition_penalty: float | None = None
     target: str | None = None
     source: str | None = None
+    convert: str | None = None
 
     def __post_init__(self) -> None:
+        variants.check(self.convert)
         for name, (low, high, bound) in _INTEGER_RANGES.items():
             value = getattr(self, name)
             if value is None:

@@ -11,6 +11,7 @@ part keeps its source text and is listed in the result's failures.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 from collections.abc import Collection, Generator, Iterator, Sequence
@@ -20,10 +21,12 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import variants
 from ..cancel import CancelToken
 from ..progress import ProgressCallback
 from . import search
 from .allocator import keep_freed_memory
+from .converted import convert_stream
 from .degenerate import REASONS, Finding, SentenceCheck, guarded, length_bound
 from .detok import StreamDecoder
 from .language_choice import LanguageChoice, choose
@@ -185,6 +188,9 @@ class Translator:
         """Translate many texts; sentences are batched by length and each is translated once.
 
         Each result lists the sentences that could not be translated (they keep their source text)."""
+        if options is not None and options.convert:  # decoded in Simplified, cached as such
+            results = self.translate_results(texts, dataclasses.replace(options, convert=None), progress, cancel)
+            return [dataclasses.replace(r, text=variants.convert(r.text, options.convert)) for r in results]
         started = time.perf_counter()
         self.last_stats = {"tokens": 0, "seconds": 0.0}
         plans = [self._plan(t, options) for t in texts]
@@ -235,6 +241,10 @@ class Translator:
         Separators are rendered from the layout alone and sentences from their tokens, by the same
         two functions translate_results uses, so the stream and the batch result cannot drift apart.
         """
+        if options is not None and options.convert:
+            unconverted = self.translate_stream(text, dataclasses.replace(options, convert=None), cancel)
+            yield from convert_stream(unconverted, options.convert)
+            return
         started = time.perf_counter()
         self.last_stats = {"tokens": 0, "seconds": 0.0}
         pieces, parts = self._plan(text, options)
