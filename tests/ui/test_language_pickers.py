@@ -40,10 +40,12 @@ def wait_translated(qtbot, win, text: str, options: DecodeOptions, reference: Tr
     qtbot.waitUntil(lambda: win._req_id is None and win.target.view.text() == expected, timeout=TRANSLATE_TIMEOUT)
 
 
-def test_pickers_replace_the_variant_buttons_and_start_from_english_to_chinese(nllb_window):
+def test_pickers_start_from_english_to_chinese_with_taiwans_and_hong_kongs_traditional(nllb_window):
     win = nllb_window
     assert win.source_picker.isVisible() and win.target_picker.isVisible()
-    assert not win.variant_box.isVisible()
+    # the pack's own Traditional (zho_Hant) is in the picker; its Simplified converted (OpenCC) in the buttons
+    shown = [b.property("variant") for b in win.variant_group.buttons() if b.isVisible()]
+    assert shown == ["cmn_Hans", "zh-TW", "zh-HK"]
     assert win.swap_button.isEnabled()
     assert (win.source_picker.code(), win.target_picker.code()) == ("eng_Latn", "zho_Hans")
     assert win.source_picker.count() == win.target_picker.count() == 202

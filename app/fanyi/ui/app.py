@@ -12,7 +12,7 @@ import sqlite3
 import sys
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QClipboard, QGuiApplication, QIcon
 from PySide6.QtWidgets import QApplication
 
@@ -162,13 +162,17 @@ class FanyiApp(QObject):
             popup.translated.connect(lambda source, target: popup.pack_name and
                                      self.history.record(source, target, pack=popup.pack_name))
             popup.open_requested.connect(self.open_in_window)
-            popup.download_requested.connect(self.show_main)
+            # started for the popup alone, this process becomes the app: the window's download page stays
+            popup.download_requested.connect(lambda: self.handle_request(SHOW))
         return self._popup
 
     def show_main(self) -> None:
-        self.window.show()
-        self.window.raise_()
-        self.window.activateWindow()
+        """The window to the front: shown, and brought back from the taskbar when it was minimised."""
+        window = self.window
+        window.setWindowState(window.windowState() & ~Qt.WindowState.WindowMinimized)
+        window.show()
+        window.raise_()
+        window.activateWindow()
 
     def translate_clipboard(self) -> None:
         """The hotkey, the tray and `fanyi --translate-clipboard`: the copied (or selected) text in the popup."""

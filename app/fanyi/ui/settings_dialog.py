@@ -78,7 +78,9 @@ class SettingsDialog(Retranslating, QDialog):
         tab = self._tab(lambda: self.tr("Translation"))
         self._row(tab, self.as_you_type)
         self._row(tab, self.variant, lambda: self.tr("Chinese variant"),
-                  lambda: self.tr("For models that can write Simplified or Traditional Chinese, or Cantonese"))
+                  lambda: self.tr("How Chinese is written. 台灣正體 and 香港繁體: the model's Simplified, converted "
+                                  "into Traditional with the words Taiwan or Hong Kong use (OpenCC), for every model "
+                                  "that writes Chinese. 模型繁體 and 粤语: as the model writes them, where it can."))
         self._row(tab, self.beams, lambda: self.tr("Candidates compared"), lambda: self.tr(
             "How many candidate translations the model weighs against each other as it writes (beam search). "
             "More can read a little better but is slower; 1 is the fastest. “Model default” uses the model's "
