@@ -419,6 +419,9 @@ class MainWindow(Retranslating, QMainWindow):
     def open_documents(self) -> None:
         from fanyi.documents.registry import SUPPORTED_SUFFIXES
 
+        if self.packs.current is None:  # said before a file is chosen, not after
+            self._set_status(lambda: self.tr("Install a model before translating documents"))
+            return
         patterns = " ".join(f"*{suffix}" for suffix in SUPPORTED_SUFFIXES)
         # The user's home, then the folder chosen last; never the folder Fanyi happened to be started in.
         files, _ = QFileDialog.getOpenFileNames(
