@@ -124,6 +124,15 @@ class FanyiApp(QObject):
     def keeps_running_in_tray(self) -> bool:
         return self.tray.available and self.settings.close_to_tray.value
 
+    def _say_kept_in_tray(self) -> None:
+        """The first time the window is closed to the tray, a notice by the icon says where Fanyi went."""
+        if self.settings.told_about_tray.value:
+            return
+        self.settings.told_about_tray.set(True)
+        self.tray.notify(self.tr("Fanyi is still running"), self.tr(
+            "It is in the tray, where the clipboard hotkey still works. Quit it from the tray icon's menu, or "
+            "untick “Closing the window keeps Fanyi in the tray” in Settings."))
+
     def quit(self) -> None:
         self.quit_requested.emit()
 
@@ -151,6 +160,7 @@ class FanyiApp(QObject):
             self._window.models_requested.connect(self.show_models)
             self._window.settings_requested.connect(self.show_settings)
             self._window.quit_requested.connect(self.quit)
+            self._window.kept_in_tray.connect(self._say_kept_in_tray)
             self.notice.connect(self._window.show_notice)
         return self._window
 
@@ -207,6 +217,7 @@ class FanyiApp(QObject):
         from fanyi.ui.settings_dialog import SettingsDialog
 
         dialog = SettingsDialog(self.settings.current, self.tray.available, self.window)
+        self.tray.available_changed.connect(dialog.set_tray_available)
         if dialog.exec():
             self.settings.apply(dialog.result_settings())
         dialog.deleteLater()  # parented to the window, it would otherwise live as long as the window

@@ -57,6 +57,7 @@ class MainWindow(Retranslating, QMainWindow):
     models_requested = Signal()
     settings_requested = Signal()
     quit_requested = Signal()  # closed while Fanyi does not keep running in the tray
+    kept_in_tray = Signal()  # closed, and Fanyi goes on in the tray
 
     def __init__(self, settings: LiveSettings, packs: PackController, direction: DirectionController,
                  history: HistoryController, documents: DocumentController, ops: PackOperations,
@@ -471,6 +472,7 @@ class MainWindow(Retranslating, QMainWindow):
         if self._keep_in_tray():
             event.ignore()
             self.hide()
+            self.kept_in_tray.emit()
         else:
             event.accept()
             self.quit_requested.emit()

@@ -60,6 +60,7 @@ class Settings:
     splitter_state: str = ""
     auto_direction: bool = True  # choose the direction from the text's language; False: the one the user pinned
     translate_selection: bool = False  # X11: the hotkey translates the selected text (no Ctrl+C needed)
+    told_about_tray: bool = False  # the first close to the tray said where Fanyi went; said once
 
     def __post_init__(self) -> None:
         # Values outside the known choices (an old or hand-edited file) fall back field by field.

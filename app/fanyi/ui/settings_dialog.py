@@ -221,10 +221,7 @@ class SettingsDialog(Retranslating, QDialog):
         self.start_at_login.setChecked(s.start_at_login)
         self.translate_selection.setChecked(s.translate_selection)
         self.screenshot_keys.setKeySequence(QKeySequence(s.screenshot_hotkey))
-        self.start_in_tray.setChecked(s.start_in_tray)
-        self.close_to_tray.setChecked(s.close_to_tray)
-        for box in (self.start_in_tray, self.close_to_tray):
-            box.setEnabled(self._tray_available)
+        self._show_tray_settings()
         self.history.setChecked(s.history)
         self.mirror.setText(s.download_mirror)
         self.catalog_url.setText(s.catalog_url)
@@ -258,8 +255,9 @@ class SettingsDialog(Retranslating, QDialog):
             start_at_login=self.start_at_login.isChecked(),
             translate_selection=self.translate_selection.isChecked(),
             screenshot_hotkey=self.screenshot_keys.keySequence().toString(QKeySequence.SequenceFormat.PortableText),
-            start_in_tray=self.start_in_tray.isChecked(),
-            close_to_tray=self.close_to_tray.isChecked(),
+            # without a tray these are shown unticked (they cannot work) and kept as they were
+            start_in_tray=self.start_in_tray.isChecked() if self._tray_available else self._original.start_in_tray,
+            close_to_tray=self.close_to_tray.isChecked() if self._tray_available else self._original.close_to_tray,
             history=self.history.isChecked(),
             download_mirror=self.mirror.text().strip(),
             catalog_url=self.catalog_url.text().strip(),
@@ -267,6 +265,19 @@ class SettingsDialog(Retranslating, QDialog):
             api_port=self.api_port.value(),
             api_key=self.api_key.text().strip(),
         )
+
+    def set_tray_available(self, available: bool) -> None:
+        """A tray appeared (or went) while the dialog is open: the tray settings follow."""
+        self._tray_available = available
+        self._show_tray_settings()
+        self.retranslate()
+
+    def _show_tray_settings(self) -> None:
+        """Usable and as saved where there is a tray; greyed and unticked where there is none."""
+        for box, saved in ((self.start_in_tray, self._original.start_in_tray),
+                           (self.close_to_tray, self._original.close_to_tray)):
+            box.setEnabled(self._tray_available)
+            box.setChecked(saved and self._tray_available)
 
     def accept(self) -> None:
         bad = [box for box in (self.mirror, self.catalog_url) if not valid_url(box.text().strip())]
