@@ -43,6 +43,9 @@ def _note() -> QLabel:
     return label
 
 
+FIELD_GAP = 16  # between a caption and its field ("LibreTranslate、DeepL" touched its field with the style's 6)
+
+
 class SettingsDialog(Retranslating, QDialog):
     def __init__(self, settings: Settings, tray_available: bool, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -181,6 +184,7 @@ class SettingsDialog(Retranslating, QDialog):
     def _tab(self, title: Text) -> QFormLayout:
         page = QWidget()
         form = QFormLayout(page)
+        form.setHorizontalSpacing(FIELD_GAP)
         self.tabs.addTab(page, "")
         self._tab_titles.append(title)
         return form
