@@ -414,7 +414,7 @@
     </message>
     <message>
         <source>Installed</source>
-        <translation>安装方式</translation>
+        <translation>已安装</translation>
     </message>
     <message>
         <source>Default</source>
