@@ -70,9 +70,24 @@ def test_placement_stays_on_screen():
     assert place_near(size, QPoint(990, 790), screen) == QPoint(578, 574)
 
 
-def test_translate_clipboard_command_exits_when_the_popup_closes(qtbot, pack_dir):
+def run_polled(argv: list[str], poll) -> int:
+    """`fanyi ARGV` in this process, with ``poll`` called every 50 ms (a minute at most)."""
     from fanyi.ui.app import run
 
+    timer = QTimer(interval=50)
+    timer.timeout.connect(poll)
+    watchdog = QTimer(singleShot=True, interval=TRANSLATE_TIMEOUT)
+    watchdog.timeout.connect(QApplication.quit)
+    timer.start()
+    watchdog.start()
+    try:
+        return run(argv, opener=FakeTranslator.opener())
+    finally:
+        timer.stop()
+        watchdog.stop()
+
+
+def test_translate_clipboard_command_exits_when_the_popup_closes(qtbot, pack_dir):
     QApplication.clipboard().setText("Bound to a desktop shortcut.")
     seen = []
 
@@ -82,17 +97,7 @@ def test_translate_clipboard_command_exits_when_the_popup_closes(qtbot, pack_dir
             seen.append(popups[0].text())
             popups[0].close()
 
-    timer = QTimer(interval=50)
-    timer.timeout.connect(poll)
-    watchdog = QTimer(singleShot=True, interval=TRANSLATE_TIMEOUT)
-    watchdog.timeout.connect(QApplication.quit)
-    timer.start()
-    watchdog.start()
-    try:
-        assert run(["--translate-clipboard"], opener=FakeTranslator.opener()) == 0
-    finally:
-        timer.stop()
-        watchdog.stop()
+    assert run_polled(["--translate-clipboard"], poll) == 0
     assert seen == ["BOUNDTOADESKTOPSHORTCUT。"]
 
 
@@ -236,8 +241,6 @@ def test_the_popups_buttons_and_labels_show_their_whole_text(qtbot, make_app, fa
 def test_download_from_a_popup_started_alone_opens_the_window_and_stays(qtbot, ui_dirs):
     """`fanyi --translate-clipboard` with no model: Download… turns the process into the app, whose
     window shows the download page, instead of exiting with the popup."""
-    from fanyi.ui.app import run
-
     shown = []
 
     def poll() -> None:
@@ -250,17 +253,7 @@ def test_download_from_a_popup_started_alone_opens_the_window_and_stays(qtbot, u
             shown.append(windows[0].pages.currentWidget() is windows[0].no_model)
             QApplication.quit()  # the app would run on; the test ends it
 
-    timer = QTimer(interval=50)
-    timer.timeout.connect(poll)
-    watchdog = QTimer(singleShot=True, interval=TRANSLATE_TIMEOUT)
-    watchdog.timeout.connect(QApplication.quit)
-    timer.start()
-    watchdog.start()
-    try:
-        assert run(["--translate-clipboard"], opener=FakeTranslator.opener()) == 0
-    finally:
-        timer.stop()
-        watchdog.stop()
+    assert run_polled(["--translate-clipboard"], poll) == 0
     assert shown == ["clicked", True]
 
 
