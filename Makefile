@@ -1,6 +1,6 @@
 # Two commands set everything up on a fresh machine:
 #   make run    virtualenv + install + find (or, when online, download) the default pack + start the app
-#   make test   virtualenv + install with the test extras + the whole test suite
+#   make test   virtualenv + install with the test extras + zizmor on the workflows + the whole test suite
 # and one builds this platform's bundle and installer into dist/ (see packaging/build.py):
 #   make dist
 PYTHON ?= python3
@@ -13,6 +13,11 @@ PIP    := $(BIN)/pip install --disable-pip-version-check -q
 # or only a package mirror is reachable), pip takes torch as it is configured to.
 TORCH_PIN       := $(shell grep -o 'torch==[0-9][0-9.]*' pyproject.toml)
 TORCH_CPU_INDEX ?= https://download.pytorch.org/whl/cpu
+
+# The tests run in parallel processes (pytest-xdist), one per CPU up to four; the tests of one file
+# stay in one process, and each process builds its own tiny models (a few seconds). TEST_WORKERS=0
+# runs them all in this process.
+TEST_WORKERS ?= $(shell $(PYTHON) -c "import os; print(min(4, os.cpu_count() or 1))")
 
 # The bundle is built in a venv of its own holding only the runtime dependencies and PyInstaller,
 # so no export tooling (torch, transformers) can end up in it.
@@ -57,8 +62,10 @@ default-pack: install
 run: default-pack
 	$(BIN)/fanyi
 
+# zizmor checks the GitHub workflows that build what users download (offline: no GitHub API).
 test: install-dev
-	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q
+	$(BIN)/zizmor --offline --min-severity medium .github/workflows
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -rs -n $(TEST_WORKERS) --dist loadfile --durations=10
 
 $(DIST_VENV)/bin/python:
 	$(PYTHON) -m venv $(DIST_VENV)

@@ -1,7 +1,7 @@
 """Document throughput: one 2,000-sentence English text through `fanyi file` and through CTranslate2.
 
 Both engines get the copying model of document_model.py (int8), the pack's default beam size, the
-same maximum batch size (Fanyi's BATCH_SIZE) and the same sentences (Fanyi's splitter; the text is
+same maximum batch size (the Marian family's batch_size) and the same sentences (Fanyi's splitter; the text is
 made of distinct sentences, so Fanyi's de-duplication saves nothing):
 
 - ours: `fanyi.documents.job.translate_document`, what `fanyi file IN -o OUT` runs once the pack
@@ -70,13 +70,13 @@ class CT2Document:
         from engines import CT2Engine
 
         from fanyi.engine.tokenizer import Tokenizer
-        from fanyi.engine.translator import BATCH_SIZE
+        from fanyi.engine.families import family_named
 
         manifest = json.loads((pack / "manifest.json").read_text(encoding="utf-8"))
         self.target_token = manifest.get("default_target")
         self.beams = manifest["generation"]["num_beams"]
         self.max_steps = manifest["generation"]["max_length"] - 1  # generate()'s max_length counts the start
-        self.batch = BATCH_SIZE
+        self.batch = family_named("marian").batch_size
         self.tokenizer = Tokenizer.from_files(pack / "source.spm", pack / "target.spm", pack / "vocab.json")
         self.ct2 = CT2Engine("int8", {"eos": self.tokenizer.eos_id})
         self.ct2.load(folder, threads)

@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
 """Release model packs: build them from packs.json and publish a catalog; fetch the default for the installers.
 
-  python packaging/packs.py build --flores flores200_dataset/devtest --base-url URL [--base-url MIRROR ...]
+  python packaging/packs.py build --flores flores200_dataset/devtest --llm-limit 300 \\
+      --base-url URL [--base-url MIRROR ...]
   python packaging/packs.py build --only opus-mt-en-zh --hf-dir opus-mt-en-zh=~/hf/opus-mt-en-zh \\
       --test-set en-zh NAME SRC_FILE REF_FILE --base-url https://example.org/packs
   python packaging/packs.py fetch-default --catalog-url URL [--models models] [--assets assets]
 
 `build` needs the `export` and `release` extras (torch, transformers, sacrebleu) and writes the
 archives, catalog.json and quality.md into --out; it exits 1, writing no catalog, when a required
-pack fails export, validation, the quality gate or the reference check. `fetch-default` needs only
-the runtime dependencies. Progress goes to stderr. .github/workflows/packs.yml and dist.yml run these.
+pack fails export, validation, the quality gate or the reference check. OPUS-MT packs are published
+in int8, translation LLMs (HY-MT1.5, Qwen3, TranslateGemma) in int4, each gated against PyTorch.
+`fetch-default` needs only the runtime dependencies. Progress goes to stderr. .github/workflows/packs.yml
+and dist.yml run these.
 """
 
 from __future__ import annotations
@@ -59,6 +62,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="FLORES-200's devtest folder (eng_Latn.devtest, zho_Hans.devtest), "
                         "for directions without --test-set")
     b.add_argument("--limit", type=int, help="score on the first N sentences of each test set only")
+    b.add_argument("--llm-limit", type=int, metavar="N",
+                   help="score translation LLMs on the first N of those only (PyTorch on a CPU is slow); "
+                        "quality.md compares every pack on the sentences all of them translated")
     b.add_argument("--base-url", action="append", required=True, metavar="URL",
                    help="where the archives will be published; an archive's URLs are these + '/' + its name, "
                         "in order")
@@ -67,8 +73,12 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--serial", type=int, help="the catalog's serial (default: the UTC time as YYYYMMDDHHMM)")
     b.add_argument("--max-bleu-loss", type=float, default=1.0, help="most BLEU int8 may lose against PyTorch")
     b.add_argument("--max-chrf-loss", type=float, default=1.0, help="most chrF int8 may lose against PyTorch")
+    b.add_argument("--max-int4-bleu-loss", type=float, default=1.5, help="most BLEU int4 may lose against PyTorch")
+    b.add_argument("--max-int4-chrf-loss", type=float, default=1.5, help="most chrF int4 may lose against PyTorch")
     b.add_argument("--min-int8-agreement", type=float,
                    help="least teacher-forced top-1 agreement of the int8 pack (default: validation's 0.9)")
+    b.add_argument("--min-int4-agreement", type=float,
+                   help="least teacher-forced top-1 agreement of the int4 pack (default: 0.8)")
     b.add_argument("--allow-reference-disagreement", action="store_true",
                    help="record a reference even when int8 agrees with PyTorch on none of the sentences "
                         "(tiny random test models only)")
@@ -97,12 +107,14 @@ def _build(args) -> int:
     except (SpecError, TestSetError, argparse.ArgumentTypeError) as exc:
         print(f"packs.py: error: {exc}", file=sys.stderr)
         return 2
+    max_loss = {"int8": {"BLEU": args.max_bleu_loss, "chrF": args.max_chrf_loss},
+                "int4": {"BLEU": args.max_int4_bleu_loss, "chrF": args.max_int4_chrf_loss}}
     opts = pipeline.BuildOptions(
         out=args.out, base_urls=tuple(args.base_url), hf_dirs=dict(args.hf_dir), test_sets=test_sets,
-        flores_dir=args.flores, limit=args.limit, max_loss={"BLEU": args.max_bleu_loss, "chrF": args.max_chrf_loss},
+        flores_dir=args.flores, limit=args.limit, llm_limit=args.llm_limit, max_loss=max_loss,
         allow_reference_disagreement=args.allow_reference_disagreement)
-    if args.min_int8_agreement is not None:
-        opts = dataclasses.replace(opts, min_int8_top1=args.min_int8_agreement)
+    given = {"int8": args.min_int8_agreement, "int4": args.min_int4_agreement}
+    opts = dataclasses.replace(opts, min_top1={**opts.min_top1, **{k: v for k, v in given.items() if v is not None}})
     try:
         built = pipeline.build_release(specs, opts, serial=args.serial, catalog_urls=tuple(args.catalog_url),
                                        say=_say)

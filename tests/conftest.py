@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
+from isolation import isolated_home, pytest_configure, pytest_sessionfinish, pytest_unconfigure  # noqa: F401
 from packserver import archives, publish, server  # noqa: F401 - shared fixtures: a local pack server
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -145,17 +146,62 @@ def tiny_nllb_pack(tiny_many_pack) -> Path:
     return tiny_many_pack("nllb")
 
 
+# --- decoder-only LLM families: HunYuan dense (HY-MT1.5), Qwen3, Gemma 3 ------------------------------
+
 @pytest.fixture(scope="session")
-def ocr_models() -> Path:
-    """The OCR models in assets/ocr; `make install` puts them there, else packaging/ocr_models.py does now
-    (it downloads RapidOCR's wheel from the package index once and checks its sha256)."""
-    import subprocess
+def tiny_hf_llm(models_root):
+    """kind ("qwen3", "hunyuan", "gemma3") → a tiny random Hugging Face folder, built on first use."""
+    from fanyi.export.synthetic_llm import build_tiny_llm
+
+    built: dict[str, Path] = {}
+
+    def get(kind: str) -> Path:
+        if kind not in built:
+            built[kind] = build_tiny_llm(models_root / f"hf-llm-{kind}", kind)
+        return built[kind]
+
+    return get
+
+
+@pytest.fixture(scope="session")
+def tiny_llm_pack(tiny_hf_llm, models_root):
+    """(kind, quantize) → the pack exported from tiny_hf_llm(kind), built on first use."""
+    built: dict[tuple[str, str], Path] = {}
+
+    def get(kind: str, quantize: str = "none") -> Path:
+        if (kind, quantize) not in built:
+            built[kind, quantize] = _export(tiny_hf_llm(kind), models_root / f"tiny-llm-{kind}-{quantize}", quantize)
+        return built[kind, quantize]
+
+    return get
+
+
+@pytest.fixture(scope="session")
+def release_reference():
+    """packaging/release/reference.py, seeing the CPU the app sees. It asks the hardware which int8 weight
+    path it takes, while the app obeys FANYI_INT8_WEIGHTS, and =reduced stands for an x86 CPU without VNNI
+    in the tests: a reference recorded here must come from the path the app (and its self-test) runs."""
     import sys
 
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "packaging"))
+    from release import reference
+
+    from fanyi.engine.int8_weights import needs_reduced_range
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(reference, "cpu_path", lambda: "reduced" if needs_reduced_range() else "full")
+        yield reference
+
+
+@pytest.fixture(scope="session")
+def ocr_models() -> Path:
+    """The OCR models in assets/ocr, which `make test` puts there (`make ocr-models`, from the package index).
+    A test never downloads them: without them, the tests that need them skip, saying so."""
     from fanyi import ocr
 
     folder = ocr.models_dir()
-    if not all((folder / name).is_file() for name in (ocr.DET_MODEL, ocr.REC_MODEL)):
-        root = Path(__file__).resolve().parents[1]
-        subprocess.run([sys.executable, str(root / "packaging" / "ocr_models.py")], check=True, timeout=600)
+    missing = [name for name in (ocr.DET_MODEL, ocr.REC_MODEL) if not (folder / name).is_file()]
+    if missing:
+        pytest.skip(f"the OCR models are not in {folder} ({', '.join(missing)}); "
+                    "`make ocr-models` or `python packaging/ocr_models.py` puts them there")
     return folder

@@ -10,9 +10,11 @@ import pytest
 
 
 def _app():
-    from PySide6.QtGui import QGuiApplication
+    # a QApplication, not the QGuiApplication drawing needs: the widget tests may share this process
+    # (pytest-xdist), and Qt cannot have a second application object
+    from PySide6.QtWidgets import QApplication
 
-    return QGuiApplication.instance() or QGuiApplication([])
+    return QApplication.instance() or QApplication([])
 
 
 def chinese_family() -> str:

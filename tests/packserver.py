@@ -41,6 +41,7 @@ class Route:
     ignore_range: bool = False
     forever: bool = False  # no Content-Length; after the body, junk until the client hangs up
     slow: float = 0.0  # seconds to pause after every 16 KiB sent: a download a test can cancel midway
+    location: str | None = None  # with a 3xx status: where it redirects to
 
 
 @dataclass
@@ -91,6 +92,12 @@ class _Handler(BaseHTTPRequestHandler):
         route = server.routes.get(path)
         if route is None:
             self.send_error(404)
+            return
+        if route.location is not None:
+            self.send_response(route.status or 302)
+            self.send_header("Location", route.location)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
             return
         if route.status is not None:
             self.send_error(route.status)

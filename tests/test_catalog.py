@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import logging
 
 import pytest
 
@@ -38,6 +39,9 @@ def test_parse_reads_every_field_and_round_trips():
     assert entry is cat.default_entry()
     assert entry.archive.sha256 == "ab" * 32 and entry.urls[1].startswith("https://mirror")
     assert entry.quality.bleu.int8 == 30.9 and entry.license.commercial_use
+    # catalogs before int4 packs named the agreement after int8; a one-way pack's quality is one object
+    assert entry.quality.top1_agreement == 0.97 and entry.quality.bleu.of("int8") == 30.9
+    assert entry.family_title == "MarianMT" and entry.kv_cache_bytes is None and not entry.license.must_ask
     assert entry.title("zh_CN") == "英语 → 中文" and entry.title("fr") == "English → Chinese"
     again = catalog.parse(catalog.to_json(cat), "again")
     assert again.packs == cat.packs and again.serial == 5 and again.catalog_urls == cat.catalog_urls
@@ -52,7 +56,15 @@ def test_parse_reads_every_field_and_round_trips():
     ({"archive": {**ENTRY["archive"], "size": 10**13}}, "out of range"),
     ({"urls": []}, "non-empty list"),
     ({"urls": ["file:///etc/passwd"]}, "http(s) URLs"),
-    ({"quantization": "int4"}, "unknown quantization"),
+    ({"quantization": "INT 4"}, "invalid quantization"),
+    ({"architecture": "../t5"}, "invalid architecture"),
+    ({"kv_cache_bytes": -1}, "kv_cache_bytes is out of range"),
+    ({"quality": [{"test_set": "x", "source": "English"}]}, "must be language codes"),
+    ({"license": {**ENTRY["license"], "excluded_territories": ["Europe"]}}, "invalid values"),
+    ({"license": {**ENTRY["license"], "restrictions": {"zh_CN": ["仅限"]}}}, "need an 'en' list"),
+    ({"license": {**ENTRY["license"], "restrictions": {"en": ["x" * 2001]}}}, "1 to 2000 characters"),
+    ({"license": {**ENTRY["license"], "restrictions": {"en": "not a list"}}}, "lists of at most 16"),
+    ({"license": {**ENTRY["license"], "max_monthly_active_users": 0}}, "must be positive"),
     ({"source_langs": ["English"]}, "invalid values"),
     ({"display_name": {"zh_CN": "中文"}}, "'en' name"),
 ])
@@ -104,7 +116,64 @@ def test_many_to_many_packs_are_listed_like_any_other():
     assert entry.target_langs == ("eng_Latn", "zho_Hans", "zho_Hant", "yue_Hant")
     assert cat.find("mbart-large-50-mmt").source_langs == ("en_XX", "zh_CN")
     assert catalog.parse(catalog.to_json(cat), "again").packs == cat.packs
-    for bad in ({"architecture": "t5"}, {"target_langs": ["zh_cn"]}, {"target_langs": ["zho_HANS"]}):
+    for bad in ({"target_langs": ["zh_cn"]}, {"target_langs": ["zho_HANS"]}):
         broken = doc(**bad)
-        with pytest.raises(CatalogError, match="unknown architecture|invalid values"):
+        with pytest.raises(CatalogError, match="invalid values"):
             catalog.parse(json.dumps(broken), "test")
+
+
+LLM = dict(
+    id="hy-mt1.5-1.8b", architecture="hunyuan", quantization="int4", model_id="tencent/HY-MT1.5-1.8B",
+    default=False, source_langs=["zh", "en", "zh-Hant", "yue"], target_langs=["zh", "en", "zh-Hant", "yue"],
+    target_tokens=[], kv_cache_bytes=268_435_456,
+    license={"name": "Tencent HY Community License", "url": "https://example.org/License.txt", "commercial_use": True,
+             "excluded_territories": ["EU", "GB", "KR"], "max_monthly_active_users": 100_000_000,
+             "restrictions": {"en": ["Not licensed in the EU, the UK or South Korea."],
+                              "zh_CN": ["不适用于欧盟、英国和韩国。"]},
+             "notice": "Tencent HY is licensed under the Tencent HY Community License Agreement.",
+             "ask_before_download": True},
+    quality=[{"test_set": "FLORES-200 devtest, 300 sentences", "source": "en", "target": "zh",
+              "bleu": {"pytorch": 40.1, "int4": 39.5}, "chrf": {"pytorch": 35.0, "int4": 34.6}, "top1_agreement": 0.93},
+             {"test_set": "FLORES-200 devtest, 300 sentences", "source": "zh", "target": "en",
+              "bleu": {"pytorch": 30.2, "int4": 29.9}, "chrf": {"pytorch": 58.0, "int4": 57.7},
+              "top1_agreement": 0.93}],
+)
+
+
+def test_a_translation_llm_entry_carries_its_family_languages_licence_terms_memory_and_both_directions():
+    raw = doc()
+    raw["packs"].append({**copy.deepcopy(ENTRY), **copy.deepcopy(LLM)})
+    cat = catalog.parse(json.dumps(raw), "test")
+    entry = cat.find("hy-mt1.5-1.8b")
+    assert entry.family_title == "HY-MT (HunYuan)" and entry.quantization == "int4"
+    assert entry.source_langs == ("zh", "en", "zh-Hant", "yue") and entry.kv_cache_bytes == 268_435_456
+    lic = entry.license
+    assert lic.excluded_territories == ("EU", "GB", "KR") and lic.max_monthly_active_users == 100_000_000
+    assert lic.must_ask and lic.summary("zh_CN") == ("不适用于欧盟、英国和韩国。",)
+    assert lic.summary("fr") == ("Not licensed in the EU, the UK or South Korea.",)
+    assert lic.notice.startswith("Tencent HY")
+    assert [(q.source, q.target) for q in entry.qualities] == [("en", "zh"), ("zh", "en")]
+    assert entry.quality is entry.qualities[0] and entry.quality.bleu.of("int4") == 39.5
+    assert entry.quality.bleu.int8 is None and entry.quality.top1_agreement == 0.93
+    text = catalog.to_json(cat)
+    assert catalog.parse(text, "again").packs == cat.packs
+    written = {p["id"]: p for p in json.loads(text)["packs"]}
+    # one direction stays an object, as older Fanyis read it; two are a list
+    assert isinstance(written["opus-mt-en-zh"]["quality"], dict) and len(written["hy-mt1.5-1.8b"]["quality"]) == 2
+
+
+def test_an_entry_of_a_family_or_quantization_this_fanyi_does_not_run_is_left_out_not_fatal(caplog):
+    """A catalog published for a newer Fanyi still offers this one the packs it can run."""
+    caplog.set_level(logging.INFO, logger="fanyi.packs.catalog")
+    raw = doc()
+    raw["packs"] += [{**copy.deepcopy(ENTRY), "id": "future-model", "architecture": "mamba9"},
+                     {**copy.deepcopy(ENTRY), "id": "future-quant", "quantization": "int2"}]
+    cat = catalog.parse(json.dumps(raw), "test")
+    assert [p.id for p in cat.packs] == ["opus-mt-en-zh"]
+    assert cat.skipped == ("future-model: architecture 'mamba9' needs a newer Fanyi",
+                           "future-quant: quantization 'int2' needs a newer Fanyi")
+    assert "future-model" in caplog.text
+    # still checked as a whole: a broken entry of an unknown family fails like any other
+    raw["packs"][1]["urls"] = []
+    with pytest.raises(CatalogError, match="future-model.*urls"):
+        catalog.parse(json.dumps(raw), "test")

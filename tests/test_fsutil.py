@@ -33,6 +33,15 @@ def test_a_written_file_gets_the_permissions_of_any_new_file(tmp_path, umask, ma
     assert stat.S_IMODE((tmp_path / "new.txt").stat().st_mode) == mode
 
 
+@pytest.mark.skipif(os.name == "nt", reason="POSIX permission bits")
+@pytest.mark.parametrize("mask", [0o000, 0o022])
+def test_a_private_file_is_its_owners_only_whatever_the_umask(tmp_path, umask, mask):
+    umask(mask)
+    (tmp_path / "secret.json").write_text("old")  # replaced: the old file's permissions do not carry over
+    fsutil.atomic_write_text(tmp_path / "secret.json", "key", private=True)
+    assert stat.S_IMODE((tmp_path / "secret.json").stat().st_mode) == 0o600
+
+
 def test_without_overwrite_an_existing_file_is_kept_and_nothing_is_left(tmp_path):
     (tmp_path / "taken.txt").write_text("theirs")
     with pytest.raises(FileExistsError):

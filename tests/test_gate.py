@@ -8,7 +8,7 @@ import time
 import pytest
 
 from fanyi.cancel import Cancelled, CancelToken
-from fanyi.engine.gate import Busy, TranslatorGate
+from fanyi.engine.gate import Busy, TimedOut, TranslatorGate
 
 DEADLINE = 30.0  # seconds a condition may take on a busy machine before the test fails
 
@@ -120,4 +120,84 @@ def test_an_error_inside_releases_the_gate():
         with gate.use():
             raise RuntimeError("the decoder exploded")
     with gate.use(max_waiting=0) as translator:
+        assert translator == "model"
+
+
+def test_a_caller_gives_up_after_its_timeout():
+    gate = TranslatorGate("model")
+    holder = Holder(gate)
+    order: list = []
+    waiter = queue_up(gate, order, "waiter", timeout=0.2)
+    waiter.join(DEADLINE)
+    assert order == [("waiter", "TimedOut")] and gate.waiting == 0
+    with pytest.raises(TimedOut):
+        with gate.use(timeout=0):
+            pass
+    holder.done()
+    with gate.use(timeout=0) as translator:  # free: in at once, whatever the timeout
+        assert translator == "model"
+
+
+def test_passing_the_turn_lets_the_waiting_callers_go_first():
+    gate = TranslatorGate("model")
+    order: list = []
+    inside, resume = threading.Event(), threading.Event()
+
+    def long_one() -> None:
+        with gate.use():
+            order.append("long: first half")
+            inside.set()
+            resume.wait(DEADLINE)
+            assert gate.pass_turn()
+            order.append("long: second half")
+            assert not gate.pass_turn()  # nobody waits now: it keeps the turn
+
+    thread = threading.Thread(target=long_one)
+    thread.start()
+    assert inside.wait(DEADLINE)
+    short = [queue_up(gate, order, f"short-{n}") for n in range(2)]
+    resume.set()
+    for waiter in [thread, *short]:
+        waiter.join(DEADLINE)
+    assert order == ["long: first half", ("short-0", "model"), ("short-1", "model"), "long: second half"]
+    assert gate.waiting == 0
+
+
+def test_cancelled_while_waiting_for_the_turn_back_leaves_the_gate_free():
+    gate = TranslatorGate("model")
+    token = CancelToken()
+    outcome: list = []
+    inside, pass_now = threading.Event(), threading.Event()
+    other_inside, other_release = threading.Event(), threading.Event()
+
+    def long_one() -> None:
+        try:
+            with gate.use(token):
+                inside.set()
+                pass_now.wait(DEADLINE)
+                gate.pass_turn(token)
+                outcome.append("got the turn back")
+        except Cancelled:
+            outcome.append("cancelled")
+
+    def other() -> None:
+        with gate.use():
+            other_inside.set()
+            other_release.wait(DEADLINE)
+
+    first = threading.Thread(target=long_one)
+    first.start()
+    assert inside.wait(DEADLINE)
+    second = threading.Thread(target=other)
+    second.start()
+    wait_until(lambda: gate.waiting == 1, "the other caller to queue")
+    pass_now.set()
+    assert other_inside.wait(DEADLINE)  # the long one passed its turn and waits to get it back
+    wait_until(lambda: gate.waiting == 1, "the long one to queue again")
+    token.cancel()
+    first.join(DEADLINE)
+    assert outcome == ["cancelled"] and gate.waiting == 0
+    other_release.set()
+    second.join(DEADLINE)
+    with gate.use(max_waiting=0) as translator:  # free: the cancelled caller did not release it twice
         assert translator == "model"

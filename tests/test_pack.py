@@ -105,22 +105,39 @@ def test_not_a_pack(tmp_path):
         ModelPack.open(tmp_path)
 
 
-def test_int8_matmul_is_accurate():
-    """The int8 path must compute x @ W to within quantization error (no int16 saturation on any CPU)."""
-    import onnxruntime as ort
-    from onnx import TensorProto
+@pytest.mark.parametrize("levels", ["full", "reduced"])
+def test_int8_matmul_is_accurate(levels, tmp_path):
+    """Each int8 weight path computes x @ W to within its quantization error on this CPU: full levels
+    (VNNI, ARM) to about 1 %, the reduced levels x86 CPUs without VNNI load to about 2 %. Saturated
+    int16 pair sums (full levels without VNNI) show as outliers the size of the output itself."""
+    from onnx import TensorProto, numpy_helper
 
+    from fanyi.engine.int8_weights import halved, needs_reduced_range
+    from fanyi.engine.pack import INT8_SCALE_SUFFIX, INT8_WEIGHT_SUFFIX
+    from fanyi.engine.sessions import open_session
     from fanyi.export.graph import GraphBuilder
 
+    if levels == "full" and needs_reduced_range():
+        pytest.skip("full int8 levels may saturate on this CPU (or FANYI_INT8_WEIGHTS=reduced); "
+                    "the engine loads reduced levels here")
     rng = np.random.default_rng(0)
     weight = rng.normal(0, 1, (64, 96)).astype(np.float32)
     x = rng.normal(0, 1, (4, 5, 64)).astype(np.float32)
     g = GraphBuilder("t")
     inp = g.add_input("x", TensorProto.FLOAT, ["b", "t", 64])
     g.add_output(g.linear(inp, "l", weight, None, quantize=True), "y", TensorProto.FLOAT, ["b", "t", 96])
-    session = ort.InferenceSession(g.build().SerializeToString(), providers=["CPUExecutionProvider"])
-    out, ref = session.run(None, {"x": x})[0], x @ weight
-    assert np.abs(out - ref).mean() / np.abs(ref).mean() < 0.02
+    model = g.build()
+    path = tmp_path / "matmul.onnx"
+    path.write_bytes(model.SerializeToString())
+    replaced = None
+    if levels == "reduced":  # as the engine loads them (runner.py, int8_weights.py)
+        stored = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
+        name, scale = "l" + INT8_WEIGHT_SUFFIX, "l" + INT8_WEIGHT_SUFFIX + INT8_SCALE_SUFFIX
+        replaced = dict(zip((name, scale), halved(stored[name], stored[scale])))
+    out, ref = open_session(path, 1, replaced).run(None, {"x": x})[0], x @ weight
+    error, size = np.abs(out - ref), np.abs(ref).mean()
+    assert error.mean() / size < {"full": 0.015, "reduced": 0.025}[levels]  # measured 0.9 % and 1.7 %
+    assert error.max() / size < 0.25  # 0.04 and 0.09; saturated sums (full levels on AVX2) 0.76
 
 
 def test_int8_weights_are_indexed_in_the_manifest(tiny_pack_int8):
@@ -145,19 +162,27 @@ def test_int8_weights_are_indexed_in_the_manifest(tiny_pack_int8):
 
 
 def test_reduced_range_weights_translate_alike(tiny_pack, tiny_pack_int8, monkeypatch):
-    """The load-time fallback for CPUs whose int8 products may saturate stays near the fp32 logits."""
+    """An int8 pack loads the levels this CPU sums correctly by itself; the reduced levels (the load-time
+    fallback for x86 CPUs without VNNI) stay near the fp32 logits, and where full levels are safe they
+    cost about one bit of weight precision against them."""
+    from fanyi.engine.int8_weights import needs_reduced_range
     from fanyi.engine.translator import Translator
 
-    fp32, full = Translator.open(tiny_pack, threads=1), Translator.open(tiny_pack_int8, threads=1)
+    full_is_safe = not needs_reduced_range()
+    fp32, plain = Translator.open(tiny_pack, threads=1), Translator.open(tiny_pack_int8, threads=1)
+    assert plain._runner.reduced_range is not full_is_safe and not fp32._runner.reduced_range
     monkeypatch.setenv("FANYI_INT8_WEIGHTS", "reduced")
     reduced = Translator.open(tiny_pack_int8, threads=1)
-    assert reduced._runner.reduced_range and not full._runner.reduced_range
+    assert reduced._runner.reduced_range
     source = fp32.encode("The weather is nice today.")
     prefix = [fp32.pack.special_ids["decoder_start"]] + fp32.generate_ids([source])[0][:-1]
-    ref, a, b = (t.forced_logits(source, prefix) for t in (fp32, full, reduced))
-    assert not np.array_equal(a, b)
-    # one bit less of weight precision: about twice int8's error, far from unrelated logits
-    assert np.abs(b - ref).mean() < 4 * np.abs(a - ref).mean() < 0.5 * np.abs(ref).mean()
+    ref, a, b = (t.forced_logits(source, prefix) for t in (fp32, plain, reduced))
+    # far from unrelated logits (measured 0.16 of their size on this random model)
+    assert np.abs(b - ref).mean() < 0.3 * np.abs(ref).mean()
+    if full_is_safe:
+        assert not np.array_equal(a, b)
+        # one bit less of weight precision: about twice int8's error (measured 2.4 times)
+        assert np.abs(b - ref).mean() < 4 * np.abs(a - ref).mean()
 
 
 def test_translator_open_reports_a_damaged_graph_as_such(pack_copy):

@@ -13,30 +13,45 @@ import shutil
 import sys
 import threading
 import zipfile
+from itertools import islice
 from pathlib import Path
 
 import pytest
 
+from fanyi.engine.families.qwen3 import LANGUAGES as QWEN3_LANGUAGES
 from fanyi.engine.options import DecodeOptions
 from fanyi.engine.pack import ModelPack, file_digest
 from fanyi.engine.segment import split_text
 from fanyi.engine.translator import Translator
-from fanyi.packs import catalog, unpack
+from fanyi.packs import catalog, memory, unpack
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "packaging"))
 import packs  # noqa: E402
-from release import archive, reference  # noqa: E402
+from release import archive, notices, reference, report  # noqa: E402
 from release.spec import SpecError, load_specs  # noqa: E402
 
 BASES = ("https://example.org/packs", "https://mirror.example.cn/packs/")
 LICENSE = {"name": "Apache-2.0", "url": "https://www.apache.org/licenses/LICENSE-2.0", "commercial_use": True}
+LLM_LICENSE = {"name": "Tencent HY Community License", "url": "https://example.org/License.txt", "commercial_use": True,
+               "excluded_territories": ["EU", "GB", "KR"], "max_monthly_active_users": 100_000_000,
+               "restrictions": {"en": ["Not licensed in the European Union, the United Kingdom or South Korea."],
+                                "zh_CN": ["不适用于欧盟、英国和韩国。"]},
+               "notice": "Tencent HY is licensed under the Tencent HY Community License Agreement.",
+               "ask_before_download": True}
+LLM_DIRECTIONS = [["en", "zh"], ["zh", "en"]]
 
 
 def spec(pack_id: str, **changes) -> dict:
     return {"id": pack_id, "version": 3, "display_name": {"en": "English → Chinese", "zh_CN": "英语 → 中文"},
             "model_id": "Helsinki-NLP/opus-mt-en-zh", "commit": "a4193836671069f1f80ce341f9227a850ffb52d4",
             "source_lang": "en", "target_lang": "zh", "license": LICENSE, **changes}
+
+
+def llm_spec(pack_id: str, **changes) -> dict:
+    return {"id": pack_id, "version": 2, "display_name": {"en": "Tiny translation LLM"}, "model_id": "Qwen/Qwen3-1.7B",
+            "commit": "d3e258980a49b060055ea9038dad99d75923f7c4", "languages": list(QWEN3_LANGUAGES),
+            "score": LLM_DIRECTIONS, "license": LLM_LICENSE, **changes}
 
 
 def run(*args: str) -> tuple[int, str]:
@@ -57,36 +72,63 @@ def _plain_sentence(translator: Translator, line: str) -> bool:
     return translator.sentence_check(source).verdict(ids, translator.tokenizer.decode(ids)) is None
 
 
+def _greedy_as_is(translator: Translator, line: str, options: DecodeOptions) -> bool:
+    """A paragraph whose translation is the LLM's own greedy output: the degenerate-output guard, which
+    generate() has not, leaves it alone."""
+    ids = translator.generate_ids([translator.encode(line, options)], options)[0]
+    raw = translator.tokenizer.decode(ids)
+    return bool(raw) and translator.translate(line, options) == raw
+
+
+def _write_test_set(root: Path, name: str, sources: list[str], references: list[str]) -> tuple[str, str]:
+    (root / f"{name}.src").write_text("\n".join(sources) + "\n", encoding="utf-8")
+    (root / f"{name}.ref").write_text("\n".join(references) + "\n", encoding="utf-8")
+    return str(root / f"{name}.src"), str(root / f"{name}.ref")
+
+
 @pytest.fixture(scope="module")
-def release_inputs(tmp_path_factory, tiny_hf_en_zh, tiny_pack):
-    """packs.json with the tiny en→zh model and an optional pack that cannot export; a 4-sentence test set."""
+def release_inputs(tmp_path_factory, tiny_hf_en_zh, tiny_pack, tiny_hf_llm, tiny_llm_pack, release_reference):
+    """packs.json with the tiny en→zh model, a tiny Qwen3 translation LLM (with a licence file, as the
+    real repositories have) and an optional pack that cannot export; 4-sentence test sets en→zh and zh→en."""
     root = tmp_path_factory.mktemp("release")
     (root / "packs.json").write_text(json.dumps({"packs": [
         spec("opus-mt-en-zh", default=True),
         spec("broken-zh-en", source_lang="zh", target_lang="en", optional=True),
+        llm_spec("tiny-llm"),
     ]}), encoding="utf-8")
     (root / "not-a-model").mkdir()
-    # the reference translation is the fp32 pack's own: PyTorch and the fp32 pack must score 100
-    translator = Translator.open(tiny_pack)
+    llm_hf = root / "hf-tiny-llm"
+    shutil.copytree(tiny_hf_llm("qwen3"), llm_hf)
+    (llm_hf / "LICENSE").write_text("The tiny model's licence.\n", encoding="utf-8")
+    # en→zh: references are the Marian fp32 pack's own (PyTorch and that pack must score 100), on sentences
+    # both models translate plainly
+    marian, llm = Translator.open(tiny_pack), Translator.open(tiny_llm_pack("qwen3"))
+    en_zh, zh_en = DecodeOptions(source="en", target="zh"), DecodeOptions(source="zh", target="en")
     lines = (ROOT / "assets/corpus/en.txt").read_text(encoding="utf-8").splitlines()
-    sources = [line for line in lines if _plain_sentence(translator, line)][:4]
-    references = translator.translate_batch(sources)
-    (root / "src.txt").write_text("\n".join(sources) + "\n", encoding="utf-8")
-    (root / "ref.txt").write_text("\n".join(references) + "\n", encoding="utf-8")
+    sources = list(islice((line for line in lines if _plain_sentence(marian, line) and _greedy_as_is(llm, line, en_zh)),
+                          4))
+    en_files = _write_test_set(root, "en-zh", sources, marian.translate_batch(sources))
+    # zh→en: references are the LLM's fp32 pack's own
+    lines = (ROOT / "assets/corpus/zh.txt").read_text(encoding="utf-8").splitlines()
+    sources = list(islice((line for line in lines if line.strip() and _greedy_as_is(llm, line, zh_en)), 4))
+    zh_files = _write_test_set(root, "zh-en", sources, llm.translate_batch(sources, zh_en))
     args = ["build", "--packs", str(root / "packs.json"), "--hf-dir", f"opus-mt-en-zh={tiny_hf_en_zh}",
-            "--hf-dir", f"broken-zh-en={root / 'not-a-model'}",
-            "--test-set", "en-zh", "corpus sample", str(root / "src.txt"), str(root / "ref.txt"),
-            "--base-url", BASES[0], "--base-url", BASES[1], "--catalog-url", BASES[0] + "/catalog.json",
-            "--serial", "2026120315", "--min-int8-agreement", "0", "--allow-reference-disagreement"]
+            "--hf-dir", f"broken-zh-en={root / 'not-a-model'}", "--hf-dir", f"tiny-llm={llm_hf}",
+            "--test-set", "en-zh", "corpus sample", *en_files, "--test-set", "zh-en", "corpus sample", *zh_files,
+            "--llm-limit", "3", "--base-url", BASES[0], "--base-url", BASES[1],
+            "--catalog-url", BASES[0] + "/catalog.json", "--serial", "2026120315", "--min-int8-agreement", "0",
+            "--min-int4-agreement", "0", "--allow-reference-disagreement"]
     return root, args
 
 
 @pytest.fixture(scope="module")
 def release(release_inputs):
-    """One passing build: the random model's int8 copy is far from PyTorch, so the losses allowed are wide."""
+    """One passing build: the random models' int8 and int4 copies are far from PyTorch, so the losses
+    allowed are wide."""
     root, args = release_inputs
     out = root / "out"
-    code, err = run(*args, "--out", str(out), "--max-bleu-loss", "100", "--max-chrf-loss", "100")
+    code, err = run(*args, "--out", str(out), "--max-bleu-loss", "101", "--max-chrf-loss", "101",
+                    "--max-int4-bleu-loss", "101", "--max-int4-chrf-loss", "101")
     assert code == 0, err
     return out, err
 
@@ -96,30 +138,48 @@ def test_build_writes_a_catalog_the_app_reads_with_the_archives_true_size_and_sh
     built = catalog.read(out / "catalog.json")
     assert built.serial == 2026120315 and built.catalog_urls == (BASES[0] + "/catalog.json",)
     entry = built.default_entry()
-    assert [p.id for p in built.packs] == ["opus-mt-en-zh"] and entry.default and entry.version == 3
+    assert [p.id for p in built.packs] == ["opus-mt-en-zh", "tiny-llm"] and entry.default and entry.version == 3
     zipped = out / entry.archive.file
     assert entry.archive.file == "opus-mt-en-zh-int8-v3.zip"
     assert (entry.archive.size, entry.archive.sha256) == tuple(file_digest(zipped)[k] for k in ("size", "sha256"))
     assert entry.urls == (f"{BASES[0]}/{zipped.name}", f"{BASES[1].rstrip('/')}/{zipped.name}")
     assert entry.revision == "a4193836671069f1f80ce341f9227a850ffb52d4" and entry.quantization == "int8"
     assert entry.target_tokens == ("cmn_Hans", "cmn_Hant", "yue") and entry.license.name == "Apache-2.0"
+    assert entry.family_title == "MarianMT" and entry.kv_cache_bytes > 0
 
 
 def test_scores_compare_pytorch_and_both_packs_on_the_test_set(release):
     out, err = release
     quality = catalog.read(out / "catalog.json").packs[0].quality
-    assert quality.test_set == "corpus sample, 4 sentences"
+    assert quality.test_set == "corpus sample, 4 sentences" and (quality.source, quality.target) == ("en", "zh")
     # the references are the fp32 pack's output, which equals generate()'s token for token (BLEU of a
     # translation shorter than four tokens is 0 even when it is exact; chrF is 100)
     assert quality.bleu.pytorch == quality.bleu.fp32 and quality.chrf.pytorch == quality.chrf.fp32 == 100.0
-    assert 0 <= quality.bleu.int8 <= 100 and 0 <= quality.chrf.int8 <= 100
-    assert 0 < quality.int8_top1_agreement < 1
+    assert 0 <= quality.bleu.int8 <= 100 and 0 <= quality.chrf.int8 <= 100 and quality.bleu.int4 is None
+    assert 0 < quality.top1_agreement < 1
     table = (out / "quality.md").read_text(encoding="utf-8")
+    # the catalog's numbers: all 4 sentences
     row = next(line for line in table.splitlines() if line.startswith("| opus-mt-en-zh |"))
     bleu = f"{quality.bleu.pytorch:.1f}"
-    assert row.startswith(f"| opus-mt-en-zh | corpus sample, 4 sentences | {bleu} | {bleu} |")
-    assert f"{quality.chrf.int8:.1f}" in row and f"{100 * quality.int8_top1_agreement:.1f} %" in row
-    assert f"[opus-mt-en-zh] corpus sample, 4 sentences: BLEU PyTorch {quality.bleu.pytorch:.2f}" in err  # progress on stderr
+    assert row == (f"| opus-mt-en-zh | en→zh | corpus sample, 4 sentences | {bleu} | {quality.bleu.int8:.1f} "
+                   f"| 100.0 | {quality.chrf.int8:.1f} |")
+    assert f"[opus-mt-en-zh] corpus sample, 4 sentences (en→zh): BLEU PyTorch {quality.bleu.pytorch:.2f}" in err
+
+
+def test_quality_md_compares_every_pack_in_one_table_on_the_same_sentences(release):
+    """The LLM translated 3 sentences (--llm-limit 3): OPUS-MT is scored again on those 3 beside it."""
+    out, _ = release
+    lines = (out / "quality.md").read_text(encoding="utf-8").splitlines()
+    start = lines.index(report.HEADER.splitlines()[0])
+    rows = [line.split(" | ") for line in lines[start + 2:] if line.startswith("| ")]
+    rows = rows[:next(i for i, r in enumerate(rows) if r[0] == "| pack")]  # up to the catalog's table
+    three = "corpus sample, 3 sentences"
+    assert [(r[0], r[1], r[2], r[3]) for r in rows] == [
+        ("| en→zh", three, "opus-mt-en-zh", "int8"), ("| en→zh", three, "tiny-llm", "int4"),
+        ("| zh→en", three, "tiny-llm", "int4")]
+    for r in rows:  # the fp32 packs are generate() exactly, on these sentences too
+        assert r[4] == r[5] and r[7] == r[8], r
+    assert rows[2][7] == "100.0"  # zh→en: the references are the LLM's fp32 translations
 
 
 def test_the_archive_holds_exactly_the_manifest_and_its_files_and_opens_verified(release, tmp_path):
@@ -138,6 +198,47 @@ def test_the_archive_holds_exactly_the_manifest_and_its_files_and_opens_verified
     assert ref.sentence in reference.SENTENCES["en"] and ref.target == "cmn_Hans" and ref.output
     assert ref.int8_weights and set(ref.int8_weights) <= {"full", "reduced"}
     assert Translator.open(pack.path).translate(ref.sentence, DecodeOptions(target=ref.target)) == ref.output
+
+
+def test_a_translation_llm_is_published_in_int4_with_both_directions_scored_against_pytorch(release):
+    out, err = release
+    entry = catalog.read(out / "catalog.json").find("tiny-llm")
+    assert (entry.architecture, entry.family_title, entry.quantization) == ("qwen3", "Qwen3", "int4")
+    assert entry.archive.file == "tiny-llm-int4-v2.zip" and entry.version == 2
+    assert entry.source_langs == entry.target_langs == tuple(QWEN3_LANGUAGES) and entry.target_tokens == ()
+    assert entry.license.excluded_territories == ("EU", "GB", "KR") and entry.license.must_ask
+    assert entry.license.summary("zh_CN") == ("不适用于欧盟、英国和韩国。",)
+    assert [(q.source, q.target, q.test_set) for q in entry.qualities] == [
+        ("en", "zh", "corpus sample, 3 sentences"), ("zh", "en", "corpus sample, 3 sentences")]
+    for q in entry.qualities:
+        # exact: the fp32 pack is generate() on the same chat-template prompt
+        assert q.bleu.pytorch == q.bleu.fp32 and q.chrf.pytorch == q.chrf.fp32
+        assert q.bleu.int4 is not None and q.chrf.int4 is not None and q.bleu.int8 is None
+        assert 0 <= q.top1_agreement <= 1
+    assert entry.qualities[1].chrf.pytorch == 100.0
+    assert "[tiny-llm] corpus sample, 3 sentences (zh→en): BLEU PyTorch" in err and ", int4 " in err
+
+
+def test_the_llm_archive_carries_its_licence_notice_and_a_reference_with_its_direction(release, tmp_path):
+    out, _ = release
+    entry = catalog.read(out / "catalog.json").find("tiny-llm")
+    with zipfile.ZipFile(out / entry.archive.file) as zf:
+        names = zf.namelist()
+        notice = zf.read(notices.NOTICE).decode("utf-8")
+        assert zf.read(notices.LICENSE_COPY) == b"The tiny model's licence.\n"
+    assert "decoder.onnx" in names and "chat_template.jinja" in names
+    assert notice.startswith(LLM_LICENSE["notice"] + "\n\nThis pack holds Qwen/Qwen3-1.7B at commit d3e2589")
+    pack = unpack.install(out / entry.archive.file, packs_dir=tmp_path / "packs")  # every file verified
+    assert pack.quantization == "int4" and pack.pack_version == 2
+    ref = pack.reference
+    assert (ref.source, ref.target, ref.int8_weights) == ("en", "zh", ()) and ref.sentence in reference.SENTENCES["en"]
+    options = DecodeOptions(source=ref.source, target=ref.target)
+    assert Translator.open(pack.path).translate(ref.sentence, options) == ref.output
+    # the catalog's memory estimate of the entry is the installed pack's (the archive adds manifest.json)
+    installed = memory.memory_needed(pack.manifest)
+    manifest_size = (pack.path / "manifest.json").stat().st_size
+    assert entry.kv_cache_bytes == memory.kv_cache_bytes(pack.manifest) > 0
+    assert 0 <= memory.memory_needed(entry) - installed <= manifest_size * memory.WEIGHTS_FACTOR + 1
 
 
 def test_an_optional_pack_that_fails_is_left_out_with_a_warning(release):
@@ -170,19 +271,20 @@ def test_zipping_is_deterministic(tiny_pack_int8, tmp_path):
     assert (tmp_path / "a.zip").read_bytes() == (tmp_path / "b.zip").read_bytes()
 
 
-def test_the_reference_is_the_first_sentence_on_which_int8_equals_pytorch(tiny_hf_en_zh, tiny_pack_int8, monkeypatch):
+def test_the_reference_is_the_first_sentence_on_which_int8_equals_pytorch(tiny_hf_en_zh, tiny_pack_int8,
+                                                                         monkeypatch, release_reference):
     sentences = reference.SENTENCES["en"]
     with reference.int8_weights(reference.cpu_path()):
         int8 = Translator.open(tiny_pack_int8)
     ours = [int8.translate(s, DecodeOptions(target="cmn_Hans")) for s in sentences]
     index = next(i for i, text in enumerate(ours) if i >= 1 and text)  # past the first, not empty
     fake = [text if i == index else text + "!" for i, text in enumerate(ours)]
-    monkeypatch.setattr(reference, "pytorch_translations", lambda *a, **k: list(fake))
+    monkeypatch.setattr(reference, "reference_translations", lambda *a, **k: list(fake))
     monkeypatch.setattr(reference, "exact_paths", lambda: (reference.cpu_path(),))
     chosen = reference.choose(tiny_hf_en_zh, tiny_pack_int8)
     assert (chosen.sentence, chosen.pytorch, chosen.output) == (sentences[index], ours[index], ours[index])
 
-    monkeypatch.setattr(reference, "pytorch_translations", lambda *a, **k: [t + "!" for t in ours])
+    monkeypatch.setattr(reference, "reference_translations", lambda *a, **k: [t + "!" for t in ours])
     with pytest.raises(reference.ReferenceMismatch, match="translates none of the reference sentences"):
         reference.choose(tiny_hf_en_zh, tiny_pack_int8)
     allowed = reference.choose(tiny_hf_en_zh, tiny_pack_int8, allow_disagreement=True)
@@ -197,6 +299,66 @@ def test_the_committed_pack_list_pins_commits_and_has_one_required_default():
     assert default.id == library.DEFAULT_PACK and not default.optional
     assert all(len(s.commit) == 40 for s in specs)
     assert {s.id: s.optional for s in specs}["opus-mt-tc-bible-big-zhx-en"] is True
+    by_id = {s.id: s for s in specs}
+    hy, qwen, gemma = by_id["hy-mt1.5-1.8b"], by_id["qwen3-1.7b"], by_id["translategemma-4b"]
+    assert (hy.model_id, qwen.model_id, gemma.model_id) == (
+        "tencent/HY-MT1.5-1.8B", "Qwen/Qwen3-1.7B", "google/translategemma-4b-it")
+    assert not hy.optional and not qwen.optional and gemma.optional
+    assert hy.license.excluded_territories == ("EU", "GB", "KR") and hy.license.max_monthly_active_users == 100_000_000
+    assert hy.license.must_ask and gemma.license.must_ask and not qwen.license.must_ask
+    assert hy.commit in hy.license.url and qwen.commit in qwen.license.url
+    assert hy.license.notice and gemma.license.notice and qwen.license.notice is None
+    for s in (hy, qwen, gemma):
+        assert s.directions == (("en", "zh"), ("zh", "en")) and not s.fp32_pack
+        # what the app shows before the download, in both UI languages
+        assert len(s.license.restrictions.get("en", ())) == len(s.license.restrictions.get("zh_CN", ()))
+    # the languages the families offer: the exported pack is checked against these
+    from fanyi.engine.families import hunyuan, qwen3
+
+    assert hy.languages == tuple(hunyuan.LANGUAGES) and qwen.languages == gemma.languages == tuple(qwen3.LANGUAGES)
+
+
+def test_the_download_takes_the_tokenizer_licence_and_every_shard_of_a_big_model(tmp_path, monkeypatch):
+    """What packs.py build downloads of an LLM repository (huggingface_hub faked: the tests use no network)."""
+    import types
+
+    import huggingface_hub
+
+    from fanyi.export.errors import FetchError
+    from fanyi.export.fetch import download
+
+    shards = ["model-00001-of-00002.safetensors", "model-00002-of-00002.safetensors"]
+    repo = {"config.json": "{}", "tokenizer.json": "{}", "tokenizer_config.json": "{}", "LICENSE": "Apache",
+            "README.md": "card", "merges.txt": "", "model.safetensors.index.json":
+            json.dumps({"weight_map": {"a": shards[0], "b": shards[1], "c": shards[1]}}),
+            **dict.fromkeys(shards, "weights")}
+    commit = "d3e258980a49b060055ea9038dad99d75923f7c4"
+    fetched = []
+
+    class Api:
+        def model_info(self, repo_id, revision):
+            return types.SimpleNamespace(sha=commit, siblings=[types.SimpleNamespace(rfilename=n) for n in repo])
+
+    def hub_download(repo_id, filename, revision, cache_dir):
+        assert revision == commit
+        fetched.append(filename)
+        path = cache_dir / filename
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(repo[filename], encoding="utf-8")
+        return str(path)
+
+    monkeypatch.setattr(huggingface_hub, "HfApi", Api)
+    monkeypatch.setattr(huggingface_hub, "hf_hub_download", hub_download)
+    into = tmp_path / "model"
+    into.mkdir()
+    assert download("Qwen/Qwen3-1.7B", "main", into, lambda _m: None, None, cache_dir=tmp_path / "cache") == commit
+    got = sorted(p.name for p in into.iterdir())
+    assert got == sorted(["config.json", "tokenizer.json", "tokenizer_config.json", "LICENSE",
+                          "model.safetensors.index.json", *shards])
+    assert (into / shards[0]).stat().st_ino == (tmp_path / "cache" / shards[0]).stat().st_ino  # linked, not copied
+    del repo[shards[1]]  # an index naming a shard the repository lacks
+    with pytest.raises(FetchError, match="names 'model-00002-of-00002.safetensors', which the repository"):
+        download("Qwen/Qwen3-1.7B", "main", tmp_path / "again", lambda _m: None, None, cache_dir=tmp_path / "c2")
 
 
 def test_a_local_folder_for_a_pack_that_is_not_listed_is_refused(tmp_path):
@@ -211,10 +373,25 @@ def test_a_local_folder_for_a_pack_that_is_not_listed_is_refused(tmp_path):
     ({"license": {"name": "MIT", "url": "x"}}, "'commercial_use' is missing"),
     ({"default": False}, "exactly one pack must be the default"),
     ({"optional": True}, "cannot be optional"),
+    ({"languages": ["en", "zh"]}, "either 'source_lang' and 'target_lang' or 'languages'"),
+    ({"license": {**LICENSE, "excluded_territories": ["Europe"]}}, "ISO 3166-1 codes and EU"),
+    ({"license": {**LICENSE, "restrictions": {"zh_CN": ["x"]}}}, "need an 'en' list"),
 ])
 def test_a_bad_pack_list_is_refused(tmp_path, change, message):
     path = tmp_path / "packs.json"
     path.write_text(json.dumps({"packs": [spec("p", **{"default": True, **change})]}), encoding="utf-8")
+    with pytest.raises(SpecError, match=message):
+        load_specs(path)
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"score": []}, "names the directions to 'score'"),
+    ({"score": ["en-zh"]}, r"\[source, target\] pairs"),
+    ({"score": [["en", "xx"]]}, "direction en-xx is not between its 'languages'"),
+])
+def test_a_bad_translation_llm_entry_is_refused(tmp_path, change, message):
+    path = tmp_path / "packs.json"
+    path.write_text(json.dumps({"packs": [spec("p", default=True), llm_spec("l", **change)]}), encoding="utf-8")
     with pytest.raises(SpecError, match=message):
         load_specs(path)
 

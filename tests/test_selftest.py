@@ -44,11 +44,8 @@ def test_self_test_fails_clearly_on_a_damaged_pack(tiny_pack_int8, tmp_path):
     assert "self-test passed" not in result.stdout
 
 
-def _pack_with_reference(tiny_hf_en_zh, tiny_pack_int8, bundled: Path, alter: bool = False) -> Path:
+def _pack_with_reference(reference, tiny_hf_en_zh, tiny_pack_int8, bundled: Path, alter: bool = False):
     """A copy of the tiny int8 pack with the reference that packaging/packs.py records (optionally altered)."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "packaging"))
-    from release import reference
-
     pack = shutil.copytree(tiny_pack_int8, bundled / tiny_pack_int8.name)
     # a random model agrees with its int8 copy on no sentence: record what the int8 pack says
     ref = reference.choose(tiny_hf_en_zh, pack, allow_disagreement=True)
@@ -58,8 +55,9 @@ def _pack_with_reference(tiny_hf_en_zh, tiny_pack_int8, bundled: Path, alter: bo
     return pack
 
 
-def test_self_test_repeats_the_reference_translation_of_a_release_pack(tiny_hf_en_zh, tiny_pack_int8, tmp_path):
-    _pack_with_reference(tiny_hf_en_zh, tiny_pack_int8, tmp_path / "bundled")
+def test_self_test_repeats_the_reference_translation_of_a_release_pack(release_reference, tiny_hf_en_zh,
+                                                                       tiny_pack_int8, tmp_path):
+    _pack_with_reference(release_reference, tiny_hf_en_zh, tiny_pack_int8, tmp_path / "bundled")
     result = self_test(tmp_path / "bundled", tmp_path)
     assert result.returncode == 0, result.stderr
     assert re.search(r"^\s+reference\s+ok, matches the translation recorded when the pack was built", result.stdout,
@@ -67,8 +65,10 @@ def test_self_test_repeats_the_reference_translation_of_a_release_pack(tiny_hf_e
     assert re.search(r"(full|reduced) int8 weights$", result.stdout, re.M)
 
 
-def test_self_test_fails_when_the_reference_translation_differs(tiny_hf_en_zh, tiny_pack_int8, tmp_path):
-    pack = _pack_with_reference(tiny_hf_en_zh, tiny_pack_int8, tmp_path / "bundled", alter=True)
+def test_self_test_fails_when_the_reference_translation_differs(release_reference, tiny_hf_en_zh,
+                                                                tiny_pack_int8, tmp_path):
+    bundled = tmp_path / "bundled"
+    pack = _pack_with_reference(release_reference, tiny_hf_en_zh, tiny_pack_int8, bundled, alter=True)
     recorded = json.loads((pack / "manifest.json").read_text(encoding="utf-8"))["reference"]
     result = self_test(tmp_path / "bundled", tmp_path)
     assert result.returncode == 1

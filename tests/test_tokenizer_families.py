@@ -18,7 +18,6 @@ transformers = pytest.importorskip("transformers")
 from fanyi.engine.detok import StreamDecoder  # noqa: E402
 from fanyi.engine.json_tokenizer import JsonTokenizer  # noqa: E402
 from fanyi.engine.pack import ModelPack  # noqa: E402
-from fanyi.engine.pack_tokenizer import open_tokenizer  # noqa: E402
 from fanyi.engine.tokenizer import M2M100Tokenizer  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,7 +39,7 @@ def texts() -> list[str]:
 def pair(request, tiny_hf_many, tiny_many_pack):
     family = request.param
     pack = ModelPack.open(tiny_many_pack(family))
-    return family, pack, open_tokenizer(pack), transformers.AutoTokenizer.from_pretrained(tiny_hf_many(family))
+    return family, pack, pack.family.open_tokenizer(pack), transformers.AutoTokenizer.from_pretrained(tiny_hf_many(family))
 
 
 def test_the_reference_is_the_family_tokenizer(pair):
@@ -105,7 +104,8 @@ def test_decode_with_clean_up_matches_hf(pair, tmp_path):
     for name in pack.manifest["files"]:
         (tmp_path / name).write_bytes(pack.file(name).read_bytes())
     (tmp_path / "tokenizer_config.json").write_text(json.dumps({**config, "clean_up_tokenization_spaces": True}))
-    ours = open_tokenizer(ModelPack(tmp_path, pack.manifest))  # the same pack with clean-up switched on
+    clean = ModelPack(tmp_path, pack.manifest)
+    ours = clean.family.open_tokenizer(clean)  # the same pack with clean-up switched on
     assert ours.clean_up_tokenization_spaces
     sequences = random_id_sequences(pack, 400, seed=3) + [ours.encode(t, None) for t in texts()]
     changed = 0
@@ -145,7 +145,7 @@ def test_m2m100_folder_without_special_language_tokens(tiny_hf_many, tmp_path, t
 
 
 def test_runtime_tokenizers_import_no_transformers():
-    code = ("import sys; import fanyi.engine.pack_tokenizer, fanyi.engine.detok; "
+    code = ("import sys; import fanyi.engine.families, fanyi.engine.detok; "
             "bad = {'transformers', 'torch', 'sentencepiece.sentencepiece_model_pb2'} & set(sys.modules); "
             "assert not bad, bad")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, env={"PYTHONPATH": str(ROOT / "app")})

@@ -10,10 +10,11 @@ from . import __version__
 from .app_options import APP_OPTIONS
 from .defaults import API_HOST, API_PORT, THREADS
 from .engine.options import DecodeOptions
-from .terminal import InputLines, OutputFailed, cancel_on_sigterm, guarded_stdout, silence_stdout
+from .terminal import InputLines, OutputFailed, cancel_on_signals, guarded_stdout, signalled, silence_stdout
 from .sizes import human_size
 
 SUBCOMMANDS = ("translate", "file", "export", "validate", "models", "serve")
+LINE_BATCH_PIECES = 64  # sentences (and the layout between them) of a line translated and written at once
 
 
 def _choose(args, given: DecodeOptions | None = None) -> tuple[Path, DecodeOptions | None]:
@@ -45,6 +46,15 @@ def _decode_options(args) -> DecodeOptions:
                          source=getattr(args, "source", None))
 
 
+def read_glossary(path: str | None):
+    """The glossary of --glossary FILE.csv (two-column rows apply to whatever pair is translated), or None."""
+    if not path:
+        return None
+    from .glossary import ANY, read_csv
+
+    return read_csv(Path(path), pair=(ANY, ANY))
+
+
 def _open_translator(pack: Path, threads: int | None = None):
     from .engine.translator import Translator
 
@@ -70,24 +80,57 @@ def _add_decode_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--source", help="source language: without --model any code (en, zh); with --model, the "
                                     "model's own code for an mBART-50, M2M100 or NLLB model (en_XX, en, eng_Latn), "
                                     "which those require")
+    add_glossary_argument(p)
+
+
+def add_glossary_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--glossary", metavar="FILE.csv",
+                   help="terms and their translations (CSV: source,target,term,translation or term,translation); "
+                        "an LLM pack is told them, other packs keep them through placeholders")
 
 
 def cmd_translate(args) -> int:
-    pack, options = _choose(args, _decode_options(args))  # a bad option is refused before the model is loaded
+    # a bad option or glossary is refused before the model is loaded
+    pack, options = _choose(args, _decode_options(args))
+    glossary = read_glossary(args.glossary)
     translator = _open_translator(pack, args.threads)
+    if glossary is not None:
+        from .glossary import with_glossary
+
+        options = with_glossary(options, glossary, translator.languages(options))
     lines = InputLines(args.text)
     for text in lines:
         if args.stream and sys.stdout.isatty():
-            result = _stream_to_terminal(translator.translate_stream(text, options))
+            failures = _stream_to_terminal(translator.translate_stream(text, options)).failures
         else:
-            # what goes into a pipe or file cannot be taken back: a line is written once it is final
-            result = translator.translate_results([text], options)[0]
-            sys.stdout.write(result.text)
+            # what goes into a pipe or file cannot be taken back: written as sentences are final
+            failures = _write_in_batches(translator, text, options)
         sys.stdout.write("\n")
         sys.stdout.flush()
-        if result.failures:
-            print(f"fanyi: warning: {_describe_failures(result.failures)}", file=sys.stderr, flush=True)
+        if failures:
+            print(f"fanyi: warning: {_describe_failures(failures)}", file=sys.stderr, flush=True)
     return 1 if lines.skipped else 0
+
+
+def _write_in_batches(translator, text: str, options) -> list:
+    """Translate a line and write it, a batch of sentences at a time, as ``translate(text)`` renders it:
+    a line of a megabyte shows its first sentences at once instead of nothing for minutes."""
+    from .engine.segment import separator_text, split_text
+
+    languages = translator.languages(options)
+    pieces = split_text(text, source_lang=languages.source_lang)
+    failures: list = []
+    for start in range(0, len(pieces), LINE_BATCH_PIECES):
+        batch = range(start, min(start + LINE_BATCH_PIECES, len(pieces)))
+        results = iter(translator.translate_results([pieces[i].text for i in batch if pieces[i].translate], options))
+        for i in batch:
+            sys.stdout.write(separator_text(pieces, i, languages.target_lang))
+            if pieces[i].translate:
+                result = next(results)
+                sys.stdout.write(result.text)
+                failures += result.failures
+        sys.stdout.flush()
+    return failures
 
 
 def _stream_to_terminal(events):
@@ -110,12 +153,24 @@ def _stream_to_terminal(events):
 
 
 def _describe_failures(failures) -> str:
-    """One line: which sentences are left as they were, and why."""
+    """One line, however many: how many sentences are left as they were, and why, naming the first few
+    of each reason (as a document's report does)."""
+    from .limits import REPORT_ENTRIES_PER_REASON
+
     def quoted(text: str) -> str:
         return f"“{text}”" if len(text) <= 60 else f"“{text[:59]}…”"
 
+    by_reason: dict[str, list[str]] = {}
+    for failure in failures:
+        by_reason.setdefault(failure.reason, []).append(failure.source)
+    parts = []
+    for reason, sources in by_reason.items():
+        named = list(dict.fromkeys(sources))[:REPORT_ENTRIES_PER_REASON]  # a sentence said again is not named again
+        parts += [f"{quoted(source)} ({reason})" for source in named]
+        if len(sources) > len(named):
+            parts.append(f"{len(sources) - len(named)} more ({reason})")
     left = "1 sentence is" if len(failures) == 1 else f"{len(failures)} sentences are"
-    return f"{left} left untranslated: " + "; ".join(f"{quoted(f.source)} ({f.reason})" for f in failures)
+    return f"{left} left untranslated: " + "; ".join(parts)
 
 
 def cmd_export(args) -> int:
@@ -123,7 +178,7 @@ def cmd_export(args) -> int:
 
     export_pack(Path(args.hf_dir), Path(args.out_dir), quantize=args.quantize, embeddings=args.embeddings,
                 name=args.name, model_id=args.model_id, revision=args.revision, simplify=not args.no_simplify,
-                overwrite=args.overwrite, progress=lambda msg: print(msg, file=sys.stderr))
+                overwrite=args.overwrite, block_size=args.block_size, progress=lambda msg: print(msg, file=sys.stderr))
     return 0
 
 
@@ -175,15 +230,26 @@ class _ProgressLine:
 
 
 def _direction(entry) -> str:
-    return f"{','.join(entry.source_langs)}→{','.join(entry.target_langs)}"
+    if len(entry.source_langs) == 1 and len(entry.target_langs) == 1:
+        return f"{entry.source_langs[0]}→{entry.target_langs[0]}"
+    return f"{len(set(entry.source_langs) | set(entry.target_langs))} langs"  # as `models list` shows them
 
 
 def _quality(entry) -> str:
     q = entry.quality
     if q is None:
         return "-"
-    bleu = q.bleu.int8 if entry.quantization == "int8" else q.bleu.fp32
+    bleu = q.bleu.of(entry.quantization)
     return "-" if bleu is None else f"BLEU {bleu:.1f}"
+
+
+def _license_terms(entry) -> str:
+    lic = entry.license
+    lines = [f"{entry.id}: {lic.name}, {lic.url}"]
+    if not lic.commercial_use:
+        lines.append("  - no commercial use")
+    lines += [f"  - {sentence}" for sentence in lic.summary("en")]
+    return "\n".join(lines)
 
 
 def cmd_models_catalog(args) -> int:
@@ -206,6 +272,11 @@ def cmd_models_catalog(args) -> int:
     try:
         if args.action == "install":
             entry = install.find_entry(cat, args.name)
+            if entry.license.must_ask and not args.accept_license:
+                print(_license_terms(entry), file=sys.stderr)
+                print(f"fanyi: {entry.id} is published under {entry.license.name}: read its terms above, then "
+                      "run the same command with --accept-license to install it", file=sys.stderr)
+                return 2
             info = install.install(entry, mirror=args.mirror, progress=line)
             line.close()
             print(f"installed {info.name} (version {info.pack_version}) in {info.path}")
@@ -272,9 +343,11 @@ def cmd_serve(args) -> int:
     from .packs import library
     from .packs.errors import LibraryError
     from .server.core import Core
+    from .server.browsers import BrowserPolicy
     from .server.models import Models
     from .server.run import address, bind, serve_forever
 
+    browsers = BrowserPolicy.of(args.host, args.cors_origin, keyed=bool(args.api_key))  # a bad origin: one line
     packs = [library.find_pack(args.model)] if args.model else library.list_packs()
     if not packs:
         raise LibraryError(library.no_model_message())
@@ -294,7 +367,7 @@ def cmd_serve(args) -> int:
         print(f"  {args.host} is not this computer only: the server {warning}", flush=True)
     print("Press Ctrl+C to stop.", flush=True)
     try:
-        serve_forever(core, sock)
+        serve_forever(core, sock, browsers)
     except KeyboardInterrupt:  # uvicorn stops gracefully on Ctrl+C, then passes the signal on
         pass
     print("stopped", flush=True)
@@ -305,7 +378,7 @@ def cmd_file(args) -> int:
     from .documents import command
 
     pack, options = _choose(args)  # the router's choice, in the pack's own codes (None: --model as named)
-    return command.run(args, lambda: _open_translator(pack, args.threads), options)
+    return command.run(args, lambda: _open_translator(pack, args.threads), options, read_glossary(args.glossary))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -325,13 +398,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("text", nargs="*")
     p.set_defaults(run=cmd_translate)
 
-    p = sub.add_parser("export", help="Hugging Face MarianMT, mBART-50, M2M100 or NLLB-200 folder → model pack")
+    p = sub.add_parser("export", help="Hugging Face folder → model pack: MarianMT, mBART-50, M2M100, NLLB-200, "
+                                      "or a translation LLM (HY-MT1.5 / HunYuan dense, Qwen3, Gemma 3)")
     p.add_argument("hf_dir")
     p.add_argument("out_dir")
-    p.add_argument("--quantize", choices=["none", "int8"], default="none")
-    p.add_argument("--embeddings", choices=["int8", "fp32"], default="int8",
-                   help="with --quantize int8: look embeddings up in the int8 output matrix (stored once) "
-                        "or keep an fp32 copy")
+    p.add_argument("--quantize", choices=["none", "int8", "int4"], default="none",
+                   help="weights of the linear layers: fp32, 8-bit, or 4-bit blocks (int4: LLM packs only)")
+    p.add_argument("--embeddings", choices=["int8", "int4", "fp32"], default="int8",
+                   help="with --quantize: the embedding/output matrix in 8 bits (stored once for both), in 4 bits "
+                        "(LLM packs) or an fp32 copy")
+    p.add_argument("--block-size", type=int, choices=[16, 32, 64, 128, 256], default=32,
+                   help="LLM packs: inputs per quantization block (one scale each)")
     p.add_argument("--name")
     p.add_argument("--model-id", help="Hugging Face repository id, recorded in the manifest")
     p.add_argument("--revision", help="repository revision, recorded in the manifest")
@@ -354,6 +431,9 @@ def build_parser() -> argparse.ArgumentParser:
     avail.set_defaults(run=cmd_models_catalog)
     inst = msub.add_parser("install", help="download, verify and install a pack (no export tools needed)")
     inst.add_argument("name", help="a pack id from `fanyi models available`, e.g. opus-mt-en-zh")
+    inst.add_argument("--accept-license", action="store_true",
+                      help="install a pack whose licence restricts where or how it may be used (its terms are "
+                           "printed without this)")
     upd = msub.add_parser("update", help="install newer versions of installed packs")
     upd.add_argument("name", nargs="?", help="only this pack")
     for q in (inst, upd):
@@ -376,6 +456,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--model", "-m", help="serve only this pack (folder or installed name; default: every "
                                           "installed pack, chosen by the requested languages)")
     p.add_argument("--api-key", help="answer only requests that carry this key (403 otherwise)")
+    p.add_argument("--cors-origin", action="append", default=[], metavar="ORIGIN",
+                   help="let web pages from this origin use the server (e.g. http://localhost:3000; repeatable). "
+                        "Without a key only browser extensions and these may; with a key, any page that has it")
     p.add_argument("--threads", type=int, help=f"CPU threads (default: up to {THREADS})")
     p.add_argument("--beams", type=int, help="beam size (default: the model's)")
     p.add_argument("--max-length", type=int, help="maximum output length in tokens")
@@ -389,6 +472,7 @@ def build_parser() -> argparse.ArgumentParser:
         p = sub.add_parser("file", help="translate documents into copies next to them")
         _add_model_arguments(p)
         documents_command.add_arguments(p)
+        add_glossary_argument(p)
         p.set_defaults(run=cmd_file)
     return parser
 
@@ -412,12 +496,17 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from .cancel import Cancelled
 
-    cancel_on_sigterm()
+    cancel_on_signals()
     try:
         with guarded_stdout():
             return args.run(args)
     except (KeyboardInterrupt, Cancelled):
         print("cancelled", file=sys.stderr)
+        return 130
+    except ImportError:
+        if not signalled():
+            raise
+        print("cancelled", file=sys.stderr)  # the signal landed inside an extension module's import
         return 130
     except OutputFailed as exc:
         silence_stdout()

@@ -3,7 +3,8 @@ and keeping a damaged file aside.
 
 A file is written to a temporary ``.NAME.RANDOM.fanyi.part`` in the destination folder and renamed
 into place (a rename within one file system). The temporary is created with the permissions any
-new file gets (``0666 & ~umask``, applied by the kernel, so no umask race) and, on POSIX, is locked
+new file gets (``0666 & ~umask``, applied by the kernel, so no umask race; ``0600`` for a private
+one) and, on POSIX, is locked
 (``flock``) by its writer until it has been renamed. A writer that was killed (``kill -9``, a
 crash, a power cut) leaves its temporary behind; ``sweep_stale`` removes those: only our names,
 only unlocked ones (the lock dies with its process), and only ones untouched for ``STALE_AFTER``
@@ -87,12 +88,15 @@ def _rename_no_replace(temp: Path, target: Path) -> None:
 
 
 @contextlib.contextmanager
-def staged(target: str | os.PathLike[str], mode: str = "wb", encoding: str | None = None) -> Iterator[Staged]:
-    """A locked temporary file in the folder of ``target``, removed on exit unless it was published."""
+def staged(target: str | os.PathLike[str], mode: str = "wb", encoding: str | None = None, *,
+           private: bool = False) -> Iterator[Staged]:
+    """A locked temporary file in the folder of ``target``, removed on exit unless it was published.
+
+    ``private``: created readable and writable by its owner only (0600), for a file holding a secret."""
     target = Path(target)
     if "b" not in mode and encoding is None:
         encoding = "utf-8"
-    fd, temp = _create_temporary(target)
+    fd, temp = _create_temporary(target, 0o600 if private else 0o666)
     try:
         _lock(fd)
         handle = os.fdopen(fd, mode, encoding=encoding)
@@ -112,12 +116,12 @@ def staged(target: str | os.PathLike[str], mode: str = "wb", encoding: str | Non
                 os.unlink(temp)
 
 
-def _create_temporary(target: Path) -> tuple[int, Path]:
+def _create_temporary(target: Path, permissions: int) -> tuple[int, Path]:
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0)
     while True:
         temp = target.parent / f".{_shortened(target.name)}.{secrets.token_hex(6)}{TEMP_SUFFIX}"
         try:
-            return os.open(temp, flags, 0o666), temp  # the kernel applies the umask
+            return os.open(temp, flags, permissions), temp  # the kernel applies the umask
         except FileExistsError:
             continue
 
@@ -135,14 +139,16 @@ def _lock(fd: int) -> None:
 
 @contextlib.contextmanager
 def atomic_write(
-    path: str | os.PathLike[str], mode: str = "wb", encoding: str | None = None, *, overwrite: bool = True
+    path: str | os.PathLike[str], mode: str = "wb", encoding: str | None = None, *, overwrite: bool = True,
+    private: bool = False,
 ) -> Iterator[IO]:
     """Open a temporary file next to ``path``; on success fsync and rename it to ``path``.
 
     On any exception (cancel, full disk, a bug) the temporary file is removed and ``path`` is left
     as it was. Without ``overwrite``, an existing ``path`` raises FileExistsError and is kept.
+    ``private``: the file is readable by its owner only (0600), whatever the umask.
     """
-    with staged(path, mode, encoding) as stage:
+    with staged(path, mode, encoding, private=private) as stage:
         yield stage.file
         stage.publish(path, overwrite=overwrite)
 
@@ -152,8 +158,8 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
         handle.write(data)
 
 
-def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
-    with atomic_write(path, "w", encoding="utf-8") as handle:
+def atomic_write_text(path: str | os.PathLike[str], text: str, *, private: bool = False) -> None:
+    with atomic_write(path, "w", encoding="utf-8", private=private) as handle:
         handle.write(text)
 
 

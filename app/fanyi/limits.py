@@ -33,6 +33,8 @@ MAX_ARCHIVE_RATIO = 20  # uncompressed / compressed, per member of a pack .zip; 
 ARCHIVE_RATIO_FLOOR = 1 * MiB  # smaller members are not held to the ratio: a short JSON file may compress 30×
 MAX_CATALOG_BYTES = 4 * MiB  # a catalog of a few hundred packs is ~500 KB
 MAX_CATALOG_PACKS = 1000
+MAX_LICENSE_TEXT = 2000  # characters of one licence restriction or notice a catalog shows before a download
+MAX_LICENSE_LINES = 16  # restrictions listed for one licence and language
 
 # --- downloads (fanyi.packs.download, fanyi.packs.catalog_fetch) ----------------------------
 CONNECT_TIMEOUT_S = 15.0  # to open a connection (through a proxy too)
@@ -45,6 +47,9 @@ CATALOG_TIMEOUT_S = 15.0  # the whole catalog is ~500 KB: a server that needs lo
 # Generation defaults share the decoding bounds above (num_beams ≤ MAX_BEAMS).
 MAX_PACK_FILES = 64  # a pack has 8
 MAX_MANIFEST_TEXT = 256  # characters of a name, language code, description or tensor name
+# A pack's folder is named after it: file systems take 255 bytes, and "old-XXXXXXXX-" goes before it
+# while an installed pack is being replaced. 200 CJK characters are 600 bytes.
+MAX_PACK_FOLDER_BYTES = 200
 MAX_VOCAB_SIZE = 1 << 20  # opus-mt: 65,001 tokens; NLLB and mBART-50: ~256k
 MAX_POSITIONS = 16_384  # the model's position table, and so max_length / min_length; opus-mt: 512
 MAX_LAYERS = 128  # encoder or decoder layers; NLLB-3.3B: 24
@@ -60,6 +65,13 @@ MAX_EXTERNAL_TENSORS = 100_000  # entries of the shared.bin index
 MAX_TENSOR_DIMS = 8
 MAX_PACK_VERSION = 1_000_000  # the catalog version a release pack records
 MAX_REFERENCE_CHARS = 1000  # the reference sentence (and its translations) a release pack records
+# glossaries (fanyi.glossary): a user's list of terms, read from CSV files
+MAX_GLOSSARY_BYTES = 2 * MiB
+MAX_GLOSSARY_TERMS = 5000  # each is looked for in every paragraph translated with the glossary
+MAX_GLOSSARY_TERM_CHARS = 200
+MAX_CONTEXT_CHARS = 1000  # of the text before a paragraph, given to an LLM with it (the end is kept)
+MAX_PROMPT_CHARS = 2000  # an instruction of a decoder-only pack (the model card's prompts are ~200)
+MAX_CHAT_TEMPLATE_BYTES = 256 * 1024  # a chat template (Qwen3's is ~4 KB, with tools)
 
 # --- documents ------------------------------------------------------------------------------------
 # A document past one of these is refused with one line (DocumentTooLarge) before the work that
@@ -99,9 +111,24 @@ MAX_OCR_SECONDS = 1800  # recognising one document's pages; a document that need
 # --- local API (fanyi serve, and the app's "let other apps on this computer use Fanyi") -----------
 API_MAX_BODY_BYTES = 1 * MiB  # one request's body as sent; JSON may spell a Chinese character as 6 bytes
 API_MAX_TEXTS = 50  # texts in one request (DeepL's own limit per request)
+API_MAX_DOCUMENT_BYTES = 32 * MiB  # a document sent to /translate_file or /v2/document (DeepL's own limit: 30 MB)
+API_MAX_DOCUMENTS = 8  # documents held at once, being translated or waiting to be fetched; more get 429
+API_DOCUMENT_KEEP_SECONDS = 3600  # a translated document is removed this long after it is done
+API_MAX_ALTERNATIVES = 5  # LibreTranslate's alternatives per text: the beam is widened to one more than this
 API_MAX_CHARS = 20_000  # characters in one request, all its texts (and their HTML markup) together
-API_MAX_WAITING = 8  # requests waiting for the model behind the running one; more are answered "busy" (429)
-API_MAX_CONNECTIONS = 32  # open connections at once; the server answers 503 beyond
+# Translation requests in line for the model at once, waiting or translating (each waits in a thread of
+# its own and holds its body, at most API_MAX_BODY_BYTES); more are answered 429 with Retry-After.
+API_MAX_QUEUED = 64
+API_MAX_WAIT_SECONDS = 60.0  # a request that waited this long for its turn is answered 503 with Retry-After
+API_BATCH_TEXTS = 16  # texts of requests waiting for one model with the same options, translated as one batch
+API_BATCH_CHARS = 4000  # ... and their characters: a longer request is translated alone, holding no short one up
+API_TURN_SECONDS = 0.25  # a request holding the model longer passes its turn to those waiting, between two batches
+# Open connections at once; beyond, a new one closes the connection idle the longest, or is answered
+# 503 when every one is busy. Each costs a file descriptor (1,024 by default on Linux).
+API_MAX_CONNECTIONS = 256
+API_HEAD_SECONDS = 10.0  # for a request's head to arrive, from the connection or the last answer on it
+API_KEEP_ALIVE_SECONDS = 5.0  # an idle keep-alive connection is closed after this
+API_BODY_SECONDS = 30.0  # for a request's body to arrive once its head has (1 MiB at 35 KB/s)
 
 # --- the desktop app (fanyi.langid, fanyi.ui) ------------------------------------------------------
 DETECT_SAMPLE_CHARS = 2000  # characters of a text read to tell its language; a book pasted whole costs no more

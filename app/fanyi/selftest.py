@@ -165,7 +165,7 @@ def _check_reference(fanyi, say: Say) -> None:
         raise SelfTestError(str(exc)) from None
     if reference is None:
         return  # packs exported locally carry none
-    got = _request(fanyi.service, reference.sentence, DecodeOptions(target=reference.target))
+    got = _request(fanyi.service, reference.sentence, DecodeOptions(source=reference.source, target=reference.target))
     path = _int8_weights() if fanyi.packs.current.quantization == "int8" else None
     if got != reference.output:
         detail = ""

@@ -3,7 +3,8 @@
 No traceback reaches a user of ``fanyi translate``/``fanyi file`` because of the streams: a line of
 stdin (or an argument) that is not text in the stdin encoding is reported and skipped; a closed
 pipe (``| head -1``) or a full disk (``> /dev/full``) behind stdout ends the command with one line
-on stderr; SIGTERM cancels like Ctrl+C, so temporary files are removed on the way out.
+on stderr; SIGTERM cancels like Ctrl+C, so temporary files are removed on the way out, and either
+one during start-up ends it with one word.
 """
 
 from __future__ import annotations
@@ -108,11 +109,42 @@ class InputLines:
         return ""
 
 
-def cancel_on_sigterm() -> None:
-    """SIGTERM raises KeyboardInterrupt, as Ctrl+C does, so cleanup runs (main thread only)."""
+_signalled = False
+
+
+def exit_quietly_on_signals() -> None:
+    """Until a command takes the signals over: Ctrl+C or SIGTERM ends the process at once, saying
+    "cancelled" (exit 130). While modules are imported (numpy, ONNX Runtime: a few tenths of a second)
+    a KeyboardInterrupt would end in a traceback, or in "ImportError: initialization failed" when it
+    lands inside an extension module; there is nothing to clean up yet."""
+
+    def leave(signum: int, frame: object) -> None:
+        if sys.stderr is not None:  # a windowed process has none
+            with contextlib.suppress(OSError, ValueError):
+                sys.stderr.write("cancelled\n")
+                sys.stderr.flush()
+        os._exit(130)
+
+    _handle(leave)
+
+
+def cancel_on_signals() -> None:
+    """Ctrl+C and SIGTERM raise KeyboardInterrupt, so cleanup runs (main thread only); ``signalled()``
+    tells afterwards that one came (an import it interrupted may raise ImportError instead)."""
 
     def cancel(signum: int, frame: object) -> None:
+        global _signalled
+        _signalled = True
         raise KeyboardInterrupt
 
-    with contextlib.suppress(ValueError, AttributeError):  # not the main thread; no SIGTERM (Windows has one)
-        signal.signal(signal.SIGTERM, cancel)
+    _handle(cancel)
+
+
+def signalled() -> bool:
+    return _signalled
+
+
+def _handle(handler) -> None:
+    for name in ("SIGINT", "SIGTERM"):
+        with contextlib.suppress(ValueError, AttributeError, OSError):  # not the main thread; no such signal
+            signal.signal(getattr(signal, name), handler)

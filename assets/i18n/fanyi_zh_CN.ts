@@ -33,6 +33,80 @@
         <source>It is in the tray, where the clipboard hotkey still works. Quit it from the tray icon&apos;s menu, or untick “Closing the window keeps Fanyi in the tray” in Settings.</source>
         <translation>它在系统托盘中，剪贴板快捷键照常可用。要退出，请使用托盘图标的菜单；或在设置中取消勾选“关闭窗口后 Fanyi 仍在托盘中运行”。</translation>
     </message>
+    <message>
+        <source>The glossary could not be saved: {0}</source>
+        <translation>无法保存术语表：{0}</translation>
+    </message>
+</context>
+<context>
+    <name>GlossaryController</name>
+    <message>
+        <source>The glossary could not be read and was put aside: {0}</source>
+        <translation>术语表无法读取，已另存备份：{0}</translation>
+    </message>
+</context>
+<context>
+    <name>GlossaryTab</name>
+    <message>
+        <source>From</source>
+        <translation>源语言</translation>
+    </message>
+    <message>
+        <source>To</source>
+        <translation>目标语言</translation>
+    </message>
+    <message>
+        <source>Term</source>
+        <translation>术语</translation>
+    </message>
+    <message>
+        <source>Translation</source>
+        <translation>译法</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Import…</source>
+        <translation>导入…</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>How a term is to be translated, per language pair (codes such as en, zh, zh-Hant, ja). An LLM pack is told the terms a paragraph holds; other packs keep them through placeholders, which a model may drop.</source>
+        <translation>按语言对规定术语的译法（语言代码如 en、zh、zh-Hant、ja）。大模型会被告知段落中出现的术语；其他模型通过占位符保留术语，但模型可能会丢掉占位符。</translation>
+    </message>
+    <message>
+        <source>Row {0}: {1}</source>
+        <translation>第 {0} 行：{1}</translation>
+    </message>
+    <message>
+        <source>{0} cannot be written: {1}</source>
+        <translation>无法写入 {0}：{1}</translation>
+    </message>
+    <message>
+        <source>Import a glossary</source>
+        <translation>导入术语表</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv);;All files (*)</source>
+        <translation>CSV 文件 (*.csv);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Export the glossary</source>
+        <translation>导出术语表</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
 </context>
 <context>
     <name>HistoryController</name>
@@ -373,10 +447,6 @@
         <translation>许可证</translation>
     </message>
     <message>
-        <source>%1 is published under %2, which does not allow commercial use. Download it?</source>
-        <translation>%1 以 %2 许可发布，不允许商业使用。仍要下载吗？</translation>
-    </message>
-    <message>
         <source>Update</source>
         <translation>更新</translation>
     </message>
@@ -415,6 +485,26 @@
     <message>
         <source>Installed</source>
         <translation>已安装</translation>
+    </message>
+    <message>
+        <source>It does not allow commercial use.</source>
+        <translation>它不允许商业使用。</translation>
+    </message>
+    <message>
+        <source>%1 is published under %2.</source>
+        <translation>%1 以 %2 发布。</translation>
+    </message>
+    <message>
+        <source>Do you accept these terms and download it?</source>
+        <translation>你接受这些条款并下载吗？</translation>
+    </message>
+    <message>
+        <source>Family</source>
+        <translation>模型系列</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
     </message>
     <message>
         <source>Default</source>
@@ -664,6 +754,10 @@
     <message>
         <source>Chinese variant</source>
         <translation>中文变体</translation>
+    </message>
+    <message>
+        <source>Glossary</source>
+        <translation>术语表</translation>
     </message>
     <message>
         <source>Candidates compared</source>
@@ -1903,6 +1997,17 @@
     <message>
         <source>Many languages</source>
         <translation>多种语言</translation>
+    </message>
+</context>
+<context>
+    <name>memory_check</name>
+    <message>
+        <source>Not enough memory</source>
+        <translation>内存不足</translation>
+    </message>
+    <message>
+        <source>%1 needs about %2 of memory to translate; this computer has %3. The computer may become very slow, or Fanyi may be closed by the system. Load it anyway?</source>
+        <translation>%1 翻译时约需 %2 内存；这台电脑只有 %3。电脑可能会变得很慢，或者系统可能会关闭 Fanyi。仍要加载吗？</translation>
     </message>
 </context>
 <context>

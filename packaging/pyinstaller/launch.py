@@ -2,7 +2,7 @@
 
 import sys
 
-from fanyi.cli import main
+from fanyi.__main__ import run
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run())

@@ -1,34 +1,40 @@
 """`packs.py build`: every pack of packs.json → exported, validated, scored, gated, zipped; then the catalog.
 
-Per pack: the Hugging Face files at the pinned commit (or a local folder) → fp32 and int8 packs, each
-validated against PyTorch → BLEU/chrF of PyTorch, fp32 and int8 on the direction's test set → the
-gate (int8 may lose at most so much against PyTorch) → the reference translation in the int8 pack's
-manifest → a deterministic .zip → a catalog entry. A failing pack fails the release, unless it is
-optional: then it is left out with a warning. catalog.json and quality.md are written only when
-every required pack passed.
+Per pack: the Hugging Face files at the pinned commit (or a local folder) → the published pack (int8
+for OPUS-MT, int4 for translation LLMs) and, unless packs.json says no, an fp32 pack, each validated
+against PyTorch → BLEU/chrF of PyTorch, fp32 and the published pack in each direction scored, on the
+same test sentences → the gate (the published pack may lose at most so much against PyTorch) → the
+reference translation in its manifest, the model's licence and notice beside it → a deterministic
+.zip → a catalog entry. A failing pack fails the release, unless it is optional: then it is left out
+with a warning. catalog.json and quality.md are written only when every required pack passed.
 """
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
+from fanyi.engine.options import DecodeOptions
 from fanyi.engine.pack import ModelPack, PackError
 from fanyi.export.errors import ExportError, FetchError
+from fanyi.export.hf_weights import detect_family
 from fanyi.export.validate import INT8_MIN_TOP1
 from fanyi.fsutil import atomic_write_text
-from fanyi.packs import catalog
+from fanyi.packs import catalog, memory
 from fanyi.packs.catalog import Catalog, CatalogEntry, Quality
 
-from . import archive, reference, report, scoring
+from . import archive, notices, reference, report, scoring
 from .spec import PackSpec
 from .testsets import TestSet, TestSetError, flores
 
 Say = Callable[[str], None]
 QUALITY_FILE = "quality.md"
+# a sanity bound for int4 packs, whose quality the BLEU/chrF gate judges: a broken export agrees on few steps
+INT4_MIN_TOP1 = 0.8
 
 
 class PackFailed(Exception):
@@ -43,18 +49,28 @@ class BuildOptions:
     test_sets: dict[tuple[str, str], TestSet] = field(default_factory=dict)  # (source, target) → set
     flores_dir: Path | None = None
     limit: int | None = None  # score on the first N sentences only
-    max_loss: dict[str, float] = field(default_factory=lambda: {"BLEU": 1.0, "chrF": 1.0})
-    min_int8_top1: float = INT8_MIN_TOP1  # validation's bound on teacher-forced top-1 agreement
+    llm_limit: int | None = None  # translation LLMs: on the first N (PyTorch on a CPU is slow)
+    # by the published pack's quantization: most it may lose against PyTorch, per metric
+    max_loss: dict[str, dict[str, float]] = field(default_factory=lambda: {
+        "int8": {"BLEU": 1.0, "chrF": 1.0}, "int4": {"BLEU": 1.5, "chrF": 1.5}})
+    # by quantization: validation's bound on teacher-forced top-1 agreement
+    min_top1: dict[str, float] = field(default_factory=lambda: {"int8": INT8_MIN_TOP1, "int4": INT4_MIN_TOP1})
     allow_reference_disagreement: bool = False
 
-    def test_set(self, source_lang: str, target_lang: str) -> TestSet:
+    def test_set(self, source_lang: str, target_lang: str, decoder_only: bool) -> TestSet:
         found = self.test_sets.get((source_lang, target_lang))
         if found is None and self.flores_dir is not None:
             found = flores(self.flores_dir, source_lang, target_lang, self.limit)
         if found is None:
             raise PackFailed(f"no test set for {source_lang}→{target_lang}: "
                              f"give --test-set {source_lang}-{target_lang} NAME SRC REF or --flores DIR")
-        return found
+        return found.first(self.llm_limit) if decoder_only else found
+
+
+@dataclass(frozen=True)
+class BuiltPack:
+    entry: CatalogEntry
+    scored: list[scoring.Scored]
 
 
 def _hf_folder(spec: PackSpec, opts: BuildOptions, work: Path, say: Say) -> Path:
@@ -65,7 +81,8 @@ def _hf_folder(spec: PackSpec, opts: BuildOptions, work: Path, say: Say) -> Path
 
     folder = work / spec.model_id.rsplit("/", 1)[-1]  # the exporter may read the languages from the name
     folder.mkdir(parents=True)
-    commit = download(spec.model_id, spec.commit, folder, say, None)
+    # cached in the pack's work folder: an LLM's 4 GB leave the build machine's disk with it
+    commit = download(spec.model_id, spec.commit, folder, say, None, cache_dir=work / "hf-cache")
     if commit != spec.commit:
         raise PackFailed(f"the hub served {spec.model_id} at {commit}, not the pinned {spec.commit}")
     return folder
@@ -75,52 +92,92 @@ def _export(spec: PackSpec, hf_dir: Path, work: Path, quantize: str, opts: Build
     from fanyi.export.fetch import export_validated
 
     pack_dir, validation = export_validated(hf_dir, work / quantize, spec.id, spec.model_id, spec.commit,
-                                            quantize, say, opts.min_int8_top1)
+                                            quantize, say, opts.min_top1.get(quantize, INT8_MIN_TOP1))
     if not validation.passed:
         raise PackFailed(f"the {quantize} pack does not agree with PyTorch:\n{validation.text()}")
     return pack_dir, validation
 
 
-def build_pack(spec: PackSpec, opts: BuildOptions, work: Path, say: Say) -> CatalogEntry:
-    hf_dir = _hf_folder(spec, opts, work, say)
-    fp32_dir, _ = _export(spec, hf_dir, work, "none", opts, say)
-    int8_dir, validation = _export(spec, hf_dir, work, "int8", opts, say)
-    pack = ModelPack.open(int8_dir)
-    languages = (pack.source_lang, pack.target_lang)
-    if languages != (spec.source_lang, spec.target_lang):
-        raise PackFailed(f"the exported pack translates {'→'.join(languages)}, "
+def _check_languages(spec: PackSpec, pack: ModelPack) -> None:
+    if spec.languages:
+        found = set(pack.source_languages) | set(pack.target_languages)
+        if found != set(spec.languages) or set(pack.source_languages) != set(pack.target_languages):
+            raise PackFailed(f"the exported pack translates from {', '.join(pack.source_languages)} into "
+                             f"{', '.join(pack.target_languages)}; packs.json says {', '.join(spec.languages)}")
+    elif (pack.source_lang, pack.target_lang) != (spec.source_lang, spec.target_lang):
+        raise PackFailed(f"the exported pack translates {pack.source_lang}→{pack.target_lang}, "
                          f"packs.json says {spec.source_lang}→{spec.target_lang}")
 
-    test_set = opts.test_set(*languages)
-    sources, token = list(test_set.sources), pack.target_tokens.get(pack.default_target or "")
-    say(f"translating {test_set.label} with PyTorch, the fp32 pack and the int8 pack")
-    outputs = {"pytorch": scoring.pytorch_translations(hf_dir, sources, token, say=say),
-               "fp32": scoring.pack_translations(fp32_dir, sources, say),
-               "int8": scoring.pack_translations(int8_dir, sources, say)}
-    bleu, chrf = scoring.metrics(outputs, list(test_set.references), pack.target_lang)
-    say(f"{test_set.label}: {bleu.text()}; {chrf.text()}")
-    if failures := scoring.gate_failures((bleu, chrf), opts.max_loss):
-        raise PackFailed(f"int8 loses too much against PyTorch on {test_set.label}: " + "; ".join(failures))
+
+def _translate(hf_dir: Path, packs: dict[str, Path], test_set: TestSet, source: str, target: str,
+               decoder_only: bool, say: Say) -> dict[str, list[str]]:
+    """Every system's translations of a test set: PyTorch's and each pack's."""
+    sources = list(test_set.sources)
+    published = list(packs.values())[-1]
+    # an LLM is asked for the direction; a one-way pack translates its own
+    options = DecodeOptions(source=source, target=target) if decoder_only else None
+    say(f"translating {test_set.label} ({source}→{target}) with PyTorch and the {', '.join(packs)} pack(s)")
+    outputs = {"pytorch": scoring.reference_translations(hf_dir, published, sources, options, say=say)}
+    outputs.update({system: scoring.pack_translations(path, sources, options, say) for system, path in packs.items()})
+    return outputs
+
+
+def build_pack(spec: PackSpec, opts: BuildOptions, work: Path, say: Say) -> BuiltPack:
+    hf_dir = _hf_folder(spec, opts, work, say)
+    family, _folder = detect_family(hf_dir)
+    quantize = "int4" if family.decoder_only else "int8"
+    packs: dict[str, Path] = {}  # system → pack folder; the published one last
+    if spec.fp32_pack:
+        packs["fp32"], _ = _export(spec, hf_dir, work, "none", opts, say)
+    packs[quantize], validation = _export(spec, hf_dir, work, quantize, opts, say)
+    pack_dir = packs[quantize]
+    pack = ModelPack.open(pack_dir)
+    _check_languages(spec, pack)
+
+    scored = []
+    for source, target in spec.directions:
+        test_set = opts.test_set(source, target, family.decoder_only)
+        outputs = _translate(hf_dir, packs, test_set, source, target, family.decoder_only, say)
+        bleu, chrf = scoring.metrics(outputs, list(test_set.references), target, quantize)
+        say(f"{test_set.label} ({source}→{target}): {bleu.text()}; {chrf.text()}")
+        if failures := scoring.gate_failures((bleu, chrf), opts.max_loss[quantize]):
+            raise PackFailed(f"{quantize} loses too much against PyTorch on {test_set.label} ({source}→{target}): "
+                             + "; ".join(failures))
+        scored.append(scoring.Scored(spec.id, quantize, source, target, test_set, outputs,
+                                     validation.top1_agreement, bleu, chrf))
+    if "fp32" in packs:
+        shutil.rmtree(packs.pop("fp32"))  # several gigabytes for an LLM: gone before the archive is written
 
     say("choosing the reference translation")
-    ref = reference.choose(hf_dir, int8_dir, opts.allow_reference_disagreement)
-    reference.record(int8_dir, spec.version, ref)
+    ref = reference.choose(hf_dir, pack_dir, opts.allow_reference_disagreement)
+    reference.record(pack_dir, spec.version, ref)
     say(f"reference: {ref.sentence!r} → {ref.output!r}")
-    built = archive.write_zip(int8_dir, opts.out / f"{spec.id}-int8-v{spec.version}.zip")
+    added = notices.add_licence_files(pack_dir, hf_dir, spec.license, spec.model_id, spec.commit)
+    if added:
+        say(f"licence files in the pack: {', '.join(added)}")
+    built = archive.write_zip(pack_dir, opts.out / f"{spec.id}-{quantize}-v{spec.version}.zip")
     say(f"{built.file}: {built.size} bytes, sha256 {built.sha256}")
-    return CatalogEntry(
+    one_way = not spec.languages
+    entry = CatalogEntry(
         id=spec.id, version=spec.version, display_name=spec.display_name, model_id=spec.model_id,
-        revision=spec.commit, architecture=pack.architecture["type"], source_langs=(pack.source_lang,),
-        target_langs=(pack.target_lang,), target_tokens=tuple(pack.target_tokens), quantization=pack.quantization,
+        revision=spec.commit, architecture=pack.architecture["type"],
+        source_langs=(pack.source_lang,) if one_way else tuple(pack.source_languages),
+        target_langs=(pack.target_lang,) if one_way else tuple(pack.target_languages),
+        target_tokens=tuple(pack.target_tokens), quantization=pack.quantization,
         format_version=pack.manifest["format_version"], archive=built,
         urls=tuple(f"{base.rstrip('/')}/{built.file}" for base in opts.base_urls), license=spec.license,
-        quality=Quality(test_set=test_set.label, bleu=_rounded(bleu.scores), chrf=_rounded(chrf.scores),
-                        int8_top1_agreement=round(validation.top1_agreement, 4)),
-        default=spec.default)
+        qualities=tuple(_quality(s) for s in scored), default=spec.default,
+        kv_cache_bytes=memory.kv_cache_bytes(pack.manifest))
+    return BuiltPack(entry, scored)
+
+
+def _quality(scored: scoring.Scored) -> Quality:
+    return Quality(test_set=scored.test_set.label, bleu=_rounded(scored.bleu.scores), chrf=_rounded(scored.chrf.scores),
+                   top1_agreement=round(scored.top1_agreement, 4), source=scored.source, target=scored.target)
 
 
 def _rounded(scores: catalog.Scores) -> catalog.Scores:
-    return catalog.Scores(*(round(v, 2) for v in (scores.pytorch, scores.fp32, scores.int8)))
+    return catalog.Scores(**{k: None if v is None else round(v, 2) for k, v in vars(scores).items()})
 
 
 # errors that say what is wrong with a pack in one line; anything else is a bug and keeps its traceback
@@ -137,11 +194,12 @@ def build_release(specs: list[PackSpec], opts: BuildOptions, *, serial: int | No
     opts.out.mkdir(parents=True, exist_ok=True)
     for stale in (catalog.CATALOG_FILE, QUALITY_FILE):  # a failed run must not leave an older catalog looking new
         (opts.out / stale).unlink(missing_ok=True)
-    entries, skipped = [], []
+    built_packs: list[BuiltPack] = []
+    skipped: list[tuple[str, str]] = []
     for spec in specs:
         with tempfile.TemporaryDirectory(prefix=f".work-{spec.id}-", dir=opts.out) as work:
             try:
-                entries.append(build_pack(spec, opts, Path(work), lambda msg, i=spec.id: say(i, msg)))
+                built_packs.append(build_pack(spec, opts, Path(work), lambda msg, i=spec.id: say(i, msg)))
             except Exception as exc:
                 known = isinstance(exc, PACK_ERRORS)
                 if not spec.optional:
@@ -153,9 +211,11 @@ def build_release(specs: list[PackSpec], opts: BuildOptions, *, serial: int | No
                 skipped.append((spec.id, why.splitlines()[0]))
     now = datetime.now(timezone.utc)
     built = Catalog(serial=serial if serial is not None else default_serial(now),
-                    generated=now.strftime("%Y-%m-%dT%H:%M:%SZ"), packs=tuple(entries), catalog_urls=catalog_urls)
+                    generated=now.strftime("%Y-%m-%dT%H:%M:%SZ"), packs=tuple(b.entry for b in built_packs),
+                    catalog_urls=catalog_urls)
     text = catalog.to_json(built)
     checked = catalog.parse(text.encode("utf-8"), "the new catalog")  # the app's own reader must accept it
-    atomic_write_text(opts.out / QUALITY_FILE, report.quality_markdown(checked, skipped))
+    scored = [s for b in built_packs for s in b.scored]
+    atomic_write_text(opts.out / QUALITY_FILE, report.quality_markdown(checked, scored, skipped))
     atomic_write_text(opts.out / catalog.CATALOG_FILE, text)
     return checked

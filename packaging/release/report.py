@@ -1,43 +1,79 @@
-"""quality.md: the catalog's quality numbers as a markdown table, for the release page and the README."""
+"""quality.md: every pack of the release in one table on the same sentences, for the release page and the README."""
 
 from __future__ import annotations
 
-from fanyi.packs.catalog import Catalog
+from fanyi.packs.catalog import Catalog, Quality
 
-HEADER = ("| pack | test set | BLEU PyTorch | BLEU fp32 | BLEU int8 | chrF PyTorch | chrF fp32 | chrF int8 "
-          "| int8 top-1 agreement |\n|---|---|--:|--:|--:|--:|--:|--:|--:|")
+from . import scoring
+from .scoring import Scored
+
+HEADER = ("| direction | sentences | pack | published as | BLEU PyTorch | BLEU fp32 | BLEU pack | chrF PyTorch "
+          "| chrF fp32 | chrF pack | top-1 agreement |\n|---|---|---|---|--:|--:|--:|--:|--:|--:|--:|")
+CATALOG_HEADER = ("| pack | direction | test set | BLEU PyTorch | BLEU pack | chrF PyTorch | chrF pack |\n"
+                  "|---|---|---|--:|--:|--:|--:|")
 
 
 def _number(value: float | None) -> str:
     return "–" if value is None else f"{value:.1f}"
 
 
-def quality_table(built: Catalog) -> str:
+def _agreement(value: float | None) -> str:
+    return "–" if value is None else f"{100 * value:.1f} %"
+
+
+def comparison_table(scored: list[Scored]) -> str:
+    """One row per pack and direction. The packs of a direction are scored on the sentences all of them
+    translated: the first of the direction's test set (they read the same files), as many as the fewest."""
+    groups: dict[tuple[str, str, str], list[Scored]] = {}
+    for s in scored:
+        groups.setdefault((s.source, s.target, s.test_set.name), []).append(s)
     rows = [HEADER]
-    for p in built.packs:
-        q = p.quality
-        if q is None:
-            continue
-        agreement = "–" if q.int8_top1_agreement is None else f"{100 * q.int8_top1_agreement:.1f} %"
-        numbers = [_number(getattr(s, k)) for s in (q.bleu, q.chrf) for k in ("pytorch", "fp32", "int8")]
-        cells = [p.id, q.test_set, *numbers, agreement]
-        rows.append("| " + " | ".join(cells) + " |")
+    for (source, target, name), members in groups.items():
+        count = min(len(s.test_set.sources) for s in members)
+        for s in members:
+            outputs = {system: hyps[:count] for system, hyps in s.outputs.items()}
+            bleu, chrf = scoring.metrics(outputs, list(s.test_set.references[:count]), target, s.quantization)
+            numbers = [_number(value) for m in (bleu, chrf)
+                       for value in (m.scores.pytorch, m.scores.fp32, m.scores.of(s.quantization))]
+            cells = [f"{source}→{target}", f"{name}, {count} sentences", s.pack, s.quantization, *numbers,
+                     _agreement(s.top1_agreement)]
+            rows.append("| " + " | ".join(cells) + " |")
     return "\n".join(rows) + "\n"
 
 
-def quality_markdown(built: Catalog, skipped: list[tuple[str, str]]) -> str:
+def _direction(pack_id: str, q: Quality) -> str:
+    return f"{q.source}→{q.target}" if q.source and q.target else pack_id
+
+
+def catalog_table(built: Catalog) -> str:
+    """Each pack on its own test set: the numbers catalog.json carries."""
+    rows = [CATALOG_HEADER]
+    for p in built.packs:
+        for q in p.qualities:
+            numbers = [_number(value) for s in (q.bleu, q.chrf) for value in (s.pytorch, s.of(p.quantization))]
+            rows.append("| " + " | ".join([p.id, _direction(p.id, q), q.test_set, *numbers]) + " |")
+    return "\n".join(rows) + "\n"
+
+
+def quality_markdown(built: Catalog, scored: list[Scored], skipped: list[tuple[str, str]]) -> str:
     import sacrebleu
 
     lines = [
         f"# Pack quality (catalog {built.serial}, {built.generated})",
         "",
-        "PyTorch: `generate()` of the original model with its own generation defaults. fp32 and int8: the "
-        "packs through Fanyi's engine (`Translator.translate_batch`, the pack's defaults). "
-        f"sacrebleu {sacrebleu.__version__}: BLEU with the `zh` tokenizer for Chinese targets (`13a` otherwise), "
-        "chrF with its defaults. int8 top-1 agreement: teacher-forced next-token agreement with PyTorch "
-        "on the validation sentences.",
+        "Every pack of this release, OPUS-MT and translation LLMs alike, on the same sentences of each "
+        "direction. PyTorch: `generate()` of the original model (OPUS-MT with its own generation defaults; "
+        "an LLM greedy, on the prompt the pack writes: the model's chat template around its card's "
+        "instruction). fp32 and pack: the packs through Fanyi's engine (`Translator.translate_batch`, the "
+        "pack's defaults; an LLM is given each sentence as a paragraph). The pack is what the catalog "
+        f"publishes: int8 for OPUS-MT, int4 for LLMs. sacrebleu {sacrebleu.__version__}: BLEU with the `zh` "
+        "tokenizer for Chinese targets (`13a` otherwise), chrF with its defaults. Top-1 agreement: "
+        "teacher-forced next-token agreement of the pack with PyTorch on the validation sentences.",
         "",
-        quality_table(built),
+        comparison_table(scored),
+        "The catalog's numbers, each pack on all the sentences it was scored on:",
+        "",
+        catalog_table(built),
     ]
     if skipped:
         lines += ["Optional packs left out of this catalog:", ""]

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from fanyi.packs.catalog import License
 
 _COMMIT = re.compile(r"^[0-9a-f]{40}$")
+_TERRITORY = re.compile(r"^[A-Z]{2}$")
 
 
 class SpecError(Exception):
@@ -23,11 +24,24 @@ class PackSpec:
     display_name: dict[str, str]
     model_id: str  # the Hugging Face repository
     commit: str  # the pinned commit of that repository (40 hex digits), never a branch
-    source_lang: str  # what the exported manifest must say, checked after export
-    target_lang: str
     license: License
+    # what the exported manifest must say, checked after export: one direction (source_lang,
+    # target_lang), or a translation LLM's languages (both ways, the model's own codes)
+    source_lang: str | None = None
+    target_lang: str | None = None
+    languages: tuple[str, ...] = ()
+    # the directions scored and gated (source, target); a one-way pack's own by default
+    score: tuple[tuple[str, str], ...] = field(default_factory=tuple)
+    fp32_pack: bool = True  # export and score an fp32 pack too (an LLM's may not fit the build machine)
     default: bool = False  # the pack the installers carry and the app offers first
     optional: bool = False  # a failure skips the pack with a warning instead of failing the release
+    comment: str = ""  # for people: where the commit was found, why a choice was made
+
+    @property
+    def directions(self) -> tuple[tuple[str, str], ...]:
+        if self.score:
+            return self.score
+        return ((self.source_lang, self.target_lang),) if self.source_lang and self.target_lang else ()
 
 
 def _field(raw: dict, key: str, kind: type, where: str, default=None):
@@ -41,6 +55,36 @@ def _field(raw: dict, key: str, kind: type, where: str, default=None):
     return value
 
 
+def _strings(raw: dict, key: str, where: str) -> tuple[str, ...]:
+    values = _field(raw, key, list, where, [])
+    if not all(isinstance(v, str) and v for v in values):
+        raise SpecError(f"{where}: {key!r} must be a list of non-empty strings")
+    return tuple(values)
+
+
+def _license(lic: dict, where: str) -> License:
+    territories = _strings(lic, "excluded_territories", where)
+    if bad := [t for t in territories if not _TERRITORY.match(t)]:
+        raise SpecError(f"{where}: 'excluded_territories' holds {bad[0]!r}: use ISO 3166-1 codes and EU")
+    restrictions = _field(lic, "restrictions", dict, where, {})
+    if restrictions and "en" not in restrictions:
+        raise SpecError(f"{where}: the license 'restrictions' need an 'en' list")
+    users = _field(lic, "max_monthly_active_users", int, where, 0) or None
+    return License(_field(lic, "name", str, where), _field(lic, "url", str, where),
+                   _field(lic, "commercial_use", bool, where), excluded_territories=territories,
+                   max_monthly_active_users=users,
+                   restrictions={lang: _strings(restrictions, lang, where) for lang in restrictions},
+                   notice=_field(lic, "notice", str, where, "") or None,
+                   ask_before_download=_field(lic, "ask_before_download", bool, where, False))
+
+
+def _directions(raw: dict, where: str) -> tuple[tuple[str, str], ...]:
+    pairs = _field(raw, "score", list, where, [])
+    if not all(isinstance(p, list) and len(p) == 2 and all(isinstance(c, str) and c for c in p) for p in pairs):
+        raise SpecError(f"{where}: 'score' is a list of [source, target] pairs, such as [\"en\", \"zh\"]")
+    return tuple((source, target) for source, target in pairs)
+
+
 def _spec(raw: object, where: str) -> PackSpec:
     if not isinstance(raw, dict):
         raise SpecError(f"{where}: a pack must be an object")
@@ -52,17 +96,27 @@ def _spec(raw: object, where: str) -> PackSpec:
     names = _field(raw, "display_name", dict, where)
     if not isinstance(names.get("en"), str) or not all(isinstance(v, str) and v for v in names.values()):
         raise SpecError(f"{where}: 'display_name' needs a non-empty 'en' name")
-    lic = _field(raw, "license", dict, where)
-    license_ = License(_field(lic, "name", str, where), _field(lic, "url", str, where),
-                       _field(lic, "commercial_use", bool, where))
     version = _field(raw, "version", int, where)
     if version < 1:
         raise SpecError(f"{where}: 'version' must be at least 1")
+    languages = _strings(raw, "languages", where)
+    one_way = "source_lang" in raw or "target_lang" in raw
+    if one_way == bool(languages):
+        raise SpecError(f"{where}: give either 'source_lang' and 'target_lang' or 'languages'")
+    source = _field(raw, "source_lang", str, where) if one_way else None
+    target = _field(raw, "target_lang", str, where) if one_way else None
+    score = _directions(raw, where)
+    if languages and not score:
+        raise SpecError(f"{where}: a pack of several languages names the directions to 'score'")
+    if bad := [f"{s}-{t}" for s, t in score if languages and not {s, t} <= set(languages)]:
+        raise SpecError(f"{where}: 'score' direction {bad[0]} is not between its 'languages'")
     return PackSpec(id=pack_id, version=version, display_name=dict(names), model_id=_field(raw, "model_id", str, where),
-                    commit=commit, source_lang=_field(raw, "source_lang", str, where),
-                    target_lang=_field(raw, "target_lang", str, where), license=license_,
+                    commit=commit, license=_license(_field(raw, "license", dict, where), where),
+                    source_lang=source, target_lang=target, languages=languages, score=score,
+                    fp32_pack=_field(raw, "fp32_pack", bool, where, True),
                     default=_field(raw, "default", bool, where, False),
-                    optional=_field(raw, "optional", bool, where, False))
+                    optional=_field(raw, "optional", bool, where, False),
+                    comment=_field(raw, "comment", str, where, ""))
 
 
 def load_specs(path: Path) -> list[PackSpec]:

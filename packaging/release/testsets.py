@@ -27,6 +27,10 @@ class TestSet:
         """What the catalog and quality.md call it."""
         return f"{self.name}, {len(self.sources)} sentences"
 
+    def first(self, count: int | None) -> "TestSet":
+        """The first `count` sentences (all of them for None)."""
+        return TestSet(self.name, self.sources[:count], self.references[:count])
+
 
 def _lines(path: Path) -> list[str]:
     try:

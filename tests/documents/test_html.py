@@ -136,3 +136,10 @@ def test_xhtml_suffix_is_translated(tmp_path, translator):
     result, out = run(tmp_path, translator, page, name="doc.xhtml")
     assert result.output.name == "doc.zh.xhtml"
     assert 'lang="zh" xml:lang="zh"' in out and "<p>⟦TEXT⟧</p>" in out
+
+
+def test_inline_tags_stay_put_when_the_text_comes_back_unchanged():
+    source = "<p><b>world</b>, <a href='#'>link</a></p>"
+    html = HtmlText(source, xhtml=False)
+    assert [unit.text for unit in html.units()] == ["world, link"]
+    assert html.rewrite(iter(["world, link"]), bilingual=False, target_lang="en") == source

@@ -59,3 +59,10 @@ def test_render_writes_markup_as_it_was():
 def test_more_pieces_than_characters_still_loses_nothing():
     pieces = [Piece("a"), Piece("b"), Piece("c")]
     assert "".join(distribute("好", pieces)) == "好"
+
+
+def test_a_translation_that_came_back_unchanged_keeps_every_piece_as_it_was():
+    pieces = [Piece("world", Kind.TEXT), Piece(", "), Piece("link")]
+    assert distribute("world, link", pieces) == ["world", ", ", "link"]
+    # the same words with other spacing are unchanged too (the HTML unit joins whitespace)
+    assert distribute("world,  link ", [Piece("world"), Piece(",\n "), Piece("link")]) == ["world", ",\n ", "link"]

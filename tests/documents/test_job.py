@@ -300,3 +300,34 @@ def test_output_names_carry_a_variant_only_when_it_is_not_the_packs_default(tmp_
     first = translate_document(src, tiny_translator, options=DecodeOptions(target="cmn_Hans"))
     second = translate_document(src, tiny_translator, options=DecodeOptions(target="cmn_Hant"))
     assert (first.output.name, second.output.name) == ("a.zh.txt", "a.cmn_Hant.txt")
+
+
+class ContextTranslator:
+    """A translator that takes each paragraph's predecessor (an LLM pack with a context prompt)."""
+
+    source_lang, target_lang, takes_context = "en", "zh", True
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[str, str]] = []
+
+    def languages(self, options):
+        from fanyi.engine.language_choice import LanguageChoice
+
+        return LanguageChoice(None, None, "en", "zh")
+
+    def translate_results(self, texts, options=None, progress=None, cancel=None, contexts=None):
+        from fanyi.engine.results import Translation
+
+        assert contexts is not None and len(contexts) == len(texts)
+        self.seen += list(zip(texts, contexts))
+        return [Translation(f"[{t}|{c}]") for t, c in zip(texts, contexts)]
+
+
+def test_a_context_taking_pack_gets_each_paragraphs_predecessor(tmp_path):
+    src = write(tmp_path, "a.txt", "First.\n\nSame.\n\nSecond.\n\nSame.\n")
+    translator = ContextTranslator()
+    out = translate_document(src, translator).output.read_text(encoding="utf-8")
+    # the same text after different paragraphs is translated twice, each with what came before it
+    assert out == "[First.|]\n\n[Same.|First.]\n\n[Second.|Same.]\n\n[Same.|Second.]\n"
+    assert sorted(translator.seen) == sorted([("First.", ""), ("Same.", "First."), ("Second.", "Same."),
+                                              ("Same.", "Second.")])

@@ -51,6 +51,22 @@ def test_available_install_translate_update(user_dirs, publish, server):
     assert sorted(p.name for p in paths.user_packs_dir().iterdir()) == [PACK_ID]
 
 
+def test_a_pack_whose_licence_restricts_its_use_installs_only_once_its_terms_are_accepted(user_dirs, publish):
+    terms = "The licence does not apply in the European Union, the United Kingdom or South Korea."
+    publish(1, license={"name": "Tencent HY Community License", "url": "https://example.org/License.txt",
+                        "commercial_use": True, "excluded_territories": ["EU", "GB", "KR"],
+                        "restrictions": {"en": [terms], "zh_CN": ["不适用于欧盟、英国和韩国。"]}})
+    env = env_for(user_dirs)
+    asked = run("models", "install", PACK_ID, env=env)
+    assert asked.returncode == 2 and asked.stdout == ""
+    assert f"{PACK_ID}: Tencent HY Community License, https://example.org/License.txt\n  - {terms}\n" in asked.stderr
+    assert "--accept-license" in asked.stderr.splitlines()[-1]
+    assert not paths.downloads_dir().exists() or not any(paths.downloads_dir().iterdir())  # nothing downloaded
+    accepted = run("models", "install", PACK_ID, "--accept-license", env=env)
+    assert accepted.returncode == 0, accepted.stderr
+    assert accepted.stdout.startswith(f"installed {PACK_ID} (version 1) in ")
+
+
 def test_no_catalog_and_no_network_is_one_line(user_dirs, monkeypatch):
     monkeypatch.setenv("FANYI_CATALOG_URL", closed_port_url())
     # the built-in catalog URLs go through a proxy that is not there: no network, and no internet in a test

@@ -169,7 +169,8 @@ def test_an_update_over_a_bundled_pack_installs_a_user_copy_that_wins(user_dirs,
 
 
 # --- refreshing the catalog -------------------------------------------------------------------------
-def test_refresh_keeps_a_catalog_only_when_it_is_not_older(user_dirs, publish, server):
+def test_refresh_keeps_a_catalog_only_when_it_is_not_older(user_dirs, publish, server, monkeypatch):
+    monkeypatch.setattr(catalog, "DEFAULT_CATALOG_URLS", ())  # after an older copy refresh tries the next URL
     publish(2, serial=7)
     assert catalog_fetch.refresh().serial == 7
     current = catalog.load()

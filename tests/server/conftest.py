@@ -30,7 +30,8 @@ def served_translators():
 
 @pytest.fixture
 def serve(served_translators):
-    """serve(packs, api_key=None, opener=None) → a started BackgroundServer; ``.address`` is its URL."""
+    """serve(packs, api_key=None, opener=None, options=…, browsers=None) → a started BackgroundServer;
+    ``.address`` is its URL."""
     from fanyi.engine.translator import Translator
     from fanyi.server.core import Core
     from fanyi.server.models import Models
@@ -44,10 +45,10 @@ def serve(served_translators):
 
     servers = []
 
-    def start(packs, *, api_key=None, opener=None, options=DecodeOptions) -> BackgroundServer:
+    def start(packs, *, api_key=None, opener=None, options=DecodeOptions, browsers=None) -> BackgroundServer:
         infos = [pack_info(p) for p in packs]
         core = Core(Models(lambda: infos, opener or cached), api_key=api_key, options=options)
-        server = BackgroundServer(core, bind("127.0.0.1", 0))
+        server = BackgroundServer(core, bind("127.0.0.1", 0), browsers=browsers)
         server.start()
         servers.append(server)
         return server

@@ -11,7 +11,7 @@ from libretranslatepy import LibreTranslateAPI
 
 from fanyi.engine.options import DecodeOptions
 
-CLIENTS = 6  # fewer than API_MAX_WAITING + 1, so that none is turned away as busy
+CLIENTS = 6
 ROUNDS = 3
 
 

@@ -5,22 +5,14 @@ from __future__ import annotations
 import json
 import socket
 import threading
-import time
 from urllib.parse import urlsplit
 
 import pytest
 import requests
-from api_helpers import SlowTranslator
+from api_helpers import SlowTranslator, wait_until
 
 DEADLINE = 30.0
 
-
-def wait_until(condition, what: str) -> None:
-    end = time.monotonic() + DEADLINE
-    while not condition():
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.01)
 
 
 def send_and_leave(address: str, path: str, body: dict, *, read_first: bool = False, until=None) -> None:

@@ -7,6 +7,8 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
+import time
 
 import pytest
 import requests
@@ -31,8 +33,9 @@ class Serving:
         self.banner = first + "".join(self.process.stdout.readline() for _ in range(2))
 
     def stop(self) -> tuple[int, str]:
+        """Ctrl+C; the exit code and the rest of stdout (stderr, uvicorn's log, is kept in ``log``)."""
         self.process.send_signal(signal.SIGINT)
-        out, _ = self.process.communicate(timeout=60)
+        out, self.log = self.process.communicate(timeout=60)
         return self.process.returncode, out
 
 
@@ -85,3 +88,69 @@ def test_a_port_in_use_is_one_line_and_exit_2(tiny_pack):
     assert result.stderr.strip() == f"fanyi: cannot listen on 127.0.0.1:{port}: the port is in use"
 
 
+
+
+@pytest.mark.parametrize("port", ["99999", "-1"])
+def test_a_port_out_of_range_is_one_line_and_exit_2(tiny_pack, port):
+    result = subprocess.run([sys.executable, "-m", "fanyi", "serve", "--model", str(tiny_pack), "--port", port],
+                            capture_output=True, text=True, timeout=STARTUP)
+    assert result.returncode == 2
+    assert result.stderr.strip() == (f"fanyi: cannot listen on port {port}: a port is a number from 0 to 65535 "
+                                     "(0: any free port)")
+
+
+def test_keys_never_appear_in_the_access_log(tiny_pack):
+    serving = Serving("--port", "0", "--model", str(tiny_pack), "--api-key", "sekret-key")
+    try:
+        for query in ("api_key=sekret-key", "token=sekret-key", "auth_key=sekret-key&x=1"):
+            answer = requests.post(f"{serving.address}/translate?{query}", json={"q": EN[0], "target": "zh"},
+                                   timeout=60)
+            assert answer.status_code == 200
+    finally:
+        _, out = serving.stop()
+    logged = serving.banner + out + serving.log  # uvicorn's access log is on stdout
+    assert "sekret-key" not in logged
+    assert "/translate?api_key=*** HTTP/1.1" in logged and "auth_key=***&x=1" in logged
+
+
+def test_a_cors_origin_that_is_no_origin_is_one_line(tiny_pack):
+    result = subprocess.run([sys.executable, "-m", "fanyi", "serve", "--model", str(tiny_pack), "--port", "0",
+                             "--cors-origin", "localhost:3000/app"], capture_output=True, text=True, timeout=STARTUP)
+    assert result.returncode == 2
+    assert result.stderr.strip() == ("fanyi: 'localhost:3000/app' is not an origin (scheme://host[:port], "
+                                     "e.g. http://localhost:3000)")
+
+
+def test_a_listed_cors_origin_is_let_in(tiny_pack):
+    serving = Serving("--port", "0", "--model", str(tiny_pack), "--cors-origin", "http://localhost:3000")
+    try:
+        url = serving.address + "/translate"
+        assert requests.post(url, data={"q": EN[0], "target": "zh"}, headers={"Origin": "http://localhost:3000"},
+                             timeout=60).status_code == 200
+        assert requests.post(url, data={"q": EN[0], "target": "zh"}, headers={"Origin": "http://localhost:3001"},
+                             timeout=60).status_code == 403
+    finally:
+        serving.stop()
+
+
+def test_sigterm_answers_what_runs_and_waits_503_and_exits_0(tiny_pack):
+    serving = Serving("--port", "0", "--model", str(tiny_pack), "--beams", "4")
+    answers: list[requests.Response] = []
+
+    def ask(n: int) -> None:  # ~20,000 characters of different sentences: seconds of work each
+        text = " ".join(f"Sentence {n} number {i} is about the weather today." for i in range(380))
+        answers.append(requests.post(serving.address + "/translate", json={"q": text, "source": "en", "target": "zh"},
+                                     timeout=120))
+
+    clients = [threading.Thread(target=ask, args=(n,)) for n in range(3)]  # one translating, two in line
+    for client in clients:
+        client.start()
+    time.sleep(1.5)
+    serving.process.send_signal(signal.SIGTERM)
+    out, log = serving.process.communicate(timeout=60)
+    for client in clients:
+        client.join(60)
+    assert serving.process.returncode == 0 and out.strip().endswith("stopped")
+    assert "Traceback" not in log and "CancelledError" not in log
+    assert [a.status_code for a in answers] == [503] * 3
+    assert all(a.json() == {"error": "Fanyi is stopping; try again once it runs again"} for a in answers)

@@ -3,15 +3,19 @@ translates with the model the window's worker already loaded, and the server sto
 
 from __future__ import annotations
 
+import os
 import socket
+import stat
 
 import pytest
 import requests
 from libretranslatepy import LibreTranslateAPI
+
+from PySide6.QtWidgets import QLineEdit
 from ui_fakes import LOAD_TIMEOUT
 
 from fanyi.engine.options import DecodeOptions
-from fanyi.ui.settings import Settings, load_settings
+from fanyi.ui.settings import Settings, load_settings, save_settings
 from fanyi.ui.settings_dialog import SettingsDialog
 
 
@@ -113,3 +117,35 @@ def test_the_dialog_shows_the_address_to_paste(qtbot):
     assert dialog.api_deeplx.text() == "http://127.0.0.1:5123/translate"
     chosen = dialog.result_settings()
     assert (chosen.api_enabled, chosen.api_port, chosen.api_key) == (True, 5123, "sekret")
+    assert dialog.api_key.echoMode() != QLineEdit.EchoMode.Normal  # not shown to whoever looks at the screen
+
+
+@pytest.mark.skipif(os.name == "nt", reason="POSIX permissions")
+def test_settings_holding_a_key_are_readable_by_their_owner_only(tmp_path):
+    path = tmp_path / "settings.json"
+    save_settings(Settings(api_key="sekret"), path)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    save_settings(Settings(api_key=""), path)  # no secret: the usual permissions
+    assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~_umask()
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def test_origins_in_the_settings_may_use_the_server(qtbot, make_app, fake_backend):
+    app = make_app(fake_backend)
+    qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
+    port = free_port()
+    app.settings.update(api_enabled=True, api_port=port, api_origins=["http://localhost:3000"])
+    url = f"http://127.0.0.1:{port}/translate"
+
+    def from_page(origin: str) -> int:
+        return requests.post(url, data={"q": "Hi.", "source": "en", "target": "zh"}, headers={"Origin": origin},
+                             timeout=30).status_code
+
+    assert from_page("http://localhost:3000") == 200 and from_page("https://evil.example") == 403
+    app.settings.update(api_origins=[])  # restarts with no page allowed
+    assert from_page("http://localhost:3000") == 403

@@ -102,6 +102,6 @@ def test_no_english_is_left_where_the_engine_or_a_pack_speaks(qtbot, make_app, f
     dialog = SettingsDialog(app.settings.current, tray_available=True)
     qtbot.addWidget(dialog)
     assert [dialog.tabs.tabText(i) for i in range(dialog.tabs.count())] == [
-        "翻译", "外观", "快捷键和托盘", "下载", "其他应用"]
+        "翻译", "外观", "快捷键和托盘", "下载", "其他应用", "术语表"]
     win._on_load_failed("manifest.json is missing")
     assert win.target.error.text() == "无法打开模型：manifest.json is missing"

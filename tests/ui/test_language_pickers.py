@@ -134,3 +134,23 @@ def test_the_top_bar_fits_a_1000_pixel_window_and_the_lists_show_whole_names(nll
     for picker in (win.source_picker, win.target_picker, win.pack_box):
         view = picker.view()
         assert view.minimumWidth() >= view.sizeHintForColumn(0)
+
+
+def test_an_llm_pack_has_the_pickers_and_streams_its_translation(qtbot, make_app, ui_dirs, tiny_llm_pack):
+    """A decoder-only pack (HY-MT1.5's architecture) in the window: its card's languages in the pickers,
+    English → Chinese at first, the translation as the engine makes it."""
+    pack = tiny_llm_pack("hunyuan", "int4")
+    (ui_dirs / "bundled" / pack.name).symlink_to(pack, target_is_directory=True)
+    app = make_app(opener=open_translator)
+    win = app.window
+    win.show()
+    qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
+    assert win.source_picker.isVisible() and not win.variant_box.isVisible()
+    assert (win.source_picker.code(), win.target_picker.code()) == ("en", "zh")
+    labels = dict((code, text) for text, code in items(win.target_picker))
+    assert len(labels) == 38 and labels["zh-Hant"].startswith("Chinese (Traditional)") and "yue" in labels
+    reference = Translator.open(pack, threads=1)
+    win.source.set_text("Good morning.")
+    win.translate_now()
+    wait_translated(qtbot, win, "Good morning.", app.direction.options(), reference)
+    assert app.direction.options().source == "en" and app.direction.options().target == "zh"

@@ -138,25 +138,25 @@ def test_the_model_manager_lists_available_packs_downloads_and_updates(qtbot, em
         return [manager.available.item(0, c).text() for c in range(manager.available.columnCount())]
 
     assert manager.available.rowCount() == 1
-    assert row()[:2] == ["English → Chinese", "English → Chinese"] and row()[3:7] == ["int8", "CC-BY-4.0",
-                                                                                      "BLEU 30.9", ""]
+    assert row()[:3] == ["English → Chinese", "English → Chinese", "MarianMT"]
+    assert row()[5:9] == ["int8", "CC-BY-4.0", "BLEU 30.9", ""] and row()[4].endswith("MB")  # memory needed
     manager.available.selectRow(0)
     assert manager.download_button.isEnabled() and manager.download_button.text() == "Download"
     qtbot.mouseClick(manager.download_button, Qt.MouseButton.LeftButton)
     wait_op(qtbot, empty_app)
-    assert row()[6] == "Installed" and library.find_pack(PACK_ID).pack_version == 1
+    assert row()[8] == "Installed" and library.find_pack(PACK_ID).pack_version == 1
     manager.available.selectRow(0)
     assert not manager.download_button.isEnabled()
 
     publish(2)
     qtbot.mouseClick(manager.refresh_button, Qt.MouseButton.LeftButton)
     wait_op(qtbot, empty_app)
-    assert row()[6] == "Update available"
+    assert row()[8] == "Update available"
     manager.available.selectRow(0)
     assert manager.download_button.text() == "Update"
     qtbot.mouseClick(manager.download_button, Qt.MouseButton.LeftButton)
     wait_op(qtbot, empty_app)
-    assert row()[6] == "Installed" and library.find_pack(PACK_ID).pack_version == 2
+    assert row()[8] == "Installed" and library.find_pack(PACK_ID).pack_version == 2
 
 
 def test_a_non_commercial_licence_is_shown_before_the_download(qtbot, empty_app, publish, monkeypatch):
@@ -167,12 +167,61 @@ def test_a_non_commercial_licence_is_shown_before_the_download(qtbot, empty_app,
     qtbot.mouseClick(manager.refresh_button, Qt.MouseButton.LeftButton)
     wait_op(qtbot, empty_app)
     asked = []
-    monkeypatch.setattr(QMessageBox, "question",
-                        lambda *args, **kw: asked.append(args[2]) or QMessageBox.StandardButton.No)
+
+    def answer(box: QMessageBox) -> QMessageBox.StandardButton:
+        asked.append(box.text() + "\n" + box.informativeText())
+        return QMessageBox.StandardButton.No
+
+    monkeypatch.setattr(QMessageBox, "exec", answer)
     manager.available.selectRow(0)
     qtbot.mouseClick(manager.download_button, Qt.MouseButton.LeftButton)
     assert asked and "CC-BY-NC-4.0" in asked[0] and "commercial" in asked[0]
     assert not empty_app.ops.busy and library.list_packs() == []
+
+
+def test_a_licences_terms_are_shown_and_accepted_before_the_download(qtbot, empty_app, publish, monkeypatch):
+    """The Tencent HY Community License: its territories and terms, as the catalog states them."""
+    terms = ["It does not apply in the European Union, the United Kingdom or South Korea.",
+             "The output must not be used to improve other AI models."]
+    publish(1, license={"name": "Tencent-HY-Community", "url": "https://example.org/License.txt",
+                        "commercial_use": True, "excluded_territories": ["EU", "GB", "KR"],
+                        "restrictions": {"en": terms}, "ask_before_download": True})
+    empty_app.show_models()
+    manager = empty_app._dialogs["models"]
+    qtbot.mouseClick(manager.refresh_button, Qt.MouseButton.LeftButton)
+    wait_op(qtbot, empty_app)
+    shown = []
+
+    def accept(box: QMessageBox) -> QMessageBox.StandardButton:
+        shown.append(box.informativeText())
+        return QMessageBox.StandardButton.Yes
+
+    monkeypatch.setattr(QMessageBox, "exec", accept)
+    manager.available.selectRow(0)
+    qtbot.mouseClick(manager.download_button, Qt.MouseButton.LeftButton)
+    wait_op(qtbot, empty_app)
+    assert shown and all(t in shown[0] for t in terms) and "https://example.org/License.txt" in shown[0]
+    assert library.find_pack(PACK_ID) is not None
+
+
+def test_a_pack_too_big_for_this_computer_is_marked_and_asked_about(qtbot, make_app, fake_backend, tiny_pack_zh_en,
+                                                                     monkeypatch):
+    library.import_pack(tiny_pack_zh_en)
+    monkeypatch.setattr("fanyi.ui.memory_check.physical_memory", lambda: 64 << 20)  # 64 MB of RAM
+    app = make_app(fake_backend)
+    app.show_models()
+    manager = app._dialogs["models"]
+    memory = [manager.table.item(r, 4).text() for r in range(manager.table.rowCount())]
+    assert all(m.startswith("⚠ ") for m in memory)
+    asked = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: asked.append(a[2]) or QMessageBox.StandardButton.No)
+    win = app.window
+    other = win.pack_box.findData("tiny-zh-en")
+    current = app.packs.current
+    win.pack_box.setCurrentIndex(other)
+    win.pack_box.activated.emit(other)  # as when the user picks it
+    assert asked and "tiny-zh-en needs about" in asked[0]
+    assert app.packs.current == current and win.pack_box.currentData() == current.name  # nothing loaded
 
 
 def test_the_download_mirror_setting_is_tried_first(qtbot, empty_app, publish, server):
@@ -228,10 +277,11 @@ def test_the_model_manager_lists_removes_and_sets_the_default(qtbot, make_app, f
     app = make_app(fake_backend)
     app.show_models()
     manager = app._dialogs["models"]
-    rows = {manager.table.item(r, 0).text(): [manager.table.item(r, c).text() for c in range(6)]
+    rows = {manager.table.item(r, 0).text(): [manager.table.item(r, c).text() for c in range(8)]
             for r in range(manager.table.rowCount())}
-    assert rows["tiny-en-zh"][1:5:2] == ["English → Chinese", "full precision"] and rows["tiny-en-zh"][4] == "bundled"
-    assert rows["tiny-en-zh-int8"][3:5] == ["int8", "user-installed"]
+    assert rows["tiny-en-zh"][1:3] == ["English → Chinese", "MarianMT"]
+    assert rows["tiny-en-zh"][5:7] == ["full precision", "bundled"]
+    assert rows["tiny-en-zh-int8"][5:7] == ["int8", "user-installed"]
     manager.select("tiny-en-zh")
     assert not manager.remove_button.isEnabled()  # bundled packs stay
     manager.select("tiny-en-zh-int8")
@@ -267,7 +317,7 @@ def test_a_broken_pack_is_listed_greyed_never_chosen_and_removable(qtbot, make_a
     row = names.index("aaa-broken")
     cell = manager.table.item(row, 1)
     assert cell.text() == "Broken: manifest.json: source_lang is missing"
-    assert manager.table.columnSpan(row, 1) == 3 and f"{broken}" in cell.toolTip()
+    assert manager.table.columnSpan(row, 1) == 5 and f"{broken}" in cell.toolTip()
     assert cell.foreground().color() == manager.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
     manager.select("aaa-broken")
     assert not manager.default_button.isEnabled() and manager.remove_button.isEnabled()

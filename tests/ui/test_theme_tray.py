@@ -26,7 +26,7 @@ def test_without_a_tray_closing_the_window_quits(qtbot, make_app, fake_backend):
     app.settings.start_in_tray.set(True)
     app.start()  # start_in_tray cannot hide the only way back in
     assert app.window.isVisible()
-    with qtbot.waitSignal(app.quit_requested, timeout=1000):
+    with qtbot.waitSignal(app.quit_requested, timeout=10_000):
         app.window.close()
     assert QApplication.instance() is not None
 

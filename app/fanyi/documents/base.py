@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Protocol
 
 from fanyi.cancel import CancelToken
+from fanyi.engine.language_choice import LanguageChoice
 from fanyi.engine.options import DecodeOptions
 from fanyi.engine.results import Translation
 from fanyi.limits import REPORT_ENTRIES_PER_REASON, REPORT_REASONS
@@ -31,7 +32,10 @@ class TextTranslator(Protocol):
         options: DecodeOptions | None = None,
         progress: Callable[[int, int], None] | None = None,
         cancel: CancelToken | None = None,
+        contexts: Sequence[str] | None = None,
     ) -> list[Translation]: ...
+
+    def languages(self, options: DecodeOptions | None) -> LanguageChoice: ...
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from typing import TextIO
 
 from fanyi.cancel import Cancelled
 from fanyi.engine.options import DecodeOptions
+from fanyi.glossary import Glossary, with_glossary
 
 from .base import DocumentError, TextTranslator
 from .job import check_source, translate_document
@@ -69,7 +70,7 @@ class ProgressBar:
 
 
 def run(args: argparse.Namespace, translator_factory: Callable[[], TextTranslator],
-        options: DecodeOptions | None = None) -> int:
+        options: DecodeOptions | None = None, glossary: Glossary | None = None) -> int:
     """Translate every input; 0 when all were translated completely, 1 otherwise, 2 for a usage error.
     ``options``: the languages as the router chose them; without, --target and --source as given."""
     inputs: list[Path] = args.inputs
@@ -92,6 +93,8 @@ def run(args: argparse.Namespace, translator_factory: Callable[[], TextTranslato
     if not ready:
         return 1
     translator = translator_factory()
+    if glossary is not None:
+        options = with_glossary(options, glossary, translator.languages(options))
     for src in ready:
         bar = ProgressBar(sys.stderr, src.name)
         try:

@@ -60,6 +60,11 @@ def distribute(translation: str, pieces: Sequence[Piece]) -> list[str]:
     text_index = [i for i, p in enumerate(pieces) if p.kind is Kind.TEXT]
     if not text_index:
         return []
+    if translation.split() == source_text(pieces).split():
+        # Came back as it was (a name, a sentence left untranslated): every piece keeps its own text,
+        # rather than shares by length that move the markup ("<b>world</b>, <a>link</a>" was
+        # "<b>world, </b>l<a>ink</a>").
+        return [pieces[i].text for i in text_index]
     body = translation.strip()
     regions, groups = _split_at_anchors(body, pieces)
     shares: dict[int, str] = {}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import os
 import re
 import tempfile
 from collections import Counter
@@ -34,6 +35,7 @@ from .registry import Format, format_for
 
 # Units are read in windows so that memory stays bounded for a file of any size; inside a window,
 # texts are deduplicated and sorted by length so that a batch pads little.
+NAME_MAX = 255  # bytes of a file name: ext4, XFS, btrfs, APFS (as UTF-8); NTFS counts 255 UTF-16 units
 WINDOW_UNITS = 256
 WINDOW_CHARS = 64_000
 BATCH_UNITS = 16
@@ -74,9 +76,27 @@ def _output_names(src: Path, target_lang: str, folder: Path | None) -> Iterator[
     suffix = format_for(src).output_suffix or src.suffix
     language = re.sub(r"[^A-Za-z0-9_-]", "", target_lang) or "translated"
     folder = src.parent if folder is None else folder
-    yield folder / f"{src.stem}.{language}{suffix}"
+    limit = _longest_name(folder)
+    yield folder / _fitted(src.stem, f".{language}{suffix}", limit)
     for number in itertools.count(1):
-        yield folder / f"{src.stem}.{language}.{number}{suffix}"
+        yield folder / _fitted(src.stem, f".{language}.{number}{suffix}", limit)
+
+
+def _longest_name(folder: Path) -> int:
+    """The longest file name ``folder``'s file system takes, in bytes (255 on nearly every one)."""
+    try:
+        return min(os.pathconf(folder, "PC_NAME_MAX"), NAME_MAX)
+    except (AttributeError, OSError, ValueError):  # Windows has no pathconf; a folder that does not exist yet
+        return NAME_MAX
+
+
+def _fitted(stem: str, tail: str, limit: int) -> str:
+    """``stem + tail``, the stem cut short (between characters) when the whole would be longer than
+    ``limit`` bytes: a source name near the limit must not make its output's name too long."""
+    room = limit - len(os.fsencode(tail))
+    while stem and len(os.fsencode(stem)) > room:
+        stem = stem[:-1]
+    return (stem.rstrip(" .") or "translated") + tail
 
 
 def translate_document(
@@ -212,6 +232,9 @@ def _reason(unit: Unit, target: str) -> str | None:
     return unit.keep or keep_reason(unit.text, target)
 
 
+_Key = tuple[str, str]  # a unit's text and the text before it (empty unless the pack takes context)
+
+
 class _Translating:
     """Feeds units to the translator window by window and yields one result per unit."""
 
@@ -233,6 +256,10 @@ class _Translating:
         self._cancel = cancel
         self._total = total
         self._done = 0
+        # an LLM pack is given each paragraph's predecessor (its context prompt): then the same text in
+        # two places is two translations, and a unit is known by its text and what came before it
+        self._context = bool(getattr(translator, "takes_context", False))
+        self._previous = ""
 
     def results(self, units: Iterable[Unit]) -> Iterator[str | None]:
         self._tick(0)
@@ -251,35 +278,47 @@ class _Translating:
         if self._progress is not None:
             self._progress(self._done, self._total)
 
+    def _keys(self, window: list[Unit]) -> list[_Key]:
+        keys = []
+        for unit in window:
+            text = unit.text.strip()
+            keys.append((text, self._previous if self._context else ""))
+            if text:
+                self._previous = text
+        return keys
+
     def _window(self, window: list[Unit]) -> list[str | None]:
         reasons = [_reason(unit, self._target) for unit in window]
-        wanted = Counter(unit.text.strip() for unit, reason in zip(window, reasons) if reason is None)
-        translated: dict[str, str] = {}
-        failed: dict[str, str] = {}
-        for batch in _batches(sorted(wanted, key=len)):
+        keys = self._keys(window)
+        wanted = Counter(key for key, reason in zip(keys, reasons) if reason is None)
+        translated: dict[_Key, str] = {}
+        failed: dict[_Key, str] = {}
+        for batch in _batches(sorted(wanted, key=lambda key: len(key[0]))):
             self._translate(batch, translated, failed)
-            self._tick(sum(wanted[text] for text in batch))
+            self._tick(sum(wanted[key] for key in batch))
         results: list[str | None] = []
-        for unit, reason in zip(window, reasons):
+        for unit, reason, key in zip(window, reasons, keys):
             text = unit.text.strip()
             if reason is not None:
                 if text:
                     self._report.keep(unit, reason)
                 results.append(None)
-            elif text in failed:
-                self._report.fail(unit, failed[text])
+            elif key in failed:
+                self._report.fail(unit, failed[key])
                 results.append(None)
             else:
                 self._report.translated += 1
-                results.append(translated[text])
+                results.append(translated[key])
         return results
 
-    def _translate(self, batch: list[str], translated: dict[str, str], failed: dict[str, str]) -> None:
+    def _translate(self, batch: list[_Key], translated: dict[_Key, str], failed: dict[_Key, str]) -> None:
         """Translate a batch; when it fails, each text alone, so one bad text fails only itself."""
         if self._cancel is not None:
             self._cancel.raise_if_cancelled()
+        texts = [text for text, _context in batch]
+        extra = {"contexts": [context for _text, context in batch]} if self._context else {}
         try:
-            outputs = self._translator.translate_results(batch, self._options, cancel=self._cancel)
+            outputs = self._translator.translate_results(texts, self._options, cancel=self._cancel, **extra)
             if len(outputs) != len(batch):
                 raise ValueError(f"the translator returned {len(outputs)} results for {len(batch)} texts")
         except Cancelled:
@@ -291,13 +330,13 @@ class _Translating:
             else:
                 failed[batch[0]] = f"{type(error).__name__}: {error}"
             return
-        for text, output in zip(batch, outputs):
+        for key, output in zip(batch, outputs):
             if output.failures:
-                failed[text] = _failure_reason(text, output.failures)
+                failed[key] = _failure_reason(key[0], output.failures)
             elif output.text.strip():
-                translated[text] = output.text.strip()
+                translated[key] = output.text.strip()
             else:
-                failed[text] = "the translator returned an empty translation"
+                failed[key] = "the translator returned an empty translation"
 
 
 def _failure_reason(text: str, failures: Sequence[Failure]) -> str:
@@ -307,14 +346,14 @@ def _failure_reason(text: str, failures: Sequence[Failure]) -> str:
     return "; ".join(f"sentence “{one_line(f.source, 40)}”: {f.reason}" for f in failures)
 
 
-def _batches(texts: list[str]) -> Iterator[list[str]]:
-    batch: list[str] = []
+def _batches(keys: list[_Key]) -> Iterator[list[_Key]]:
+    batch: list[_Key] = []
     size = 0
-    for text in texts:
-        if batch and (len(batch) >= BATCH_UNITS or size + len(text) > BATCH_CHARS):
+    for key in keys:
+        if batch and (len(batch) >= BATCH_UNITS or size + len(key[0]) > BATCH_CHARS):
             yield batch
             batch, size = [], 0
-        batch.append(text)
-        size += len(text)
+        batch.append(key)
+        size += len(key[0])
     if batch:
         yield batch

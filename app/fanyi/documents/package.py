@@ -1,7 +1,9 @@
 """ZIP packages (.docx, .pptx, .epub): checked before any work, rewritten with only some parts replaced.
 
 Untouched entries are streamed across unchanged (same names, order, compression and timestamps),
-so images and fonts never sit in memory and come out byte for byte the same.
+so images and fonts never sit in memory and come out byte for byte the same. Only a name that
+would reach outside the folder the copy is unpacked into is changed (``../../evil`` becomes
+``evil``); an entry that is a symbolic link, or whose name is then empty or taken, is left out.
 
 What a package may cost is bounded twice (``fanyi.limits``): by the sizes its central directory
 declares, checked before anything is inflated, and by the bytes actually inflated, counted while
@@ -10,6 +12,8 @@ reading, so a package that lies about its sizes gets no further.
 
 from __future__ import annotations
 
+import re
+import stat
 import struct
 import zipfile
 import zlib
@@ -149,8 +153,13 @@ class Package:
             infos = archive.infolist()
             if first is not None:
                 infos.sort(key=lambda info: info.filename != first)
+            written: set[str] = set()
             for info in infos:
-                entry = _entry_like(info, stored=info.filename == first)
+                name = safe_member_name(info.filename)
+                if name is None or name in written or stat.S_ISLNK(info.external_attr >> 16):
+                    continue
+                written.add(name)
+                entry = _entry_like(info, name, stored=info.filename == first)
                 if info.filename in replaced:
                     copy.writestr(entry, replaced[info.filename])
                     continue
@@ -159,9 +168,24 @@ class Package:
                         target.write(chunk)
 
 
-def _entry_like(info: zipfile.ZipInfo, *, stored: bool) -> zipfile.ZipInfo:
-    """A new entry with the name, time, attributes and compression of ``info`` (or stored)."""
-    entry = zipfile.ZipInfo(info.filename, info.date_time)
+def safe_member_name(name: str) -> str | None:
+    """``name`` as one that stays inside the folder it is unpacked into: no drive, no root, ``..``
+    resolved and never above the top, forward slashes; None when nothing is left."""
+    parts: list[str] = []
+    for part in name.replace("\\", "/").split("/"):
+        if part == "..":
+            if parts:
+                parts.pop()
+        elif part not in ("", ".") and (parts or not re.fullmatch(r"[A-Za-z]:", part)):  # a drive only first
+            parts.append(part)
+    if not parts:
+        return None
+    return "/".join(parts) + ("/" if name.endswith(("/", "\\")) else "")
+
+
+def _entry_like(info: zipfile.ZipInfo, name: str, *, stored: bool) -> zipfile.ZipInfo:
+    """A new entry named ``name`` with the time, attributes and compression of ``info`` (or stored)."""
+    entry = zipfile.ZipInfo(name, info.date_time)
     entry.compress_type = zipfile.ZIP_STORED if stored else info.compress_type
     entry.external_attr = info.external_attr
     entry.create_system = info.create_system

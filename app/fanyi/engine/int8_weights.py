@@ -14,9 +14,14 @@ from __future__ import annotations
 import os
 import platform
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
-from .pack import INT8_SCALE_SUFFIX, INT8_WEIGHT_SUFFIX, SHARED_DATA, ModelPack
+from .pack_format import INT8_SCALE_SUFFIX, INT8_WEIGHT_SUFFIX, SHARED_DATA
+
+if TYPE_CHECKING:
+    from .pack_view import PackView
 
 X86 = {"x86_64", "amd64", "i386", "i686", "x86"}
 
@@ -45,7 +50,12 @@ def _read(blob: np.ndarray, entry: dict) -> np.ndarray:
     return raw.view(np.dtype(entry["dtype"])).reshape(entry["shape"])
 
 
-def reduced_range_weights(pack: ModelPack, graph: str) -> dict[str, np.ndarray]:
+def halved(levels: np.ndarray, scale: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The same weights, levels halved to -64..64 and scales doubled: one bit coarser, never saturating."""
+    return np.rint(levels / 2).astype(np.int8), (scale * 2).astype(np.float32)
+
+
+def reduced_range_weights(pack: PackView, graph: str) -> dict[str, np.ndarray]:
     """The int8 weights of one graph of the pack with halved levels and doubled scales, by initializer name."""
     index = pack.manifest["external_tensors"]  # checked against shared.bin's size when the pack was opened
     names = [n for n, entry in index.items() if n.endswith(INT8_WEIGHT_SUFFIX) and graph in entry["graphs"]]
@@ -55,6 +65,5 @@ def reduced_range_weights(pack: ModelPack, graph: str) -> dict[str, np.ndarray]:
     out: dict[str, np.ndarray] = {}
     for name in names:
         scale_name = name + INT8_SCALE_SUFFIX
-        out[name] = np.rint(_read(blob, index[name]) / 2).astype(np.int8)
-        out[scale_name] = (_read(blob, index[scale_name]) * 2).astype(np.float32)
+        out[name], out[scale_name] = halved(_read(blob, index[name]), _read(blob, index[scale_name]))
     return out

@@ -1,17 +1,20 @@
-"""Which languages a request asks for, and how the pack's family is told.
+"""The languages of a request as a pack's family takes them (each family's ``choose`` makes one).
 
 MarianMT: one source language; a multi-target pack picks its target by a ``>>id<<`` token at the
 start of the source. mBART-50, M2M100, NLLB-200: the source language token goes into the source
 and the target language token is forced as the first target token (``forced_bos_token_id``); both
-are named in the model's own codes ("en_XX", "en", "eng_Latn").
+are named in the model's own codes ("en_XX", "en", "eng_Latn"). Translation LLMs name both
+languages in their prompt.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from .options import DecodeOptions
-from .pack import ModelPack
+if TYPE_CHECKING:
+    from .options import DecodeOptions
+    from .pack_view import PackView
 
 # NLLB-200's ISO 639-3 codes of languages that have an ISO 639-1 code (the sentence splitter and
 # joiner, the language names and the language detector know languages by that one)
@@ -37,6 +40,8 @@ class LanguageChoice:
     forced_bos_id: int | None  # the first target token, for families that choose the target that way
     source_lang: str  # for sentence splitting: "en", "zh", …
     target_lang: str  # for joining sentences: no spaces between Chinese ones
+    source: str | None = None  # the languages in the pack's codes, where a prompt names them (LLMs)
+    target: str | None = None
 
 
 def base_language(code: str) -> str:
@@ -45,37 +50,26 @@ def base_language(code: str) -> str:
     return ISO639_1.get(base, base)
 
 
-def _offered(pack: ModelPack, what: str, wanted: str, offered: list[str]) -> None:
-    if wanted not in offered:
-        shown = ", ".join(offered[:12]) + (f", … ({len(offered)} in all)" if len(offered) > 12 else "")
+def offered(pack: PackView, what: str, wanted: str, choices: list[str]) -> None:
+    """ValueError (one line) when a request names a language the pack does not offer."""
+    if wanted not in choices:
+        shown = ", ".join(choices[:12]) + (f", … ({len(choices)} in all)" if len(choices) > 12 else "")
         raise ValueError(f"{what} {wanted!r} is not offered by the model {pack.name} (it offers: {shown or 'none'})")
 
 
-def choose(pack: ModelPack, options: DecodeOptions | None) -> LanguageChoice:
-    """The languages of a request; ValueError (one line) for a language the pack does not offer."""
-    o = options or DecodeOptions()
-    if pack.family.target_language == "source_token":
-        if o.source is not None and o.source != pack.source_lang:
-            raise ValueError(f"the model {pack.name} translates from {pack.source_lang!r} only, not {o.source!r}")
-        wanted = o.target or pack.default_target
-        token = None
-        if wanted is not None:
-            tokens = pack.target_tokens
-            _offered(pack, "target", wanted, sorted(tokens))
-            token = tokens[wanted]
-        return LanguageChoice(token, None, pack.source_lang, pack.target_lang)
-
+def pick_languages(pack: PackView, options: DecodeOptions | None) -> tuple[str, str]:
+    """A many-to-many pack's source and target for a request (its only source when it names none, its
+    default target); ValueError (one line) for a language the pack does not offer."""
     sources, targets = pack.source_languages, pack.target_languages
-    source = o.source
+    source = options.source if options else None
     if source is None:
         if len(sources) != 1:
             raise ValueError(f"the model {pack.name} translates from {len(sources)} languages: "
                              f"name the source language (--source), e.g. {sources[0] if sources else '?'}")
         source = sources[0]
-    _offered(pack, "source language", source, sources)
-    target = o.target or pack.default_target
+    offered(pack, "source language", source, sources)
+    target = (options.target if options else None) or pack.default_target
     if target is None:
         raise ValueError(f"the model {pack.name} needs a target language (--target)")
-    _offered(pack, "target language", target, targets)
-    tokens = pack.language_tokens
-    return LanguageChoice(tokens[source][0], tokens[target][1], base_language(source), base_language(target))
+    offered(pack, "target language", target, targets)
+    return source, target

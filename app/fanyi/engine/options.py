@@ -15,6 +15,9 @@ class DecodeOptions:
     ``target`` names a target-language token of a multi-target Marian pack, e.g. "cmn_Hans" for
     ``>>cmn_Hans<<``, or a language of a many-to-many pack in the model's own code ("zh_CN", "zh",
     "zho_Hans"); ``source`` is the source language of a many-to-many pack ("en_XX", "en", "eng_Latn").
+    ``glossary`` holds (term, translation) pairs of this request's language pair (fanyi.glossary): an
+    LLM pack is given the terms a paragraph holds through its terminology prompt, an encoder-decoder
+    pack translates placeholders that are replaced by the given translations (engine/terms.py).
     ``convert`` ("zh-TW", "zh-HK"): the output, asked for in Simplified Chinese, is converted into
     Traditional with that region's words (fanyi.variants, OpenCC).
     """
@@ -29,6 +32,7 @@ class DecodeOptions:
     repetition_penalty: float | None = None
     target: str | None = None
     source: str | None = None
+    glossary: tuple[tuple[str, str], ...] = ()
     convert: str | None = None
 
     def __post_init__(self) -> None:
@@ -49,6 +53,11 @@ class DecodeOptions:
             raise ValueError(f"repetition_penalty must be > 0, got {self.repetition_penalty!r}")
         if self.early_stopping not in (None, True, False, "never"):
             raise ValueError(f"early_stopping must be True, False or 'never', got {self.early_stopping!r}")
+        if not isinstance(self.glossary, tuple) or len(self.glossary) > limits.MAX_GLOSSARY_TERMS or not all(
+                isinstance(e, tuple) and len(e) == 2 and all(isinstance(x, str) and x.strip() for x in e)
+                for e in self.glossary):
+            raise ValueError(f"glossary must be a tuple of at most {limits.MAX_GLOSSARY_TERMS} (term, translation) "
+                             "pairs of non-empty strings")
 
 
 # field: (lowest, highest, where the highest comes from)

@@ -12,13 +12,17 @@ nothing — it rewrites a small table of which beam holds which position (the ca
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .int8_weights import needs_reduced_range, reduced_range_weights
-from .pack import ModelPack, PackError
+from .pack_format import PackError
 from .search import StepOutput
 from .sessions import open_session, thread_count
+
+if TYPE_CHECKING:
+    from .pack_view import PackView
 
 INITIAL_CAPACITY = 32  # cached positions allocated at first; doubled whenever a decode outgrows it
 # The decoder's top_ids have min(top_k, blocks) columns, and a graph has at least min(vocab, 64) blocks
@@ -26,7 +30,7 @@ INITIAL_CAPACITY = 32  # cached positions allocated at first; doubled whenever a
 MAX_TOP_IDS = 64
 
 
-def _check_interface(session, path: Path, inputs: dict[str, list], outputs: dict[str, list]) -> None:
+def check_interface(session, path: Path, inputs: dict[str, list], outputs: dict[str, list]) -> None:
     """The graph takes exactly `inputs` and gives at least `outputs`, of the shapes the manifest implies.
 
     A shape lists the sizes the manifest fixes (None where any size goes). A graph that passed its
@@ -48,7 +52,7 @@ def _check_interface(session, path: Path, inputs: dict[str, list], outputs: dict
         raise PackError(f"{path} does not fit the pack's manifest: {problems[0]}")
 
 
-def _logits_width(session, path: Path, vocab: int) -> int:
+def logits_width(session, path: Path, vocab: int) -> int:
     """The decoder's logits are the vocabulary padded to the graph's top-id blocks."""
     width = next(arg.shape[1] for arg in session.get_outputs() if arg.name == "logits")
     if not isinstance(width, int) or width < vocab:
@@ -58,7 +62,7 @@ def _logits_width(session, path: Path, vocab: int) -> int:
 
 
 class Runner:
-    def __init__(self, pack: ModelPack, threads: int | None = None):
+    def __init__(self, pack: PackView, threads: int | None = None):
         arch = pack.architecture
         self.layers = arch["decoder_layers"]
         self.heads = arch["heads"]
@@ -81,14 +85,14 @@ class Runner:
              **dict.fromkeys(self.cross_names + [past for past, _ in self.cache_names], cache)},
             {"logits": scores, "log_probs": scores, "top_ids": rows,
              **dict.fromkeys([present for _, present in self.cache_names], cache)})
-        self.logits_width = _logits_width(self.decoder, pack.file("decoder.onnx"), self.vocab_size)
+        self.logits_width = logits_width(self.decoder, pack.file("decoder.onnx"), self.vocab_size)
 
-    def _open(self, pack: ModelPack, graph: str, threads: int | None, inputs: dict, outputs: dict):
+    def _open(self, pack: PackView, graph: str, threads: int | None, inputs: dict, outputs: dict):
         def load(path: Path):
             return open_session(path, threads, reduced_range_weights(pack, graph) if self.reduced_range else None)
 
         session = pack.load(graph, load)
-        _check_interface(session, pack.file(graph), inputs, outputs)
+        check_interface(session, pack.file(graph), inputs, outputs)
         return session
 
     def encode(self, sequences: list[list[int]], beams: int = 1, max_steps: int = INITIAL_CAPACITY) -> "Decoding":

@@ -197,8 +197,10 @@ def _common_prefix(seqs: list[list[int]]) -> int:
 
 
 def beam(state: Decoder, settings: SearchSettings, cancel: CancelToken | None,
-         stop: Collection[int] = ()) -> Generator[Decided, None, list[list[int]]]:
-    """Beam search; `state` holds num_beams rows per source."""
+         stop: Collection[int] = (), ranked: dict[int, list[list[int]]] | None = None
+         ) -> Generator[Decided, None, list[list[int]]]:
+    """Beam search; `state` holds num_beams rows per source. `ranked`, when given, receives each
+    source's finished hypotheses, best first (the n-best list)."""
     k = settings.num_beams
     n = state.sources
     keep_k = max(2, 1 + len(settings.eos_ids)) * k
@@ -275,6 +277,8 @@ def beam(state: Decoder, settings: SearchSettings, cancel: CancelToken | None,
             orig = int(rows[i])
             if over[i]:
                 final_ids = fin_seqs[i][0]
+                if ranked is not None:
+                    ranked[orig] = [seq for seq, done in zip(fin_seqs[i], fin_done[i].tolist()) if done]
                 yield orig, final_ids[emitted[orig]:]
                 results[orig] = final_ids
                 continue

@@ -31,6 +31,7 @@ __all__ = [
     "limit_length",
     "part_joiner",
     "separator_text",
+    "split_paragraphs",
     "split_text",
 ]
 
@@ -128,6 +129,45 @@ def split_text(text: str, *, source_lang: str = "en") -> list[Segment]:
     if line_start < len(text):
         pieces.extend(_split_line(text[line_start:], cjk))
     return pieces
+
+
+def split_paragraphs(text: str, *, source_lang: str, max_tokens: int,
+                     count_tokens: Callable[[str], int]) -> list[Segment]:
+    """Lines as the pieces to translate, for models that translate whole paragraphs (the LLMs): the
+    sentences of a line, with what lies between them, are one piece — unless together they come to
+    more than ``max_tokens``, when they are grouped, in order, into runs that fit (cut only before a
+    sentence). Line breaks and the whitespace at either end stay verbatim separators, as in
+    ``split_text``; a line with no sentence in it ("2024-01-05") is kept as it is.
+    """
+    pieces = split_text(text, source_lang=source_lang)
+    out: list[Segment] = []
+    line: list[Segment] = []
+
+    def close_line() -> None:
+        runs: list[list[Segment]] = [[]]
+        for piece in line:
+            run = runs[-1]
+            if piece.translate and any(p.translate for p in run) and \
+                    count_tokens("".join(p.text for p in run) + piece.text) > max_tokens:
+                runs.append([])
+            runs[-1].append(piece)
+        for run in runs:
+            trail = []
+            while run and not run[-1].translate and run[-1].text.isspace():
+                trail.insert(0, run.pop())
+            if run:
+                out.append(Segment("".join(p.text for p in run), any(p.translate for p in run)))
+            out.extend(trail)
+        line.clear()
+
+    for i, piece in enumerate(pieces):
+        if piece.text.isspace() and (i in (0, len(pieces) - 1) or _LINE_BREAK.search(piece.text)):
+            close_line()
+            out.append(piece)
+        else:
+            line.append(piece)
+    close_line()
+    return out
 
 
 def _split_line(line: str, cjk: bool) -> Iterator[Segment]:

@@ -1,15 +1,23 @@
-"""The one place that builds ONNX Runtime sessions, so threads and optimisation are set consistently."""
+"""The one place that builds ONNX Runtime sessions, so threads and optimisation are set consistently.
+
+ONNX Runtime is imported when the first session is built, not with this module: the model families
+(which name their runners) are read by everything that looks at a pack's manifest — the pack library,
+the installer, `fanyi models list` — and those never run a model.
+"""
 
 from __future__ import annotations
 
 import logging
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import onnxruntime as ort
 
 from .. import defaults, limits
+
+if TYPE_CHECKING:
+    import onnxruntime as ort
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +43,8 @@ def thread_count(threads: int | None) -> int:
 def session_options(threads: int | None = None, *, arena: bool = True) -> ort.SessionOptions:
     """``arena=False`` for models whose inputs change size from run to run (OCR of images): ONNX Runtime's
     memory arena would keep the largest run's memory for good (~450 MB after one A4 page)."""
+    import onnxruntime as ort
+
     opts = ort.SessionOptions()
     opts.enable_cpu_mem_arena = arena
     opts.intra_op_num_threads = count = thread_count(threads)
@@ -56,6 +66,8 @@ def session_options(threads: int | None = None, *, arena: bool = True) -> ort.Se
 def open_session(path: Path, threads: int | None = None,
                  initializers: dict[str, np.ndarray] | None = None, *, arena: bool = True) -> ort.InferenceSession:
     """A CPU session; `initializers` replace the graph's tensors of those names."""
+    import onnxruntime as ort
+
     opts = session_options(threads, arena=arena)
     values = []
     for name, array in (initializers or {}).items():

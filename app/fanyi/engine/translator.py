@@ -21,36 +21,34 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import variants
+from .. import limits, variants
 from ..cancel import CancelToken
 from ..progress import ProgressCallback
 from . import search
 from .allocator import keep_freed_memory
 from .converted import convert_stream
-from .degenerate import REASONS, Finding, SentenceCheck, guarded, length_bound
-from .detok import StreamDecoder
-from .language_choice import LanguageChoice, choose
+from .degenerate import EMPTY, REASONS, Finding, SentenceCheck, guarded, length_bound
+from .language_choice import LanguageChoice
 from .options import DecodeOptions
 from .pack import ModelPack
-from .pack_tokenizer import open_tokenizer
 from .results import Failure, Rewind, StreamEvent, Translation
-from .runner import Runner
 from .search_settings import resolve
-from .segment import Segment, SentenceCache, limit_length, part_joiner, separator_text, split_text
+from .terms import protect, restore, terms_in
+from .segment import Segment, SentenceCache, limit_length, part_joiner, separator_text
 
 log = logging.getLogger(__name__)
 
-BATCH_SIZE = 16
 # What the watched decoder yields: (row, newly decided ids), or (row, None) when the row starts over
 Decoded = tuple[int, list[int] | None]
 
 
 @dataclass(frozen=True)
 class _Part:
-    """A sentence, or a part of one cut to fit the model's positions."""
+    """A sentence (an LLM's paragraph), or a part of one cut to fit the model's positions."""
 
     text: str
     ids: tuple[int, ...]
+    placed: tuple[str, ...] = ()  # the glossary translations of the placeholders its ids hold (engine/terms.py)
 
 
 @dataclass(frozen=True)
@@ -61,14 +59,22 @@ class _Outcome:
     failed: str | None = None  # a degenerate.* kind
 
     def text_for(self, part: _Part) -> str:
-        return part.text.strip() if self.failed else self.text
+        if self.failed:
+            return part.text.strip()
+        if not part.placed:
+            return self.text
+        text, lost = restore(self.text, part.placed)
+        if lost:
+            log.info("%d glossary terms of %r did not come back from the model", lost, part.text)
+        return text
 
 
 class Translator:
     def __init__(self, pack: ModelPack, *, threads: int | None = None, cache_size: int = 4096):
         self.pack = pack
-        self._runner = Runner(pack, threads)
-        self.tokenizer = open_tokenizer(pack)
+        self.family = pack.family
+        self._runner = self.family.open_runner(pack, threads)
+        self.tokenizer = self.family.open_tokenizer(pack)
         self._cache: SentenceCache[_Outcome] = SentenceCache(cache_size)
         self.last_stats: dict = {"tokens": 0, "seconds": 0.0}
         keep_freed_memory()  # after loading, so what loading freed goes back to the system
@@ -102,37 +108,50 @@ class Translator:
     target_languages = property(lambda self: self.pack.target_languages)
 
     @property
+    def takes_context(self) -> bool:
+        """Whether translate_results uses `contexts` (an LLM pack whose card has a context prompt)."""
+        return self.family.takes_context(self.tokenizer)
+
+    @property
     def max_source_tokens(self) -> int:
-        return int(self.pack.architecture["max_positions"])
+        return self.family.max_source_tokens(self.pack)
 
     # --- ids level: what the parity tests compare with generate() --------------------------------
     def languages(self, options: DecodeOptions | None) -> LanguageChoice:
         """The request's languages as the pack's family takes them; ValueError for one it does not offer."""
-        return choose(self.pack, options)
+        return self.family.choose(self.pack, options)
 
     def encode(self, text: str, options: DecodeOptions | None = None) -> list[int]:
-        return self.tokenizer.encode(text, self.languages(options).source_token)
+        """A source's ids as the model reads them: with its language token, or the whole prompt of an LLM."""
+        return self.family.encode(self.tokenizer, text, self.languages(options))
 
     def decode_ids(self, sources: list[list[int]], options: DecodeOptions | None = None,
-                   cancel: CancelToken | None = None, stop: Collection[int] = ()
+                   cancel: CancelToken | None = None, stop: Collection[int] = (),
+                   ranked: dict[int, list[list[int]]] | None = None
                    ) -> Generator[tuple[int, list[int]], None, list[list[int]]]:
         """Yields (row, newly decided ids) and returns each row's ids, the decoder start excluded.
 
         For many-to-many packs the first id is the target language token that `options` asks for.
-        Rows the caller puts into `stop` while handling a yield end there (see search.py)."""
-        settings = resolve(self.pack, options, self.languages(options).forced_bos_id)
-        state = self._runner.encode(sources, settings.num_beams, settings.max_length - 1)
-        run = search.beam if settings.num_beams > 1 else search.greedy
-        return (yield from run(state, settings, cancel, stop))
+        Rows the caller puts into `stop` while handling a yield end there (see search.py). A beam
+        search puts each row's finished hypotheses into `ranked`, best first."""
+        choice = self.languages(options)
+        settings = resolve(self.pack, options, choice.forced_bos_id)
+        state, settings = self.family.start(self._runner, self.tokenizer, choice, sources, settings)
+        if settings.num_beams > 1:
+            return (yield from search.beam(state, settings, cancel, stop, ranked))
+        return (yield from search.greedy(state, settings, cancel, stop))
 
     def generate_ids(self, sources: list[list[int]], options: DecodeOptions | None = None,
                      cancel: CancelToken | None = None) -> list[list[int]]:
         """Exactly what generate() chooses: no watch for degeneration, no guard."""
         return _drain(self.decode_ids(sources, options, cancel))
 
-    def sentence_check(self, source: Sequence[int], options: DecodeOptions | None = None) -> SentenceCheck:
-        """What the translation of one sentence's source ids (as encode() gives them) may look like."""
+    def sentence_check(self, source: Sequence[int], options: DecodeOptions | None = None,
+                       text: str | None = None) -> SentenceCheck:
+        """What the translation of one sentence's source ids (as encode() gives them) may look like; an
+        LLM's prompt is more than its text, so its check is made from the text's own ids."""
         choice = self.languages(options)
+        source = self.family.checked_ids(self.tokenizer, source, text)
         # the language tokens encode() adds (Marian's >>id<< first, the families' source language) are not text
         special = {self.tokenizer.eos_id, *(i for _token, i in self.pack.language_tokens.values())}
         if source and (self.tokenizer.id_to_piece(source[0]) or "").startswith(">>"):
@@ -149,20 +168,30 @@ class Translator:
         return np.stack([state.run(np.array([[tok]], dtype=np.int64)).logits[0].copy() for tok in prefix])
 
     # --- text level -----------------------------------------------------------------------------
-    def _plan(self, text: str, options: DecodeOptions | None) -> tuple[list[Segment], list[list[_Part]]]:
-        """Pieces of the text, and for each piece to translate its parts."""
+    def _plan(self, text: str, options: DecodeOptions | None, context: str = ""
+              ) -> tuple[list[Segment], list[list[_Part]]]:
+        """Segments of the text, and for each piece to translate its parts: their ids with the glossary's
+        terms in the prompt or placeholders in their place, and `context` where the pack takes it."""
         if not text.strip():
             return [], []
         choice = self.languages(options)
-        pieces = split_text(text, source_lang=choice.source_lang)
-        token = choice.source_token
+        glossary = options.glossary if options else ()
+        terms_in_prompt = self.family.takes_terms(self.tokenizer)
+        context = context[-limits.MAX_CONTEXT_CHARS:] if self.family.takes_context(self.tokenizer) else ""
 
         def count(s: str) -> int:
-            return len(self.tokenizer.encode(s, token))
+            return len(self.family.encode(self.tokenizer, s, choice))
 
-        parts = [[_Part(part, tuple(self.tokenizer.encode(part, token)))
-                  for part in limit_length(p.text, self.max_source_tokens, count)]
-                 for p in pieces if p.translate]
+        def part(s: str) -> _Part:
+            if glossary and not terms_in_prompt:
+                protected, placed = protect(s, glossary)
+                return _Part(s, tuple(self.family.encode(self.tokenizer, protected, choice, (), context)), placed)
+            terms = terms_in(s, glossary) if glossary else ()
+            return _Part(s, tuple(self.family.encode(self.tokenizer, s, choice, terms, context)))
+
+        pieces = self.family.split(text, choice.source_lang, self.max_source_tokens, count)
+        parts = [[part(p) for p in limit_length(piece.text, self.max_source_tokens, count)]
+                 for piece in pieces if piece.translate]
         return pieces, parts
 
     def _key(self, ids: tuple[int, ...], options: DecodeOptions | None) -> tuple:
@@ -184,16 +213,19 @@ class Translator:
         return Translation("".join(out), tuple(failures))
 
     def translate_results(self, texts: list[str], options: DecodeOptions | None = None,
-                          progress: ProgressCallback | None = None, cancel: CancelToken | None = None) -> list[Translation]:
+                          progress: ProgressCallback | None = None, cancel: CancelToken | None = None,
+                          contexts: Sequence[str] | None = None) -> list[Translation]:
         """Translate many texts; sentences are batched by length and each is translated once.
 
-        Each result lists the sentences that could not be translated (they keep their source text)."""
+        Each result lists the sentences that could not be translated (they keep their source text).
+        `contexts`: the text before each one (a document's previous paragraph), for packs that take it."""
         if options is not None and options.convert:  # decoded in Simplified, cached as such
-            results = self.translate_results(texts, dataclasses.replace(options, convert=None), progress, cancel)
+            results = self.translate_results(texts, dataclasses.replace(options, convert=None), progress, cancel,
+                                             contexts)
             return [dataclasses.replace(r, text=variants.convert(r.text, options.convert)) for r in results]
         started = time.perf_counter()
         self.last_stats = {"tokens": 0, "seconds": 0.0}
-        plans = [self._plan(t, options) for t in texts]
+        plans = [self._plan(t, options, contexts[i] if contexts else "") for i, t in enumerate(texts)]
         outcomes: dict[tuple[int, ...], _Outcome] = {}
         todo: dict[tuple[int, ...], _Part] = {}
         for part in (part for _, parts in plans for group in parts for part in group):
@@ -206,15 +238,16 @@ class Translator:
         ordered = sorted(todo.values(), key=lambda part: len(part.ids))
         if progress:
             progress(0, len(ordered))
-        for start in range(0, len(ordered), BATCH_SIZE):
+        size = self.family.batch_size
+        for start in range(0, len(ordered), size):
             if cancel is not None:
                 cancel.raise_if_cancelled()
-            batch = ordered[start:start + BATCH_SIZE]
+            batch = ordered[start:start + size]
             for part, outcome in zip(batch, _drain(self._decode_checked(batch, options, cancel))):
                 outcomes[part.ids] = outcome
                 self._cache.put(self._key(part.ids, options), outcome)
             if progress:
-                progress(min(start + BATCH_SIZE, len(ordered)), len(ordered))
+                progress(min(start + size, len(ordered)), len(ordered))
         self.last_stats["seconds"] = time.perf_counter() - started
         target_lang = self.languages(options).target_lang
         return [self._render(pieces, parts, outcomes, target_lang) for pieces, parts in plans]
@@ -265,7 +298,12 @@ class Translator:
                      ) -> Iterator[StreamEvent]:
         key = self._key(part.ids, options)
         outcome = self._cache.get(key)
-        if outcome is None:
+        if outcome is None and part.placed:  # placeholders are put back at the end: no text before that
+            outcome = _drain(self._decode_checked([part], options, cancel))[0]
+            self._cache.put(key, outcome)
+            if text := outcome.text_for(part):
+                yield text
+        elif outcome is None:
             outcome = yield from self._stream_decode(part, options, cancel)
             self._cache.put(key, outcome)
         elif text := outcome.text_for(part):
@@ -275,7 +313,7 @@ class Translator:
 
     def _stream_decode(self, part: _Part, options: DecodeOptions | None, cancel: CancelToken | None
                        ) -> Generator[StreamEvent, None, _Outcome]:
-        streamer = StreamDecoder(self.tokenizer)
+        streamer = self.family.stream_decoder(self.tokenizer)
         shown = 0  # characters of this part streamed so far
         decoding = self._decode_checked([part], options, cancel)
         while True:
@@ -301,7 +339,7 @@ class Translator:
         """Decode parts as one batch; one that degenerates is decoded again alone with a guard, and
         fails (keeping its source text) when that degenerates too. Yields (row, new ids) as they are
         decided and (row, None) when what was yielded for a row no longer counts."""
-        checks = [self.sentence_check(part.ids, options) for part in parts]
+        checks = [self.sentence_check(part.ids, options, part.text) for part in parts]
         results, findings = yield from self._watched(parts, options, checks, cancel, list(range(len(parts))))
         max_new_tokens = resolve(self.pack, options).max_length - 1
         outcomes = []
@@ -340,6 +378,36 @@ class Translator:
             if findings[i] is None:
                 findings[i] = checks[i].verdict(ids, self.tokenizer.decode(ids))
         return decided, findings
+
+    def alternatives(self, text: str, count: int, options: DecodeOptions | None = None,
+                     cancel: CancelToken | None = None) -> list[str]:
+        """Up to ``count`` other translations of ``text`` from the beam's n-best, best first: the k-th
+        has each sentence's k-th best hypothesis (its best where the beam finished fewer).
+
+        The beam is widened to at least count + 1. They are offered beside the translation, which
+        translate() guards; these are not watched for degeneration, nor cached. Decoder-only (LLM)
+        packs decode greedily and have none.
+        """
+        if self.family.decoder_only:  # greedy: there is no n-best
+            return []
+        pieces, parts = self._plan(text, options)
+        unique = list(dict.fromkeys(part.ids for group in parts for part in group))
+        beams = min(max(resolve(self.pack, options).num_beams, count + 1), limits.MAX_BEAMS)
+        wide = dataclasses.replace(options or DecodeOptions(), beams=beams)
+        ranked: dict[tuple[int, ...], list[list[int]]] = {}
+        size = self.family.batch_size
+        for start in range(0, len(unique), size):
+            batch = unique[start:start + size]
+            found: dict[int, list[list[int]]] = {}
+            _drain(self.decode_ids([list(ids) for ids in batch], wide, cancel, ranked=found))
+            ranked.update((ids, found.get(row, [])) for row, ids in enumerate(batch))
+        target_lang = self.languages(options).target_lang
+        texts: list[str] = []
+        for k in range(1, count + 1):
+            outcomes = {ids: _Outcome(self.tokenizer.decode(found[min(k, len(found) - 1)])) if found
+                        else _Outcome("", EMPTY) for ids, found in ranked.items()}
+            texts.append(self._render(pieces, parts, outcomes, target_lang).text)
+        return list(dict.fromkeys(texts))
 
     def clear_cache(self) -> None:
         self._cache.clear()

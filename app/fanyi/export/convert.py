@@ -1,43 +1,51 @@
 """Hugging Face translation model folder → Fanyi model pack: build graphs, simplify, quantize, write, checksum.
 
-MarianMT, mBART-50, M2M100 and NLLB-200 folders (fanyi.engine.families) give the same pack format;
-the manifest names the family and lists the languages in the model's own codes.
+Every family (fanyi.engine.families) gives the same pack format: encoder-decoders (MarianMT,
+mBART-50, M2M100, NLLB-200) an encoder and a one-step decoder graph, decoder-only LLMs one graph and
+their chat template; the manifest names the family and lists the languages in the model's own codes.
 """
 
 from __future__ import annotations
 
+import functools
 import json
-import re
 import shutil
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import onnx
 from onnx import external_data_helper
 
-from ..engine.families import OPTIONAL_TOKENIZER_FILES, Family
-from ..engine.int8_weights import INT8_SCALE_SUFFIX, INT8_WEIGHT_SUFFIX
+from ..engine.chat_tokenizer import check_chat_tokenizer
+from ..engine.families import OPTIONAL_TOKENIZER_FILES, Family, HfFolder
+from ..engine.families.causal_lm import CHAT_TEMPLATE
+from ..engine.families.weights import CausalWeights, Seq2SeqWeights
 from ..engine.json_tokenizer import JsonTokenizer
-from ..engine.pack import FORMAT_VERSION, MANIFEST, SHARED_DATA, file_digest
+from ..engine.pack_format import FORMAT_VERSION, INT8_SCALE_SUFFIX, INT8_WEIGHT_SUFFIX, MANIFEST, SHARED_DATA, file_digest
+from .causal_graphs import DEFAULT_BLOCK_SIZE, LlmQuantize, build_causal_decoder
 from .errors import ExportError
-from .hf_weights import detect_family, extract_weights, generation_defaults, load_model
-from .languages import language_manifest
+from .hf_weights import detect_family, generation_defaults, load_model, model_weights
 from .transformer_graphs import QuantizeSpec, build_decoder, build_encoder
 
-LANG_TOKEN = re.compile(r"^>>(.+)<<$")
-# "zhx" (ISO 639-5: the Chinese languages) is what multi-variety models such as opus-mt-tc-bible-big-zhx-en read
-ISO3_TO_ISO1 = {"eng": "en", "zho": "zh", "cmn": "zh", "zhx": "zh", "deu": "de", "fra": "fr", "jpn": "ja",
-                "kor": "ko", "spa": "es", "rus": "ru"}
 StatusCallback = Callable[[str], None]  # a line for the user about what the export is doing
+QUANTIZATIONS = ("none", "int8", "int4")
 
 
-def quantize_spec(mode: str, embeddings: str = "int8") -> QuantizeSpec:
+def quantize_spec(mode: str, embeddings: str = "int8", *, decoder_only: bool = False,
+                  block_size: int = DEFAULT_BLOCK_SIZE) -> QuantizeSpec | LlmQuantize:
+    if mode not in QUANTIZATIONS:
+        raise ExportError(f"unknown quantization {mode!r}; use {', '.join(QUANTIZATIONS)}")
+    if decoder_only:
+        bits = {"none": None, "int8": 8, "int4": 4}[mode]
+        table_bits = None if bits is None else {"fp32": None, "int8": 8, "int4": 4}[embeddings]
+        return LlmQuantize(bits, block_size, table_bits)
+    if "int4" in (mode, embeddings):
+        raise ExportError("4-bit weights are for decoder-only (LLM) packs; use none or int8")
     if mode == "none":
         return QuantizeSpec()
-    if mode == "int8":
-        return QuantizeSpec(linear=True, output_projection=True, embeddings=embeddings == "int8")
-    raise ExportError(f"unknown quantization {mode!r}; use none or int8")
+    return QuantizeSpec(linear=True, output_projection=True, embeddings=embeddings == "int8")
 
 
 def _simplify(model: onnx.ModelProto) -> onnx.ModelProto:
@@ -47,8 +55,9 @@ def _simplify(model: onnx.ModelProto) -> onnx.ModelProto:
 
 
 def _external(name: str) -> bool:
-    """`shared.*` tensors are used by both graphs; int8 weights are read by the runtime (engine.int8_weights)."""
-    return name.startswith("shared.") or name.endswith(INT8_WEIGHT_SUFFIX) or \
+    """`shared.*` tensors are used by both graphs; int8 weights are read by the runtime (engine.int8_weights);
+    the big weights of a decoder-only graph are kept out of the .onnx file (protobuf's 2 GB limit)."""
+    return name.startswith(("shared.", "weights.")) or name.endswith(INT8_WEIGHT_SUFFIX) or \
         name.endswith(INT8_WEIGHT_SUFFIX + INT8_SCALE_SUFFIX)
 
 
@@ -83,72 +92,31 @@ def _write_graphs(graphs: dict[str, onnx.ModelProto], folder: Path) -> dict[str,
     return index
 
 
-def _languages(hf_dir: Path, vocab: dict) -> tuple[str, str]:
-    tok_cfg_path = hf_dir / "tokenizer_config.json"
-    cfg = json.loads(tok_cfg_path.read_text(encoding="utf-8")) if tok_cfg_path.exists() else {}
-    name_match = re.search(r"opus-mt-([a-z]+)-([a-z]+)", hf_dir.name)
-
-    def norm(code: str | None, fallback: str | None) -> str:
-        code = (code or fallback or "und").lower()
-        return ISO3_TO_ISO1.get(code, code)
-
-    return (norm(cfg.get("source_lang"), name_match and name_match.group(1)),
-            norm(cfg.get("target_lang"), name_match and name_match.group(2)))
-
-
-def _target_tokens(vocab: dict) -> dict[str, str]:
-    return {m.group(1): tok for tok in vocab if (m := LANG_TOKEN.match(tok))}
-
-
-def _default_target(target_tokens: dict[str, str], target_lang: str) -> str | None:
-    if not target_tokens:
-        return None
-    preferred = {"zh": "cmn_Hans"}.get(target_lang)
-    if preferred in target_tokens:
-        return preferred
-    return sorted(target_tokens)[0]
-
-
-def _marian_languages(hf_dir: Path) -> dict:
-    vocab = json.loads((hf_dir / "vocab.json").read_text(encoding="utf-8"))
-    source_lang, target_lang = _languages(hf_dir, vocab)
-    targets = _target_tokens(vocab)
-    return {"source_lang": source_lang, "target_lang": target_lang, "target_tokens": targets,
-            "default_target": _default_target(targets, target_lang), "unk": vocab.get("<unk>")}
-
-
-def build_manifest(hf_dir: Path, model, spec: QuantizeSpec, *, name: str, model_id: str | None,
-                   revision: str | None, family: Family, tokenizer_dir: Path) -> dict:
-    cfg = model.config
-    gen = generation_defaults(hf_dir, family)
-    if family.target_language == "forced_bos":
-        languages = language_manifest(family, tokenizer_dir, gen["forced_bos_token_id"])
-    else:
-        languages = _marian_languages(hf_dir)
-    unk = languages.pop("unk")
-    w = model.get_output_embeddings().weight
+def _quantization(spec: QuantizeSpec | LlmQuantize) -> dict:
+    if isinstance(spec, LlmQuantize):
+        return spec.manifest()
     return {
+        "mode": spec.mode,
+        "scheme": "dynamic; weights int8 symmetric per output channel, activations uint8 per tensor"
+        if spec.mode == "int8" else None,
+        "linear": spec.linear,
+        "output_projection": spec.output_projection,
+        "embeddings": "int8" if spec.embeddings and spec.output_projection else "fp32",
+    }
+
+
+def build_manifest(folder: HfFolder, model: Any, spec: QuantizeSpec | LlmQuantize, *, name: str,
+                   model_id: str | None, revision: str | None, family: Family, hf_tokenizer: Callable[[], Any]) -> dict:
+    gen = generation_defaults(folder.path, family)
+    languages = family.manifest_languages(folder, hf_tokenizer, gen)
+    unk = languages.pop("unk")
+    manifest = {
         "format_version": FORMAT_VERSION,
         "name": name,
         "source_model": {"id": model_id, "revision": revision},
-        "architecture": {
-            "type": family.name,
-            "d_model": cfg.d_model,
-            "encoder_layers": cfg.encoder_layers,
-            "decoder_layers": cfg.decoder_layers,
-            "heads": cfg.decoder_attention_heads,
-            "head_dim": cfg.d_model // cfg.decoder_attention_heads,
-            "ffn_dim": cfg.decoder_ffn_dim,
-            "vocab_size": int(w.shape[0]),
-            "max_positions": cfg.max_position_embeddings,
-            "activation": cfg.activation_function,
-            # how the graphs were built (fanyi.engine.families), for the record
-            "pre_norm": family.pre_norm,
-            "layernorm_embedding": family.layernorm_embedding,
-            "positions": family.positions,
-            "embed_scale": bool(cfg.scale_embedding),
-        },
-        "tokenizer": family.tokenizer,
+        "architecture": {"type": family.name, **family.manifest_architecture(model)},
+        "tokenizer": "tokenizers" if "tokenizer.json" in family.tokenizer_files else
+        "marian" if "source.spm" in family.tokenizer_files else "sentencepiece",
         **{k: languages.pop(k) for k in ("source_lang", "target_lang")},
         "special_ids": {
             "pad": gen["pad_token_id"],
@@ -162,77 +130,102 @@ def build_manifest(hf_dir: Path, model, spec: QuantizeSpec, *, name: str, model_
                                            "length_penalty", "early_stopping", "no_repeat_ngram_size",
                                            "repetition_penalty", "forced_eos_token_id", "renormalize_logits")},
         **languages,
-        "quantization": {
-            "mode": spec.mode,
-            "scheme": "dynamic; weights int8 symmetric per output channel, activations uint8 per tensor"
-            if spec.mode == "int8" else None,
-            "linear": spec.linear,
-            "output_projection": spec.output_projection,
-            "embeddings": "int8" if spec.embeddings and spec.output_projection else "fp32",
-        },
+        "quantization": _quantization(spec),
         "files": {},
     }
+    if family.decoder_only:
+        manifest["prompt"] = family.manifest_prompt(hf_tokenizer())
+    return manifest
 
 
 def export_pack(hf_dir: Path, out_dir: Path, *, quantize: str = "none", embeddings: str = "int8",
                 name: str | None = None, model_id: str | None = None, revision: str | None = None,
-                simplify: bool = True, overwrite: bool = False, progress: StatusCallback | None = None) -> Path:
+                simplify: bool = True, overwrite: bool = False, block_size: int = DEFAULT_BLOCK_SIZE,
+                progress: StatusCallback | None = None) -> Path:
     """Write a complete pack to out_dir; the folder appears only once every file is written."""
     say = progress or (lambda _msg: None)
     hf_dir, out_dir = Path(hf_dir), Path(out_dir)
     if out_dir.exists() and not overwrite:
         raise ExportError(f"{out_dir} already exists; choose another folder or remove it")
-    family = detect_family(hf_dir)
-    if family.name == "marian":
-        for required in ("source.spm", "target.spm", "vocab.json"):
-            if not (hf_dir / required).is_file():
-                raise ExportError(f"{hf_dir / required} is missing: not a complete MarianMT model folder")
-        if (hf_dir / "target_vocab.json").exists():
-            raise ExportError(f"{hf_dir} uses separate source and target vocabularies, which Fanyi does not support")
-    spec = quantize_spec(quantize, embeddings)
+    family, folder = detect_family(hf_dir)
+    spec = quantize_spec(quantize, embeddings, decoder_only=family.decoder_only, block_size=block_size)
 
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix=f".{out_dir.name}.tokenizer.", dir=out_dir.parent) as tok_tmp:
         say(f"reading the {family.title} tokenizer")
-        tokenizer_dir = tokenizer_files(family, hf_dir, Path(tok_tmp))
+        hf_tokenizer = _hf_tokenizer_loader(family, hf_dir)
+        tokenizer_dir = tokenizer_files(family, hf_dir, Path(tok_tmp), hf_tokenizer)
         say(f"loading the PyTorch model ({family.title})")
         model = load_model(hf_dir, family)
-        weights = extract_weights(model, family)
-        manifest = build_manifest(hf_dir, model, spec, name=name or hf_dir.name, model_id=model_id,
-                                  revision=revision, family=family, tokenizer_dir=tokenizer_dir)
-        _write_pack(family, weights, spec, manifest, tokenizer_dir, out_dir, simplify, say)
+        weights = model_weights(family, model)
+        manifest = build_manifest(folder, model, spec, name=name or hf_dir.name, model_id=model_id,
+                                  revision=revision, family=family, hf_tokenizer=hf_tokenizer)
+        del model  # a decoder-only model's weights are now numpy arrays: one copy less in memory
+        _write_pack(family, weights, spec, manifest, tokenizer_dir, out_dir, simplify and not family.decoder_only,
+                    say)
     say(f"pack written to {out_dir}")
     return out_dir
 
 
-def tokenizer_files(family: Family, hf_dir: Path, scratch: Path) -> Path:
-    """A folder with the family's tokenizer files: hf_dir itself, or `scratch` where tokenizer.json had
-    to be made from the slow tokenizer's SentencePiece model (export time has transformers)."""
-    folder = hf_dir
-    if family.tokenizer == "tokenizers" and not (hf_dir / "tokenizer.json").is_file():
+def _hf_tokenizer_loader(family: Family, hf_dir: Path) -> Callable[[], Any]:
+    """The folder's transformers tokenizer, loaded when a family's manifest needs it (once)."""
+    @functools.cache
+    def load() -> Any:
         from transformers import AutoTokenizer
 
         try:
-            AutoTokenizer.from_pretrained(hf_dir, use_fast=True).save_pretrained(scratch)
+            return AutoTokenizer.from_pretrained(hf_dir)
         except (OSError, ValueError) as exc:
             raise ExportError(f"{hf_dir}: the {family.title} tokenizer cannot be read ({exc})") from None
+    return load
+
+
+def tokenizer_files(family: Family, hf_dir: Path, scratch: Path, hf_tokenizer: Callable[[], Any]) -> Path:
+    """A folder with the family's tokenizer files: hf_dir itself, or `scratch` where tokenizer.json had
+    to be made from the slow tokenizer's SentencePiece model or the chat template written out of
+    tokenizer_config.json (export time has transformers)."""
+    folder = hf_dir
+    if "tokenizer.json" in family.tokenizer_files and not (hf_dir / "tokenizer.json").is_file():
+        try:
+            hf_tokenizer().save_pretrained(scratch)
+        except (OSError, ValueError) as exc:
+            raise ExportError(f"{hf_dir}: the {family.title} tokenizer cannot be read ({exc})") from None
+        folder = scratch
+    if family.decoder_only:
+        template = hf_tokenizer().chat_template
+        if not isinstance(template, str) or not template.strip():
+            raise ExportError(f"{hf_dir}: the tokenizer has no chat template; {family.title} packs prompt through it")
+        for filename in family.tokenizer_files + OPTIONAL_TOKENIZER_FILES:
+            if filename != CHAT_TEMPLATE and (folder / filename).is_file() and folder != scratch:
+                shutil.copy2(folder / filename, scratch / filename)
+        (scratch / CHAT_TEMPLATE).write_text(template, encoding="utf-8")
         folder = scratch
     missing = [f for f in family.tokenizer_files if not (folder / f).is_file()]
     if missing:
         raise ExportError(f"{hf_dir / missing[0]} is missing: the {family.title} tokenizer needs it")
-    if family.tokenizer == "tokenizers":
-        try:  # the runtime must be able to stream its decoding exactly: refuse now, not at run time
+    try:  # the runtime must be able to stream its decoding exactly: refuse now, not at run time
+        if family.decoder_only:
+            check_chat_tokenizer(folder / "tokenizer.json")
+        elif family.tokenizer_files == ("tokenizer.json",):
             JsonTokenizer(folder / "tokenizer.json", {})
-        except ValueError as exc:
-            raise ExportError(f"{hf_dir}: {exc}") from None
+    except ValueError as exc:
+        raise ExportError(f"{hf_dir}: {exc}") from None
     return folder
 
 
-def _write_pack(family: Family, weights, spec: QuantizeSpec, manifest: dict, tokenizer_dir: Path,
-                out_dir: Path, simplify: bool, say: StatusCallback) -> None:
-    say("building the encoder and decoder graphs" + (" (int8)" if spec.mode == "int8" else ""))
-    graphs = {"encoder.onnx": build_encoder(weights, spec).build(),
-              "decoder.onnx": build_decoder(weights, spec).build()}
+def _graphs(weights: Seq2SeqWeights | CausalWeights, spec: QuantizeSpec | LlmQuantize) -> dict[str, onnx.ModelProto]:
+    if isinstance(weights, CausalWeights):
+        assert isinstance(spec, LlmQuantize)
+        return {"decoder.onnx": build_causal_decoder(weights, spec).build()}
+    assert isinstance(spec, QuantizeSpec)
+    return {"encoder.onnx": build_encoder(weights, spec).build(), "decoder.onnx": build_decoder(weights, spec).build()}
+
+
+def _write_pack(family: Family, weights: Seq2SeqWeights | CausalWeights, spec: QuantizeSpec | LlmQuantize,
+                manifest: dict, tokenizer_dir: Path, out_dir: Path, simplify: bool, say: StatusCallback) -> None:
+    mode = manifest["quantization"]["mode"]
+    say(f"building the {family.title} graphs" + (f" ({mode})" if mode != "none" else ""))
+    graphs = _graphs(weights, spec)
     if simplify:
         say("simplifying the graphs")
         graphs = {k: _simplify(m) for k, m in graphs.items()}

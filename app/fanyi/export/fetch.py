@@ -7,6 +7,8 @@ been exported and validated.
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -24,16 +26,23 @@ KNOWN_MODELS = {
     "opus-mt-zh-en": ("Helsinki-NLP/opus-mt-zh-en", "main"),
 }
 WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin")
+SHARD_INDEX = "model.safetensors.index.json"  # bigger models: the index and the shards it names
 # int8 embeddings (one int8 copy of the tied matrix) are kept unless they lower the teacher-forced
 # top-1 agreement with PyTorch by more than this, compared with fp32 embeddings
 EMBEDDING_TOLERANCE = 0.005
 REPO_FILES = ("config.json", "generation_config.json", "source.spm", "target.spm", "vocab.json",
-              "tokenizer_config.json")
+              "tokenizer_config.json", "tokenizer.json", "special_tokens_map.json", "chat_template.jinja")
+# the model's licence, which a pack built from it carries along (packaging/release/notices.py)
+LICENSE_FILES = ("LICENSE", "LICENSE.txt", "License.txt", "LICENSE.md", "NOTICE", "NOTICE.txt")
 
 
 def download(repo_id: str, revision: str, into: Path, say: Callable[[str], None],
-             cancel: CancelToken | None) -> str:
-    """Download the files a pack needs into `into`; returns the commit hash downloaded."""
+             cancel: CancelToken | None, cache_dir: Path | None = None) -> str:
+    """Download the files a pack needs into `into`; returns the commit hash downloaded.
+
+    `cache_dir`: a download cache of the caller's (the release pipeline's, gone with its pack) instead of
+    the user's Hugging Face cache.
+    """
     try:
         from huggingface_hub import HfApi, hf_hub_download
         from huggingface_hub.utils import EntryNotFoundError
@@ -46,44 +55,76 @@ def download(repo_id: str, revision: str, into: Path, say: Callable[[str], None]
                          f"({type(exc).__name__}); connect to the internet or import a pack instead") from None
     commit = info.sha or revision
     present = {s.rfilename for s in (info.siblings or [])}
-    weights = next((w for w in WEIGHT_FILES if w in present), None)
-    if weights is None:
-        raise FetchError(f"{repo_id} has no model weights ({' or '.join(WEIGHT_FILES)})")
-    wanted = [f for f in REPO_FILES if f in present or f == "config.json"] + [weights]
+    wanted = [f for f in REPO_FILES + LICENSE_FILES if f in present or f == "config.json"]
+    wanted += _weight_files(repo_id, commit, present, cache_dir)
     for i, filename in enumerate(wanted, 1):
         if cancel is not None:
             cancel.raise_if_cancelled()
         say(f"downloading {filename} ({i}/{len(wanted)})")
         try:
-            local = hf_hub_download(repo_id, filename, revision=commit)
+            local = hf_hub_download(repo_id, filename, revision=commit, cache_dir=cache_dir)
         except EntryNotFoundError:
             continue
         except Exception as exc:
             raise FetchError(f"download of {repo_id}/{filename} failed ({type(exc).__name__}: {exc})") from None
-        shutil.copy2(local, into / filename)
+        _place(Path(local), into / filename)
     return commit
+
+
+def _place(cached: Path, dest: Path) -> None:
+    """The cached file in `dest`: a hard link where the file system allows (a 4 GB model is not stored
+    twice), else a copy."""
+    try:
+        os.link(cached.resolve(), dest)
+    except OSError:
+        shutil.copy2(cached, dest)
+
+
+def _weight_files(repo_id: str, commit: str, present: set[str], cache_dir: Path | None) -> list[str]:
+    """The weights to download: one file, or a sharded model's index and every shard it names."""
+    from huggingface_hub import hf_hub_download
+
+    weights = next((w for w in WEIGHT_FILES if w in present), None)
+    if weights is not None:
+        return [weights]
+    if SHARD_INDEX not in present:
+        raise FetchError(f"{repo_id} has no model weights ({', '.join(WEIGHT_FILES + (SHARD_INDEX,))})")
+    try:
+        index_file = hf_hub_download(repo_id, SHARD_INDEX, revision=commit, cache_dir=cache_dir)
+        index = json.loads(Path(index_file).read_text(encoding="utf-8"))
+        shards = sorted(set(index["weight_map"].values()))
+    except Exception as exc:  # the hub client's errors, or an index that is not one
+        raise FetchError(f"{repo_id}/{SHARD_INDEX} cannot be read ({type(exc).__name__}: {exc})") from None
+    if missing := [s for s in shards if s not in present or "/" in s]:
+        raise FetchError(f"{repo_id}/{SHARD_INDEX} names {missing[0]!r}, which the repository does not have")
+    return [SHARD_INDEX, *shards]
 
 
 def export_validated(hf_dir: Path, work: Path, name: str, repo_id: str | None, commit: str | None,
                      quantize: str, say: Callable[[str], None], min_int8_top1: float = INT8_MIN_TOP1):
     """Export into `work` and validate: (pack folder, ValidationReport); the caller decides on a failed report.
 
-    For int8, int8 embeddings are kept only where validation says they are as good as fp32 ones.
+    The embedding/output matrix is stored in the fewer bits only where validation says they are as
+    good as the next choice: int8 against fp32 for int8 packs, int4 against int8 for int4 packs.
     """
     from .convert import export_pack
     from .validate import validate_pack
 
-    choices = ("int8", "fp32") if quantize == "int8" else ("fp32",)
+    choices = {"int8": ("int8", "fp32"), "int4": ("int4", "int8")}.get(quantize, ("fp32",))
     results = []
     for embeddings in choices:
         pack = export_pack(hf_dir, work / f"pack-{embeddings}", quantize=quantize, embeddings=embeddings,
                            name=name, model_id=repo_id, revision=commit, progress=say)
         say(f"validating the pack ({embeddings} embeddings) against the PyTorch model")
         results.append((pack, validate_pack(pack, hf_dir, min_int8_top1=min_int8_top1)))
+    kept = results[0]
     if len(results) == 2 and results[0][1].top1_agreement + EMBEDDING_TOLERANCE < results[1][1].top1_agreement:
-        say("int8 embeddings lose accuracy on this model: keeping them in fp32")
-        return results[1]
-    return results[0]
+        say(f"{choices[0]} embeddings lose accuracy on this model: keeping them in {choices[1]}")
+        kept = results[1]
+    for pack, _report in results:
+        if pack != kept[0]:
+            shutil.rmtree(pack, ignore_errors=True)  # an LLM's is a gigabyte or more
+    return kept
 
 
 def fetch_and_install(name: str, packs_dir: Path, *, source: Path | None = None,

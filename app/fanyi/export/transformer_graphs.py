@@ -44,7 +44,6 @@ table) are written once to shared.bin and referenced by both graphs as external 
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -72,65 +71,6 @@ def top_block(vocab: int) -> int:
 def padded_vocab(vocab: int) -> int:
     block = top_block(vocab)
     return -(-vocab // block) * block
-
-
-@dataclass
-class Linear:
-    weight: np.ndarray  # [in, out]
-    bias: np.ndarray | None
-
-
-@dataclass
-class Norm:
-    weight: np.ndarray
-    bias: np.ndarray
-
-
-@dataclass
-class Attention:
-    q: Linear
-    k: Linear
-    v: Linear
-    out: Linear
-
-
-@dataclass
-class Layer:
-    self_attn: Attention
-    self_norm: Norm
-    fc1: Linear
-    fc2: Linear
-    final_norm: Norm
-    cross_attn: Attention | None = None
-    cross_norm: Norm | None = None
-
-
-@dataclass
-class Seq2SeqWeights:
-    d_model: int
-    heads: int
-    activation: str
-    embed_scale: float
-    layer_norm_eps: float
-    encoder_embedding: np.ndarray  # [vocab, d_model]
-    decoder_embedding: np.ndarray
-    lm_head: np.ndarray  # [vocab, d_model]
-    final_logits_bias: np.ndarray  # [vocab]
-    encoder_positions: np.ndarray  # [rows, d_model]: the model's whole table
-    decoder_positions: np.ndarray
-    encoder_layers: list[Layer]
-    decoder_layers: list[Layer]
-    pre_norm: bool = False  # LayerNorm before each sublayer (mBART, M2M100) instead of after (Marian)
-    position_offset: int = 0  # the table row of position 0
-    pad_position: int | None = None  # fairseq positions: pad tokens take this row and are not counted
-    encoder_embedding_norm: Norm | None = None  # mBART's layernorm_embedding
-    decoder_embedding_norm: Norm | None = None
-    encoder_final_norm: Norm | None = None  # pre-norm stacks end with a LayerNorm
-    decoder_final_norm: Norm | None = None
-
-    @property
-    def head_dim(self) -> int:
-        return self.d_model // self.heads
 
 
 @dataclass(frozen=True)
@@ -218,7 +158,7 @@ def _pad_columns(matrix: np.ndarray) -> np.ndarray:
     return out
 
 
-def _top_ids(g: GraphBuilder, logits: str, top_k: str, block: int) -> str:
+def top_ids(g: GraphBuilder, logits: str, top_k: str, block: int) -> str:
     """The ids of each row's min(top_k, blocks) largest logits, best first: the blocks with the largest
     maxima hold them all, so only those blocks are sorted."""
     blocks = g.op("Reshape", logits, g.const([0, -1, block]))  # [B, blocks, block]
@@ -417,13 +357,9 @@ def build_decoder(w: Seq2SeqWeights, spec: QuantizeSpec) -> GraphBuilder:
     vocab = padded_vocab(w.final_logits_bias.shape[-1])
     logits = g.add_output(emb.project(g, last), "logits", FLOAT, ["batch", vocab])
     g.add_output(_log_probs(g, logits, wanted), "log_probs", FLOAT, ["rows", "columns"])
-    g.add_output(_top_ids(g, logits, top_k, top_block(w.final_logits_bias.shape[-1])), "top_ids", INT64,
+    g.add_output(top_ids(g, logits, top_k, top_block(w.final_logits_bias.shape[-1])), "top_ids", INT64,
                  ["batch", "top_k"])
     for i, (k, v) in enumerate(presents):
         g.add_output(k, f"present_key_{i}", FLOAT, cache_shape)
         g.add_output(v, f"present_value_{i}", FLOAT, cache_shape)
     return g
-
-
-def embed_scale_for(d_model: int, scale_embedding: bool) -> float:
-    return math.sqrt(d_model) if scale_embedding else 1.0

@@ -18,6 +18,7 @@ from ..engine.language_choice import base_language
 from ..engine.options import DecodeOptions
 from ..engine.pack import ModelPack
 from ..engine.processors import log_softmax
+from ..engine.search_settings import resolve
 from ..engine.translator import Translator
 from ..paths import assets_dir
 
@@ -66,61 +67,124 @@ def default_sentences(lang: str, count: int = 24) -> list[str]:
     return lines[:count] or ["Hello, world."]
 
 
-def _reference(translator: Translator, hf_dir: Path):
-    """The PyTorch model, its tokenizer set to the checked direction, the options and the text to tokenize."""
-    import transformers
+class _Seq2SeqReference:
+    """transformers' encoder-decoder on the same sentences: its tokenizer set to the checked direction."""
 
-    family = translator.pack.family
-    model = getattr(transformers, family.model_class).from_pretrained(hf_dir).eval()
-    if family.target_language == "source_token":
-        hf_tok = transformers.MarianTokenizer.from_pretrained(hf_dir)
-        token = translator.languages(None).source_token
-        return model, hf_tok, None, lambda s: f"{token} {s}" if token else s
-    sources = translator.source_languages
-    source = next((c for c in sources if base_language(c) == "en"), sources[0])
-    options = DecodeOptions(source=source)
-    hf_tok = transformers.AutoTokenizer.from_pretrained(hf_dir)
-    hf_tok.src_lang = source
-    hf_tok.tgt_lang = translator.default_target
-    return model, hf_tok, options, lambda s: s
+    def __init__(self, translator: Translator, hf_dir: Path) -> None:
+        import transformers
+
+        family = translator.family
+        self.model = getattr(transformers, family.model_class).from_pretrained(hf_dir).eval()
+        if family.many_to_many:
+            sources = translator.source_languages
+            source = next((c for c in sources if base_language(c) == "en"), sources[0])
+            self.options: DecodeOptions | None = DecodeOptions(source=source)
+            self.tokenizer = transformers.AutoTokenizer.from_pretrained(hf_dir)
+            self.tokenizer.src_lang = source
+            self.tokenizer.tgt_lang = translator.default_target
+            self.prefix = ""
+        else:  # Marian: the >>id<< target token written before the text
+            self.options = None
+            self.tokenizer = transformers.MarianTokenizer.from_pretrained(hf_dir)
+            token = translator.languages(None).source_token
+            self.prefix = f"{token} " if token else ""
+        choice = translator.languages(self.options)
+        self.force_bos = {} if choice.forced_bos_id is None else {"forced_bos_token_id": choice.forced_bos_id}
+        self.start = translator.pack.special_ids["decoder_start"]
+        self.pad = translator.pack.special_ids["pad"]
+
+    def source_ids(self, sentence: str) -> list[int]:
+        return self.tokenizer(self.prefix + sentence)["input_ids"]
+
+    def generate(self, ids: list[int]) -> list[int]:
+        import torch
+
+        with torch.no_grad():
+            out = self.model.generate(input_ids=torch.tensor([ids]), **self.force_bos)[0].tolist()[1:]
+        return [t for t in out if t != self.pad]
+
+    def target_ids(self, reference: str) -> list[int]:
+        return self.tokenizer(text_target=reference)["input_ids"]
+
+    def logits(self, ids: list[int], forced: list[int]) -> np.ndarray:
+        """Teacher-forced logits of every target token; the prefix the pack is fed alike."""
+        import torch
+
+        with torch.no_grad():
+            return self.model(input_ids=torch.tensor([ids]),
+                              decoder_input_ids=torch.tensor([self.prefix_ids(forced)])).logits[0].numpy()
+
+    def prefix_ids(self, forced: list[int]) -> list[int]:
+        return [self.start] + forced[:-1] if forced else [self.start]
+
+
+class _CausalReference(_Seq2SeqReference):
+    """transformers' decoder-only model: the same conversation through its chat template, greedy."""
+
+    def __init__(self, translator: Translator, hf_dir: Path) -> None:
+        import torch
+        import transformers
+
+        family = translator.family
+        self.model = getattr(transformers, family.model_class).from_pretrained(hf_dir, dtype=torch.float32).eval()
+        self.tokenizer = transformers.AutoTokenizer.from_pretrained(hf_dir)
+        self.options = DecodeOptions(source="en" if "en" in translator.source_languages else None)
+        self.prompts = translator.tokenizer.prompts
+        self.request = family.request(translator.languages(self.options))
+        self.start = translator.pack.special_ids["decoder_start"]
+        self.max_new_tokens = resolve(translator.pack, self.options).max_length - 1
+
+    def source_ids(self, sentence: str) -> list[int]:
+        return list(self.tokenizer.apply_chat_template(self.prompts.messages(sentence, self.request),
+                                                       add_generation_prompt=True, tokenize=True,
+                                                       **self.prompts.template_kwargs))
+
+    def generate(self, ids: list[int]) -> list[int]:
+        import torch
+
+        with torch.no_grad():
+            out = self.model.generate(input_ids=torch.tensor([ids]), attention_mask=torch.ones(1, len(ids), dtype=torch.long),
+                                      do_sample=False, num_beams=1, max_new_tokens=self.max_new_tokens,
+                                      top_k=None, top_p=None, temperature=None, repetition_penalty=None)
+        return out[0, len(ids):].tolist()
+
+    def target_ids(self, reference: str) -> list[int]:
+        return self.tokenizer(reference, add_special_tokens=False)["input_ids"]
+
+    def logits(self, ids: list[int], forced: list[int]) -> np.ndarray:
+        import torch
+
+        with torch.no_grad():
+            out = self.model(input_ids=torch.tensor([ids + forced[:-1]])).logits[0].numpy()
+        return out[len(ids) - 1:]
 
 
 def validate_pack(pack_dir: Path, hf_dir: Path, sentences: list[str] | None = None,
                   references: list[str] | None = None, min_int8_top1: float = INT8_MIN_TOP1) -> ValidationReport:
-    import torch
-
     translator = Translator(ModelPack.open(pack_dir), threads=None)
-    model, hf_tok, options, as_text = _reference(translator, hf_dir)
+    ref = (_CausalReference if translator.family.decoder_only else _Seq2SeqReference)(translator, hf_dir)
+    options = ref.options
     choice = translator.languages(options)
     sentences = sentences or default_sentences(choice.source_lang)
     report = ValidationReport(translator.name, translator.quantization, sentences=len(sentences))
-    start = translator.pack.special_ids["decoder_start"]
-    force_bos = {} if choice.forced_bos_id is None else {"forced_bos_token_id": choice.forced_bos_id}
     diffs, kls, agree = [], [], []
     for i, sentence in enumerate(sentences):
         ours_ids = translator.encode(sentence, options)
-        theirs_ids = hf_tok(as_text(sentence))["input_ids"]
+        theirs_ids = ref.source_ids(sentence)
         if ours_ids != theirs_ids:
             report.tokenizer_mismatches += 1
-        with torch.no_grad():
-            generated = model.generate(input_ids=torch.tensor([theirs_ids]), **force_bos)[0].tolist()[1:]
-        pad = translator.pack.special_ids["pad"]
-        generated = [t for t in generated if t != pad]
+        generated = ref.generate(theirs_ids)
         if translator.generate_ids([theirs_ids], options)[0] == generated:
             report.identical_outputs += 1
-        if references:
-            forced = hf_tok(text_target=references[i])["input_ids"]
-        else:
-            forced = generated
-        prefix = [start] + forced[:-1] if forced else [start]
-        with torch.no_grad():
-            ref = model(input_ids=torch.tensor([theirs_ids]),
-                        decoder_input_ids=torch.tensor([prefix])).logits[0].numpy()
-        mine = translator.forced_logits(theirs_ids, prefix)
-        diffs.append(np.abs(ref - mine).max(axis=-1))
-        p_log, q_log = log_softmax(ref.astype(np.float64)), log_softmax(mine.astype(np.float64))
+        forced = ref.target_ids(references[i]) if references else generated
+        if not forced:
+            continue
+        reference_logits = ref.logits(theirs_ids, forced)
+        mine = translator.forced_logits(theirs_ids, ref.prefix_ids(forced))
+        diffs.append(np.abs(reference_logits - mine).max(axis=-1))
+        p_log, q_log = log_softmax(reference_logits.astype(np.float64)), log_softmax(mine.astype(np.float64))
         kls.append((np.exp(p_log) * (p_log - q_log)).sum(axis=-1))
-        agree.append(ref.argmax(-1) == mine.argmax(-1))
+        agree.append(reference_logits.argmax(-1) == mine.argmax(-1))
     d, k, a = np.concatenate(diffs), np.concatenate(kls), np.concatenate(agree)
     report.steps = int(a.size)
     report.top1_agreement = float(a.mean())
@@ -129,7 +193,7 @@ def validate_pack(pack_dir: Path, hf_dir: Path, sentences: list[str] | None = No
 
     if report.tokenizer_mismatches:
         report.problems.append(f"{report.tokenizer_mismatches} sentences tokenized differently from "
-                               f"{type(hf_tok).__name__}")
+                               f"{type(ref.tokenizer).__name__}")
     if translator.quantization == "none":
         if report.identical_outputs != report.sentences:
             report.problems.append("an fp32 pack must give generate()'s tokens for every sentence")
@@ -137,5 +201,5 @@ def validate_pack(pack_dir: Path, hf_dir: Path, sentences: list[str] | None = No
             report.problems.append(f"fp32 logits differ by up to {report.max_logit_diff:.3g} "
                                    f"(allowed {FP32_MAX_LOGIT_DIFF})")
     elif report.top1_agreement < min_int8_top1:
-        report.problems.append(f"int8 top-1 agreement {report.top1_agreement:.3f} is below {min_int8_top1}")
+        report.problems.append(f"{translator.quantization} top-1 agreement {report.top1_agreement:.3f} is below {min_int8_top1}")
     return report

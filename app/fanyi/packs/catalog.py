@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from .. import limits, paths
+from ..engine.families import FAMILIES
 from ..fsutil import atomic_write_text
 
 log = logging.getLogger(__name__)
@@ -30,12 +31,14 @@ CATALOG_FILE = "catalog.json"
 # Where the release workflow publishes the catalog (a release asset of the project's repository);
 # a catalog also lists its own URLs, so a fork's installers refresh from the fork.
 DEFAULT_CATALOG_URLS = ("https://github.com/fanyi-app/fanyi/releases/download/packs/catalog.json",)
-ARCHITECTURES = ("marian", "mbart50", "m2m100", "nllb")  # fanyi.engine.families: a pack's architecture.type
-QUANTIZATIONS = ("none", "int8")
+QUANTIZATIONS = ("none", "int8", "int4")
 _ID = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
-# a model's own language codes: en, ast, cmn_Hans (OPUS-MT), en_XX (mBART-50), eng_Latn (NLLB), mul
-_LANG = re.compile(r"^[a-z]{2,3}(_[A-Z][a-z]{3}|_[A-Z]{2})?$")
+# a model's own language codes: en, ast, cmn_Hans (OPUS-MT), en_XX (mBART-50), eng_Latn (NLLB), mul,
+# zh-Hant (the LLMs' prompts)
+_LANG = re.compile(r"^[a-z]{2,3}([_-][A-Z][a-z]{3}|_[A-Z]{2})?$")
+# ISO 3166-1 alpha-2 country codes, and EU for the European Union, as licences name territories
+_TERRITORY = re.compile(r"^[A-Z]{2}$")
 # archive file names go into mirror URLs and the download folder: a plain name, no path
 _FILE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}\.zip$")
 
@@ -46,11 +49,16 @@ class CatalogError(Exception):
 
 @dataclass(frozen=True)
 class Scores:
-    """One metric for the PyTorch model and for the pack in fp32 and int8; None where not measured."""
+    """One metric for the PyTorch model and for the pack in fp32, int8 and int4; None where not measured."""
 
     pytorch: float | None = None
     fp32: float | None = None
     int8: float | None = None
+    int4: float | None = None
+
+    def of(self, quantization: str) -> float | None:
+        """The score of the pack in this quantization ("none" is fp32)."""
+        return self.fp32 if quantization == "none" else getattr(self, quantization, None)
 
 
 @dataclass(frozen=True)
@@ -58,14 +66,30 @@ class Quality:
     test_set: str  # e.g. "FLORES-200 devtest, 1012 sentences"
     bleu: Scores = field(default_factory=Scores)
     chrf: Scores = field(default_factory=Scores)
-    int8_top1_agreement: float | None = None  # teacher-forced, against PyTorch fp32
+    top1_agreement: float | None = None  # of the published pack, teacher-forced, against PyTorch fp32
+    source: str | None = None  # the direction scored, in the pack's codes; None: the pack's only one
+    target: str | None = None
 
 
 @dataclass(frozen=True)
 class License:
-    name: str  # SPDX-like: "Apache-2.0", "CC-BY-4.0", "CC-BY-NC-4.0"
+    name: str  # SPDX-like: "Apache-2.0", "CC-BY-4.0", "CC-BY-NC-4.0", "Tencent-HY-Community"
     url: str
     commercial_use: bool
+    # where the licence grants nothing: ISO 3166-1 codes, "EU" for the European Union
+    excluded_territories: tuple[str, ...] = ()
+    max_monthly_active_users: int | None = None  # above this a separate licence is needed
+    # what a user must know before downloading, one sentence each, by UI language ("en" always)
+    restrictions: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    notice: str | None = None  # the notice the licence requires with every copy
+    ask_before_download: bool = False  # show the terms and ask; always so without commercial use
+
+    @property
+    def must_ask(self) -> bool:
+        return self.ask_before_download or not self.commercial_use or bool(self.excluded_territories)
+
+    def summary(self, ui_language: str = "en") -> tuple[str, ...]:
+        return self.restrictions.get(ui_language) or self.restrictions.get("en", ())
 
 
 @dataclass(frozen=True)
@@ -92,11 +116,23 @@ class CatalogEntry:
     archive: Archive
     urls: tuple[str, ...]  # in the order to try them
     license: License
-    quality: Quality | None = None
+    qualities: tuple[Quality, ...] = ()  # one per direction scored
     default: bool = False  # the pack offered first (the no-model page's button)
+    # keys and values of a full context, for the memory estimate (fanyi.packs.memory); None in old catalogs
+    kv_cache_bytes: int | None = None
 
     def title(self, ui_language: str = "en") -> str:
         return self.display_name.get(ui_language) or self.display_name["en"]
+
+    @property
+    def quality(self) -> Quality | None:
+        """The first direction's scores (a one-way pack has only one)."""
+        return self.qualities[0] if self.qualities else None
+
+    @property
+    def family_title(self) -> str:
+        """The model family for people: "MarianMT", "HY-MT (HunYuan)", "Qwen3"."""
+        return FAMILIES[self.architecture].title
 
 
 @dataclass(frozen=True)
@@ -106,6 +142,8 @@ class Catalog:
     packs: tuple[CatalogEntry, ...]
     catalog_urls: tuple[str, ...] = ()  # where newer versions of this catalog are published
     origin: str = ""  # where this copy was read from, for messages (not serialised)
+    # packs this Fanyi cannot run (a family or quantization of a newer one): "id: why" (not serialised)
+    skipped: tuple[str, ...] = ()
 
     def find(self, pack_id: str) -> CatalogEntry | None:
         return next((p for p in self.packs if p.id == pack_id), None)
@@ -153,12 +191,58 @@ def _scores(obj: dict | None, where: str) -> Scores:
     if obj is None:
         return Scores()
     _check(isinstance(obj, dict), where, "scores must be an object")
-    values = {k: _get(obj, k, (int, float), where, optional=True) for k in ("pytorch", "fp32", "int8")}
+    values = {k: _get(obj, k, (int, float), where, optional=True) for k in ("pytorch", "fp32", "int8", "int4")}
     return Scores(**{k: None if v is None else float(v) for k, v in values.items()})
+
+
+def _quality(q: object, where: str) -> Quality:
+    _check(isinstance(q, dict), where, "quality must be an object or a list of them")
+    assert isinstance(q, dict)
+    # catalogs before int4 packs named it after the only quantization they published
+    agreement = _get(q, "top1_agreement", (int, float), where, optional=True)
+    if agreement is None:
+        agreement = _get(q, "int8_top1_agreement", (int, float), where, optional=True)
+    source, target = (_get(q, key, str, where, optional=True) for key in ("source", "target"))
+    _check(all(lang is None or _LANG.match(lang) for lang in (source, target)), where,
+           "quality source and target must be language codes")
+    return Quality(test_set=_get(q, "test_set", str, where), bleu=_scores(q.get("bleu"), where),
+                   chrf=_scores(q.get("chrf"), where), top1_agreement=None if agreement is None else float(agreement),
+                   source=source, target=target)
+
+
+def _text(value: object, where: str, what: str) -> str:
+    _check(isinstance(value, str) and 0 < len(value) <= limits.MAX_LICENSE_TEXT, where,
+           f"{what} must be text of 1 to {limits.MAX_LICENSE_TEXT} characters")
+    assert isinstance(value, str)
+    return value
+
+
+def _license(lic: dict, where: str) -> License:
+    territories = _strings(lic, "excluded_territories", where, _TERRITORY, optional=True)
+    users = _get(lic, "max_monthly_active_users", int, where, optional=True)
+    _check(users is None or users > 0, where, "max_monthly_active_users must be positive")
+    restrictions = _get(lic, "restrictions", dict, where, optional=True) or {}
+    _check(not restrictions or "en" in restrictions, where, "license restrictions need an 'en' list")
+    lines = {}
+    for lang, values in restrictions.items():
+        _check(isinstance(values, list) and len(values) <= limits.MAX_LICENSE_LINES, where,
+               f"license restrictions must be lists of at most {limits.MAX_LICENSE_LINES} sentences")
+        lines[lang] = tuple(_text(v, where, "a license restriction") for v in values)
+    notice = _get(lic, "notice", str, where, optional=True)
+    return License(_get(lic, "name", str, where), _get(lic, "url", str, where),
+                   _get(lic, "commercial_use", bool, where), excluded_territories=territories,
+                   max_monthly_active_users=users, restrictions=lines,
+                   notice=None if notice is None else _text(notice, where, "the license notice"),
+                   ask_before_download=bool(_get(lic, "ask_before_download", bool, where, optional=True)))
+
+
+class _Unsupported(Exception):
+    """A well-formed entry for a family or quantization this Fanyi does not run (a newer one's)."""
 
 
 def _entry(raw: object, where: str) -> CatalogEntry:
     _check(isinstance(raw, dict), where, "a pack entry must be an object")
+    assert isinstance(raw, dict)
     pack_id = _get(raw, "id", str, where)
     _check(bool(_ID.match(pack_id)), where, f"invalid id {pack_id!r}")
     where = f"{where} ({pack_id})"
@@ -168,9 +252,9 @@ def _entry(raw: object, where: str) -> CatalogEntry:
     _check("en" in names and all(isinstance(v, str) and v for v in names.values()), where,
            "display_name needs a non-empty 'en' name")
     architecture = _get(raw, "architecture", str, where)
-    _check(architecture in ARCHITECTURES, where, f"unknown architecture {architecture!r}")
+    _check(bool(re.fullmatch(r"[a-z0-9_]{1,32}", architecture)), where, f"invalid architecture {architecture!r}")
     quantization = _get(raw, "quantization", str, where)
-    _check(quantization in QUANTIZATIONS, where, f"unknown quantization {quantization!r}")
+    _check(bool(re.fullmatch(r"[a-z0-9_]{1,16}", quantization)), where, f"invalid quantization {quantization!r}")
 
     a = _get(raw, "archive", dict, where)
     archive = Archive(file=_get(a, "file", str, where), size=_get(a, "size", int, where),
@@ -182,27 +266,34 @@ def _entry(raw: object, where: str) -> CatalogEntry:
     urls = _strings(raw, "urls", where)
     _check(bool(urls) and all(_url_ok(u) for u in urls), where, "urls must be a non-empty list of http(s) URLs")
 
-    lic = _get(raw, "license", dict, where)
-    license_ = License(_get(lic, "name", str, where), _get(lic, "url", str, where),
-                       _get(lic, "commercial_use", bool, where))
-    quality = None
-    if (q := _get(raw, "quality", dict, where, optional=True)) is not None:
-        agreement = _get(q, "int8_top1_agreement", (int, float), where, optional=True)
-        quality = Quality(test_set=_get(q, "test_set", str, where), bleu=_scores(q.get("bleu"), where),
-                          chrf=_scores(q.get("chrf"), where),
-                          int8_top1_agreement=None if agreement is None else float(agreement))
-    return CatalogEntry(
+    quality = raw.get("quality")
+    qualities = () if quality is None else \
+        tuple(_quality(q, where) for q in (quality if isinstance(quality, list) else [quality]))
+    kv_cache = _get(raw, "kv_cache_bytes", int, where, optional=True)
+    _check(kv_cache is None or 0 <= kv_cache <= limits.MAX_PACK_BYTES, where, "kv_cache_bytes is out of range")
+    entry = CatalogEntry(
         id=pack_id, version=version, display_name=dict(names), model_id=_get(raw, "model_id", str, where),
         revision=_get(raw, "revision", str, where), architecture=architecture,
         source_langs=_strings(raw, "source_langs", where, _LANG), target_langs=_strings(raw, "target_langs", where, _LANG),
         target_tokens=_strings(raw, "target_tokens", where, optional=True),
         quantization=quantization, format_version=_get(raw, "format_version", int, where), archive=archive,
-        urls=urls, license=license_, quality=quality, default=bool(_get(raw, "default", bool, where, optional=True)),
+        urls=urls, license=_license(_get(raw, "license", dict, where), where), qualities=qualities,
+        default=bool(_get(raw, "default", bool, where, optional=True)), kv_cache_bytes=kv_cache,
     )
+    # checked last: an entry this Fanyi cannot run is still checked as a whole, then left out
+    if architecture not in FAMILIES:
+        raise _Unsupported(f"{pack_id}: architecture {architecture!r} needs a newer Fanyi")
+    if quantization not in QUANTIZATIONS:
+        raise _Unsupported(f"{pack_id}: quantization {quantization!r} needs a newer Fanyi")
+    return entry
 
 
 def parse(data: bytes | str, origin: str) -> Catalog:
-    """A validated Catalog from JSON text; CatalogError names `origin` and the first problem."""
+    """A validated Catalog from JSON text; CatalogError names `origin` and the first problem.
+
+    An entry of a family or quantization this Fanyi does not know is left out (Catalog.skipped says
+    which), so that a catalog listing a newer Fanyi's packs still offers the others.
+    """
     if isinstance(data, bytes) and len(data) > limits.MAX_CATALOG_BYTES:
         raise CatalogError(f"{origin}: the catalog is larger than {limits.MAX_CATALOG_BYTES} bytes")
     try:
@@ -215,13 +306,20 @@ def parse(data: bytes | str, origin: str) -> Catalog:
     serial = _get(raw, "serial", int, origin)
     packs_raw = _get(raw, "packs", list, origin)
     _check(len(packs_raw) <= limits.MAX_CATALOG_PACKS, origin, "too many packs")
-    packs = tuple(_entry(p, f"{origin}, pack {i + 1}") for i, p in enumerate(packs_raw))
+    packs, skipped = [], []
+    for i, p in enumerate(packs_raw):
+        try:
+            packs.append(_entry(p, f"{origin}, pack {i + 1}"))
+        except _Unsupported as exc:
+            skipped.append(str(exc))
     ids = [p.id for p in packs]
     _check(len(ids) == len(set(ids)), origin, "two packs share an id")
     urls = _strings(raw, "catalog_urls", origin, optional=True)
     _check(all(_url_ok(u) for u in urls), origin, "catalog_urls must be http(s) URLs")
+    if skipped:
+        log.info("%s: left out %s", origin, "; ".join(skipped))
     return Catalog(serial=serial, generated=_get(raw, "generated", str, origin, optional=True) or "",
-                   packs=packs, catalog_urls=urls, origin=origin)
+                   packs=tuple(packs), catalog_urls=urls, origin=origin, skipped=tuple(skipped))
 
 
 def read(path: Path) -> Catalog:
@@ -238,8 +336,10 @@ def to_json(catalog: Catalog) -> str:
         out = asdict(p)
         for key in ("source_langs", "target_langs", "target_tokens", "urls"):
             out[key] = list(out[key])
-        if p.quality is None:
-            del out["quality"]
+        qualities = out.pop("qualities")
+        # one direction: an object, as catalogs had it before packs of many directions
+        if qualities:
+            out["quality"] = qualities[0] if len(qualities) == 1 else qualities
         return out
 
     doc = {"schema": SCHEMA, "serial": catalog.serial, "generated": catalog.generated,

@@ -66,5 +66,5 @@ def refresh(current: Catalog | None = None, *, user_url: str | None = None,
         return current
     if problems and all(isinstance(p, DownloadError) and p.unreachable for p in problems):
         raise DownloadError(unreachable_message(urls), unreachable=True)
-    reasons = "; ".join(str(p) for p in problems) or "no trusted catalog address"
+    reasons = "; ".join(dict.fromkeys(str(p) for p in problems)) or "no trusted catalog address"
     raise DownloadError(f"cannot get the list of packs: {reasons}")

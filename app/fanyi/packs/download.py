@@ -185,7 +185,9 @@ def _open(opener: urllib.request.OpenerDirector, url: str, headers: dict[str, st
         return opener.open(urllib.request.Request(url, headers={**_HEADERS, **headers}), timeout=timeouts.connect)
     except urllib.error.HTTPError as exc:
         exc.close()
-        raise _Failure("refused", f"HTTP {exc.code} {exc.reason}".rstrip()) from None
+        if 300 <= exc.code < 400:  # urllib gave up following: a loop, or more than 10 redirects
+            raise _Failure("refused", "it redirects in a loop (or more than 10 times)") from None
+        raise _Failure("refused", " ".join(f"HTTP {exc.code} {exc.reason}".split())) from None
     except urllib.error.URLError as exc:
         raise _describe(exc.reason) from None
     except (OSError, http.client.HTTPException) as exc:  # the status line did not come (in time)
@@ -205,8 +207,11 @@ def unreachable_message(urls: Sequence[str]) -> str:
 def _summary(what: str, failures: list[tuple[str, _Failure]]) -> DownloadError:
     if failures and all(f.kind == "unreachable" for _url, f in failures):
         return DownloadError(unreachable_message([url for url, _f in failures]), unreachable=True)
-    reasons = "; ".join(f"{_host(url)}: {f.reason}" for url, f in failures) or "no download address"
-    return DownloadError(f"cannot download {what}: {reasons}")
+    hosts_of: dict[str, list[str]] = {}  # the same reason from several addresses is said once
+    for url, failure in failures:
+        hosts_of.setdefault(failure.reason, []).append(_host(url))
+    reasons = "; ".join(f"{', '.join(dict.fromkeys(hosts))}: {reason}" for reason, hosts in hosts_of.items())
+    return DownloadError(f"cannot download {what}: {reasons or 'no download address'}")
 
 
 # --- the partial file -----------------------------------------------------------------------------
@@ -353,7 +358,8 @@ def download(urls: Sequence[str], dest: Path, *, sha256: str, size: int, progres
                     failure = _Failure("damaged", "the file's sha256 does not match the catalog's; it was deleted")
                 if failure.kind == "damaged":
                     part.restart()
-                log.warning("download of %s from %s failed: %s", dest.name, url, failure.reason)
+                # info: the DownloadError tells every reason once; a warning reached stderr a second time
+                log.info("download of %s from %s failed: %s", dest.name, url, failure.reason)
                 failures.append((url, failure))
     finally:
         part.close()

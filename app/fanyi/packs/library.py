@@ -19,6 +19,7 @@ from ..cancel import CancelToken
 from ..engine.pack import MANIFEST, ModelPack, PackError
 from ..progress import ProgressCallback
 from . import unpack
+from .memory import memory_needed
 from .errors import LibraryError
 
 DEFAULT_PACK = "opus-mt-en-zh"
@@ -42,6 +43,8 @@ class PackInfo:
     problem: str | None = None
     source_languages: tuple[str, ...] = ()  # a many-to-many pack's source languages (model codes)
     default_target: str | None = None  # the target token or language asked for when none is named
+    family: str = ""  # the model family for people: "MarianMT", "HY-MT (HunYuan)", "Qwen3"
+    memory_bytes: int = 0  # what translating with it takes (packs.memory.memory_needed)
 
     @property
     def usable(self) -> bool:
@@ -51,7 +54,8 @@ class PackInfo:
     def of(cls, pack: ModelPack, bundled: bool) -> "PackInfo":
         return cls(pack.name, pack.path, pack.source_lang, pack.target_lang, pack.size_bytes, pack.quantization,
                    bundled, pack.target_tokens, pack.pack_version or 0, tuple(pack.target_languages),
-                   source_languages=tuple(pack.source_languages), default_target=pack.default_target)
+                   source_languages=tuple(pack.source_languages), default_target=pack.default_target,
+                   family=pack.family.title, memory_bytes=memory_needed(pack.manifest))
 
     @classmethod
     def broken(cls, path: Path, bundled: bool, problem: str) -> "PackInfo":

@@ -289,6 +289,18 @@ def install(src: Path, *, expect_name: str | None = None, expect_version: int | 
     if not src.exists():
         raise LibraryError(f"{src} does not exist")
     packs_dir = packs_dir or paths.user_packs_dir()
+    try:
+        return _install(src, packs_dir, expect_name, expect_version, replace, progress, cancel)
+    except OSError as exc:  # a read-only or full folder, a file that cannot be read: one line, not a traceback
+        where = Path(exc.filename) if exc.filename else None
+        if where is not None and (where in (packs_dir, *packs_dir.parents) or packs_dir in where.parents):
+            raise LibraryError(f"cannot install into {packs_dir}: {exc.strerror or exc}") from None
+        raise LibraryError(f"{src} cannot be imported: {exc.strerror or exc}"
+                           + (f" ({where})" if where is not None else "")) from None
+
+
+def _install(src: Path, packs_dir: Path, expect_name: str | None, expect_version: int | None, replace: bool,
+             progress: ProgressCallback | None, cancel: CancelToken | None) -> ModelPack:
     packs_dir.mkdir(parents=True, exist_ok=True)
     sweep(packs_dir)
     if src.is_dir():
@@ -312,6 +324,9 @@ def _install_from(source: _Source, packs_dir: Path, expect_name: str | None, exp
     version = manifest.get("pack_version", 0)
     if expect_version is not None and version != expect_version:
         raise _refuse(source.label, f"it holds version {version!r} of {name}, the catalog lists {expect_version}")
+    if len(folder_name(name).encode("utf-8")) > limits.MAX_PACK_FOLDER_BYTES:
+        raise _refuse(source.label, f"its name is too long for a folder ({len(folder_name(name).encode('utf-8'))} "
+                                    f"bytes as UTF-8; at most {limits.MAX_PACK_FOLDER_BYTES})")
     source.check(sizes)
     total = sum(sizes.values())
     need = total + len(manifest_bytes)

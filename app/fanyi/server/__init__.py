@@ -6,5 +6,8 @@ a server is started (``run.py``), so the app pays nothing for it while the setti
 
 Modules: ``core`` (request → Translator, no HTTP), ``web`` (HTTP side shared by the protocols),
 ``libretranslate``, ``deepl``, ``deeplx``, ``stream`` (one per protocol), ``app`` (the routes),
-``models`` (which pack answers), ``languages`` (codes and detection), ``run`` (sockets and threads).
+``models`` (which pack answers), ``languages`` (codes and detection), ``run`` (sockets and threads),
+``line`` (how many requests wait, in which threads), ``batching`` (short requests translated
+together), ``files`` (documents kept while translated), ``connections`` (idle and slow sockets),
+``browsers`` (which web pages may call it), ``errors`` (ApiError).
 """

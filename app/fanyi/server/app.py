@@ -2,27 +2,35 @@
 
 ``POST /translate`` is both LibreTranslate's and DeepLX's; the body says which (``q``, or
 ``text``). ``GET /`` answers a short description, which is what DeepLX clients and
-some LibreTranslate clients ask to see that the server is up. Cross-origin requests are allowed,
-as LibreTranslate allows them, so that clients running in a web view can call the server.
+some LibreTranslate clients ask to see that the server is up. Which web pages may call the server
+is browsers.py's decision.
 """
 
 from __future__ import annotations
 
+import logging
+import re
+
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from fanyi import __version__
+from fanyi.oneline import error_line
 
 from . import deepl, deeplx, libretranslate, stream
+from .browsers import BrowserGuard, BrowserPolicy
 from .core import Core
-from .web import guarded, read_fields
+from .web import any_error_body, guarded, read_fields
+
+log = logging.getLogger(__name__)
 
 
-def create_app(core: Core) -> Starlette:
+def create_app(core: Core, browsers: BrowserPolicy) -> Starlette:
     async def translate(request: Request) -> Response:
         shape = libretranslate.error
 
@@ -52,6 +60,35 @@ def create_app(core: Core) -> Starlette:
         *deepl.routes(core),
         *stream.routes(core),
     ]
-    middleware = [Middleware(CORSMiddleware, allow_origins=["*"], allow_methods=["GET", "POST"],
-                             allow_headers=["*"])]
-    return Starlette(routes=routes, middleware=middleware)
+    middleware = [Middleware(BrowserGuard, policy=browsers), Middleware(TidyPaths)]
+    return Starlette(routes=routes, middleware=middleware,
+                     exception_handlers={HTTPException: _routing_error, Exception: _unexpected})
+
+
+class TidyPaths:
+    """``//translate`` and ``/translate/`` are ``/translate``: clients join a base URL that ends in "/"
+    with a path that starts with one."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            path = re.sub("/{2,}", "/", scope["path"])
+            path = path.rstrip("/") or "/"
+            if path != scope["path"]:
+                scope = {**scope, "path": path, "raw_path": path.encode()}
+        await self.app(scope, receive, send)
+
+
+async def _routing_error(request: Request, exc: HTTPException) -> Response:
+    """404 (no such path), 405 (a path's other method): JSON every protocol's clients read, not plain text."""
+    message = {404: f"there is no {request.url.path} here", 405: f"{request.method} is not how {request.url.path} "
+               "is asked"}.get(exc.status_code, exc.detail)
+    return JSONResponse(any_error_body(exc.status_code, message), exc.status_code, headers=exc.headers)
+
+
+async def _unexpected(request: Request, exc: Exception) -> Response:
+    """A fault outside every handler's own error handling: one line for the client, the traceback in the log."""
+    log.error("local API: %s failed", request.url.path, exc_info=exc)
+    return JSONResponse(any_error_body(500, f"the server failed: {error_line(exc)}"), 500)

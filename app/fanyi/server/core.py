@@ -2,41 +2,44 @@
 
 An ``ApiRequest`` (texts, source and target as the client named them, plain text or HTML) is checked
 against the limits, routed to a pack and target token, and translated under that pack's
-TranslatorGate: in turn with the app's own requests, at most ``API_MAX_WAITING`` requests queued
-(``Busy`` beyond), and cancelled through its CancelToken when the client goes away.
+TranslatorGate: in turn with the app's own requests, in a line of at most ``API_MAX_QUEUED``
+requests (line.py), short plain ones together with the others waiting for the same model
+(batching.py), and cancelled through its CancelToken when the client goes away. A request
+that holds the model longer than ``API_TURN_SECONDS`` passes its turn to those waiting between two
+batches (or two pieces of a stream), so short requests are not stuck behind a long one.
 """
 
 from __future__ import annotations
 
 import hmac
+import logging
 import re
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
-from fanyi import limits, routing
-from fanyi.cancel import CancelToken
+from fanyi import documents, limits, routing
+from fanyi.cancel import Cancelled, CancelToken
 from fanyi.documents.html import HtmlText
 from fanyi.documents.policy import keep_reason
+from fanyi.engine.gate import TimedOut
 from fanyi.engine.options import DecodeOptions
 from fanyi.engine.pack import PackError
 from fanyi.routing import NoRoute, Pair, Route
 
 from . import languages
-from .languages import UnknownLanguage
+from .batching import Order, Orders, all_cancelled
+from .errors import ApiError
+from .files import TRANSLATING, Document, Files
+from .languages import AUTO, UnknownLanguage
+from .line import Line
 from .models import Models, holds
 
+log = logging.getLogger(__name__)
 _MARKUP = re.compile(r"<[^>]*>")  # tags are no evidence of the text's language
-
-
-class ApiError(Exception):
-    """A request that cannot be answered: an HTTP status and a sentence for the client."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,8 @@ class ApiRequest:
     source: str  # a client's code, or "auto"
     target: str  # a client's code, or "auto" (the other language of the text)
     html: bool = False
+    xml: bool = False  # with html: the markup is XML (DeepL's tag_handling=xml), read as XHTML
+    alternatives: int = 0  # other translations wanted per text (the beam's next best), plain text only
 
 
 @dataclass(frozen=True)
@@ -52,6 +57,7 @@ class Outcome:
     texts: list[str]
     sources: list[str]  # of each text, given or detected
     confidences: list[float]
+    alternatives: list[list[str]]  # per text: other translations, none equal to it (empty unless asked)
 
 
 class Core:
@@ -61,6 +67,10 @@ class Core:
         self.api_key = api_key or None
         self._options = options  # beams and lengths as the user set them; read per request
         self._running: set[CancelToken] = set()
+        self.line = Line()
+        self._orders = Orders()
+        self.files = Files()
+        self.stopping = False  # close() was called: what is cancelled now is answered 503, not dropped
         self._lock = threading.Lock()
         self.characters = 0  # translated since the start, for DeepL's /v2/usage
 
@@ -98,49 +108,151 @@ class Core:
     # --- translating ----------------------------------------------------------------------------
     def translate(self, job: ApiRequest, cancel: CancelToken) -> Outcome:
         """Each text routed on its own (a list may mix languages), then one batch per pack."""
-        self.check(job)
-        routes = [self.route(job.source, job.target, text, html=job.html) for text in job.texts]
-        results = list(job.texts)  # a text already in the target language comes back as it is
-        groups: dict[tuple, list[int]] = {}
-        for i, route in enumerate(routes):
-            if (d := route.direction) is not None:
-                groups.setdefault((d.pack.path, d.source, d.target, route.variant), []).append(i)
-        for indices in groups.values():
-            route = routes[indices[0]]
-            texts = [job.texts[i] for i in indices]
-            with self._holding(route, cancel) as (translator, options):
-                if job.html:
-                    target = routing.language_of(route.direction.to_language).code
-                    done = _translate_html(translator, texts, options, cancel, target)
-                else:
-                    done = translator.translate_batch(texts, options, cancel=cancel)
-            for i, text in zip(indices, done):
-                results[i] = text
+        with self.answering():
+            self.check(job)
+            routes = [self.route(job.source, job.target, text, html=job.html) for text in job.texts]
+            results = list(job.texts)  # a text already in the target language comes back as it is
+            alternatives: list[list[str]] = [[] for _ in job.texts]
+            groups: dict[tuple, list[int]] = {}
+            for i, route in enumerate(routes):
+                if (d := route.direction) is not None:
+                    groups.setdefault((d.pack.path, d.source, d.target, route.variant), []).append(i)
+            for indices in groups.values():
+                route = routes[indices[0]]
+                texts = [job.texts[i] for i in indices]
+                if not (job.html or job.alternatives):
+                    for i, text in zip(indices, self._together(route, texts, cancel)):
+                        results[i] = text
+                    continue
+                with self._holding(route, cancel) as (translator, options, share):
+                    between = _between_batches(share)
+                    if job.html:
+                        target = routing.language_of(route.direction.to_language).code
+                        done = _translate_html(translator, texts, options, cancel, target, between, xml=job.xml)
+                    else:
+                        done = translator.translate_batch(texts, options, between, cancel=cancel)
+                    for i, text in zip(indices, done):
+                        results[i] = text
+                        if job.alternatives and not job.html:
+                            others = translator.alternatives(job.texts[i], job.alternatives, options, cancel)
+                            alternatives[i] = [other for other in others if other != text][:job.alternatives]
+                            if i != indices[-1]:
+                                share()
         self._count(job)
-        return Outcome(results, [r.source for r in routes], [r.confidence for r in routes])
+        return Outcome(results, [r.source for r in routes], [r.confidence for r in routes], alternatives)
+
+    def _together(self, route: Route, texts: list[str], cancel: CancelToken) -> list[str]:
+        """``texts`` translated in one batch with those of every request waiting for the same model and options
+        when the turn comes (batching.py); the request whose turn it is translates the batch."""
+        order = Order(texts, cancel)
+        key = (route.direction.pack.path, routing.decode_options(route.direction, route.variant, self._options()))
+        self._orders.add(key, order)
+        try:
+            with self._holding(route, cancel, wake=order.wake()) as (translator, options, share):
+                if not order.done.is_set():  # done by the batch that just gave the turn up
+                    batch = self._orders.take(key, order)
+                    token = all_cancelled(batch)
+                    try:
+                        done = translator.translate_batch([t for o in batch for t in o.texts], options,
+                                                          _between_batches(lambda: share(token)), cancel=token)
+                    except BaseException as exc:
+                        for other in batch[1:]:
+                            other.finish(error=exc)
+                        raise
+                    for o in batch:
+                        o.finish(done[:len(o.texts)])
+                        done = done[len(o.texts):]
+        except Cancelled:
+            if not order.done.is_set():
+                raise
+        finally:
+            self._orders.discard(key, order)
+        if order.error is not None:
+            raise order.error
+        return order.results
 
     @contextmanager
     def streaming(self, job: ApiRequest, cancel: CancelToken) -> Iterator[tuple[Route, Iterator[str]]]:
         """Route the one text of ``job`` and wait for the model; inside the block, its pieces as decided."""
-        self.check(job)
-        if len(job.texts) != 1 or job.html:
-            raise ApiError(400, "the stream translates one plain text at a time")
-        route = self.route(job.source, job.target, job.texts[0])
-        if route.direction is None:
-            yield route, iter(job.texts)
-            return
-        with self._holding(route, cancel) as (translator, options):
-            yield route, translator.translate_stream(job.texts[0], options, cancel)
+        with self.answering():
+            self.check(job)
+            if len(job.texts) != 1 or job.html:
+                raise ApiError(400, "the stream translates one plain text at a time")
+            route = self.route(job.source, job.target, job.texts[0])
+            if route.direction is None:
+                yield route, iter(job.texts)
+                return
+            with self._holding(route, cancel) as (translator, options, share):
+                yield route, _sharing(translator.translate_stream(job.texts[0], options, cancel), share)
         self._count(job)
 
-    def cancel_all(self) -> None:
-        """Stop every running translation at its next decoder step (the server is stopping)."""
+    def translate_document(self, document: Document, source: str, target: str, cancel: CancelToken) -> None:
+        """Translate a stored document into its folder, routed by its first text; the outcome (the output, or
+        why there is none) is written on ``document``, and a failure raised too (ApiError, or Cancelled)."""
+        try:
+            self._translate_document(document, source, target, cancel)
+        except documents.DocumentError as exc:  # the document's own fault, told by the client's name for it
+            status = 413 if isinstance(exc, documents.DocumentTooLarge) else 400
+            document.fail(str(exc).replace(str(document.source), document.name))
+            raise ApiError(status, document.error) from None
+        except ApiError as exc:
+            document.fail(exc.message)
+            raise
+        except Cancelled:
+            document.fail("the translation was cancelled")
+            raise
+        except Exception as exc:
+            log.exception("local API: translating a document failed")
+            document.fail(f"translation failed: {' '.join(str(exc).split()) or type(exc).__name__}")
+            raise
+
+    def _translate_document(self, document: Document, source: str, target: str, cancel: CancelToken) -> None:
+        with self.answering():
+            auto = AUTO in (source.strip().lower(), target.strip().lower())
+            opened = documents.format_for(document.source).open(document.source, cancel) if auto else None
+            sample = _sample(opened, cancel) if opened is not None else ""
+            route = self.route(source, target, sample)
+            if route.direction is None:
+                raise ApiError(400, f"the document is in {languages.name(route.source)} already")
+            with self._holding(route, cancel) as (translator, options, share):
+                document.status, document.started = TRANSLATING, time.monotonic()
+                between = _between_batches(share)
+
+                def progress(done: int, total: int) -> None:
+                    document.progress = (done, total)
+                    between(done, total)
+
+                counting = _Counting(translator)
+                result = documents.translate_document(document.source, counting, dst=document.folder,
+                                                      options=options, cancel=cancel, progress=progress)
+        document.succeed(result.output, counting.characters)
+        with self._lock:
+            self.characters += counting.characters
+
+    @contextmanager
+    def answering(self) -> Iterator[None]:
+        """A translation cancelled because the server stops is answered 503, not dropped like one whose client left."""
+        try:
+            yield
+        except Cancelled:
+            if self.stopping:
+                raise ApiError(503, "Fanyi is stopping; try again once it runs again") from None
+            raise
+
+    def close(self) -> None:
+        """The server is stopping: every running or waiting translation stops at its next step."""
+        self.stopping = True
         with self._lock:
             for token in self._running:
                 token.cancel()
+        self.line.close()
+        self.files.close()
 
     @contextmanager
-    def _holding(self, route: Route, cancel: CancelToken):
+    def _holding(self, route: Route, cancel: CancelToken, wake: CancelToken | None = None):
+        """The route's translator and options for the block, and ``share()``: pass the turn when it is
+        someone else's (call it between two steps; ``share(token)`` waits for it back under ``token``).
+        ``wake``: what the wait for the turn gives up on (default: ``cancel``)."""
         assert route.direction is not None
         pack = route.direction.pack
         try:
@@ -150,11 +262,22 @@ class Core:
         with self._lock:
             self._running.add(cancel)
         try:
-            with gate.use(cancel, max_waiting=limits.API_MAX_WAITING) as translator:
+            with gate.use(wake or cancel, timeout=limits.API_MAX_WAIT_SECONDS) as translator:
                 # The app's window may have switched models between routing and now.
                 if translator is None or not holds(translator, pack):
-                    raise ApiError(503, "the model is being loaded; try again in a moment")
-                yield translator, routing.decode_options(route.direction, route.variant, self._options())
+                    raise ApiError(503, "the model is being loaded; try again in a moment", retry_after=1)
+                turn_started = started = time.monotonic()
+
+                def share(token: CancelToken = cancel) -> None:
+                    nonlocal turn_started
+                    if time.monotonic() - turn_started >= limits.API_TURN_SECONDS and gate.pass_turn(token):
+                        turn_started = time.monotonic()
+
+                yield translator, routing.decode_options(route.direction, route.variant, self._options()), share
+                self.line.served(time.monotonic() - started)
+        except TimedOut:
+            raise ApiError(503, f"Fanyi is busy: no turn for the model within {limits.API_MAX_WAIT_SECONDS:g} s; "
+                                "try again later", retry_after=self.line.retry_after()) from None
         finally:
             with self._lock:
                 self._running.discard(cancel)
@@ -171,17 +294,63 @@ def _parse(code: str, what: str) -> None:
         raise ApiError(400, f"{what} language {code!r} is not a language code") from None
 
 
+class _Counting:
+    """A translator for the documents' code that counts what it translates; everything else is the
+    translator's own."""
+
+    def __init__(self, translator: Any) -> None:
+        self._translator = translator
+        self.characters = 0
+
+    def translate_results(self, texts: list[str], options=None, progress=None, cancel=None):
+        results = self._translator.translate_results(texts, options, progress, cancel)
+        self.characters += sum(len(text) for text in texts)
+        return results
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._translator, name)
+
+
+def _sample(document, cancel: CancelToken) -> str:
+    """The first of a document's text, enough to tell its language."""
+    sample = ""
+    for unit in document.units():
+        cancel.raise_if_cancelled()
+        if not unit.keep and unit.text.strip():
+            sample += unit.text + "\n"
+            if len(sample) >= limits.DETECT_SAMPLE_CHARS:
+                break
+    return sample
+
+
+def _between_batches(share: Callable[[], None]) -> Callable[[int, int], None]:
+    """A progress callback that passes the turn after a batch when more are to come: after the last one
+    the request would wait a whole round with nothing left to do."""
+    def between(done: int, total: int) -> None:
+        if 0 < done < total:
+            share()
+    return between
+
+
+def _sharing(pieces: Iterator, share: Callable[[], None]) -> Iterator:
+    """A stream's pieces, passing the turn between them when it is someone else's."""
+    for piece in pieces:
+        yield piece
+        share()
+
+
 def _translate_html(translator, texts: list[str], options: DecodeOptions, cancel: CancelToken,
-                    target_lang: str) -> list[str]:
-    """The text of each HTML fragment translated in place by the documents' HTML code; markup kept as it is."""
-    markups = [HtmlText(text, xhtml=False) for text in texts]
+                    target_lang: str, progress: Callable[[int, int], None], *, xml: bool) -> list[str]:
+    """The text of each HTML (or XML) fragment translated in place by the documents' HTML code; markup kept
+    as it is."""
+    markups = [HtmlText(text, xhtml=xml) for text in texts]
     units = [list(markup.units()) for markup in markups]
 
     def kept(unit) -> bool:  # what the documents leave as it is: code, numbers, text already in the target
         return bool(unit.keep or keep_reason(unit.text, target_lang))
 
     wanted = [unit.text for group in units for unit in group if not kept(unit)]
-    done = iter(translator.translate_batch(wanted, options, cancel=cancel))
+    done = iter(translator.translate_batch(wanted, options, progress, cancel=cancel))
     results = []
     for markup, group in zip(markups, units):
         translations = [None if kept(unit) else next(done) for unit in group]

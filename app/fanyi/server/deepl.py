@@ -1,24 +1,36 @@
-"""DeepL API v2: ``POST /v2/translate``, ``GET /v2/languages``, ``GET /v2/usage``.
+"""DeepL API v2: ``POST /v2/translate``, ``GET /v2/languages``, ``GET /v2/usage``, and documents:
+``POST /v2/document`` (multipart: ``file``, ``target_lang``, ``source_lang``), then
+``POST /v2/document/<id>`` for its status and ``POST /v2/document/<id>/result`` for the translation,
+each with its ``document_key`` (what ``deepl.Translator.translate_document`` does).
 
 Enough of it that DeepL's own clients work with ``server_url`` set to this server: ``text`` a
 list (JSON or repeated form fields), ``target_lang`` (ZH, ZH-HANS, ZH-HANT, EN-US …), optional
-``source_lang``, ``tag_handling=html``, the key as ``Authorization: DeepL-Auth-Key …``. Options
+``source_lang``, ``tag_handling`` (html, or xml: the text of each element translated, markup kept;
+its options such as ignore_tags are ignored), the key as ``Authorization: DeepL-Auth-Key …``. Options
 this engine has no use for (formality, glossaries, split_sentences …) are accepted and ignored.
 Errors are ``{"message": "..."}`` with the status DeepL uses.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from . import languages
-from .core import ApiError, ApiRequest, Core
-from .web import guarded, presented_key, read_fields, run_cancellable
+from fanyi import documents
+
+from . import files, languages
+from .core import Core, ApiRequest
+from .errors import ApiError
+from .files import Document
+from .web import document_request, guarded, presented_key, read_fields, translate_in_line
 
 # There is no quota here; clients show usage against a limit, so the limit is a number that reads as plenty.
 CHARACTER_LIMIT = 10**12
+STATUS_WAIT_SECONDS = 2.0  # a status request waits this long for the document to be done
 
 
 def error(status: int, message: str) -> Response:
@@ -39,10 +51,22 @@ def routes(core: Core) -> list[Route]:
     async def usage(request: Request) -> Response:
         return await guarded(error, lambda: _usage(core, request))
 
+    async def upload(request: Request) -> Response:
+        return await guarded(error, lambda: _upload(core, request))
+
+    async def status(request: Request) -> Response:
+        return await guarded(error, lambda: _status(core, request))
+
+    async def result(request: Request) -> Response:
+        return await guarded(error, lambda: _result(core, request))
+
     return [
         Route("/v2/translate", translate, methods=["POST"]),
         Route("/v2/languages", languages_endpoint, methods=["GET", "POST"]),
         Route("/v2/usage", usage, methods=["GET", "POST"]),
+        Route("/v2/document", upload, methods=["POST"]),
+        Route("/v2/document/{document_id}", status, methods=["GET", "POST"]),
+        Route("/v2/document/{document_id}/result", result, methods=["GET", "POST"]),
     ]
 
 
@@ -53,10 +77,10 @@ async def _translate(core: Core, request: Request) -> Response:
     if texts is None or target is None:
         raise ApiError(400, "text and target_lang are required")
     handling = fields.text("tag_handling")
-    if handling not in (None, "", "html"):
-        raise ApiError(400, f"tag_handling={handling!r} is not supported here; use html")
-    job = ApiRequest(texts, fields.text("source_lang") or languages.AUTO, target, html=handling == "html")
-    outcome = await run_cancellable(request, lambda token: core.translate(job, token))
+    if handling not in (None, "", "html", "xml"):
+        raise ApiError(400, f"tag_handling must be html or xml, not {handling!r}")
+    job = ApiRequest(texts, fields.text("source_lang") or languages.AUTO, target, html=bool(handling), xml=handling == "xml")
+    outcome = await translate_in_line(core, request, job)
     return JSONResponse({"translations": [
         {"detected_source_language": code(language), "text": text, "billed_characters": len(source)}
         for text, language, source in zip(outcome.texts, outcome.sources, texts)
@@ -71,6 +95,8 @@ async def _languages(core: Core, request: Request) -> Response:
     for direction in core.directions():
         if kind == "target":
             codes = [code(direction.target, v) for v in direction.variants if v in languages.DEEPL_CODE]
+            if codes:  # plain ZH too, as DeepL lists it: clients offer what this list holds
+                codes.insert(0, code(direction.target))
             codes = codes or (["EN-GB", "EN-US"] if direction.target == "en" else [code(direction.target)])
             for name in codes:
                 label = languages.name(direction.target) + _variant_label(name)
@@ -82,7 +108,7 @@ async def _languages(core: Core, request: Request) -> Response:
 
 
 def _variant_label(deepl_code: str) -> str:
-    return {"ZH-HANS": " (simplified)", "ZH-HANT": " (traditional)", "EN-GB": " (British)",
+    return {"ZH": " (simplified)", "ZH-HANS": " (simplified)", "ZH-HANT": " (traditional)", "EN-GB": " (British)",
             "EN-US": " (American)"}.get(deepl_code, "")
 
 
@@ -90,3 +116,59 @@ async def _usage(core: Core, request: Request) -> Response:
     fields = await read_fields(request)
     core.authorize(presented_key(request, fields))
     return JSONResponse({"character_count": core.characters, "character_limit": CHARACTER_LIMIT})
+
+
+async def _upload(core: Core, request: Request) -> Response:
+    """Store the document and translate it in the background: its status and result are asked for by id."""
+    fields, document, source, target = await document_request(core, request, "target_lang", "source_lang",
+                                                               "filename")
+    wanted = (fields.text("output_format") or "").lower().lstrip(".")
+    produced = (documents.format_for(document.source).output_suffix or document.source.suffix).lstrip(".")
+    try:
+        if wanted and wanted != produced:
+            raise ApiError(400, f"output_format={wanted} cannot be made from this document; it becomes .{produced}")
+        core.line.start(lambda: _translate_kept(core, document, source, target))
+    except BaseException:
+        core.files.remove(document)
+        raise
+    return JSONResponse({"document_id": document.id, "document_key": document.key})
+
+
+def _translate_kept(core: Core, document: Document, source: str, target: str) -> None:
+    with contextlib.suppress(Exception):  # the outcome is on the document, for /v2/document/<id> to tell
+        core.translate_document(document, source, target, document.cancel)
+
+
+async def _kept(core: Core, request: Request) -> Document:
+    fields = await read_fields(request)
+    core.authorize(presented_key(request, fields))
+    key = fields.text("document_key")
+    if not key:
+        raise ApiError(400, "document_key is required")
+    return core.files.find(request.path_params["document_id"], key)
+
+
+async def _status(core: Core, request: Request) -> Response:
+    document = await _kept(core, request)
+    # A short wait saves a client's next poll (DeepL's waits 5 s) for most documents, which take a moment.
+    for _ in range(int(STATUS_WAIT_SECONDS / 0.05)):
+        if document.finished.is_set():
+            break
+        await asyncio.sleep(0.05)
+    body: dict = {"document_id": document.id, "status": document.status}
+    if document.status == files.DONE:
+        body["billed_characters"] = document.characters
+    elif document.status == files.ERROR:
+        body["error_message"] = document.error
+    elif (seconds := document.seconds_remaining()) is not None:
+        body["seconds_remaining"] = seconds
+    return JSONResponse(body)
+
+
+async def _result(core: Core, request: Request) -> Response:
+    document = await _kept(core, request)
+    if document.status == files.ERROR:
+        raise ApiError(400, document.error)
+    if document.output is None:
+        raise ApiError(503, "the document is not translated yet; ask for its status", retry_after=5)
+    return FileResponse(document.output, filename=document.download_name)

@@ -13,8 +13,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from . import deepl, languages
-from .core import ApiError, ApiRequest, Core
-from .web import Fields, presented_key, run_cancellable
+from .core import Core, ApiRequest
+from .errors import ApiError
+from .web import Fields, presented_key, translate_in_line
 
 _ids = itertools.count(1)
 
@@ -34,7 +35,7 @@ async def translate(core: Core, request: Request, fields: Fields) -> Response:
     if not text or not target:
         raise ApiError(400, "text and target_lang are required")
     job = ApiRequest([text], fields.text("source_lang") or languages.AUTO, target)
-    outcome = await run_cancellable(request, lambda token: core.translate(job, token))
+    outcome = await translate_in_line(core, request, job)
     return JSONResponse({
         "code": 200,
         "id": next(_ids),

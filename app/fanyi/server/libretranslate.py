@@ -1,22 +1,28 @@
-"""LibreTranslate: ``POST /translate``, ``GET /languages``, ``POST /detect``.
+"""LibreTranslate: ``POST /translate``, ``GET /languages``, ``POST /detect``, ``GET /health``,
+``GET /frontend/settings``, ``POST /translate_file`` (multipart: ``file``, ``source``, ``target``;
+answers ``{"translatedFileUrl"}`` once translated) and ``GET /download_file/<name>``.
 
 ``q`` is a string or a list of strings (the answer matches), ``source`` a code or ``auto``,
-``format`` ``text`` or ``html``, the key in ``api_key``; JSON or form bodies. Errors are
+``format`` ``text`` or ``html``, ``alternatives`` a number of other translations wanted (the beam's
+next best; none for HTML), the key in ``api_key``; JSON or form bodies. Errors are
 ``{"error": "..."}`` with the status. ``/translate`` is shared with DeepLX; app.py tells them apart.
 """
 
 from __future__ import annotations
 
+import urllib.parse
+
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from fanyi import langid
+from fanyi import documents, langid, limits
 
 from . import languages
-from .core import ApiError, ApiRequest, Core
-from .web import Fields, guarded, presented_key, read_fields, run_cancellable
+from .core import Core, ApiRequest
+from .errors import ApiError
+from .web import Fields, document_request, guarded, in_line, presented_key, read_fields, translate_in_line
 
 
 def error(status: int, message: str) -> Response:
@@ -38,14 +44,15 @@ async def translate(core: Core, request: Request, fields: Fields) -> Response:
         raise ApiError(400, f"format must be text or html, not {text_format!r}")
     single = not fields.is_list("q")
     source = fields.text("source", languages.AUTO) or languages.AUTO
-    job = ApiRequest(q, source, target, html=text_format == "html")
-    outcome = await run_cancellable(request, lambda token: core.translate(job, token))
+    wanted = fields.count("alternatives", limits.API_MAX_ALTERNATIVES)
+    job = ApiRequest(q, source, target, html=text_format == "html", alternatives=wanted)
+    outcome = await translate_in_line(core, request, job)
     body: dict = {"translatedText": outcome.texts[0] if single else outcome.texts}
     if source.strip().lower() == languages.AUTO:
         detected = [_detection(s, c) for s, c in zip(outcome.sources, outcome.confidences)]
         body["detectedLanguage"] = detected[0] if single else detected
-    if "alternatives" in fields:  # asked for; the model gives one translation
-        body["alternatives"] = [] if single else [[] for _ in outcome.texts]
+    if wanted:  # the beam's next best; none for HTML (as in LibreTranslate)
+        body["alternatives"] = outcome.alternatives[0] if single else outcome.alternatives
     return JSONResponse(body)
 
 
@@ -56,10 +63,63 @@ def routes(core: Core) -> list[Route]:
     async def detect_endpoint(request: Request) -> Response:
         return await guarded(error, lambda: _detect(core, request))
 
+    async def health(request: Request) -> Response:
+        return JSONResponse({"status": "ok"})
+
+    async def settings_endpoint(request: Request) -> Response:
+        return await guarded(error, lambda: _frontend_settings(core))
+
+    async def translate_file(request: Request) -> Response:
+        return await guarded(error, lambda: _translate_file(core, request))
+
+    async def download_file(request: Request) -> Response:
+        return await guarded(error, lambda: _download_file(core, request))
+
     return [
         Route("/languages", languages_endpoint, methods=["GET", "POST"]),
         Route("/detect", detect_endpoint, methods=["POST"]),
+        Route("/health", health, methods=["GET"]),
+        Route("/frontend/settings", settings_endpoint, methods=["GET"]),
+        Route("/translate_file", translate_file, methods=["POST"]),
+        Route("/download_file/{name}", download_file, methods=["GET"]),
     ]
+
+
+async def _translate_file(core: Core, request: Request) -> Response:
+    _, document, source, target = await document_request(core, request, "target", "source")
+    try:
+        await in_line(core, request, lambda token: core.translate_document(document, source, target, token))
+    except BaseException:
+        core.files.remove(document)
+        raise
+    name = urllib.parse.quote(f"{document.id}.{document.download_name}")
+    return JSONResponse({"translatedFileUrl": f"{request.base_url}download_file/{name}"})
+
+
+async def _download_file(core: Core, request: Request) -> Response:
+    """A translated document, by the name /translate_file gave: its id, a dot, the name it downloads as."""
+    document = core.files.find(request.path_params["name"].split(".", 1)[0])
+    if document.output is None:
+        raise ApiError(404, "that document has not been translated")
+    return FileResponse(document.output, filename=document.download_name)
+
+
+async def _frontend_settings(core: Core) -> Response:
+    """What LibreTranslate's own web page and some clients read first: limits, key, languages, files."""
+    directions = core.directions()
+    target = directions[0].target if directions else "en"
+    keyed = core.api_key is not None
+    return JSONResponse({
+        "charLimit": limits.API_MAX_CHARS,
+        "frontendTimeout": 500,  # ms a page waits after typing before it asks (LibreTranslate's default)
+        "apiKeys": keyed,
+        "keyRequired": keyed,
+        "suggestions": False,
+        "filesTranslation": True,
+        "supportedFilesFormat": list(documents.SUPPORTED_SUFFIXES),
+        "language": {"source": {"code": languages.AUTO, "name": "Auto Detect"},
+                     "target": {"code": target, "name": languages.name(target)}},
+    })
 
 
 async def _languages(core: Core) -> Response:

@@ -8,16 +8,23 @@ from __future__ import annotations
 
 import errno
 import ipaddress
+import logging
+import re
 import socket
 import threading
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from fanyi import limits
 
 from .core import Core
 
+if TYPE_CHECKING:  # browsers.py imports starlette, which the CLI's error handling (ServerError) need not load
+    from .browsers import BrowserPolicy
+
 # After a stop, connections get this long to finish; running translations were cancelled first.
 GRACEFUL_STOP_SECONDS = 3.0
+MAX_PORT = 65535
 
 
 class ServerError(Exception):
@@ -25,16 +32,21 @@ class ServerError(Exception):
 
 
 def bind(host: str, port: int) -> socket.socket:
+    if not 0 <= port <= MAX_PORT:  # socket.bind would raise OverflowError with a traceback
+        raise ServerError(f"cannot listen on port {port}: a port is a number from 0 to {MAX_PORT} (0: any free port)")
     try:
         family = socket.AF_INET6 if ipaddress.ip_address(host).version == 6 else socket.AF_INET
     except ValueError:  # a host name, e.g. localhost
         family = socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # IPPROTO_TCP rather than 0: asyncio sets TCP_NODELAY only on sockets whose proto says TCP, and
+    # accepted sockets inherit it. Without it every keep-alive answer written in two pieces (head,
+    # body) waits ~40 ms for the client's delayed ACK (Nagle).
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     try:
         # Reuse a port left in TIME_WAIT by an earlier run; never share a port in use (no SO_REUSEPORT).
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
-        sock.listen(128)
+        sock.listen(limits.API_MAX_CONNECTIONS)
     except OSError as exc:
         sock.close()
         in_use = exc.errno in (errno.EADDRINUSE, getattr(errno, "WSAEADDRINUSE", errno.EADDRINUSE))
@@ -48,37 +60,69 @@ def address(sock: socket.socket) -> str:
     return f"http://{'[' + host + ']' if ':' in host else host}:{port}"
 
 
-def _server(core: Core, *, quiet: bool):
+def _server(core: Core, browsers: BrowserPolicy, *, quiet: bool):
     import uvicorn
 
+    from fanyi.engine.allocator import few_arenas
+
+    few_arenas()  # translations run in the line's many threads: without this each kept its own freed memory
+
     from .app import create_app
+    from .connections import Connection
 
     config = uvicorn.Config(
-        create_app(core), http="h11", loop="asyncio", ws="none", lifespan="off", interface="asgi3",
-        limit_concurrency=limits.API_MAX_CONNECTIONS, timeout_graceful_shutdown=int(GRACEFUL_STOP_SECONDS),
+        create_app(core, browsers), http=Connection, loop="asyncio", ws="none", lifespan="off", interface="asgi3",
+        # connections.py bounds connections (closing idle ones first) and waits for heads; the line bounds work
+        limit_concurrency=None, timeout_keep_alive=int(limits.API_KEEP_ALIVE_SECONDS),
+        timeout_graceful_shutdown=int(GRACEFUL_STOP_SECONDS),
         access_log=not quiet, log_level="warning" if quiet else "info",
         # The app keeps its own logging; the command line gets uvicorn's (one line per request).
         **({"log_config": None} if quiet else {}),
     )
-    return uvicorn.Server(config)
+    if not quiet:  # after Config, which sets uvicorn's logging up
+        logging.getLogger("uvicorn.access").addFilter(_hide_keys)
+
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets=None) -> None:
+            # Before uvicorn waits for the requests under way: they stop at their next decoder step and are
+            # answered 503 within the grace period, instead of being cut off (plain-text 500s) after it.
+            core.close()
+            await super().shutdown(sockets)
+
+    return Server(config)
 
 
-def serve_forever(core: Core, sock: socket.socket) -> None:
-    """Serve until Ctrl+C or SIGTERM (uvicorn handles both), then cancel what runs and return."""
-    server = _server(core, quiet=False)
+_KEY_FIELDS = re.compile(r"((?:^|[?&])(?:api_key|auth_key|token|key)=)[^&]*", re.IGNORECASE)
+
+
+def _hide_keys(record: logging.LogRecord) -> bool:
+    """An access-log line with the value of any key in the query string replaced by ***."""
+    if isinstance(record.args, tuple):
+        record.args = tuple(_KEY_FIELDS.sub(r"\1***", a) if isinstance(a, str) else a for a in record.args)
+    return True
+
+
+def serve_forever(core: Core, sock: socket.socket, browsers: BrowserPolicy) -> None:
+    """Serve until Ctrl+C or SIGTERM (uvicorn handles both): stop listening, answer what runs 503, return."""
+    server = _server(core, browsers, quiet=False)
     try:
         server.run(sockets=[sock])
     finally:
-        core.cancel_all()
+        core.close()
 
 
 class BackgroundServer:
     """The API in a daemon thread; ``stop()`` cancels running translations and returns when it has stopped."""
 
-    def __init__(self, core: Core, sock: socket.socket, on_crash: Callable[[BaseException], None] | None = None):
+    def __init__(self, core: Core, sock: socket.socket, on_crash: Callable[[BaseException], None] | None = None,
+                 browsers: BrowserPolicy | None = None):
         self.core = core
         self.address = address(sock)
-        self._server = _server(core, quiet=True)
+        if browsers is None:
+            from .browsers import BrowserPolicy
+
+            browsers = BrowserPolicy.of(sock.getsockname()[0], keyed=core.api_key is not None)
+        self._server = _server(core, browsers, quiet=True)
         self._on_crash = on_crash
         self._thread = threading.Thread(target=self._run, args=(sock,), name="fanyi-api", daemon=True)
 
@@ -91,7 +135,7 @@ class BackgroundServer:
 
     def stop(self) -> None:
         self._server.should_exit = True
-        self.core.cancel_all()
+        self.core.close()
         self._thread.join(GRACEFUL_STOP_SECONDS + 5)
 
     def _run(self, sock: socket.socket) -> None:

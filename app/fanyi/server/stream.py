@@ -29,7 +29,8 @@ from fanyi.engine.results import Failure, Rewind, Translation
 from fanyi.oneline import error_line
 
 from . import languages, libretranslate
-from .core import ApiError, ApiRequest, Core
+from .core import Core, ApiRequest
+from .errors import ApiError
 from .web import ThreadStream, guarded, presented_key, read_fields
 
 
@@ -59,7 +60,7 @@ async def _stream(core: Core, request: Request) -> Response:
             for piece in pieces:
                 post(piece)
 
-    stream = ThreadStream(produce)
+    stream = ThreadStream(core.line, produce)
     try:
         route = await stream.next()  # routed and holding the model; errors so far get a status
     except BaseException:

@@ -8,21 +8,28 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import threading
+import re
 import urllib.parse
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
-import anyio.to_thread
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import UploadFile
 from starlette.requests import Request
 from starlette.responses import Response
+from starlette.types import Message
 
-from fanyi import limits
+from fanyi import documents, limits
 from fanyi.cancel import Cancelled, CancelToken
-from fanyi.engine.gate import Busy
+from fanyi.limits import MiB
 from fanyi.oneline import error_line
 
-from .core import ApiError
+from .core import Core, ApiRequest, Outcome
+from .errors import ApiError
+from .files import Document, safe_name
+from .languages import AUTO
+from .line import Line, QueueFull
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -52,8 +59,21 @@ class Fields:
         if value is None:
             return default
         if not isinstance(value, str):
-            raise ApiError(400, f"{name} must be a string")
-        return value
+            raise ApiError(400, f"{name} must be a string, not {_json_type(value)}")
+        return _checked(name, value)
+
+    def count(self, name: str, most: int) -> int:
+        """A whole number from 0 to ``most`` (a negative one is 0), as JSON or as a field's digits; 0 when absent."""
+        value = self._values.get(name)
+        if value is None or value == "":
+            return 0
+        if isinstance(value, str) and re.fullmatch(r"\s*-?\d{1,9}\s*", value):
+            value = int(value)
+        if type(value) is not int:
+            raise ApiError(400, f"{name} must be a whole number, not {value!r}"[:200])
+        if value > most:
+            raise ApiError(400, f"{name} must be at most {most}, not {value}")
+        return max(0, value)
 
     def texts(self, name: str) -> list[str] | None:
         """A string or a list of strings, as a list; None when absent."""
@@ -62,8 +82,24 @@ class Fields:
             return None
         values = value if isinstance(value, list) else [value]
         if not all(isinstance(v, str) for v in values):
-            raise ApiError(400, f"{name} must be a string or a list of strings")
-        return values
+            wrong = next(v for v in values if not isinstance(v, str))
+            raise ApiError(400, f"{name} must be a string or a list of strings, not one holding {_json_type(wrong)}")
+        return [_checked(name, v) for v in values]
+
+
+def _checked(name: str, value: str) -> str:
+    """A string that is text: JSON's \\ud800 escapes can spell lone surrogates, which no tokenizer takes."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ApiError(400, f"{name} is not valid text: it holds a lone surrogate "
+                            f"(\\u{ord(value[exc.start]):04x}) at character {exc.start}") from None
+    return value
+
+
+def _json_type(value: Any) -> str:
+    return {bool: "a boolean", int: "a number", float: "a number", list: "a list", dict: "an object"}.get(
+        type(value), type(value).__name__)
 
 
 def _multi(pairs) -> dict[str, Any]:
@@ -94,13 +130,20 @@ async def _read_body(request: Request) -> bytes:
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limits.API_MAX_BODY_BYTES:
         raise ApiError(413, f"the request is too large (at most {limits.API_MAX_BODY_BYTES} bytes)")
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limits.API_MAX_BODY_BYTES:
-            raise ApiError(413, f"the request is too large (at most {limits.API_MAX_BODY_BYTES} bytes)")
-        chunks.append(chunk)
-    return b"".join(chunks)
+
+    async def read() -> bytes:
+        chunks, size = [], 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limits.API_MAX_BODY_BYTES:
+                raise ApiError(413, f"the request is too large (at most {limits.API_MAX_BODY_BYTES} bytes)")
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+    try:
+        return await asyncio.wait_for(read(), limits.API_BODY_SECONDS)
+    except asyncio.TimeoutError:  # a body sent a byte at a time would hold the connection for ever
+        raise ApiError(408, f"the request's body did not arrive within {limits.API_BODY_SECONDS:g} s") from None
 
 
 def _json(body: bytes) -> dict[str, Any]:
@@ -109,6 +152,8 @@ def _json(body: bytes) -> dict[str, Any]:
         data = json.loads(body, strict=False)
     except (ValueError, UnicodeDecodeError):
         raise ApiError(400, "the body is neither JSON nor a form") from None
+    except RecursionError:  # arrays in arrays … tens of thousands deep: the parser's recursion limit
+        raise ApiError(400, "the JSON body is nested too deeply") from None
     if not isinstance(data, dict):
         raise ApiError(400, "the JSON body must be an object")
     return data
@@ -138,6 +183,66 @@ async def _multipart(request: Request, body: bytes) -> dict[str, Any]:
     return _multi(form.multi_items())
 
 
+async def read_upload(request: Request) -> tuple[Fields, UploadFile]:
+    """A multipart form holding one document in its ``file`` field (at most ``API_MAX_DOCUMENT_BYTES``),
+    and its other fields. The file is spooled to disk as it arrives."""
+    if request.headers.get("content-type", "").split(";")[0].strip().lower() != "multipart/form-data":
+        raise ApiError(400, "send the document as multipart/form-data, in a field named file")
+    too_large = ApiError(413, f"the document is too large (at most {limits.API_MAX_DOCUMENT_BYTES // MiB} MiB)")
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limits.API_MAX_DOCUMENT_BYTES + MiB:  # a form's own fields: small
+        raise too_large
+    received = 0
+
+    async def receive() -> Message:
+        nonlocal received
+        message = await request.receive()
+        received += len(message.get("body", b""))
+        if received > limits.API_MAX_DOCUMENT_BYTES + MiB:
+            raise too_large
+        return message
+
+    try:
+        form = await asyncio.wait_for(Request(request.scope, receive).form(max_files=1, max_fields=20),
+                                      limits.API_BODY_SECONDS)
+    except ApiError:
+        raise
+    except asyncio.TimeoutError:
+        raise ApiError(408, f"the document did not arrive within {limits.API_BODY_SECONDS:g} s") from None
+    except Exception as exc:  # starlette raises its own HTTPException or MultiPartException with a reason
+        raise ApiError(400, f"the form cannot be read: {getattr(exc, 'detail', None) or exc}") from None
+    upload = form.get("file")
+    if not isinstance(upload, UploadFile):
+        raise ApiError(400, "the form has no document in a field named file")
+    values = _multi(request.query_params.multi_items())
+    values.update(_multi((name, value) for name, value in form.multi_items() if isinstance(value, str)))
+    return Fields(values), upload
+
+
+async def document_request(core: Core, request: Request, target_field: str, source_field: str,
+                           name_field: str | None = None) -> tuple[Fields, Document, str, str]:
+    """A request that sends a document: its fields, the document (stored), its source and target codes."""
+    fields, upload = await read_upload(request)
+    core.authorize(presented_key(request, fields))
+    target = fields.text(target_field)
+    if not target:
+        raise ApiError(400, f"{target_field} is required")
+    source = fields.text(source_field) or AUTO
+    document = await _keep_upload(core, upload, fields.text(name_field) if name_field else None)
+    return fields, document, source, target
+
+
+async def _keep_upload(core: Core, upload: UploadFile, name: str | None) -> Document:
+    """An uploaded document stored for translation (``name``: the client's name for it, when not the
+    upload's); 400 for a format Fanyi does not translate, 429 when too many are kept."""
+    name = name or upload.filename or ""
+    suffix = Path(name).suffix.lower()
+    if suffix not in documents.SUPPORTED_SUFFIXES:
+        raise ApiError(400, f"{safe_name(name, suffix)!r} is not a document Fanyi translates: it translates "
+                            f"{', '.join(documents.SUPPORTED_SUFFIXES)} files")
+    return await run_in_threadpool(core.files.add, name, upload.file, suffix)
+
+
 def presented_key(request: Request, fields: Fields) -> str | None:
     """An API key in any of the places clients put one: DeepL's and DeepLX's headers, or a field."""
     scheme, _, value = request.headers.get("authorization", "").strip().partition(" ")
@@ -149,15 +254,22 @@ def presented_key(request: Request, fields: Fields) -> str | None:
     return None
 
 
-async def run_cancellable(request: Request, work: Callable[[CancelToken], T]) -> T:
-    """``work(token)`` in a worker thread; the token is cancelled when the client disconnects."""
+async def in_line(core: Core, request: Request, work: Callable[[CancelToken], T]) -> T:
+    """``work(token)`` in a thread of the line; the client's disconnect cancels it."""
     token = CancelToken()
+    with core.answering():
+        future = core.line.start(lambda: work(token))
     # A plain task rather than a task group, whose errors would come wrapped in an ExceptionGroup.
     watcher = asyncio.ensure_future(_cancel_on_disconnect(request, token))
     try:
-        return await anyio.to_thread.run_sync(work, token)
+        return await asyncio.wrap_future(future)
     finally:
+        token.cancel()  # a no-op once done; stops the thread when this task was cancelled (the server stops)
         watcher.cancel()
+
+
+async def translate_in_line(core: Core, request: Request, job: ApiRequest) -> Outcome:
+    return await in_line(core, request, lambda token: core.translate(job, token))
 
 
 async def _cancel_on_disconnect(request: Request, token: CancelToken) -> None:
@@ -169,14 +281,15 @@ async def _cancel_on_disconnect(request: Request, token: CancelToken) -> None:
 class ThreadStream:
     """What a worker thread produces, received in the event loop one item at a time.
 
-    ``produce(token, post)`` runs in its own thread and calls ``post(item)`` for each item; its
-    error, if any, is raised by ``next()`` in the event loop. The stream's owner cancels ``token``
-    when it stops listening (the client went away), which stops the translation at its next step.
+    ``produce(token, post)`` runs in a thread of the line, holding a place in it (QueueFull at
+    once when there is none), and calls ``post(item)`` for each item; its error, if any, is raised
+    by ``next()`` in the event loop. The stream's owner cancels ``token`` when it stops listening
+    (the client went away), which stops the translation at its next step.
     """
 
     END = object()
 
-    def __init__(self, produce: Callable[[CancelToken, Callable[[Any], None]], None]) -> None:
+    def __init__(self, line: Line, produce: Callable[[CancelToken, Callable[[Any], None]], None]) -> None:
         self.token = CancelToken()
         self._items: asyncio.Queue[Any] = asyncio.Queue()
         loop = asyncio.get_running_loop()
@@ -195,7 +308,7 @@ class ThreadStream:
             finally:
                 post(self.END)
 
-        threading.Thread(target=run, name="fanyi-api-stream", daemon=True).start()
+        line.start(run)
 
     async def next(self) -> Any:
         item = await self._items.get()
@@ -214,11 +327,24 @@ async def guarded(shape: Shape, handler: Callable[[], Awaitable[Response]]) -> R
     try:
         return await handler()
     except ApiError as exc:
-        return shape(exc.status, exc.message)
-    except Busy:
-        return shape(429, BUSY)
+        return _retry_after(shape(exc.status, exc.message), exc.retry_after)
+    except QueueFull as exc:
+        return _retry_after(shape(429, BUSY), exc.retry_after)
     except Cancelled:
         return Response(status_code=CLIENT_GONE)
     except Exception as exc:  # noqa: BLE001 - the client gets one line; the log gets the traceback
         log.exception("local API request failed")
         return shape(500, f"translation failed: {error_line(exc)}")
+
+
+def any_error_body(status: int, message: str) -> dict:
+    """An error in a shape that LibreTranslate's ("error"), DeepL's ("message") and DeepLX's ("code")
+    clients all read: for answers given before the protocol is known."""
+    return {"error": message, "message": message, "code": status}
+
+
+def _retry_after(response: Response, seconds: int | None) -> Response:
+    if seconds is not None:
+        response.headers["Retry-After"] = str(seconds)
+    return response
+

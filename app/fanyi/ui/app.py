@@ -23,6 +23,7 @@ from fanyi.ui.controllers.api import ApiController
 from fanyi.ui.controllers.autostart import AutostartController
 from fanyi.ui.controllers.direction import DirectionController
 from fanyi.ui.controllers.documents import DocumentController
+from fanyi.ui.controllers.glossary import GlossaryController
 from fanyi.ui.controllers.history import HistoryController
 from fanyi.ui.controllers.packs import PackController
 from fanyi.ui.controllers.screen_text import ScreenTextController
@@ -58,7 +59,8 @@ class FanyiApp(QObject):
         self.service = TranslationService(opener)
         self.ops = PackOperations(lambda: self.settings.current)
         self.packs = PackController(self.settings, self.service, self.ops)
-        self.direction = DirectionController(self.settings, self.packs)
+        self.glossary = GlossaryController()
+        self.direction = DirectionController(self.settings, self.packs, self.glossary)
         self.history = HistoryController(self.settings)
         self.documents = DocumentController(DocumentJobs(opener, run_document), self.settings, self.packs,
                                             self.direction)
@@ -216,10 +218,14 @@ class FanyiApp(QObject):
     def show_settings(self) -> None:
         from fanyi.ui.settings_dialog import SettingsDialog
 
-        dialog = SettingsDialog(self.settings.current, self.tray.available, self.window)
+        dialog = SettingsDialog(self.settings.current, self.tray.available, self.window, self.glossary.glossary)
         self.tray.available_changed.connect(dialog.set_tray_available)
         if dialog.exec():
             self.settings.apply(dialog.result_settings())
+            try:
+                self.glossary.set(dialog.result_glossary())
+            except OSError as exc:
+                self.notice.emit(self.tr("The glossary could not be saved: {0}").format(exc.strerror or exc))
         dialog.deleteLater()  # parented to the window, it would otherwise live as long as the window
 
     def show_models(self) -> None:

@@ -238,8 +238,9 @@ def _translate(text: str) -> str:
 
 
 def _split(code: str) -> tuple[str, str]:
-    """("zho", "Hans") for zho_Hans; ("zh", "") for zh_CN (a region, not a script) and zh."""
-    base, _, rest = code.partition("_")
+    """("zho", "Hans") for zho_Hans and zh-Hant (a translation LLM's BCP 47 code); ("zh", "") for zh_CN (a
+    region, not a script) and zh."""
+    base, _, rest = code.replace("-", "_").partition("_")
     return base, rest if len(rest) == 4 else ""
 
 

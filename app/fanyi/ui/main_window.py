@@ -39,6 +39,7 @@ from fanyi.ui.i18n import Retranslating, direction, quantization_name, variant_n
 from fanyi.ui.jobs_panel import JobsPanel
 from fanyi.ui.language_names import language_label
 from fanyi.ui.language_picker import LanguagePicker, widen_list
+from fanyi.ui.memory_check import confirm_load
 from fanyi.ui.layout import STRETCH, container, hbox, vbox
 from fanyi.ui.no_model_page import NoModelPage
 from fanyi.ui.pack_ops import PackOperations
@@ -197,6 +198,9 @@ class MainWindow(Retranslating, QMainWindow):
     def _on_pack_chosen(self, index: int) -> None:
         pack = self.packs.named(self.pack_box.itemData(index))
         if pack is not None and pack != self.packs.current:
+            if not confirm_load(self, pack.name, pack.memory_bytes):
+                self._select_current_pack()
+                return
             self.direction.set_auto(False)  # a direction chosen by hand stays until Auto is pressed
             self.packs.choose(pack)
 

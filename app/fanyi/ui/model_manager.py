@@ -26,9 +26,11 @@ from fanyi.packs import install, library
 from fanyi.packs.catalog import CatalogEntry
 from fanyi.packs.errors import LibraryError
 from fanyi.packs.install import Available, Status
+from fanyi.packs.memory import memory_needed
 from fanyi.ui import i18n
 from fanyi.ui.i18n import Retranslating, direction, quantization_name
 from fanyi.ui.layout import STRETCH, container, hbox, vbox
+from fanyi.ui.memory_check import confirm_load, memory_text
 from fanyi.ui.pack_ops import PackOperations, PackOpProgress, ask_and_import, size_text
 
 
@@ -68,10 +70,11 @@ def _languages(entry: CatalogEntry) -> str:
 
 def _quality(entry: CatalogEntry) -> str:
     q = entry.quality
-    if q is None or q.bleu.int8 is None:
+    bleu = q.bleu.of(entry.quantization) if q is not None else None
+    if q is None or bleu is None:
         return "—"
-    chrf = f" · chrF {q.chrf.int8:.1f}" if q.chrf.int8 is not None else ""
-    return f"BLEU {q.bleu.int8:.1f}{chrf}"
+    chrf = q.chrf.of(entry.quantization)
+    return f"BLEU {bleu:.1f}" + (f" · chrF {chrf:.1f}" if chrf is not None else "")
 
 
 class ModelManager(Retranslating, QDialog):
@@ -87,7 +90,7 @@ class ModelManager(Retranslating, QDialog):
         self._list_failed = False  # the list of models could not be fetched: said above, not "click Refresh"
 
         # --- installed ---
-        self.table = _table(6)
+        self.table = _table(8)
         self.table.itemSelectionChanged.connect(self._update_buttons)
         self.empty = QLabel()
         self.import_folder_button = QPushButton(clicked=lambda: ask_and_import(ops, self, archive=False))
@@ -98,7 +101,7 @@ class ModelManager(Retranslating, QDialog):
             self.import_folder_button, self.import_zip_button, STRETCH, self.default_button, self.remove_button)))
 
         # --- available ---
-        self.available = _table(7)
+        self.available = _table(9)
         self.available.itemSelectionChanged.connect(self._update_buttons)
         self.catalog_note = QLabel()
         self.catalog_note.setWordWrap(True)
@@ -118,7 +121,7 @@ class ModelManager(Retranslating, QDialog):
         buttons.rejected.connect(self.reject)
 
         self.setLayout(vbox(self.tabs, self.error, PackOpProgress(ops), buttons))
-        self.resize(860, 420)
+        self.resize(1000, 420)
 
         ops.started.connect(self._on_started)
         ops.finished.connect(self._update_buttons)
@@ -137,15 +140,17 @@ class ModelManager(Retranslating, QDialog):
             kind = self.tr("bundled") if pack.bundled else self.tr("user-installed")
             marker = "✓" if pack.name == self.default_pack and pack.usable else ""
             if pack.usable:
-                details = (direction(pack.source_lang, pack.target_lang), size_text(pack.size_bytes, 1),
+                languages = direction(pack.source_lang, pack.target_lang) if not pack.languages else \
+                    " · ".join(sorted({i18n.language_name(c) for c in (*pack.source_languages, *pack.languages)}))
+                details = (languages, pack.family, size_text(pack.size_bytes, 1), memory_text(pack.memory_bytes),
                            quantization_name(pack.quantization))
             else:  # one cell across languages, size and quantization: the reason, without the folder
                 reason = pack.problem.replace(f"{pack.path}{os.sep}", "")
-                details = (self.tr("Broken: %1").replace("%1", reason), "", "")
+                details = (self.tr("Broken: %1").replace("%1", reason), "", "", "", "")
                 self.table.setSpan(row, 1, 1, len(details))
             for column, text in enumerate((pack.name, *details, kind, marker)):
                 item = QTableWidgetItem(text)
-                if column == 2:
+                if column in (3, 4):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 if not pack.usable:  # still selectable, so that it can be removed
                     item.setForeground(greyed)
@@ -160,9 +165,10 @@ class ModelManager(Retranslating, QDialog):
         statuses = {Status.NOT_INSTALLED: "", Status.INSTALLED: self.tr("Installed"),
                     Status.UPDATE: self.tr("Update available")}
         _fill(self.available, [
-            (r.entry.title(language), _languages(r.entry), size_text(r.entry.archive.size),
-             quantization_name(r.entry.quantization), r.entry.license.name, _quality(r.entry), statuses[r.status])
-            for r in self.rows], right_aligned=2)
+            (r.entry.title(language), _languages(r.entry), r.entry.family_title, size_text(r.entry.archive.size),
+             memory_text(memory_needed(r.entry)), quantization_name(r.entry.quantization), r.entry.license.name,
+             _quality(r.entry), statuses[r.status])
+            for r in self.rows], right_aligned=3)
         if cat is None and self._list_failed:
             self.catalog_note.setText(self.tr("Without the list of models, a model pack can still be imported "
                                               "(Installed → Import)."))
@@ -215,14 +221,26 @@ class ModelManager(Retranslating, QDialog):
         if row is None or row.status is Status.INSTALLED:
             return
         entry = row.entry
-        if not entry.license.commercial_use:
-            answer = QMessageBox.question(
-                self, self.tr("Licence"),
-                self.tr("%1 is published under %2, which does not allow commercial use. Download it?")
-                .replace("%1", entry.id).replace("%2", entry.license.name))
-            if answer != QMessageBox.StandardButton.Yes:
-                return
+        if entry.license.must_ask and not self._accept_licence(entry):
+            return
+        if not confirm_load(self, entry.title(i18n.current()), memory_needed(entry)):
+            return
         self._ops.install(entry)
+
+    def _accept_licence(self, entry: CatalogEntry) -> bool:
+        """The licence's terms, as the catalog states them, and the question; True when accepted."""
+        lic = entry.license
+        terms = list(lic.summary(i18n.current()))
+        if not lic.commercial_use:
+            terms.insert(0, self.tr("It does not allow commercial use."))
+        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Licence"),
+                          self.tr("%1 is published under %2.").replace("%1", entry.title(i18n.current()))
+                          .replace("%2", lic.name), QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                          self)
+        box.setInformativeText("\n".join(f"• {t}" for t in terms) + "\n\n" + lic.url + "\n\n"
+                               + self.tr("Do you accept these terms and download it?"))
+        box.setDefaultButton(QMessageBox.StandardButton.No)
+        return box.exec() == QMessageBox.StandardButton.Yes
 
     def _on_started(self) -> None:
         self.error.hide()
@@ -253,12 +271,12 @@ class ModelManager(Retranslating, QDialog):
         self.tabs.setTabText(0, self.tr("Installed"))
         self.tabs.setTabText(1, self.tr("Available"))
         self.table.setHorizontalHeaderLabels(
-            [self.tr("Name"), self.tr("Languages"), self.tr("Size"), self.tr("Quantization"), self.tr("Installed"),
-             self.tr("Default")]
+            [self.tr("Name"), self.tr("Languages"), self.tr("Family"), self.tr("Size"), self.tr("Memory"),
+             self.tr("Quantization"), self.tr("Installed"), self.tr("Default")]
         )
         self.available.setHorizontalHeaderLabels(
-            [self.tr("Name"), self.tr("Languages"), self.tr("Download size"), self.tr("Quantization"),
-             self.tr("Licence"), self.tr("Quality"), self.tr("Status")]
+            [self.tr("Name"), self.tr("Languages"), self.tr("Family"), self.tr("Download size"), self.tr("Memory"),
+             self.tr("Quantization"), self.tr("Licence"), self.tr("Quality"), self.tr("Status")]
         )
         self.empty.setText(self.tr("No model is installed."))
         self.import_folder_button.setText(self.tr("Import folder…"))

@@ -53,6 +53,8 @@ class Settings:
     api_enabled: bool = False  # "let other apps on this computer use Fanyi": the local API on 127.0.0.1
     api_port: int = defaults.API_PORT
     api_key: str = ""  # "" = no key needed
+    # web pages allowed to use the API without a key, as origins ("http://localhost:3000"); no UI: README
+    api_origins: list = field(default_factory=list)
     # many-to-many packs: the [source, target] language codes last chosen, by pack name
     pack_languages: dict = field(default_factory=dict)
     # where the main window was, and how its panes were split (Qt's saveGeometry/saveState, base64)
@@ -88,6 +90,7 @@ class Settings:
                                and all(isinstance(code, str) for code in pair)}
         if self.text_size and not TEXT_SIZE_RANGE[0] <= self.text_size <= TEXT_SIZE_RANGE[1]:
             self.text_size = default("text_size")
+        self.api_origins = [origin for origin in self.api_origins if isinstance(origin, str)]
         if not 1 <= self.api_port <= 65535:
             self.api_port = default("api_port")
         for name in ("download_mirror", "catalog_url"):
@@ -158,4 +161,6 @@ def _keep_aside(path: Path, why: str) -> None:
 def save_settings(settings: Settings, path: Path | None = None) -> None:
     path = path or settings_path()
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(path, json.dumps(dataclasses.asdict(settings), ensure_ascii=False, indent=2) + "\n")
+    # readable by this user only while it holds the API key
+    atomic_write_text(path, json.dumps(dataclasses.asdict(settings), ensure_ascii=False, indent=2) + "\n",
+                      private=bool(settings.api_key))

@@ -29,6 +29,8 @@ from fanyi import limits
 from fanyi.defaults import api_address
 from fanyi.packs.catalog import DEFAULT_CATALOG_URLS
 from fanyi.ui import hotkey, region
+from fanyi.glossary import Glossary, GlossaryError
+from fanyi.ui.glossary_tab import GlossaryTab
 from fanyi.ui.i18n import LANGUAGE_NAMES, Retranslating
 from fanyi.ui.layout import hbox, vbox
 from fanyi.ui.settings import DOUBLE_COPY, TARGET_VARIANTS, TEXT_SIZES, THEMES, Settings, valid_url
@@ -47,7 +49,8 @@ FIELD_GAP = 16  # between a caption and its field ("LibreTranslate、DeepL" touc
 
 
 class SettingsDialog(Retranslating, QDialog):
-    def __init__(self, settings: Settings, tray_available: bool, parent: QWidget | None = None) -> None:
+    def __init__(self, settings: Settings, tray_available: bool, parent: QWidget | None = None,
+                 glossary: Glossary | None = None) -> None:
         super().__init__(parent)
         self._tray_available = tray_available
         self._texts: list[tuple[QLabel, QWidget | QLayout, Text | None, Text | None]] = []
@@ -58,6 +61,9 @@ class SettingsDialog(Retranslating, QDialog):
         self.shortcuts_tab = self._shortcuts_tab()
         self.downloads_tab = self._downloads_tab()
         self.apps_tab = self._apps_tab()
+        self.glossary_tab = GlossaryTab(glossary or Glossary())
+        self.tabs.addTab(self.glossary_tab, "")
+        self._tab_titles.append(lambda: self.tr("Glossary"))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
@@ -166,7 +172,7 @@ class SettingsDialog(Retranslating, QDialog):
         """The local API: on or off, port, key, and the addresses to give other apps."""
         self.api_enabled = QCheckBox()
         self.api_port = QSpinBox(minimum=1024, maximum=65535)
-        self.api_key = QLineEdit()
+        self.api_key = QLineEdit(echoMode=QLineEdit.EchoMode.PasswordEchoOnEdit)  # shown only while typed
         self.api_address = QLineEdit(readOnly=True)  # to copy into the other app
         self.api_deeplx = QLineEdit(readOnly=True)
         self.api_enabled.toggled.connect(self._update_api_rows)
@@ -283,7 +289,16 @@ class SettingsDialog(Retranslating, QDialog):
             box.setEnabled(self._tray_available)
             box.setChecked(saved and self._tray_available)
 
+    def result_glossary(self) -> Glossary:
+        return self.glossary_tab.result()
+
     def accept(self) -> None:
+        try:
+            self.glossary_tab.result()
+        except GlossaryError as exc:  # say which row, and keep what the user typed
+            self.glossary_tab.say(str(exc))
+            self.tabs.setCurrentWidget(self.glossary_tab)
+            return
         bad = [box for box in (self.mirror, self.catalog_url) if not valid_url(box.text().strip())]
         if bad:  # say so here rather than drop what the user typed
             self.download_note.setText(self.tr("An address must start with https:// or http://."))

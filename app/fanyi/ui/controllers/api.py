@@ -40,10 +40,10 @@ class ApiController(QObject):
         self._opener = opener
         self._options = options  # beams and length, read in the server's thread; the languages come with each request
         self._server: BackgroundServer | None = None
-        self._wanted: tuple[int, str] | None = None
+        self._wanted: tuple[int, str, tuple[str, ...]] | None = None
         self.error = ""
         self._crashed.connect(self._on_crashed)
-        settings.on_change(self.apply, settings.api_enabled, settings.api_port, settings.api_key)
+        settings.on_change(self.apply, settings.api_enabled, settings.api_port, settings.api_key, settings.api_origins)
 
     @property
     def address(self) -> str | None:
@@ -51,9 +51,9 @@ class ApiController(QObject):
         return self._server.address if self._server is not None and self._server.running else None
 
     def apply(self) -> None:
-        """Start, stop or restart the server to match the settings."""
+        """Start, stop or restart the server to match the settings (api_origins: web pages allowed without a key)."""
         s = self._settings.current
-        wanted = (s.api_port, s.api_key) if s.api_enabled else None
+        wanted = (s.api_port, s.api_key, tuple(s.api_origins)) if s.api_enabled else None
         if wanted == self._wanted and (wanted is None or self.address is not None):
             return
         was_running = self._server is not None
@@ -63,6 +63,7 @@ class ApiController(QObject):
             if was_running:
                 self.status_changed.emit(self.tr("Other apps can no longer use Fanyi."))
             return
+        from fanyi.server.browsers import BrowserPolicy, OriginError
         from fanyi.server.core import Core
         from fanyi.server.models import Models
         from fanyi.server.run import BackgroundServer, ServerError, bind
@@ -70,11 +71,12 @@ class ApiController(QObject):
         threads = self._settings.threads
         models = Models(lambda: self._packs.installed, lambda path: self._opener(path, threads.value or None),
                         shared=self._packs.service.gate)
-        port, key = wanted
+        port, key, origins = wanted
         core = Core(models, api_key=key or None, options=self._options)
         try:
-            server = BackgroundServer(core, bind(API_HOST, port), on_crash=self._report_crash)
-        except ServerError as exc:
+            browsers = BrowserPolicy.of(API_HOST, origins, keyed=bool(key))
+            server = BackgroundServer(core, bind(API_HOST, port), on_crash=self._report_crash, browsers=browsers)
+        except (ServerError, OriginError) as exc:
             self._fail(str(exc))
             return
         server.start()

@@ -7,26 +7,31 @@ router (fanyi.routing) and follow its answer here.
 
 from __future__ import annotations
 
+import dataclasses
+
 from PySide6.QtCore import QObject, Signal
 
 from fanyi import routing
 from fanyi.engine.options import DecodeOptions
 from fanyi.routing import Choice, Direction
+from fanyi.ui.controllers.glossary import GlossaryController
 from fanyi.ui.controllers.packs import PackController
 from fanyi.ui.controllers.settings import LiveSettings
 
 
 class DirectionController(QObject):
-    # the languages, the Chinese variant, the beams or length, or automatic direction changed: what is
-    # shown must be translated again
+    # the languages, the Chinese variant, the beams or length, automatic direction or the glossary changed:
+    # what is shown must be translated again
     changed = Signal()
 
-    def __init__(self, settings: LiveSettings, packs: PackController) -> None:
+    def __init__(self, settings: LiveSettings, packs: PackController, glossary: GlossaryController) -> None:
         super().__init__()
         self._settings = settings
         self._packs = packs
+        self._glossary = glossary
         settings.on_change(self.changed.emit, settings.beams, settings.max_length, settings.target_variant,
                            settings.pack_languages, settings.auto_direction)
+        glossary.changed.connect(self.changed.emit)
 
     @property
     def auto(self) -> bool:
@@ -88,11 +93,13 @@ class DirectionController(QObject):
 
     def options(self, direction: Direction | None = None) -> DecodeOptions:
         """Decoding options for ``direction`` (by default the window's): its languages, the user's variant,
-        beams and length."""
+        beams and length, and the glossary's terms of its language pair."""
         direction = direction or self.current()
         if direction is None:
             return self.user_options()
-        return routing.decode_options(direction, self.wanted_variant, self.user_options())
+        options = routing.decode_options(direction, self.wanted_variant, self.user_options())
+        return dataclasses.replace(options, glossary=self._glossary.entries(direction.from_language,
+                                                                            direction.to_language))
 
     def user_options(self) -> DecodeOptions:
         """Beams and length as the user set them (0: the pack's own); read by the API in its thread too."""

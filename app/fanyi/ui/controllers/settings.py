@@ -65,6 +65,7 @@ class LiveSettings(QObject):
     api_enabled: Setting[bool]
     api_port: Setting[int]
     api_key: Setting[str]
+    api_origins: Setting[list]
     pack_languages: Setting[dict]
     window_geometry: Setting[str]
     splitter_state: Setting[str]

@@ -1,0 +1,133 @@
+"""A model's weights as plain numpy arrays, in the shape the graph builders take them.
+
+The families fill these from what transformers loaded (export time); the graph builders in
+fanyi.export read them. Weights of linear layers are [in, out], as the graphs multiply.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+# --- encoder-decoder (MarianMT, mBART-50, M2M100, NLLB-200) ---------------------------------------
+@dataclass
+class Linear:
+    weight: np.ndarray  # [in, out]
+    bias: np.ndarray | None
+
+
+@dataclass
+class Norm:
+    weight: np.ndarray
+    bias: np.ndarray
+
+
+@dataclass
+class Attention:
+    q: Linear
+    k: Linear
+    v: Linear
+    out: Linear
+
+
+@dataclass
+class Layer:
+    self_attn: Attention
+    self_norm: Norm
+    fc1: Linear
+    fc2: Linear
+    final_norm: Norm
+    cross_attn: Attention | None = None
+    cross_norm: Norm | None = None
+
+
+@dataclass
+class Seq2SeqWeights:
+    d_model: int
+    heads: int
+    activation: str
+    embed_scale: float
+    layer_norm_eps: float
+    encoder_embedding: np.ndarray  # [vocab, d_model]
+    decoder_embedding: np.ndarray
+    lm_head: np.ndarray  # [vocab, d_model]
+    final_logits_bias: np.ndarray  # [vocab]
+    encoder_positions: np.ndarray  # [rows, d_model]: the model's whole table
+    decoder_positions: np.ndarray
+    encoder_layers: list[Layer]
+    decoder_layers: list[Layer]
+    pre_norm: bool = False  # LayerNorm before each sublayer (mBART, M2M100) instead of after (Marian)
+    position_offset: int = 0  # the table row of position 0
+    pad_position: int | None = None  # fairseq positions: pad tokens take this row and are not counted
+    encoder_embedding_norm: Norm | None = None  # mBART's layernorm_embedding
+    decoder_embedding_norm: Norm | None = None
+    encoder_final_norm: Norm | None = None  # pre-norm stacks end with a LayerNorm
+    decoder_final_norm: Norm | None = None
+
+    @property
+    def head_dim(self) -> int:
+        return self.d_model // self.heads
+
+
+# --- decoder-only (the translation LLMs) -----------------------------------------------------------
+@dataclass
+class Rotary:
+    """One rotary embedding as the model computes it: cos and sin of every position up to the table's
+    length, [positions, head_dim / 2], taken from the model itself so that they are its exact values."""
+
+    cos: np.ndarray
+    sin: np.ndarray
+
+
+@dataclass
+class DecoderBlock:
+    """One layer of a decoder-only model. Norms are RMSNorm multipliers as applied (Gemma's 1 + w already
+    added). Qwen3/HunYuan: x + attn(norm(x)), then x + mlp(pre_ffn_norm(x)); Gemma 3 also normalises each
+    sublayer's output (post_attention_norm, post_ffn_norm) before the residual add."""
+
+    input_norm: np.ndarray
+    q: Linear
+    k: Linear
+    v: Linear
+    o: Linear
+    pre_ffn_norm: np.ndarray
+    gate: Linear
+    up: Linear
+    down: Linear
+    rotary: str  # the key into CausalWeights.rotary
+    q_norm: np.ndarray | None = None  # per-head RMSNorm of queries and keys (Qwen3, HunYuan, Gemma 3)
+    k_norm: np.ndarray | None = None
+    post_attention_norm: np.ndarray | None = None  # Gemma 3's sandwich norms
+    post_ffn_norm: np.ndarray | None = None
+    sliding_window: int | None = None  # keys at most this many positions back (Gemma 3's local layers)
+
+
+@dataclass
+class CausalWeights:
+    hidden_size: int
+    heads: int
+    kv_heads: int
+    head_dim: int
+    activation: str  # "silu" (SwiGLU) or "gelu_tanh" (GeGLU)
+    rms_eps: float
+    embedding: np.ndarray  # [vocab, hidden]
+    lm_head: np.ndarray  # [vocab, hidden]; the same array where the model ties them
+    final_norm: np.ndarray
+    layers: list[DecoderBlock]
+    rotary: dict[str, Rotary]
+    attention_scale: float  # softmax(scale · q kᵀ)
+    embed_scale: float = 1.0  # Gemma multiplies the embeddings by sqrt(hidden_size)
+    qk_norm_after_rotary: bool = False  # HunYuan normalises queries and keys after the rotary embedding
+    attention_softcap: float | None = None  # tanh soft-capping of attention scores / final logits, where set
+    final_softcap: float | None = None
+    vocab_size: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.vocab_size = int(self.embedding.shape[0])
+
+    @property
+    def tied(self) -> bool:
+        return self.lm_head is self.embedding or (self.lm_head.shape == self.embedding.shape
+                                                  and np.array_equal(self.lm_head, self.embedding))

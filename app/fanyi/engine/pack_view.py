@@ -1,0 +1,46 @@
+"""What the families, runners and tokenizers read of a verified pack: engine.pack.ModelPack, as a type.
+
+ModelPack checks a manifest against its family's rules, so pack.py imports the families; the families
+name what they read through this protocol instead, and no module imports the other back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Protocol, TypeVar
+
+T = TypeVar("T")
+
+
+class PackView(Protocol):
+    path: Path
+    manifest: dict  # validated: every field of pack.MANIFEST_SCHEMA, with its type and bounds
+
+    def load(self, name: str, loader: Callable[[Path], T]) -> T: ...
+    def file(self, name: str) -> Path: ...
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def architecture(self) -> dict: ...
+    @property
+    def special_ids(self) -> dict: ...
+    @property
+    def quantization(self) -> str: ...
+    @property
+    def source_lang(self) -> str: ...
+    @property
+    def target_lang(self) -> str: ...
+    @property
+    def default_target(self) -> str | None: ...
+    @property
+    def target_tokens(self) -> dict[str, str]: ...
+    @property
+    def source_languages(self) -> list[str]: ...
+    @property
+    def target_languages(self) -> list[str]: ...
+    @property
+    def language_tokens(self) -> dict[str, tuple[str, int]]: ...
+    @property
+    def language_names(self) -> dict[str, tuple[str, str]]: ...

@@ -1,0 +1,191 @@
+"""Translation prompts of decoder-only packs: the card's instruction inside the model's own chat template.
+
+A pack records (manifest "prompt") the instructions its model card documents — a plain translation,
+one for Chinese pairs, one with a glossary, one with context — and carries the model's chat template
+(chat_template.jinja). A request's text becomes one user message, which the template renders the way
+transformers' ``apply_chat_template(..., add_generation_prompt=True)`` does: jinja2's immutable
+sandbox with the same extension, filters and globals, the tokenizer's special tokens and the pack's
+template arguments (Qwen3: enable_thinking=False). Rendering a template cannot touch files or
+Python objects beyond the values handed to it.
+
+Placeholders in an instruction ({text}, {source_language}, {target_language}, {terms}, {context})
+are replaced by name only; a text's own braces are never read as placeholders.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+import jinja2
+import jinja2.ext
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+from .language_choice import base_language
+
+PLACEHOLDER = re.compile(r"\{(text|source_language|target_language|terms|context)\}")
+# the instruction used, by what a request carries: a glossary, context, a Chinese pair
+DEFAULT, CHINESE, TERMINOLOGY, CONTEXT = "default", "chinese", "terminology", "context"
+TEXT, STRUCTURED = "text", "structured"
+THINK_OPEN, THINK_CLOSE = "<think>", "</think>"  # a user message's content: the instruction, or TranslateGemma's record
+
+
+class PromptError(ValueError):
+    """A chat template that cannot be used: it does not compile, or fails on a translation request."""
+
+
+def _raise_exception(message: str) -> None:
+    raise jinja2.exceptions.TemplateError(message)
+
+
+def _tojson(x: object, ensure_ascii: bool = False, indent: int | None = None,
+            separators: tuple[str, str] | None = None, sort_keys: bool = False) -> str:
+    # transformers' tojson: no HTML escaping, and its keyword arguments
+    return json.dumps(x, ensure_ascii=ensure_ascii, indent=indent, separators=separators, sort_keys=sort_keys)
+
+
+class _GenerationTag(jinja2.ext.Extension):
+    """`{% generation %}…{% endgeneration %}` (marks assistant text for training), rendered as its body."""
+
+    tags = {"generation"}
+
+    def parse(self, parser: jinja2.parser.Parser) -> jinja2.nodes.Node:
+        lineno = next(parser.stream).lineno
+        body = parser.parse_statements(("name:endgeneration",), drop_needle=True)
+        return jinja2.nodes.CallBlock(self.call_method("_body"), [], [], body).set_lineno(lineno)
+
+    def _body(self, caller: jinja2.runtime.Macro) -> str:
+        return caller()
+
+
+def compile_template(source: str) -> jinja2.Template:
+    env = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True,
+                                        extensions=[_GenerationTag, jinja2.ext.loopcontrols])
+    env.filters["tojson"] = _tojson
+    env.globals["raise_exception"] = _raise_exception
+    env.globals["strftime_now"] = lambda fmt: datetime.now().strftime(fmt)
+    try:
+        return env.from_string(source)
+    except jinja2.TemplateError as exc:
+        raise PromptError(f"the chat template does not compile: {exc}") from None
+
+
+@dataclass(frozen=True)
+class Instruction:
+    text: str  # with placeholders
+    names: str  # the language the language names are written in: "en" or "zh"
+
+
+@dataclass(frozen=True)
+class Request:
+    """What one source asks of the model besides its text."""
+
+    source: str  # the pack's language codes
+    target: str
+    terms: tuple[tuple[str, str], ...] = ()  # glossary entries found in the text: (term, translation)
+    context: str = ""  # text before this one (the previous paragraph of a document)
+
+
+class Prompts:
+    def __init__(self, section: dict, template: str, names: dict[str, tuple[str, str]]) -> None:
+        self._template = compile_template(template)
+        self._template_kwargs = dict(section["template_kwargs"])
+        self._variables = {**section["special_tokens"], **self._template_kwargs}
+        self._message = section["message"]
+        self._instructions = {key: Instruction(value["text"], value["names"])
+                              for key, value in section["instructions"].items()}
+        self._names = names
+        self.term_line = section["term_line"]
+
+    def has(self, key: str) -> bool:
+        """Whether the pack's card documents this instruction (terminology, context)."""
+        return key in self._instructions
+
+    def name(self, code: str, written_in: str) -> str:
+        english, chinese = self._names.get(code, (code, code))
+        return chinese if written_in == "zh" else english
+
+    def instruction(self, request: Request) -> Instruction:
+        chinese = "zh" in (base_language(request.source), base_language(request.target))
+        for key, wanted in ((TERMINOLOGY, bool(request.terms)), (CONTEXT, bool(request.context)),
+                            (CHINESE, chinese)):
+            if wanted and key in self._instructions:
+                return self._instructions[key]
+        return self._instructions[DEFAULT]
+
+    def user_message(self, text: str, request: Request) -> str:
+        instruction = self.instruction(request)
+        terms = "\n".join(self.term_line.replace("{term}", term).replace("{translation}", translation)
+                          for term, translation in request.terms)
+        values = {"text": text, "terms": terms, "context": request.context,
+                  "source_language": self.name(request.source, instruction.names),
+                  "target_language": self.name(request.target, instruction.names)}
+        return PLACEHOLDER.sub(lambda m: values[m.group(1)], instruction.text)
+
+    def messages(self, text: str, request: Request) -> list[dict]:
+        """The conversation a translation request is: one user message."""
+        if self._message == STRUCTURED:
+            content: object = [{"type": "text", "source_lang_code": request.source,
+                                "target_lang_code": request.target, "text": text}]
+        else:
+            content = self.user_message(text, request)
+        return [{"role": "user", "content": content}]
+
+    @property
+    def template_kwargs(self) -> dict:
+        return dict(self._template_kwargs)
+
+    def render(self, text: str, request: Request) -> str:
+        """The whole prompt as text, ending where the model's answer starts."""
+        try:
+            return self._template.render(messages=self.messages(text, request), tools=None,
+                                         documents=None, add_generation_prompt=True, **self._variables)
+        except jinja2.TemplateError as exc:
+            raise PromptError(f"the chat template fails on a translation request: {exc}") from None
+
+    def fixed_prefix(self, request: Request) -> str:
+        """The prompt's text before the source text: the same for every text of this language pair."""
+        marker = "\ue000FANYI\ue000"  # a private-use character no template writes
+        rendered = self.render(marker, request)
+        return rendered[:rendered.index(marker)] if marker in rendered else ""
+
+
+@dataclass(frozen=True)
+class StripRule:
+    """What a model writes around its translation, removed by rule (manifest "prompt.strip"): a leading
+    <think>…</think> block, and literal prefixes such as "Translation:"."""
+
+    think: bool = False
+    prefixes: tuple[str, ...] = ()
+
+    def apply(self, text: str) -> str:
+        return text[self.held(text, final=True):]
+
+    def held(self, text: str, final: bool = False) -> int:
+        """How many leading characters of `text` are removed. Before the text is `final`, a start that may
+        still turn into a removed part is held back whole."""
+        i = len(text) - len(text.lstrip())
+        if self.think:
+            rest = text[i:]
+            if rest.startswith(THINK_OPEN):
+                end = rest.find(THINK_CLOSE)
+                if end < 0:  # never closed: held while it may close, kept at the end (no guessing)
+                    return i if final else len(text)
+                i += end + len(THINK_CLOSE)
+                i = len(text) - len(text[i:].lstrip())
+            elif not final and THINK_OPEN.startswith(rest):
+                return len(text)
+        rest = text[i:]
+        for prefix in self.prefixes:
+            if rest.startswith(prefix):
+                i += len(prefix)
+                return len(text) - len(text[i:].lstrip())
+            if not final and prefix.startswith(rest):
+                return len(text)
+        return i
+
+
+def strip_rule(section: dict) -> StripRule:
+    return StripRule(bool(section.get("think")), tuple(section.get("prefixes") or ()))

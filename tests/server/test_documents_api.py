@@ -1,0 +1,144 @@
+"""Documents over the API: DeepL's document API as deepl.Translator.translate_document uses it, and
+LibreTranslate's /translate_file + /download_file; the output is what `fanyi file` writes."""
+
+from __future__ import annotations
+
+import io
+import urllib.parse
+from pathlib import Path
+
+import deepl
+import pytest
+import requests
+
+from fanyi import limits
+from fanyi.documents import translate_document
+from fanyi.engine.options import DecodeOptions
+
+TIMEOUT = 120
+TEXT = "The weather is fine today.\n\nWhere is the station?\n"
+
+
+@pytest.fixture
+def en_zh(serve, tiny_pack):
+    return serve([tiny_pack])
+
+
+def expected_output(tmp_path: Path, tiny_translator, name: str, content: bytes, target: str = "cmn_Hans") -> bytes:
+    """What the documents' code writes for this file with the reference translator."""
+    folder = tmp_path / "reference"
+    folder.mkdir(exist_ok=True)
+    source = folder / name
+    source.write_bytes(content)
+    return translate_document(source, tiny_translator, options=DecodeOptions(target=target)).output.read_bytes()
+
+
+def docx_bytes() -> bytes:
+    import docx
+
+    document = docx.Document()
+    document.add_paragraph("The weather is fine today.")
+    document.add_paragraph("Thank you very much.")
+    out = io.BytesIO()
+    document.save(out)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("name, content", [("notes.txt", TEXT.encode()), ("report.docx", None)])
+def test_deepl_translate_document(en_zh, tiny_translator, tmp_path, name, content):
+    content = content or docx_bytes()
+    client = deepl.Translator("k", server_url=en_zh.address)
+    output = io.BytesIO()
+    (tmp_path / name).write_bytes(content)
+    with (tmp_path / name).open("rb") as document:  # as users call it: the upload is named after the file
+        status = client.translate_document(document, output, target_lang="ZH-HANS")
+    assert status.done and status.billed_characters > 0
+    if name.endswith(".txt"):
+        assert output.getvalue() == expected_output(tmp_path, tiny_translator, name, content)
+    else:  # a .docx is a zip with dates in it: compare its text
+        import docx
+
+        got = [p.text for p in docx.Document(io.BytesIO(output.getvalue())).paragraphs]
+        want = [p.text for p in docx.Document(io.BytesIO(expected_output(tmp_path, tiny_translator, name,
+                                                                          content))).paragraphs]
+        assert got == want and got[0]
+
+
+def test_deepl_document_errors_name_the_clients_file(en_zh, monkeypatch, tmp_path):
+    monkeypatch.setattr(deepl.http_client, "max_network_retries", 0)
+    client = deepl.Translator("k", server_url=en_zh.address)
+    (tmp_path / "numbers.txt").write_text("12345\n")
+    with (tmp_path / "numbers.txt").open("rb") as document, \
+            pytest.raises(deepl.DocumentTranslationException, match="numbers.txt has nothing to translate") as error:
+        client.translate_document(document, io.BytesIO(), target_lang="ZH")
+    assert "fanyi-api-" not in str(error.value)  # where the server keeps it is not the client's business
+    with pytest.raises(deepl.DeepLException, match="is not a document Fanyi translates"):
+        client.translate_document_upload(b"x", target_lang="ZH", filename="image.png")
+    with pytest.raises(deepl.DeepLException, match="output_format=pdf cannot be made"):
+        client.translate_document_upload(b"Hello.", target_lang="ZH", filename="a.txt", output_format="pdf")
+
+
+def test_deepl_status_and_result_need_the_documents_key(en_zh):
+    client = deepl.Translator("k", server_url=en_zh.address)
+    handle = client.translate_document_upload(TEXT.encode(), target_lang="ZH", filename="a.txt")
+    assert client.translate_document_wait_until_done(handle).done
+    wrong = deepl.DocumentHandle(handle.document_id, "0" * 32)
+    with pytest.raises(deepl.DeepLException, match="no such document"):
+        client.translate_document_get_status(wrong)
+    answer = requests.post(f"{en_zh.address}/v2/document/{handle.document_id}/result",
+                           json={"document_key": wrong.document_key}, timeout=TIMEOUT)
+    assert answer.status_code == 404 and "no such document" in answer.json()["message"]
+
+
+def upload(server, name: str, content: bytes, **fields) -> requests.Response:
+    return requests.post(server.address + "/translate_file", files={"file": (name, content)},
+                         data={"source": "en", "target": "zh", **fields}, timeout=TIMEOUT)
+
+
+def test_libretranslate_translate_file_and_download_file(en_zh, tiny_translator, tmp_path):
+    answer = upload(en_zh, "../../notes from 北京.txt", TEXT.encode())  # a path in the name: only its name is used
+    assert answer.status_code == 200
+    url = answer.json()["translatedFileUrl"]
+    assert url.startswith(en_zh.address + "/download_file/")
+    assert urllib.parse.unquote(url).endswith(".notes from 北京.zh.txt")
+    download = requests.get(url, timeout=TIMEOUT)
+    assert download.status_code == 200
+    assert download.content == expected_output(tmp_path, tiny_translator, "notes.txt", TEXT.encode())
+    assert "notes%20from%20%E5%8C%97%E4%BA%AC.zh.txt" in download.headers["content-disposition"]
+    assert requests.get(en_zh.address + "/download_file/0123.notes.zh.txt", timeout=TIMEOUT).status_code == 404
+
+
+def test_libretranslate_file_errors_are_400_in_its_shape(en_zh):
+    for answer, words in ((upload(en_zh, "empty.txt", b"   \n"), "empty.txt has nothing to translate"),
+                          (upload(en_zh, "x.exe", b"MZ"), "is not a document Fanyi translates"),
+                          (upload(en_zh, "a.txt", b"Hi.", target=""), "target is required"),
+                          (requests.post(en_zh.address + "/translate_file", json={"q": "x"}, timeout=TIMEOUT),
+                           "multipart/form-data")):
+        assert answer.status_code == 400 and words in answer.json()["error"], answer.text
+    settings = requests.get(en_zh.address + "/frontend/settings", timeout=TIMEOUT).json()
+    assert settings["filesTranslation"] is True and ".docx" in settings["supportedFilesFormat"]
+
+
+def test_documents_are_bounded_in_size_and_number(en_zh, monkeypatch):
+    monkeypatch.setattr(limits, "API_MAX_DOCUMENT_BYTES", 1000)
+    answer = upload(en_zh, "big.txt", b"Hello world. " * 300_000)  # 3.9 MB: more than the bound + 1 MiB of form
+    assert answer.status_code == 413 and "too large" in answer.json()["error"]
+    monkeypatch.setattr(limits, "API_MAX_DOCUMENTS", 1)
+    assert upload(en_zh, "a.txt", TEXT.encode()).status_code == 200  # kept until fetched or expired
+    refused = upload(en_zh, "b.txt", TEXT.encode())
+    assert refused.status_code == 429 and "documents are being translated" in refused.json()["error"]
+
+
+def test_documents_need_the_key_and_are_removed_when_the_server_stops(serve, tiny_pack):
+    server = serve([tiny_pack], api_key="sekret")
+    assert upload(server, "a.txt", TEXT.encode()).status_code == 403
+    with pytest.raises(deepl.AuthorizationException):
+        deepl.Translator("wrong", server_url=server.address).translate_document_upload(
+            TEXT.encode(), target_lang="ZH", filename="a.txt")
+    answer = upload(server, "a.txt", TEXT.encode(), api_key="sekret")
+    assert answer.status_code == 200
+    kept = server.core.files.find(urllib.parse.unquote(answer.json()["translatedFileUrl"]).rsplit("/", 1)[1]
+                                  .split(".", 1)[0])
+    assert kept.output.exists()
+    server.stop()
+    assert not kept.folder.exists()

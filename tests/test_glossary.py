@@ -1,0 +1,149 @@
+"""The user's glossary: CSV in and out, terms found in a text, given to an LLM's prompt or kept by placeholders."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from fanyi.engine.options import DecodeOptions
+from fanyi.engine.terms import find_terms, protect, restore, terms_in
+from fanyi.engine.translator import Translator, _Outcome
+from fanyi.glossary import ANY, Glossary, GlossaryError, Term, parse_csv, read_csv, to_csv, write_csv
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_csv_round_trip_with_a_bom_for_excel(tmp_path):
+    glossary = Glossary((Term("en", "zh", "machine learning", "机器学习"), Term("zh", "en", "翻译", "translation, n.")))
+    path = tmp_path / "g.csv"
+    write_csv(glossary, path)
+    assert path.read_bytes().startswith(b"\xef\xbb\xbfsource,target,term,translation\r\n")
+    assert read_csv(path) == glossary
+
+
+def test_two_column_files_take_the_pair_they_are_given():
+    glossary = parse_csv("term,translation\nGPU,显卡\n".encode(), "g.csv", pair=("en", "zh"))
+    assert glossary.for_pair("eng_Latn", "zho_Hans") == (("GPU", "显卡"),)  # languages by their base code
+    assert glossary.for_pair("zh", "en") == ()
+    anywhere = parse_csv(b"GPU,\xe6\x98\xbe\xe5\x8d\xa1\n", "g.csv", pair=(ANY, ANY))
+    assert anywhere.for_pair("de", "fr") == (("GPU", "显卡"),)
+
+
+@pytest.mark.parametrize("data, message", [
+    (b"a,b,c\n", "g.csv, row 1 has 3 columns; a glossary row has four columns"),
+    (b"source,target,term,translation\nen,zh,,x\n", "g.csv, row 2 has an empty term"),
+    (b"en,zh,\xff\xfe,x\n", "g.csv is not UTF-8 text"),
+    (b"en,z h,GPU,x\n", "target language 'z h' is not a language code"),
+    (b"en,zh,GPU,\x07\n", "must be printable text"),
+])
+def test_a_bad_file_is_refused_in_one_line(data, message):
+    with pytest.raises(GlossaryError, match=message) as err:
+        parse_csv(data, "g.csv")
+    assert "\n" not in str(err.value)
+
+
+def test_a_file_too_large_is_refused_before_it_is_parsed(tmp_path, monkeypatch):
+    monkeypatch.setattr("fanyi.limits.MAX_GLOSSARY_BYTES", 100)
+    path = tmp_path / "big.csv"
+    path.write_bytes(b"en,zh,a,b\n" * 50)
+    with pytest.raises(GlossaryError, match="more than a glossary may be"):
+        read_csv(path)
+
+
+def test_adding_a_term_again_replaces_it_and_merging_imports():
+    glossary = Glossary().with_term(Term("en", "zh", "model", "模型"))
+    glossary = glossary.with_term(Term("en", "zh", "Model", "型号"))
+    assert glossary.terms == (Term("en", "zh", "Model", "型号"),)
+    merged = glossary.merged(Glossary((Term("en", "zh", "pack", "包"), Term("en", "zh", "model", "模型"))))
+    assert merged.for_pair("en", "zh") == (("model", "模型"), ("pack", "包"))
+    assert merged.without(Term("en", "zh", "pack", "包")).for_pair("en", "zh") == (("model", "模型"),)
+
+
+def test_terms_are_found_as_words_longest_first():
+    entries = [("apple", "苹果"), ("Apple pie", "苹果派"), ("cat", "猫")]
+    text = "I like apple pie, an Apple and categories; cat."
+    assert [t[2] for t in find_terms(text, entries)] == ["apple pie", "Apple", "cat"]
+    assert terms_in(text, entries) == (("apple pie", "苹果派"), ("Apple", "苹果"), ("cat", "猫"))
+    assert terms_in("我爱苹果派", [("苹果", "apple")]) == (("苹果", "apple"),)  # no word breaks in Chinese
+
+
+def test_placeholders_come_back_as_the_terms_translation():
+    protected, placed = protect("Buy a GPU and a CPU.", [("GPU", "显卡"), ("CPU", "处理器")])
+    assert protected == "Buy a ZXQ1 and a ZXQ2." and placed == ("显卡", "处理器")
+    assert restore("买一块ZXQ1和一个ZXQ2。", placed) == ("买一块显卡和一个处理器。", 0)
+    assert restore("买一块显卡和一个ZXQ2。", placed) == ("买一块显卡和一个处理器。", 1)  # one did not come back
+
+
+def _copying(translator: Translator, monkeypatch) -> list[str]:
+    """The translator's model replaced by one that copies its source (upper-cased), as a model copies names."""
+    seen: dict[tuple[int, ...], str] = {}
+    sources: list[str] = []
+    family = translator.family
+    real = family.encode
+
+    def encode(tokenizer, text, choice, terms=(), context=""):
+        ids = real(tokenizer, text, choice, terms, context)
+        seen[tuple(ids)] = text
+        return ids
+
+    def decode(parts, options, cancel):
+        if False:  # a generator, as Translator._decode_checked is
+            yield
+        sources.extend(seen[p.ids] for p in parts)
+        return [_Outcome(seen[p.ids].upper()) for p in parts]
+
+    monkeypatch.setattr(family, "encode", encode)
+    monkeypatch.setattr(translator, "_decode_checked", decode)
+    return sources
+
+
+def test_an_encoder_decoder_pack_keeps_a_term_through_a_placeholder(tiny_translator, monkeypatch):
+    sources = _copying(tiny_translator, monkeypatch)
+    tiny_translator.clear_cache()
+    options = DecodeOptions(glossary=(("machine learning", "机器学习"),))
+    assert tiny_translator.translate("Machine learning is fun.", options) == "机器学习 IS FUN."
+    assert sources == ["ZXQ1 is fun."]
+    streamed = "".join(e for e in tiny_translator.translate_stream("I love machine learning.", options)
+                       if isinstance(e, str))
+    assert streamed == "I LOVE 机器学习."
+
+
+def test_an_llm_pack_is_told_the_terms_its_paragraph_holds(tiny_llm_pack):
+    translator = Translator.open(tiny_llm_pack("hunyuan"), threads=1)
+    options = DecodeOptions(source="en", target="zh", glossary=(("GPU", "显卡"), ("router", "路由器")))
+    prompt = translator.tokenizer.raw_decode(translator.encode("My GPU is hot.", options))
+    plain = translator.tokenizer.raw_decode(translator.encode("My GPU is hot.", DecodeOptions(source="en", target="zh")))
+    assert "参考下面的翻译" not in plain
+    _pieces, parts = translator._plan("My GPU is hot.", options)
+    prompt = translator.tokenizer.raw_decode(list(parts[0][0].ids))
+    assert "参考下面的翻译：\nGPU 翻译成 显卡\n\n将以下文本翻译为中文" in prompt and "路由器" not in prompt
+    assert "ZXQ" not in prompt
+
+
+def test_an_llm_pack_is_given_the_previous_paragraph_as_context(tiny_llm_pack, tiny_translator):
+    translator = Translator.open(tiny_llm_pack("hunyuan"), threads=1)
+    assert translator.takes_context and not tiny_translator.takes_context
+    options = DecodeOptions(source="en", target="zh", max_new_tokens=4)
+    _pieces, parts = translator._plan("It was raining.", options, context="We went out.")
+    prompt = translator.tokenizer.raw_decode(list(parts[0][0].ids))
+    assert prompt.count("We went out.\n参考上面的信息，把下面的文本翻译成中文") == 1
+    results = translator.translate_results(["It was raining."] * 2, options, contexts=["We went out.", "Sun."])
+    assert len(results) == 2
+
+
+def test_cli_takes_a_glossary_and_refuses_a_bad_one_before_loading(tiny_pack, tmp_path):
+    good, bad = tmp_path / "good.csv", tmp_path / "bad.csv"
+    good.write_text("term,translation\nworld,世界\n", encoding="utf-8")
+    bad.write_text("one,two,three\n", encoding="utf-8")
+    run = [sys.executable, "-m", "fanyi", "translate", "--model", str(tiny_pack)]
+    ok = subprocess.run(run + ["--glossary", str(good), "Hello world."], capture_output=True, text=True, timeout=120)
+    assert ok.returncode == 0, ok.stderr
+    refused = subprocess.run(run + ["--glossary", str(bad), "Hello."], capture_output=True, text=True, timeout=120)
+    assert refused.returncode != 0 and "bad.csv, row 1 has 3 columns" in refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1
+    missing = subprocess.run(run + ["--glossary", str(tmp_path / "none.csv"), "Hi."], capture_output=True, text=True,
+                             timeout=120)
+    assert missing.returncode != 0 and "cannot be read" in missing.stderr
