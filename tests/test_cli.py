@@ -232,15 +232,17 @@ def test_a_mistyped_command_is_an_error_naming_the_closest_one(dirs, typed, mean
     assert unrelated.returncode == 2 and "see `fanyi --help`" in unrelated.stderr
 
 
-@pytest.mark.parametrize("family, source", [("marian", None), ("m2m100", "en"), ("nllb", "eng_Latn")])
+@pytest.mark.parametrize("family, source", [("marian", None), ("m2m100", "en"), ("nllb", "eng_Latn"), ("llm", "en")])
 def test_taiwan_and_hong_kong_traditional_from_every_pack_that_writes_chinese(family, source, tiny_pack,
-                                                                             tiny_many_pack):
-    """--target zh-TW / zh-HK with --model: the pack's Simplified, converted by OpenCC (fanyi.variants)."""
+                                                                             tiny_many_pack, tiny_llm_pack):
+    """--target zh-TW / zh-HK with --model: the pack's Simplified, converted by OpenCC (fanyi.variants);
+    a translation LLM pack (HY-MT1.5's architecture) lists zh and zh-Hant, and zh is the one converted."""
     from fanyi import variants
     from fanyi.engine.options import DecodeOptions
 
-    pack = tiny_pack if family == "marian" else tiny_many_pack(family)
-    simplified = {"marian": "cmn_Hans", "m2m100": "zh", "nllb": "zho_Hans"}[family]
+    packs = {"marian": lambda: tiny_pack, "llm": lambda: tiny_llm_pack("hunyuan")}
+    pack = packs.get(family, lambda: tiny_many_pack(family))()
+    simplified = {"marian": "cmn_Hans", "m2m100": "zh", "nllb": "zho_Hans", "llm": "zh"}[family]
     translator = Translator.open(pack, threads=1)
     text = "Please watch the video about the software update."
     plain = translator.translate(text, DecodeOptions(source=source, target=simplified))
