@@ -19,14 +19,20 @@ LINE_BATCH_PIECES = 64  # sentences (and the layout between them) of a line tran
 
 def _choose(args, given: DecodeOptions | None = None) -> tuple[Path, DecodeOptions | None]:
     """The pack and the languages to ask it for: ``--model`` as named, with ``--source``/``--target`` in its
-    own codes; without it the router's choice (fanyi.routing) for those languages, in any style (en,
-    zh-Hant, eng_Latn), the default pack winning a tie. ``given``: the options checked so far."""
+    own codes (or zh-TW / zh-HK: its Simplified converted by OpenCC); without it the router's choice
+    (fanyi.routing) for those languages, in any style (en, zh-Hant, zh-TW, eng_Latn), the default pack
+    winning a tie. ``given``: the options checked so far."""
     from . import routing
     from .packs import library
 
     source, target = getattr(args, "source", None), getattr(args, "target", None)
     if args.model:
-        return library.find_pack(args.model).path, given
+        pack = library.find_pack(args.model)
+        if target and routing.requested(target).variant in routing.CONVERTED:
+            found = routing.route([pack], source or routing.AUTO, target)
+            if found.direction is not None:
+                return pack.path, routing.decode_options(found.direction, found.variant, given)
+        return pack.path, given
     default = library.find_pack(None)  # a clear message when nothing usable is installed
     found = routing.route(library.list_packs(), source or routing.AUTO, target or routing.AUTO,
                           prefer=[default.path])
@@ -67,7 +73,10 @@ def _add_decode_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--target", help="target language: without --model any code (zh-Hant, fr, yue) and the pack "
                                     "that translates into it is chosen; with --model, the model's own code: a "
                                     "variant of a multi-target OPUS-MT model (cmn_Hans, cmn_Hant, yue) or a "
-                                    "language of an mBART-50, M2M100 or NLLB model (zh_CN, zh, zho_Hans)")
+                                    "language of an mBART-50, M2M100 or NLLB model (zh_CN, zh, zho_Hans). "
+                                    "zh-TW and zh-HK (any pack that writes Chinese): Traditional with the words "
+                                    "Taiwan or Hong Kong use, converted from Simplified by OpenCC; a bare zh-Hant "
+                                    "is zh-TW's")
     p.add_argument("--source", help="source language: without --model any code (en, zh); with --model, the "
                                     "model's own code for an mBART-50, M2M100 or NLLB model (en_XX, en, eng_Latn), "
                                     "which those require")
@@ -370,10 +379,8 @@ def cmd_serve(args) -> int:
 def cmd_file(args) -> int:
     from .documents import command
 
-    pack, options = _choose(args)
-    if options is not None:  # the router's choice, in the pack's own codes
-        args.source, args.target = options.source, options.target
-    return command.run(args, lambda: _open_translator(pack, args.threads), read_glossary(args.glossary))
+    pack, options = _choose(args)  # the router's choice, in the pack's own codes (None: --model as named)
+    return command.run(args, lambda: _open_translator(pack, args.threads), options, read_glossary(args.glossary))
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -21,11 +21,12 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import limits
+from .. import limits, variants
 from ..cancel import CancelToken
 from ..progress import ProgressCallback
 from . import search
 from .allocator import keep_freed_memory
+from .converted import convert_stream
 from .degenerate import EMPTY, REASONS, Finding, SentenceCheck, guarded, length_bound
 from .language_choice import LanguageChoice
 from .options import DecodeOptions
@@ -223,6 +224,10 @@ class Translator:
 
         Each result lists the sentences that could not be translated (they keep their source text).
         `contexts`: the text before each one (a document's previous paragraph), for packs that take it."""
+        if options is not None and options.convert:  # decoded in Simplified, cached as such
+            results = self.translate_results(texts, dataclasses.replace(options, convert=None), progress, cancel,
+                                             contexts)
+            return [dataclasses.replace(r, text=variants.convert(r.text, options.convert)) for r in results]
         started = time.perf_counter()
         self.last_stats = {"tokens": 0, "seconds": 0.0}
         plans = [self._plan(t, options, contexts[i] if contexts else "") for i, t in enumerate(texts)]
@@ -274,6 +279,10 @@ class Translator:
         Separators are rendered from the layout alone and sentences from their tokens, by the same
         two functions translate_results uses, so the stream and the batch result cannot drift apart.
         """
+        if options is not None and options.convert:
+            unconverted = self.translate_stream(text, dataclasses.replace(options, convert=None), cancel)
+            yield from convert_stream(unconverted, options.convert)
+            return
         started = time.perf_counter()
         self.last_stats = {"tokens": 0, "seconds": 0.0}
         pieces, parts = self._plan(text, options)
