@@ -49,6 +49,7 @@ from dataclasses import dataclass
 import numpy as np
 from onnx import TensorProto
 
+from ..engine.families.weights import Attention, Layer, Linear, Norm, Seq2SeqWeights
 from ..engine.int8_weights import INT8_SCALE_SUFFIX, INT8_WEIGHT_SUFFIX
 from ..engine.runner import MAX_TOP_IDS
 from .graph import MS_DOMAIN, GraphBuilder, quantize_columns

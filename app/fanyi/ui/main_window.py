@@ -40,7 +40,7 @@ from fanyi.ui.jobs_panel import JobsPanel
 from fanyi.ui.language_names import language_label
 from fanyi.ui.language_picker import LanguagePicker, widen_list
 from fanyi.ui.memory_check import confirm_load
-from fanyi.ui.layout import STRETCH, container, hbox, vbox
+from fanyi.ui.layout import container, hbox, vbox
 from fanyi.ui.no_model_page import NoModelPage
 from fanyi.ui.pack_ops import PackOperations
 from fanyi.ui.panes import SourcePane, TargetPane, text_font

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from ..runner import Runner
-from ..schema import BOOLEAN, Invalid, one_of, show
+from ..schema import BOOLEAN, Invalid, one_of
 from .base import ACTIVATION, HEADS, LAYERS, POSITIONS, VOCAB, WIDTH, Family, informative
 from .weights import Attention, Layer, Linear, Norm, Seq2SeqWeights
 
