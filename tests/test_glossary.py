@@ -11,7 +11,7 @@ import pytest
 from fanyi.engine.options import DecodeOptions
 from fanyi.engine.terms import find_terms, protect, restore, terms_in
 from fanyi.engine.translator import Translator, _Outcome
-from fanyi.glossary import ANY, Glossary, GlossaryError, Term, parse_csv, read_csv, to_csv, write_csv
+from fanyi.glossary import ANY, Glossary, GlossaryError, Term, parse_csv, read_csv, write_csv
 
 ROOT = Path(__file__).resolve().parents[1]
 

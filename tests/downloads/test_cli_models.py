@@ -8,7 +8,7 @@ import subprocess
 import sys
 import time
 
-from packserver import PACK_ID, Route, closed_port_url
+from packserver import PACK_ID, closed_port_url
 
 from fanyi import paths
 
