@@ -30,7 +30,8 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 # pip runs again only when pyproject.toml is newer than the last install (the code itself is an
-# editable install), so a second `make run` starts the app at once.
+# editable install), so a second `make run` starts the app at once. The dev install holds the runtime
+# one, so it stamps both: the first `make run` after `make test` does not install again.
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(PIP) -e .
 	touch $@
@@ -43,7 +44,7 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	    || echo "make: $(TORCH_CPU_INDEX) failed; pip takes torch from its usual index"; \
 	fi
 	$(PIP) -e '.[dev]'
-	touch $@
+	touch $@ $(VENV)/.installed
 
 install: $(VENV)/.installed ocr-models
 

@@ -177,6 +177,13 @@ class Rounds:
         return [self.best(config, engine, r) / self.best(config, reference, r) for r in range(n)]
 
 
+def pass_order(workers: list, round_no: int) -> list:
+    """Rotated from round to round and reversed every other round: no worker always follows the same one."""
+    shift = round_no % len(workers)
+    order = workers[shift:] + workers[:shift]
+    return order[::-1] if round_no % 2 else order
+
+
 def run_rounds(workers: list[Worker], configs: list[str], rounds: int) -> Rounds:
     result = Rounds()
     for config in configs:
@@ -185,11 +192,7 @@ def run_rounds(workers: list[Worker], configs: list[str], rounds: int) -> Rounds
     for round_no in range(rounds):
         for config in configs:
             result.load[config].append(os.getloadavg()[0])
-            shift = round_no % len(workers)
-            order = workers[shift:] + workers[:shift]
-            if round_no % 2:
-                order.reverse()
-            for worker in order:
+            for worker in pass_order(workers, round_no):
                 time.sleep(PAUSE_S)
                 result.ms[config][worker.key].append(worker.ask(config)["ms"])
         print(f"[{time.strftime('%H:%M:%S')}] round {round_no + 1}/{rounds} done, load {os.getloadavg()[0]:.2f}",

@@ -36,6 +36,16 @@ import contents  # noqa: E402
     ("PySide6\\opengl32sw.dll", False),
     ("libcairo.so.2", False),
     ("libgobject-2.0.so.0", False),
+    # OpenCC (fanyi.variants): its module and dictionaries, not its tools, static libraries and headers
+    ("opencc/clib/opencc_clib.cpython-311-x86_64-linux-gnu.so", True),
+    ("opencc\\clib\\opencc_clib.cp311-win_amd64.pyd", True),
+    ("opencc/clib/share/opencc/s2twp.json", True),
+    ("opencc/clib/share/opencc/TWPhrases.ocd2", True),
+    ("opencc/clib/bin/opencc", False),
+    ("opencc\\clib\\bin\\opencc_dict.exe", False),
+    ("opencc/clib/lib64/libopencc.a", False),
+    ("opencc\\clib\\lib\\opencc.lib", False),
+    ("opencc/clib/include/opencc/opencc.h", False),
 ])
 def test_keep(dest, kept):
     assert contents.keep(dest) is kept
@@ -141,3 +151,16 @@ def test_the_server_stacks_modules_named_by_string_exist():
 
     named = [m for m in contents.HIDDEN_IMPORTS if m.split(".")[0] in ("uvicorn", "anyio")]
     assert named and all(importlib.util.find_spec(m) is not None for m in named)
+
+
+def test_opencc_is_bundled_where_it_reads_its_dictionaries():
+    """fanyi.variants converts with OpenCC's s2twp and s2hk, which it finds in opencc/clib/share/opencc
+    beside its module: a path kept, and the configurations the app asks for are there."""
+    import opencc
+
+    from fanyi import variants
+
+    share = Path(opencc.__file__).parent / "clib" / "share" / "opencc"
+    for profile in variants.PROFILES.values():
+        assert (share / f"{profile}.json").is_file() and contents.keep(f"opencc/clib/share/opencc/{profile}.json")
+    assert "opencc" in contents.HIDDEN_IMPORTS

@@ -49,8 +49,11 @@ def test_without_a_model_the_languages_choose_the_pack(tiny_pack, tiny_pack_zh_e
     zh_en, en_zh = Translator.open(tiny_pack_zh_en, threads=1), Translator.open(tiny_pack, threads=1)
     into_english = run("translate", "--source", "zh", "--target", "en", "今天天气很好。", env_extra=dirs)
     assert into_english.stdout == zh_en.translate("今天天气很好。") + "\n", into_english.stderr
-    traditional = run("translate", "--target", "zh-TW", "Good morning.", env_extra=dirs)
-    assert traditional.stdout == en_zh.translate("Good morning.", DecodeOptions(target="cmn_Hant")) + "\n"
+    traditional = run("translate", "--target", "zh-TW", "Good morning.", env_extra=dirs)  # Taiwan's: OpenCC
+    taiwan = DecodeOptions(target="cmn_Hans", convert="zh-TW")
+    assert traditional.stdout == en_zh.translate("Good morning.", taiwan) + "\n"
+    own = run("translate", "--target", "cmn_Hant", "Good morning.", env_extra=dirs)  # the model's own
+    assert own.stdout == en_zh.translate("Good morning.", DecodeOptions(target="cmn_Hant")) + "\n"
     nothing = run("translate", "--source", "ja", "--target", "zh", "Hi.", env_extra=dirs)
     assert nothing.returncode == 2 and "no installed model translates ja into zh" in nothing.stderr
 
@@ -227,3 +230,42 @@ def test_a_mistyped_command_is_an_error_naming_the_closest_one(dirs, typed, mean
         f"fanyi: `{typed}` is not a command; did you mean `fanyi {meant}`? (`fanyi` alone opens the app.)"]
     unrelated = run("xyzzy", env_extra=dirs)
     assert unrelated.returncode == 2 and "see `fanyi --help`" in unrelated.stderr
+
+
+@pytest.mark.parametrize("family, source", [("marian", None), ("m2m100", "en"), ("nllb", "eng_Latn"), ("llm", "en")])
+def test_taiwan_and_hong_kong_traditional_from_every_pack_that_writes_chinese(family, source, tiny_pack,
+                                                                             tiny_many_pack, tiny_llm_pack):
+    """--target zh-TW / zh-HK with --model: the pack's Simplified, converted by OpenCC (fanyi.variants);
+    a translation LLM pack (HY-MT1.5's architecture) lists zh and zh-Hant, and zh is the one converted."""
+    from fanyi import variants
+    from fanyi.engine.options import DecodeOptions
+
+    packs = {"marian": lambda: tiny_pack, "llm": lambda: tiny_llm_pack("hunyuan")}
+    pack = packs.get(family, lambda: tiny_many_pack(family))()
+    simplified = {"marian": "cmn_Hans", "m2m100": "zh", "nllb": "zho_Hans", "llm": "zh"}[family]
+    translator = Translator.open(pack, threads=1)
+    text = "Please watch the video about the software update."
+    plain = translator.translate(text, DecodeOptions(source=source, target=simplified))
+    for region in variants.REGIONS:
+        args = ["translate", "--model", str(pack), "--target", region, *(["--source", source] if source else []), text]
+        done = run(*args)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout == variants.convert(plain, region) + "\n"
+
+
+def test_file_writes_taiwans_traditional_under_its_own_name_and_plain_progress_off_a_terminal(tiny_pack, tmp_path):
+    from fanyi import variants
+    from fanyi.engine.options import DecodeOptions
+
+    source = tmp_path / "notes.txt"
+    source.write_text("Please watch the video.\nThe software needs an update.\n", encoding="utf-8")
+    done = run("file", str(source), "--model", str(tiny_pack), "--target", "zh-TW")
+    assert done.returncode == 0, done.stderr
+    translator = Translator.open(tiny_pack, threads=1)
+    written = (tmp_path / "notes.zh-TW.txt").read_text(encoding="utf-8")
+    expected = [variants.convert(translator.translate(line, DecodeOptions(target="cmn_Hans")), "zh-TW")
+                for line in ("Please watch the video.", "The software needs an update.")]
+    assert written.splitlines() == expected
+    # stderr is a pipe here: progress as plain lines, no carriage returns piling up in a log
+    lines = done.stderr.splitlines()
+    assert "\r" not in done.stderr and lines[-1] == "notes.txt: 1/1" and len(lines) <= 11, done.stderr

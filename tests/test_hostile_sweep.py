@@ -97,9 +97,11 @@ def test_a_signal_during_start_up_is_one_word(tiny_pack, tmp_path, signum, delay
             break
     time.sleep(delay)
     process.send_signal(signum)
-    _, rest = process.communicate(timeout=300)
+    out, rest = process.communicate(timeout=300)
     told = [line for line in seen + rest.splitlines() if line.strip() and not line.startswith("import time:")]
-    if process.returncode == 0:  # the translation was over before the signal came
+    # the translation was over before the signal came: the process ended, or was ending (Python gives the
+    # signal its default action again while it shuts down) — either way with the whole line written
+    if process.returncode == 0 or (process.returncode == -signum and out.endswith("\n")):
         assert told == [], told
         return
     assert process.returncode == 130 and [line.strip() for line in told] == ["cancelled"], told

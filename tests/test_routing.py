@@ -19,10 +19,13 @@ from fanyi.routing import (
     default_pack,
     language_of,
     pairs,
+    requested,
     reverse,
     route,
     saved_languages,
     variant,
+    ways_of_writing,
+    written,
 )
 
 ENGLISH = "The weather is fine today."
@@ -58,13 +61,25 @@ def test_codes_of_every_style_name_one_language(code, expected):
     assert language_of(code) == expected
 
 
+@pytest.mark.parametrize("code, expected", [
+    ("zh-TW", "zh-TW"), ("zh_TW", "zh-TW"), ("zh-Hant-TW", "zh-TW"), ("ZH-HK", "zh-HK"), ("zh-MO", "zh-HK"),
+    ("zh-Hant", "zh-TW"), ("ZH-HANT", "zh-TW"),  # Traditional without a region: the default, Taiwan's (OpenCC)
+    ("cmn_Hant", "cmn_Hant"), ("zho_Hant", "cmn_Hant"),  # a pack's own code: the model's own Traditional
+    ("zh", "cmn_Hans"), ("zh-CN", "cmn_Hans"), ("yue", "yue"),
+])
+def test_what_a_client_asks_for_knows_taiwan_and_hong_kong(code, expected):
+    assert requested(code) == Language("zh", expected)
+    assert requested("en-US") == Language("en")
+
+
 # --- a language pair: the local API and the command line ------------------------------------------
 
 def test_one_way_packs_by_language_pair_and_chinese_variant():
     packs = [EN_ZH, ZH_EN]
-    assert route(packs, "en", "zh-Hant") == route(packs, "EN", "ZH-HANT")
-    found = route(packs, "en", "zh-Hant")
+    assert route(packs, "en", "zh-Hant") == route(packs, "EN", "ZH-HANT") == route(packs, "en", "zh-TW")
+    found = route(packs, "en", "cmn_Hant")  # the model's own Traditional
     assert found.direction == Direction(EN_ZH) and found.variant == "cmn_Hant" and found.confidence == 1.0
+    assert route(packs, "en", "zh-HK").variant == "zh-HK"
     assert route(packs, "zh", "en").direction == Direction(ZH_EN) and route(packs, "zh", "en").variant is None
     assert route(packs, "en", "en").direction is None  # already in the target language: it stays as it is
     with pytest.raises(NoRoute, match="no installed model translates into fr"):
@@ -86,8 +101,11 @@ def test_auto_detects_the_source_and_the_other_language():
 
 
 def test_many_to_many_packs_are_reached_in_their_own_codes():
-    found = route([NLLB], "en", "zh-Hant")
+    found = route([NLLB], "en", "zho_Hant")
     assert found.direction == Direction(NLLB, "eng_Latn", "zho_Hant") and found.variant is None
+    # Taiwan's words: the pack's Simplified, converted
+    found = route([NLLB], "en", "zh-Hant")
+    assert found.direction == Direction(NLLB, "eng_Latn", "zho_Hans") and found.variant == "zh-TW"
     assert route([NLLB], "zh", "en").direction == Direction(NLLB, "zho_Hans", "eng_Latn")  # bare zh: Simplified
     assert route([NLLB], "en", "yue").direction.target == "yue_Hant"
     assert route([NLLB], AUTO, AUTO, CHINESE).direction == Direction(NLLB, "zho_Hans", "eng_Latn")
@@ -98,8 +116,12 @@ def test_many_to_many_packs_are_reached_in_their_own_codes():
     assert route([NLLB], "ace", "en", "Bang").direction.source == "ace_Latn"
     # the pack's own codes, as the command line may give them
     assert route([MBART], "fr_XX", "zh_CN").direction == Direction(MBART, "fr_XX", "zh_CN")
-    # a pack with one way of writing Chinese writes that one
-    assert route([MBART], "en", "zh-Hant").direction == Direction(MBART, "en_XX", "zh_CN")
+    # a pack with one way of writing Chinese writes that one, converted where Traditional is asked for
+    assert route([MBART], "en", "zh-HK") == route([MBART], "en", "zh-MO")
+    found = route([MBART], "en", "zh-HK")
+    assert found.direction == Direction(MBART, "en_XX", "zh_CN") and found.variant == "zh-HK"
+    with pytest.raises(NoRoute, match=r"mbart cannot write cmn_Hant \(it offers: cmn_Hans, zh-TW, zh-HK\)"):
+        route([MBART], "en", "cmn_Hant")  # the model's own Traditional: it has none
     with pytest.raises(NoRoute, match="translates de into zh"):
         route([NLLB, MBART], "de", "zh")
 
@@ -107,7 +129,9 @@ def test_many_to_many_packs_are_reached_in_their_own_codes():
 def test_a_pack_listing_its_languages_in_bcp47_routes_the_same():
     """As a translation LLM pack may list them: a `languages` section with codes of another style."""
     llm = many("llm", ("en", "fr", "ja", "zh-Hans", "zh-Hant"), "zh-Hans")
-    assert route([llm], "en", "zh-TW").direction == Direction(llm, "en", "zh-Hant")
+    assert route([llm], "en", "zh-TW").direction == Direction(llm, "en", "zh-Hans")  # converted by OpenCC
+    assert route([llm], "en", "zh-TW").variant == "zh-TW"
+    assert route([llm], "en", "zho_Hant").direction == Direction(llm, "en", "zh-Hant")  # the model's own
     assert route([llm], AUTO, AUTO, CHINESE).direction == Direction(llm, "zh-Hans", "en")
     assert choose(CHINESE, Direction(llm, "en", "zh-Hans"), [llm]).direction == Direction(llm, "zh-Hans", "en")
 
@@ -115,8 +139,9 @@ def test_a_pack_listing_its_languages_in_bcp47_routes_the_same():
 def test_a_variant_the_pack_cannot_write_is_refused_or_another_pack_writes_it():
     no_hant = many("no-hant", ("eng_Latn", "zho_Hans", "yue_Hant"), "zho_Hans")
     with pytest.raises(NoRoute, match="the model no-hant cannot write cmn_Hant"):
-        route([no_hant], "en", "zh-Hant")
-    assert route([no_hant, NLLB], "en", "zh-Hant").direction.pack == NLLB
+        route([no_hant], "en", "cmn_Hant")
+    assert route([no_hant, NLLB], "en", "cmn_Hant").direction.pack == NLLB
+    assert route([no_hant], "en", "zh-Hant").variant == "zh-TW"  # its Simplified, converted
 
 
 def test_packs_in_memory_then_one_way_packs_then_the_order_installed():
@@ -128,10 +153,12 @@ def test_packs_in_memory_then_one_way_packs_then_the_order_installed():
 
 def test_pairs_list_every_direction_once_with_its_ways_of_writing_chinese():
     listed = pairs([EN_ZH, ZH_EN, MBART])
-    assert Pair("en", "zh", ("cmn_Hans", "cmn_Hant", "yue")) in listed and Pair("zh", "en", ()) in listed
-    assert Pair("fr", "zh", ()) in listed and Pair("zh", "fr", ()) in listed
+    every = ("cmn_Hans", "cmn_Hant", "zh-TW", "zh-HK", "yue")
+    assert Pair("en", "zh", every) in listed and Pair("zh", "en", ()) in listed
+    assert Pair("fr", "zh", ("cmn_Hans", "zh-TW", "zh-HK")) in listed and Pair("zh", "fr", ()) in listed
     assert len(listed) == len({(p.source, p.target) for p in listed}) == 6
-    assert Pair("en", "zh", ("cmn_Hans", "cmn_Hant", "yue")) in pairs([NLLB])
+    assert Pair("en", "zh", every) in pairs([NLLB])
+    assert Pair("en", "zh", ("cmn_Hans", "zh-TW", "zh-HK")) in pairs([EN_ZH_2])  # one-way, no target tokens
 
 
 # --- the user's settings -----------------------------------------------------------------------------
@@ -180,3 +207,30 @@ def test_a_many_to_many_pack_turns_round_or_keeps_its_target():
     assert reverse(start, [NLLB]) == Direction(NLLB, "zho_Hans", "eng_Latn")
     assert reverse(Direction(EN_ZH), [EN_ZH, ZH_EN]) == Direction(ZH_EN)
     assert reverse(Direction(ZH_JA), [EN_ZH, ZH_JA]) is None
+
+
+# --- Taiwan's and Hong Kong's Traditional (OpenCC) --------------------------------------------------
+
+def test_the_ways_of_writing_offered_follow_the_direction():
+    assert ways_of_writing(Direction(EN_ZH)) == ["cmn_Hans", "zh-TW", "zh-HK", "cmn_Hant", "yue"]
+    assert ways_of_writing(Direction(EN_ZH_2)) == ["cmn_Hans", "zh-TW", "zh-HK"]  # no tokens: Simplified
+    assert ways_of_writing(Direction(ZH_EN)) == []
+    assert ways_of_writing(Direction(NLLB, "eng_Latn", "zho_Hans")) == ["cmn_Hans", "zh-TW", "zh-HK"]
+    assert ways_of_writing(Direction(NLLB, "eng_Latn", "zho_Hant")) == []  # the model's own, chosen in the picker
+    assert ways_of_writing(Direction(NLLB, "zho_Hans", "eng_Latn")) == []
+    hant_only = one_way("en-zht", "en", "zh", {"cmn_Hant": ">>cmn_Hant<<", "yue": ">>yue<<"})
+    assert ways_of_writing(Direction(hant_only)) == ["cmn_Hant", "yue"]  # nothing Simplified to convert
+
+
+def test_a_converted_variant_asks_for_simplified_and_converts_it():
+    assert decode_options(Direction(EN_ZH), "zh-TW") == DecodeOptions(target="cmn_Hans", convert="zh-TW")
+    assert decode_options(Direction(EN_ZH), "cmn_Hant") == DecodeOptions(target="cmn_Hant")
+    assert decode_options(Direction(EN_ZH_2), "zh-HK") == DecodeOptions(convert="zh-HK")
+    assert decode_options(Direction(NLLB, "eng_Latn", "zho_Hans"), "zh-HK") == \
+        DecodeOptions(source="eng_Latn", target="zho_Hans", convert="zh-HK")
+    # not Chinese, or Chinese written another way: nothing to convert
+    assert decode_options(Direction(NLLB, "eng_Latn", "fra_Latn"), "zh-TW").convert is None
+    assert decode_options(Direction(NLLB, "eng_Latn", "zho_Hant"), "zh-TW").convert is None
+    assert decode_options(Direction(ZH_EN), "zh-TW") == DecodeOptions()
+    assert written(Direction(EN_ZH), "yue") == "yue" and written(Direction(EN_ZH_2), "yue") == "cmn_Hans"
+    assert written(Direction(ZH_EN), "zh-TW") is None

@@ -41,14 +41,20 @@ LINE_BATCH_PIECES = 64  # sentences (and the layout between them) of a line tran
 
 def _choose(args: argparse.Namespace, given: DecodeOptions | None = None) -> tuple[Path, DecodeOptions | None]:
     """The pack and the languages to ask it for: ``--model`` as named, with ``--source``/``--target`` in its
-    own codes; without it the router's choice (fanyi.routing) for those languages, in any style (en,
-    zh-Hant, eng_Latn), the default pack winning a tie. ``given``: the options checked so far."""
+    own codes (or zh-TW / zh-HK: its Simplified converted by OpenCC); without it the router's choice
+    (fanyi.routing) for those languages, in any style (en, zh-Hant, zh-TW, eng_Latn), the default pack
+    winning a tie. ``given``: the options checked so far."""
     from . import routing
     from .packs import library
 
     source, target = getattr(args, "source", None), getattr(args, "target", None)
     if args.model:
-        return library.find_pack(args.model).path, given
+        pack = library.find_pack(args.model)
+        if target and routing.requested(target).variant in routing.CONVERTED:
+            found = routing.route([pack], source or routing.AUTO, target)
+            if found.direction is not None:
+                return pack.path, routing.decode_options(found.direction, found.variant, given)
+        return pack.path, given
     default = library.find_pack(None)  # a clear message when nothing usable is installed
     found = routing.route(library.list_packs(), source or routing.AUTO, target or routing.AUTO,
                           prefer=[default.path])
@@ -87,7 +93,10 @@ def _add_decode_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--target", help="target language: without --model any code (zh-Hant, fr, yue) and the pack "
                                     "that translates into it is chosen; with --model, the model's own code: a "
                                     "variant of a multi-target OPUS-MT model (cmn_Hans, cmn_Hant, yue) or a "
-                                    "language of an mBART-50, M2M100 or NLLB model (zh_CN, zh, zho_Hans)")
+                                    "language of an mBART-50, M2M100 or NLLB model (zh_CN, zh, zho_Hans). "
+                                    "zh-TW and zh-HK (any pack that writes Chinese): Traditional with the words "
+                                    "Taiwan or Hong Kong use, converted from Simplified by OpenCC; a bare zh-Hant "
+                                    "is zh-TW's")
     p.add_argument("--source", help="source language: without --model any code (en, zh); with --model, the "
                                     "model's own code for an mBART-50, M2M100 or NLLB model (en_XX, en, eng_Latn), "
                                     "which those require")
@@ -352,7 +361,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     default = library.find_pack(args.model)
     models.gate(default)  # opened now, so that a broken pack is told before anything listens
     options = DecodeOptions(beams=args.beams, max_length=args.max_length)
-    core = Core(models, api_key=args.api_key, options=lambda: options)
+    glossary = read_glossary(args.glossary)
+    core = Core(models, api_key=args.api_key, options=lambda: options,
+                glossary=glossary.for_pair if glossary is not None else None)
     sock = bind(args.host, args.port)
     url = address(sock)
     directions = ", ".join(f"{p.name} ({p.source_lang}→{p.target_lang})" for p in packs)
@@ -374,10 +385,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def cmd_file(args: argparse.Namespace) -> int:
     from .documents import command
 
-    pack, options = _choose(args)
-    if options is not None:  # the router's choice, in the pack's own codes
-        args.source, args.target = options.source, options.target
-    return command.run(args, lambda: _open_translator(pack, args.threads), read_glossary(args.glossary))
+    pack, options = _choose(args)  # the router's choice, in the pack's own codes (None: --model as named)
+    return command.run(args, lambda: _open_translator(pack, args.threads), options, read_glossary(args.glossary))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -461,6 +470,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--threads", type=int, help=f"CPU threads (default: up to {THREADS})")
     p.add_argument("--beams", type=int, help="beam size (default: the model's)")
     p.add_argument("--max-length", type=int, help="maximum output length in tokens")
+    add_glossary_argument(p)  # for requests that bring none of their own (the `glossary` field)
     p.set_defaults(run=cmd_serve)
 
     try:

@@ -13,6 +13,10 @@ Packs are of two kinds, told apart by their PackInfo alone:
 
 Codes of every style meet in ``language_of``: en, EN-US, en_XX and eng_Latn are English; zh-TW,
 zho_Hant and cmn_Hant are Chinese written in Traditional characters; a bare zh is Simplified.
+What a client or the command line asks for is read by ``requested``, which also knows the two
+Traditional Chinese that any pack writing Simplified can make (fanyi.variants, OpenCC): zh-TW (繁體（台灣）)
+and zh-HK (繁體（香港）); a bare zh-Hant asks for ``variants.DEFAULT_TRADITIONAL``, and a pack's own
+code (cmn_Hant, zho_Hant) for the model's own Traditional.
 
 The questions, one function each:
 
@@ -34,13 +38,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, Protocol, TypeVar
 
-from fanyi import langid
+from fanyi import langid, variants
 from fanyi.engine.language_choice import base_language
 from fanyi.engine.options import DecodeOptions
 
 AUTO = "auto"  # a source told by the text; a target that is "the other language" of the text
 SIMPLIFIED, TRADITIONAL, CANTONESE = "cmn_Hans", "cmn_Hant", "yue"
-VARIANTS = (SIMPLIFIED, TRADITIONAL, CANTONESE)  # how Chinese is written, as packs' target tokens name it
+TAIWAN, HONG_KONG = variants.TAIWAN, variants.HONG_KONG  # Simplified output converted by OpenCC
+CONVERTED = (TAIWAN, HONG_KONG)
+# how Chinese is written: as packs' target tokens name it, and the two a pack's Simplified is converted into
+VARIANTS = (SIMPLIFIED, TRADITIONAL, TAIWAN, HONG_KONG, CANTONESE)
 ENGLISH = "en"
 DEFAULT_PAIR = ("en", "zh")  # what a pack is chosen for when the user has not chosen one
 _CHINESE = frozenset({"zh", "cmn", "zho", "chi"})
@@ -99,6 +106,22 @@ def language_of(code: str) -> Language:
     return Language(base_language(base))
 
 
+def requested(code: str) -> Language:
+    """A language as a client or the command line asks for it: as ``language_of`` reads it, except that
+    zh-TW and zh-HK (zh-Hant-TW …, zh-MO) ask for Taiwan's and Hong Kong's Traditional (CONVERTED) and a
+    bare zh-Hant for the default Traditional; a pack's own codes (cmn_Hant, zho_Hant) stay the model's."""
+    found = language_of(code)
+    base, *subtags = code.strip().lower().replace("_", "-").split("-")
+    if found.code != "zh" or base != "zh":
+        return found
+    if region := next((_REGION[s] for s in subtags if s in _REGION), None):
+        return Language("zh", region)
+    return Language("zh", variants.DEFAULT_TRADITIONAL) if found.variant == TRADITIONAL else found
+
+
+_REGION = {"tw": TAIWAN, "hk": HONG_KONG, "mo": HONG_KONG}
+
+
 @dataclass(frozen=True)
 class Direction(Generic[P]):
     """A pack, and for a multilingual pack the languages to ask it for (its own codes)."""
@@ -123,7 +146,8 @@ class Route(Generic[P]):
     direction: Direction[P] | None  # None: the text is in the target language already and stays as it is
     source: str  # the source language ("en", "zh"), given or detected
     confidence: float  # of the detection; 1.0 when the source was given
-    variant: str | None = None  # a one-way pack's target token; None for its default (or a multilingual pack)
+    # a one-way pack's target token, or a CONVERTED variant (any pack); None for the pack's default
+    variant: str | None = None
 
 
 @dataclass(frozen=True)
@@ -181,18 +205,48 @@ def saved_languages(pack: Pack, saved: Mapping[str, Sequence[str]]) -> tuple[str
 
 
 def variant(pack: Pack, wanted: str | None) -> str | None:
-    """The target token to ask a one-way pack for: ``wanted`` where the pack offers it, else its default."""
+    """The target token to ask a one-way pack for: ``wanted`` where the pack offers it (Simplified for a
+    CONVERTED variant), else its default."""
     if not pack.target_tokens:
         return None
-    return wanted if wanted in pack.target_tokens else pack.default_target
+    token = SIMPLIFIED if wanted in CONVERTED else wanted
+    return token if token in pack.target_tokens else pack.default_target
+
+
+def ways_of_writing(direction: Direction) -> list[str]:
+    """The ways of writing Chinese (VARIANTS) the user can choose between for ``direction``: a one-way
+    pack's target tokens, and Taiwan's and Hong Kong's Traditional wherever the target is Simplified
+    Chinese; none for a target that is not Chinese (or is Chinese the pack writes one other way)."""
+    pack = direction.pack
+    if direction.target is not None:
+        return [SIMPLIFIED, *CONVERTED] if language_of(direction.target) == Language("zh", SIMPLIFIED) else []
+    if multilingual(pack) or language_of(pack.target_lang).code != "zh":
+        return []
+    tokens = [v for v in (SIMPLIFIED, TRADITIONAL, CANTONESE) if v in pack.target_tokens]
+    if pack.target_tokens and SIMPLIFIED not in pack.target_tokens:
+        return tokens if len(tokens) > 1 else []
+    return [SIMPLIFIED, *CONVERTED, *tokens[1:]]
+
+
+def written(direction: Direction, wanted: str | None) -> str | None:
+    """The way of writing Chinese ``direction`` gives for the user's choice ``wanted``: it where offered,
+    else the pack's default (Simplified for a many-to-many pack); None when there is no choice."""
+    offered = ways_of_writing(direction)
+    if not offered:
+        return None
+    default = direction.pack.default_target if direction.target is None else SIMPLIFIED
+    return wanted if wanted in offered else default if default in offered else offered[0]
 
 
 def decode_options(direction: Direction[P], wanted_variant: str | None = None,
                    base: DecodeOptions | None = None) -> DecodeOptions:
     """``base`` (beams, lengths) asking ``direction``'s pack for its languages: a multilingual pack's pair,
-    or a one-way pack's target token (``wanted_variant`` where the pack offers it)."""
+    or a one-way pack's target token (``wanted_variant`` where the pack offers it); a CONVERTED variant
+    asks for Simplified, converted by OpenCC, wherever the direction writes Simplified Chinese."""
+    convert = wanted_variant if wanted_variant in CONVERTED and written(direction, wanted_variant) == wanted_variant \
+        else None
     target = direction.target or variant(direction.pack, wanted_variant)
-    return dataclasses.replace(base or DecodeOptions(), source=direction.source, target=target)
+    return dataclasses.replace(base or DecodeOptions(), source=direction.source, target=target, convert=convert)
 
 
 # --- a language pair (the local API, the command line) ---------------------------------------------
@@ -217,7 +271,7 @@ def route(packs: Sequence[P], source: str = AUTO, target: str = AUTO, text: str 
 
     ranked = sorted(usable, key=rank)
     wanted_source = None if source.strip().lower() == AUTO else language_of(source)
-    wanted_target = None if target.strip().lower() == AUTO else language_of(target)
+    wanted_target = None if target.strip().lower() == AUTO else requested(target)
     named_target = target if wanted_target is not None else ""
     confidence = 1.0
     if wanted_target is None:
@@ -246,13 +300,15 @@ def route(packs: Sequence[P], source: str = AUTO, target: str = AUTO, text: str 
     pack = min(fitting, key=lambda p: not _writes(p, wanted_target))
     if not _writes(pack, wanted_target):
         raise NoRoute(f"the model {pack.name} cannot write {wanted_target.variant} "
-                      f"(it offers: {', '.join(sorted(_written(pack, wanted_target.code)))})")
+                      f"(it offers: {', '.join(_choosable(pack, wanted_target.code))})")
+    converted = wanted_target.variant if wanted_target.variant in CONVERTED else None
     if not multilingual(pack):
         token = wanted_target.variant if wanted_target.variant in pack.target_tokens else None
-        return Route(Direction(pack), wanted_source.code, confidence, token)
+        return Route(Direction(pack), wanted_source.code, confidence, converted or token)
+    written_as = Language("zh", SIMPLIFIED) if converted else wanted_target
     source_code = _code_for(pack.source_languages, wanted_source, source, text)
-    target_code = _code_for(pack.languages, wanted_target, named_target or pack.default_target or "")
-    return Route(Direction(pack, source_code, target_code), wanted_source.code, confidence)
+    target_code = _code_for(pack.languages, written_as, "" if converted else named_target or pack.default_target or "")
+    return Route(Direction(pack, source_code, target_code), wanted_source.code, confidence, converted)
 
 
 def pairs(packs: Iterable[Pack]) -> list[Pair]:
@@ -292,9 +348,12 @@ def _written(pack: Pack, language: str) -> list[str]:
 
 
 def _choosable(pack: Pack, language: str) -> list[str]:
-    """The ways of writing ``language`` a request can choose between: none when the pack has only one."""
-    written = _written(pack, language)
-    return written if len(written) > 1 else []
+    """The ways of writing ``language`` a request can choose between: none when the pack has only one.
+    Where a pack writes Simplified Chinese, OpenCC makes Taiwan's and Hong Kong's Traditional of it."""
+    ways = _written(pack, language)
+    if language == "zh" and (not ways or SIMPLIFIED in ways):
+        ways = [*(ways or [SIMPLIFIED]), *CONVERTED]
+    return ways if len(ways) > 1 else []
 
 
 def _writes(pack: Pack, wanted: Language) -> bool:

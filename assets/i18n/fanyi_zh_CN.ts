@@ -26,6 +26,14 @@
 <context>
     <name>FanyiApp</name>
     <message>
+        <source>Fanyi is still running</source>
+        <translation>Fanyi 仍在运行</translation>
+    </message>
+    <message>
+        <source>It is in the tray, where the clipboard hotkey still works. Quit it from the tray icon&apos;s menu, or untick “Closing the window keeps Fanyi in the tray” in Settings.</source>
+        <translation>它在系统托盘中，剪贴板快捷键照常可用。要退出，请使用托盘图标的菜单；或在设置中取消勾选“关闭窗口后 Fanyi 仍在托盘中运行”。</translation>
+    </message>
+    <message>
         <source>The glossary could not be saved: {0}</source>
         <translation>无法保存术语表：{0}</translation>
     </message>
@@ -364,18 +372,6 @@
         <translation>目标语言（输入文字可搜索）</translation>
     </message>
     <message>
-        <source>Simplified Chinese</source>
-        <translation>简体中文</translation>
-    </message>
-    <message>
-        <source>Traditional Chinese</source>
-        <translation>繁体中文</translation>
-    </message>
-    <message>
-        <source>Cantonese</source>
-        <translation>粤语</translation>
-    </message>
-    <message>
         <source>Auto</source>
         <translation>自动</translation>
     </message>
@@ -425,6 +421,10 @@
     <message>
         <source>Update available</source>
         <translation>有更新</translation>
+    </message>
+    <message>
+        <source>Without the list of models, a model pack can still be imported (Installed → Import).</source>
+        <translation>没有模型列表时，仍可导入模型包（已安装 → 导入）。</translation>
     </message>
     <message>
         <source>The list of models has not been downloaded yet: click Refresh list.</source>
@@ -484,7 +484,7 @@
     </message>
     <message>
         <source>Installed</source>
-        <translation>安装方式</translation>
+        <translation>已安装</translation>
     </message>
     <message>
         <source>It does not allow commercial use.</source>
@@ -558,8 +558,8 @@
         <translation>下载英译中模型</translation>
     </message>
     <message>
-        <source>Needs an internet connection once.</source>
-        <translation>只需联网一次。</translation>
+        <source>The list of models is fetched first; the model&apos;s size and licence are shown once it is here. Needs an internet connection once.</source>
+        <translation>会先获取模型列表；获取后会显示模型的大小和许可证。只需联网一次。</translation>
     </message>
     <message>
         <source>Download %1 (%2)</source>
@@ -760,10 +760,6 @@
         <translation>术语表</translation>
     </message>
     <message>
-        <source>For models that can write Simplified or Traditional Chinese, or Cantonese</source>
-        <translation>用于能输出简体中文、繁体中文或粤语的模型</translation>
-    </message>
-    <message>
         <source>Candidates compared</source>
         <translation>比较的候选数</translation>
     </message>
@@ -932,6 +928,10 @@
         <translation>翻译</translation>
     </message>
     <message>
+        <source>How Chinese is written. 台灣正體 and 香港繁體: the model&apos;s Simplified, converted into Traditional with the words Taiwan or Hong Kong use (OpenCC), for every model that writes Chinese. 模型繁體 and 粤语: as the model writes them, where it can.</source>
+        <translation>中文的书写方式。台灣正體和香港繁體：把模型的简体译文用 OpenCC 转换为繁体，并换成台湾或香港的用语，凡是能写中文的模型都可用。模型繁體和粤语：由模型直接写出，仅在模型支持时可用。</translation>
+    </message>
+    <message>
         <source>Appearance</source>
         <translation>外观</translation>
     </message>
@@ -1059,18 +1059,6 @@
     <message>
         <source>Download…</source>
         <translation>下载…</translation>
-    </message>
-    <message>
-        <source>Simplified Chinese</source>
-        <translation>简体中文</translation>
-    </message>
-    <message>
-        <source>Traditional Chinese</source>
-        <translation>繁体中文</translation>
-    </message>
-    <message>
-        <source>Cantonese</source>
-        <translation>粤语</translation>
     </message>
     <message>
         <source>Close (Esc)</source>
@@ -2081,6 +2069,29 @@
     <message>
         <source>Drag around the text to translate. Esc cancels.</source>
         <translation>框选要翻译的文字。按 Esc 取消。</translation>
+    </message>
+</context>
+<context>
+    <name>variants</name>
+    <message>
+        <source>Simplified Chinese</source>
+        <translation>简体中文</translation>
+    </message>
+    <message>
+        <source>Traditional Chinese with Taiwan&apos;s words (软件 → 軟體), by OpenCC</source>
+        <translation>繁体中文，台湾用语（软件 → 軟體），由 OpenCC 转换</translation>
+    </message>
+    <message>
+        <source>Traditional Chinese with Hong Kong&apos;s words (视频 → 視頻), by OpenCC</source>
+        <translation>繁体中文，香港用语（视频 → 視頻），由 OpenCC 转换</translation>
+    </message>
+    <message>
+        <source>Traditional Chinese as the model writes it</source>
+        <translation>繁体中文，由模型直接写出</translation>
+    </message>
+    <message>
+        <source>Cantonese</source>
+        <translation>粤语</translation>
     </message>
 </context>
 </TS>

@@ -4,7 +4,8 @@ The runtime imports fanyi, onnxruntime, numpy, sentencepiece, platformdirs, pynp
 pdfminer, pypdfium2 (scanned PDF pages, for OCR), truststore with ssl (pack downloads), py3langid with
 its model, PySide6's QtCore/QtGui/QtWidgets and QtNetwork (QLocalServer: a second launch hands over to
 the running app), and for the local API (fanyi.server) starlette, uvicorn (with h11, anyio, click) and
-python-multipart, all plain Python. The OCR models (assets/ocr, from packaging/ocr_models.py) are data;
+python-multipart, all plain Python, and OpenCC (fanyi.variants: its extension module and its
+dictionaries, ~2.3 MB; not its command-line tools, static libraries or headers). The OCR models (assets/ocr, from packaging/ocr_models.py) are data;
 OCR itself needs nothing more than onnxruntime and numpy.
 Everything else is left out: the export tooling's torch/transformers/onnx, and the Qt modules, plugins
 and translations nothing here loads.
@@ -36,6 +37,9 @@ HIDDEN_IMPORTS += {"win32": ["pynput._util.win32_vks"], "darwin": ["pynput._util
 # asyncio and off), and anyio its backend.
 HIDDEN_IMPORTS += ["uvicorn.protocols.http.h11_impl", "uvicorn.loops.asyncio", "uvicorn.lifespan.off",
                    "anyio._backends._asyncio"]
+# fanyi.variants imports OpenCC at the first conversion; the contrib hook collects its data files
+# (the dictionaries it reads from opencc/clib/share/opencc, and more that _DROP leaves out)
+HIDDEN_IMPORTS += ["opencc"]
 
 # fanyi.export is bundled for its error types and `fanyi models fetch` says which extra is missing,
 # so its lazy imports of the export tooling must not drag that tooling in.
@@ -71,6 +75,9 @@ _DROP = [
     r"PySide6/(Qt/)?plugins/imageformats/(?!(lib)?qsvg)",
     r"PySide6/(Qt/)?plugins/platforms/(lib)?q(eglfs|linuxfb|minimalegl|vnc|vkkhrdisplay)",
     r"PySide6/(Qt/)?plugins/platformthemes/libqgtk3",
+    # OpenCC's wheel also holds its command-line tools, static libraries and C++ headers (~5 MB, ~9 MB on
+    # Windows), which the contrib hook's collect_data_files('opencc') takes along; the module needs none
+    r"(^|/)opencc/clib/(bin|lib|lib64|include)/",
     r"PySide6/(Qt/)?translations/(?!qtbase_zh_CN\.qm$)",
     r"(^|/)(lib)?Qt6(OpenGL|EglFSDeviceIntegration|EglFsKmsSupport)\.",
     r"(^|/)QtOpenGL\.framework/",

@@ -35,7 +35,26 @@ def test_several_files_in_one_call(files, tmp_path, capsys):
     assert (tmp_path / "b.zh.md").read_text(encoding="utf-8") == f"# {mark('Title')}\n\n{mark('Text.')}\n"
     assert mark("Hi!") in (tmp_path / "c.zh.srt").read_text(encoding="utf-8")
     assert out.count("translated:") == 3 and "a.zh.txt" in out
-    assert "a.txt [##############################] 1/1" in err
+    assert "a.txt: 1/1" in err.splitlines() and "\r" not in err  # stderr is no terminal here: plain lines
+
+
+def test_the_progress_bar_is_drawn_only_on_a_terminal():
+    import io
+
+    from fanyi.documents.command import ProgressBar
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    shown, logged = Terminal(), io.StringIO()
+    for stream in (shown, logged):
+        bar = ProgressBar(stream, "a.txt")
+        for done in range(101):
+            bar(done, 100)
+        bar.close()
+    assert shown.getvalue().startswith("\ra.txt [") and shown.getvalue().endswith("] 100/100\n")
+    assert logged.getvalue().splitlines() == [f"a.txt: {n}/100" for n in range(0, 101, 10)]
 
 
 def test_a_bad_file_is_reported_and_the_others_still_translated(files, tmp_path, capsys):

@@ -16,6 +16,7 @@ from libretranslatepy import LibreTranslateAPI
 from fanyi.engine.options import DecodeOptions
 
 HANS, HANT, YUE = (DecodeOptions(target=t) for t in ("cmn_Hans", "cmn_Hant", "yue"))
+TAIWAN, HONG_KONG = (DecodeOptions(target="cmn_Hans", convert=region) for region in ("zh-TW", "zh-HK"))  # OpenCC
 
 
 @pytest.fixture
@@ -25,7 +26,7 @@ def both(serve, tiny_pack, tiny_pack_zh_en):
 
 def test_deepl_client_translates_a_list_into_each_chinese_variant(both, tiny_translator):
     client = deepl.Translator("any-key", server_url=both.address)
-    for code, options in (("ZH", HANS), ("ZH-HANS", HANS), ("ZH-HANT", HANT)):
+    for code, options in (("ZH", HANS), ("ZH-HANS", HANS), ("ZH-HANT", TAIWAN)):
         results = client.translate_text(EN, target_lang=code)
         assert [r.text for r in results] == [tiny_translator.translate(t, options) for t in EN]
         assert {r.detected_source_lang for r in results} == {"EN"}
@@ -64,8 +65,10 @@ def test_deepl_client_html_keeps_the_markup(both, tiny_translator):
 def test_libretranslatepy_translates_detects_and_lists(both, tiny_translator, tiny_translator_zh_en):
     client = LibreTranslateAPI(both.address)
     assert client.translate(EN[1], "en", "zh") == tiny_translator.translate(EN[1], HANS)
-    assert client.translate(EN[1], "en", "zh-Hant") == tiny_translator.translate(EN[1], HANT)
-    assert client.translate(EN[1], "auto", "zh-TW") == tiny_translator.translate(EN[1], HANT)
+    assert client.translate(EN[1], "en", "zh-Hant") == tiny_translator.translate(EN[1], TAIWAN)
+    assert client.translate(EN[1], "auto", "zh-TW") == tiny_translator.translate(EN[1], TAIWAN)
+    assert client.translate(EN[1], "en", "zh-HK") == tiny_translator.translate(EN[1], HONG_KONG)
+    assert client.translate(EN[1], "en", "cmn_Hant") == tiny_translator.translate(EN[1], HANT)  # the model's own
     assert client.translate(EN[1], "en", "zh-CN") == tiny_translator.translate(EN[1], HANS)
     assert client.translate(EN[1], "en", "yue") == tiny_translator.translate(EN[1], YUE)
     assert client.translate(ZH[1], "zh", "en") == tiny_translator_zh_en.translate(ZH[1])
@@ -73,7 +76,7 @@ def test_libretranslatepy_translates_detects_and_lists(both, tiny_translator, ti
     assert client.detect("今天天气很好")[0]["language"] == "zh"
     assert client.detect("The weather is fine")[0]["language"] == "en"
     listed = {entry["code"]: entry["targets"] for entry in client.languages()}
-    assert {"zh", "zh-Hans", "zh-Hant", "yue"} <= set(listed["en"])
+    assert {"zh", "zh-Hans", "zh-Hant", "zh-TW", "zh-HK", "yue"} <= set(listed["en"])
     assert listed["zh"] == ["en"]
 
 
@@ -108,13 +111,13 @@ def test_deeplx_request_as_pot_zotero_and_stranslate_send_it(both, tiny_translat
 def test_form_posts_urlencoded_and_multipart(both, tiny_translator, tiny_translator_zh_en):
     url = f"{both.address}/translate"
     fields = {"q": EN[3], "source": "en", "target": "zh-Hant"}
-    expected = tiny_translator.translate(EN[3], HANT)
+    expected = tiny_translator.translate(EN[3], TAIWAN)
     assert requests.post(url, data=fields, timeout=60).json()["translatedText"] == expected
     multipart = {name: (None, value) for name, value in fields.items()}
     assert requests.post(url, files=multipart, timeout=60).json()["translatedText"] == expected
     deepl_form = [("text", EN[0]), ("text", EN[3]), ("target_lang", "ZH-HANT")]
     translations = requests.post(f"{both.address}/v2/translate", data=deepl_form, timeout=60).json()["translations"]
-    assert [t["text"] for t in translations] == [tiny_translator.translate(t, HANT) for t in (EN[0], EN[3])]
+    assert [t["text"] for t in translations] == [tiny_translator.translate(t, TAIWAN) for t in (EN[0], EN[3])]
 
 
 def test_a_json_template_filled_with_a_multiline_paragraph(both, tiny_translator):

@@ -43,17 +43,19 @@ SOURCE = (
     "are finished. Unchanged sentences come from the cache."
 )
 CLIPBOARD = "会议已改到星期四下午。请带上报告的最新草稿。"
+CLIPBOARD_EN = "Please watch the video before you install the software update."
 CANNED = {
     "Offline translation keeps your documents on your own computer.": "离线翻译让你的文档留在自己的电脑上。",
     "Nothing you type is sent to a server.": "你输入的任何内容都不会发送到服务器。",
     "Fanyi streams the translation while you type, so you can read the first sentences before the last ones "
     "are finished.":
         "Fanyi 会在你输入时流式显示译文，因此在最后几句完成之前，你就可以先阅读前面的句子。",
-    "Unchanged sentences come from the cache.": "未改动的句子直接来自缓存。",
+    "Unchanged sentences come from the cache.": "未改动的句子直接来自缓存，软件不必再翻译一遍。",
     "The meeting has been moved to Thursday afternoon.": "会议已改到星期四下午。",
     "Please bring the latest draft of the report.": "请带上报告的最新草稿。",
     "会议已改到星期四下午。": "The meeting has been moved to Thursday afternoon. ",
     "请带上报告的最新草稿。": "Please bring the latest draft of the report.",
+    "Please watch the video before you install the software update.": "安装软件更新之前，请先观看视频。",
 }
 
 
@@ -67,6 +69,14 @@ class DemoTranslator:
         self.last_stats = {"tokens": 0, "seconds": 0.0}
 
     def translate_stream(self, text, options=None, cancel=None):
+        if options is not None and options.convert:  # 台灣正體 / 香港繁體: OpenCC, as the engine does
+            from dataclasses import replace
+
+            from fanyi.engine.converted import convert_stream
+
+            yield from convert_stream(self.translate_stream(text, replace(options, convert=None), cancel),
+                                      options.convert)
+            return
         started = time.perf_counter()
         self.last_stats = {"tokens": 0, "seconds": 0.0}
         for part in re.split(r"(?<=[.!?])( +|\n+)|(?<=。)(?=\S)", text):
@@ -214,6 +224,24 @@ def main() -> int:
             return False
         capture("popup.png")
         app.popup.hide()
+        taiwan = next(b for b in win.variant_group.buttons() if b.property("variant") == "zh-TW")
+        taiwan.click()  # 台灣正體: the Simplified translation, converted by OpenCC
+        return True
+
+    def taiwan_done() -> bool:
+        if win._req_id is not None or "軟體" not in win.target.view.text():
+            return False
+        QGuiApplication.clipboard().setText(CLIPBOARD_EN)
+        QCursor.setPos(QPoint(560, 250))
+        app.translate_clipboard()
+        return True
+
+    def popup_taiwan() -> bool:
+        if app.popup._req_id is not None or not app.popup.text():
+            return False
+        capture("traditional-taiwan.png")
+        app.popup.hide()
+        app.direction.set_variant("cmn_Hans")
         index = win.pack_box.findData(NLLB_NAME)
         win.pack_box.setCurrentIndex(index)
         win.pack_box.activated.emit(index)  # as when a person picks it
@@ -233,7 +261,8 @@ def main() -> int:
         qapp.quit()
         return True
 
-    steps = [lambda: win.source.set_text(SOURCE), mid_translation, popup, popup_done, pickers, pickers_open]
+    steps = [lambda: win.source.set_text(SOURCE), mid_translation, popup, popup_done, taiwan_done, popup_taiwan,
+             pickers, pickers_open]
 
     play(qapp, steps, interval_ms=100, start_ms=500)
     app.shutdown()

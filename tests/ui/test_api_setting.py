@@ -58,9 +58,11 @@ def test_the_setting_starts_and_stops_the_server_over_the_loaded_model(qtbot, ma
     assert app.api.address == url and load_settings().api_enabled
     assert messages[-1] == f"Other apps on this computer can use Fanyi at {url}"
     text = "Good morning. The weather is fine today."
-    for code, target in (("zh", "cmn_Hans"), ("zh-Hant", "cmn_Hant")):
+    # zh-Hant: the pack's Simplified in Taiwan's Traditional (OpenCC); cmn_Hant: the model's own
+    for code, options in (("zh", DecodeOptions(target="cmn_Hans")), ("cmn_Hant", DecodeOptions(target="cmn_Hant")),
+                          ("zh-Hant", DecodeOptions(target="cmn_Hans", convert="zh-TW"))):
         answer = LibreTranslateAPI(url).translate(text, "en", code)
-        assert answer == backend.translate(text, DecodeOptions(target=target))
+        assert answer == backend.translate(text, options)
     assert len(opened) == 1  # the worker's model answered: no second copy was loaded
 
     app.settings.update(api_enabled=False)

@@ -275,3 +275,24 @@ def test_a_history_file_from_before_favourites_keeps_its_entries(ui_dirs):
     assert [(e.source, e.starred) for e in history.search()] == [("Old.", False)]
     history.set_starred([history.search()[0].id], True)
     assert history.search(starred_only=True)[0].source == "Old."
+
+
+def test_each_entry_is_two_lines_cut_to_the_lists_width(qtbot, ui_dirs):
+    """A line a little wider than the list wrapped, leaving an orphan ("Se…") on a third line."""
+    history = History()
+    long = "Offline translation keeps your documents on your own computer, and nothing you type is ever sent " * 3
+    history.record(long, "离线翻译让你的文档留在自己的电脑上。" * 8, "tiny-en-zh")
+    dialog = HistoryDialog(history, True)
+    qtbot.addWidget(dialog)
+    dialog.resize(680, 500)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    item = dialog.list.item(0)
+    lines = item.text().split("\n")
+    metrics = dialog.list.fontMetrics()
+    assert len(lines) == 2 and all(line.endswith("…") for line in lines)
+    assert all(metrics.horizontalAdvance(line) < dialog.list.viewport().width() for line in lines)
+    assert dialog.list.visualItemRect(item).height() < 3 * metrics.lineSpacing()
+    dialog.resize(900, 500)  # wider: more of each text
+    qtbot.waitUntil(lambda: len(dialog.list.item(0).text()) > len("\n".join(lines)))
+    history.close()

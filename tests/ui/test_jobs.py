@@ -50,8 +50,12 @@ def test_a_dropped_file_becomes_a_job_that_finishes(qtbot, make_app, fake_backen
     umask = os.umask(0o022)
     os.umask(umask)
     assert stat.S_IMODE(job.output.stat().st_mode) == 0o666 & ~umask  # what any new file gets
-    report = row.report_dialog  # opened by itself when the job was done
-    assert report is not None and report.isVisible() and row.report_button.isVisible()
+    assert row.state.text() == "→ notes.zh.txt"  # from the source's name on the row to the output's
+    # every part translated: the report does not open by itself; the row's Report button opens it
+    assert row.report_dialog is None and row.report_button.isVisible()
+    qtbot.mouseClick(row.report_button, Qt.MouseButton.LeftButton)
+    report = row.report_dialog
+    assert report is not None and report.isVisible()
     assert report.translated.text() == "2 of 2 parts" and report.failed.text() == "0"
     assert report.heading.text() == "notes.zh.txt is written." and not report.failures.isVisibleTo(report)
     qtbot.mouseClick(row.dismiss_button, Qt.MouseButton.LeftButton)
@@ -78,7 +82,8 @@ def test_the_report_names_each_failed_part_and_why(qtbot, make_app, fake_backend
     win.enqueue_document(src)
     job = next(iter(app.documents.jobs.jobs.values()))
     qtbot.waitUntil(lambda: job.state == DONE, timeout=TRANSLATE_TIMEOUT)
-    report = win.jobs_panel.rows[job.id].report_dialog
+    report = win.jobs_panel.rows[job.id].report_dialog  # opened by itself: not all of it was translated
+    assert report is not None and report.isVisible()
     assert report.translated.text() == "1 of 4 parts"
     assert report.kept.text() == "2 (code block: 1, numbers or symbols only: 1)"
     assert report.failed.text() == "1" and report.failures.isVisibleTo(report)
@@ -86,6 +91,9 @@ def test_the_report_names_each_failed_part_and_why(qtbot, make_app, fake_backend
     assert (item.text(0), item.text(1)) == ("line 3", f"This one {LOOPS} forever.")
     assert "repeat" in item.text(2)
     assert "could not be translated" in report.heading.text()
+    # the reason is a sentence: its column is as wide as it ("the model kept repeating itself, also …" was cut)
+    assert report.failures.columnWidth(2) >= report.failures.sizeHintForColumn(2)
+    assert report.failures.viewport().width() >= sum(report.failures.columnWidth(c) for c in range(3))
 
 
 def test_a_running_job_can_be_cancelled_and_a_queued_one_too(qtbot, make_app, fake_backend, tmp_path):
@@ -134,6 +142,16 @@ def test_without_a_model_no_job_is_queued(qtbot, make_app, ui_dirs, tmp_path):
     src.write_text("Hello.")
     drop(app.window, src)
     assert app.documents.jobs.jobs == {} and "Install a model" in app.window.stats_label.text()
+
+
+def test_without_a_model_documents_says_so_before_a_file_is_chosen(qtbot, make_app, ui_dirs, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog
+
+    asked = []
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *args: (asked.append(args), ([], ""))[1])
+    app = make_app()
+    app.window.open_documents()
+    assert asked == [] and "Install a model" in app.window.stats_label.text()
 
 
 def test_the_documents_dialog_opens_in_the_home_folder(qtbot, make_app, fake_backend, tmp_path, monkeypatch):

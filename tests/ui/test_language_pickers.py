@@ -40,10 +40,12 @@ def wait_translated(qtbot, win, text: str, options: DecodeOptions, reference: Tr
     qtbot.waitUntil(lambda: win._req_id is None and win.target.view.text() == expected, timeout=TRANSLATE_TIMEOUT)
 
 
-def test_pickers_replace_the_variant_buttons_and_start_from_english_to_chinese(nllb_window):
+def test_pickers_start_from_english_to_chinese_with_taiwans_and_hong_kongs_traditional(nllb_window):
     win = nllb_window
     assert win.source_picker.isVisible() and win.target_picker.isVisible()
-    assert not win.variant_box.isVisible()
+    # the pack's own Traditional (zho_Hant) is in the picker; its Simplified converted (OpenCC) in the buttons
+    shown = [b.property("variant") for b in win.variant_group.buttons() if b.isVisible()]
+    assert shown == ["cmn_Hans", "zh-TW", "zh-HK"]
     assert win.swap_button.isEnabled()
     assert (win.source_picker.code(), win.target_picker.code()) == ("eng_Latn", "zho_Hans")
     assert win.source_picker.count() == win.target_picker.count() == 202
@@ -143,8 +145,11 @@ def test_an_llm_pack_has_the_pickers_and_streams_its_translation(qtbot, make_app
     win = app.window
     win.show()
     qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
-    assert win.source_picker.isVisible() and not win.variant_box.isVisible()
+    assert win.source_picker.isVisible()
     assert (win.source_picker.code(), win.target_picker.code()) == ("en", "zh")
+    # its Simplified can be written in Taiwan's or Hong Kong's Traditional (OpenCC), as any pack's can
+    assert [b.property("variant") for b in win.variant_group.buttons() if b.isVisible()] == \
+        ["cmn_Hans", "zh-TW", "zh-HK"]
     labels = dict((code, text) for text, code in items(win.target_picker))
     assert len(labels) == 38 and labels["zh-Hant"].startswith("Chinese (Traditional)") and "yue" in labels
     reference = Translator.open(pack, threads=1)

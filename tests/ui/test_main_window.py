@@ -114,14 +114,53 @@ def test_variant_buttons_follow_the_pack_and_retranslate(qtbot, make_app, fake_b
     win.show()
     qtbot.waitUntil(lambda: app.service.model is not None)
     shown = {b.property("variant"): b for b in win.variant_group.buttons() if b.isVisible()}
-    assert set(shown) == {"cmn_Hans", "cmn_Hant", "yue"}
-    assert shown["cmn_Hans"].isChecked()
+    assert set(shown) == {"cmn_Hans", "zh-TW", "zh-HK", "cmn_Hant", "yue"}
+    assert shown["zh-TW"].text() == "台灣正體" and shown["cmn_Hans"].isChecked()
     win.source.set_text("Good morning.")
     wait_idle(qtbot, win)
     qtbot.mouseClick(shown["cmn_Hant"], Qt.MouseButton.LeftButton)
     wait_idle(qtbot, win)
     assert win.target.view.text() == "繁GOOD繁MORNING。"
     assert app.settings.target_variant.value == "cmn_Hant"
+    qtbot.mouseClick(shown["zh-TW"], Qt.MouseButton.LeftButton)  # the pack's Simplified, converted (OpenCC)
+    wait_idle(qtbot, win)
+    assert win.target.view.text() == "台GOOD台MORNING。"
+    assert app.direction.options().convert == "zh-TW" and app.direction.options().target == "cmn_Hans"
+
+
+def test_nothing_moves_when_the_detected_language_shows(qtbot, make_app, fake_backend):
+    """The variant buttons jumped ~100 px as "Detected: …" came and went; they are now above the
+    translation, and the label takes only the room left in the top bar."""
+    app = make_app(fake_backend)
+    win = app.window
+    win.show()
+    qtbot.waitUntil(lambda: app.service.model is not None)
+    watched = [win.variant_group.buttons()[0], win.documents_button, win.settings_button]
+
+    def where() -> list[int]:
+        win.centralWidget().layout().activate()
+        return [w.mapTo(win, w.rect().topLeft()).x() for w in watched]
+
+    before = where()
+    assert win.detected_label.text() == "" and win.variant_box.isVisible()
+    win.source.set_text("Good morning.")
+    wait_idle(qtbot, win)
+    assert win.detected_label.text() == "Detected: English" and where() == before
+
+
+def test_the_status_bar_speaks_the_ui_language(qtbot, make_app, fake_backend):
+    """"Ready" stayed English after switching to 简体中文; each status is made again in the new language."""
+    app = make_app(fake_backend)
+    win = app.window
+    win.show()
+    qtbot.waitUntil(lambda: win.stats_label.text() == "Ready", timeout=TRANSLATE_TIMEOUT)
+    app.settings.ui_language.set("zh_CN")
+    qtbot.waitUntil(lambda: win.stats_label.text() == "就绪")  # LanguageChange is an event, sent soon after
+    win.source.set_text("Good morning.")
+    wait_idle(qtbot, win)
+    assert win.stats_label.text().endswith(("来自缓存", "个词元")), win.stats_label.text()
+    app.settings.ui_language.set("en")
+    qtbot.waitUntil(lambda: win.stats_label.text().endswith(("from cache", "tokens/s")))
 
 
 def test_copy_clear_and_character_count(qtbot, window, backend):

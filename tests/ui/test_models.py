@@ -112,6 +112,20 @@ def test_without_a_connection_the_page_says_so_in_the_users_language(qtbot, empt
     assert "无法连接" in page.error.text()
 
 
+def test_offline_the_model_manager_says_what_failed_once_and_what_still_works(qtbot, empty_app, monkeypatch):
+    """After a failed refresh the Available tab said "click Refresh list" beside the red "cannot be reached"."""
+    monkeypatch.setenv("FANYI_CATALOG_URL", closed_port_url())
+    monkeypatch.setattr("fanyi.packs.catalog.DEFAULT_CATALOG_URLS", ())
+    page = empty_app.window.no_model
+    assert "size and licence are shown once" in page.model_note.text()  # no list: what is not known yet
+    empty_app.show_models()
+    manager = empty_app._dialogs["models"]
+    qtbot.mouseClick(manager.refresh_button, Qt.MouseButton.LeftButton)
+    wait_op(qtbot, empty_app)
+    assert manager.error.isVisible() and manager.error.text() == unreachable_text()
+    assert "Refresh list" not in manager.catalog_note.text() and "imported" in manager.catalog_note.text()
+
+
 def test_the_model_manager_lists_available_packs_downloads_and_updates(qtbot, empty_app, publish, monkeypatch):
     publish(1)
     empty_app.show_models()

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QPoint, QRect, Qt, QTimer
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication
 from ui_fakes import LOAD_TIMEOUT, LOOPS, TRANSLATE_TIMEOUT, FakeTranslator
 
+from fanyi.engine.options import DecodeOptions
 from fanyi.ui.popup import place_near
+from fanyi.ui.settings import Settings
 
 
 def test_the_popup_streams_the_clipboards_translation(qtbot, make_app, backend):
@@ -66,9 +70,24 @@ def test_placement_stays_on_screen():
     assert place_near(size, QPoint(990, 790), screen) == QPoint(578, 574)
 
 
-def test_translate_clipboard_command_exits_when_the_popup_closes(qtbot, pack_dir):
+def run_polled(argv: list[str], poll) -> int:
+    """`fanyi ARGV` in this process, with ``poll`` called every 50 ms (a minute at most)."""
     from fanyi.ui.app import run
 
+    timer = QTimer(interval=50)
+    timer.timeout.connect(poll)
+    watchdog = QTimer(singleShot=True, interval=TRANSLATE_TIMEOUT)
+    watchdog.timeout.connect(QApplication.quit)
+    timer.start()
+    watchdog.start()
+    try:
+        return run(argv, opener=FakeTranslator.opener())
+    finally:
+        timer.stop()
+        watchdog.stop()
+
+
+def test_translate_clipboard_command_exits_when_the_popup_closes(qtbot, pack_dir):
     QApplication.clipboard().setText("Bound to a desktop shortcut.")
     seen = []
 
@@ -78,17 +97,7 @@ def test_translate_clipboard_command_exits_when_the_popup_closes(qtbot, pack_dir
             seen.append(popups[0].text())
             popups[0].close()
 
-    timer = QTimer(interval=50)
-    timer.timeout.connect(poll)
-    watchdog = QTimer(singleShot=True, interval=TRANSLATE_TIMEOUT)
-    watchdog.timeout.connect(QApplication.quit)
-    timer.start()
-    watchdog.start()
-    try:
-        assert run(["--translate-clipboard"], opener=FakeTranslator.opener()) == 0
-    finally:
-        timer.stop()
-        watchdog.stop()
+    assert run_polled(["--translate-clipboard"], poll) == 0
     assert seen == ["BOUNDTOADESKTOPSHORTCUT。"]
 
 
@@ -170,7 +179,88 @@ def test_the_popup_switches_the_chinese_variant(qtbot, make_app, fake_backend):
     popup = app.popup
     qtbot.waitUntil(lambda: popup.text() == "GOODNEWS。", timeout=TRANSLATE_TIMEOUT)
     shown = {b.property("variant"): b for b in popup.variant_group.buttons() if not b.isHidden()}
-    assert set(shown) == {"cmn_Hans", "cmn_Hant", "yue"} and shown["cmn_Hans"].isChecked()
+    assert set(shown) == {"cmn_Hans", "zh-TW", "zh-HK", "cmn_Hant", "yue"} and shown["cmn_Hans"].isChecked()
+    assert [b.text() for b in popup.variant_group.buttons()] == ["简", "台", "港", "繁", "粤"]
     qtbot.mouseClick(shown["cmn_Hant"], Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: popup.text() == "繁GOOD繁NEWS。", timeout=TRANSLATE_TIMEOUT)
     assert app.settings.target_variant.value == "cmn_Hant"
+    qtbot.mouseClick(shown["zh-HK"], Qt.MouseButton.LeftButton)  # the pack's Simplified, converted
+    qtbot.waitUntil(lambda: popup.text() == "港GOOD港NEWS。", timeout=TRANSLATE_TIMEOUT)
+    assert app.settings.target_variant.value == "zh-HK" and shown["zh-HK"].isChecked()
+
+
+def test_the_popup_writes_taiwans_words_with_the_real_engine(qtbot, make_app, backend):
+    from fanyi import variants
+
+    app = make_app(backend, settings=Settings(target_variant="zh-TW"))
+    QApplication.clipboard().setText("Please watch the video about the software.")
+    app.translate_clipboard()
+    popup = app.popup
+    options = app.direction.options(popup._choice.direction)
+    assert options.convert == "zh-TW" and options.target == "cmn_Hans"
+    expected = backend.translate(popup.source_text, options)
+    qtbot.waitUntil(lambda: popup._req_id is None and popup.text() == expected, timeout=TRANSLATE_TIMEOUT)
+    if backend.kind == "real":  # the engine converts: what it wrote is OpenCC's Taiwan form of its Simplified
+        simplified = backend.translate(popup.source_text, DecodeOptions(target="cmn_Hans"))
+        assert expected == variants.convert(simplified, "zh-TW")
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+@pytest.mark.parametrize("points", [0, 16])
+def test_the_popups_buttons_and_labels_show_their_whole_text(qtbot, make_app, fake_backend, language, points):
+    """Clipped to "en in main wind" and "⚠ 1 sentence u" before: the popup now widens (or wraps the
+    warning) in both UI languages, at the default and a large font."""
+    from fanyi.ui import i18n
+
+    font = QApplication.font()
+    if points:
+        bigger = QFont(font)
+        bigger.setPointSize(points)
+        QApplication.setFont(bigger)
+    i18n.install(language)
+    try:
+        app = make_app(fake_backend)
+        QApplication.clipboard().setText(f"Fine. It {LOOPS}.")
+        app.translate_clipboard()
+        popup = app.popup
+        qtbot.waitUntil(lambda: popup._req_id is None and not popup.untranslated.isHidden(), timeout=TRANSLATE_TIMEOUT)
+        popup.layout().activate()
+        for widget in (popup.open_button, popup.copy_button, popup.pin_button, popup.direction_label,
+                       popup.detected_label, *[b for b in popup.variant_group.buttons() if not b.isHidden()]):
+            assert widget.width() >= widget.sizeHint().width(), (widget.text(), widget.width())
+        badge = popup.untranslated
+        assert badge.height() >= badge.heightForWidth(badge.width())  # wrapped, not cut
+        app.popup.show_no_model()
+        popup.layout().activate()
+        assert popup.download_button.width() >= popup.download_button.sizeHint().width()
+    finally:
+        QApplication.setFont(font)
+        i18n.install("en")
+
+
+def test_download_from_a_popup_started_alone_opens_the_window_and_stays(qtbot, ui_dirs):
+    """`fanyi --translate-clipboard` with no model: Download… turns the process into the app, whose
+    window shows the download page, instead of exiting with the popup."""
+    shown = []
+
+    def poll() -> None:
+        popups = [w for w in QApplication.topLevelWidgets() if w.objectName() == "translatePopup" and w.isVisible()]
+        windows = [w for w in QApplication.topLevelWidgets() if w.objectName() == "mainWindow" and w.isVisible()]
+        if popups and not shown:
+            qtbot.mouseClick(popups[0].download_button, Qt.MouseButton.LeftButton)
+            shown.append("clicked")
+        elif windows and shown == ["clicked"]:
+            shown.append(windows[0].pages.currentWidget() is windows[0].no_model)
+            QApplication.quit()  # the app would run on; the test ends it
+
+    assert run_polled(["--translate-clipboard"], poll) == 0
+    assert shown == ["clicked", True]
+
+
+def test_showing_the_window_brings_it_back_when_minimised(qtbot, make_app, fake_backend):
+    app = make_app(fake_backend)
+    app.show_main()
+    app.window.showMinimized()
+    qtbot.waitUntil(app.window.isMinimized)
+    app.show_main()
+    assert not app.window.isMinimized() and app.window.isVisible()

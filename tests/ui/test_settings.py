@@ -6,6 +6,7 @@ import dataclasses
 import json
 import logging
 
+import pytest
 from ui_fakes import LOAD_TIMEOUT
 
 from fanyi import limits
@@ -316,3 +317,31 @@ def test_the_hotkey_takes_the_selection_when_asked_and_there_is_one(make_app, ui
     app.settings.translate_selection.set(False)
     monkeypatch.setattr(QGuiApplication, "clipboard", staticmethod(lambda: _X11Clipboard("copied", "selected")))
     assert app.copied_text() == "copied"
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_every_caption_keeps_its_distance_from_its_field(qtbot, ui_dirs, language):
+    """"LibreTranslate、DeepL" touched its field in the Chinese UI."""
+    from PySide6.QtWidgets import QFormLayout
+
+    from fanyi.ui import i18n
+    from fanyi.ui.settings_dialog import FIELD_GAP
+
+    i18n.install(language)
+    dialog = SettingsDialog(Settings(), tray_available=True)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    for index in range(dialog.tabs.count()):
+        dialog.tabs.setCurrentIndex(index)
+        form = dialog.tabs.widget(index).layout()
+        if not isinstance(form, QFormLayout):
+            continue  # a tab that is a table (the glossary), not captions and fields
+        form.activate()
+        for row in range(form.rowCount()):
+            caption = form.itemAt(row, QFormLayout.ItemRole.LabelRole)
+            field = form.itemAt(row, QFormLayout.ItemRole.FieldRole)
+            if caption is None or field is None or not caption.widget().text():
+                continue
+            label = caption.widget()
+            text_right = label.x() + label.fontMetrics().horizontalAdvance(label.text())
+            assert text_right + FIELD_GAP <= field.geometry().x() + 1, (label.text(), text_right, field.geometry())

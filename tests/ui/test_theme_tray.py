@@ -51,3 +51,54 @@ def test_the_chosen_variant_stands_out_in_every_theme(qtbot, make_app, fake_back
         highlight = win.palette().color(win.palette().ColorRole.Highlight)
         assert fill(buttons["cmn_Hans"]) == highlight, name
         assert fill(buttons["cmn_Hant"]) != highlight and fill(buttons["yue"]) != highlight
+
+
+def test_a_tray_that_appears_later_is_picked_up(qtbot, make_app, fake_backend, monkeypatch):
+    """The icon appeared only if a tray existed when Fanyi started; now the desktop is asked again."""
+    from PySide6.QtWidgets import QSystemTrayIcon
+
+    from fanyi.ui.settings_dialog import SettingsDialog
+
+    app = make_app(fake_backend)
+    app.start()
+    assert not app.tray.available and app.tray._look.isActive()
+    dialog = SettingsDialog(app.settings.current, app.tray.available)
+    qtbot.addWidget(dialog)
+    app.tray.available_changed.connect(dialog.set_tray_available)
+    assert dialog.close_to_tray.isEnabled() is False and not dialog.close_to_tray.isChecked()  # not ticked and grey
+    assert not dialog.tray_note.isHidden()
+    shown = []
+    monkeypatch.setattr(QSystemTrayIcon, "isSystemTrayAvailable", staticmethod(lambda: True))
+    monkeypatch.setattr(QSystemTrayIcon, "show", lambda icon: shown.append(icon))
+    app.tray._is_available = QSystemTrayIcon.isSystemTrayAvailable
+    with qtbot.waitSignal(app.tray.available_changed):
+        app.tray.look_again()  # what the timer does every LOOK_MS
+    assert app.tray.available and shown and not app.tray._look.isActive()
+    assert app.keeps_running_in_tray()
+    assert dialog.close_to_tray.isEnabled() and dialog.close_to_tray.isChecked() and dialog.tray_note.isHidden()
+
+
+def test_without_a_tray_the_tray_settings_are_kept_not_shown_ticked(qtbot, ui_dirs):
+    from fanyi.ui.settings import Settings
+    from fanyi.ui.settings_dialog import SettingsDialog
+
+    saved = Settings(close_to_tray=True, start_in_tray=True)
+    dialog = SettingsDialog(saved, tray_available=False)
+    qtbot.addWidget(dialog)
+    assert not dialog.close_to_tray.isChecked() and not dialog.start_in_tray.isChecked()
+    result = dialog.result_settings()
+    assert result.close_to_tray and result.start_in_tray  # what was saved stays for a desktop that has one
+
+
+def test_the_first_close_to_the_tray_says_so_once(qtbot, make_app, fake_backend, monkeypatch):
+    app = make_app(fake_backend)
+    app.tray.available = True  # as on a desktop with a tray
+    said = []
+    monkeypatch.setattr(app.tray, "notify", lambda title, text: said.append(title))
+    app.show_main()
+    app.window.close()
+    assert not app.window.isVisible() and said == ["Fanyi is still running"]
+    assert app.settings.told_about_tray.value
+    app.show_main()
+    app.window.close()
+    assert said == ["Fanyi is still running"]  # once

@@ -58,12 +58,14 @@ class FakeTranslator:
         return lambda pack_dir, threads=None: cls(pack_dir, threads, slow)
 
     @staticmethod
-    def words(sentence: str, target: str | None) -> list[str]:
-        mark = {"cmn_Hant": "繁", "yue": "粤"}.get(target or "", "")
+    def words(sentence: str, target: str | None, convert: str | None = None) -> list[str]:
+        # Taiwan's and Hong Kong's Traditional (OpenCC, which the engine applies) marked as the tokens are
+        mark = {"cmn_Hant": "繁", "yue": "粤"}.get(target or "", "") or {"zh-TW": "台", "zh-HK": "港"}.get(convert or "", "")
         return [mark + w.strip(".,!?").upper() for w in sentence.split()] + ["。"]
 
     def _pieces(self, text: str, options: DecodeOptions | None, cancel: CancelToken | None, slow: bool):
         target = (options.target if options else None) or self.default_target
+        convert = options.convert if options else None
         for part in _SENTENCE.split(text):
             if part is None or part == "":
                 continue
@@ -74,18 +76,18 @@ class FakeTranslator:
             if EXPLODE in part:
                 raise RuntimeError("the decoder exploded")
             if LOOPS in part:
-                looped = self.words(part, target)[:2] + ["又"] * 4
+                looped = self.words(part, target, convert)[:2] + ["又"] * 4
                 yield from looped
                 yield Rewind(len("".join(looped)))
                 yield part
                 yield Failure(part, LOOP)
                 continue
-            key = (part, target)
+            key = (part, target, convert)
             if key in self._cache:
                 yield self._cache[key]
                 continue
             out = []
-            for word in self.words(part, target):
+            for word in self.words(part, target, convert):
                 if cancel is not None and cancel.cancelled:
                     self.cancelled += 1
                     cancel.raise_if_cancelled()

@@ -28,12 +28,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bilingual", action="store_true", help="each paragraph followed by its translation (双语对照)"
     )
-    parser.add_argument("--target", metavar="LANG", help="target language of a multi-target model pack, e.g. cmn_Hans")
+    parser.add_argument("--target", metavar="LANG", help="target language (as for fanyi translate: zh, zh-TW, zh-HK, "
+                                                         "fr, or a pack's own code such as cmn_Hans)")
     parser.add_argument("--source", metavar="LANG", help="source language of an mBART-50/M2M100/NLLB pack, e.g. en_XX")
 
 
 class ProgressBar:
-    """A one-line text progress bar, redrawn at most ten times a second."""
+    """On a terminal, a one-line text progress bar redrawn at most ten times a second; into a file or a
+    pipe (a log, a CI job), where a carriage return only piles up, a plain line per tenth done."""
 
     def __init__(self, stream: TextIO, label: str, width: int = 30) -> None:
         self._stream = stream
@@ -41,8 +43,16 @@ class ProgressBar:
         self._width = width
         self._last = 0.0
         self._shown = False
+        self._tty = stream.isatty()
+        self._tenth = -1  # off a terminal: the last tenth written
 
     def __call__(self, done: int, total: int) -> None:
+        if not self._tty:
+            if (tenth := done * 10 // max(total, 1)) != self._tenth:
+                self._tenth = tenth
+                self._stream.write(f"{self._label}: {done}/{total}\n")
+                self._stream.flush()
+            return
         now = time.monotonic()
         if done < total and now - self._last < 0.1:
             return
@@ -60,14 +70,16 @@ class ProgressBar:
 
 
 def run(args: argparse.Namespace, translator_factory: Callable[[], TextTranslator],
-        glossary: Glossary | None = None) -> int:
-    """Translate every input; 0 when all were translated completely, 1 otherwise, 2 for a usage error."""
+        options: DecodeOptions | None = None, glossary: Glossary | None = None) -> int:
+    """Translate every input; 0 when all were translated completely, 1 otherwise, 2 for a usage error.
+    ``options``: the languages as the router chose them; without, --target and --source as given."""
     inputs: list[Path] = args.inputs
     output: Path | None = args.output
     if output is not None and len(inputs) > 1 and not output.is_dir():
         print("fanyi file: with several inputs, -o must name an existing folder.", file=sys.stderr)
         return 2
-    options = DecodeOptions(target=args.target, source=args.source) if (args.target or args.source) else None
+    if options is None and (args.target or args.source):
+        options = DecodeOptions(target=args.target, source=args.source)
     problems = 0
     ready: list[Path] = []
     for src in inputs:  # cheap checks first: the model is not loaded for nothing

@@ -123,7 +123,9 @@ def translate_document(
     target = (options.target if options is not None else None) or translator.target_lang
     if dst is None or Path(dst).is_dir():
         folder = None if dst is None else Path(dst)
-        language = output_language(translator, options.target if options is not None else None)
+        # Taiwan's or Hong Kong's Traditional (OpenCC) named as such: name.zh-TW.ext
+        language = (options.convert if options is not None else None) or \
+            output_language(translator, options.target if options is not None else None)
         dst = output_path_for(src, language, folder)
         names, replace = _output_names(src, language, folder), False  # numbered names never replace
     else:

@@ -83,6 +83,10 @@ class CausalRunner:
         cached = self.prefix_cache(tuple(prefix[:shared])) if shared > 0 else None
         return CausalDecoding(self, sequences, cached, min(max_steps, self.max_positions - longest))
 
+    def forget_prefixes(self) -> None:
+        """Drop every kept prefix cache (the next request computes its whole prompt)."""
+        self._prefixes.clear()
+
     def prefix_cache(self, prefix: tuple[int, ...]) -> list[np.ndarray]:
         """Keys and values of a prompt prefix, [kv_heads, len, head_dim] per cache name; computed once."""
         if prefix in self._prefixes:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .. import limits
+from .. import limits, variants
 
 
 @dataclass(frozen=True)
@@ -18,6 +18,8 @@ class DecodeOptions:
     ``glossary`` holds (term, translation) pairs of this request's language pair (fanyi.glossary): an
     LLM pack is given the terms a paragraph holds through its terminology prompt, an encoder-decoder
     pack translates placeholders that are replaced by the given translations (engine/terms.py).
+    ``convert`` ("zh-TW", "zh-HK"): the output, asked for in Simplified Chinese, is converted into
+    Traditional with that region's words (fanyi.variants, OpenCC).
     """
 
     beams: int | None = None
@@ -31,8 +33,10 @@ class DecodeOptions:
     target: str | None = None
     source: str | None = None
     glossary: tuple[tuple[str, str], ...] = ()
+    convert: str | None = None
 
     def __post_init__(self) -> None:
+        variants.check(self.convert)
         for name, (low, high, bound) in _INTEGER_RANGES.items():
             value = getattr(self, name)
             if value is None:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .. import limits
+from .. import defaults, limits
 
 if TYPE_CHECKING:
     import onnxruntime as ort
@@ -23,8 +23,7 @@ log = logging.getLogger(__name__)
 
 
 def default_threads() -> int:
-    # Decoding one sentence is latency-bound; more than 4 intra-op threads rarely helps a d_model-512 model.
-    return max(1, min(4, os.cpu_count() or 1))
+    return defaults.threads()
 
 
 def thread_count(threads: int | None) -> int:

@@ -22,11 +22,12 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from .. import limits
+from .. import limits, variants
 from ..cancel import CancelToken
 from ..progress import ProgressCallback
 from . import search
 from .allocator import keep_freed_memory
+from .converted import convert_stream
 from .degenerate import EMPTY, REASONS, Finding, SentenceCheck, guarded, length_bound
 from .language_choice import LanguageChoice
 from .options import DecodeOptions
@@ -107,6 +108,11 @@ class Translator:
     # many-to-many packs (mBART-50, M2M100, NLLB): the languages, in the model's codes; empty for Marian
     source_languages = property(lambda self: self.pack.source_languages)
     target_languages = property(lambda self: self.pack.target_languages)
+
+    @property
+    def runner(self):  # noqa: ANN201 - Runner or CausalRunner, by family
+        """What runs the pack's graphs (benchmarks/llm_engines.py drives a decoder-only one directly)."""
+        return self._runner
 
     @property
     def takes_context(self) -> bool:
@@ -220,6 +226,10 @@ class Translator:
 
         Each result lists the sentences that could not be translated (they keep their source text).
         `contexts`: the text before each one (a document's previous paragraph), for packs that take it."""
+        if options is not None and options.convert:  # decoded in Simplified, cached as such
+            results = self.translate_results(texts, dataclasses.replace(options, convert=None), progress, cancel,
+                                             contexts)
+            return [dataclasses.replace(r, text=variants.convert(r.text, options.convert)) for r in results]
         started = time.perf_counter()
         self.last_stats = {"tokens": 0, "seconds": 0.0}
         plans = [self._plan(t, options, contexts[i] if contexts else "") for i, t in enumerate(texts)]
@@ -271,6 +281,10 @@ class Translator:
         Separators are rendered from the layout alone and sentences from their tokens, by the same
         two functions translate_results uses, so the stream and the batch result cannot drift apart.
         """
+        if options is not None and options.convert:
+            unconverted = self.translate_stream(text, dataclasses.replace(options, convert=None), cancel)
+            yield from convert_stream(unconverted, options.convert)
+            return
         started = time.perf_counter()
         self.last_stats = {"tokens": 0, "seconds": 0.0}
         pieces, parts = self._plan(text, options)

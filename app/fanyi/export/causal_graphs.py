@@ -77,6 +77,14 @@ class Blocks:
     inputs: int
 
 
+def block_for(inputs: int, block_size: int) -> int:
+    """The block size for a matrix of `inputs` rows: `block_size`, halved while it is larger than the matrix
+    (ONNX Runtime's MatMulNBits takes no block longer than K; 16 at the least)."""
+    while block_size > 16 and block_size > inputs:
+        block_size //= 2
+    return block_size
+
+
 def quantize_blocks(weight: np.ndarray, bits: int, block_size: int) -> Blocks:
     """Symmetric block quantization as llama.cpp's Q4_0 / Q8_0: the block's largest-magnitude value m maps
     to the lowest level, scale = m / -2^(bits-1), levels stored with the zero point 2^(bits-1)."""
@@ -120,7 +128,8 @@ class _Builder:
         if spec.bits is None:
             y = g.op("MatMul", x, g.initializer(f"weights.{name}", weight.astype(np.float32)))
         else:
-            y = self._nbits(x, name, quantize_blocks(weight, spec.bits, spec.block_size), weight.shape[1])
+            y = self._nbits(x, name, quantize_blocks(weight, spec.bits, block_for(weight.shape[0], spec.block_size)),
+                            weight.shape[1])
         if bias is not None:
             y = g.op("Add", y, g.initializer(f"weights.{name}.bias", bias.astype(np.float32)))
         return y
@@ -158,7 +167,8 @@ class _Builder:
         if name not in self._tables:
             bits = self.spec.table_bits
             assert bits is not None
-            self._tables[name] = quantize_blocks(self._table_rows(matrix).T, bits, self.spec.block_size)
+            self._tables[name] = quantize_blocks(self._table_rows(matrix).T, bits,
+                                                 block_for(matrix.shape[1], self.spec.block_size))
         return self._tables[name]
 
     def embed(self, ids: str) -> str:

@@ -39,12 +39,19 @@ def detect_family(hf_dir: Path) -> tuple[Family, HfFolder]:
     return family, folder
 
 
+def model_class(family: Family, folder: HfFolder) -> str:
+    """The transformers class of the folder: its own architecture where the family exports it (Gemma 3 takes
+    Gemma3ForCausalLM and Gemma3ForConditionalGeneration), else the family's."""
+    return folder.architecture if folder.architecture in family.architectures else family.model_class
+
+
 def load_model(hf_dir: Path, family: Family) -> Any:
     """The model in its checkpoint's own dtype: a bfloat16 LLM stays half the size of a float32 copy while its
     weights are read one by one into float32 arrays (seq2seq.array)."""
     import transformers
 
-    model = getattr(transformers, family.model_class).from_pretrained(hf_dir, dtype="auto")
+    name = model_class(family, HfFolder.read(hf_dir))
+    model = getattr(transformers, name).from_pretrained(hf_dir, dtype="auto")
     model.eval()
     return model
 
@@ -54,8 +61,9 @@ def rotary_tables(family: CausalLM, model: Any) -> dict[str, Rotary]:
     scaling included), so the pack's tables are the model's exact values."""
     import torch
 
-    positions = family.table_positions(model.config)
-    half = family.head_dim(model.config) // 2
+    config = model.get_decoder().config
+    positions = family.table_positions(config)
+    half = family.head_dim(config) // 2
     tables = {}
     with torch.no_grad():
         for key, module in family.rotary_modules(model).items():

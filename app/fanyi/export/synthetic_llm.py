@@ -70,6 +70,7 @@ _TOKENS: dict[str, tuple[list[str], dict[str, str | None], list[str], str]] = {
     "gemma3": (["<pad>", "<eos>", "<bos>", "<start_of_turn>", "<end_of_turn>"],
                dict(bos="<bos>", eos="<eos>", pad="<pad>"), ["<end_of_turn>"], TRANSLATEGEMMA_TEMPLATE),
 }
+_TOKENS["translategemma"] = _TOKENS["gemma3"]  # TranslateGemma: Gemma 3's multimodal checkpoint, its tokens
 ARCHITECTURES = tuple(_TOKENS)
 
 
@@ -91,7 +92,7 @@ def train_tokenizer(kind: str, vocab: int, seed: int = 0) -> Tokenizer:
 
 
 def build_tiny_llm(out_dir: Path, kind: str, shape: TinyLlm = TinyLlm(), *, seed: int = 0) -> Path:
-    """Save a random `kind` ("qwen3", "hunyuan", "gemma3") model with its tokenizer into out_dir."""
+    """Save a random `kind` ("qwen3", "hunyuan", "gemma3", "translategemma") model with its tokenizer into out_dir."""
     import torch
     import transformers
 
@@ -126,6 +127,14 @@ def build_tiny_llm(out_dir: Path, kind: str, shape: TinyLlm = TinyLlm(), *, seed
             layer_types=["sliding_attention"] * (shape.layers - 1) + ["full_attention"],
             query_pre_attn_scalar=shape.head_dim, hidden_activation="gelu_pytorch_tanh", **common)
         model_class = transformers.Gemma3ForCausalLM
+        if kind == "translategemma":  # the language model inside a (tiny) vision-language checkpoint
+            vision = transformers.SiglipVisionConfig(hidden_size=32, intermediate_size=64, num_hidden_layers=1,
+                                                     num_attention_heads=2, image_size=28, patch_size=14)
+            config = transformers.Gemma3Config(text_config=config, vision_config=vision, mm_tokens_per_image=4,
+                                               image_token_index=vocab + 10, boi_token_index=vocab + 11,
+                                               eoi_token_index=vocab + 12, bos_token_id=ids["bos"],
+                                               eos_token_id=eos_ids, pad_token_id=ids["pad"])
+            model_class = transformers.Gemma3ForConditionalGeneration
     config.architectures = [model_class.__name__]
     torch.manual_seed(seed)
     model = model_class(config).eval()
@@ -137,7 +146,7 @@ def build_tiny_llm(out_dir: Path, kind: str, shape: TinyLlm = TinyLlm(), *, seed
         for name, param in model.named_parameters():
             if name.endswith("norm.weight") or "layernorm" in name:
                 # around the norms' real values: 1 (Gemma's are offsets from 1: around 0)
-                base = 0.0 if kind == "gemma3" else 1.0
+                base = 0.0 if kind in ("gemma3", "translategemma") else 1.0
                 param.copy_(base + 0.1 * torch.randn_like(param))
     generation = transformers.GenerationConfig(bos_token_id=ids["bos"], eos_token_id=eos_ids,
                                                pad_token_id=ids["pad"], max_new_tokens=40)

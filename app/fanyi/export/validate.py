@@ -19,9 +19,11 @@ from ..engine.language_choice import base_language
 from ..engine.options import DecodeOptions
 from ..engine.pack import ModelPack
 from ..engine.processors import log_softmax
+from ..engine.families import HfFolder
 from ..engine.search_settings import resolve
 from ..engine.translator import Translator
 from ..paths import assets_dir
+from .hf_weights import model_class
 
 FP32_MAX_LOGIT_DIFF = 1e-3
 INT8_MIN_TOP1 = 0.9
@@ -131,7 +133,8 @@ class _CausalReference(_Seq2SeqReference):
 
         family = translator.family
         assert isinstance(family, CausalLM)  # validate_pack chose this reference for it
-        self.model = getattr(transformers, family.model_class).from_pretrained(hf_dir, dtype=torch.float32).eval()
+        name = model_class(family, HfFolder.read(hf_dir))
+        self.model = getattr(transformers, name).from_pretrained(hf_dir, dtype=torch.float32).eval()
         self.tokenizer = transformers.AutoTokenizer.from_pretrained(hf_dir)
         self.options = DecodeOptions(source="en" if "en" in translator.source_languages else None)
         self.prompts = translator.tokenizer.prompts

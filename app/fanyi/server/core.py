@@ -11,6 +11,7 @@ batches (or two pieces of a stream), so short requests are not stuck behind a lo
 
 from __future__ import annotations
 
+import dataclasses
 import hmac
 import logging
 import re
@@ -61,6 +62,7 @@ class ApiRequest:
     html: bool = False
     xml: bool = False  # with html: the markup is XML (DeepL's tag_handling=xml), read as XHTML
     alternatives: int = 0  # other translations wanted per text (the beam's next best), plain text only
+    glossary: tuple[tuple[str, str], ...] | None = None  # the request's own (term, translation); None: the app's
 
 
 @dataclass(frozen=True)
@@ -73,10 +75,12 @@ class Outcome:
 
 class Core:
     def __init__(self, models: Models, *, api_key: str | None = None,
-                 options: Callable[[], DecodeOptions] = DecodeOptions) -> None:
+                 options: Callable[[], DecodeOptions] = DecodeOptions,
+                 glossary: Callable[[str, str], tuple[tuple[str, str], ...]] | None = None) -> None:
         self.models = models
         self.api_key = api_key or None
         self._options = options  # beams and lengths as the user set them; read per request
+        self._glossary = glossary  # the app's glossary: (term, translation) of a language pair
         self._running: set[CancelToken] = set()
         self.line = Line()
         self._orders = Orders()
@@ -132,10 +136,10 @@ class Core:
                 route = routes[indices[0]]
                 texts = [job.texts[i] for i in indices]
                 if not (job.html or job.alternatives):
-                    for i, text in zip(indices, self._together(route, texts, cancel)):
+                    for i, text in zip(indices, self._together(route, texts, cancel, job.glossary)):
                         results[i] = text
                     continue
-                with self._holding(route, cancel) as (translator, options, share):
+                with self._holding(route, cancel, glossary=job.glossary) as (translator, options, share):
                     between = _between_batches(share)
                     if job.html:
                         assert route.direction is not None  # grouped: a route with a direction
@@ -153,15 +157,16 @@ class Core:
         self._count(job)
         return Outcome(results, [r.source for r in routes], [r.confidence for r in routes], alternatives)
 
-    def _together(self, route: PackRoute, texts: list[str], cancel: CancelToken) -> list[str]:
+    def _together(self, route: PackRoute, texts: list[str], cancel: CancelToken,
+                  glossary: tuple[tuple[str, str], ...] | None = None) -> list[str]:
         """``texts`` translated in one batch with those of every request waiting for the same model and options
         when the turn comes (batching.py); the request whose turn it is translates the batch."""
         order = Order(texts, cancel)
         assert route.direction is not None  # grouped: a route with a direction
-        key = (route.direction.pack.path, routing.decode_options(route.direction, route.variant, self._options()))
+        key = (route.direction.pack.path, self._options_for(route, glossary))
         self._orders.add(key, order)
         try:
-            with self._holding(route, cancel, wake=order.wake()) as (translator, options, share):
+            with self._holding(route, cancel, wake=order.wake(), glossary=glossary) as (translator, options, share):
                 if not order.done.is_set():  # done by the batch that just gave the turn up
                     batch = self._orders.take(key, order)
                     token = all_cancelled(batch)
@@ -196,7 +201,7 @@ class Core:
             if route.direction is None:
                 yield route, iter(job.texts)
                 return
-            with self._holding(route, cancel) as (translator, options, share):
+            with self._holding(route, cancel, glossary=job.glossary) as (translator, options, share):
                 yield route, _sharing(translator.translate_stream(job.texts[0], options, cancel), share)
         self._count(job)
 
@@ -262,8 +267,18 @@ class Core:
         self.line.close()
         self.files.close()
 
+    def _options_for(self, route: Route, glossary: tuple[tuple[str, str], ...] | None) -> DecodeOptions:
+        """The route's decoding options with a glossary: the request's own, else the app's for the route's pair."""
+        assert route.direction is not None
+        options = routing.decode_options(route.direction, route.variant, self._options())
+        if glossary is None:
+            d = route.direction
+            glossary = self._glossary(d.from_language, d.to_language) if self._glossary is not None else ()
+        return dataclasses.replace(options, glossary=glossary)
+
     @contextmanager
-    def _holding(self, route: PackRoute, cancel: CancelToken, wake: CancelToken | None = None
+    def _holding(self, route: PackRoute, cancel: CancelToken, wake: CancelToken | None = None,
+                 glossary: tuple[tuple[str, str], ...] | None = None
                  ) -> Iterator[tuple[Translator, DecodeOptions, Callable[..., None]]]:
         """The route's translator and options for the block, and ``share()``: pass the turn when it is
         someone else's (call it between two steps; ``share(token)`` waits for it back under ``token``).
@@ -288,7 +303,7 @@ class Core:
                     if time.monotonic() - turn_started >= limits.API_TURN_SECONDS and gate.pass_turn(token):
                         turn_started = time.monotonic()
 
-                yield translator, routing.decode_options(route.direction, route.variant, self._options()), share
+                yield translator, self._options_for(route, glossary), share
                 self.line.served(time.monotonic() - started)
         except TimedOut:
             raise ApiError(503, f"Fanyi is busy: no turn for the model within {limits.API_MAX_WAIT_SECONDS:g} s; "

@@ -80,7 +80,8 @@ async def _translate(core: Core, request: Request) -> Response:
     handling = fields.text("tag_handling")
     if handling not in (None, "", "html", "xml"):
         raise ApiError(400, f"tag_handling must be html or xml, not {handling!r}")
-    job = ApiRequest(texts, fields.text("source_lang") or languages.AUTO, target, html=bool(handling), xml=handling == "xml")
+    job = ApiRequest(texts, fields.text("source_lang") or languages.AUTO, target, html=bool(handling),
+                     xml=handling == "xml", glossary=fields.glossary())
     outcome = await translate_in_line(core, request, job)
     return JSONResponse({"translations": [
         {"detected_source_language": code(language), "text": text, "billed_characters": len(source)}

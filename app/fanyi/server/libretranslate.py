@@ -46,7 +46,7 @@ async def translate(core: Core, request: Request, fields: Fields) -> Response:
     single = not fields.is_list("q")
     source = fields.text("source", languages.AUTO) or languages.AUTO
     wanted = fields.count("alternatives", limits.API_MAX_ALTERNATIVES)
-    job = ApiRequest(q, source, target, html=text_format == "html", alternatives=wanted)
+    job = ApiRequest(q, source, target, html=text_format == "html", alternatives=wanted, glossary=fields.glossary())
     outcome = await translate_in_line(core, request, job)
     body: dict[str, Any] = {"translatedText": outcome.texts[0] if single else outcome.texts}
     if source.strip().lower() == languages.AUTO:

@@ -53,7 +53,8 @@ async def _stream(core: Core, request: Request) -> Response:
     text, target = fields.text("q"), fields.text("target")
     if text is None or target is None:
         raise ApiError(400, "q (one text) and target are required")
-    job = ApiRequest([text], fields.text("source", languages.AUTO) or languages.AUTO, target)
+    job = ApiRequest([text], fields.text("source", languages.AUTO) or languages.AUTO, target,
+                     glossary=fields.glossary())
 
     def produce(token: CancelToken, post: Callable[[Any], None]) -> None:
         with core.streaming(job, token) as (route, pieces):

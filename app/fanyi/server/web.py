@@ -22,6 +22,7 @@ from starlette.types import Message
 
 from fanyi import documents, limits
 from fanyi.cancel import Cancelled, CancelToken
+from fanyi.glossary import ANY, GlossaryError, parse_csv
 from fanyi.limits import MiB
 from fanyi.oneline import error_line
 
@@ -85,6 +86,26 @@ class Fields:
             wrong = next(v for v in values if not isinstance(v, str))
             raise ApiError(400, f"{name} must be a string or a list of strings, not one holding {_json_type(wrong)}")
         return [_checked(name, v) for v in values]
+
+
+    def glossary(self, name: str = "glossary") -> tuple[tuple[str, str], ...] | None:
+        """Fanyi's own field: a request's glossary as [[term, translation], …], {term: translation} or CSV text
+        (fanyi.glossary's columns); None when absent (the app's glossary then applies)."""
+        value = self._values.get(name)
+        if value is None:
+            return None
+        if isinstance(value, str):
+            try:
+                return parse_csv(value.encode("utf-8", "surrogatepass"), name, pair=(ANY, ANY)).for_pair(ANY, ANY)
+            except GlossaryError as exc:
+                raise ApiError(400, str(exc)) from None
+        pairs = list(value.items()) if isinstance(value, dict) else value
+        if not isinstance(pairs, list) or len(pairs) > limits.MAX_GLOSSARY_TERMS or not all(
+                isinstance(p, (list, tuple)) and len(p) == 2 and all(isinstance(x, str) and x.strip() for x in p)
+                for p in pairs):
+            raise ApiError(400, f"{name} must be [[term, translation], …], {{term: translation}} or CSV text, with "
+                                f"at most {limits.MAX_GLOSSARY_TERMS} non-empty terms")
+        return tuple((_checked(name, t).strip(), _checked(name, r).strip()) for t, r in pairs)
 
 
 def _checked(name: str, value: str) -> str:

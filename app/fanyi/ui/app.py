@@ -12,7 +12,7 @@ import sqlite3
 import sys
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QClipboard, QGuiApplication, QIcon
 from PySide6.QtWidgets import QApplication, QDialog
 
@@ -66,7 +66,8 @@ class FanyiApp(QObject):
         self.documents = DocumentController(DocumentJobs(opener, run_document), self.settings, self.packs,
                                             self.direction)
         self.screen_text = ScreenTextController(recognise, grab)
-        self.api = ApiController(self.settings, self.packs, opener, self.direction.user_options)
+        self.api = ApiController(self.settings, self.packs, opener, self.direction.user_options,
+                                 self.glossary.entries)
         self.autostart = AutostartController(self.settings)
         self.icon = app_icon()
         self.tray = Tray(self.icon)
@@ -127,6 +128,15 @@ class FanyiApp(QObject):
     def keeps_running_in_tray(self) -> bool:
         return self.tray.available and self.settings.close_to_tray.value
 
+    def _say_kept_in_tray(self) -> None:
+        """The first time the window is closed to the tray, a notice by the icon says where Fanyi went."""
+        if self.settings.told_about_tray.value:
+            return
+        self.settings.told_about_tray.set(True)
+        self.tray.notify(self.tr("Fanyi is still running"), self.tr(
+            "It is in the tray, where the clipboard hotkey still works. Quit it from the tray icon's menu, or "
+            "untick “Closing the window keeps Fanyi in the tray” in Settings."))
+
     def quit(self) -> None:
         self.quit_requested.emit()
 
@@ -154,6 +164,7 @@ class FanyiApp(QObject):
             self._window.models_requested.connect(self.show_models)
             self._window.settings_requested.connect(self.show_settings)
             self._window.quit_requested.connect(self.quit)
+            self._window.kept_in_tray.connect(self._say_kept_in_tray)
             self.notice.connect(self._window.show_notice)
         return self._window
 
@@ -165,13 +176,17 @@ class FanyiApp(QObject):
             popup.translated.connect(lambda source, target: popup.pack_name and
                                      self.history.record(source, target, pack=popup.pack_name))
             popup.open_requested.connect(self.open_in_window)
-            popup.download_requested.connect(self.show_main)
+            # started for the popup alone, this process becomes the app: the window's download page stays
+            popup.download_requested.connect(lambda: self.handle_request(SHOW))
         return self._popup
 
     def show_main(self) -> None:
-        self.window.show()
-        self.window.raise_()
-        self.window.activateWindow()
+        """The window to the front: shown, and brought back from the taskbar when it was minimised."""
+        window = self.window
+        window.setWindowState(window.windowState() & ~Qt.WindowState.WindowMinimized)
+        window.show()
+        window.raise_()
+        window.activateWindow()
 
     def translate_clipboard(self) -> None:
         """The hotkey, the tray and `fanyi --translate-clipboard`: the copied (or selected) text in the popup."""
@@ -206,6 +221,7 @@ class FanyiApp(QObject):
         from fanyi.ui.settings_dialog import SettingsDialog  # noqa: PLC0415 - loaded when first opened
 
         dialog = SettingsDialog(self.settings.current, self.tray.available, self.window, self.glossary.glossary)
+        self.tray.available_changed.connect(dialog.set_tray_available)
         if dialog.exec():
             self.settings.apply(dialog.result_settings())
             try:

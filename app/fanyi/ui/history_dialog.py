@@ -32,7 +32,7 @@ from fanyi.ui.i18n import Retranslating
 
 T = TypeVar("T")
 
-PREVIEW = 90
+PREVIEW = 300  # characters of each text kept for an entry's line; the list cuts it to its width
 STAR = "★"
 
 
@@ -53,7 +53,10 @@ class HistoryDialog(Retranslating, QDialog):
         self.starred_only = QCheckBox()
         self.starred_only.toggled.connect(self.refresh)
         self.list = QListWidget()
-        self.list.setWordWrap(True)
+        # two lines an entry, each cut with "…" at the list's width (see _label): wrapped, a line ran onto a
+        # third with a word or two ("Se…") left on it
+        self.list.setWordWrap(False)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.setAlternatingRowColors(True)  # two lines an entry: tell the entries apart
         self.list.setSpacing(2)
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
@@ -96,14 +99,26 @@ class HistoryDialog(Retranslating, QDialog):
         self.list.clear()  # first: clearing the selection asks _update_buttons about the old entries
         self._entries = self._guarded(self.entries) or []
         for entry in self._entries:
-            when = datetime.datetime.fromtimestamp(entry.created).strftime("%Y-%m-%d %H:%M")
-            star = f"{STAR} " if entry.starred else ""
-            source, target = one_line(entry.source, PREVIEW), one_line(entry.target, PREVIEW)
-            item = QListWidgetItem(f"{star}{when}  {source}\n→ {target}")
+            item = QListWidgetItem(self._label(entry))
             item.setData(Qt.ItemDataRole.UserRole, entry.id)
             item.setToolTip(entry.target)
             self.list.addItem(item)
         self._update_buttons()
+
+    def _label(self, entry: Entry) -> str:
+        """The entry's two lines, each cut to the list's width."""
+        when = datetime.datetime.fromtimestamp(entry.created).strftime("%Y-%m-%d %H:%M")
+        star = f"{STAR} " if entry.starred else ""
+        width = self.list.viewport().width() - 4 * self.list.spacing() - 8
+        metrics = self.list.fontMetrics()
+        lines = (f"{star}{when}  {one_line(entry.source, PREVIEW)}", f"→ {one_line(entry.target, PREVIEW)}")
+        return "\n".join(metrics.elidedText(line, Qt.TextElideMode.ElideRight, width) for line in lines)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.list.doItemsLayout()  # the viewport's new width, before the lines are cut to it
+        for row, entry in enumerate(self._entries):
+            self.list.item(row).setText(self._label(entry))
 
     def selected(self) -> list[Entry]:
         rows = sorted(index.row() for index in self.list.selectionModel().selectedRows())

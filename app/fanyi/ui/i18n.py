@@ -25,6 +25,14 @@ QT_GAPS = (
     QT_TRANSLATE_NOOP("QFileDialog", "Files of &type:"),
 )
 
+_VARIANT_NAMES = {
+    "cmn_Hans": QT_TRANSLATE_NOOP("variants", "Simplified Chinese"),
+    "zh-TW": QT_TRANSLATE_NOOP("variants", "Traditional Chinese with Taiwan's words (软件 → 軟體), by OpenCC"),
+    "zh-HK": QT_TRANSLATE_NOOP("variants", "Traditional Chinese with Hong Kong's words (视频 → 視頻), by OpenCC"),
+    "cmn_Hant": QT_TRANSLATE_NOOP("variants", "Traditional Chinese as the model writes it"),
+    "yue": QT_TRANSLATE_NOOP("variants", "Cantonese"),
+}
+
 _installed: list[QTranslator] = []
 _current = "en"
 MANY = "mul"  # a many-to-many pack's source_lang and target_lang (ISO 639-2 "multiple languages")
@@ -95,6 +103,11 @@ def direction(source: str, target: str) -> str:
     if MANY in (source, target):  # a many-to-many pack: its languages are chosen in the window
         return QCoreApplication.translate("languages", "Many languages")
     return f"{language_name(source)} → {language_name(target)}"
+
+
+def variant_names() -> dict[str, str]:
+    """What each way of writing Chinese (fanyi.routing.VARIANTS) is, in the UI language, for tooltips."""
+    return {key: QCoreApplication.translate("variants", name) for key, name in _VARIANT_NAMES.items()}
 
 
 def quantization_name(mode: str) -> str:

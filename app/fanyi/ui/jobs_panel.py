@@ -1,7 +1,7 @@
 """The list of document jobs under the panes: progress and Cancel while running, Open when done.
 
-When a job is done its coverage report opens in a window of its own (ReportDialog); the row's
-Report button opens it again.
+When a job is done with parts that failed or were left as they were, its coverage report opens in
+a window of its own (ReportDialog); the row's Report button opens it (again) for any finished job.
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ class JobRow(Retranslating, QWidget):
         texts = {
             QUEUED: self.tr("Waiting"),
             RUNNING: self.tr("Translating"),
-            DONE: job.output.name if job.output else "",
+            DONE: f"→ {job.output.name}" if job.output else "",
             FAILED: self._failure(),
             CANCELLED: self.tr("Cancelled"),
         }
@@ -141,8 +141,9 @@ class JobsPanel(QWidget):
     def _on_changed(self, job: Job) -> None:
         if row := self.rows.get(job.id):
             row.refresh()
-            if job.report is not None and row.report_dialog is None:
-                row.show_report()  # once, when the job is done
+            report = job.report
+            if report is not None and row.report_dialog is None and (report.failed_count or report.kept_count):
+                row.show_report()  # once, when the job is done, and only when not all of it was translated
 
     def _on_removed(self, job_id: int) -> None:
         if row := self.rows.pop(job_id, None):

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QLayout,
     QMainWindow,
     QMenu,
+    QSizePolicy,
     QSplitter,
     QStackedWidget,
     QToolButton,
@@ -35,11 +36,11 @@ from fanyi.ui.controllers.history import HistoryController
 from fanyi.ui.controllers.packs import PackController
 from fanyi.ui.controllers.settings import LiveSettings
 from fanyi.ui.history import Draft, Entry
-from fanyi.ui.i18n import Retranslating, direction, quantization_name
+from fanyi.ui.i18n import Retranslating, direction, quantization_name, variant_names
 from fanyi.ui.jobs_panel import JobsPanel
 from fanyi.ui.language_names import language_label
 from fanyi.ui.language_picker import LanguagePicker, widen_list
-from fanyi.ui.layout import STRETCH, container, hbox, vbox
+from fanyi.ui.layout import container, hbox, vbox
 from fanyi.ui.memory_check import confirm_load
 from fanyi.ui.no_model_page import NoModelPage
 from fanyi.ui.pack_ops import PackOperations
@@ -58,6 +59,7 @@ class MainWindow(Retranslating, QMainWindow):
     models_requested = Signal()
     settings_requested = Signal()
     quit_requested = Signal()  # closed while Fanyi does not keep running in the tray
+    kept_in_tray = Signal()  # closed, and Fanyi goes on in the tray
 
     def __init__(self, settings: LiveSettings, packs: PackController, direction: DirectionController,
                  history: HistoryController, documents: DocumentController, ops: PackOperations,
@@ -78,19 +80,24 @@ class MainWindow(Retranslating, QMainWindow):
         self._draft: Draft | None = None  # the history entry of the text being edited
         self._choice: Choice | None = None
         self._documents_folder = QDir.homePath()
+        self._status: Callable[[], str] = str  # makes the status bar's text, again when the UI language changes
 
+        top_bar = self._top_bar()
         self.source = SourcePane()
         self.target = TargetPane()
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.source)
         self.splitter.addWidget(self.target)
         self.splitter.setChildrenCollapsible(False)
+        # how Chinese is written belongs to the translation: above it, where there is room for five buttons
+        self.target.header.addWidget(self.variant_box)
+        self.target.header.addStretch()
         self.jobs_panel = JobsPanel(documents.jobs)
         self.no_model = NoModelPage(ops)
         self.pages = QStackedWidget()
         self.pages.addWidget(container(vbox((self.splitter, 1), self.jobs_panel, margin=0)))
         self.pages.addWidget(self.no_model)
-        self.setCentralWidget(container(vbox(self._top_bar(), (self.pages, 1))))
+        self.setCentralWidget(container(vbox(top_bar, (self.pages, 1))))
         self.model_label = QLabel()
         self.stats_label = QLabel()
         self.statusBar().addWidget(self.stats_label, 1)
@@ -107,7 +114,8 @@ class MainWindow(Retranslating, QMainWindow):
             self._on_loaded(self.service.model)
 
     def _top_bar(self) -> QLayout:
-        """Direction (the pack, or a many-to-many pack's languages), Auto, the variant, and the actions."""
+        """Direction (the pack, or a many-to-many pack's languages), Auto, and the actions; and the variant
+        buttons, which go above the translation."""
         self.pack_box = QComboBox()
         self.pack_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.pack_box.setMinimumContentsLength(16)  # its width beside a many-to-many pack's pickers
@@ -120,6 +128,8 @@ class MainWindow(Retranslating, QMainWindow):
         self.auto_button.setObjectName("autoDirection")
         self.auto_button.setStyleSheet(CHECKED_TOGGLES)
         self.detected_label = QLabel()
+        # it takes what room is left (its tooltip has the rest) and never pushes the buttons about
+        self.detected_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.detected_label.setObjectName("detectedLanguage")
         self.detected_label.setStyleSheet("color: palette(placeholder-text);")
         self.variant_group = QButtonGroup(self)
@@ -140,8 +150,8 @@ class MainWindow(Retranslating, QMainWindow):
         self.models_button = QToolButton(clicked=self.models_requested)
         self.settings_button = QToolButton(clicked=self.settings_requested)
         return hbox(self.pack_box, self.source_picker, self.swap_button, self.target_picker, self.auto_button,
-                    self.detected_label, 8, self.variant_box, STRETCH, self.documents_button, self.history_button,
-                    self.models_button, self.settings_button)
+                    (self.detected_label, 1), self.documents_button, self.history_button, self.models_button,
+                    self.settings_button)
 
     def _connect(self) -> None:
         self.pack_box.activated.connect(self._on_pack_chosen)
@@ -180,7 +190,7 @@ class MainWindow(Retranslating, QMainWindow):
         self._update_swap()
         if not packs:
             self.model_label.setText("")
-            self.stats_label.setText(self.tr("No model installed"))
+            self._set_status(lambda: self.tr("No model installed"))
 
     def _select_current_pack(self) -> None:
         if self.packs.current is not None:
@@ -264,16 +274,16 @@ class MainWindow(Retranslating, QMainWindow):
         self.direction.set_languages(*chosen)
 
     def _update_variants(self, model: ModelInfo | None) -> None:
-        pack = self._loaded_pack(model)
-        offered = pack.target_tokens if pack is not None else {}
-        chosen = self.direction.variant(pack) if pack is not None else None
-        any_shown = False
+        """简体, 繁體（台灣）… as the window's direction offers them: a pack's target tokens, and Taiwan's and
+        Hong Kong's Traditional wherever it writes Simplified Chinese."""
+        current = self.direction.current() if self._loaded_pack(model) is not None else None
+        offered = routing.ways_of_writing(current) if current is not None else []
+        chosen = self.direction.written(current) if current is not None else None
         for button in self.variant_group.buttons():
             key = button.property("variant")
             button.setVisible(key in offered)
             button.setChecked(key == chosen)
-            any_shown |= key in offered
-        self.variant_box.setVisible(any_shown)
+        self.variant_box.setVisible(bool(offered))
 
     # --- translating ----------------------------------------------------------------------------
     def _on_source_changed(self) -> None:
@@ -311,7 +321,7 @@ class MainWindow(Retranslating, QMainWindow):
         self.target.untranslated.clear()
         self.target.view.begin()
         self.target.activity.setText(self.tr("Translating…"))
-        self.stats_label.setText("")
+        self._set_status(str)
         self._req_id = self.service.request(text, options)
         self._req_key = key
 
@@ -334,7 +344,7 @@ class MainWindow(Retranslating, QMainWindow):
         self._done_key = self._req_key
         self.target.view.finish(text)
         self.target.activity.setText("")
-        self.stats_label.setText(self._describe(stats))
+        self._set_status(lambda: self._describe(stats))
         if self.packs.current is not None:
             assert self._req_key is not None  # set with the request
             self._draft = self.history.record(self._req_key[0], text, self._draft, pack=self.packs.current.name)
@@ -345,7 +355,7 @@ class MainWindow(Retranslating, QMainWindow):
         self._req_id = None
         self.target.activity.setText("")
         self.target.show_error(self.tr("Translation failed: %1").replace("%1", message))
-        self.stats_label.setText(self.tr("Translation failed"))
+        self._set_status(lambda: self.tr("Translation failed"))
 
     def _on_cancelled(self, req_id: int) -> None:
         # Our own newer requests replace _req_id first; a match means a model switch cancelled it,
@@ -369,13 +379,13 @@ class MainWindow(Retranslating, QMainWindow):
         self.translate_now()
 
     def _on_loading(self, _pack_dir: str) -> None:
-        self.stats_label.setText(self.tr("Loading the model…"))
+        self._set_status(lambda: self.tr("Loading the model…"))
         self._select_current_pack()
         self._update_swap()
 
     def _on_loaded(self, model: ModelInfo) -> None:
         self._show_model(model)
-        self.stats_label.setText(self.tr("Ready"))
+        self._set_status(lambda: self.tr("Ready"))
         self.target.clear_error()
         self._update_variants(model)
         self._update_languages(model)
@@ -388,8 +398,13 @@ class MainWindow(Retranslating, QMainWindow):
 
     def _on_load_failed(self, message: str) -> None:
         self.model_label.setText("")
-        self.stats_label.setText(self.tr("The model could not be opened"))
+        self._set_status(lambda: self.tr("The model could not be opened"))
         self.target.show_error(self.tr("The model could not be opened: %1").replace("%1", message))
+
+    def _set_status(self, text: Callable[[], str]) -> None:
+        """The status bar's own text, made by ``text`` now and again in another UI language."""
+        self._status = text
+        self.stats_label.setText(text())
 
     def show_notice(self, text: str) -> None:
         self.statusBar().showMessage(text, NOTICE_MS)
@@ -409,6 +424,9 @@ class MainWindow(Retranslating, QMainWindow):
 
     # --- documents ------------------------------------------------------------------------------
     def open_documents(self) -> None:
+        if self.packs.current is None:  # said before a file is chosen, not after
+            self._set_status(lambda: self.tr("Install a model before translating documents"))
+            return
         patterns = " ".join(f"*{suffix}" for suffix in SUPPORTED_SUFFIXES)
         # The user's home, then the folder chosen last; never the folder Fanyi happened to be started in.
         files, _ = QFileDialog.getOpenFileNames(
@@ -422,7 +440,7 @@ class MainWindow(Retranslating, QMainWindow):
 
     def enqueue_document(self, path: Path) -> None:
         if not self.documents.enqueue(path, bilingual=self.bilingual_action.isChecked()):
-            self.stats_label.setText(self.tr("Install a model before translating documents"))
+            self._set_status(lambda: self.tr("Install a model before translating documents"))
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if any(url.isLocalFile() for url in event.mimeData().urls()):
@@ -458,6 +476,7 @@ class MainWindow(Retranslating, QMainWindow):
         if self._keep_in_tray():
             event.ignore()
             self.hide()
+            self.kept_in_tray.emit()
         else:
             event.accept()
             self.quit_requested.emit()
@@ -467,8 +486,7 @@ class MainWindow(Retranslating, QMainWindow):
         self.pack_box.setToolTip(self.tr("Languages and model"))
         self.source_picker.setToolTip(self.tr("Translate from (type to search)"))
         self.target_picker.setToolTip(self.tr("Translate into (type to search)"))
-        names = {"cmn_Hans": self.tr("Simplified Chinese"), "cmn_Hant": self.tr("Traditional Chinese"),
-                 "yue": self.tr("Cantonese")}
+        names = variant_names()
         for button in self.variant_group.buttons():
             button.setToolTip(names[button.property("variant")])
         self.auto_button.setText(self.tr("Auto"))
@@ -481,5 +499,6 @@ class MainWindow(Retranslating, QMainWindow):
         self.models_button.setText(self.tr("Models"))
         self.settings_button.setText(self.tr("Settings"))
         self.refresh_packs()  # the selector names languages in the UI language
+        self.stats_label.setText(self._status())
         if self.service.model is not None:
             self._show_model(self.service.model)

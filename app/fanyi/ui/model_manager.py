@@ -87,6 +87,7 @@ class ModelManager(Retranslating, QDialog):
         self.default_pack = default_pack
         self.packs: list[library.PackInfo] = []
         self.rows: list[Available] = []
+        self._list_failed = False  # the list of models could not be fetched: said above, not "click Refresh"
 
         # --- installed ---
         self.table = _table(8)
@@ -168,7 +169,10 @@ class ModelManager(Retranslating, QDialog):
              memory_text(memory_needed(r.entry)), quantization_name(r.entry.quantization), r.entry.license.name,
              _quality(r.entry), statuses[r.status])
             for r in self.rows], right_aligned=3)
-        if cat is None:
+        if cat is None and self._list_failed:
+            self.catalog_note.setText(self.tr("Without the list of models, a model pack can still be imported "
+                                              "(Installed → Import)."))
+        elif cat is None:
             self.catalog_note.setText(self.tr("The list of models has not been downloaded yet: click Refresh list."))
         else:
             self.catalog_note.setText(self.tr("List of models published %1.").replace("%1", cat.generated[:10]))
@@ -246,6 +250,9 @@ class ModelManager(Retranslating, QDialog):
         if message:  # "" means the user cancelled
             self.error.setText(message)
             self.error.show()
+        if self._ops.catalog is None:
+            self._list_failed = bool(message)
+            self.refresh()
 
     def _update_buttons(self) -> None:
         busy = self._ops.busy

@@ -87,7 +87,9 @@ class NoModelPage(Retranslating, QWidget):
         entry = self._default_entry()
         if entry is None:  # no list of packs on this machine yet: the button reads it first
             self.download_button.setText(self.tr("Download English → Chinese"))
-            self.model_note.setText(self.tr("Needs an internet connection once."))
+            self.model_note.setText(self.tr(
+                "The list of models is fetched first; the model's size and licence are shown once it is here. "
+                "Needs an internet connection once."))
         else:
             self.download_button.setText(
                 self.tr("Download %1 (%2)").replace("%1", direction(entry.source_langs[0], entry.target_langs[0]))

@@ -1,7 +1,7 @@
 """The clipboard popup: a small frameless window near the cursor that streams one translation.
 
 It picks its direction from the copied text as the window does (fanyi.routing), shows what it
-detected, and can be turned round or switched to 简/繁/粤 in place. It is as tall as its text up to
+detected, and can be turned round or switched to 简/台/港/繁/粤 in place. It is as tall as its text up to
 ``VIEW_LINES`` lines, then scrolls; it can be dragged by its header, pinned to stay open, and
 otherwise closes on Esc or when another window takes the focus.
 """
@@ -10,15 +10,26 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QPoint, QRect, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QCursor, QGuiApplication, QKeyEvent, QMouseEvent
-from PySide6.QtWidgets import QApplication, QButtonGroup, QFrame, QLabel, QLayout, QPushButton, QToolButton, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QButtonGroup,
+    QFrame,
+    QLabel,
+    QLayout,
+    QPushButton,
+    QSizePolicy,
+    QToolButton,
+    QWidget,
+)
 
+from fanyi import routing
 from fanyi.routing import Choice, Direction
 from fanyi.ui.controllers.direction import DirectionController
-from fanyi.ui.i18n import Retranslating
+from fanyi.ui.i18n import Retranslating, variant_names
 from fanyi.ui.language_names import language_label
 from fanyi.ui.layout import STRETCH, container, hbox, vbox
 from fanyi.ui.panes import TargetView, UntranslatedBadge, excerpt, unwrap_if_hard_wrapped
-from fanyi.ui.settings import TARGET_VARIANTS
+from fanyi.ui.settings import SHORT_VARIANTS
 from fanyi.ui.theme import CHECKED_TOGGLES
 from fanyi.ui.worker import TranslationService
 
@@ -76,10 +87,10 @@ class TranslatePopup(Retranslating, QWidget):
         self.status = QLabel()
         self.status.setWordWrap(True)
         self.download_button = QPushButton(clicked=self._download)
-        frame.setLayout(vbox(self._header(), self.source, (self.view, 1), self.status,
-                             hbox(self.download_button, STRETCH), self._footer()))
+        footer = self._footer()
+        frame.setLayout(vbox(self._header(), self.source, (self.view, 1), self.status, self.untranslated,
+                             hbox(self.download_button, STRETCH), footer))
         self.setLayout(vbox(frame, margin=0))
-        self.setFixedWidth(WIDTH[0])
         self.download_button.hide()
         self._fit()
         for name in ("delta", "rewound", "untranslated", "finished", "failed", "cancelled"):
@@ -101,11 +112,13 @@ class TranslatePopup(Retranslating, QWidget):
         return self.header
 
     def _footer(self) -> QLayout:
-        """简/繁/粤 where the pack offers them, sentences left untranslated; open in the window, copy."""
+        """简/台/港/繁/粤 where the direction offers them; open in the window, copy. Sentences left
+        untranslated are said on a line of their own above, so that nothing here is squeezed."""
         self.untranslated = UntranslatedBadge()
+        self.untranslated.setWordWrap(True)
         self.variant_group = QButtonGroup(self)
         buttons = []
-        for key, label in TARGET_VARIANTS.items():
+        for key, label in SHORT_VARIANTS.items():
             buttons.append(QToolButton(text=label, checkable=True))
             buttons[-1].setProperty("variant", key)
             self.variant_group.addButton(buttons[-1])
@@ -114,7 +127,10 @@ class TranslatePopup(Retranslating, QWidget):
         self.variant_box.setStyleSheet(CHECKED_TOGGLES)
         self.open_button = QPushButton(clicked=self.open_in_window)
         self.copy_button = QPushButton(clicked=self.copy)
-        return hbox(self.variant_box, self.untranslated, STRETCH, self.open_button, self.copy_button)
+        for widget in (self.open_button, self.copy_button, self.variant_box, self.download_button):
+            # never narrower than their text: the popup widens instead (see _width_for)
+            widget.setSizePolicy(QSizePolicy.Policy.Minimum, QSizePolicy.Policy.Fixed)
+        return hbox(self.variant_box, STRETCH, self.open_button, self.copy_button)
 
     # --- what the app calls -----------------------------------------------------------------------
     def show_text(self, text: str, near: QPoint | None = None) -> None:
@@ -124,7 +140,6 @@ class TranslatePopup(Retranslating, QWidget):
         self._set_mode(message=False)
         self.source.setText(excerpt(self.source_text, SOURCE_CHARS))
         self.source.setVisible(bool(self.source_text))
-        self.setFixedWidth(self._width_for(self.source_text))
         self._translate()
         self._show_near(near)
 
@@ -142,7 +157,7 @@ class TranslatePopup(Retranslating, QWidget):
         self.source_text = ""
         self._set_mode(message=True, download=download)
         self._update_direction()
-        self.setFixedWidth(WIDTH[0])
+        self._fit_width()
         self.status.setText(text)
         self._show_near(near)
 
@@ -191,6 +206,7 @@ class TranslatePopup(Retranslating, QWidget):
             self._update_direction()
             self.status.setText(self.tr("The clipboard holds no text."))
             self.status.show()
+            self._fit_width()
             self._fit()
             return
         if self._manual is not None:
@@ -210,6 +226,7 @@ class TranslatePopup(Retranslating, QWidget):
         self.status.setText(self.tr("Translating…"))
         self.status.show()
         self._update_variants()
+        self._fit_width()
         self._req_id = self._service.request(self.source_text, self._direction.options(direction), channel=CHANNEL,
                                              pack=direction.pack.path)
         self._fit()
@@ -283,18 +300,25 @@ class TranslatePopup(Retranslating, QWidget):
 
     def _update_variants(self) -> None:
         direction = self._choice.direction if self._choice is not None else None
-        offered = direction.pack.target_tokens if direction is not None and direction.source is None else {}
-        chosen = self._direction.wanted_variant
+        offered = routing.ways_of_writing(direction) if direction is not None else []
+        chosen = self._direction.written(direction) if direction is not None else None
         for button in self.variant_group.buttons():
             key = button.property("variant")
             button.setVisible(key in offered)
             button.setChecked(key == chosen)
-        self.variant_box.setVisible(any(key in offered for key in TARGET_VARIANTS))
+        self.variant_box.setVisible(bool(offered))
 
-    def _width_for(self, text: str) -> int:
-        """Wide enough for a short text on one line, within WIDTH."""
-        natural = self.view.fontMetrics().horizontalAdvance(" ".join(text.split())[:SOURCE_CHARS]) + 48
-        return max(WIDTH[0], min(WIDTH[1], natural))
+    def _fit_width(self) -> None:
+        """Wide enough for a short text on one line, within WIDTH, and never narrower than the buttons
+        and labels shown need in the UI language and font in use."""
+        text = " ".join(self.source_text.split())[:SOURCE_CHARS]
+        natural = self.view.fontMetrics().horizontalAdvance(text) + 48
+        self.ensurePolished()  # style sheets count in the buttons' sizes only once polished (at first show)
+        self.setMinimumWidth(0)
+        self.setMaximumWidth(16777215)  # QWIDGETSIZE_MAX: minimumSizeHint is the layout's, not the fixed width
+        self.layout().invalidate()
+        self.layout().activate()
+        self.setFixedWidth(max(WIDTH[0], min(WIDTH[1], natural), self.minimumSizeHint().width()))
 
     def _fit(self) -> None:
         """As tall as the translation, wrapped at the popup's width, up to VIEW_LINES lines."""
@@ -373,11 +397,18 @@ class TranslatePopup(Retranslating, QWidget):
         self.copy_button.setText(self.tr("Copy"))
         self.open_button.setText(self.tr("Open in main window"))
         self.download_button.setText(self.tr("Download…"))
-        names = {"cmn_Hans": self.tr("Simplified Chinese"), "cmn_Hant": self.tr("Traditional Chinese"),
-                 "yue": self.tr("Cantonese")}
+        names = variant_names()
         for button in self.variant_group.buttons():
             button.setToolTip(names[button.property("variant")])
         self._update_direction()
+        self._fit_width()
+
+    def event(self, event: QEvent) -> bool:
+        handled = super().event(event)
+        # a child grew (a font or style applied after the width was fitted): widen rather than cut it
+        if event.type() == QEvent.Type.LayoutRequest and self.minimumSizeHint().width() > self.width():
+            self._fit_width()
+        return handled
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.ActivationChange:

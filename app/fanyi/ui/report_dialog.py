@@ -72,9 +72,13 @@ class ReportDialog(Retranslating, QDialog):
         self.failures.setRootIsDecorated(False)
         self.failures.setWordWrap(True)
         self.failures.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        self.failures.header().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        self.failures.setColumnWidth(0, 120)
-        self.failures.setColumnWidth(1, 300)
+        # where and why whole (a reason is a sentence: "the model kept repeating itself, also …"); the
+        # text gets the rest, and its tooltip has all of it
+        header = self.failures.header()
+        header.setStretchLastSection(False)
+        for column, mode in enumerate((QHeaderView.ResizeMode.ResizeToContents, QHeaderView.ResizeMode.Stretch,
+                                       QHeaderView.ResizeMode.ResizeToContents)):
+            header.setSectionResizeMode(column, mode)
         self.failures.setVisible(bool(report.failed_reasons))
         self.notes = QLabel()
         self.notes.setWordWrap(True)
@@ -96,7 +100,8 @@ class ReportDialog(Retranslating, QDialog):
         layout.addWidget(buttons)
         self.retranslate()
         if report.failed_reasons:
-            self.resize(700, 440)
+            reason = self.failures.sizeHintForColumn(2) + self.failures.sizeHintForColumn(0)
+            self.resize(max(700, reason + 320), 440)  # and at least 240 pixels of the text
         else:
             self.setMinimumWidth(480)
             self.adjustSize()

@@ -18,8 +18,11 @@ SETTINGS_FILE = "settings.json"
 DOUBLE_COPY = "Ctrl+C, Ctrl+C"  # the hotkey value meaning "press Ctrl+C twice quickly"
 THEMES = ("system", "light", "dark")
 UI_LANGUAGES = ("auto", "zh_CN", "en")
-# Target-token names of multi-target packs and how Chinese readers name them (not translated).
-TARGET_VARIANTS = {"cmn_Hans": "简体", "cmn_Hant": "繁體", "yue": "粤语"}
+# The ways of writing Chinese (fanyi.routing.VARIANTS) as Chinese readers name them (not translated): a
+# pack's own target tokens, and Taiwan's and Hong Kong's Traditional made from its Simplified by OpenCC.
+# 台灣正體 is how Taiwan names its standard script; the model's own Traditional is told apart as 模型繁體.
+TARGET_VARIANTS = {"cmn_Hans": "简体", "zh-TW": "台灣正體", "zh-HK": "香港繁體", "cmn_Hant": "模型繁體", "yue": "粤语"}
+SHORT_VARIANTS = {"cmn_Hans": "简", "zh-TW": "台", "zh-HK": "港", "cmn_Hant": "繁", "yue": "粤"}  # the popup's
 TEXT_SIZES = (10, 11, 12, 13, 14, 16, 18, 20, 24, 28, 32)  # points offered for the panes' text
 TEXT_SIZE_RANGE = (6, 72)  # what a hand-edited file may hold; 0 = the default size
 
@@ -60,6 +63,7 @@ class Settings:
     splitter_state: str = ""
     auto_direction: bool = True  # choose the direction from the text's language; False: the one the user pinned
     translate_selection: bool = False  # X11: the hotkey translates the selected text (no Ctrl+C needed)
+    told_about_tray: bool = False  # the first close to the tray said where Fanyi went; said once
 
     def __post_init__(self) -> None:
         # Values outside the known choices (an old or hand-edited file) fall back field by field.
@@ -80,6 +84,8 @@ class Settings:
             self.screenshot_hotkey = default("screenshot_hotkey")
         if self.ui_language not in UI_LANGUAGES:
             self.ui_language = default("ui_language")
+        if self.target_variant not in TARGET_VARIANTS:
+            self.target_variant = default("target_variant")
         self.pack_languages = {name: list(pair) for name, pair in self.pack_languages.items()
                                if isinstance(name, str) and isinstance(pair, list) and len(pair) == 2
                                and all(isinstance(code, str) for code in pair)}

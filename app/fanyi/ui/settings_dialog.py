@@ -45,6 +45,9 @@ def _note() -> QLabel:
     return label
 
 
+FIELD_GAP = 16  # between a caption and its field ("LibreTranslate、DeepL" touched its field with the style's 6)
+
+
 class SettingsDialog(Retranslating, QDialog):
     def __init__(self, settings: Settings, tray_available: bool, parent: QWidget | None = None,
                  glossary: Glossary | None = None) -> None:
@@ -84,7 +87,9 @@ class SettingsDialog(Retranslating, QDialog):
         tab = self._tab(lambda: self.tr("Translation"))
         self._row(tab, self.as_you_type)
         self._row(tab, self.variant, lambda: self.tr("Chinese variant"),
-                  lambda: self.tr("For models that can write Simplified or Traditional Chinese, or Cantonese"))
+                  lambda: self.tr("How Chinese is written. 台灣正體 and 香港繁體: the model's Simplified, converted "
+                                  "into Traditional with the words Taiwan or Hong Kong use (OpenCC), for every model "
+                                  "that writes Chinese. 模型繁體 and 粤语: as the model writes them, where it can."))
         self._row(tab, self.beams, lambda: self.tr("Candidates compared"), lambda: self.tr(
             "How many candidate translations the model weighs against each other as it writes (beam search). "
             "More can read a little better but is slower; 1 is the fastest. “Model default” uses the model's "
@@ -185,6 +190,7 @@ class SettingsDialog(Retranslating, QDialog):
     def _tab(self, title: Text) -> QFormLayout:
         page = QWidget()
         form = QFormLayout(page)
+        form.setHorizontalSpacing(FIELD_GAP)
         self.tabs.addTab(page, "")
         self._tab_titles.append(title)
         return form
@@ -226,10 +232,7 @@ class SettingsDialog(Retranslating, QDialog):
         self.start_at_login.setChecked(s.start_at_login)
         self.translate_selection.setChecked(s.translate_selection)
         self.screenshot_keys.setKeySequence(QKeySequence(s.screenshot_hotkey))
-        self.start_in_tray.setChecked(s.start_in_tray)
-        self.close_to_tray.setChecked(s.close_to_tray)
-        for box in (self.start_in_tray, self.close_to_tray):
-            box.setEnabled(self._tray_available)
+        self._show_tray_settings()
         self.history.setChecked(s.history)
         self.mirror.setText(s.download_mirror)
         self.catalog_url.setText(s.catalog_url)
@@ -263,8 +266,9 @@ class SettingsDialog(Retranslating, QDialog):
             start_at_login=self.start_at_login.isChecked(),
             translate_selection=self.translate_selection.isChecked(),
             screenshot_hotkey=self.screenshot_keys.keySequence().toString(QKeySequence.SequenceFormat.PortableText),
-            start_in_tray=self.start_in_tray.isChecked(),
-            close_to_tray=self.close_to_tray.isChecked(),
+            # without a tray these are shown unticked (they cannot work) and kept as they were
+            start_in_tray=self.start_in_tray.isChecked() if self._tray_available else self._original.start_in_tray,
+            close_to_tray=self.close_to_tray.isChecked() if self._tray_available else self._original.close_to_tray,
             history=self.history.isChecked(),
             download_mirror=self.mirror.text().strip(),
             catalog_url=self.catalog_url.text().strip(),
@@ -272,6 +276,19 @@ class SettingsDialog(Retranslating, QDialog):
             api_port=self.api_port.value(),
             api_key=self.api_key.text().strip(),
         )
+
+    def set_tray_available(self, available: bool) -> None:
+        """A tray appeared (or went) while the dialog is open: the tray settings follow."""
+        self._tray_available = available
+        self._show_tray_settings()
+        self.retranslate()
+
+    def _show_tray_settings(self) -> None:
+        """Usable and as saved where there is a tray; greyed and unticked where there is none."""
+        for box, saved in ((self.start_in_tray, self._original.start_in_tray),
+                           (self.close_to_tray, self._original.close_to_tray)):
+            box.setEnabled(self._tray_available)
+            box.setChecked(saved and self._tray_available)
 
     def result_glossary(self) -> Glossary:
         return self.glossary_tab.result()

@@ -109,7 +109,7 @@ class CausalLM(Family):
     def rotary_modules(self, model: Any) -> dict[str, Any]:
         """The model's rotary embedding modules, by the key DecoderBlock.rotary names; the exporter runs them
         to take their exact cos and sin tables."""
-        return {"global": model.model.rotary_emb}
+        return {"global": model.get_decoder().rotary_emb}
 
     def table_positions(self, config: Any) -> int:
         return min(int(config.max_position_embeddings), MAX_TABLE_POSITIONS)
@@ -129,16 +129,17 @@ class CausalLM(Family):
             rotary="global", q_norm=self.norm(att.q_norm), k_norm=self.norm(att.k_norm))
 
     def weights(self, model: Any, rotary: dict[str, Rotary]) -> CausalWeights:
-        cfg = model.config
-        embedding = array(model.model.embed_tokens.weight)
-        head = model.lm_head.weight
-        lm_head = embedding if head.data_ptr() == model.model.embed_tokens.weight.data_ptr() else array(head)
+        decoder = model.get_decoder()  # the model itself, or a multimodal checkpoint's language model
+        cfg = decoder.config
+        embedding = array(decoder.embed_tokens.weight)
+        head = model.get_output_embeddings().weight
+        lm_head = embedding if head.data_ptr() == decoder.embed_tokens.weight.data_ptr() else array(head)
         return CausalWeights(
             hidden_size=cfg.hidden_size, heads=cfg.num_attention_heads, kv_heads=cfg.num_key_value_heads,
             head_dim=self.head_dim(cfg), activation=self.activation,
             rms_eps=float(cfg.rms_norm_eps), embedding=embedding, lm_head=lm_head,
-            final_norm=self.norm(model.model.norm),
-            layers=[self.block(layer, i, cfg) for i, layer in enumerate(model.model.layers)],
+            final_norm=self.norm(decoder.norm),
+            layers=[self.block(layer, i, cfg) for i, layer in enumerate(decoder.layers)],
             rotary=rotary, attention_scale=self.attention_scale(cfg), **self.extras(model))
 
     def head_dim(self, config: Any) -> int:
@@ -153,7 +154,7 @@ class CausalLM(Family):
 
     # --- export: the manifest ----------------------------------------------------------------------
     def manifest_architecture(self, model: Any) -> dict[str, Any]:
-        cfg = model.config
+        cfg = model.get_decoder().config
         rope = getattr(cfg, "rope_scaling", None) or {}
         return {
             "hidden_size": cfg.hidden_size,

@@ -1,4 +1,5 @@
-"""Gemma 3's text decoder (Gemma3ForCausalLM; TranslateGemma's language model): RMSNorm as x·(1 + w),
+"""Gemma 3's text decoder (Gemma3ForCausalLM, and the language model of a Gemma3ForConditionalGeneration
+checkpoint such as TranslateGemma's): RMSNorm as x·(1 + w),
 embeddings scaled by sqrt(hidden_size), a norm on each sublayer's output too, GeGLU, and local
 (sliding-window) layers with their own rotary base between the global ones.
 
@@ -22,8 +23,9 @@ from .weights import DecoderBlock
 class Gemma3(CausalLM):
     name = "gemma3"
     title = "Gemma 3"
-    architectures = ("Gemma3ForCausalLM",)
-    model_types = ("gemma3_text",)
+    # TranslateGemma's checkpoint is the multimodal one: its language model is exported, its vision tower not
+    architectures = ("Gemma3ForCausalLM", "Gemma3ForConditionalGeneration")
+    model_types = ("gemma3_text", "gemma3")
     model_class = "Gemma3ForCausalLM"
     languages = LANGUAGES
     instructions = {"default": (ASK + "\n\n{text}", "en")}
@@ -33,6 +35,7 @@ class Gemma3(CausalLM):
     strip_think = False
 
     def check_config(self, config: dict[str, Any]) -> None:
+        config = config.get("text_config") or config  # a multimodal checkpoint's language model
         super().check_config(config)
         if config.get("use_bidirectional_attention"):
             raise ExportRefused("use_bidirectional_attention=true is not supported for Gemma 3 (an embedding model's)")
@@ -41,7 +44,8 @@ class Gemma3(CausalLM):
         return (1.0 + array(module.weight)).astype(np.float32)
 
     def rotary_modules(self, model: Any) -> dict[str, Any]:
-        return {"global": model.model.rotary_emb, "local": model.model.rotary_emb_local}
+        decoder = model.get_decoder()
+        return {"global": decoder.rotary_emb, "local": decoder.rotary_emb_local}
 
     def block(self, layer: Any, index: int, config: Any) -> DecoderBlock:
         att, mlp = layer.self_attn, layer.mlp
@@ -64,8 +68,9 @@ class Gemma3(CausalLM):
         return int(config.sliding_window) if "sliding_attention" in config.layer_types else None
 
     def extras(self, model: Any) -> dict[str, Any]:
-        cfg = model.config
-        return {"embed_scale": float(model.model.embed_tokens.embed_scale),
+        decoder = model.get_decoder()
+        cfg = decoder.config
+        return {"embed_scale": float(decoder.embed_tokens.embed_scale),
                 "attention_softcap": cfg.attn_logit_softcapping, "final_softcap": cfg.final_logit_softcapping}
 
     def message_format(self, template: str) -> str:

@@ -33,12 +33,14 @@ class ApiController(QObject):
     _crashed = Signal(str)  # from the server's thread
 
     def __init__(self, settings: LiveSettings, packs: PackController, opener: OpenTranslator,
-                 options: Callable[[], DecodeOptions]) -> None:
+                 options: Callable[[], DecodeOptions],
+                 glossary: Callable[[str, str], tuple[tuple[str, str], ...]] | None = None) -> None:
         super().__init__()
         self._settings = settings
         self._packs = packs
         self._opener = opener
         self._options = options  # beams and length, read in the server's thread; the languages come with each request
+        self._glossary = glossary  # the app's glossary, for requests that bring none
         self._server: BackgroundServer | None = None
         self._wanted: tuple[int, str, tuple[str, ...]] | None = None
         self.error = ""
@@ -73,7 +75,7 @@ class ApiController(QObject):
         models = Models(lambda: self._packs.installed, lambda path: self._opener(path, threads.value or None),
                         shared=self._packs.service.gate)
         port, key, origins = wanted
-        core = Core(models, api_key=key or None, options=self._options)
+        core = Core(models, api_key=key or None, options=self._options, glossary=self._glossary)
         try:
             browsers = BrowserPolicy.of(API_HOST, origins, keyed=bool(key))
             server = BackgroundServer(core, bind(API_HOST, port), on_crash=self._report_crash, browsers=browsers)

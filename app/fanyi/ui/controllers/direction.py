@@ -13,7 +13,6 @@ from PySide6.QtCore import QObject, Signal
 
 from fanyi import routing
 from fanyi.engine.options import DecodeOptions
-from fanyi.packs.library import PackInfo
 from fanyi.routing import Choice, Direction
 from fanyi.ui.controllers.glossary import GlossaryController
 from fanyi.ui.controllers.packs import PackController
@@ -40,7 +39,7 @@ class DirectionController(QObject):
 
     @property
     def wanted_variant(self) -> str:
-        """The Chinese variant the user chose (cmn_Hans, cmn_Hant, yue), for packs that offer it."""
+        """The way of writing Chinese the user chose (fanyi.routing.VARIANTS), where a direction offers it."""
         return self._settings.target_variant.value
 
     def current(self) -> Direction | None:
@@ -88,9 +87,9 @@ class DirectionController(QObject):
     def set_variant(self, key: str) -> None:
         self._settings.target_variant.set(key)
 
-    def variant(self, pack: PackInfo) -> str | None:
-        """The target token asked of a one-way ``pack``: the user's variant where it offers it."""
-        return routing.variant(pack, self.wanted_variant)
+    def written(self, direction: Direction) -> str | None:
+        """How ``direction`` writes Chinese for the user's choice; None when it offers no choice."""
+        return routing.written(direction, self.wanted_variant)
 
     def options(self, direction: Direction | None = None) -> DecodeOptions:
         """Decoding options for ``direction`` (by default the window's): its languages, the user's variant,

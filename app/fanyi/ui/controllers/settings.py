@@ -71,6 +71,7 @@ class LiveSettings(QObject):
     splitter_state: Setting[str]
     auto_direction: Setting[bool]
     translate_selection: Setting[bool]
+    told_about_tray: Setting[bool]
 
     def __init__(self, settings: Settings, save: Callable[[Settings], None] = save_settings) -> None:
         super().__init__()
