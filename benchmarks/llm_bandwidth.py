@@ -84,9 +84,9 @@ def measure(mib: int, repeats: int) -> dict:
         lib = compile_kernels(Path(tmp))
         for threads in (1, 2):
             result[f"read_{threads}t_gbs"] = best_gbs(
-                lambda: lib.read_words(src.ctypes.data, n, threads), src.nbytes, repeats)
+                lambda t=threads: lib.read_words(src.ctypes.data, n, t), src.nbytes, repeats)
             result[f"copy_{threads}t_gbs"] = best_gbs(
-                lambda: lib.copy_words(dst.ctypes.data, src.ctypes.data, n, threads), 2 * src.nbytes, repeats)
+                lambda t=threads: lib.copy_words(dst.ctypes.data, src.ctypes.data, n, t), 2 * src.nbytes, repeats)
     result["numpy_copy_1t_gbs"] = best_gbs(lambda: np.copyto(dst, src), 2 * src.nbytes, repeats)
     result["load_avg_after"] = os.getloadavg()[0]
     return result

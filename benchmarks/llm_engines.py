@@ -33,7 +33,7 @@ class ModelFiles:
     fanyi: dict[str, Path] = field(default_factory=dict)  # variant ("int4", "int4-pure", …) -> Fanyi pack
 
     @classmethod
-    def from_json(cls, data: dict) -> "ModelFiles":
+    def from_json(cls, data: dict) -> ModelFiles:
         return cls(key=data["key"], hf=Path(data["hf"]), eos_ids=tuple(data["eos_ids"]),
                    gguf={k: Path(v) for k, v in data.get("gguf", {}).items()},
                    ort_genai=Path(data["ort_genai"]) if data.get("ort_genai") else None,

@@ -101,7 +101,7 @@ def write_f16(folder: Path, out: Path) -> None:
     writer = gguf.GGUFWriter(str(out), gguf.MODEL_ARCH_NAMES[arch])
     write_metadata(writer, config, tokenizer, folder.name)
     with safe_open(str(folder / "model.safetensors"), framework="pt") as f:
-        for hf_name in f.keys():
+        for hf_name in f.keys():  # noqa: SIM118 - safetensors' safe_open is no mapping
             if hf_name == "lm_head.weight" and config.get("tie_word_embeddings"):
                 continue  # llama.cpp reuses token_embd for the output when there is no output.weight
             name = names.get_name(hf_name, try_suffixes=(".weight", ".bias"))

@@ -159,10 +159,8 @@ def train_tokenizer(spec: ModelSpec):
     # The special tokens sit in the model's vocabulary too, so they keep their ids when loaded.
     renumbered = {piece: next(ids) for piece, _ in sorted(vocab.items(), key=lambda kv: kv[1])}
     renumbered.update(spec.specials)
-    filler = 0
-    for i in ids:
+    for filler, i in enumerate(ids):
         renumbered[f"<filler_{filler}>"] = i
-        filler += 1
     data["model"]["vocab"] = renumbered
     data["added_tokens"] = [{"id": i, "content": text, "single_word": False, "lstrip": False, "rstrip": False,
                              "normalized": False, "special": True} for text, i in spec.specials.items()]

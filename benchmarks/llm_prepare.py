@@ -37,7 +37,6 @@ from __future__ import annotations
 import argparse
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 from llm_engines import FANYI_VARIANTS

@@ -17,11 +17,11 @@ import pytest
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
+from fanyi.engine.families import HfFolder  # noqa: E402
 from fanyi.engine.options import DecodeOptions  # noqa: E402
 from fanyi.engine.prompt import Request, StripRule  # noqa: E402
 from fanyi.engine.results import Translation  # noqa: E402
 from fanyi.engine.translator import Translator  # noqa: E402
-from fanyi.engine.families import HfFolder  # noqa: E402
 from fanyi.export.errors import ExportError  # noqa: E402
 from fanyi.export.hf_weights import model_class  # noqa: E402
 

@@ -36,7 +36,7 @@ import functools
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from fanyi import langid, variants
 from fanyi.engine.language_choice import base_language
@@ -213,7 +213,7 @@ def variant(pack: Pack, wanted: str | None) -> str | None:
     return token if token in pack.target_tokens else pack.default_target
 
 
-def ways_of_writing(direction: Direction) -> list[str]:
+def ways_of_writing(direction: Direction[Any]) -> list[str]:
     """The ways of writing Chinese (VARIANTS) the user can choose between for ``direction``: a one-way
     pack's target tokens, and Taiwan's and Hong Kong's Traditional wherever the target is Simplified
     Chinese; none for a target that is not Chinese (or is Chinese the pack writes one other way)."""
@@ -228,7 +228,7 @@ def ways_of_writing(direction: Direction) -> list[str]:
     return [SIMPLIFIED, *CONVERTED, *tokens[1:]]
 
 
-def written(direction: Direction, wanted: str | None) -> str | None:
+def written(direction: Direction[Any], wanted: str | None) -> str | None:
     """The way of writing Chinese ``direction`` gives for the user's choice ``wanted``: it where offered,
     else the pack's default (Simplified for a many-to-many pack); None when there is no choice."""
     offered = ways_of_writing(direction)

@@ -11,11 +11,10 @@ raise CASES_PER_FORMAT too); the suite runs the fixed default.
 
 from __future__ import annotations
 
-import re
-
 import io
 import os
 import random
+import re
 import subprocess
 import sys
 import traceback

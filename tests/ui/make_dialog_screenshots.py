@@ -21,9 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from make_screenshots import DemoTranslator, capture, demo_pack, play  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
-from ui_fakes import LOOPS, FakeTranslator  # noqa: E402
+from make_screenshots import DemoTranslator, capture, demo_pack, play
+from PySide6.QtWidgets import QApplication
+from ui_fakes import LOOPS, FakeTranslator
 
 DOCUMENT = (f"# Release notes\n\nThe new version starts faster.\n\nThis sentence {LOOPS} and is left as it was.\n\n"
             "```\nfanyi --version\n```\n\n2024-05-01\n")

@@ -18,7 +18,7 @@ from collections.abc import Collection, Generator, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
@@ -36,6 +36,10 @@ from .results import Failure, Rewind, StreamEvent, Translation
 from .search_settings import resolve
 from .segment import Segment, SentenceCache, limit_length, part_joiner, separator_text
 from .terms import protect, restore, terms_in
+
+if TYPE_CHECKING:
+    from .causal_runner import CausalRunner
+    from .runner import Runner
 
 log = logging.getLogger(__name__)
 R = TypeVar("R")
@@ -75,7 +79,7 @@ class Translator:
     def __init__(self, pack: ModelPack, *, threads: int | None = None, cache_size: int = 4096):
         self.pack = pack
         self.family = pack.family
-        self._runner = self.family.open_runner(pack, threads)
+        self._runner: Runner | CausalRunner = self.family.open_runner(pack, threads)
         self.tokenizer = self.family.open_tokenizer(pack)
         self._cache: SentenceCache[_Outcome] = SentenceCache(cache_size)
         self.last_stats: dict[str, Any] = {"tokens": 0, "seconds": 0.0}
@@ -110,7 +114,7 @@ class Translator:
     target_languages = property(lambda self: self.pack.target_languages)
 
     @property
-    def runner(self):  # noqa: ANN201 - Runner or CausalRunner, by family
+    def runner(self) -> Runner | CausalRunner:  # by family
         """What runs the pack's graphs (benchmarks/llm_engines.py drives a decoder-only one directly)."""
         return self._runner
 

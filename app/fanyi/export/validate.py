@@ -14,12 +14,12 @@ from pathlib import Path
 
 import numpy as np
 
+from ..engine.families import HfFolder
 from ..engine.families.causal_lm import CausalLM
 from ..engine.language_choice import base_language
 from ..engine.options import DecodeOptions
 from ..engine.pack import ModelPack
 from ..engine.processors import log_softmax
-from ..engine.families import HfFolder
 from ..engine.search_settings import resolve
 from ..engine.translator import Translator
 from ..paths import assets_dir

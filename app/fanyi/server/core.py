@@ -267,7 +267,7 @@ class Core:
         self.line.close()
         self.files.close()
 
-    def _options_for(self, route: Route, glossary: tuple[tuple[str, str], ...] | None) -> DecodeOptions:
+    def _options_for(self, route: PackRoute, glossary: tuple[tuple[str, str], ...] | None) -> DecodeOptions:
         """The route's decoding options with a glossary: the request's own, else the app's for the route's pair."""
         assert route.direction is not None
         options = routing.decode_options(route.direction, route.variant, self._options())

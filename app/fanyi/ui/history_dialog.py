@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from PySide6.QtCore import QDir, Qt, QTimer, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QKeySequence, QResizeEvent, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -114,7 +114,7 @@ class HistoryDialog(Retranslating, QDialog):
         lines = (f"{star}{when}  {one_line(entry.source, PREVIEW)}", f"→ {one_line(entry.target, PREVIEW)}")
         return "\n".join(metrics.elidedText(line, Qt.TextElideMode.ElideRight, width) for line in lines)
 
-    def resizeEvent(self, event) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self.list.doItemsLayout()  # the viewport's new width, before the lines are cut to it
         for row, entry in enumerate(self._entries):

@@ -107,7 +107,7 @@ def direction(source: str, target: str) -> str:
 
 def variant_names() -> dict[str, str]:
     """What each way of writing Chinese (fanyi.routing.VARIANTS) is, in the UI language, for tooltips."""
-    return {key: QCoreApplication.translate("variants", name) for key, name in _VARIANT_NAMES.items()}
+    return {key: QCoreApplication.translate("variants", str(name)) for key, name in _VARIANT_NAMES.items()}
 
 
 def quantization_name(mode: str) -> str:

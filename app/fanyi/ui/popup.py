@@ -316,8 +316,10 @@ class TranslatePopup(Retranslating, QWidget):
         self.ensurePolished()  # style sheets count in the buttons' sizes only once polished (at first show)
         self.setMinimumWidth(0)
         self.setMaximumWidth(16777215)  # QWIDGETSIZE_MAX: minimumSizeHint is the layout's, not the fixed width
-        self.layout().invalidate()
-        self.layout().activate()
+        layout = self.layout()
+        assert layout is not None
+        layout.invalidate()
+        layout.activate()
         self.setFixedWidth(max(WIDTH[0], min(WIDTH[1], natural), self.minimumSizeHint().width()))
 
     def _fit(self) -> None:
