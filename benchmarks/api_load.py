@@ -52,8 +52,9 @@ class Connection:
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
 
-    async def request(self, method: str, path: str, body: bytes = b"",
-                      headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    async def request(
+        self, method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None
+    ) -> tuple[int, dict[str, str], bytes]:
         for attempt in range(2):  # the server may have closed an idle keep-alive connection
             if self.writer is None:
                 self.reader, self.writer = await asyncio.open_connection(HOST, self.port)
@@ -108,16 +109,30 @@ def libre(conn: Connection):
 
 MIXED = [
     libre,
-    lambda c: c.request("POST", "/v2/translate", json.dumps({"text": [sentence(), sentence()], "target_lang": "ZH"})
-                        .encode(), {"Content-Type": "application/json", "Authorization": "DeepL-Auth-Key x"}),
-    lambda c: c.request("POST", "/translate", json.dumps({"text": sentence(), "target_lang": "ZH-HANT"}).encode(),
-                        {"Content-Type": "application/json"}),
-    lambda c: c.request("POST", "/translate", json.dumps({"q": f"<p>{sentence()} <b>{sentence()}</b></p>",
-                                                          "target": "zh", "format": "html"}).encode(),
-                        {"Content-Type": "application/json"}),
-    lambda c: c.request("POST", "/stream", json.dumps({"q": sentence(), "target": "zh"}).encode(),
-                        {"Content-Type": "application/json"}),
-    lambda c: c.request("POST", "/detect", json.dumps({"q": sentence()}).encode(), {"Content-Type": "application/json"}),
+    lambda c: c.request(
+        "POST",
+        "/v2/translate",
+        json.dumps({"text": [sentence(), sentence()], "target_lang": "ZH"}).encode(),
+        {"Content-Type": "application/json", "Authorization": "DeepL-Auth-Key x"},
+    ),
+    lambda c: c.request(
+        "POST",
+        "/translate",
+        json.dumps({"text": sentence(), "target_lang": "ZH-HANT"}).encode(),
+        {"Content-Type": "application/json"},
+    ),
+    lambda c: c.request(
+        "POST",
+        "/translate",
+        json.dumps({"q": f"<p>{sentence()} <b>{sentence()}</b></p>", "target": "zh", "format": "html"}).encode(),
+        {"Content-Type": "application/json"},
+    ),
+    lambda c: c.request(
+        "POST", "/stream", json.dumps({"q": sentence(), "target": "zh"}).encode(), {"Content-Type": "application/json"}
+    ),
+    lambda c: c.request(
+        "POST", "/detect", json.dumps({"q": sentence()}).encode(), {"Content-Type": "application/json"}
+    ),
     lambda c: c.request("GET", "/languages"),
 ]
 
@@ -139,11 +154,18 @@ class Record:
     def summary(self, elapsed: float) -> dict:
         ok = sorted(self.latencies)
         answered = sum(self.statuses.values())
-        return {"requests": answered, "per_second": round(answered / elapsed, 1),
-                "ok": len(ok), "statuses": dict(sorted(self.statuses.items())), "failures": self.failures,
-                "without_retry_after": self.without_retry_after,
-                "p50_ms": _ms(_percentile(ok, 50)), "p95_ms": _ms(_percentile(ok, 95)),
-                "p99_ms": _ms(_percentile(ok, 99)), "max_ms": _ms(ok[-1] if ok else None)}
+        return {
+            "requests": answered,
+            "per_second": round(answered / elapsed, 1),
+            "ok": len(ok),
+            "statuses": dict(sorted(self.statuses.items())),
+            "failures": self.failures,
+            "without_retry_after": self.without_retry_after,
+            "p50_ms": _ms(_percentile(ok, 50)),
+            "p95_ms": _ms(_percentile(ok, 95)),
+            "p99_ms": _ms(_percentile(ok, 99)),
+            "max_ms": _ms(ok[-1] if ok else None),
+        }
 
 
 def _percentile(values: list[float], p: float) -> float | None:
@@ -180,11 +202,17 @@ async def crowd(port: int, clients: int, seconds: float) -> dict:
     until = time.monotonic() + seconds
     load, probe = Record(), Record()
     started = time.monotonic()
-    await asyncio.gather(*(_client(port, until, lambda _turn: libre, load) for _ in range(clients)),
-                         _client(port, until, lambda _turn: lambda c: c.request("GET", "/languages"), probe, 0.1))
+    await asyncio.gather(
+        *(_client(port, until, lambda _turn: libre, load) for _ in range(clients)),
+        _client(port, until, lambda _turn: lambda c: c.request("GET", "/languages"), probe, 0.1),
+    )
     elapsed = time.monotonic() - started
-    return {"clients": clients, "seconds": round(elapsed, 1), "translate": load.summary(elapsed),
-            "languages_probe": probe.summary(elapsed)}
+    return {
+        "clients": clients,
+        "seconds": round(elapsed, 1),
+        "translate": load.summary(elapsed),
+        "languages_probe": probe.summary(elapsed),
+    }
 
 
 async def single(port: int, count: int) -> dict:
@@ -214,8 +242,12 @@ async def idle_sockets(port: int, count: int) -> dict:
     conn.close()
     for _, writer in sockets:
         writer.close()
-    return {"idle_sockets": count, "languages": record.summary(1.0), "translate_status": status,
-            "translate_ms": translate_ms}
+    return {
+        "idle_sockets": count,
+        "languages": record.summary(1.0),
+        "translate_status": status,
+        "translate_ms": translate_ms,
+    }
 
 
 async def mixed(port: int, pid: int, seconds: float, clients: int = 8) -> dict:
@@ -230,14 +262,21 @@ async def mixed(port: int, pid: int, seconds: float, clients: int = 8) -> dict:
             await asyncio.sleep(1.0)
 
     started = time.monotonic()
-    await asyncio.gather(sample(), *(_client(port, until, lambda turn, k=k: MIXED[(turn + k) % len(MIXED)], record)
-                                     for k in range(clients)))
+    await asyncio.gather(
+        sample(),
+        *(_client(port, until, lambda turn, k=k: MIXED[(turn + k) % len(MIXED)], record) for k in range(clients)),
+    )
     elapsed = time.monotonic() - started
     settled = [kib for t, kib in rss if t >= min(30.0, elapsed / 4)]  # after the first requests warmed it up
-    return {"seconds": round(elapsed, 1), "clients": clients, "all": record.summary(elapsed),
-            "rss_start_mib": round(settled[0] / 1024, 1), "rss_end_mib": round(settled[-1] / 1024, 1),
-            "rss_max_mib": round(max(settled) / 1024, 1),
-            "rss_growth_mib": round((settled[-1] - settled[0]) / 1024, 1)}
+    return {
+        "seconds": round(elapsed, 1),
+        "clients": clients,
+        "all": record.summary(elapsed),
+        "rss_start_mib": round(settled[0] / 1024, 1),
+        "rss_end_mib": round(settled[-1] / 1024, 1),
+        "rss_max_mib": round(max(settled) / 1024, 1),
+        "rss_growth_mib": round((settled[-1] - settled[0]) / 1024, 1),
+    }
 
 
 def _rss_kib(pid: int) -> int:
@@ -258,8 +297,12 @@ def copy_pack(work: Path) -> Path:
     work.mkdir(parents=True, exist_ok=True)
     copy = build_copy_folder(work / COPY_HF, build_opus_mt_sized_folder(work / HF))
     pack = work / "pack-copy-int8"
-    build(pack, f"{weights_fingerprint(copy)}-{exporter_fingerprint()}",
-          pack_maker(copy, "int8", "opus-mt-en-zh-copy"), pack_opens)
+    build(
+        pack,
+        f"{weights_fingerprint(copy)}-{exporter_fingerprint()}",
+        pack_maker(copy, "int8", "opus-mt-en-zh-copy"),
+        pack_opens,
+    )
     return pack
 
 
@@ -267,8 +310,13 @@ def start_server(pack: Path, threads: int | None) -> tuple[subprocess.Popen, int
     command = [sys.executable, "-m", "fanyi", "serve", "--model", str(pack), "--host", HOST, "--port", "0"]
     if threads:
         command += ["--threads", str(threads)]
-    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                              env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    server = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
     first = server.stdout.readline()
     if not first.startswith("Fanyi serves http://"):
         server.kill()
@@ -291,30 +339,40 @@ def cpu_name() -> str:
 # --- the report -----------------------------------------------------------------------------------
 def report(results: dict) -> str:
     single_ms = results["single"]["p50_ms"]
-    lines = [f"CPU: {results['cpu']}; load average at the start: {results['load_average']}; "
-             f"pack: {results['pack']}; server threads: {results['threads'] or 'default'}.", "",
-             f"One request alone (median of {results['single']['requests']}): {single_ms} ms.", "",
-             "| run | requests/s | answered 2xx | other statuses | no answer | 429/503 without Retry-After | "
-             "p50 ms | p95 ms | p99 ms | /languages p99 ms |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        f"CPU: {results['cpu']}; load average at the start: {results['load_average']}; "
+        f"pack: {results['pack']}; server threads: {results['threads'] or 'default'}.",
+        "",
+        f"One request alone (median of {results['single']['requests']}): {single_ms} ms.",
+        "",
+        "| run | requests/s | answered 2xx | other statuses | no answer | 429/503 without Retry-After | "
+        "p50 ms | p95 ms | p99 ms | /languages p99 ms |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for key in ("crowd-20", "crowd-100"):
         run = results[key]
         t = run["translate"]
         others = {s: n for s, n in t["statuses"].items() if not 200 <= int(s) < 300}
-        lines.append(f"| {run['clients']} clients, {run['seconds']} s | {t['per_second']} | {t['ok']} | "
-                     f"{others or '-'} | {t['failures']} | {t['without_retry_after']} | {t['p50_ms']} | "
-                     f"{t['p95_ms']} | {t['p99_ms']} | {run['languages_probe']['p99_ms']} |")
+        lines.append(
+            f"| {run['clients']} clients, {run['seconds']} s | {t['per_second']} | {t['ok']} | "
+            f"{others or '-'} | {t['failures']} | {t['without_retry_after']} | {t['p50_ms']} | "
+            f"{t['p95_ms']} | {t['p99_ms']} | {run['languages_probe']['p99_ms']} |"
+        )
         bound = 1.5 * run["clients"] * single_ms
         lines.append(f"|  | (target p95 ≤ 1.5 × {run['clients']} × {single_ms} ms = {bound:.0f} ms) | | | | | | | | |")
     idle = results["idle-200"]
     mixed_run = results["mixed"]
-    lines += ["", f"{idle['idle_sockets']} idle sockets open: /languages p99 {idle['languages']['p99_ms']} ms, "
-              f"a translation {idle['translate_ms']} ms (status {idle['translate_status']}).", "",
-              f"Mixed run, {mixed_run['seconds']} s, {mixed_run['clients']} clients over every endpoint: "
-              f"{mixed_run['all']['per_second']} requests/s, statuses {mixed_run['all']['statuses']}, "
-              f"no answer {mixed_run['all']['failures']}; RSS {mixed_run['rss_start_mib']} → "
-              f"{mixed_run['rss_end_mib']} MiB (max {mixed_run['rss_max_mib']}), growth "
-              f"{mixed_run['rss_growth_mib']} MiB."]
+    lines += [
+        "",
+        f"{idle['idle_sockets']} idle sockets open: /languages p99 {idle['languages']['p99_ms']} ms, "
+        f"a translation {idle['translate_ms']} ms (status {idle['translate_status']}).",
+        "",
+        f"Mixed run, {mixed_run['seconds']} s, {mixed_run['clients']} clients over every endpoint: "
+        f"{mixed_run['all']['per_second']} requests/s, statuses {mixed_run['all']['statuses']}, "
+        f"no answer {mixed_run['all']['failures']}; RSS {mixed_run['rss_start_mib']} → "
+        f"{mixed_run['rss_end_mib']} MiB (max {mixed_run['rss_max_mib']}), growth "
+        f"{mixed_run['rss_growth_mib']} MiB.",
+    ]
     return "\n".join(lines)
 
 
@@ -329,7 +387,9 @@ async def run_all(port: int, pid: int, short: bool, mixed_minutes: float | None)
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--pack", help="a pack folder (default: the copying opus-mt-en-zh-sized int8 pack, built in --work)")
+    parser.add_argument(
+        "--pack", help="a pack folder (default: the copying opus-mt-en-zh-sized int8 pack, built in --work)"
+    )
     parser.add_argument("--work", default="/tmp/fanyi-bench")
     parser.add_argument("--threads", type=int, help="fanyi serve --threads (default: its own)")
     parser.add_argument("--short", action="store_true", help="20 s, 15 s and 2 min instead of 60 s, 30 s and 10 min")
@@ -344,8 +404,7 @@ def main() -> None:
     finally:
         server.terminate()
         server.wait(30)
-    results.update(cpu=cpu_name(), load_average=load_average, pack=pack.name, threads=args.threads,
-                   short=args.short)
+    results.update(cpu=cpu_name(), load_average=load_average, pack=pack.name, threads=args.threads, short=args.short)
     print(report(results))
     if args.out:
         Path(args.out).write_text(json.dumps(results, indent=2))

@@ -39,7 +39,7 @@ def make_document(path: Path, corpus: Path, count: int = SENTENCES) -> list[str]
         if len(sentences) == count:
             break
         first, second = lines[a], lines[b]
-        words = first[:len(first) // 2] + second[len(second) // 2:]
+        words = first[: len(first) // 2] + second[len(second) // 2 :]
         text = PUNCTUATION.sub("", " ".join(words)).strip(" ,")
         text = text[:1].upper() + text[1:] + "."
         if text not in seen:
@@ -47,7 +47,7 @@ def make_document(path: Path, corpus: Path, count: int = SENTENCES) -> list[str]
             sentences.append(text)
     if len(sentences) < count:
         raise ValueError(f"{corpus} makes only {len(sentences)} distinct sentences, not {count}")
-    paragraphs = [" ".join(sentences[i:i + PER_PARAGRAPH]) for i in range(0, count, PER_PARAGRAPH)]
+    paragraphs = [" ".join(sentences[i : i + PER_PARAGRAPH]) for i in range(0, count, PER_PARAGRAPH)]
     path.write_text("\n\n".join(paragraphs) + "\n", encoding="utf-8")
     return sentences
 
@@ -90,11 +90,16 @@ class CT2Document:
             for piece in pieces:
                 if piece.translate:
                     sources.append(self.ct2._source(self.tokenizer.encode(piece.text, self.target_token)))
-        results = self.ct2.model.translate_batch(sources, beam_size=self.beams, max_batch_size=self.batch,
-                                                 max_decoding_length=self.max_steps)
+        results = self.ct2.model.translate_batch(
+            sources, beam_size=self.beams, max_batch_size=self.batch, max_decoding_length=self.max_steps
+        )
         outputs = iter(self.tokenizer.decode([self.ct2.ids[t] for t in r.hypotheses[0]]) for r in results)
         rendered = []
         for pieces in paragraphs:
-            rendered.append("".join(separator_text(pieces, i, "zh") + (next(outputs) if p.translate else "")
-                                    for i, p in enumerate(pieces)))
+            rendered.append(
+                "".join(
+                    separator_text(pieces, i, "zh") + (next(outputs) if p.translate else "")
+                    for i, p in enumerate(pieces)
+                )
+            )
         dst.write_text("\n\n".join(rendered), encoding="utf-8")

@@ -66,6 +66,7 @@ def build_copy_folder(out: Path, like: Path, seed: int = 0) -> Path:
             if isinstance(module, torch.nn.LayerNorm):
                 module.weight.fill_(1.0)
                 module.bias.zero_()
+
         def quiet(linear: torch.nn.Linear) -> None:
             linear.weight.copy_(torch.randn(linear.weight.shape, generator=generator) * NOISE)
             linear.bias.zero_()
@@ -94,9 +95,9 @@ def build_copy_folder(out: Path, like: Path, seed: int = 0) -> Path:
             cross.v_proj.weight[j, dim] = 1.0
             cross.out_proj.weight[dim, j] = VALUE_GAIN
     model.save_pretrained(str(tmp))
-    (tmp / COPY_MARKER).write_text(json.dumps({"seed": seed, "position_frequencies": POSITION_FREQUENCIES, "noise": NOISE}) + "\n")
+    (tmp / COPY_MARKER).write_text(
+        json.dumps({"seed": seed, "position_frequencies": POSITION_FREQUENCIES, "noise": NOISE}) + "\n"
+    )
     shutil.rmtree(out, ignore_errors=True)
     tmp.rename(out)
     return out
-
-

@@ -54,8 +54,10 @@ def write_workload(work: Path, count: int) -> dict:
     texts = sentences(count)
     stream = stream_sentence()
     workload = {
-        "texts": texts, "sources": [tokenizer.encode(t, target_token=target) for t in texts],
-        "stream_text": stream, "stream_source": tokenizer.encode(stream, target_token=target),
+        "texts": texts,
+        "sources": [tokenizer.encode(t, target_token=target) for t in texts],
+        "stream_text": stream,
+        "stream_source": tokenizer.encode(stream, target_token=target),
         "target_token": target,
     }
     (work / "workload.json").write_text(json.dumps(workload, ensure_ascii=False), encoding="utf-8")
@@ -74,10 +76,18 @@ def write_many_to_many_workload(folder: Path, model, count: int) -> dict:
     texts = sentences(count)
     ids = pack.special_ids
     workload = {
-        "texts": texts, "sources": [tokenizer.encode(t, source_token) for t in texts],
-        "stream_text": "", "stream_source": [],
-        "profile": {"model": model.key, "eos": ids["eos"], "pad": ids["pad"], "source": model.source,
-                    "target": model.target, "target_prefix": pack.language_tokens[model.target][0]},
+        "texts": texts,
+        "sources": [tokenizer.encode(t, source_token) for t in texts],
+        "stream_text": "",
+        "stream_source": [],
+        "profile": {
+            "model": model.key,
+            "eos": ids["eos"],
+            "pad": ids["pad"],
+            "source": model.source,
+            "target": model.target,
+            "target_prefix": pack.language_tokens[model.target][0],
+        },
     }
     (folder / "workload.json").write_text(json.dumps(workload, ensure_ascii=False), encoding="utf-8")
     return workload
@@ -98,13 +108,25 @@ def run_many_to_many(args, count: int, threads: list[int]) -> None:
             runs[key] = [json.loads(p.read_text()) for p in paths if p.exists()]
             continue
         workloads[key] = write_many_to_many_workload(folder, model, count)
-        runs[key] = [run_worker(folder, spec.name, t, quality=False, reference=False)
-                     for spec in MANY_TO_MANY_ENGINES for t in threads]
-    results = args.results or (args.work / "RESULTS-many-to-many-tiny.md" if args.tiny
-                               else HERE / "RESULTS-many-to-many.md")
+        runs[key] = [
+            run_worker(folder, spec.name, t, quality=False, reference=False)
+            for spec in MANY_TO_MANY_ENGINES
+            for t in threads
+        ]
+    results = args.results or (
+        args.work / "RESULTS-many-to-many-tiny.md" if args.tiny else HERE / "RESULTS-many-to-many.md"
+    )
     wall = float("nan") if args.report_only else time.time() - started
-    write_many_to_many_report(results, runs, workloads, threads=threads, wall_s=wall, command=args.command,
-                              new_tokens=NEW_TOKENS, tiny=args.tiny)
+    write_many_to_many_report(
+        results,
+        runs,
+        workloads,
+        threads=threads,
+        wall_s=wall,
+        command=args.command,
+        new_tokens=NEW_TOKENS,
+        tiny=args.tiny,
+    )
     print(f"wrote {results} ({wall / 60:.1f} min)")
 
 
@@ -122,9 +144,18 @@ def paired_path(work: Path, document: bool) -> Path:
 def run_paired(work: Path, threads: list[int], document: bool) -> None:
     out = paired_path(work, document)
     out.unlink(missing_ok=True)
-    command = [sys.executable, str(HERE / "paired.py"), "--work", str(work), "--out", str(out),
-               "--threads", ",".join(map(str, threads)),
-               "--rounds", str(DOCUMENT_ROUNDS if document else PAIRED_ROUNDS)] + ["--document"] * document
+    command = [
+        sys.executable,
+        str(HERE / "paired.py"),
+        "--work",
+        str(work),
+        "--out",
+        str(out),
+        "--threads",
+        ",".join(map(str, threads)),
+        "--rounds",
+        str(DOCUMENT_ROUNDS if document else PAIRED_ROUNDS),
+    ] + ["--document"] * document
     print(f"[{time.strftime('%H:%M:%S')}] paired runs{', document' * document}", flush=True)
     if subprocess.run(command, cwd=HERE).returncode != 0 or not out.exists():
         raise SystemExit(f"the paired{' document' * document} run failed")
@@ -147,8 +178,18 @@ def run_worker(work: Path, engine: str, threads: int, *, quality: bool, referenc
     out = result_path(work, engine, threads)
     out.parent.mkdir(exist_ok=True)
     out.unlink(missing_ok=True)
-    command = [sys.executable, str(HERE / "worker.py"), "--engine", engine, "--threads", str(threads),
-               "--work", str(work), "--out", str(out)]
+    command = [
+        sys.executable,
+        str(HERE / "worker.py"),
+        "--engine",
+        engine,
+        "--threads",
+        str(threads),
+        "--work",
+        str(work),
+        "--out",
+        str(out),
+    ]
     command += ["--quality"] * quality + ["--reference"] * reference
     print(f"[{time.strftime('%H:%M:%S')}] {engine}, {threads} thread(s)", flush=True)
     done = subprocess.run(command, cwd=HERE)
@@ -164,18 +205,33 @@ def main() -> None:
     parser.add_argument("--sentences", type=int, help="default 20 (4 with --quick)")
     parser.add_argument("--threads", help="comma-separated thread counts; default 1,2 (2 with --quick)")
     parser.add_argument("--engines", help="comma-separated engine names; default all (PyTorch always runs)")
-    parser.add_argument("--results", type=Path, help="default RESULTS.md (RESULTS-many-to-many.md with --many-to-many; "
-                                                    "with --tiny a file in the work dir)")
-    parser.add_argument("--many-to-many", action="store_true",
-                        help="mBART-50 and NLLB-600M at their real sizes: ours int8 vs CTranslate2 int8")
-    parser.add_argument("--tiny", action="store_true",
-                        help="with --many-to-many: the tiny test shapes, a smoke test of the whole run (no numbers)")
+    parser.add_argument(
+        "--results",
+        type=Path,
+        help="default RESULTS.md (RESULTS-many-to-many.md with --many-to-many; with --tiny a file in the work dir)",
+    )
+    parser.add_argument(
+        "--many-to-many",
+        action="store_true",
+        help="mBART-50 and NLLB-600M at their real sizes: ours int8 vs CTranslate2 int8",
+    )
+    parser.add_argument(
+        "--tiny",
+        action="store_true",
+        help="with --many-to-many: the tiny test shapes, a smoke test of the whole run (no numbers)",
+    )
     parser.add_argument("--command", default="bash benchmarks/run.sh", help="the command shown in RESULTS.md")
-    parser.add_argument("--reuse-paired", action="store_true",
-                        help="do not run paired.py: report the paired runs already in WORK/results")
-    parser.add_argument("--report-only", action="store_true",
-                        help="rewrite the report from the worker results already in the work dir (e.g. after an "
-                             "interrupted run); missing runs show as n/a")
+    parser.add_argument(
+        "--reuse-paired",
+        action="store_true",
+        help="do not run paired.py: report the paired runs already in WORK/results",
+    )
+    parser.add_argument(
+        "--report-only",
+        action="store_true",
+        help="rewrite the report from the worker results already in the work dir (e.g. after an "
+        "interrupted run); missing runs show as n/a",
+    )
     args = parser.parse_args()
     count = args.sentences or (4 if args.quick else 20)
     threads = [int(t) for t in (args.threads or ("2" if args.quick else "1,2")).split(",")]
@@ -190,8 +246,16 @@ def main() -> None:
         workload = json.loads((args.work / "workload.json").read_text(encoding="utf-8"))
         paths = [result_path(args.work, e.name, t) for e in engines for t in threads]
         results = [json.loads(p.read_text()) for p in paths if p.exists()]
-        write_report(args.results, results, workload, threads=threads, wall_s=float("nan"),
-                     command=args.command, new_tokens=NEW_TOKENS, **load_paired(args.work))
+        write_report(
+            args.results,
+            results,
+            workload,
+            threads=threads,
+            wall_s=float("nan"),
+            command=args.command,
+            new_tokens=NEW_TOKENS,
+            **load_paired(args.work),
+        )
         print(f"wrote {args.results} from {len(results)} of {len(paths)} runs")
         return
 
@@ -203,15 +267,24 @@ def main() -> None:
     order = [(e, t) for e in engines for t in sorted(threads, reverse=e.family == "torch")]
     for spec, t in order:
         quality = t == quality_threads
-        results.append(run_worker(args.work, spec.name, t, quality=quality,
-                                  reference=quality and spec.family == "torch"))
+        results.append(
+            run_worker(args.work, spec.name, t, quality=quality, reference=quality and spec.family == "torch")
+        )
     paired = not (args.quick or args.engines)
     if paired and not args.reuse_paired:
         for document in (False, True):
             run_paired(args.work, threads, document)
     wall = time.time() - started
-    write_report(args.results, results, workload, threads=threads, wall_s=wall, command=args.command,
-                 new_tokens=NEW_TOKENS, **(load_paired(args.work) if paired else {}))
+    write_report(
+        args.results,
+        results,
+        workload,
+        threads=threads,
+        wall_s=wall,
+        command=args.command,
+        new_tokens=NEW_TOKENS,
+        **(load_paired(args.work) if paired else {}),
+    )
     print(f"wrote {args.results} ({wall / 60:.1f} min)")
 
 

@@ -28,13 +28,16 @@ class Engine(Protocol):
     def load(self, folder: Path, threads: int) -> None: ...
     def generate(self, sources: list[list[int]], beams: int) -> list[list[int]]:
         """New target ids per row (decoder start excluded), one call, the rows as one batch."""
+
     def first_token(self, source: list[int]) -> float | None:
         """Seconds from the call to the first streamed token (greedy), or None when not offered."""
+
     def top1(self, source: list[int], prefix: list[int]) -> list[int]:
         """Argmax over the whole vocabulary at each step when fed `prefix` (starts with PAD)."""
 
 
 # --- transformers / Optimum: both are GenerationMixin models fed torch tensors --------------------
+
 
 def _padded(sources: list[list[int]]):
     import torch
@@ -43,8 +46,8 @@ def _padded(sources: list[list[int]]):
     ids = torch.full((len(sources), width), PAD, dtype=torch.long)
     mask = torch.zeros((len(sources), width), dtype=torch.long)
     for row, src in enumerate(sources):
-        ids[row, :len(src)] = torch.tensor(src)
-        mask[row, :len(src)] = 1
+        ids[row, : len(src)] = torch.tensor(src)
+        mask[row, : len(src)] = 1
     return ids, mask
 
 
@@ -74,9 +77,16 @@ class _GenerateMixinEngine:
         with torch.inference_mode():
             # min_length counts the decoder start (as ours does): eos is suppressed until the last
             # step, where the model's forced_eos_token_id makes it eos.
-            out = self.model.generate(input_ids=ids, attention_mask=mask, num_beams=beams, do_sample=False,
-                                      max_new_tokens=new_tokens, min_length=new_tokens + 1,
-                                      num_return_sequences=1, streamer=streamer)
+            out = self.model.generate(
+                input_ids=ids,
+                attention_mask=mask,
+                num_beams=beams,
+                do_sample=False,
+                max_new_tokens=new_tokens,
+                min_length=new_tokens + 1,
+                num_return_sequences=1,
+                streamer=streamer,
+            )
         return [row[1:] for row in out.tolist()]
 
     def generate(self, sources: list[list[int]], beams: int) -> list[list[int]]:
@@ -94,8 +104,7 @@ class _GenerateMixinEngine:
 
         ids, mask = _padded([source])
         with torch.inference_mode():
-            logits = self.model(input_ids=ids, attention_mask=mask,
-                                decoder_input_ids=torch.tensor([prefix])).logits
+            logits = self.model(input_ids=ids, attention_mask=mask, decoder_input_ids=torch.tensor([prefix])).logits
         return logits[0].argmax(-1).tolist()
 
 
@@ -118,11 +127,13 @@ class OptimumEngine(_GenerateMixinEngine):
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
-        self.model = ORTModelForSeq2SeqLM.from_pretrained(str(folder), session_options=options,
-                                                          provider="CPUExecutionProvider")
+        self.model = ORTModelForSeq2SeqLM.from_pretrained(
+            str(folder), session_options=options, provider="CPUExecutionProvider"
+        )
 
 
 # --- CTranslate2: token strings in and out ---------------------------------------------------------
+
 
 class CT2Engine:
     def __init__(self, compute_type: str, profile: dict | None = None) -> None:
@@ -134,15 +145,19 @@ class CT2Engine:
         import ctranslate2
 
         vocab_file = folder / "shared_vocabulary.json"
-        vocab = json.loads(vocab_file.read_text(encoding="utf-8")) if vocab_file.exists() else \
-            (folder / "shared_vocabulary.txt").read_text(encoding="utf-8").splitlines()
+        vocab = (
+            json.loads(vocab_file.read_text(encoding="utf-8"))
+            if vocab_file.exists()
+            else (folder / "shared_vocabulary.txt").read_text(encoding="utf-8").splitlines()
+        )
         self.tokens = vocab
         self.ids = {tok: i for i, tok in enumerate(vocab)}
         config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
         # When the model adds </s> itself, the source must not carry it (same source length as ours).
         self.strip_eos = bool(config.get("add_source_eos", False))
-        self.model = ctranslate2.Translator(str(folder), device="cpu", compute_type=self.compute_type,
-                                            inter_threads=1, intra_threads=threads)
+        self.model = ctranslate2.Translator(
+            str(folder), device="cpu", compute_type=self.compute_type, inter_threads=1, intra_threads=threads
+        )
 
     def _source(self, ids: list[int]) -> list[str]:
         if self.strip_eos and ids and ids[-1] == self.eos:
@@ -154,15 +169,22 @@ class CT2Engine:
         # i.e. the same NEW_TOKENS decoder steps (the target prefix, when there is one, is the first).
         prefix = {"target_prefix": [[self.target_prefix]] * len(sources)} if self.target_prefix else {}
         results = self.model.translate_batch(
-            [self._source(s) for s in sources], beam_size=beams, max_batch_size=len(sources),
-            max_decoding_length=NEW_TOKENS, min_decoding_length=NEW_TOKENS, num_hypotheses=1,
-            return_end_token=True, **prefix)
+            [self._source(s) for s in sources],
+            beam_size=beams,
+            max_batch_size=len(sources),
+            max_decoding_length=NEW_TOKENS,
+            min_decoding_length=NEW_TOKENS,
+            num_hypotheses=1,
+            return_end_token=True,
+            **prefix,
+        )
         return [[self.ids[t] for t in r.hypotheses[0]] for r in results]
 
     def first_token(self, source: list[int]) -> float | None:
         start = time.perf_counter()
-        steps = self.model.generate_tokens(self._source(source), max_decoding_length=NEW_TOKENS,
-                                           min_decoding_length=NEW_TOKENS)
+        steps = self.model.generate_tokens(
+            self._source(source), max_decoding_length=NEW_TOKENS, min_decoding_length=NEW_TOKENS
+        )
         next(iter(steps))
         at = time.perf_counter() - start
         steps.close()  # stops the background decoding
@@ -171,11 +193,16 @@ class CT2Engine:
     def top1(self, source: list[int], prefix: list[int]) -> list[int]:
         """One greedy step after each prefix prefix[1:1+k]: no minimum length, eos returned, so the
         chosen token is the argmax over the whole vocabulary, as for every other engine."""
-        forced = [[self.tokens[i] for i in prefix[1:1 + k]] for k in range(len(prefix))]
+        forced = [[self.tokens[i] for i in prefix[1 : 1 + k]] for k in range(len(prefix))]
         results = self.model.translate_batch(
-            [self._source(source)] * len(forced), target_prefix=forced, beam_size=1,
-            max_batch_size=len(forced), max_decoding_length=len(prefix), min_decoding_length=0,
-            return_end_token=True)
+            [self._source(source)] * len(forced),
+            target_prefix=forced,
+            beam_size=1,
+            max_batch_size=len(forced),
+            max_decoding_length=len(prefix),
+            min_decoding_length=0,
+            return_end_token=True,
+        )
         out = []
         for k, r in enumerate(results):
             hyp = r.hypotheses[0]
@@ -184,6 +211,7 @@ class CT2Engine:
 
 
 # --- ours -----------------------------------------------------------------------------------------
+
 
 class OursEngine:
     def __init__(self, profile: dict | None = None) -> None:
@@ -194,9 +222,10 @@ class OursEngine:
         from fanyi.engine.options import DecodeOptions
         from fanyi.engine.translator import Translator
 
-        self.options = {b: DecodeOptions(beams=b, max_new_tokens=NEW_TOKENS, min_length=NEW_TOKENS + 1,
-                                         **self.languages)
-                        for b in (1, 4)}
+        self.options = {
+            b: DecodeOptions(beams=b, max_new_tokens=NEW_TOKENS, min_length=NEW_TOKENS + 1, **self.languages)
+            for b in (1, 4)
+        }
         self.model = Translator.open(folder, threads=threads)
 
     def generate(self, sources: list[list[int]], beams: int) -> list[list[int]]:
@@ -216,9 +245,9 @@ class OursEngine:
 
 @dataclass(frozen=True)
 class EngineSpec:
-    name: str          # row label in the results
-    family: str        # torch | optimum | ct2 | ours
-    folder: str        # model folder under the work dir
+    name: str  # row label in the results
+    family: str  # torch | optimum | ct2 | ours
+    folder: str  # model folder under the work dir
     compute_type: str = ""
     int8: bool = False
 

@@ -52,8 +52,9 @@ void copy_words(uint64_t *dst, const uint64_t *src, int64_t n, int threads) {
 def compile_kernels(folder: Path) -> ctypes.CDLL:
     source, library = folder / "stream.c", folder / "stream.so"
     source.write_text(C_SOURCE)
-    subprocess.run(["gcc", "-O3", "-march=native", "-fopenmp", "-shared", "-fPIC", str(source), "-o", str(library)],
-                   check=True)
+    subprocess.run(
+        ["gcc", "-O3", "-march=native", "-fopenmp", "-shared", "-fPIC", str(source), "-o", str(library)], check=True
+    )
     lib = ctypes.CDLL(str(library))
     lib.read_words.restype = ctypes.c_uint64
     lib.read_words.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_int]
@@ -78,15 +79,21 @@ def measure(mib: int, repeats: int) -> dict:
     n = mib * 2**20 // 8
     src = np.ones(n, dtype=np.uint64)
     dst = np.zeros(n, dtype=np.uint64)
-    result: dict = {"array_mib": mib, "repeats": repeats, "cpu_count": os.cpu_count(),
-                    "load_avg_before": os.getloadavg()[0]}
+    result: dict = {
+        "array_mib": mib,
+        "repeats": repeats,
+        "cpu_count": os.cpu_count(),
+        "load_avg_before": os.getloadavg()[0],
+    }
     with tempfile.TemporaryDirectory() as tmp:
         lib = compile_kernels(Path(tmp))
         for threads in (1, 2):
             result[f"read_{threads}t_gbs"] = best_gbs(
-                lambda t=threads: lib.read_words(src.ctypes.data, n, t), src.nbytes, repeats)
+                lambda t=threads: lib.read_words(src.ctypes.data, n, t), src.nbytes, repeats
+            )
             result[f"copy_{threads}t_gbs"] = best_gbs(
-                lambda t=threads: lib.copy_words(dst.ctypes.data, src.ctypes.data, n, t), 2 * src.nbytes, repeats)
+                lambda t=threads: lib.copy_words(dst.ctypes.data, src.ctypes.data, n, t), 2 * src.nbytes, repeats
+            )
     result["numpy_copy_1t_gbs"] = best_gbs(lambda: np.copyto(dst, src), 2 * src.nbytes, repeats)
     result["load_avg_after"] = os.getloadavg()[0]
     return result

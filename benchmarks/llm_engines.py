@@ -25,19 +25,23 @@ import numpy as np
 class ModelFiles:
     """Everything built for one model by llm_prepare.py (paths that were not built are None)."""
 
-    key: str                          # hy-mt1.5-1.8b | qwen3-1.7b
-    hf: Path                          # the random-weight Hugging Face folder
-    eos_ids: tuple[int, ...]          # blocked while timing
-    gguf: dict[str, Path] = field(default_factory=dict)   # variant ("q4_0", "q4_0-pure") -> file
-    ort_genai: Path | None = None     # onnxruntime-genai's int4 folder
+    key: str  # hy-mt1.5-1.8b | qwen3-1.7b
+    hf: Path  # the random-weight Hugging Face folder
+    eos_ids: tuple[int, ...]  # blocked while timing
+    gguf: dict[str, Path] = field(default_factory=dict)  # variant ("q4_0", "q4_0-pure") -> file
+    ort_genai: Path | None = None  # onnxruntime-genai's int4 folder
     fanyi: dict[str, Path] = field(default_factory=dict)  # variant ("int4", "int4-pure", …) -> Fanyi pack
 
     @classmethod
     def from_json(cls, data: dict) -> ModelFiles:
-        return cls(key=data["key"], hf=Path(data["hf"]), eos_ids=tuple(data["eos_ids"]),
-                   gguf={k: Path(v) for k, v in data.get("gguf", {}).items()},
-                   ort_genai=Path(data["ort_genai"]) if data.get("ort_genai") else None,
-                   fanyi={k: Path(v) for k, v in data.get("fanyi", {}).items()})
+        return cls(
+            key=data["key"],
+            hf=Path(data["hf"]),
+            eos_ids=tuple(data["eos_ids"]),
+            gguf={k: Path(v) for k, v in data.get("gguf", {}).items()},
+            ort_genai=Path(data["ort_genai"]) if data.get("ort_genai") else None,
+            fanyi={k: Path(v) for k, v in data.get("fanyi", {}).items()},
+        )
 
 
 class LLMEngine(Protocol):
@@ -75,6 +79,7 @@ def _greedy(logits: np.ndarray, blocked: np.ndarray) -> int:
 
 # --- llama.cpp through llama-cpp-python -----------------------------------------------------------
 
+
 class LlamaCppEngine:
     """llama.cpp (llama-cpp-python's Llama, low-level eval) on a Q4_0 GGUF.
 
@@ -95,8 +100,16 @@ class LlamaCppEngine:
 
         self.path = files.gguf[self.variant]
         self.blocked = np.array(files.eos_ids)
-        self.llm = Llama(model_path=str(self.path), n_ctx=self.N_CTX, n_batch=self.N_CTX, n_ubatch=self.N_CTX,
-                         n_threads=threads, n_threads_batch=threads, logits_all=False, verbose=False)
+        self.llm = Llama(
+            model_path=str(self.path),
+            n_ctx=self.N_CTX,
+            n_batch=self.N_CTX,
+            n_ubatch=self.N_CTX,
+            n_threads=threads,
+            n_threads_batch=threads,
+            logits_all=False,
+            verbose=False,
+        )
         self.prefix: list[int] = []
 
     def cache_prefix(self, prefix: list[int]) -> None:
@@ -137,6 +150,7 @@ class LlamaCppEngine:
 
 # --- onnxruntime-genai ------------------------------------------------------------------------------
 
+
 class OrtGenaiEngine:
     """onnxruntime-genai's Generator on its model builder's int4 model (CPU).
 
@@ -155,8 +169,15 @@ class OrtGenaiEngine:
         self.og = og
         self.folder = files.ort_genai
         config = og.Config(str(self.folder))
-        config.overlay(json.dumps({"model": {"decoder": {"session_options": {
-            "intra_op_num_threads": threads, "inter_op_num_threads": 1}}}}))
+        config.overlay(
+            json.dumps(
+                {
+                    "model": {
+                        "decoder": {"session_options": {"intra_op_num_threads": threads, "inter_op_num_threads": 1}}
+                    }
+                }
+            )
+        )
         self.model = og.Model(config)
         self.prefix_generator = None
         self.prefix: list[int] = []
@@ -207,6 +228,7 @@ class OrtGenaiEngine:
 
 
 # --- Fanyi -------------------------------------------------------------------------------------------
+
 
 class FanyiEngine:
     """Fanyi's own LLM engine on its int4 pack (issue 19): the pack opened as the app opens it
@@ -261,26 +283,34 @@ class FanyiEngine:
 
 # Fanyi's packs: `fanyi export --quantize int4` with these options (llm_prepare.py builds each)
 FANYI_VARIANTS = {
-    "int4": ["--embeddings", "int8"],                                  # the default: output matrix 8-bit
-    "int4-pure": ["--embeddings", "int4"],                             # everything 4-bit, as Q4_0 pure
-    "int4-b128": ["--embeddings", "int8", "--block-size", "128"],      # fewer, larger blocks
+    "int4": ["--embeddings", "int8"],  # the default: output matrix 8-bit
+    "int4-pure": ["--embeddings", "int4"],  # everything 4-bit, as Q4_0 pure
+    "int4-b128": ["--embeddings", "int8", "--block-size", "128"],  # fewer, larger blocks
 }
 
 
 @dataclass(frozen=True)
 class EngineSpec:
-    name: str                              # row label
+    name: str  # row label
     create: Callable[[], LLMEngine]
     available: Callable[[ModelFiles], bool]  # built for this model?
-    imports: tuple[str, ...]               # imported before the load is timed
+    imports: tuple[str, ...]  # imported before the load is timed
 
 
 ENGINES = [
     EngineSpec("llama.cpp Q4_0", lambda: LlamaCppEngine("q4_0"), lambda f: "q4_0" in f.gguf, ("llama_cpp",)),
-    EngineSpec("llama.cpp Q4_0 pure", lambda: LlamaCppEngine("q4_0-pure"), lambda f: "q4_0-pure" in f.gguf,
-               ("llama_cpp",)),
+    EngineSpec(
+        "llama.cpp Q4_0 pure", lambda: LlamaCppEngine("q4_0-pure"), lambda f: "q4_0-pure" in f.gguf, ("llama_cpp",)
+    ),
     EngineSpec("ORT-genai int4", OrtGenaiEngine, lambda f: f.ort_genai is not None, ("onnxruntime_genai",)),
-    *(EngineSpec(f"fanyi {variant}", lambda v=variant: FanyiEngine(v), lambda f, v=variant: v in f.fanyi,
-                 ("fanyi.engine.translator",)) for variant in FANYI_VARIANTS),
+    *(
+        EngineSpec(
+            f"fanyi {variant}",
+            lambda v=variant: FanyiEngine(v),
+            lambda f, v=variant: v in f.fanyi,
+            ("fanyi.engine.translator",),
+        )
+        for variant in FANYI_VARIANTS
+    ),
 ]
 BY_NAME = {spec.name: spec for spec in ENGINES}

@@ -80,8 +80,9 @@ def write_metadata(writer, config: dict, tokenizer: dict, name: str) -> None:
     writer.add_tokenizer_model("gpt2")
     writer.add_tokenizer_pre(PRE_TOKENIZER[config["model_type"]])
     writer.add_token_list(tokens)
-    writer.add_token_types([gguf.TokenType.CONTROL if i in specials else gguf.TokenType.NORMAL
-                            for i in range(len(tokens))])
+    writer.add_token_types(
+        [gguf.TokenType.CONTROL if i in specials else gguf.TokenType.NORMAL for i in range(len(tokens))]
+    )
     merges = tokenizer["model"]["merges"]
     writer.add_token_merges([m if isinstance(m, str) else " ".join(m) for m in merges])
     writer.add_bos_token_id(config["bos_token_id"])

@@ -47,10 +47,10 @@ BPE_PIECES = 8000  # trained on ~32 kB of text: the merges stop well below this
 
 @dataclass(frozen=True)
 class ModelSpec:
-    key: str             # folder name under --out, engine-neutral
+    key: str  # folder name under --out, engine-neutral
     title: str
-    config: dict         # config.json as the real checkpoint has it
-    specials: dict       # special token text -> its real id (or a placeholder, see the module doc)
+    config: dict  # config.json as the real checkpoint has it
+    specials: dict  # special token text -> its real id (or a placeholder, see the module doc)
     eos_ids: tuple[int, ...]
 
 
@@ -84,8 +84,13 @@ QWEN3_1_7B = ModelSpec(
         "use_sliding_window": False,
         "vocab_size": 151936,
     },
-    specials={"<|endoftext|>": 151643, "<|im_start|>": 151644, "<|im_end|>": 151645,
-              "<think>": 151667, "</think>": 151668},
+    specials={
+        "<|endoftext|>": 151643,
+        "<|im_start|>": 151644,
+        "<|im_end|>": 151645,
+        "<think>": 151667,
+        "</think>": 151668,
+    },
     eos_ids=(151645, 151643),
 )
 
@@ -96,9 +101,9 @@ HY_MT_1_5_1_8B = ModelSpec(
         "architectures": ["HunYuanDenseV1ForCausalLM"],
         "attention_bias": False,
         "attention_dropout": 0.0,
-        "bos_token_id": 120000,   # placeholder (see the module doc)
+        "bos_token_id": 120000,  # placeholder (see the module doc)
         "eos_token_id": 120020,
-        "pad_token_id": 120002,   # placeholder
+        "pad_token_id": 120002,  # placeholder
         "eod_token_id": 120020,
         "head_dim": 128,
         "hidden_act": "silu",
@@ -112,8 +117,15 @@ HY_MT_1_5_1_8B = ModelSpec(
         "num_hidden_layers": 32,
         "num_key_value_heads": 4,
         "rms_norm_eps": 1e-05,
-        "rope_scaling": {"alpha": 1000.0, "beta_fast": 32, "beta_slow": 1, "factor": 1.0,
-                         "mscale": 1.0, "mscale_all_dim": 1.0, "type": "dynamic"},
+        "rope_scaling": {
+            "alpha": 1000.0,
+            "beta_fast": 32,
+            "beta_slow": 1,
+            "factor": 1.0,
+            "mscale": 1.0,
+            "mscale_all_dim": 1.0,
+            "type": "dynamic",
+        },
         "rope_theta": 10000.0,
         "tie_word_embeddings": True,
         "torch_dtype": "bfloat16",
@@ -121,13 +133,24 @@ HY_MT_1_5_1_8B = ModelSpec(
         "use_qk_norm": True,
         "vocab_size": 120818,
     },
-    specials={"<|hy_begin_of_sentence|>": 120000, "<|hy_pad|>": 120002, "<|hy_User|>": 120006,
-              "<|hy_Assistant|>": 120007, "<|hy_eos|>": 120020},
+    specials={
+        "<|hy_begin_of_sentence|>": 120000,
+        "<|hy_pad|>": 120002,
+        "<|hy_User|>": 120006,
+        "<|hy_Assistant|>": 120007,
+        "<|hy_eos|>": 120020,
+    },
     eos_ids=(120020,),
 )
 
-TINY = {"hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 2, "num_attention_heads": 4,
-        "num_key_value_heads": 2, "head_dim": 16}  # multiples of 32 where Q4_0 and int4 blocks need them
+TINY = {
+    "hidden_size": 64,
+    "intermediate_size": 128,
+    "num_hidden_layers": 2,
+    "num_attention_heads": 4,
+    "num_key_value_heads": 2,
+    "head_dim": 16,
+}  # multiples of 32 where Q4_0 and int4 blocks need them
 
 
 def tiny(spec: ModelSpec) -> ModelSpec:
@@ -147,8 +170,9 @@ def train_tokenizer(spec: ModelSpec):
     tokenizer = Tokenizer(models.BPE())
     tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     tokenizer.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(vocab_size=BPE_PIECES, initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
-                                  show_progress=False)
+    trainer = trainers.BpeTrainer(
+        vocab_size=BPE_PIECES, initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False
+    )
     tokenizer.train([str(p) for p in sorted(CORPUS.glob("*.txt"))], trainer)
     data = json.loads(tokenizer.to_str())
     vocab: dict[str, int] = data["model"]["vocab"]
@@ -162,8 +186,18 @@ def train_tokenizer(spec: ModelSpec):
     for filler, i in enumerate(ids):
         renumbered[f"<filler_{filler}>"] = i
     data["model"]["vocab"] = renumbered
-    data["added_tokens"] = [{"id": i, "content": text, "single_word": False, "lstrip": False, "rstrip": False,
-                             "normalized": False, "special": True} for text, i in spec.specials.items()]
+    data["added_tokens"] = [
+        {
+            "id": i,
+            "content": text,
+            "single_word": False,
+            "lstrip": False,
+            "rstrip": False,
+            "normalized": False,
+            "special": True,
+        }
+        for text, i in spec.specials.items()
+    ]
     full = Tokenizer.from_str(json.dumps(data))
     if full.get_vocab_size() != vocab_size:
         raise SystemExit(f"{spec.key}: tokenizer has {full.get_vocab_size()} entries, config says {vocab_size}")
@@ -190,8 +224,11 @@ def build_folder(spec: ModelSpec, out: Path, seed: int = 0) -> Path:
     # save_pretrained rewrites config.json in transformers' own form: keep the real one's keys and values
     (tmp / "config.json").write_text(json.dumps(spec.config, indent=2))
     train_tokenizer(spec).save(str(tmp / "tokenizer.json"))
-    (tmp / "generation_config.json").write_text(json.dumps({
-        "bos_token_id": spec.config["bos_token_id"], "eos_token_id": list(spec.eos_ids), "do_sample": False}))
+    (tmp / "generation_config.json").write_text(
+        json.dumps(
+            {"bos_token_id": spec.config["bos_token_id"], "eos_token_id": list(spec.eos_ids), "do_sample": False}
+        )
+    )
     shutil.rmtree(folder, ignore_errors=True)
     tmp.rename(folder)
     return folder

@@ -47,6 +47,7 @@ NEW_TOKENS = 64
 
 # --- the worker side ------------------------------------------------------------------------------
 
+
 def first_token_ms(engine, ids: list[int], reuse_prefix: int = 0) -> float:
     start = time.perf_counter()
     stream = engine.stream(ids, 1, reuse_prefix)
@@ -102,11 +103,17 @@ def serve(engine_name: str, model: str, threads: int, work_dir: Path, new_tokens
     engine.cache_prefix(work["prefix"])
     with_cache = next(engine.stream(prompt, 1, len(work["prefix"])))
     without = next(engine.stream(prompt, 1))
-    reply({"ready": True, "load_s": load_s, "rss_after_load_mib": rss_load,
-           "prefix_reuse_same_first_token": with_cache == without,
-           "rss_after_warmup_mib": psutil.Process().memory_info().rss / 2**20,
-           "file_mib": sum(p.stat().st_size for p in engine.files()) / 2**20,
-           "weight_bytes_per_token": engine.weight_bytes_per_token()})
+    reply(
+        {
+            "ready": True,
+            "load_s": load_s,
+            "rss_after_load_mib": rss_load,
+            "prefix_reuse_same_first_token": with_cache == without,
+            "rss_after_warmup_mib": psutil.Process().memory_info().rss / 2**20,
+            "file_mib": sum(p.stat().st_size for p in engine.files()) / 2**20,
+            "weight_bytes_per_token": engine.weight_bytes_per_token(),
+        }
+    )
     for line in sys.stdin:
         config = line.strip()
         if config:
@@ -114,6 +121,7 @@ def serve(engine_name: str, model: str, threads: int, work_dir: Path, new_tokens
 
 
 # --- the controller -------------------------------------------------------------------------------
+
 
 @dataclass
 class Worker:
@@ -136,16 +144,31 @@ class Worker:
 
 
 def start(engine: str, model: str, threads: int, work: Path, new_tokens: int) -> Worker:
-    command = [sys.executable, __file__, "--serve", engine, "--models", model, "--threads", str(threads),
-               "--work", str(work), "--new-tokens", str(new_tokens)]
+    command = [
+        sys.executable,
+        __file__,
+        "--serve",
+        engine,
+        "--models",
+        model,
+        "--threads",
+        str(threads),
+        "--work",
+        str(work),
+        "--new-tokens",
+        str(new_tokens),
+    ]
     process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=HERE)
     worker = Worker(engine, threads, process)
     line = process.stdout.readline()
     if not line:
         raise SystemExit(f"{worker.key} ({model}): the worker failed to start")
     worker.hello = json.loads(line)
-    print(f"[{time.strftime('%H:%M:%S')}] {model}: {worker.key} loaded in {worker.hello['load_s']:.2f} s",
-          file=sys.stderr, flush=True)
+    print(
+        f"[{time.strftime('%H:%M:%S')}] {model}: {worker.key} loaded in {worker.hello['load_s']:.2f} s",
+        file=sys.stderr,
+        flush=True,
+    )
     return worker
 
 
@@ -157,8 +180,11 @@ def run_rounds(workers: list[Worker], configs: list[str], rounds: int) -> dict:
             for worker in pass_order(workers, round_no):
                 time.sleep(PAUSE_S)
                 answers[config][worker.key].append(worker.ask(config))
-        print(f"[{time.strftime('%H:%M:%S')}] round {round_no + 1}/{rounds} done, load {os.getloadavg()[0]:.2f}",
-              file=sys.stderr, flush=True)
+        print(
+            f"[{time.strftime('%H:%M:%S')}] round {round_no + 1}/{rounds} done, load {os.getloadavg()[0]:.2f}",
+            file=sys.stderr,
+            flush=True,
+        )
     return answers
 
 
@@ -167,15 +193,22 @@ def summarise(answers: dict, engines: list[str], reference: str) -> dict:
     out: dict = {}
     for config, by_worker in answers.items():
         rounds = len(next(iter(by_worker.values())))
-        best = {e: [min(a[r]["ms"] for k, a in by_worker.items() if k.rsplit(" ", 1)[0] == e) for r in range(rounds)]
-                for e in engines}
-        cell = {"best_ms": best, "median_ms": {e: statistics.median(v) for e, v in best.items()},
-                "worker_median_ms": {k: statistics.median(x["ms"] for x in a) for k, a in by_worker.items()},
-                "load_avg": [x["load_avg"] for a in by_worker.values() for x in a]}
+        best = {
+            e: [min(a[r]["ms"] for k, a in by_worker.items() if k.rsplit(" ", 1)[0] == e) for r in range(rounds)]
+            for e in engines
+        }
+        cell = {
+            "best_ms": best,
+            "median_ms": {e: statistics.median(v) for e, v in best.items()},
+            "worker_median_ms": {k: statistics.median(x["ms"] for x in a) for k, a in by_worker.items()},
+            "load_avg": [x["load_avg"] for a in by_worker.values() for x in a],
+        }
         if reference in best:
             cell["ratio"] = {e: statistics.median(b / r for b, r in zip(v, best[reference])) for e, v in best.items()}
-            cell["ratio_range"] = {e: [min(b / r for b, r in zip(v, best[reference])),
-                                       max(b / r for b, r in zip(v, best[reference]))] for e, v in best.items()}
+            cell["ratio_range"] = {
+                e: [min(b / r for b, r in zip(v, best[reference])), max(b / r for b, r in zip(v, best[reference]))]
+                for e, v in best.items()
+            }
         out[config] = cell
     return out
 
@@ -195,9 +228,18 @@ def run_model(model: str, args: argparse.Namespace) -> dict:
         for w in workers:
             w.process.stdin.close()
             w.process.wait()
-    return {"model": model, "started": started, "engines": engines, "skipped": skipped, "threads": threads,
-            "rounds": args.rounds, "new_tokens": args.new_tokens, "workers": {w.key: w.hello for w in workers},
-            "summary": summarise(answers, engines, REFERENCE), "answers": answers}
+    return {
+        "model": model,
+        "started": started,
+        "engines": engines,
+        "skipped": skipped,
+        "threads": threads,
+        "rounds": args.rounds,
+        "new_tokens": args.new_tokens,
+        "workers": {w.key: w.hello for w in workers},
+        "summary": summarise(answers, engines, REFERENCE),
+        "answers": answers,
+    }
 
 
 def main() -> None:
@@ -220,9 +262,13 @@ def main() -> None:
         data = run_model(model, args)
         (results / f"llm-{model}.json").write_text(json.dumps(data, indent=1))
         for config, cell in data["summary"].items():
-            print(f"{model} {config}: " + ", ".join(
-                f"{e} {ms:.1f} ms" + (f" ({cell['ratio'][e]:.2f}x)" if "ratio" in cell else "")
-                for e, ms in cell["median_ms"].items()))
+            print(
+                f"{model} {config}: "
+                + ", ".join(
+                    f"{e} {ms:.1f} ms" + (f" ({cell['ratio'][e]:.2f}x)" if "ratio" in cell else "")
+                    for e, ms in cell["median_ms"].items()
+                )
+            )
 
 
 if __name__ == "__main__":

@@ -46,10 +46,15 @@ from llm_models import CORPUS, MODELS, REAL, build_folder
 PROMPT_TOKENS = 120
 SENTENCE = "Please remember to turn off the lights when you leave the room."  # 12 words, from en.txt
 CHAT = {  # (prefix, suffix) around the source text, as each model's chat template renders it
-    "hy-mt1.5-1.8b": ("<|hy_begin_of_sentence|><|hy_User|>Translate the following segment into Chinese, "
-                      "without additional explanation.\n\n", "<|hy_Assistant|>"),
-    "qwen3-1.7b": ("<|im_start|>user\nTranslate the following English text into Chinese. Output only the "
-                   "translation.\n\n", "<|im_end|>\n<|im_start|>assistant\n<think>\n\n</think>\n\n"),
+    "hy-mt1.5-1.8b": (
+        "<|hy_begin_of_sentence|><|hy_User|>Translate the following segment into Chinese, "
+        "without additional explanation.\n\n",
+        "<|hy_Assistant|>",
+    ),
+    "qwen3-1.7b": (
+        "<|im_start|>user\nTranslate the following English text into Chinese. Output only the translation.\n\n",
+        "<|im_end|>\n<|im_start|>assistant\n<think>\n\n</think>\n\n",
+    ),
 }
 
 
@@ -64,8 +69,13 @@ def workload(folder: Path, key: str) -> dict:
     if len(SENTENCE.split()) != 12:
         raise SystemExit("the first-token sentence must have 12 words")
     prefix, suffix = CHAT[key.removesuffix("-tiny")]
-    return {"prompt_120": prompt, "prefix": tokenizer.encode(prefix).ids, "sentence": tokenizer.encode(SENTENCE).ids,
-            "suffix": tokenizer.encode(suffix).ids, "sentence_text": SENTENCE}
+    return {
+        "prompt_120": prompt,
+        "prefix": tokenizer.encode(prefix).ids,
+        "sentence": tokenizer.encode(SENTENCE).ids,
+        "suffix": tokenizer.encode(suffix).ids,
+        "sentence_text": SENTENCE,
+    }
 
 
 def build_ort_genai(folder: Path, out: Path, log: Path, python: Path) -> str | None:
@@ -73,8 +83,21 @@ def build_ort_genai(folder: Path, out: Path, log: Path, python: Path) -> str | N
     if (out / "genai_config.json").exists():
         return None
     tmp = out.with_name(out.name + ".tmp")
-    command = [str(python), "-m", "onnxruntime_genai.models.builder", "-m", str(folder), "-o", str(tmp),
-               "-p", "int4", "-e", "cpu", "-c", str(out.parent / "cache")]
+    command = [
+        str(python),
+        "-m",
+        "onnxruntime_genai.models.builder",
+        "-m",
+        str(folder),
+        "-o",
+        str(tmp),
+        "-p",
+        "int4",
+        "-e",
+        "cpu",
+        "-c",
+        str(out.parent / "cache"),
+    ]
     with log.open("w") as f:
         done = subprocess.run(command, stdout=f, stderr=subprocess.STDOUT)
     if done.returncode != 0:
@@ -93,16 +116,31 @@ def build_fanyi(folder: Path, key: str, work: Path, python: Path) -> dict[str, s
         if item.name != "tokenizer_config.json" and not link.exists():
             link.symlink_to(item)
     prefix, suffix = CHAT[key.removesuffix("-tiny")]
-    template = "{% for m in messages %}" + prefix.replace("{", "{{ '{' }}") + "{{ m['content'] }}" + suffix + \
-        "{% endfor %}"
-    (source / "tokenizer_config.json").write_text(json.dumps({"tokenizer_class": "PreTrainedTokenizerFast",
-                                                              "chat_template": template}))
+    template = (
+        "{% for m in messages %}" + prefix.replace("{", "{{ '{' }}") + "{{ m['content'] }}" + suffix + "{% endfor %}"
+    )
+    (source / "tokenizer_config.json").write_text(
+        json.dumps({"tokenizer_class": "PreTrainedTokenizerFast", "chat_template": template})
+    )
     packs = {}
     for variant, options in FANYI_VARIANTS.items():
         out = work / "fanyi" / f"{key}-{variant}"
         if not (out / "manifest.json").exists():
-            subprocess.run([str(python), "-m", "fanyi", "export", str(source), str(out), "--quantize", "int4",
-                            "--overwrite", *options], check=True)
+            subprocess.run(
+                [
+                    str(python),
+                    "-m",
+                    "fanyi",
+                    "export",
+                    str(source),
+                    str(out),
+                    "--quantize",
+                    "int4",
+                    "--overwrite",
+                    *options,
+                ],
+                check=True,
+            )
         packs[variant] = str(out)
     return packs
 
@@ -112,15 +150,23 @@ def prepare(work: Path, key: str, builder_python: Path, fanyi_python: Path) -> N
     folder = build_folder(spec, work / "models")
     (work / "gguf").mkdir(exist_ok=True)
     f16 = work / "gguf" / f"{key}.f16.gguf"  # shared by both variants, deleted once they exist
-    gguf = {variant: str(build_gguf(folder, work / "gguf" / f"{key}-{variant}.gguf", pure, f16))
-            for variant, pure in (("q4_0", False), ("q4_0-pure", True))}
+    gguf = {
+        variant: str(build_gguf(folder, work / "gguf" / f"{key}-{variant}.gguf", pure, f16))
+        for variant, pure in (("q4_0", False), ("q4_0-pure", True))
+    }
     f16.unlink(missing_ok=True)
     (work / "ort-genai").mkdir(exist_ok=True)
     ort = work / "ort-genai" / f"{key}-int4"
     error = build_ort_genai(folder, ort, work / "ort-genai" / f"{key}-int4.log", builder_python)
-    files = {"key": key, "hf": str(folder), "eos_ids": list(spec.eos_ids), "gguf": gguf,
-             "ort_genai": None if error else str(ort), "ort_genai_error": error,
-             "fanyi": build_fanyi(folder, key, work, fanyi_python)}
+    files = {
+        "key": key,
+        "hf": str(folder),
+        "eos_ids": list(spec.eos_ids),
+        "gguf": gguf,
+        "ort_genai": None if error else str(ort),
+        "ort_genai_error": error,
+        "fanyi": build_fanyi(folder, key, work, fanyi_python),
+    }
     (work / f"files-{key}.json").write_text(json.dumps(files, indent=1))
     (work / f"workload-{key}.json").write_text(json.dumps(workload(folder, key)))
     print(f"{key}: ready" + (f" (onnxruntime-genai: {error})" if error else ""), flush=True)
@@ -129,12 +175,23 @@ def prepare(work: Path, key: str, builder_python: Path, fanyi_python: Path) -> N
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--work", type=Path, default=Path("/work/bench"))
-    parser.add_argument("--models", default=",".join(spec.key for spec in REAL),
-                        help="also: hy-mt1.5-1.8b-tiny,qwen3-1.7b-tiny (a smoke test at a tiny shape)")
-    parser.add_argument("--builder-python", type=Path, default=Path("/work/bench/builder-venv/bin/python"),
-                        help="a Python with onnxruntime-genai's model builder and what it imports")
-    parser.add_argument("--fanyi-python", type=Path, default=Path(__file__).resolve().parents[1] / ".venv/bin/python",
-                        help="a Python with Fanyi and its export extra (the repository's `make test` venv)")
+    parser.add_argument(
+        "--models",
+        default=",".join(spec.key for spec in REAL),
+        help="also: hy-mt1.5-1.8b-tiny,qwen3-1.7b-tiny (a smoke test at a tiny shape)",
+    )
+    parser.add_argument(
+        "--builder-python",
+        type=Path,
+        default=Path("/work/bench/builder-venv/bin/python"),
+        help="a Python with onnxruntime-genai's model builder and what it imports",
+    )
+    parser.add_argument(
+        "--fanyi-python",
+        type=Path,
+        default=Path(__file__).resolve().parents[1] / ".venv/bin/python",
+        help="a Python with Fanyi and its export extra (the repository's `make test` venv)",
+    )
     args = parser.parse_args()
     for key in args.models.split(","):
         prepare(args.work, key, args.builder_python, args.fanyi_python)

@@ -27,10 +27,15 @@ class ManyToManyModel:
     target: str
 
 
-MODELS = {m.key: m for m in (
-    ManyToManyModel("mbart50", "mBART-50 (mbart-large-50-many-to-many-mmt)", "mbart50", MBART_LARGE_50, "en_XX", "zh_CN"),
-    ManyToManyModel("nllb-600m", "NLLB-200 distilled 600M", "nllb", NLLB_200_600M, "eng_Latn", "zho_Hans"),
-)}
+MODELS = {
+    m.key: m
+    for m in (
+        ManyToManyModel(
+            "mbart50", "mBART-50 (mbart-large-50-many-to-many-mmt)", "mbart50", MBART_LARGE_50, "en_XX", "zh_CN"
+        ),
+        ManyToManyModel("nllb-600m", "NLLB-200 distilled 600M", "nllb", NLLB_200_600M, "eng_Latn", "zho_Hans"),
+    )
+}
 
 
 def build_folder(out: Path, model: ManyToManyModel, tiny: bool) -> Path:
@@ -38,5 +43,6 @@ def build_folder(out: Path, model: ManyToManyModel, tiny: bool) -> Path:
         return out
     if tiny:
         return build_many_to_many_folder(out, model.family, shape=TinyShape())
-    return build_many_to_many_folder(out, model.family, shape=real_shape(model.config),
-                                     pieces=model.config["spm_pieces"])
+    return build_many_to_many_folder(
+        out, model.family, shape=real_shape(model.config), pieces=model.config["spm_pieces"]
+    )

@@ -44,6 +44,7 @@ REFERENCE = "CT2 int8"
 
 # --- the worker side: one engine, loaded once, timing passes on request ---------------------------
 
+
 def serve_document(engine_name: str, threads: int, work: Path, folder: Path | None) -> None:
     """The document pass (document.py) on request: one JSON line with its time per "document" line."""
     from document import CT2Document, OursDocument
@@ -61,8 +62,15 @@ def serve_document(engine_name: str, threads: int, work: Path, folder: Path | No
         if line.strip():
             start = time.perf_counter()
             engine.translate(work / "document.txt", out)
-            reply({"config": "document", "ms": 1000 * (time.perf_counter() - start), "wrong_lengths": 0,
-                   "peak_rss_mib": vm_hwm_mib(), "output": str(out)})
+            reply(
+                {
+                    "config": "document",
+                    "ms": 1000 * (time.perf_counter() - start),
+                    "wrong_lengths": 0,
+                    "peak_rss_mib": vm_hwm_mib(),
+                    "output": str(out),
+                }
+            )
 
 
 def serve(engine_name: str, threads: int, work: Path, folder: Path | None) -> None:
@@ -103,6 +111,7 @@ def reply(message: dict) -> None:
 
 # --- the controller -------------------------------------------------------------------------------
 
+
 @dataclass
 class Worker:
     engine: str
@@ -127,8 +136,9 @@ class Worker:
 def revision(rev: str, work: Path, document: bool = False) -> tuple[Path, Path]:
     """Fanyi's app/ at git revision `rev` and an int8 pack exported by it (both reused when present);
     with `document`, of the copying model."""
-    commit = subprocess.run(["git", "rev-parse", "--short", rev], cwd=HERE, capture_output=True, text=True,
-                            check=True).stdout.strip()
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", rev], cwd=HERE, capture_output=True, text=True, check=True
+    ).stdout.strip()
     dest = work / f"rev-{commit}"
     app, pack = dest / "app", dest / ("pack-copy-int8" if document else "pack-int8")
     if not app.exists():
@@ -137,11 +147,17 @@ def revision(rev: str, work: Path, document: bool = False) -> tuple[Path, Path]:
         subprocess.run(["tar", "-x", "-C", str(dest)], input=archive.stdout, check=True)
     if not pack.exists():
         print(f"exporting the int8 pack of {commit}", file=sys.stderr, flush=True)
-        code = ("import sys; from pathlib import Path; from fanyi.export.convert import export_pack; "
-                "export_pack(Path(sys.argv[1]), Path(sys.argv[2]), quantize='int8', name='rev-int8')")
+        code = (
+            "import sys; from pathlib import Path; from fanyi.export.convert import export_pack; "
+            "export_pack(Path(sys.argv[1]), Path(sys.argv[2]), quantize='int8', name='rev-int8')"
+        )
         hf = "hf-opus-mt-en-zh-copy" if document else "hf-opus-mt-en-zh-random"
-        subprocess.run([sys.executable, "-c", code, str(work / hf), str(pack)],
-                       env={**os.environ, "PYTHONPATH": str(app)}, check=True, cwd=dest)
+        subprocess.run(
+            [sys.executable, "-c", code, str(work / hf), str(pack)],
+            env={**os.environ, "PYTHONPATH": str(app)},
+            check=True,
+            cwd=dest,
+        )
     return app, pack
 
 
@@ -195,23 +211,32 @@ def run_rounds(workers: list[Worker], configs: list[str], rounds: int) -> Rounds
             for worker in pass_order(workers, round_no):
                 time.sleep(PAUSE_S)
                 result.ms[config][worker.key].append(worker.ask(config)["ms"])
-        print(f"[{time.strftime('%H:%M:%S')}] round {round_no + 1}/{rounds} done, load {os.getloadavg()[0]:.2f}",
-              file=sys.stderr, flush=True)
+        print(
+            f"[{time.strftime('%H:%M:%S')}] round {round_no + 1}/{rounds} done, load {os.getloadavg()[0]:.2f}",
+            file=sys.stderr,
+            flush=True,
+        )
     return result
 
 
 def summary(result: Rounds, engines: list[str], reference: str) -> dict:
     out: dict = {}
     for config in result.ms:
-        cell: dict = {"load_avg": result.load[config],
-                      "median_ms": {k: statistics.median(v) for k, v in result.ms[config].items()},
-                      "ms": result.ms[config]}
+        cell: dict = {
+            "load_avg": result.load[config],
+            "median_ms": {k: statistics.median(v) for k, v in result.ms[config].items()},
+            "ms": result.ms[config],
+        }
         for engine in engines:
             if engine == reference:
                 continue
             ratios = result.ratios(config, engine, reference)
-            cell[engine] = {"median": statistics.median(ratios), "low": min(ratios), "high": max(ratios),
-                            "ratios": ratios}
+            cell[engine] = {
+                "median": statistics.median(ratios),
+                "low": min(ratios),
+                "high": max(ratios),
+                "ratios": ratios,
+            }
         out[config] = cell
     return out
 
@@ -219,8 +244,10 @@ def summary(result: Rounds, engines: list[str], reference: str) -> dict:
 def print_summary(data: dict, engines: list[str], reference: str) -> None:
     for config, cell in data.items():
         loads = cell["load_avg"]
-        print(f"{config}: load {min(loads):.2f}–{max(loads):.2f}; median ms "
-              + ", ".join(f"{k} {v:.0f}" for k, v in cell["median_ms"].items()))
+        print(
+            f"{config}: load {min(loads):.2f}–{max(loads):.2f}; median ms "
+            + ", ".join(f"{k} {v:.0f}" for k, v in cell["median_ms"].items())
+        )
         for engine in engines:
             if engine != reference:
                 r = cell[engine]
@@ -232,14 +259,20 @@ def main() -> None:
     parser.add_argument("--work", type=Path, default=Path("/tmp/fanyi-bench"))
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--threads", default="1,2")
-    parser.add_argument("--engines", default=f"{OURS},{REFERENCE}",
-                        help=f"comma-separated; ratios are to {REFERENCE} (or the last engine named without it)")
+    parser.add_argument(
+        "--engines",
+        default=f"{OURS},{REFERENCE}",
+        help=f"comma-separated; ratios are to {REFERENCE} (or the last engine named without it)",
+    )
     parser.add_argument("--configs", default=",".join(CONFIGS))
     parser.add_argument("--out", type=Path, help="write the rounds and ratios as JSON")
     parser.add_argument("--serve", help=argparse.SUPPRESS)
     parser.add_argument("--folder", type=Path, help=argparse.SUPPRESS)
-    parser.add_argument("--document", action="store_true",
-                        help="document throughput: the 2,000-sentence text through `fanyi file` and CTranslate2")
+    parser.add_argument(
+        "--document",
+        action="store_true",
+        help="document throughput: the 2,000-sentence text through `fanyi file` and CTranslate2",
+    )
     args = parser.parse_args()
     if args.serve:
         (serve_document if args.document else serve)(args.serve, int(args.threads), args.work, args.folder)

@@ -55,8 +55,9 @@ def pack_opens(pack: Path) -> bool:
     return True
 
 
-def build(out: Path, fingerprint: str, make: Callable[[Path], None],
-          usable: Callable[[Path], bool] = lambda _: True) -> None:
+def build(
+    out: Path, fingerprint: str, make: Callable[[Path], None], usable: Callable[[Path], bool] = lambda _: True
+) -> None:
     """Runs make(tmp) unless out is stamped with fingerprint; out appears only when complete."""
     stamp = out.parent / f"{out.name}.stamp"
     if out.exists() and stamp.exists() and stamp.read_text() == fingerprint and usable(out):
@@ -75,6 +76,7 @@ def pack_maker(hf: Path, quantize: str, name: str = "opus-mt-en-zh-random") -> C
         from fanyi.export.convert import export_pack
 
         export_pack(hf, tmp, quantize=quantize, name=f"{name}-{quantize}")
+
     return make
 
 
@@ -83,6 +85,7 @@ def ct2_maker(hf: Path, quantization: str | None) -> Callable[[Path], None]:
         import ctranslate2
 
         ctranslate2.converters.TransformersConverter(str(hf)).convert(str(tmp), quantization=quantization)
+
     return make
 
 
@@ -93,11 +96,13 @@ def optimum_fp32_maker(hf: Path) -> Callable[[Path], None]:
 
         ORTModelForSeq2SeqLM.from_pretrained(str(hf), export=True).save_pretrained(str(tmp))
         MarianTokenizer.from_pretrained(str(hf)).save_pretrained(str(tmp))
+
     return make
 
 
 def optimum_int8_maker(fp32: Path) -> Callable[[Path], None]:
     """Dynamic int8 of every ONNX file, per channel; avx512_vnni matches this CPU's flags."""
+
     def make(tmp: Path) -> None:
         from optimum.onnxruntime import ORTQuantizer
         from optimum.onnxruntime.configuration import AutoQuantizationConfig
@@ -105,13 +110,15 @@ def optimum_int8_maker(fp32: Path) -> Callable[[Path], None]:
         config = AutoQuantizationConfig.avx512_vnni(is_static=False, per_channel=True)
         for onnx_file in sorted(fp32.glob("*.onnx")):
             ORTQuantizer.from_pretrained(str(fp32), file_name=onnx_file.name).quantize(
-                save_dir=str(tmp), quantization_config=config)
+                save_dir=str(tmp), quantization_config=config
+            )
         # The quantizer writes *_quantized.onnx; ORTModelForSeq2SeqLM looks for the fp32 file names.
         for q in tmp.glob("*_quantized.onnx"):
             q.rename(tmp / q.name.replace("_quantized", ""))
         for extra in fp32.iterdir():
             if not extra.name.endswith((".onnx", ".onnx_data")) and not (tmp / extra.name).exists():
                 shutil.copy2(extra, tmp / extra.name)
+
     return make
 
 
@@ -128,8 +135,12 @@ def prepare(work: Path) -> Path:
     build(work / "optimum-int8", weights, optimum_int8_maker(work / "optimum-fp32"))
     copy = build_copy_folder(work / COPY_HF, hf)
     copy_weights = weights_fingerprint(copy)
-    build(work / "pack-copy-int8", f"{copy_weights}-{exporter_fingerprint()}",
-          pack_maker(copy, "int8", "opus-mt-en-zh-copy"), pack_opens)
+    build(
+        work / "pack-copy-int8",
+        f"{copy_weights}-{exporter_fingerprint()}",
+        pack_maker(copy, "int8", "opus-mt-en-zh-copy"),
+        pack_opens,
+    )
     build(work / "ct2-copy-int8", copy_weights, ct2_maker(copy, "int8"))
     return hf
 

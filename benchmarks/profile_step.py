@@ -26,8 +26,23 @@ from pathlib import Path
 
 import onnx
 
-SEARCH_OPS = {"TopK", "ReduceMax", "GatherND", "GatherElements", "LogSoftmax", "If", "Slice",
-              "Concat", "Squeeze", "Min", "Sub", "Exp", "Log", "ReduceSum", "ReduceLogSumExp"}
+SEARCH_OPS = {
+    "TopK",
+    "ReduceMax",
+    "GatherND",
+    "GatherElements",
+    "LogSoftmax",
+    "If",
+    "Slice",
+    "Concat",
+    "Squeeze",
+    "Min",
+    "Sub",
+    "Exp",
+    "Log",
+    "ReduceSum",
+    "ReduceLogSumExp",
+}
 
 
 def part_of_weight(name: str) -> str | None:
@@ -63,8 +78,9 @@ def classify(model: onnx.ModelProto) -> dict[str, str]:
             parts[node.name] = "self-attention"
         elif weights and weights[0]:
             parts[node.name] = weights[0]
-        elif node.op_type in SEARCH_OPS and "output projection" in {parts.get(producer[i].name) for i in node.input
-                                                                     if i in producer}:
+        elif node.op_type in SEARCH_OPS and "output projection" in {
+            parts.get(producer[i].name) for i in node.input if i in producer
+        }:
             parts[node.name] = "top ids, log-softmax"
     # the rest take the part of what they read from (a product's rescaling) or, failing that, what reads them
     for _ in range(len(graph.node)):
@@ -75,8 +91,9 @@ def classify(model: onnx.ModelProto) -> dict[str, str]:
             upstream = [parts[producer[i].name] for i in node.input if i in producer and producer[i].name in parts]
             if upstream:
                 part = upstream[0]
-                parts[node.name] = ("top ids, log-softmax" if part == "output projection" and node.op_type in SEARCH_OPS
-                                    else part)
+                parts[node.name] = (
+                    "top ids, log-softmax" if part == "output projection" and node.op_type in SEARCH_OPS else part
+                )
                 changed = True
         if not changed:
             break
@@ -154,7 +171,7 @@ def main() -> None:
     sessions.session_options = profiled  # what open_session calls
     translator = Translator(ModelPack.open(tmp), threads=args.threads)
     workload = json.loads((args.work / "workload.json").read_text(encoding="utf-8"))
-    sources = workload["sources"][:args.batch]
+    sources = workload["sources"][: args.batch]
     new_tokens = 32
     options = DecodeOptions(beams=args.beams, max_new_tokens=new_tokens, min_length=new_tokens + 1)
     translator.generate_ids(sources, options)  # warm-up: the first call's allocations are not a step's cost
@@ -170,22 +187,27 @@ def main() -> None:
     for index, file in enumerate(files):
         events = json.loads(file.read_text())
         runs = [e for e in events if e.get("name") == "model_run"]
-        measured = runs[len(runs) // 2:]  # the second call's runs
+        measured = runs[len(runs) // 2 :]  # the second call's runs
         since = measured[0]["ts"]
         ort_ms += sum(e["dur"] for e in measured) / 1000
         if index == 1:
             steps = len(measured)
         for e in events:
             if e.get("cat") == "Node" and e["name"].endswith("_kernel_time") and e["ts"] >= since:
-                part = "encoder" if index == 0 else event_part(e["name"][:-len("_kernel_time")],
-                                                               e["args"].get("op_name", ""), parts)
+                part = (
+                    "encoder"
+                    if index == 0
+                    else event_part(e["name"][: -len("_kernel_time")], e["args"].get("op_name", ""), parts)
+                )
                 if part:
                     totals[part] += e["dur"] / 1000
     kernels = sum(totals.values())
     totals["ONNX Runtime outside the kernels"] = ort_ms - kernels
     totals["Python (search, feeding)"] = wall_ms - ort_ms
-    print(f"{pack.name}: {len(sources)} source(s), beam {args.beams}, {args.threads} thread(s): "
-          f"{wall_ms:,.0f} ms, {steps} decoder steps ({wall_ms / max(steps, 1):.1f} ms per step)")
+    print(
+        f"{pack.name}: {len(sources)} source(s), beam {args.beams}, {args.threads} thread(s): "
+        f"{wall_ms:,.0f} ms, {steps} decoder steps ({wall_ms / max(steps, 1):.1f} ms per step)"
+    )
     for part, ms in sorted(totals.items(), key=lambda kv: -kv[1]):
         print(f"  {part:34s} {ms:8.1f} ms  {100 * ms / wall_ms:5.1f} %")
     if args.json:

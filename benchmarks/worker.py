@@ -75,8 +75,10 @@ def measure_speed(name: str, engine: Engine, sources: list[list[int]]) -> tuple[
         check_lengths(name, batch_out, f"{label} one batch")
         if len(batch_out) != len(sources):
             raise SystemExit(f"{name}: {label} one batch returned {len(batch_out)} rows for {len(sources)}")
-        times[f"{label}/b1"] = {"ms": 1000 * sum(per_sentence) / len(sources),
-                                "median_ms": 1000 * statistics.median(per_sentence)}
+        times[f"{label}/b1"] = {
+            "ms": 1000 * sum(per_sentence) / len(sources),
+            "median_ms": 1000 * statistics.median(per_sentence),
+        }
         times[f"{label}/batch"] = {"ms": 1000 * batch_seconds, "per_sentence_ms": 1000 * batch_seconds / len(sources)}
         outputs[label] = rows
     return times, outputs
@@ -92,7 +94,7 @@ def measure_first_token(engine: Engine, source: list[int]) -> float | None:
 
 def prefixes_of(outputs: list[list[int]]) -> list[list[int]]:
     """Teacher-forcing prefixes: the decoder start and the reference's tokens before each step."""
-    return [[PAD] + out[:NEW_TOKENS - 1] for out in outputs]
+    return [[PAD] + out[: NEW_TOKENS - 1] for out in outputs]
 
 
 def write_reference(engine: Engine, sources: list[list[int]], greedy: list[list[int]], path: Path) -> None:
@@ -148,10 +150,19 @@ def main() -> None:
     peak = vm_hwm_mib()  # before the quality pass, whose batches are not part of the timed work
 
     result = {
-        "engine": spec.name, "threads": args.threads, "folder": spec.folder, "folder_mib": folder_mib(folder),
-        "import_s": import_seconds, "load_s": load_seconds, "rss_after_load_mib": rss_after_load,
-        "peak_rss_mib": peak, "load_avg": [load_avg_before, os.getloadavg()[0]], "times": times, "first_token_ms": first_token_ms,
-        "distinct_greedy_outputs": len({tuple(o) for o in outputs["greedy"]}), "outputs": outputs,
+        "engine": spec.name,
+        "threads": args.threads,
+        "folder": spec.folder,
+        "folder_mib": folder_mib(folder),
+        "import_s": import_seconds,
+        "load_s": load_seconds,
+        "rss_after_load_mib": rss_after_load,
+        "peak_rss_mib": peak,
+        "load_avg": [load_avg_before, os.getloadavg()[0]],
+        "times": times,
+        "first_token_ms": first_token_ms,
+        "distinct_greedy_outputs": len({tuple(o) for o in outputs["greedy"]}),
+        "outputs": outputs,
     }
     if args.reference:
         write_reference(engine, sources, outputs["greedy"], args.work / "reference.json")
@@ -159,8 +170,11 @@ def main() -> None:
         reference = json.loads((args.work / "reference.json").read_text())
         result["agreement"] = agreement(engine, sources, reference)
     args.out.write_text(json.dumps(result))
-    print(f"{spec.name} threads={args.threads}: load {load_seconds:.2f}s, "
-          + ", ".join(f"{k} {v['ms']:.0f}ms" for k, v in times.items()), file=sys.stderr)
+    print(
+        f"{spec.name} threads={args.threads}: load {load_seconds:.2f}s, "
+        + ", ".join(f"{k} {v['ms']:.0f}ms" for k, v in times.items()),
+        file=sys.stderr,
+    )
 
 
 if __name__ == "__main__":

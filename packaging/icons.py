@@ -17,8 +17,18 @@ from pathlib import Path
 SIZES = (16, 24, 32, 48, 64, 128, 256, 512, 1024)
 ICO_SIZES = (16, 24, 32, 48, 64, 128, 256)  # 256 is the largest an .ico entry can describe
 # iconutil's names: each size at 1x and 2x
-ICONSET = {"16x16": 16, "16x16@2x": 32, "32x32": 32, "32x32@2x": 64, "128x128": 128, "128x128@2x": 256,
-           "256x256": 256, "256x256@2x": 512, "512x512": 512, "512x512@2x": 1024}
+ICONSET = {
+    "16x16": 16,
+    "16x16@2x": 32,
+    "32x32": 32,
+    "32x32@2x": 64,
+    "128x128": 128,
+    "128x128@2x": 256,
+    "256x256": 256,
+    "256x256@2x": 512,
+    "512x512": 512,
+    "512x512@2x": 1024,
+}
 
 
 def render_pngs(svg: Path) -> dict[int, bytes]:

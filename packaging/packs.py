@@ -51,40 +51,79 @@ def build_parser() -> argparse.ArgumentParser:
     b = sub.add_parser("build", help="build, score, gate and zip every pack; write catalog.json and quality.md")
     b.add_argument("--packs", type=Path, default=ROOT / "packaging" / "packs.json", help="the list of packs")
     b.add_argument("--only", action="append", default=[], metavar="ID", help="build only these packs")
-    b.add_argument("--out", type=Path, default=ROOT / "dist" / "packs",
-                   help="where the archives, catalog.json and quality.md go (default: dist/packs)")
-    b.add_argument("--hf-dir", action="append", type=_hf_dir, default=[], metavar="ID=PATH",
-                   help="take pack ID's model from this local Hugging Face folder instead of downloading it")
-    b.add_argument("--test-set", action="append", nargs=4, default=[], metavar=("PAIR", "NAME", "SRC", "REF"),
-                   help="a test set for one direction (PAIR such as en-zh): source and reference files, "
-                        "a sentence a line")
-    b.add_argument("--flores", type=Path, metavar="DIR",
-                   help="FLORES-200's devtest folder (eng_Latn.devtest, zho_Hans.devtest), "
-                        "for directions without --test-set")
+    b.add_argument(
+        "--out",
+        type=Path,
+        default=ROOT / "dist" / "packs",
+        help="where the archives, catalog.json and quality.md go (default: dist/packs)",
+    )
+    b.add_argument(
+        "--hf-dir",
+        action="append",
+        type=_hf_dir,
+        default=[],
+        metavar="ID=PATH",
+        help="take pack ID's model from this local Hugging Face folder instead of downloading it",
+    )
+    b.add_argument(
+        "--test-set",
+        action="append",
+        nargs=4,
+        default=[],
+        metavar=("PAIR", "NAME", "SRC", "REF"),
+        help="a test set for one direction (PAIR such as en-zh): source and reference files, a sentence a line",
+    )
+    b.add_argument(
+        "--flores",
+        type=Path,
+        metavar="DIR",
+        help="FLORES-200's devtest folder (eng_Latn.devtest, zho_Hans.devtest), for directions without --test-set",
+    )
     b.add_argument("--limit", type=int, help="score on the first N sentences of each test set only")
-    b.add_argument("--llm-limit", type=int, metavar="N",
-                   help="score translation LLMs on the first N of those only (PyTorch on a CPU is slow); "
-                        "quality.md compares every pack on the sentences all of them translated")
-    b.add_argument("--base-url", action="append", required=True, metavar="URL",
-                   help="where the archives will be published; an archive's URLs are these + '/' + its name, "
-                        "in order")
-    b.add_argument("--catalog-url", action="append", default=[], metavar="URL",
-                   help="where this catalog will be published (the app refreshes from there)")
+    b.add_argument(
+        "--llm-limit",
+        type=int,
+        metavar="N",
+        help="score translation LLMs on the first N of those only (PyTorch on a CPU is slow); "
+        "quality.md compares every pack on the sentences all of them translated",
+    )
+    b.add_argument(
+        "--base-url",
+        action="append",
+        required=True,
+        metavar="URL",
+        help="where the archives will be published; an archive's URLs are these + '/' + its name, in order",
+    )
+    b.add_argument(
+        "--catalog-url",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="where this catalog will be published (the app refreshes from there)",
+    )
     b.add_argument("--serial", type=int, help="the catalog's serial (default: the UTC time as YYYYMMDDHHMM)")
     b.add_argument("--max-bleu-loss", type=float, default=1.0, help="most BLEU int8 may lose against PyTorch")
     b.add_argument("--max-chrf-loss", type=float, default=1.0, help="most chrF int8 may lose against PyTorch")
     b.add_argument("--max-int4-bleu-loss", type=float, default=1.5, help="most BLEU int4 may lose against PyTorch")
     b.add_argument("--max-int4-chrf-loss", type=float, default=1.5, help="most chrF int4 may lose against PyTorch")
-    b.add_argument("--min-int8-agreement", type=float,
-                   help="least teacher-forced top-1 agreement of the int8 pack (default: validation's 0.9)")
-    b.add_argument("--min-int4-agreement", type=float,
-                   help="least teacher-forced top-1 agreement of the int4 pack (default: 0.8)")
-    b.add_argument("--allow-reference-disagreement", action="store_true",
-                   help="record a reference even when int8 agrees with PyTorch on none of the sentences "
-                        "(tiny random test models only)")
+    b.add_argument(
+        "--min-int8-agreement",
+        type=float,
+        help="least teacher-forced top-1 agreement of the int8 pack (default: validation's 0.9)",
+    )
+    b.add_argument(
+        "--min-int4-agreement", type=float, help="least teacher-forced top-1 agreement of the int4 pack (default: 0.8)"
+    )
+    b.add_argument(
+        "--allow-reference-disagreement",
+        action="store_true",
+        help="record a reference even when int8 agrees with PyTorch on none of the sentences "
+        "(tiny random test models only)",
+    )
 
-    f = sub.add_parser("fetch-default",
-                       help="download the catalog's default pack into models/ and the catalog into assets/")
+    f = sub.add_parser(
+        "fetch-default", help="download the catalog's default pack into models/ and the catalog into assets/"
+    )
     f.add_argument("--catalog-url", required=True)
     f.add_argument("--models", type=Path, default=ROOT / "models")
     f.add_argument("--assets", type=Path, default=ROOT / "assets")
@@ -102,22 +141,31 @@ def _build(args: argparse.Namespace) -> int:
             if unknown := set(ids) - {s.id for s in specs}:
                 raise SpecError(f"{option}: {', '.join(sorted(unknown))} not in {args.packs}")
         specs = [s for s in specs if not args.only or s.id in args.only]
-        test_sets = {_pair(pair): from_files(name, Path(src), Path(ref), args.limit)
-                     for pair, name, src, ref in args.test_set}
+        test_sets = {
+            _pair(pair): from_files(name, Path(src), Path(ref), args.limit) for pair, name, src, ref in args.test_set
+        }
     except (SpecError, TestSetError, argparse.ArgumentTypeError) as exc:
         print(f"packs.py: error: {exc}", file=sys.stderr)
         return 2
-    max_loss = {"int8": {"BLEU": args.max_bleu_loss, "chrF": args.max_chrf_loss},
-                "int4": {"BLEU": args.max_int4_bleu_loss, "chrF": args.max_int4_chrf_loss}}
+    max_loss = {
+        "int8": {"BLEU": args.max_bleu_loss, "chrF": args.max_chrf_loss},
+        "int4": {"BLEU": args.max_int4_bleu_loss, "chrF": args.max_int4_chrf_loss},
+    }
     opts = pipeline.BuildOptions(
-        out=args.out, base_urls=tuple(args.base_url), hf_dirs=dict(args.hf_dir), test_sets=test_sets,
-        flores_dir=args.flores, limit=args.limit, llm_limit=args.llm_limit, max_loss=max_loss,
-        allow_reference_disagreement=args.allow_reference_disagreement)
+        out=args.out,
+        base_urls=tuple(args.base_url),
+        hf_dirs=dict(args.hf_dir),
+        test_sets=test_sets,
+        flores_dir=args.flores,
+        limit=args.limit,
+        llm_limit=args.llm_limit,
+        max_loss=max_loss,
+        allow_reference_disagreement=args.allow_reference_disagreement,
+    )
     given = {"int8": args.min_int8_agreement, "int4": args.min_int4_agreement}
     opts = dataclasses.replace(opts, min_top1={**opts.min_top1, **{k: v for k, v in given.items() if v is not None}})
     try:
-        built = pipeline.build_release(specs, opts, serial=args.serial, catalog_urls=tuple(args.catalog_url),
-                                       say=_say)
+        built = pipeline.build_release(specs, opts, serial=args.serial, catalog_urls=tuple(args.catalog_url), say=_say)
     except pipeline.PackFailed as exc:
         print(f"packs.py: release FAILED, no catalog written: {exc}", file=sys.stderr)
         return 1

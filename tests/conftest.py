@@ -79,15 +79,21 @@ def _biased_copy(hf: Path, out: Path, bias: dict[str, float]) -> Path:
 def looping_pack(tiny_hf_en_zh, models_root) -> Path:
     """An en→zh pack that says 好 over and over whatever it is given, as opus-mt does on some inputs,
     and never ends a sentence by itself: kept from repeating itself, it runs on (past any length bound)."""
-    return _export(_biased_copy(tiny_hf_en_zh, models_root / "hf-looping", {"好": 50.0, "</s>": -100.0}),
-                   models_root / "tiny-looping", "none")
+    return _export(
+        _biased_copy(tiny_hf_en_zh, models_root / "hf-looping", {"好": 50.0, "</s>": -100.0}),
+        models_root / "tiny-looping",
+        "none",
+    )
 
 
 @pytest.fixture(scope="session")
 def silent_pack(tiny_hf_en_zh, models_root) -> Path:
     """An en→zh pack that ends every translation at once, and when made to go on says only a space."""
-    return _export(_biased_copy(tiny_hf_en_zh, models_root / "hf-silent", {"</s>": 50.0, "▁": 40.0}),
-                   models_root / "tiny-silent", "none")
+    return _export(
+        _biased_copy(tiny_hf_en_zh, models_root / "hf-silent", {"</s>": 50.0, "▁": 40.0}),
+        models_root / "tiny-silent",
+        "none",
+    )
 
 
 @pytest.fixture(scope="session")
@@ -111,6 +117,7 @@ def user_dirs(tmp_path, monkeypatch) -> Path:
 
 # --- many-to-many families: mBART-50, M2M100, NLLB-200 ---------------------------------------------
 
+
 @pytest.fixture(scope="session")
 def tiny_hf_many(models_root):
     """family → a tiny random Hugging Face folder of that family, built on first use."""
@@ -133,8 +140,7 @@ def tiny_many_pack(tiny_hf_many, models_root):
 
     def get(family: str, quantize: str = "none") -> Path:
         if (family, quantize) not in built:
-            built[family, quantize] = _export(tiny_hf_many(family), models_root / f"tiny-{family}-{quantize}",
-                                              quantize)
+            built[family, quantize] = _export(tiny_hf_many(family), models_root / f"tiny-{family}-{quantize}", quantize)
         return built[family, quantize]
 
     return get
@@ -147,6 +153,7 @@ def tiny_nllb_pack(tiny_many_pack) -> Path:
 
 
 # --- decoder-only LLM families: HunYuan dense (HY-MT1.5), Qwen3, Gemma 3 ------------------------------
+
 
 @pytest.fixture(scope="session")
 def tiny_hf_llm(models_root):
@@ -202,6 +209,8 @@ def ocr_models() -> Path:
     folder = ocr.models_dir()
     missing = [name for name in (ocr.DET_MODEL, ocr.REC_MODEL) if not (folder / name).is_file()]
     if missing:
-        pytest.skip(f"the OCR models are not in {folder} ({', '.join(missing)}); "
-                    "`make ocr-models` or `python packaging/ocr_models.py` puts them there")
+        pytest.skip(
+            f"the OCR models are not in {folder} ({', '.join(missing)}); "
+            "`make ocr-models` or `python packaging/ocr_models.py` puts them there"
+        )
     return folder

@@ -30,11 +30,27 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(SITE))
 import isolation_guard  # noqa: E402
 
-XDG = {"XDG_CONFIG_HOME": ".config", "XDG_DATA_HOME": ".local/share", "XDG_CACHE_HOME": ".cache",
-       "XDG_STATE_HOME": ".local/state", "XDG_RUNTIME_DIR": "runtime"}
-DROPPED = ("FANYI_DATA_DIR", "FANYI_CONFIG_DIR", "FANYI_MODELS_DIR", "FANYI_CATALOG_URL", "HF_HOME",
-           "HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE", "TRANSFORMERS_CACHE", "HF_DATASETS_CACHE", "TORCH_HOME",
-           "XDG_CONFIG_DIRS", "XDG_DATA_DIRS")
+XDG = {
+    "XDG_CONFIG_HOME": ".config",
+    "XDG_DATA_HOME": ".local/share",
+    "XDG_CACHE_HOME": ".cache",
+    "XDG_STATE_HOME": ".local/state",
+    "XDG_RUNTIME_DIR": "runtime",
+}
+DROPPED = (
+    "FANYI_DATA_DIR",
+    "FANYI_CONFIG_DIR",
+    "FANYI_MODELS_DIR",
+    "FANYI_CATALOG_URL",
+    "HF_HOME",
+    "HF_HUB_CACHE",
+    "HUGGINGFACE_HUB_CACHE",
+    "TRANSFORMERS_CACHE",
+    "HF_DATASETS_CACHE",
+    "TORCH_HOME",
+    "XDG_CONFIG_DIRS",
+    "XDG_DATA_DIRS",
+)
 _saved_environ: dict[str, str] = {}
 _root: Path | None = None
 _reported = 0  # how much of the guard's log has been reported
@@ -42,8 +58,12 @@ _reported = 0  # how much of the guard's log has been reported
 
 def home_env(home: Path) -> dict[str, str]:
     """HOME and the XDG folders under ``home`` (made, the runtime folder private as Qt requires)."""
-    env = {"HOME": str(home), "USERPROFILE": str(home), "APPDATA": str(home / "AppData" / "Roaming"),
-           "LOCALAPPDATA": str(home / "AppData" / "Local")}
+    env = {
+        "HOME": str(home),
+        "USERPROFILE": str(home),
+        "APPDATA": str(home / "AppData" / "Roaming"),
+        "LOCALAPPDATA": str(home / "AppData" / "Local"),
+    }
     for name, sub in XDG.items():
         env[name] = str(home / sub)
     for path in (home / sub for sub in XDG.values()):
@@ -76,8 +96,13 @@ def pytest_configure(config: pytest.Config) -> None:
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(SITE), env.get("PYTHONPATH")) if p)
     for name in DROPPED:
         env.pop(name, None)
-    env.update(home_env(_root / "home"), OMP_NUM_THREADS="1", HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1",
-               HF_HUB_DISABLE_TELEMETRY="1")
+    env.update(
+        home_env(_root / "home"),
+        OMP_NUM_THREADS="1",
+        HF_HUB_OFFLINE="1",
+        TRANSFORMERS_OFFLINE="1",
+        HF_HUB_DISABLE_TELEMETRY="1",
+    )
     isolation_guard.install()
 
 

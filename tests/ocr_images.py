@@ -30,8 +30,15 @@ def chinese_family() -> str:
     return "Droid Sans Fallback" if "Droid Sans Fallback" in families else families[0]
 
 
-def draw(texts: Sequence[tuple[int, int, str]], size: tuple[int, int], *, family: str = "DejaVu Sans",
-         pixels: int = 20, background: str = "white", color: str = "black") -> np.ndarray:
+def draw(
+    texts: Sequence[tuple[int, int, str]],
+    size: tuple[int, int],
+    *,
+    family: str = "DejaVu Sans",
+    pixels: int = 20,
+    background: str = "white",
+    color: str = "black",
+) -> np.ndarray:
     """An RGB image of ``size`` (width, height) with each text drawn with its baseline's left end at (x, y)."""
     _app()
     from PySide6.QtGui import QColor, QFont, QImage, QPainter
@@ -50,8 +57,9 @@ def draw(texts: Sequence[tuple[int, int, str]], size: tuple[int, int], *, family
     return rows[:, : size[0] * 3].reshape(size[1], size[0], 3).copy()
 
 
-def draw_lines(lines: Sequence[str], *, pixels: int = 20, margin: int = 16, spacing: float = 1.6,
-               **style) -> np.ndarray:
+def draw_lines(
+    lines: Sequence[str], *, pixels: int = 20, margin: int = 16, spacing: float = 1.6, **style
+) -> np.ndarray:
     """The lines one under another, as text in a window: ``spacing`` line heights apart."""
     _app()
     from PySide6.QtGui import QFont, QFontMetrics

@@ -131,7 +131,7 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if route.slow:
             for offset in range(start, end, 16384):
-                self.wfile.write(body[offset:min(end, offset + 16384)])
+                self.wfile.write(body[offset : min(end, offset + 16384)])
                 self.wfile.flush()
                 server._release.wait(route.slow)
         else:
@@ -163,8 +163,9 @@ class CancelAfter(CancelToken):
 
 
 # --- archives and catalogs -------------------------------------------------------------------------
-def make_archive(pack: Path, dest: Path, name: str, version: int, *, folder: bool = True,
-                 extra: dict[str, bytes] | None = None) -> Path:
+def make_archive(
+    pack: Path, dest: Path, name: str, version: int, *, folder: bool = True, extra: dict[str, bytes] | None = None
+) -> Path:
     """A pack .zip as the release pipeline publishes it: manifest name and pack_version set."""
     manifest = json.loads((pack / "manifest.json").read_text(encoding="utf-8"))
     manifest.update(name=name, pack_version=version)
@@ -185,16 +186,26 @@ def unpacked_size(pack: Path) -> int:
 def entry(pack_id: str, version: int, zip_path: Path, urls: list[str], *, unpacked: int, **changes) -> dict:
     digest = file_digest(zip_path)
     doc = {
-        "id": pack_id, "version": version, "default": True,
+        "id": pack_id,
+        "version": version,
+        "default": True,
         "display_name": {"en": "English → Chinese", "zh_CN": "英语 → 中文"},
-        "model_id": "Helsinki-NLP/opus-mt-en-zh", "revision": "0" * 40, "architecture": "marian",
-        "source_langs": ["en"], "target_langs": ["zh"], "target_tokens": ["cmn_Hans", "cmn_Hant", "yue"],
-        "quantization": "int8", "format_version": FORMAT_VERSION,
-        "archive": {"file": zip_path.name, "size": digest["size"], "sha256": digest["sha256"],
-                    "unpacked_size": unpacked},
+        "model_id": "Helsinki-NLP/opus-mt-en-zh",
+        "revision": "0" * 40,
+        "architecture": "marian",
+        "source_langs": ["en"],
+        "target_langs": ["zh"],
+        "target_tokens": ["cmn_Hans", "cmn_Hant", "yue"],
+        "quantization": "int8",
+        "format_version": FORMAT_VERSION,
+        "archive": {
+            "file": zip_path.name,
+            "size": digest["size"],
+            "sha256": digest["sha256"],
+            "unpacked_size": unpacked,
+        },
         "urls": urls,
-        "license": {"name": "CC-BY-4.0", "url": "https://creativecommons.org/licenses/by/4.0/",
-                    "commercial_use": True},
+        "license": {"name": "CC-BY-4.0", "url": "https://creativecommons.org/licenses/by/4.0/", "commercial_use": True},
         "quality": {"test_set": "FLORES-200 devtest", "bleu": {"pytorch": 31.2, "fp32": 31.2, "int8": 30.9}},
     }
     doc.update(changes)
@@ -202,8 +213,15 @@ def entry(pack_id: str, version: int, zip_path: Path, urls: list[str], *, unpack
 
 
 def catalog_doc(entries: list[dict], serial: int = 1, catalog_urls: list[str] | None = None) -> bytes:
-    return json.dumps({"schema": 1, "serial": serial, "generated": "2026-12-01T00:00:00Z",
-                       "catalog_urls": catalog_urls or [], "packs": entries}).encode()
+    return json.dumps(
+        {
+            "schema": 1,
+            "serial": serial,
+            "generated": "2026-12-01T00:00:00Z",
+            "catalog_urls": catalog_urls or [],
+            "packs": entries,
+        }
+    ).encode()
 
 
 def copy_pack(pack: Path, dest: Path, name: str, version: int | None) -> Path:
@@ -243,8 +261,14 @@ def publish(server, archives, tiny_pack_int8, monkeypatch):
     def go(version: int = 1, serial: int | None = None, **changes) -> dict:
         archive = archives[version]
         server.routes.setdefault(f"/packs/{archive.name}", Route(archive.read_bytes()))
-        doc = entry(PACK_ID, version, archive, [server.url(f"/packs/{archive.name}")],
-                    unpacked=unpacked_size(tiny_pack_int8), **changes)
+        doc = entry(
+            PACK_ID,
+            version,
+            archive,
+            [server.url(f"/packs/{archive.name}")],
+            unpacked=unpacked_size(tiny_pack_int8),
+            **changes,
+        )
         server.routes["/catalog.json"] = Route(catalog_doc([doc], serial=serial or version))
         monkeypatch.setenv("FANYI_CATALOG_URL", server.url("/catalog.json"))
         return doc

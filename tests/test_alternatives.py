@@ -35,11 +35,16 @@ def test_the_ranked_hypotheses_are_generates_n_best(tiny_translator: Translator,
     with torch.no_grad():
         out = model.generate(**batch, num_beams=BEAMS, num_return_sequences=BEAMS)
     eos, pad = model.config.eos_token_id, model.config.pad_token_id
-    expected = [[row[1:row.index(eos) + 1] if eos in row else [t for t in row[1:] if t != pad]
-                 for row in out.tolist()[i * BEAMS:(i + 1) * BEAMS]] for i in range(len(texts))]
+    expected = [
+        [
+            row[1 : row.index(eos) + 1] if eos in row else [t for t in row[1:] if t != pad]
+            for row in out.tolist()[i * BEAMS : (i + 1) * BEAMS]
+        ]
+        for i in range(len(texts))
+    ]
     for row, hypotheses in sorted(ranked.items()):
         assert hypotheses[0] == best[row]
-        assert hypotheses == expected[row][:len(hypotheses)] and len(hypotheses) >= 2
+        assert hypotheses == expected[row][: len(hypotheses)] and len(hypotheses) >= 2
 
 
 def test_alternatives_are_the_next_best_translations_without_repeats(tiny_translator: Translator):
@@ -48,6 +53,9 @@ def test_alternatives_are_the_next_best_translations_without_repeats(tiny_transl
     alternatives = tiny_translator.alternatives(text, 3, options)
     assert 1 <= len(alternatives) <= 3 and len(set(alternatives)) == len(alternatives)
     ranked: dict[int, list[list[int]]] = {}
-    _drain(tiny_translator.decode_ids([tiny_translator.encode(text, options)], DecodeOptions(target="cmn_Hans",
-                                                                                            beams=4), ranked=ranked))
+    _drain(
+        tiny_translator.decode_ids(
+            [tiny_translator.encode(text, options)], DecodeOptions(target="cmn_Hans", beams=4), ranked=ranked
+        )
+    )
     assert alternatives[0] == tiny_translator.tokenizer.decode(ranked[0][1])

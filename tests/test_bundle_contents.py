@@ -13,40 +13,43 @@ sys.path.insert(0, str(ROOT / "packaging" / "pyinstaller"))
 import contents  # noqa: E402
 
 
-@pytest.mark.parametrize("dest, kept", [
-    ("PySide6/Qt/plugins/imageformats/libqsvg.so", True),  # the app icon is an SVG
-    ("PySide6/Qt/plugins/iconengines/libqsvgicon.so", True),
-    ("PySide6/Qt/plugins/platforms/libqxcb.so", True),
-    ("PySide6/Qt/plugins/platformthemes/libqxdgdesktopportal.so", True),
-    ("PySide6/Qt/translations/qtbase_zh_CN.qm", True),
-    ("PySide6\\translations\\qtbase_zh_CN.qm", True),
-    ("PySide6/Qt/lib/libQt6Gui.so.6", True),
-    ("libglib-2.0.so.0", True),  # QtCore's event loop
-    ("onnxruntime/capi/libonnxruntime_providers_shared.so", True),
-    ("PySide6/Qt/plugins/imageformats/libqjpeg.so", False),
-    ("PySide6\\plugins\\imageformats\\qgif.dll", False),
-    ("PySide6/Qt/plugins/platforms/libqeglfs.so", False),
-    ("PySide6/Qt/plugins/platformthemes/libqgtk3.so", False),
-    ("PySide6\\translations\\qtbase_de.qm", False),
-    ("PySide6/Qt/translations/qt_zh_CN.qm", False),
-    ("PySide6/Qt/lib/libQt6Network.so.6", True),  # QLocalServer: one instance per user
-    ("PySide6\\Qt6Network.dll", True),
-    ("PySide6/Qt/plugins/tls/libqopensslbackend.so", False),
-    ("PySide6/Qt/plugins/networkinformation/libqnetworklistmanager.so", False),
-    ("PySide6\\opengl32sw.dll", False),
-    ("libcairo.so.2", False),
-    ("libgobject-2.0.so.0", False),
-    # OpenCC (fanyi.variants): its module and dictionaries, not its tools, static libraries and headers
-    ("opencc/clib/opencc_clib.cpython-311-x86_64-linux-gnu.so", True),
-    ("opencc\\clib\\opencc_clib.cp311-win_amd64.pyd", True),
-    ("opencc/clib/share/opencc/s2twp.json", True),
-    ("opencc/clib/share/opencc/TWPhrases.ocd2", True),
-    ("opencc/clib/bin/opencc", False),
-    ("opencc\\clib\\bin\\opencc_dict.exe", False),
-    ("opencc/clib/lib64/libopencc.a", False),
-    ("opencc\\clib\\lib\\opencc.lib", False),
-    ("opencc/clib/include/opencc/opencc.h", False),
-])
+@pytest.mark.parametrize(
+    "dest, kept",
+    [
+        ("PySide6/Qt/plugins/imageformats/libqsvg.so", True),  # the app icon is an SVG
+        ("PySide6/Qt/plugins/iconengines/libqsvgicon.so", True),
+        ("PySide6/Qt/plugins/platforms/libqxcb.so", True),
+        ("PySide6/Qt/plugins/platformthemes/libqxdgdesktopportal.so", True),
+        ("PySide6/Qt/translations/qtbase_zh_CN.qm", True),
+        ("PySide6\\translations\\qtbase_zh_CN.qm", True),
+        ("PySide6/Qt/lib/libQt6Gui.so.6", True),
+        ("libglib-2.0.so.0", True),  # QtCore's event loop
+        ("onnxruntime/capi/libonnxruntime_providers_shared.so", True),
+        ("PySide6/Qt/plugins/imageformats/libqjpeg.so", False),
+        ("PySide6\\plugins\\imageformats\\qgif.dll", False),
+        ("PySide6/Qt/plugins/platforms/libqeglfs.so", False),
+        ("PySide6/Qt/plugins/platformthemes/libqgtk3.so", False),
+        ("PySide6\\translations\\qtbase_de.qm", False),
+        ("PySide6/Qt/translations/qt_zh_CN.qm", False),
+        ("PySide6/Qt/lib/libQt6Network.so.6", True),  # QLocalServer: one instance per user
+        ("PySide6\\Qt6Network.dll", True),
+        ("PySide6/Qt/plugins/tls/libqopensslbackend.so", False),
+        ("PySide6/Qt/plugins/networkinformation/libqnetworklistmanager.so", False),
+        ("PySide6\\opengl32sw.dll", False),
+        ("libcairo.so.2", False),
+        ("libgobject-2.0.so.0", False),
+        # OpenCC (fanyi.variants): its module and dictionaries, not its tools, static libraries and headers
+        ("opencc/clib/opencc_clib.cpython-311-x86_64-linux-gnu.so", True),
+        ("opencc\\clib\\opencc_clib.cp311-win_amd64.pyd", True),
+        ("opencc/clib/share/opencc/s2twp.json", True),
+        ("opencc/clib/share/opencc/TWPhrases.ocd2", True),
+        ("opencc/clib/bin/opencc", False),
+        ("opencc\\clib\\bin\\opencc_dict.exe", False),
+        ("opencc/clib/lib64/libopencc.a", False),
+        ("opencc\\clib\\lib\\opencc.lib", False),
+        ("opencc/clib/include/opencc/opencc.h", False),
+    ],
+)
 def test_keep(dest, kept):
     assert contents.keep(dest) is kept
 

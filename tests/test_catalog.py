@@ -12,25 +12,45 @@ from fanyi.packs import catalog
 from fanyi.packs.catalog import CatalogError
 
 ENTRY = {
-    "id": "opus-mt-en-zh", "version": 1, "default": True,
+    "id": "opus-mt-en-zh",
+    "version": 1,
+    "default": True,
     "display_name": {"en": "English → Chinese", "zh_CN": "英语 → 中文"},
-    "model_id": "Helsinki-NLP/opus-mt-en-zh", "revision": "a4193836671069f1f80ce341f9227a850ffb52d4",
-    "architecture": "marian", "source_langs": ["en"], "target_langs": ["zh"],
-    "target_tokens": ["cmn_Hans", "cmn_Hant", "yue"], "quantization": "int8", "format_version": 2,
-    "archive": {"file": "opus-mt-en-zh-int8-v1.zip", "size": 81_000_000, "sha256": "ab" * 32,
-                "unpacked_size": 82_000_000},
+    "model_id": "Helsinki-NLP/opus-mt-en-zh",
+    "revision": "a4193836671069f1f80ce341f9227a850ffb52d4",
+    "architecture": "marian",
+    "source_langs": ["en"],
+    "target_langs": ["zh"],
+    "target_tokens": ["cmn_Hans", "cmn_Hant", "yue"],
+    "quantization": "int8",
+    "format_version": 2,
+    "archive": {
+        "file": "opus-mt-en-zh-int8-v1.zip",
+        "size": 81_000_000,
+        "sha256": "ab" * 32,
+        "unpacked_size": 82_000_000,
+    },
     "urls": ["https://example.org/a/opus-mt-en-zh-int8-v1.zip", "https://mirror.example.cn/opus-mt-en-zh-int8-v1.zip"],
     "license": {"name": "Apache-2.0", "url": "https://www.apache.org/licenses/LICENSE-2.0", "commercial_use": True},
-    "quality": {"test_set": "FLORES-200 devtest", "bleu": {"pytorch": 31.2, "fp32": 31.2, "int8": 30.9},
-                "chrf": {"pytorch": 28.0, "fp32": 28.0, "int8": 27.7}, "int8_top1_agreement": 0.97},
+    "quality": {
+        "test_set": "FLORES-200 devtest",
+        "bleu": {"pytorch": 31.2, "fp32": 31.2, "int8": 30.9},
+        "chrf": {"pytorch": 28.0, "fp32": 28.0, "int8": 27.7},
+        "int8_top1_agreement": 0.97,
+    },
 }
 
 
 def doc(serial: int = 5, **entry_changes) -> dict:
     entry = copy.deepcopy(ENTRY)
     entry.update(entry_changes)
-    return {"schema": 1, "serial": serial, "generated": "2026-12-03T00:00:00Z",
-            "catalog_urls": ["https://example.org/catalog.json"], "packs": [entry]}
+    return {
+        "schema": 1,
+        "serial": serial,
+        "generated": "2026-12-03T00:00:00Z",
+        "catalog_urls": ["https://example.org/catalog.json"],
+        "packs": [entry],
+    }
 
 
 def test_parse_reads_every_field_and_round_trips():
@@ -47,27 +67,30 @@ def test_parse_reads_every_field_and_round_trips():
     assert again.packs == cat.packs and again.serial == 5 and again.catalog_urls == cat.catalog_urls
 
 
-@pytest.mark.parametrize("change, message", [
-    ({"version": "1"}, "'version' has the wrong type"),
-    ({"version": True}, "'version' has the wrong type"),
-    ({"id": "../evil"}, "invalid id"),
-    ({"archive": {**ENTRY["archive"], "file": "../x.zip"}}, "invalid archive file name"),
-    ({"archive": {**ENTRY["archive"], "sha256": "00"}}, "64 hex digits"),
-    ({"archive": {**ENTRY["archive"], "size": 10**13}}, "out of range"),
-    ({"urls": []}, "non-empty list"),
-    ({"urls": ["file:///etc/passwd"]}, "http(s) URLs"),
-    ({"quantization": "INT 4"}, "invalid quantization"),
-    ({"architecture": "../t5"}, "invalid architecture"),
-    ({"kv_cache_bytes": -1}, "kv_cache_bytes is out of range"),
-    ({"quality": [{"test_set": "x", "source": "English"}]}, "must be language codes"),
-    ({"license": {**ENTRY["license"], "excluded_territories": ["Europe"]}}, "invalid values"),
-    ({"license": {**ENTRY["license"], "restrictions": {"zh_CN": ["仅限"]}}}, "need an 'en' list"),
-    ({"license": {**ENTRY["license"], "restrictions": {"en": ["x" * 2001]}}}, "1 to 2000 characters"),
-    ({"license": {**ENTRY["license"], "restrictions": {"en": "not a list"}}}, "lists of at most 16"),
-    ({"license": {**ENTRY["license"], "max_monthly_active_users": 0}}, "must be positive"),
-    ({"source_langs": ["English"]}, "invalid values"),
-    ({"display_name": {"zh_CN": "中文"}}, "'en' name"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"version": "1"}, "'version' has the wrong type"),
+        ({"version": True}, "'version' has the wrong type"),
+        ({"id": "../evil"}, "invalid id"),
+        ({"archive": {**ENTRY["archive"], "file": "../x.zip"}}, "invalid archive file name"),
+        ({"archive": {**ENTRY["archive"], "sha256": "00"}}, "64 hex digits"),
+        ({"archive": {**ENTRY["archive"], "size": 10**13}}, "out of range"),
+        ({"urls": []}, "non-empty list"),
+        ({"urls": ["file:///etc/passwd"]}, "http(s) URLs"),
+        ({"quantization": "INT 4"}, "invalid quantization"),
+        ({"architecture": "../t5"}, "invalid architecture"),
+        ({"kv_cache_bytes": -1}, "kv_cache_bytes is out of range"),
+        ({"quality": [{"test_set": "x", "source": "English"}]}, "must be language codes"),
+        ({"license": {**ENTRY["license"], "excluded_territories": ["Europe"]}}, "invalid values"),
+        ({"license": {**ENTRY["license"], "restrictions": {"zh_CN": ["仅限"]}}}, "need an 'en' list"),
+        ({"license": {**ENTRY["license"], "restrictions": {"en": ["x" * 2001]}}}, "1 to 2000 characters"),
+        ({"license": {**ENTRY["license"], "restrictions": {"en": "not a list"}}}, "lists of at most 16"),
+        ({"license": {**ENTRY["license"], "max_monthly_active_users": 0}}, "must be positive"),
+        ({"source_langs": ["English"]}, "invalid values"),
+        ({"display_name": {"zh_CN": "中文"}}, "'en' name"),
+    ],
+)
 def test_a_bad_entry_is_refused_with_its_reason(change, message):
     with pytest.raises(CatalogError, match=message.replace("(", r"\(").replace(")", r"\)")):
         catalog.parse(json.dumps(doc(**change)), "test")
@@ -99,15 +122,36 @@ def test_load_prefers_the_newest_copy_and_ignores_a_damaged_cache(user_dirs, mon
 def test_many_to_many_packs_are_listed_like_any_other():
     """mBART-50, M2M100 and NLLB entries: their architectures, the models' own language codes, and
     NLLB-200's non-commercial licence."""
-    nllb = dict(id="nllb-200-distilled-600m", architecture="nllb", source_langs=["eng_Latn", "zho_Hans", "yue_Hant"],
-                target_langs=["eng_Latn", "zho_Hans", "zho_Hant", "yue_Hant"], target_tokens=[],
-                model_id="facebook/nllb-200-distilled-600M", default=False,
-                license={"name": "CC-BY-NC-4.0", "url": "https://creativecommons.org/licenses/by-nc/4.0/",
-                         "commercial_use": False})
-    mbart = dict(id="mbart-large-50-mmt", architecture="mbart50", source_langs=["en_XX", "zh_CN"],
-                 target_langs=["zh_CN"], target_tokens=[], default=False)
-    m2m = dict(id="m2m100-418m", architecture="m2m100", source_langs=["en", "ast"], target_langs=["zh"],
-               target_tokens=[], default=False)
+    nllb = dict(
+        id="nllb-200-distilled-600m",
+        architecture="nllb",
+        source_langs=["eng_Latn", "zho_Hans", "yue_Hant"],
+        target_langs=["eng_Latn", "zho_Hans", "zho_Hant", "yue_Hant"],
+        target_tokens=[],
+        model_id="facebook/nllb-200-distilled-600M",
+        default=False,
+        license={
+            "name": "CC-BY-NC-4.0",
+            "url": "https://creativecommons.org/licenses/by-nc/4.0/",
+            "commercial_use": False,
+        },
+    )
+    mbart = dict(
+        id="mbart-large-50-mmt",
+        architecture="mbart50",
+        source_langs=["en_XX", "zh_CN"],
+        target_langs=["zh_CN"],
+        target_tokens=[],
+        default=False,
+    )
+    m2m = dict(
+        id="m2m100-418m",
+        architecture="m2m100",
+        source_langs=["en", "ast"],
+        target_langs=["zh"],
+        target_tokens=[],
+        default=False,
+    )
     raw = doc()
     raw["packs"] += [{**copy.deepcopy(ENTRY), **entry} for entry in (nllb, mbart, m2m)]
     cat = catalog.parse(json.dumps(raw), "test")
@@ -123,20 +167,46 @@ def test_many_to_many_packs_are_listed_like_any_other():
 
 
 LLM = dict(
-    id="hy-mt1.5-1.8b", architecture="hunyuan", quantization="int4", model_id="tencent/HY-MT1.5-1.8B",
-    default=False, source_langs=["zh", "en", "zh-Hant", "yue"], target_langs=["zh", "en", "zh-Hant", "yue"],
-    target_tokens=[], kv_cache_bytes=268_435_456,
-    license={"name": "Tencent HY Community License", "url": "https://example.org/License.txt", "commercial_use": True,
-             "excluded_territories": ["EU", "GB", "KR"], "max_monthly_active_users": 100_000_000,
-             "restrictions": {"en": ["Not licensed in the EU, the UK or South Korea."],
-                              "zh_CN": ["不适用于欧盟、英国和韩国。"]},
-             "notice": "Tencent HY is licensed under the Tencent HY Community License Agreement.",
-             "ask_before_download": True},
-    quality=[{"test_set": "FLORES-200 devtest, 300 sentences", "source": "en", "target": "zh",
-              "bleu": {"pytorch": 40.1, "int4": 39.5}, "chrf": {"pytorch": 35.0, "int4": 34.6}, "top1_agreement": 0.93},
-             {"test_set": "FLORES-200 devtest, 300 sentences", "source": "zh", "target": "en",
-              "bleu": {"pytorch": 30.2, "int4": 29.9}, "chrf": {"pytorch": 58.0, "int4": 57.7},
-              "top1_agreement": 0.93}],
+    id="hy-mt1.5-1.8b",
+    architecture="hunyuan",
+    quantization="int4",
+    model_id="tencent/HY-MT1.5-1.8B",
+    default=False,
+    source_langs=["zh", "en", "zh-Hant", "yue"],
+    target_langs=["zh", "en", "zh-Hant", "yue"],
+    target_tokens=[],
+    kv_cache_bytes=268_435_456,
+    license={
+        "name": "Tencent HY Community License",
+        "url": "https://example.org/License.txt",
+        "commercial_use": True,
+        "excluded_territories": ["EU", "GB", "KR"],
+        "max_monthly_active_users": 100_000_000,
+        "restrictions": {
+            "en": ["Not licensed in the EU, the UK or South Korea."],
+            "zh_CN": ["不适用于欧盟、英国和韩国。"],
+        },
+        "notice": "Tencent HY is licensed under the Tencent HY Community License Agreement.",
+        "ask_before_download": True,
+    },
+    quality=[
+        {
+            "test_set": "FLORES-200 devtest, 300 sentences",
+            "source": "en",
+            "target": "zh",
+            "bleu": {"pytorch": 40.1, "int4": 39.5},
+            "chrf": {"pytorch": 35.0, "int4": 34.6},
+            "top1_agreement": 0.93,
+        },
+        {
+            "test_set": "FLORES-200 devtest, 300 sentences",
+            "source": "zh",
+            "target": "en",
+            "bleu": {"pytorch": 30.2, "int4": 29.9},
+            "chrf": {"pytorch": 58.0, "int4": 57.7},
+            "top1_agreement": 0.93,
+        },
+    ],
 )
 
 
@@ -166,12 +236,16 @@ def test_an_entry_of_a_family_or_quantization_this_fanyi_does_not_run_is_left_ou
     """A catalog published for a newer Fanyi still offers this one the packs it can run."""
     caplog.set_level(logging.INFO, logger="fanyi.packs.catalog")
     raw = doc()
-    raw["packs"] += [{**copy.deepcopy(ENTRY), "id": "future-model", "architecture": "mamba9"},
-                     {**copy.deepcopy(ENTRY), "id": "future-quant", "quantization": "int2"}]
+    raw["packs"] += [
+        {**copy.deepcopy(ENTRY), "id": "future-model", "architecture": "mamba9"},
+        {**copy.deepcopy(ENTRY), "id": "future-quant", "quantization": "int2"},
+    ]
     cat = catalog.parse(json.dumps(raw), "test")
     assert [p.id for p in cat.packs] == ["opus-mt-en-zh"]
-    assert cat.skipped == ("future-model: architecture 'mamba9' needs a newer Fanyi",
-                           "future-quant: quantization 'int2' needs a newer Fanyi")
+    assert cat.skipped == (
+        "future-model: architecture 'mamba9' needs a newer Fanyi",
+        "future-quant: quantization 'int2' needs a newer Fanyi",
+    )
     assert "future-model" in caplog.text
     # still checked as a whole: a broken entry of an unknown family fails like any other
     raw["packs"][1]["urls"] = []

@@ -15,8 +15,15 @@ from fanyi.engine.translator import Translator
 
 def run(*args, env_extra=None, stdin=None, cwd=None):
     env = dict(os.environ, **(env_extra or {}))
-    return subprocess.run([sys.executable, "-m", "fanyi", *args], input=stdin, capture_output=True, text=True,
-                          env=env, timeout=300, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "fanyi", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        cwd=cwd,
+    )
 
 
 @pytest.fixture()
@@ -34,8 +41,9 @@ def test_translate_arguments_stdin_and_stream(tiny_pack):
     lines = run("translate", "--model", str(tiny_pack), "--beams", "1", stdin="First line.\nSecond line.\n")
     from fanyi.engine.options import DecodeOptions
 
-    assert lines.stdout.splitlines() == [expected.translate(t, DecodeOptions(beams=1))
-                                         for t in ("First line.", "Second line.")]
+    assert lines.stdout.splitlines() == [
+        expected.translate(t, DecodeOptions(beams=1)) for t in ("First line.", "Second line.")
+    ]
     streamed = run("translate", "--model", str(tiny_pack), "--stream", "Good morning.")
     assert streamed.stdout == one.stdout
 
@@ -61,8 +69,9 @@ def test_without_a_model_the_languages_choose_the_pack(tiny_pack, tiny_pack_zh_e
 def test_models_list_fetch_from_local_folder_and_remove(tiny_hf_en_zh, dirs):
     empty = run("models", "list", env_extra=dirs)
     assert "No translation model is installed" in empty.stdout
-    fetched = run("models", "fetch", "opus-mt-en-zh", "--source", str(tiny_hf_en_zh), "--quantize", "none",
-                  env_extra=dirs)
+    fetched = run(
+        "models", "fetch", "opus-mt-en-zh", "--source", str(tiny_hf_en_zh), "--quantize", "none", env_extra=dirs
+    )
     assert fetched.returncode == 0, fetched.stderr
     listed = run("models", "list", env_extra=dirs)
     assert "opus-mt-en-zh" in listed.stdout and "en→zh" in listed.stdout and "user" in listed.stdout
@@ -73,8 +82,12 @@ def test_models_list_fetch_from_local_folder_and_remove(tiny_hf_en_zh, dirs):
 
 
 def test_fetch_offline_is_one_clear_line(dirs):
-    result = run("models", "fetch", "opus-mt-en-zh",
-                 env_extra={**dirs, "HF_HUB_OFFLINE": "1", "HF_HOME": dirs["FANYI_DATA_DIR"] + "/hf"})
+    result = run(
+        "models",
+        "fetch",
+        "opus-mt-en-zh",
+        env_extra={**dirs, "HF_HUB_OFFLINE": "1", "HF_HOME": dirs["FANYI_DATA_DIR"] + "/hf"},
+    )
     assert result.returncode == 2
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and "cannot reach the Hugging Face hub" in lines[0]
@@ -165,16 +178,19 @@ def test_broken_packs_are_listed_not_fatal(tiny_pack, dirs, tmp_path):
     assert "files.vocab.json.size must be a whole number" in rows["bad-size"]
     assert "architecture is missing" in rows["no-arch"]
 
-    for args in (["translate", "Hello."], ["translate", "--model", "no-source", "Hello."],
-                 ["file", "--model", "bad-size", str(doc)], ["translate", "--model", str(cut), "Hello."],
-                 ["file", "--model", str(cut), str(doc)]):
+    for args in (
+        ["translate", "Hello."],
+        ["translate", "--model", "no-source", "Hello."],
+        ["file", "--model", "bad-size", str(doc)],
+        ["translate", "--model", str(cut), "Hello."],
+        ["file", "--model", str(cut), str(doc)],
+    ):
         result = run(*args, env_extra=dirs)
         assert result.returncode == 2 and "Traceback" not in result.stderr, (args, result.stderr)
         assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert "No usable translation model is installed (3 broken" in run("translate", "Hi.", env_extra=dirs).stderr
     assert "source_lang is missing" in run("translate", "-m", "no-source", "Hi.", env_extra=dirs).stderr
-    assert f"{cut / 'encoder.onnx'} cannot be loaded" in run("translate", "-m", str(cut), "Hi.",
-                                                             env_extra=dirs).stderr
+    assert f"{cut / 'encoder.onnx'} cannot be loaded" in run("translate", "-m", str(cut), "Hi.", env_extra=dirs).stderr
 
     removed = run("models", "remove", "no-source", env_extra=dirs)
     assert removed.returncode == 0, removed.stderr
@@ -223,18 +239,25 @@ def test_help_lists_the_app_options_settings_point_to():
 @pytest.mark.parametrize(("typed", "meant"), [("translte", "translate"), ("model", "models"), ("srve", "serve")])
 def test_a_mistyped_command_is_an_error_naming_the_closest_one(dirs, typed, meant):
     # offscreen: were the app opened instead, it would wait for a window that nobody closes
-    result = subprocess.run([sys.executable, "-m", "fanyi", typed, "hello"], capture_output=True, text=True,
-                            env=dict(os.environ, QT_QPA_PLATFORM="offscreen", **dirs), timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "fanyi", typed, "hello"],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, QT_QPA_PLATFORM="offscreen", **dirs),
+        timeout=60,
+    )
     assert result.returncode == 2
     assert result.stderr.splitlines() == [
-        f"fanyi: `{typed}` is not a command; did you mean `fanyi {meant}`? (`fanyi` alone opens the app.)"]
+        f"fanyi: `{typed}` is not a command; did you mean `fanyi {meant}`? (`fanyi` alone opens the app.)"
+    ]
     unrelated = run("xyzzy", env_extra=dirs)
     assert unrelated.returncode == 2 and "see `fanyi --help`" in unrelated.stderr
 
 
 @pytest.mark.parametrize("family, source", [("marian", None), ("m2m100", "en"), ("nllb", "eng_Latn"), ("llm", "en")])
-def test_taiwan_and_hong_kong_traditional_from_every_pack_that_writes_chinese(family, source, tiny_pack,
-                                                                             tiny_many_pack, tiny_llm_pack):
+def test_taiwan_and_hong_kong_traditional_from_every_pack_that_writes_chinese(
+    family, source, tiny_pack, tiny_many_pack, tiny_llm_pack
+):
     """--target zh-TW / zh-HK with --model: the pack's Simplified, converted by OpenCC (fanyi.variants);
     a translation LLM pack (HY-MT1.5's architecture) lists zh and zh-Hant, and zh is the one converted."""
     from fanyi import variants
@@ -263,8 +286,10 @@ def test_file_writes_taiwans_traditional_under_its_own_name_and_plain_progress_o
     assert done.returncode == 0, done.stderr
     translator = Translator.open(tiny_pack, threads=1)
     written = (tmp_path / "notes.zh-TW.txt").read_text(encoding="utf-8")
-    expected = [variants.convert(translator.translate(line, DecodeOptions(target="cmn_Hans")), "zh-TW")
-                for line in ("Please watch the video.", "The software needs an update.")]
+    expected = [
+        variants.convert(translator.translate(line, DecodeOptions(target="cmn_Hans")), "zh-TW")
+        for line in ("Please watch the video.", "The software needs an update.")
+    ]
     assert written.splitlines() == expected
     # stderr is a pipe here: progress as plain lines, no carriage returns piling up in a log
     lines = done.stderr.splitlines()

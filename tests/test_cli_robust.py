@@ -39,8 +39,12 @@ def expected(tiny_pack):
 
 
 def test_a_closed_pipe_is_one_line(tiny_pack):
-    process = subprocess.Popen([*FANYI, "translate", "--model", str(tiny_pack)], stdin=subprocess.PIPE,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        [*FANYI, "translate", "--model", str(tiny_pack)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     process.stdin.write(b"First line.\n")
     process.stdin.flush()
     assert process.stdout.readline()  # like `head -1`: one line, then the pipe is closed
@@ -60,8 +64,9 @@ def test_a_full_stdout_is_one_line(tiny_pack, tmp_path, command):
     source.write_text("Thank you.\n", encoding="utf-8")  # one the tiny model does not loop on
     args = ["Good morning."] if command == "translate" else [str(source)]
     with open("/dev/full", "w") as full:
-        result = subprocess.run([*FANYI, command, "--model", str(tiny_pack), *args], stdout=full,
-                                stderr=subprocess.PIPE, timeout=300)
+        result = subprocess.run(
+            [*FANYI, command, "--model", str(tiny_pack), *args], stdout=full, stderr=subprocess.PIPE, timeout=300
+        )
     assert result.returncode != 0
     # `fanyi file` also writes its progress, a plain line per tenth into this pipe
     error = [line for line in lines_of(result.stderr) if not re.fullmatch(r"a\.txt: \d+/\d+", line)]
@@ -74,8 +79,12 @@ def test_a_full_stdout_is_one_line(tiny_pack, tmp_path, command):
     ids=["latin-1 byte", "encoded surrogate", "truncated sequence"],
 )
 def test_a_bad_stdin_line_is_reported_and_the_others_translated(tiny_pack, expected, bad):
-    result = subprocess.run([*FANYI, "translate", "--model", str(tiny_pack)],
-                            input=b"Good morning.\n" + bad + b"\nSee you soon.\n", capture_output=True, timeout=300)
+    result = subprocess.run(
+        [*FANYI, "translate", "--model", str(tiny_pack)],
+        input=b"Good morning.\n" + bad + b"\nSee you soon.\n",
+        capture_output=True,
+        timeout=300,
+    )
     assert result.returncode == 1
     assert_one_line(result.stderr, "line 2 of the input is not valid", "skipped")
     assert result.stdout.decode().split("\n") == [expected("Good morning."), "", expected("See you soon."), ""]
@@ -83,8 +92,9 @@ def test_a_bad_stdin_line_is_reported_and_the_others_translated(tiny_pack, expec
 
 @pytest.mark.skipif(os.name == "nt", reason="bytes in argv")
 def test_an_undecodable_argument_is_reported_and_the_others_translated(tiny_pack, expected):
-    result = subprocess.run([*FANYI, "translate", "--model", str(tiny_pack), b"Caf\xe9.", "Good morning."],
-                            capture_output=True, timeout=300)
+    result = subprocess.run(
+        [*FANYI, "translate", "--model", str(tiny_pack), b"Caf\xe9.", "Good morning."], capture_output=True, timeout=300
+    )
     assert result.returncode == 1
     assert_one_line(result.stderr, "argument 1 is not valid text", "skipped")
     assert result.stdout.decode().split("\n") == ["", expected("Good morning."), ""]
@@ -122,8 +132,9 @@ def test_memory_errors_are_one_line(tiny_pack, tmp_path):
 def _start_long_job(tiny_pack, folder):
     source = folder / "long.txt"
     source.write_text("".join(f"Paragraph {n} of a long document.\n\n" for n in range(3000)), encoding="utf-8")
-    job = subprocess.Popen([*FANYI, "file", "--model", str(tiny_pack), str(source)],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    job = subprocess.Popen(
+        [*FANYI, "file", "--model", str(tiny_pack), str(source)], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
     deadline = time.monotonic() + 240
     while not list(folder.glob(f"*{fsutil.TEMP_SUFFIX}")):  # wait until it is writing its output
         assert job.poll() is None and time.monotonic() < deadline, job.communicate()

@@ -28,12 +28,23 @@ def test_options_past_their_bound_are_refused_naming_it(name, most, bound):
             DecodeOptions(**{name: value})
 
 
-@pytest.mark.parametrize("options", [
-    dict(beams=0), dict(beams=-1), dict(beams=True), dict(beams=2.0), dict(max_length="512"),
-    dict(min_length=-1), dict(no_repeat_ngram_size=False), dict(length_penalty=math.nan),
-    dict(length_penalty=math.inf), dict(repetition_penalty=-math.inf), dict(repetition_penalty=0),
-    dict(early_stopping="sometimes"),
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        dict(beams=0),
+        dict(beams=-1),
+        dict(beams=True),
+        dict(beams=2.0),
+        dict(max_length="512"),
+        dict(min_length=-1),
+        dict(no_repeat_ngram_size=False),
+        dict(length_penalty=math.nan),
+        dict(length_penalty=math.inf),
+        dict(repetition_penalty=-math.inf),
+        dict(repetition_penalty=0),
+        dict(early_stopping="sometimes"),
+    ],
+)
 def test_malformed_options_are_refused(options):
     with pytest.raises(ValueError):
         DecodeOptions(**options)
@@ -58,8 +69,10 @@ def test_a_length_past_the_model_positions_is_cut_to_them(tiny_translator):
 
 
 def test_cli_refuses_huge_beams_and_lengths_in_one_line(tiny_pack):
-    for args, bound in ((["--beams", "100000"], limits.MAX_BEAMS),
-                        (["--max-length", "1000000000"], limits.MAX_DECODE_LENGTH)):
+    for args, bound in (
+        (["--beams", "100000"], limits.MAX_BEAMS),
+        (["--max-length", "1000000000"], limits.MAX_DECODE_LENGTH),
+    ):
         result = run("translate", "--model", str(tiny_pack), *args, "Good morning.")
         assert result.returncode == 2
         assert result.stdout == ""

@@ -65,7 +65,7 @@ def test_a_source_that_repeats_itself_allows_twice_as_many_copies():
 
 
 def test_a_translation_that_is_one_unit_said_twice_is_a_loop():
-    """"男性 男性" for "Man": the guard's n-gram rule is made short enough to rule the unit out."""
+    """ "男性 男性" for "Man": the guard's n-gram rule is made short enough to rule the unit out."""
     assert check().verdict([7, 7, EOS], "男性 男性") == Finding(LOOP, 1)
     assert check().verdict([7, 8, 7, 8], "x y x y") == Finding(LOOP, 2)
     assert check().verdict([7, 8, 9, 7, 8, 9, EOS], "abc abc") == Finding(LOOP, GUARD_NGRAM)
@@ -117,13 +117,15 @@ def test_the_watch_gives_the_same_first_sign_however_the_ids_arrive():
 
 def test_the_guard_adds_to_the_callers_options():
     assert guarded(None, Finding(LOOP), 20, 100) == DecodeOptions(
-        no_repeat_ngram_size=GUARD_NGRAM, repetition_penalty=GUARD_REPETITION_PENALTY, min_length=2,
-        max_new_tokens=22)
-    mine = DecodeOptions(beams=2, max_length=10, min_length=5, no_repeat_ngram_size=2, repetition_penalty=1.5,
-                         target="yue")
+        no_repeat_ngram_size=GUARD_NGRAM, repetition_penalty=GUARD_REPETITION_PENALTY, min_length=2, max_new_tokens=22
+    )
+    mine = DecodeOptions(
+        beams=2, max_length=10, min_length=5, no_repeat_ngram_size=2, repetition_penalty=1.5, target="yue"
+    )
     assert guarded(None, Finding(EMPTY), 20, 0).max_new_tokens == 1  # max_length=1 asks for no new token
     assert guarded(mine, Finding(LOOP, 1), 20, 9) == DecodeOptions(
-        beams=2, min_length=5, no_repeat_ngram_size=1, repetition_penalty=1.5, target="yue", max_new_tokens=9)
+        beams=2, min_length=5, no_repeat_ngram_size=1, repetition_penalty=1.5, target="yue", max_new_tokens=9
+    )
 
 
 # --- the search stops a row on request ------------------------------------------------------------
@@ -273,7 +275,7 @@ def test_a_model_that_only_loops_leaves_every_sentence_as_it_was(looping_pack, b
     # the loop was on screen and taken back before the source took its place
     first = events.index(Failure("Hello there.", LOOP))
     assert isinstance(events[first - 2], Rewind) and events[first - 1] == "Hello there."
-    assert "好" in "".join(e for e in events[:first - 2] if isinstance(e, str))
+    assert "好" in "".join(e for e in events[: first - 2] if isinstance(e, str))
 
 
 def test_a_model_that_says_nothing_leaves_the_sentence_as_it_was(silent_pack):
@@ -296,14 +298,16 @@ def test_the_cli_prints_the_sentence_as_it_was_and_warns_in_one_line(looping_pac
         result = run("translate", "--model", str(looping_pack), *stream, "Hello there.")
         assert result.returncode == 0
         assert result.stdout == "Hello there.\n"
-        assert result.stderr == ("fanyi: warning: 1 sentence is left untranslated: “Hello there.” "
-                                 "(the model kept repeating itself)\n")
+        assert result.stderr == (
+            "fanyi: warning: 1 sentence is left untranslated: “Hello there.” (the model kept repeating itself)\n"
+        )
     result = run("translate", "--model", str(looping_pack), stdin="Good morning. How are you?\nFine.\n")
     assert result.stdout == "Good morning.How are you?\nFine.\n"
     assert result.stderr.splitlines() == [
         "fanyi: warning: 2 sentences are left untranslated: “Good morning.” (the model kept repeating itself); "
         "“How are you?” (the model kept repeating itself)",
-        "fanyi: warning: 1 sentence is left untranslated: “Fine.” (the model kept repeating itself)"]
+        "fanyi: warning: 1 sentence is left untranslated: “Fine.” (the model kept repeating itself)",
+    ]
 
 
 def test_a_document_the_model_only_loops_on_is_not_written(looping_pack, tmp_path):

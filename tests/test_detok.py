@@ -25,26 +25,31 @@ def lines(name: str) -> list[str]:
 @pytest.fixture(scope="module")
 def folders(tmp_path_factory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("detok_tok")
-    train_marian_tokenizer(root / "en-zh", CORPUS / "en.txt", CORPUS / "zh.txt",
-                           target_tokens=(">>cmn_Hans<<", ">>cmn_Hant<<", ">>yue<<"))
+    train_marian_tokenizer(
+        root / "en-zh", CORPUS / "en.txt", CORPUS / "zh.txt", target_tokens=(">>cmn_Hans<<", ">>cmn_Hant<<", ">>yue<<")
+    )
     train_marian_tokenizer(root / "zh-en", CORPUS / "zh.txt", CORPUS / "en.txt", source_lang="zh", target_lang="en")
     return {"en-zh": root / "en-zh", "zh-en": root / "zh-en"}
 
 
-@pytest.fixture(scope="module", params=[("en-zh", False), ("zh-en", False), ("en-zh", True), ("zh-en", True)],
-                ids=lambda p: f"{p[0]}{'-cleanup' if p[1] else ''}")
+@pytest.fixture(
+    scope="module",
+    params=[("en-zh", False), ("zh-en", False), ("en-zh", True), ("zh-en", True)],
+    ids=lambda p: f"{p[0]}{'-cleanup' if p[1] else ''}",
+)
 def tok(request, folders) -> Tokenizer:
     direction, clean = request.param
     folder = folders[direction]
-    return Tokenizer.from_files(folder / "source.spm", folder / "target.spm", folder / "vocab.json",
-                                clean_up_tokenization_spaces=clean)
+    return Tokenizer.from_files(
+        folder / "source.spm", folder / "target.spm", folder / "vocab.json", clean_up_tokenization_spaces=clean
+    )
 
 
 def stream(tok: Tokenizer, ids: list[int], chunks: list[int]) -> tuple[list[str], str]:
     """Push ids in chunks of the given sizes; returns what each push gave and what finish() gave."""
     decoder, outs, start = StreamDecoder(tok), [], 0
     for size in chunks:
-        outs.append(decoder.push(ids[start:start + size]))
+        outs.append(decoder.push(ids[start : start + size]))
         start += size
     return outs, decoder.finish()
 
@@ -58,20 +63,24 @@ def random_chunks(rng: random.Random, n: int) -> list[int]:
 
 def english_like(tok: Tokenizer, rng: random.Random, count: int) -> list[list[int]]:
     """Ids whose text is made of clean-up pattern characters: the hard case for the clean-up rules."""
-    pool = [i for i in range(tok.vocab_size)
-            if (t := tok.piece_text(i)) and set(t) <= set(" .?!,'ntmsvera")]
+    pool = [i for i in range(tok.vocab_size) if (t := tok.piece_text(i)) and set(t) <= set(" .?!,'ntmsvera")]
     return [[rng.choice(pool) for _ in range(rng.randrange(1, 30))] for _ in range(count)]
 
 
-def sequences(tok: Tokenizer, seed: int, *, step: int = 3, random_count: int = 300,
-              english_count: int = 300) -> list[list[int]]:
+def sequences(
+    tok: Tokenizer, seed: int, *, step: int = 3, random_count: int = 300, english_count: int = 300
+) -> list[list[int]]:
     rng = random.Random(seed)
     specials = [tok.eos_id, tok.unk_id, tok.pad_id, -1, tok.vocab_size + 3, *range(2, 5)]
     out = [tok.encode_target(t)[:-1] for t in lines("en.txt")[::step] + lines("zh.txt")[::step]]
-    out += [tok.encode(t) for t in lines("en.txt")[1::3 * step]]  # source pieces, unknown to the target model
+    out += [tok.encode(t) for t in lines("en.txt")[1 :: 3 * step]]  # source pieces, unknown to the target model
     for _ in range(random_count):
-        out.append([rng.choice(specials) if rng.random() < 0.2 else rng.randrange(tok.vocab_size)
-                    for _ in range(rng.randrange(0, 40))])
+        out.append(
+            [
+                rng.choice(specials) if rng.random() < 0.2 else rng.randrange(tok.vocab_size)
+                for _ in range(rng.randrange(0, 40))
+            ]
+        )
     return out + english_like(tok, rng, english_count)
 
 
@@ -97,16 +106,16 @@ def test_without_clean_up_everything_decided_is_out(folders):
         for ids in sequences(tok, seed=2, step=6, random_count=100, english_count=100):
             decoder, shown = StreamDecoder(tok), ""
             for n in range(len(ids)):
-                shown += decoder.push(ids[n:n + 1])
-                assert shown == tok.decode(ids[:n + 1]), ids[:n + 1]
+                shown += decoder.push(ids[n : n + 1])
+                assert shown == tok.decode(ids[: n + 1]), ids[: n + 1]
 
 
 def test_cjk_is_emitted_by_the_push_that_decides_it(tok):
     for ids in sequences(tok, seed=3, step=6, random_count=100, english_count=0):
         decoder, shown = StreamDecoder(tok), ""
         for n in range(len(ids)):
-            shown += decoder.push(ids[n:n + 1])
-            assert CJK.findall(shown) == CJK.findall(tok.decode(ids[:n + 1])), ids[:n + 1]
+            shown += decoder.push(ids[n : n + 1])
+            assert CJK.findall(shown) == CJK.findall(tok.decode(ids[: n + 1])), ids[: n + 1]
 
 
 def word_deadline(text: str, clean: bool) -> int:
@@ -118,7 +127,7 @@ def word_deadline(text: str, clean: bool) -> int:
     count = 0
     for m in re.finditer(r"\S+(?= (\S))", text):
         if not clean or (m.group(1) not in ".?!,'n" and not m.group(0).endswith("'")):
-            count = len(re.sub(r"\s", "", text[:m.end()]))
+            count = len(re.sub(r"\s", "", text[: m.end()]))
     return count
 
 
@@ -128,9 +137,9 @@ def test_a_word_is_out_once_the_next_word_starts(tok):
     for ids in english:
         decoder, shown = StreamDecoder(tok), ""
         for n in range(len(ids)):
-            shown += decoder.push(ids[n:n + 1])
-            due = word_deadline(tok.decode(ids[:n + 1]), tok.clean_up_tokenization_spaces)
-            assert len(re.sub(r"\s", "", shown)) >= due, (ids[:n + 1], shown)
+            shown += decoder.push(ids[n : n + 1])
+            due = word_deadline(tok.decode(ids[: n + 1]), tok.clean_up_tokenization_spaces)
+            assert len(re.sub(r"\s", "", shown)) >= due, (ids[: n + 1], shown)
 
 
 def test_safe_split_property():
@@ -140,7 +149,10 @@ def test_safe_split_property():
         rest = "".join(rng.choice(CLEANUP_ALPHABET) for _ in range(rng.randrange(0, 8)))
         k = _safe_split(s)
         assert clean_up_tokenization(s + rest) == clean_up_tokenization(s[:k]) + clean_up_tokenization(s[k:] + rest), (
-            s, rest, k)
+            s,
+            rest,
+            k,
+        )
 
 
 def test_safe_split_is_eager():

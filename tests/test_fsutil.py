@@ -77,8 +77,10 @@ def test_without_hard_links_the_name_is_claimed_and_released_on_failure(tmp_path
         return real_replace(source, target)
 
     monkeypatch.setattr(os, "replace", failing_replace)
-    with pytest.raises(OSError, match="Input/output"), \
-         fsutil.atomic_write(tmp_path / "fails.txt", "w", overwrite=False) as handle:
+    with (
+        pytest.raises(OSError, match="Input/output"),
+        fsutil.atomic_write(tmp_path / "fails.txt", "w", overwrite=False) as handle,
+    ):
         handle.write("lost")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["ok.txt"]  # no placeholder, no temporary
 

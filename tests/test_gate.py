@@ -60,8 +60,11 @@ def test_callers_are_served_in_turn_and_urgent_ones_first():
     gate = TranslatorGate("model")
     holder = Holder(gate)
     order: list = []
-    threads = [queue_up(gate, order, "api-1"), queue_up(gate, order, "api-2"),
-               queue_up(gate, order, "window", urgent=True)]
+    threads = [
+        queue_up(gate, order, "api-1"),
+        queue_up(gate, order, "api-2"),
+        queue_up(gate, order, "window", urgent=True),
+    ]
     assert gate.waiting == 3 and order == []  # nobody gets in while the holder is inside
     holder.done()
     for thread in threads:

@@ -32,13 +32,16 @@ def test_two_column_files_take_the_pair_they_are_given():
     assert anywhere.for_pair("de", "fr") == (("GPU", "显卡"),)
 
 
-@pytest.mark.parametrize("data, message", [
-    (b"a,b,c\n", "g.csv, row 1 has 3 columns; a glossary row has four columns"),
-    (b"source,target,term,translation\nen,zh,,x\n", "g.csv, row 2 has an empty term"),
-    (b"en,zh,\xff\xfe,x\n", "g.csv is not UTF-8 text"),
-    (b"en,z h,GPU,x\n", "target language 'z h' is not a language code"),
-    (b"en,zh,GPU,\x07\n", "must be printable text"),
-])
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        (b"a,b,c\n", "g.csv, row 1 has 3 columns; a glossary row has four columns"),
+        (b"source,target,term,translation\nen,zh,,x\n", "g.csv, row 2 has an empty term"),
+        (b"en,zh,\xff\xfe,x\n", "g.csv is not UTF-8 text"),
+        (b"en,z h,GPU,x\n", "target language 'z h' is not a language code"),
+        (b"en,zh,GPU,\x07\n", "must be printable text"),
+    ],
+)
 def test_a_bad_file_is_refused_in_one_line(data, message):
     with pytest.raises(GlossaryError, match=message) as err:
         parse_csv(data, "g.csv")
@@ -106,8 +109,9 @@ def test_an_encoder_decoder_pack_keeps_a_term_through_a_placeholder(tiny_transla
     options = DecodeOptions(glossary=(("machine learning", "机器学习"),))
     assert tiny_translator.translate("Machine learning is fun.", options) == "机器学习 IS FUN."
     assert sources == ["ZXQ1 is fun."]
-    streamed = "".join(e for e in tiny_translator.translate_stream("I love machine learning.", options)
-                       if isinstance(e, str))
+    streamed = "".join(
+        e for e in tiny_translator.translate_stream("I love machine learning.", options) if isinstance(e, str)
+    )
     assert streamed == "I LOVE 机器学习."
 
 
@@ -115,7 +119,9 @@ def test_an_llm_pack_is_told_the_terms_its_paragraph_holds(tiny_llm_pack):
     translator = Translator.open(tiny_llm_pack("hunyuan"), threads=1)
     options = DecodeOptions(source="en", target="zh", glossary=(("GPU", "显卡"), ("router", "路由器")))
     prompt = translator.tokenizer.raw_decode(translator.encode("My GPU is hot.", options))
-    plain = translator.tokenizer.raw_decode(translator.encode("My GPU is hot.", DecodeOptions(source="en", target="zh")))
+    plain = translator.tokenizer.raw_decode(
+        translator.encode("My GPU is hot.", DecodeOptions(source="en", target="zh"))
+    )
     assert "参考下面的翻译" not in plain
     _pieces, parts = translator._plan("My GPU is hot.", options)
     prompt = translator.tokenizer.raw_decode(list(parts[0][0].ids))
@@ -144,6 +150,7 @@ def test_cli_takes_a_glossary_and_refuses_a_bad_one_before_loading(tiny_pack, tm
     refused = subprocess.run(run + ["--glossary", str(bad), "Hello."], capture_output=True, text=True, timeout=120)
     assert refused.returncode != 0 and "bad.csv, row 1 has 3 columns" in refused.stderr
     assert len(refused.stderr.strip().splitlines()) == 1
-    missing = subprocess.run(run + ["--glossary", str(tmp_path / "none.csv"), "Hi."], capture_output=True, text=True,
-                             timeout=120)
+    missing = subprocess.run(
+        run + ["--glossary", str(tmp_path / "none.csv"), "Hi."], capture_output=True, text=True, timeout=120
+    )
     assert missing.returncode != 0 and "cannot be read" in missing.stderr

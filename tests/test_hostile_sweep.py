@@ -31,8 +31,11 @@ def assert_one_line(stderr, *expected) -> None:
 
 
 def user(tmp_path: Path) -> dict:
-    return {"FANYI_DATA_DIR": str(tmp_path / "data"), "FANYI_CONFIG_DIR": str(tmp_path / "config"),
-            "FANYI_MODELS_DIR": str(tmp_path / "no-bundled-packs")}
+    return {
+        "FANYI_DATA_DIR": str(tmp_path / "data"),
+        "FANYI_CONFIG_DIR": str(tmp_path / "config"),
+        "FANYI_MODELS_DIR": str(tmp_path / "no-bundled-packs"),
+    }
 
 
 def run(args: list[str], env: dict, **kwargs) -> subprocess.CompletedProcess:
@@ -87,12 +90,16 @@ def test_a_source_name_near_the_limit_still_gets_an_output(tiny_pack, tmp_path):
 def test_a_signal_during_start_up_is_one_word(tiny_pack, tmp_path, signum, delay):
     """From the moment fanyi's own code runs (Python's own start-up before it is out of reach), through
     the imports of numpy and ONNX Runtime, to the translation: "cancelled", exit 130, no traceback."""
-    process = subprocess.Popen([sys.executable, "-X", "importtime", "-m", "fanyi", "translate", "--model",
-                                str(tiny_pack), "Good morning."], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, env={**os.environ, **user(tmp_path)})
+    process = subprocess.Popen(
+        [sys.executable, "-X", "importtime", "-m", "fanyi", "translate", "--model", str(tiny_pack), "Good morning."],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, **user(tmp_path)},
+    )
     seen: list[str] = []
     for line in process.stderr:  # -X importtime reports each module as its import ends: the first one after
-        seen.append(line)        # fanyi.terminal is imported after __main__ took the signals over
+        seen.append(line)  # fanyi.terminal is imported after __main__ took the signals over
         if any(earlier.split("|")[-1].strip() == "fanyi.terminal" for earlier in seen[:-1]):
             break
     time.sleep(delay)
@@ -123,22 +130,29 @@ def test_a_redirect_loop_is_said_once_in_one_line(user_dirs, server, monkeypatch
     assert "\n" not in message and message.count("redirects in a loop") == 2  # one per address, each one line
     # an archive at two addresses of one host that both loop: the reason once, with the host
     with pytest.raises(download.DownloadError) as failure:
-        download.download([server.url("/loop.json"), server.url("/also-loop.json")], tmp_path / "a.zip",
-                          sha256="0" * 64, size=10)
+        download.download(
+            [server.url("/loop.json"), server.url("/also-loop.json")], tmp_path / "a.zip", sha256="0" * 64, size=10
+        )
     message = str(failure.value)
     assert "\n" not in message and message.count("redirects in a loop") == 1, message
     # nothing said on the side: a warning logged reaches a command line's stderr too (logging's last resort)
     assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
 
 
-def test_a_long_line_is_written_as_it_is_translated_and_warned_about_in_one_short_line(looping_pack, tiny_pack,
-                                                                                       tmp_path):
+def test_a_long_line_is_written_as_it_is_translated_and_warned_about_in_one_short_line(
+    looping_pack, tiny_pack, tmp_path
+):
     from fanyi.engine.translator import Translator
 
     line = " ".join(f"Sentence number {n} is here." for n in range(300))  # ~8,700 characters, one line
     # into a pipe: the first sentences arrive while the rest is being translated
-    process = subprocess.Popen([*FANYI, "translate", "--model", str(tiny_pack)], stdin=subprocess.PIPE,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, **user(tmp_path)})
+    process = subprocess.Popen(
+        [*FANYI, "translate", "--model", str(tiny_pack)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, **user(tmp_path)},
+    )
     process.stdin.write(line.encode() + b"\n")
     process.stdin.close()
     first = process.stdout.read1(1 << 16)
@@ -150,6 +164,9 @@ def test_a_long_line_is_written_as_it_is_translated_and_warned_about_in_one_shor
     result = run([*FANYI, "translate", "--model", str(looping_pack)], user(tmp_path), input=looped + "\n")
     assert result.stdout == Translator.open(looping_pack, threads=1).translate(looped) + "\n"
     assert result.stdout.startswith("Good morning.How are you?Good morning.")  # as they were, joined as Chinese is
-    assert_one_line(result.stderr, "300 sentences are left untranslated", "“How are you?” (the model kept repeating itself); 298 more (the model kept repeating itself)")
+    assert_one_line(
+        result.stderr,
+        "300 sentences are left untranslated",
+        "“How are you?” (the model kept repeating itself); 298 more (the model kept repeating itself)",
+    )
     assert len(result.stderr) < 2000
-

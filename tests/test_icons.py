@@ -22,7 +22,8 @@ def test_icons_are_rendered_at_every_size(tmp_path, qapp):
         assert image.pixelColor(size // 2, size // 4).alpha() == 255
         assert image.pixelColor(0, 0).alpha() == 0
     assert sorted(p.name for p in (tmp_path / "fanyi.iconset").iterdir()) == sorted(
-        f"icon_{name}.png" for name in icons.ICONSET)
+        f"icon_{name}.png" for name in icons.ICONSET
+    )
 
 
 def test_ico_directory_points_at_the_pngs(tmp_path, qapp):
@@ -34,4 +35,4 @@ def test_ico_directory_points_at_the_pngs(tmp_path, qapp):
         width, height, _, _, planes, bpp, length, offset = struct.unpack_from("<BBBBHHII", ico, 6 + 16 * i)
         assert width == height == (0 if size == 256 else size)
         assert (planes, bpp) == (1, 32)
-        assert ico[offset:offset + length] == pngs[size]
+        assert ico[offset : offset + length] == pngs[size]

@@ -35,8 +35,13 @@ def test_every_test_has_its_own_empty_home(isolated_home):
     from fanyi import paths
 
     assert Path.home() == isolated_home and not [p for p in isolated_home.rglob("*") if not p.is_dir()]
-    for folder in (paths.user_config_dir(), paths.user_data_dir(), Path(platformdirs.user_cache_dir("Fanyi")),
-                   Path(platformdirs.user_state_dir("Fanyi")), Path(platformdirs.user_runtime_dir("Fanyi"))):
+    for folder in (
+        paths.user_config_dir(),
+        paths.user_data_dir(),
+        Path(platformdirs.user_cache_dir("Fanyi")),
+        Path(platformdirs.user_state_dir("Fanyi")),
+        Path(platformdirs.user_runtime_dir("Fanyi")),
+    ):
         assert folder.is_relative_to(isolated_home), folder
 
 
@@ -90,7 +95,8 @@ def test_a_subprocess_inherits_the_home_and_the_guard(isolated_home, probe):
 
 
 def test_a_test_that_writes_into_the_real_home_fails_even_if_the_error_is_swallowed(tmp_path, probe):
-    (tmp_path / "test_careless.py").write_text(textwrap.dedent(f"""
+    (tmp_path / "test_careless.py").write_text(
+        textwrap.dedent(f"""
         import pathlib, socket
 
         def test_careless():
@@ -104,10 +110,10 @@ def test_a_test_that_writes_into_the_real_home_fails_even_if_the_error_is_swallo
                 socket.create_connection(("example.org", 443), timeout=1)
             except OSError:
                 pass
-    """))
+    """)
+    )
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(Path(__file__).parent), os.environ["PYTHONPATH"]]))
-    command = [sys.executable, "-m", "pytest", "-q", "-p", "isolation", "-p", "no:cacheprovider",
-               "test_careless.py"]
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "isolation", "-p", "no:cacheprovider", "test_careless.py"]
     result = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300)
     assert result.returncode == 1, result.stdout
     assert "2 passed, 2 errors" in result.stdout, result.stdout

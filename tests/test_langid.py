@@ -15,14 +15,17 @@ def test_script_tells_chinese_from_english():
     assert detect("1234 !!!", ["en", "zh"], prefer=["zh"]).language == "zh"
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("I love 北京 very much", "en"),
-    ("We visited 北京大学 and 清华 with my friends yesterday", "en"),
-    ("请把这个 pull request merge 一下", "zh"),  # by plain letter count this would be English
-    ("我今天用 ChatGPT 写了一段代码", "zh"),
-    ("OK", "en"),
-    ("好", "zh"),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("I love 北京 very much", "en"),
+        ("We visited 北京大学 and 清华 with my friends yesterday", "en"),
+        ("请把这个 pull request merge 一下", "zh"),  # by plain letter count this would be English
+        ("我今天用 ChatGPT 写了一段代码", "zh"),
+        ("OK", "en"),
+        ("好", "zh"),
+    ],
+)
 def test_mixed_text_goes_to_the_majority(text, expected):
     language, share = detect(text, ["en", "zh"])
     assert language == expected and 0.5 <= share <= 1.0

@@ -28,7 +28,8 @@ def test_engine_imports_no_export_tools_and_no_qt():
 
 def test_translating_imports_no_export_tools(tiny_pack):
     modules = imported_after(
-        f"from fanyi.engine.translator import Translator\nTranslator.open(r'{tiny_pack}').translate('Hi.')")
+        f"from fanyi.engine.translator import Translator\nTranslator.open(r'{tiny_pack}').translate('Hi.')"
+    )
     assert not modules & set(FORBIDDEN_IN_ENGINE)
     assert "onnxruntime" in modules
 
@@ -74,7 +75,8 @@ def _module_name(path: Path, root: Path) -> str:
 
 def _is_type_checking(test: ast.expr) -> bool:
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
 def _imports(tree: ast.Module, module: str, is_package: bool, known: set[str]) -> Iterator[Import]:
@@ -174,8 +176,10 @@ def _circle_in(group: set[str], graph: dict[str, dict[str, Import]]) -> list[Imp
 
 
 def described(circles: list[list[Import]]) -> str:
-    return "\n".join(" -> ".join(f"{e.source} (line {e.line}, {e.kind})" for e in circle) + f" -> {circle[0].source}"
-                      for circle in circles)
+    return "\n".join(
+        " -> ".join(f"{e.source} (line {e.line}, {e.kind})" for e in circle) + f" -> {circle[0].source}"
+        for circle in circles
+    )
 
 
 def test_no_module_of_the_package_imports_itself_around_a_circle():
@@ -196,5 +200,6 @@ def test_the_circle_check_sees_lazy_relative_and_type_only_imports():
     back = list(_imports(tree, "fanyi.c", False, {"fanyi.a", "fanyi.b", "fanyi.c"}))
     assert [(i.target, i.kind) for i in back] == [("fanyi.a", TYPE_ONLY)]
     assert described(import_circles(found + back)) == (
-        "fanyi.a (line 4, in a function) -> fanyi.c (line 3, under TYPE_CHECKING) -> fanyi.a")
+        "fanyi.a (line 4, in a function) -> fanyi.c (line 3, under TYPE_CHECKING) -> fanyi.a"
+    )
     assert import_circles(found) == []

@@ -49,20 +49,30 @@ class Reference:
     def prompt(self, text: str, options: DecodeOptions) -> list[int]:
         prompts = self.translator.tokenizer.prompts
         request = self.translator.family.request(self.translator.languages(options))
-        return list(self.tokenizer.apply_chat_template(prompts.messages(text, request), add_generation_prompt=True,
-                                                       tokenize=True, **prompts.template_kwargs))
+        return list(
+            self.tokenizer.apply_chat_template(
+                prompts.messages(text, request), add_generation_prompt=True, tokenize=True, **prompts.template_kwargs
+            )
+        )
 
     def generate(self, ids: list[int], max_new_tokens: int) -> list[int]:
         with torch.no_grad():
-            out = self.model.generate(torch.tensor([ids]), attention_mask=torch.ones(1, len(ids), dtype=torch.long),
-                                      do_sample=False, max_new_tokens=max_new_tokens, top_k=None, top_p=None,
-                                      temperature=None, repetition_penalty=None)
-        return out[0, len(ids):].tolist()
+            out = self.model.generate(
+                torch.tensor([ids]),
+                attention_mask=torch.ones(1, len(ids), dtype=torch.long),
+                do_sample=False,
+                max_new_tokens=max_new_tokens,
+                top_k=None,
+                top_p=None,
+                temperature=None,
+                repetition_penalty=None,
+            )
+        return out[0, len(ids) :].tolist()
 
     def logits(self, ids: list[int], continuation: list[int]) -> np.ndarray:
         with torch.no_grad():
             out = self.model(torch.tensor([ids + continuation[:-1]])).logits[0].numpy()
-        return out[len(ids) - 1:]
+        return out[len(ids) - 1 :]
 
 
 @pytest.fixture(scope="module", params=KINDS)
@@ -81,9 +91,11 @@ def test_prompt_is_the_chat_template_of_the_cards_instruction(llm):
     prompt = translator.tokenizer.decode(translator.encode("Hello.", DecodeOptions(source="en", target="zh")))
     if kind == "hunyuan":
         assert "将以下文本翻译为中文" in translator.tokenizer.raw_decode(
-            translator.encode("Hello.", DecodeOptions(source="en", target="zh")))
+            translator.encode("Hello.", DecodeOptions(source="en", target="zh"))
+        )
         assert "Translate the following segment into French" in translator.tokenizer.raw_decode(
-            translator.encode("Hello.", DecodeOptions(source="en", target="fr")))
+            translator.encode("Hello.", DecodeOptions(source="en", target="fr"))
+        )
     assert "Hello." in prompt or kind == "gemma3"
 
 
@@ -99,8 +111,10 @@ def test_some_outputs_end_at_an_end_of_turn_token(llm):
     """The comparison above covers stopping: at least one tiny model's output ends on its own."""
     _kind, translator, _ref = llm
     ends = set(translator.pack.special_ids["eos_all"])
-    outputs = translator.generate_ids([translator.encode(t, EN_ZH) for t in corpus("en", 24)],
-                                      DecodeOptions(source="en", target="zh", max_new_tokens=40))
+    outputs = translator.generate_ids(
+        [translator.encode(t, EN_ZH) for t in corpus("en", 24)],
+        DecodeOptions(source="en", target="zh", max_new_tokens=40),
+    )
     assert all(not (set(o[:-1]) & ends) for o in outputs)  # nothing after an end token
     if _kind == "qwen3":
         assert any(o and o[-1] in ends for o in outputs)
@@ -134,7 +148,7 @@ def test_the_prompt_prefix_is_computed_once_and_changes_nothing(llm):
     assert len(runner._prefixes) == 1  # one language pair, one fixed prefix
     (prefix,) = runner._prefixes
     request = translator.family.request(translator.languages(EN_ZH))
-    assert list(prefix) == translator.tokenizer.prefix_ids(request)[:len(prefix)]
+    assert list(prefix) == translator.tokenizer.prefix_ids(request)[: len(prefix)]
     assert len(prefix) >= 3  # the template's start, at least
     assert outputs == [ref.generate(translator.encode(t, EN_ZH), 24) for t in texts]
 
@@ -209,13 +223,27 @@ def test_block_quantization_matches_matmulnbits():
     x = rng.normal(size=(3, 96)).astype(np.float32)
     for bits in (4, 8):
         q = quantize_blocks(weight, bits, 32)
-        node = helper.make_node("MatMulNBits", ["x", "b", "s"], ["y"], domain="com.microsoft", K=96, N=40, bits=bits,
-                                block_size=32, accuracy_level=0)
-        graph = helper.make_graph([node], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [3, 96])],
-                                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, [3, 40])],
-                                  [numpy_helper.from_array(q.packed, "b"), numpy_helper.from_array(q.scales.reshape(-1), "s")])
-        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17),
-                                                        helper.make_opsetid("com.microsoft", 1)])
+        node = helper.make_node(
+            "MatMulNBits",
+            ["x", "b", "s"],
+            ["y"],
+            domain="com.microsoft",
+            K=96,
+            N=40,
+            bits=bits,
+            block_size=32,
+            accuracy_level=0,
+        )
+        graph = helper.make_graph(
+            [node],
+            "g",
+            [helper.make_tensor_value_info("x", TensorProto.FLOAT, [3, 96])],
+            [helper.make_tensor_value_info("y", TensorProto.FLOAT, [3, 40])],
+            [numpy_helper.from_array(q.packed, "b"), numpy_helper.from_array(q.scales.reshape(-1), "s")],
+        )
+        model = helper.make_model(
+            graph, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid("com.microsoft", 1)]
+        )
         session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
         got = session.run(None, {"x": x})[0]
         np.testing.assert_allclose(got, x @ dequantize_blocks(q), rtol=1e-4, atol=1e-4)
@@ -264,12 +292,31 @@ def test_fanyi_translate_runs_an_int4_llm_pack(tiny_llm_pack):
     import sys
 
     pack = tiny_llm_pack("qwen3", "int4")
-    run = subprocess.run([sys.executable, "-m", "fanyi", "translate", "--model", str(pack), "--source", "en",
-                          "--target", "zh", "Hello there.\n\nSecond paragraph."], capture_output=True, text=True,
-                         timeout=300)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "fanyi",
+            "translate",
+            "--model",
+            str(pack),
+            "--source",
+            "en",
+            "--target",
+            "zh",
+            "Hello there.\n\nSecond paragraph.",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stderr
     expected = Translator.open(pack, threads=1).translate("Hello there.\n\nSecond paragraph.", EN_ZH_DEFAULT)
     assert run.stdout == expected + "\n"
-    refused = subprocess.run([sys.executable, "-m", "fanyi", "translate", "--model", str(pack), "--source", "xx",
-                              "Hello."], capture_output=True, text=True, timeout=300)
+    refused = subprocess.run(
+        [sys.executable, "-m", "fanyi", "translate", "--model", str(pack), "--source", "xx", "Hello."],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert refused.returncode != 0 and "source language 'xx' is not offered" in refused.stderr

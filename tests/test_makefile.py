@@ -25,8 +25,9 @@ def test_make_run_after_make_test_does_not_install_again(tmp_path):
         (bin_dir / name).chmod(0o755)
 
     def make(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run(["make", "-s", "VENV=venv", *args], cwd=tmp_path, capture_output=True, text=True,
-                              timeout=60)
+        return subprocess.run(
+            ["make", "-s", "VENV=venv", *args], cwd=tmp_path, capture_output=True, text=True, timeout=60
+        )
 
     assert make("venv/.installed-dev").returncode == 0
     assert log.read_text().splitlines() == ["install --disable-pip-version-check -q -e .[dev]"]

@@ -16,8 +16,11 @@ from fanyi.paths import assets_dir
 
 FAMILIES = ("mbart50", "m2m100", "nllb")
 LANGS = {"mbart50": ("en_XX", "zh_CN"), "m2m100": ("en", "zh"), "nllb": ("eng_Latn", "zho_Hans")}
-MODEL_CLASS = {"mbart50": "MBartForConditionalGeneration", "m2m100": "M2M100ForConditionalGeneration",
-               "nllb": "M2M100ForConditionalGeneration"}
+MODEL_CLASS = {
+    "mbart50": "MBartForConditionalGeneration",
+    "m2m100": "M2M100ForConditionalGeneration",
+    "nllb": "M2M100ForConditionalGeneration",
+}
 SETTINGS = [
     DecodeOptions(beams=1),
     DecodeOptions(),  # the family's defaults from generation_config.json
@@ -29,9 +32,16 @@ SETTINGS = [
     DecodeOptions(beams=4, no_repeat_ngram_size=2),
     DecodeOptions(beams=2, min_length=6),
 ]
-GENERATE_KWARGS = {"beams": "num_beams", "length_penalty": "length_penalty", "early_stopping": "early_stopping",
-                   "max_new_tokens": "max_new_tokens", "max_length": "max_length", "min_length": "min_length",
-                   "no_repeat_ngram_size": "no_repeat_ngram_size", "repetition_penalty": "repetition_penalty"}
+GENERATE_KWARGS = {
+    "beams": "num_beams",
+    "length_penalty": "length_penalty",
+    "early_stopping": "early_stopping",
+    "max_new_tokens": "max_new_tokens",
+    "max_length": "max_length",
+    "min_length": "min_length",
+    "no_repeat_ngram_size": "no_repeat_ngram_size",
+    "repetition_penalty": "repetition_penalty",
+}
 
 
 def sentences(lang: str, count: int) -> list[str]:
@@ -55,8 +65,9 @@ class Reference:
         return self.tokenizer(text)["input_ids"]
 
     def generate(self, texts: list[str], options: DecodeOptions) -> list[list[int]]:
-        kwargs = {hf: getattr(options, ours) for ours, hf in GENERATE_KWARGS.items()
-                  if getattr(options, ours) is not None}
+        kwargs = {
+            hf: getattr(options, ours) for ours, hf in GENERATE_KWARGS.items() if getattr(options, ours) is not None
+        }
         batch = self.tokenizer(texts, return_tensors="pt", padding=True)
         with torch.no_grad():
             out = self.model.generate(**batch, forced_bos_token_id=self.target_id, **kwargs)
@@ -64,7 +75,7 @@ class Reference:
         result = []
         for row in out.tolist():
             row = row[1:]  # the decoder start token
-            result.append(row[:row.index(eos) + 1] if eos in row else [t for t in row if t != pad])
+            result.append(row[: row.index(eos) + 1] if eos in row else [t for t in row if t != pad])
         return result
 
 
@@ -75,7 +86,6 @@ def family_setup(request, tiny_hf_many, tiny_many_pack):
     reference = Reference(tiny_hf_many(family), family, source, target)
     translator = Translator.open(tiny_many_pack(family), threads=1)
     return family, reference, translator, DecodeOptions(source=source, target=target)
-
 
 
 def with_languages(options: DecodeOptions, languages: DecodeOptions) -> DecodeOptions:
@@ -92,8 +102,9 @@ def test_same_ids_as_generate_single_and_batched(family_setup, options):
     sources = [reference.ids(t) for t in texts]
     assert [translator.encode(t, ours) for t in texts] == sources
     assert translator.generate_ids(sources, ours) == reference.generate(texts, options)
-    assert [translator.generate_ids([s], ours)[0] for s in sources] == \
-        [reference.generate([t], options)[0] for t in texts]
+    assert [translator.generate_ids([s], ours)[0] for s in sources] == [
+        reference.generate([t], options)[0] for t in texts
+    ]
 
 
 def test_outputs_start_with_the_target_language_and_depend_on_the_input(family_setup):
@@ -150,8 +161,9 @@ def test_languages_are_checked(family_setup):
     with pytest.raises(ValueError, match="'xx_YY' is not offered"):
         translator.translate("Hello.", DecodeOptions(source=languages.source, target="xx_YY"))
     # without a target the pack's default (Chinese) is used
-    assert translator.translate("Hello.", DecodeOptions(source=languages.source)) == \
-        translator.translate("Hello.", languages)
+    assert translator.translate("Hello.", DecodeOptions(source=languages.source)) == translator.translate(
+        "Hello.", languages
+    )
 
 
 def test_manifest_names_the_family_and_its_languages(tiny_many_pack):
@@ -183,8 +195,9 @@ def test_export_refuses_other_architectures(tmp_path, tiny_hf_many):
     # an mBART folder with mBART-25's tokenizer is not a many-to-many mBART-50 one
     cc25 = tmp_path / "cc25"
     cc25.mkdir()
-    (cc25 / "config.json").write_text(json.dumps({"model_type": "mbart",
-                                                   "architectures": ["MBartForConditionalGeneration"]}))
+    (cc25 / "config.json").write_text(
+        json.dumps({"model_type": "mbart", "architectures": ["MBartForConditionalGeneration"]})
+    )
     (cc25 / "tokenizer_config.json").write_text(json.dumps({"tokenizer_class": "MBartTokenizer"}))
     with pytest.raises(ExportError, match="MBartTokenizer tokenizer is not supported"):
         export_pack(cc25, tmp_path / "out")

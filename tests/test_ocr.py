@@ -69,15 +69,26 @@ def test_grey_and_rgba_images_are_read_like_rgb(recogniser):
 
 def test_a_multi_line_image_reads_as_paragraphs(recogniser):
     """Two paragraphs, a gap between them; the first wrapped mid-sentence over two lines."""
-    texts = [(20, 40, "Offline translation keeps the text"), (20, 68, "on your own computer."),
-             (20, 140, "Nothing is sent anywhere.")]
+    texts = [
+        (20, 40, "Offline translation keeps the text"),
+        (20, 68, "on your own computer."),
+        (20, 140, "Nothing is sent anywhere."),
+    ]
     lines = recogniser(draw(texts, (460, 180), pixels=20))
     assert ocr.text(lines) == "Offline translation keeps the text on your own computer.\n\nNothing is sent anywhere."
 
 
 def test_two_columns_are_read_one_after_the_other(recogniser):
-    left = ["The first column of this page holds", "these three lines of running text", "about offline translation tools."]
-    right = ["The second column stands beside it", "with three lines of its own that", "are read after the first column."]
+    left = [
+        "The first column of this page holds",
+        "these three lines of running text",
+        "about offline translation tools.",
+    ]
+    right = [
+        "The second column stands beside it",
+        "with three lines of its own that",
+        "are read after the first column.",
+    ]
     texts = [(20, 40 + 30 * i, line) for i, line in enumerate(left)]
     texts += [(440, 40 + 30 * i, line) for i, line in enumerate(right)]
     lines = recogniser(draw(texts, (820, 140), pixels=18))
@@ -100,12 +111,15 @@ def test_damaged_models_are_named(tmp_path, ocr_models):
         Recogniser(tmp_path)
 
 
-@pytest.mark.parametrize("array, message", [
-    (np.zeros((10, 10, 3), np.float32), "8-bit"),
-    (np.zeros((10, 10, 2), np.uint8), "shape"),
-    (np.zeros((0, 10, 3), np.uint8), "empty"),
-    (np.broadcast_to(np.uint8(0), (10_000, 10_000)), "pixels"),  # a view: no 100 MB is allocated
-])
+@pytest.mark.parametrize(
+    "array, message",
+    [
+        (np.zeros((10, 10, 3), np.float32), "8-bit"),
+        (np.zeros((10, 10, 2), np.uint8), "shape"),
+        (np.zeros((0, 10, 3), np.uint8), "empty"),
+        (np.broadcast_to(np.uint8(0), (10_000, 10_000)), "pixels"),  # a view: no 100 MB is allocated
+    ],
+)
 def test_arrays_ocr_cannot_read_are_refused_with_a_reason(recogniser, array, message):
     with pytest.raises(ImageError, match=message):
         recogniser(array)

@@ -24,14 +24,20 @@ def test_pieces_of_one_row_are_joined_with_a_space_but_chinese_with_nothing():
 
 
 def test_a_wrapped_sentence_is_joined_and_a_gap_starts_a_paragraph():
-    lines = [line("A sentence that is wrapped over", 10, 10), line("two lines.", 10, 34),
-             line("Another paragraph.", 10, 34 + H + 2 * H)]
+    lines = [
+        line("A sentence that is wrapped over", 10, 10),
+        line("two lines.", 10, 34),
+        line("Another paragraph.", 10, 34 + H + 2 * H),
+    ]
     assert paragraphs(lines) == ["A sentence that is wrapped over two lines.", "Another paragraph."]
 
 
 def test_a_first_line_indent_starts_a_paragraph():
-    lines = [line("The end of one paragraph here.", 10, 10), line("A new one begins indented", 60, 34),
-             line("and continues here.", 10, 58)]
+    lines = [
+        line("The end of one paragraph here.", 10, 10),
+        line("A new one begins indented", 60, 34),
+        line("and continues here.", 10, 58),
+    ]
     assert paragraphs(lines) == ["The end of one paragraph here.", "A new one begins indented and continues here."]
 
 
@@ -49,8 +55,11 @@ def test_a_title_then_two_columns_of_text():
 
 
 def test_a_column_with_a_blank_line_stays_a_column():
-    left = [line("left text one two three four", 10, 10, 400), line("left text five six", 10, 34, 400),
-            line("left text seven eight", 10, 58, 400)]
+    left = [
+        line("left text one two three four", 10, 10, 400),
+        line("left text five six", 10, 34, 400),
+        line("left text seven eight", 10, 58, 400),
+    ]
     right = [line("right text one two three four", 500, 10, 400), line("right text after a gap", 500, 58, 400)]
     assert [ln.text for ln in reading_order(left + right)] == [ln.text for ln in left + right]
 

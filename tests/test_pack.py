@@ -63,6 +63,7 @@ def test_int8_pack_is_smaller_and_records_quantization(tiny_pack, tiny_pack_int8
     fp32, int8 = ModelPack.open(tiny_pack), ModelPack.open(tiny_pack_int8)
     assert int8.quantization == "int8" and fp32.quantization == "none"
     assert int8.manifest["quantization"]["linear"] and int8.manifest["quantization"]["output_projection"]
+
     def weights(pack):
         return sum(pack.manifest["files"][f]["size"] for f in ("encoder.onnx", "decoder.onnx", "shared.bin"))
 
@@ -118,8 +119,10 @@ def test_int8_matmul_is_accurate(levels, tmp_path):
     from fanyi.export.graph import GraphBuilder
 
     if levels == "full" and needs_reduced_range():
-        pytest.skip("full int8 levels may saturate on this CPU (or FANYI_INT8_WEIGHTS=reduced); "
-                    "the engine loads reduced levels here")
+        pytest.skip(
+            "full int8 levels may saturate on this CPU (or FANYI_INT8_WEIGHTS=reduced); "
+            "the engine loads reduced levels here"
+        )
     rng = np.random.default_rng(0)
     weight = rng.normal(0, 1, (64, 96)).astype(np.float32)
     x = rng.normal(0, 1, (4, 5, 64)).astype(np.float32)
@@ -191,13 +194,14 @@ def test_translator_open_reports_a_damaged_graph_as_such(pack_copy):
 
     target = pack_copy / "encoder.onnx"
     data = bytearray(target.read_bytes())
-    data[len(data) // 3: len(data) // 3 + 64] = b"\xff" * 64
+    data[len(data) // 3 : len(data) // 3 + 64] = b"\xff" * 64
     target.write_bytes(bytes(data))
     with pytest.raises(PackError, match="encoder.onnx is damaged"):
         Translator.open(pack_copy, threads=1)
 
 
 # --- manifests that lie: every value the runtime reads is checked when the pack is opened ----------
+
 
 def _set(keys: tuple, value):
     """A change that sets manifest[k0][k1]... = value; None removes the key."""
@@ -210,19 +214,23 @@ def _set(keys: tuple, value):
             del manifest[last]
         else:
             manifest[last] = value
+
     return change
 
 
-@pytest.mark.parametrize("keys, value, message", [
-    (("source_lang",), None, "source_lang is missing"),
-    (("architecture",), None, "architecture is missing"),
-    (("files",), ["encoder.onnx", "decoder.onnx"], "files must be an object"),
-    (("files", "vocab.json", "size"), "29551", "files.vocab.json.size must be a whole number"),
-    (("special_ids",), [0, 1], "special_ids must be an object"),
-    (("generation", "early_stopping"), 1, "generation.early_stopping must be one of true, false"),
-    (("target_tokens", "yue"), 7, "target_tokens.yue must be printable text"),
-    (("name",), "tiny\u202e", "name must be printable text"),
-])
+@pytest.mark.parametrize(
+    "keys, value, message",
+    [
+        (("source_lang",), None, "source_lang is missing"),
+        (("architecture",), None, "architecture is missing"),
+        (("files",), ["encoder.onnx", "decoder.onnx"], "files must be an object"),
+        (("files", "vocab.json", "size"), "29551", "files.vocab.json.size must be a whole number"),
+        (("special_ids",), [0, 1], "special_ids must be an object"),
+        (("generation", "early_stopping"), 1, "generation.early_stopping must be one of true, false"),
+        (("target_tokens", "yue"), 7, "target_tokens.yue must be printable text"),
+        (("name",), "tiny\u202e", "name must be printable text"),
+    ],
+)
 def test_a_manifest_missing_a_field_or_of_the_wrong_type_is_refused(pack_copy, keys, value, message):
     rewrite_manifest(pack_copy, _set(keys, value))
     with pytest.raises(PackError, match=re.escape(f"{pack_copy / 'manifest.json'}: {message}")):
@@ -235,26 +243,29 @@ def test_a_null_size_is_refused(pack_copy):
         ModelPack.open(pack_copy)
 
 
-@pytest.mark.parametrize("keys, value, message", [
-    (("generation", "num_beams"), 1_000_000, "generation.num_beams must be a whole number from 1 to 16"),
-    (("generation", "max_length"), 10**12, "generation.max_length must be a whole number"),
-    (("generation", "no_repeat_ngram_size"), -1, "generation.no_repeat_ngram_size must be a whole number"),
-    (("generation", "length_penalty"), 1e308, "generation.length_penalty must be a number"),
-    (("generation", "repetition_penalty"), 0, "generation.repetition_penalty must be a number"),
-    (("generation", "forced_eos_token_id"), 10**6, "forced_eos_token_id is token 1000000, outside the vocabulary"),
-    (("special_ids", "pad"), 70000, "special_ids.pad is token 70000, outside the vocabulary of 1940"),
-    (("special_ids", "eos_all"), [0, -1], "special_ids.eos_all[1] must be a whole number"),
-    (("bad_words_ids",), [[1939], [5000]], "bad_words_ids[1][0] is token 5000, outside"),
-    (("architecture", "vocab_size"), 10**9, "architecture.vocab_size must be a whole number"),
-    (("architecture", "decoder_layers"), 0, "architecture.decoder_layers must be a whole number"),
-    (("architecture", "heads"), 2, "says 2 heads of 8 values, which is not d_model 32"),
-    (("architecture", "max_positions"), 4096, "shared.encoder_positions has the shape [128, 32]"),
-    (("external_tensors", "shared.embedding_t", "offset"), 10**9, "reaches byte 1000"),
-    (("external_tensors", "shared.embedding_t", "length"), 4, "is 4 bytes, not the size of a float32 tensor"),
-    (("external_tensors", "shared.embedding_t", "dtype"), "object", "dtype must be one of"),
-    (("target_tokens", "yue"), ">>cmn_Hans<<", "target_tokens.yue must be '>>yue<<'"),
-    (("default_target",), "xx", "default_target 'xx' is not one of target_tokens"),
-])
+@pytest.mark.parametrize(
+    "keys, value, message",
+    [
+        (("generation", "num_beams"), 1_000_000, "generation.num_beams must be a whole number from 1 to 16"),
+        (("generation", "max_length"), 10**12, "generation.max_length must be a whole number"),
+        (("generation", "no_repeat_ngram_size"), -1, "generation.no_repeat_ngram_size must be a whole number"),
+        (("generation", "length_penalty"), 1e308, "generation.length_penalty must be a number"),
+        (("generation", "repetition_penalty"), 0, "generation.repetition_penalty must be a number"),
+        (("generation", "forced_eos_token_id"), 10**6, "forced_eos_token_id is token 1000000, outside the vocabulary"),
+        (("special_ids", "pad"), 70000, "special_ids.pad is token 70000, outside the vocabulary of 1940"),
+        (("special_ids", "eos_all"), [0, -1], "special_ids.eos_all[1] must be a whole number"),
+        (("bad_words_ids",), [[1939], [5000]], "bad_words_ids[1][0] is token 5000, outside"),
+        (("architecture", "vocab_size"), 10**9, "architecture.vocab_size must be a whole number"),
+        (("architecture", "decoder_layers"), 0, "architecture.decoder_layers must be a whole number"),
+        (("architecture", "heads"), 2, "says 2 heads of 8 values, which is not d_model 32"),
+        (("architecture", "max_positions"), 4096, "shared.encoder_positions has the shape [128, 32]"),
+        (("external_tensors", "shared.embedding_t", "offset"), 10**9, "reaches byte 1000"),
+        (("external_tensors", "shared.embedding_t", "length"), 4, "is 4 bytes, not the size of a float32 tensor"),
+        (("external_tensors", "shared.embedding_t", "dtype"), "object", "dtype must be one of"),
+        (("target_tokens", "yue"), ">>cmn_Hans<<", "target_tokens.yue must be '>>yue<<'"),
+        (("default_target",), "xx", "default_target 'xx' is not one of target_tokens"),
+    ],
+)
 def test_manifest_values_are_bounded(pack_copy, keys, value, message):
     """The manifest has no checksum: a value past its bound (num_beams 1000000 got a process killed at 24 GB)
     makes the pack unusable with a message, before anything is allocated for it."""
@@ -266,8 +277,11 @@ def test_manifest_values_are_bounded(pack_copy, keys, value, message):
 def test_json_constants_and_absurd_numbers_are_a_damaged_manifest(pack_copy):
     manifest = pack_copy / "manifest.json"
     text = manifest.read_text(encoding="utf-8")
-    for bad in (text.replace('"length_penalty": 1.0', '"length_penalty": NaN'),
-                text.replace('"num_beams": 4', '"num_beams": ' + "9" * 5000), "[" * 100_000):
+    for bad in (
+        text.replace('"length_penalty": 1.0', '"length_penalty": NaN'),
+        text.replace('"num_beams": 4', '"num_beams": ' + "9" * 5000),
+        "[" * 100_000,
+    ):
         manifest.write_text(bad, encoding="utf-8")
         with pytest.raises(PackError, match="manifest.json is damaged"):
             ModelPack.open(pack_copy, verify=False)
@@ -275,8 +289,21 @@ def test_json_constants_and_absurd_numbers_are_a_damaged_manifest(pack_copy):
 
 # --- file names stay inside the pack -------------------------------------------------------------
 
-@pytest.mark.parametrize("name", ["../secret", "/tmp/secret", "..", "sub/vocab.json", "sub\\vocab.json",
-                                  "C:secret", "vocab.json:stream", ".hidden", ""])
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "../secret",
+        "/tmp/secret",
+        "..",
+        "sub/vocab.json",
+        "sub\\vocab.json",
+        "C:secret",
+        "vocab.json:stream",
+        ".hidden",
+        "",
+    ],
+)
 def test_file_names_must_stay_inside_the_pack(pack_copy, tmp_path, name):
     secret = tmp_path / "secret"
     secret.write_bytes(b"not yours")
@@ -301,15 +328,19 @@ def test_files_that_are_symbolic_links_are_refused(pack_copy, tmp_path):
 
 # --- files that pass their checksum and still cannot be loaded -----------------------------------
 
-@pytest.mark.parametrize("name, damage, message", [
-    ("encoder.onnx", lambda data: data[: len(data) // 2], "encoder.onnx cannot be loaded: [ONNXRuntimeError]"),
-    ("decoder.onnx", lambda data: data[:100], "decoder.onnx cannot be loaded: [ONNXRuntimeError]"),
-    ("source.spm", lambda data: data[:1000], "source.spm cannot be loaded"),
-    ("target.spm", lambda data: b"garbage", "target.spm cannot be loaded"),
-    ("vocab.json", lambda data: b"[1, 2]", "vocab.json cannot be loaded: not a vocabulary"),
-    ("vocab.json", lambda data: b'{"</s>": 0, "<unk>": 1, "<pad>": 99999}', "vocab.json cannot be loaded"),
-    ("tokenizer_config.json", lambda data: b"[]", "tokenizer_config.json cannot be loaded: not a JSON object"),
-])
+
+@pytest.mark.parametrize(
+    "name, damage, message",
+    [
+        ("encoder.onnx", lambda data: data[: len(data) // 2], "encoder.onnx cannot be loaded: [ONNXRuntimeError]"),
+        ("decoder.onnx", lambda data: data[:100], "decoder.onnx cannot be loaded: [ONNXRuntimeError]"),
+        ("source.spm", lambda data: data[:1000], "source.spm cannot be loaded"),
+        ("target.spm", lambda data: b"garbage", "target.spm cannot be loaded"),
+        ("vocab.json", lambda data: b"[1, 2]", "vocab.json cannot be loaded: not a vocabulary"),
+        ("vocab.json", lambda data: b'{"</s>": 0, "<unk>": 1, "<pad>": 99999}', "vocab.json cannot be loaded"),
+        ("tokenizer_config.json", lambda data: b"[]", "tokenizer_config.json cannot be loaded: not a JSON object"),
+    ],
+)
 def test_a_file_that_passes_its_checksum_but_cannot_be_loaded_is_named(pack_copy, name, damage, message):
     from fanyi.engine.translator import Translator
 
@@ -319,11 +350,19 @@ def test_a_file_that_passes_its_checksum_but_cannot_be_loaded_is_named(pack_copy
         Translator.open(pack_copy, threads=1)
 
 
-@pytest.mark.parametrize("change, message", [
-    (_set(("architecture", "decoder_layers"), 3), "encoder.onnx does not fit the pack's manifest: it has no cross_key_2"),
-    (lambda m: m["architecture"].update(heads=2, head_dim=16),
-     "encoder.onnx does not fit the pack's manifest: cross_key_0 has the shape"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (
+            _set(("architecture", "decoder_layers"), 3),
+            "encoder.onnx does not fit the pack's manifest: it has no cross_key_2",
+        ),
+        (
+            lambda m: m["architecture"].update(heads=2, head_dim=16),
+            "encoder.onnx does not fit the pack's manifest: cross_key_0 has the shape",
+        ),
+    ],
+)
 def test_a_graph_that_disagrees_with_its_manifest_is_named(pack_copy, change, message):
     from fanyi.engine.translator import Translator
 

@@ -26,11 +26,58 @@ SEED = 20261211
 CASES = 300
 TRANSLATED = 8  # accepted cases that also load and translate (each costs a session build)
 
-WEIRD = [None, True, False, 0, -1, 1, 2, 7, 2**31, 2**63, -(2**63), 10**30, 1e308, -1e308, 0.5, -0.0, 1e-300,
-         "", "x" * 5000, "\ud800", "\u202e", "中文", "\x00", "../../etc/shadow", "/etc/passwd", "C:\\evil",
-         "a/b", ".", "..", "encoder.onnx", [], {}, [[]], [0, 1], {"a": {"b": {}}}, [[[[[[[[[[]]]]]]]]]]]
-FILE_NAMES = ["../../etc/shadow", "/etc/passwd", "..\\..\\boot.ini", "C:evil", "sub/x", ".", "", "ok.bin",
-              "manifest.json", "vocab.json\u0000", "CON", "a" * 300]
+WEIRD = [
+    None,
+    True,
+    False,
+    0,
+    -1,
+    1,
+    2,
+    7,
+    2**31,
+    2**63,
+    -(2**63),
+    10**30,
+    1e308,
+    -1e308,
+    0.5,
+    -0.0,
+    1e-300,
+    "",
+    "x" * 5000,
+    "\ud800",
+    "\u202e",
+    "中文",
+    "\x00",
+    "../../etc/shadow",
+    "/etc/passwd",
+    "C:\\evil",
+    "a/b",
+    ".",
+    "..",
+    "encoder.onnx",
+    [],
+    {},
+    [[]],
+    [0, 1],
+    {"a": {"b": {}}},
+    [[[[[[[[[[]]]]]]]]]],
+]
+FILE_NAMES = [
+    "../../etc/shadow",
+    "/etc/passwd",
+    "..\\..\\boot.ini",
+    "C:evil",
+    "sub/x",
+    ".",
+    "",
+    "ok.bin",
+    "manifest.json",
+    "vocab.json\u0000",
+    "CON",
+    "a" * 300,
+]
 
 
 def _nodes(value, path=()):
@@ -93,15 +140,25 @@ def _manifest_text(rng: random.Random, manifest: dict) -> tuple[str, str]:
         text, what = text[: rng.randrange(len(text))], what + "; truncated"
     elif rng.random() < 0.03:
         i = rng.randrange(len(text))
-        text, what = text[:i] + rng.choice(["\x00", "}", "\"", "\\u", "NaN", "1e999"]) + text[i + 1:], what + "; garbled"
+        text, what = (
+            text[:i] + rng.choice(["\x00", "}", '"', "\\u", "NaN", "1e999"]) + text[i + 1 :],
+            what + "; garbled",
+        )
     return text, what
 
 
 def _read_everything(pack: ModelPack) -> None:
     """What the runtime and the callers read from an opened pack."""
     assert isinstance(pack.name, str) and pack.size_bytes >= 0
-    for value in (pack.source_lang, pack.target_lang, pack.quantization, pack.target_tokens, pack.default_target,
-                  pack.special_ids, pack.architecture):
+    for value in (
+        pack.source_lang,
+        pack.target_lang,
+        pack.quantization,
+        pack.target_tokens,
+        pack.default_target,
+        pack.special_ids,
+        pack.architecture,
+    ):
         assert value is not None or value == pack.default_target
     resolve(pack, None)
 
@@ -167,10 +224,15 @@ def test_models_list_on_a_folder_of_broken_packs_prints_no_traceback(tiny_pack, 
         else:
             shutil.rmtree(folder)
     (tmp_path / "bundled").mkdir()
-    env = dict(os.environ, FANYI_DATA_DIR=str(tmp_path / "data"), FANYI_CONFIG_DIR=str(tmp_path / "config"),
-               FANYI_MODELS_DIR=str(tmp_path / "bundled"))
-    result = subprocess.run([sys.executable, "-m", "fanyi", "models", "list"], capture_output=True, text=True,
-                            env=env, timeout=300)
+    env = dict(
+        os.environ,
+        FANYI_DATA_DIR=str(tmp_path / "data"),
+        FANYI_CONFIG_DIR=str(tmp_path / "config"),
+        FANYI_MODELS_DIR=str(tmp_path / "bundled"),
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "fanyi", "models", "list"], capture_output=True, text=True, env=env, timeout=300
+    )
     assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
     rows = {line.split()[0]: line for line in result.stdout.splitlines()[1:]}
     assert len(broken) > 20 and set(rows) == set(broken)

@@ -16,8 +16,14 @@ HY_MT = {"type": "hunyuan", "layers": 32, "kv_heads": 4, "head_dim": 128, "max_p
 
 
 def manifest(architecture: dict, files_bytes: int, **extra) -> dict:
-    return {"architecture": architecture, "files": {"shared.bin": {"size": files_bytes - 1000, "sha256": "0" * 64},
-                                                    "tokenizer.json": {"size": 1000, "sha256": "0" * 64}}, **extra}
+    return {
+        "architecture": architecture,
+        "files": {
+            "shared.bin": {"size": files_bytes - 1000, "sha256": "0" * 64},
+            "tokenizer.json": {"size": 1000, "sha256": "0" * 64},
+        },
+        **extra,
+    }
 
 
 def test_a_translation_llm_needs_its_files_a_2k_token_cache_and_the_runtime():
@@ -35,8 +41,10 @@ def test_an_encoder_decoder_cache_holds_the_target_and_the_source_for_each_beam(
     per_token = 2 * 2 * arch["decoder_layers"] * arch["heads"] * arch["head_dim"] * 4
     assert memory.kv_cache_bytes(pack) == per_token * min(2048, arch["max_positions"]) * beams > 0
     files = sum(f["size"] for f in pack["files"].values())
-    assert memory.memory_needed(pack) == int(files * memory.WEIGHTS_FACTOR) + memory.kv_cache_bytes(pack) + \
-        memory.RUNTIME_BYTES
+    assert (
+        memory.memory_needed(pack)
+        == int(files * memory.WEIGHTS_FACTOR) + memory.kv_cache_bytes(pack) + memory.RUNTIME_BYTES
+    )
 
 
 def test_a_catalog_entry_is_judged_by_what_the_catalog_says_of_it():

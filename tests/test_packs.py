@@ -33,25 +33,48 @@ from release.spec import SpecError, load_specs  # noqa: E402
 
 BASES = ("https://example.org/packs", "https://mirror.example.cn/packs/")
 LICENSE = {"name": "Apache-2.0", "url": "https://www.apache.org/licenses/LICENSE-2.0", "commercial_use": True}
-LLM_LICENSE = {"name": "Tencent HY Community License", "url": "https://example.org/License.txt", "commercial_use": True,
-               "excluded_territories": ["EU", "GB", "KR"], "max_monthly_active_users": 100_000_000,
-               "restrictions": {"en": ["Not licensed in the European Union, the United Kingdom or South Korea."],
-                                "zh_CN": ["不适用于欧盟、英国和韩国。"]},
-               "notice": "Tencent HY is licensed under the Tencent HY Community License Agreement.",
-               "ask_before_download": True}
+LLM_LICENSE = {
+    "name": "Tencent HY Community License",
+    "url": "https://example.org/License.txt",
+    "commercial_use": True,
+    "excluded_territories": ["EU", "GB", "KR"],
+    "max_monthly_active_users": 100_000_000,
+    "restrictions": {
+        "en": ["Not licensed in the European Union, the United Kingdom or South Korea."],
+        "zh_CN": ["不适用于欧盟、英国和韩国。"],
+    },
+    "notice": "Tencent HY is licensed under the Tencent HY Community License Agreement.",
+    "ask_before_download": True,
+}
 LLM_DIRECTIONS = [["en", "zh"], ["zh", "en"]]
 
 
 def spec(pack_id: str, **changes) -> dict:
-    return {"id": pack_id, "version": 3, "display_name": {"en": "English → Chinese", "zh_CN": "英语 → 中文"},
-            "model_id": "Helsinki-NLP/opus-mt-en-zh", "commit": "a4193836671069f1f80ce341f9227a850ffb52d4",
-            "source_lang": "en", "target_lang": "zh", "license": LICENSE, **changes}
+    return {
+        "id": pack_id,
+        "version": 3,
+        "display_name": {"en": "English → Chinese", "zh_CN": "英语 → 中文"},
+        "model_id": "Helsinki-NLP/opus-mt-en-zh",
+        "commit": "a4193836671069f1f80ce341f9227a850ffb52d4",
+        "source_lang": "en",
+        "target_lang": "zh",
+        "license": LICENSE,
+        **changes,
+    }
 
 
 def llm_spec(pack_id: str, **changes) -> dict:
-    return {"id": pack_id, "version": 2, "display_name": {"en": "Tiny translation LLM"}, "model_id": "Qwen/Qwen3-1.7B",
-            "commit": "d3e258980a49b060055ea9038dad99d75923f7c4", "languages": list(QWEN3_LANGUAGES),
-            "score": LLM_DIRECTIONS, "license": LLM_LICENSE, **changes}
+    return {
+        "id": pack_id,
+        "version": 2,
+        "display_name": {"en": "Tiny translation LLM"},
+        "model_id": "Qwen/Qwen3-1.7B",
+        "commit": "d3e258980a49b060055ea9038dad99d75923f7c4",
+        "languages": list(QWEN3_LANGUAGES),
+        "score": LLM_DIRECTIONS,
+        "license": LLM_LICENSE,
+        **changes,
+    }
 
 
 def run(*args: str) -> tuple[int, str]:
@@ -91,11 +114,18 @@ def release_inputs(tmp_path_factory, tiny_hf_en_zh, tiny_pack, tiny_hf_llm, tiny
     """packs.json with the tiny en→zh model, a tiny Qwen3 translation LLM (with a licence file, as the
     real repositories have) and an optional pack that cannot export; 4-sentence test sets en→zh and zh→en."""
     root = tmp_path_factory.mktemp("release")
-    (root / "packs.json").write_text(json.dumps({"packs": [
-        spec("opus-mt-en-zh", default=True),
-        spec("broken-zh-en", source_lang="zh", target_lang="en", optional=True),
-        llm_spec("tiny-llm"),
-    ]}), encoding="utf-8")
+    (root / "packs.json").write_text(
+        json.dumps(
+            {
+                "packs": [
+                    spec("opus-mt-en-zh", default=True),
+                    spec("broken-zh-en", source_lang="zh", target_lang="en", optional=True),
+                    llm_spec("tiny-llm"),
+                ]
+            }
+        ),
+        encoding="utf-8",
+    )
     (root / "not-a-model").mkdir()
     llm_hf = root / "hf-tiny-llm"
     shutil.copytree(tiny_hf_llm("qwen3"), llm_hf)
@@ -105,19 +135,48 @@ def release_inputs(tmp_path_factory, tiny_hf_en_zh, tiny_pack, tiny_hf_llm, tiny
     marian, llm = Translator.open(tiny_pack), Translator.open(tiny_llm_pack("qwen3"))
     en_zh, zh_en = DecodeOptions(source="en", target="zh"), DecodeOptions(source="zh", target="en")
     lines = (ROOT / "assets/corpus/en.txt").read_text(encoding="utf-8").splitlines()
-    sources = list(islice((line for line in lines if _plain_sentence(marian, line) and _greedy_as_is(llm, line, en_zh)),
-                          4))
+    sources = list(
+        islice((line for line in lines if _plain_sentence(marian, line) and _greedy_as_is(llm, line, en_zh)), 4)
+    )
     en_files = _write_test_set(root, "en-zh", sources, marian.translate_batch(sources))
     # zh→en: references are the LLM's fp32 pack's own
     lines = (ROOT / "assets/corpus/zh.txt").read_text(encoding="utf-8").splitlines()
     sources = list(islice((line for line in lines if line.strip() and _greedy_as_is(llm, line, zh_en)), 4))
     zh_files = _write_test_set(root, "zh-en", sources, llm.translate_batch(sources, zh_en))
-    args = ["build", "--packs", str(root / "packs.json"), "--hf-dir", f"opus-mt-en-zh={tiny_hf_en_zh}",
-            "--hf-dir", f"broken-zh-en={root / 'not-a-model'}", "--hf-dir", f"tiny-llm={llm_hf}",
-            "--test-set", "en-zh", "corpus sample", *en_files, "--test-set", "zh-en", "corpus sample", *zh_files,
-            "--llm-limit", "3", "--base-url", BASES[0], "--base-url", BASES[1],
-            "--catalog-url", BASES[0] + "/catalog.json", "--serial", "2026120315", "--min-int8-agreement", "0",
-            "--min-int4-agreement", "0", "--allow-reference-disagreement"]
+    args = [
+        "build",
+        "--packs",
+        str(root / "packs.json"),
+        "--hf-dir",
+        f"opus-mt-en-zh={tiny_hf_en_zh}",
+        "--hf-dir",
+        f"broken-zh-en={root / 'not-a-model'}",
+        "--hf-dir",
+        f"tiny-llm={llm_hf}",
+        "--test-set",
+        "en-zh",
+        "corpus sample",
+        *en_files,
+        "--test-set",
+        "zh-en",
+        "corpus sample",
+        *zh_files,
+        "--llm-limit",
+        "3",
+        "--base-url",
+        BASES[0],
+        "--base-url",
+        BASES[1],
+        "--catalog-url",
+        BASES[0] + "/catalog.json",
+        "--serial",
+        "2026120315",
+        "--min-int8-agreement",
+        "0",
+        "--min-int4-agreement",
+        "0",
+        "--allow-reference-disagreement",
+    ]
     return root, args
 
 
@@ -127,8 +186,19 @@ def release(release_inputs):
     allowed are wide."""
     root, args = release_inputs
     out = root / "out"
-    code, err = run(*args, "--out", str(out), "--max-bleu-loss", "101", "--max-chrf-loss", "101",
-                    "--max-int4-bleu-loss", "101", "--max-int4-chrf-loss", "101")
+    code, err = run(
+        *args,
+        "--out",
+        str(out),
+        "--max-bleu-loss",
+        "101",
+        "--max-chrf-loss",
+        "101",
+        "--max-int4-bleu-loss",
+        "101",
+        "--max-int4-chrf-loss",
+        "101",
+    )
     assert code == 0, err
     return out, err
 
@@ -161,8 +231,10 @@ def test_scores_compare_pytorch_and_both_packs_on_the_test_set(release):
     # the catalog's numbers: all 4 sentences
     row = next(line for line in table.splitlines() if line.startswith("| opus-mt-en-zh |"))
     bleu = f"{quality.bleu.pytorch:.1f}"
-    assert row == (f"| opus-mt-en-zh | en→zh | corpus sample, 4 sentences | {bleu} | {quality.bleu.int8:.1f} "
-                   f"| 100.0 | {quality.chrf.int8:.1f} |")
+    assert row == (
+        f"| opus-mt-en-zh | en→zh | corpus sample, 4 sentences | {bleu} | {quality.bleu.int8:.1f} "
+        f"| 100.0 | {quality.chrf.int8:.1f} |"
+    )
     assert f"[opus-mt-en-zh] corpus sample, 4 sentences (en→zh): BLEU PyTorch {quality.bleu.pytorch:.2f}" in err
 
 
@@ -171,12 +243,14 @@ def test_quality_md_compares_every_pack_in_one_table_on_the_same_sentences(relea
     out, _ = release
     lines = (out / "quality.md").read_text(encoding="utf-8").splitlines()
     start = lines.index(report.HEADER.splitlines()[0])
-    rows = [line.split(" | ") for line in lines[start + 2:] if line.startswith("| ")]
-    rows = rows[:next(i for i, r in enumerate(rows) if r[0] == "| pack")]  # up to the catalog's table
+    rows = [line.split(" | ") for line in lines[start + 2 :] if line.startswith("| ")]
+    rows = rows[: next(i for i, r in enumerate(rows) if r[0] == "| pack")]  # up to the catalog's table
     three = "corpus sample, 3 sentences"
     assert [(r[0], r[1], r[2], r[3]) for r in rows] == [
-        ("| en→zh", three, "opus-mt-en-zh", "int8"), ("| en→zh", three, "tiny-llm", "int4"),
-        ("| zh→en", three, "tiny-llm", "int4")]
+        ("| en→zh", three, "opus-mt-en-zh", "int8"),
+        ("| en→zh", three, "tiny-llm", "int4"),
+        ("| zh→en", three, "tiny-llm", "int4"),
+    ]
     for r in rows:  # the fp32 packs are generate() exactly, on these sentences too
         assert r[4] == r[5] and r[7] == r[8], r
     assert rows[2][7] == "100.0"  # zh→en: the references are the LLM's fp32 translations
@@ -209,7 +283,9 @@ def test_a_translation_llm_is_published_in_int4_with_both_directions_scored_agai
     assert entry.license.excluded_territories == ("EU", "GB", "KR") and entry.license.must_ask
     assert entry.license.summary("zh_CN") == ("不适用于欧盟、英国和韩国。",)
     assert [(q.source, q.target, q.test_set) for q in entry.qualities] == [
-        ("en", "zh", "corpus sample, 3 sentences"), ("zh", "en", "corpus sample, 3 sentences")]
+        ("en", "zh", "corpus sample, 3 sentences"),
+        ("zh", "en", "corpus sample, 3 sentences"),
+    ]
     for q in entry.qualities:
         # exact: the fp32 pack is generate() on the same chat-template prompt
         assert q.bleu.pytorch == q.bleu.fp32 and q.chrf.pytorch == q.chrf.fp32
@@ -271,8 +347,9 @@ def test_zipping_is_deterministic(tiny_pack_int8, tmp_path):
     assert (tmp_path / "a.zip").read_bytes() == (tmp_path / "b.zip").read_bytes()
 
 
-def test_the_reference_is_the_first_sentence_on_which_int8_equals_pytorch(tiny_hf_en_zh, tiny_pack_int8,
-                                                                         monkeypatch, release_reference):
+def test_the_reference_is_the_first_sentence_on_which_int8_equals_pytorch(
+    tiny_hf_en_zh, tiny_pack_int8, monkeypatch, release_reference
+):
     sentences = reference.SENTENCES["en"]
     with reference.int8_weights(reference.cpu_path()):
         int8 = Translator.open(tiny_pack_int8)
@@ -302,7 +379,10 @@ def test_the_committed_pack_list_pins_commits_and_has_one_required_default():
     by_id = {s.id: s for s in specs}
     hy, qwen, gemma = by_id["hy-mt1.5-1.8b"], by_id["qwen3-1.7b"], by_id["translategemma-4b"]
     assert (hy.model_id, qwen.model_id, gemma.model_id) == (
-        "tencent/HY-MT1.5-1.8B", "Qwen/Qwen3-1.7B", "google/translategemma-4b-it")
+        "tencent/HY-MT1.5-1.8B",
+        "Qwen/Qwen3-1.7B",
+        "google/translategemma-4b-it",
+    )
     assert not hy.optional and not qwen.optional and gemma.optional
     assert hy.license.excluded_territories == ("EU", "GB", "KR") and hy.license.max_monthly_active_users == 100_000_000
     assert hy.license.must_ask and gemma.license.must_ask and not qwen.license.must_ask
@@ -328,10 +408,16 @@ def test_the_download_takes_the_tokenizer_licence_and_every_shard_of_a_big_model
     from fanyi.export.fetch import download
 
     shards = ["model-00001-of-00002.safetensors", "model-00002-of-00002.safetensors"]
-    repo = {"config.json": "{}", "tokenizer.json": "{}", "tokenizer_config.json": "{}", "LICENSE": "Apache",
-            "README.md": "card", "merges.txt": "", "model.safetensors.index.json":
-            json.dumps({"weight_map": {"a": shards[0], "b": shards[1], "c": shards[1]}}),
-            **dict.fromkeys(shards, "weights")}
+    repo = {
+        "config.json": "{}",
+        "tokenizer.json": "{}",
+        "tokenizer_config.json": "{}",
+        "LICENSE": "Apache",
+        "README.md": "card",
+        "merges.txt": "",
+        "model.safetensors.index.json": json.dumps({"weight_map": {"a": shards[0], "b": shards[1], "c": shards[1]}}),
+        **dict.fromkeys(shards, "weights"),
+    }
     commit = "d3e258980a49b060055ea9038dad99d75923f7c4"
     fetched = []
 
@@ -353,8 +439,9 @@ def test_the_download_takes_the_tokenizer_licence_and_every_shard_of_a_big_model
     into.mkdir()
     assert download("Qwen/Qwen3-1.7B", "main", into, lambda _m: None, None, cache_dir=tmp_path / "cache") == commit
     got = sorted(p.name for p in into.iterdir())
-    assert got == sorted(["config.json", "tokenizer.json", "tokenizer_config.json", "LICENSE",
-                          "model.safetensors.index.json", *shards])
+    assert got == sorted(
+        ["config.json", "tokenizer.json", "tokenizer_config.json", "LICENSE", "model.safetensors.index.json", *shards]
+    )
     assert (into / shards[0]).stat().st_ino == (tmp_path / "cache" / shards[0]).stat().st_ino  # linked, not copied
     del repo[shards[1]]  # an index naming a shard the repository lacks
     with pytest.raises(FetchError, match="names 'model-00002-of-00002.safetensors', which the repository"):
@@ -367,16 +454,19 @@ def test_a_local_folder_for_a_pack_that_is_not_listed_is_refused(tmp_path):
     assert not (tmp_path / "catalog.json").exists()
 
 
-@pytest.mark.parametrize("change, message", [
-    ({"commit": "main"}, "full 40-digit commit"),
-    ({"version": 0}, "at least 1"),
-    ({"license": {"name": "MIT", "url": "x"}}, "'commercial_use' is missing"),
-    ({"default": False}, "exactly one pack must be the default"),
-    ({"optional": True}, "cannot be optional"),
-    ({"languages": ["en", "zh"]}, "either 'source_lang' and 'target_lang' or 'languages'"),
-    ({"license": {**LICENSE, "excluded_territories": ["Europe"]}}, "ISO 3166-1 codes and EU"),
-    ({"license": {**LICENSE, "restrictions": {"zh_CN": ["x"]}}}, "need an 'en' list"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"commit": "main"}, "full 40-digit commit"),
+        ({"version": 0}, "at least 1"),
+        ({"license": {"name": "MIT", "url": "x"}}, "'commercial_use' is missing"),
+        ({"default": False}, "exactly one pack must be the default"),
+        ({"optional": True}, "cannot be optional"),
+        ({"languages": ["en", "zh"]}, "either 'source_lang' and 'target_lang' or 'languages'"),
+        ({"license": {**LICENSE, "excluded_territories": ["Europe"]}}, "ISO 3166-1 codes and EU"),
+        ({"license": {**LICENSE, "restrictions": {"zh_CN": ["x"]}}}, "need an 'en' list"),
+    ],
+)
 def test_a_bad_pack_list_is_refused(tmp_path, change, message):
     path = tmp_path / "packs.json"
     path.write_text(json.dumps({"packs": [spec("p", **{"default": True, **change})]}), encoding="utf-8")
@@ -384,11 +474,14 @@ def test_a_bad_pack_list_is_refused(tmp_path, change, message):
         load_specs(path)
 
 
-@pytest.mark.parametrize("change, message", [
-    ({"score": []}, "names the directions to 'score'"),
-    ({"score": ["en-zh"]}, r"\[source, target\] pairs"),
-    ({"score": [["en", "xx"]]}, "direction en-xx is not between its 'languages'"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"score": []}, "names the directions to 'score'"),
+        ({"score": ["en-zh"]}, r"\[source, target\] pairs"),
+        ({"score": [["en", "xx"]]}, "direction en-xx is not between its 'languages'"),
+    ],
+)
 def test_a_bad_translation_llm_entry_is_refused(tmp_path, change, message):
     path = tmp_path / "packs.json"
     path.write_text(json.dumps({"packs": [spec("p", default=True), llm_spec("l", **change)]}), encoding="utf-8")
@@ -430,8 +523,9 @@ def test_fetch_default_installs_the_verified_default_pack_and_the_catalog(releas
     www, url = served
     data = publish(release[0], www, url)
     models, assets = tmp_path / "models", tmp_path / "assets"
-    code, err = run("fetch-default", "--catalog-url", f"{url}/catalog.json", "--models", str(models),
-                    "--assets", str(assets))
+    code, err = run(
+        "fetch-default", "--catalog-url", f"{url}/catalog.json", "--models", str(models), "--assets", str(assets)
+    )
     assert code == 0, err
     pack = ModelPack.open(models / "opus-mt-en-zh")
     assert pack.pack_version == 3 and pack.reference is not None
@@ -443,8 +537,15 @@ def test_fetch_default_installs_the_verified_default_pack_and_the_catalog(releas
 def test_fetch_default_refuses_an_archive_that_does_not_match_the_catalog(release, served, tmp_path):
     www, url = served
     publish(release[0], www, url, damage=True)
-    code, err = run("fetch-default", "--catalog-url", f"{url}/catalog.json", "--models", str(tmp_path / "models"),
-                    "--assets", str(tmp_path / "assets"))
+    code, err = run(
+        "fetch-default",
+        "--catalog-url",
+        f"{url}/catalog.json",
+        "--models",
+        str(tmp_path / "models"),
+        "--assets",
+        str(tmp_path / "assets"),
+    )
     assert code == 1
     assert "fetch-default FAILED: " in err and "opus-mt-en-zh-int8-v3.zip" in err
     assert "404" in err and "sha256" in err

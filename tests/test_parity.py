@@ -22,13 +22,24 @@ SETTINGS = [
     DecodeOptions(beams=3, repetition_penalty=1.3),
     DecodeOptions(beams=2, min_length=6),
 ]
-GENERATE_KWARGS = {"beams": "num_beams", "length_penalty": "length_penalty", "early_stopping": "early_stopping",
-                   "max_new_tokens": "max_new_tokens", "max_length": "max_length", "min_length": "min_length",
-                   "no_repeat_ngram_size": "no_repeat_ngram_size", "repetition_penalty": "repetition_penalty"}
+GENERATE_KWARGS = {
+    "beams": "num_beams",
+    "length_penalty": "length_penalty",
+    "early_stopping": "early_stopping",
+    "max_new_tokens": "max_new_tokens",
+    "max_length": "max_length",
+    "min_length": "min_length",
+    "no_repeat_ngram_size": "no_repeat_ngram_size",
+    "repetition_penalty": "repetition_penalty",
+}
 
 
 def _sentences(lang: str, count: int) -> list[str]:
-    lines = [line for line in (assets_dir() / "corpus" / f"{lang}.txt").read_text(encoding="utf-8").splitlines() if line.strip()]
+    lines = [
+        line
+        for line in (assets_dir() / "corpus" / f"{lang}.txt").read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
     return lines[:count]
 
 
@@ -48,7 +59,7 @@ def _generate(model, tokenizer, texts: list[str], options: DecodeOptions) -> lis
     result = []
     for row in out.tolist():
         row = row[1:]  # the decoder start token
-        row = row[:row.index(eos) + 1] if eos in row else [t for t in row if t != pad]
+        row = row[: row.index(eos) + 1] if eos in row else [t for t in row if t != pad]
         result.append(row)
     return result
 
@@ -60,8 +71,9 @@ def test_same_ids_as_generate_single_and_batched(tiny_translator: Translator, hf
     sources = [tokenizer(t)["input_ids"] for t in texts]
     expected = _generate(model, tokenizer, texts, options)
     assert tiny_translator.generate_ids(sources, options) == expected
-    assert [tiny_translator.generate_ids([s], options)[0] for s in sources] == \
-        [_generate(model, tokenizer, [t], options)[0] for t in texts]
+    assert [tiny_translator.generate_ids([s], options)[0] for s in sources] == [
+        _generate(model, tokenizer, [t], options)[0] for t in texts
+    ]
 
 
 def test_outputs_are_not_degenerate(tiny_translator: Translator, hf_model):
@@ -77,7 +89,10 @@ def test_outputs_are_not_degenerate(tiny_translator: Translator, hf_model):
 def test_zh_en_pack_matches_generate(tiny_pack_zh_en, tiny_hf_zh_en):
     from transformers import MarianMTModel, MarianTokenizer
 
-    model, tokenizer = MarianMTModel.from_pretrained(tiny_hf_zh_en).eval(), MarianTokenizer.from_pretrained(tiny_hf_zh_en)
+    model, tokenizer = (
+        MarianMTModel.from_pretrained(tiny_hf_zh_en).eval(),
+        MarianTokenizer.from_pretrained(tiny_hf_zh_en),
+    )
     translator = Translator.open(tiny_pack_zh_en, threads=1)
     texts = _sentences("zh", 5)
     sources = [tokenizer(t)["input_ids"] for t in texts]

@@ -16,8 +16,10 @@ pytestmark = pytest.mark.skipif(shutil.which("strace") is None, reason="strace i
 
 # What a name lookup or a connection looks like in the trace: an IPv4/IPv6 socket, glibc asking nscd
 # or systemd-resolved, or reading the resolver's configuration.
-TELLTALES = re.compile(r"socket\(AF_INET6?,|/var/run/nscd/socket|/run/nscd/socket|io\.systemd\.Resolve"
-                       r"|\"/etc/resolv\.conf\"")
+TELLTALES = re.compile(
+    r"socket\(AF_INET6?,|/var/run/nscd/socket|/run/nscd/socket|io\.systemd\.Resolve"
+    r"|\"/etc/resolv\.conf\""
+)
 
 
 def traced(args: list[str], home: Path, env_extra: dict[str, str], stdin: str | None = None) -> str:
@@ -26,9 +28,25 @@ def traced(args: list[str], home: Path, env_extra: dict[str, str], stdin: str | 
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ORT_", "FANYI_", "XDG_"))}
     env.update(HOME=str(home), QT_QPA_PLATFORM="offscreen", **env_extra)
     result = subprocess.run(
-        ["strace", "-f", "-qq", "-e", "trace=%network,openat,open", "-o", str(trace),
-         sys.executable, "-m", "fanyi", *args],
-        input=stdin, capture_output=True, text=True, env=env, timeout=300)
+        [
+            "strace",
+            "-f",
+            "-qq",
+            "-e",
+            "trace=%network,openat,open",
+            "-o",
+            str(trace),
+            sys.executable,
+            "-m",
+            "fanyi",
+            *args,
+        ],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr
     return trace.read_text(errors="replace")
 
@@ -44,9 +62,12 @@ def test_translate_sends_nothing(tiny_pack_int8, tmp_path):
     home = tmp_path / "home"
     home.mkdir()
     lines = "".join(f"Sentence number {i} is about the weather.\n" for i in range(30))
-    trace = traced(["translate", "--model", str(tiny_pack_int8)], home,
-                   {"FANYI_DATA_DIR": str(tmp_path / "data"), "FANYI_CONFIG_DIR": str(tmp_path / "config")},
-                   stdin=lines)
+    trace = traced(
+        ["translate", "--model", str(tiny_pack_int8)],
+        home,
+        {"FANYI_DATA_DIR": str(tmp_path / "data"), "FANYI_CONFIG_DIR": str(tmp_path / "config")},
+        stdin=lines,
+    )
     assert "onnxruntime" in trace  # the trace did follow the engine
     assert_private(trace, home)
 
@@ -69,8 +90,11 @@ def test_translating_a_scanned_pdf_with_ocr_sends_nothing(tiny_pack_int8, ocr_mo
     home.mkdir()
     scan = tmp_path / "scan.pdf"
     scan.write_bytes(scanned_pdf([["Good morning. The weather is fine today."]]))
-    trace = traced(["file", "--model", str(tiny_pack_int8), str(scan)], home,
-                   {"FANYI_DATA_DIR": str(tmp_path / "data"), "FANYI_CONFIG_DIR": str(tmp_path / "config")})
+    trace = traced(
+        ["file", "--model", str(tiny_pack_int8), str(scan)],
+        home,
+        {"FANYI_DATA_DIR": str(tmp_path / "data"), "FANYI_CONFIG_DIR": str(tmp_path / "config")},
+    )
     assert "PP-OCRv6_rec_small.onnx" in trace and "libpdfium" in trace  # the trace did follow OCR
     assert (tmp_path / "scan.zh.docx").is_file()
     assert_private(trace, home)

@@ -34,45 +34,93 @@ OPUS_TOKENS = {"cmn_Hans": ">>cmn_Hans<<", "cmn_Hant": ">>cmn_Hant<<", "yue": ">
 
 
 def one_way(name: str, source: str, target: str, tokens: dict | None = None) -> PackInfo:
-    return PackInfo(name, Path("/packs") / name, source, target, 1, "int8", False, tokens or {},
-                    default_target="cmn_Hans" if tokens else None)
+    return PackInfo(
+        name,
+        Path("/packs") / name,
+        source,
+        target,
+        1,
+        "int8",
+        False,
+        tokens or {},
+        default_target="cmn_Hans" if tokens else None,
+    )
 
 
 def many(name: str, codes: tuple[str, ...], default: str) -> PackInfo:
-    return PackInfo(name, Path("/packs") / name, "mul", "mul", 1, "int8", False, {}, languages=codes,
-                    source_languages=codes, default_target=default)
+    return PackInfo(
+        name,
+        Path("/packs") / name,
+        "mul",
+        "mul",
+        1,
+        "int8",
+        False,
+        {},
+        languages=codes,
+        source_languages=codes,
+        default_target=default,
+    )
 
 
-EN_ZH, ZH_EN, EN_ZH_2, ZH_JA = one_way("en-zh", "en", "zh", OPUS_TOKENS), one_way("zh-en", "zh", "en"), \
-    one_way("en-zh-2", "en", "zh"), one_way("zh-ja", "zh", "ja")
-NLLB = many("nllb", ("ace_Arab", "ace_Latn", "eng_Latn", "fra_Latn", "rus_Cyrl", "yue_Hant", "zho_Hans",
-                     "zho_Hant"), "zho_Hans")
+EN_ZH, ZH_EN, EN_ZH_2, ZH_JA = (
+    one_way("en-zh", "en", "zh", OPUS_TOKENS),
+    one_way("zh-en", "zh", "en"),
+    one_way("en-zh-2", "en", "zh"),
+    one_way("zh-ja", "zh", "ja"),
+)
+NLLB = many(
+    "nllb", ("ace_Arab", "ace_Latn", "eng_Latn", "fra_Latn", "rus_Cyrl", "yue_Hant", "zho_Hans", "zho_Hant"), "zho_Hans"
+)
 MBART = many("mbart", ("en_XX", "fr_XX", "zh_CN"), "zh_CN")
 
 
-@pytest.mark.parametrize("code, expected", [
-    ("zh", Language("zh", "cmn_Hans")), ("ZH-HANT", Language("zh", "cmn_Hant")), ("zh-TW", Language("zh", "cmn_Hant")),
-    ("zho_Hant", Language("zh", "cmn_Hant")), ("zh_CN", Language("zh", "cmn_Hans")),
-    ("cmn_Hant", Language("zh", "cmn_Hant")),
-    ("yue", Language("zh", "yue")), ("yue_Hant", Language("zh", "yue")), ("en", Language("en")),
-    ("EN-US", Language("en")), ("en_XX", Language("en")), ("eng_Latn", Language("en")), ("pt-BR", Language("pt")),
-])
+@pytest.mark.parametrize(
+    "code, expected",
+    [
+        ("zh", Language("zh", "cmn_Hans")),
+        ("ZH-HANT", Language("zh", "cmn_Hant")),
+        ("zh-TW", Language("zh", "cmn_Hant")),
+        ("zho_Hant", Language("zh", "cmn_Hant")),
+        ("zh_CN", Language("zh", "cmn_Hans")),
+        ("cmn_Hant", Language("zh", "cmn_Hant")),
+        ("yue", Language("zh", "yue")),
+        ("yue_Hant", Language("zh", "yue")),
+        ("en", Language("en")),
+        ("EN-US", Language("en")),
+        ("en_XX", Language("en")),
+        ("eng_Latn", Language("en")),
+        ("pt-BR", Language("pt")),
+    ],
+)
 def test_codes_of_every_style_name_one_language(code, expected):
     assert language_of(code) == expected
 
 
-@pytest.mark.parametrize("code, expected", [
-    ("zh-TW", "zh-TW"), ("zh_TW", "zh-TW"), ("zh-Hant-TW", "zh-TW"), ("ZH-HK", "zh-HK"), ("zh-MO", "zh-HK"),
-    ("zh-Hant", "zh-TW"), ("ZH-HANT", "zh-TW"),  # Traditional without a region: the default, Taiwan's (OpenCC)
-    ("cmn_Hant", "cmn_Hant"), ("zho_Hant", "cmn_Hant"),  # a pack's own code: the model's own Traditional
-    ("zh", "cmn_Hans"), ("zh-CN", "cmn_Hans"), ("yue", "yue"),
-])
+@pytest.mark.parametrize(
+    "code, expected",
+    [
+        ("zh-TW", "zh-TW"),
+        ("zh_TW", "zh-TW"),
+        ("zh-Hant-TW", "zh-TW"),
+        ("ZH-HK", "zh-HK"),
+        ("zh-MO", "zh-HK"),
+        ("zh-Hant", "zh-TW"),
+        ("ZH-HANT", "zh-TW"),  # Traditional without a region: the default, Taiwan's (OpenCC)
+        ("cmn_Hant", "cmn_Hant"),
+        ("zho_Hant", "cmn_Hant"),  # a pack's own code: the model's own Traditional
+        ("zh", "cmn_Hans"),
+        ("zh-CN", "cmn_Hans"),
+        ("yue", "yue"),
+    ],
+)
 def test_what_a_client_asks_for_knows_taiwan_and_hong_kong(code, expected):
     assert requested(code) == Language("zh", expected)
     assert requested("en-US") == Language("en")
 
 
 # --- a language pair: the local API and the command line ------------------------------------------
+
 
 def test_one_way_packs_by_language_pair_and_chinese_variant():
     packs = [EN_ZH, ZH_EN]
@@ -163,6 +211,7 @@ def test_pairs_list_every_direction_once_with_its_ways_of_writing_chinese():
 
 # --- the user's settings -----------------------------------------------------------------------------
 
+
 def test_the_default_pack_is_the_users_else_english_to_chinese_else_the_first():
     assert default_pack([ZH_EN, EN_ZH, EN_ZH_2], "en-zh-2") == EN_ZH_2
     assert default_pack([ZH_EN, EN_ZH, EN_ZH_2]) == EN_ZH
@@ -179,11 +228,13 @@ def test_saved_languages_variant_and_options():
     assert variant(ZH_EN, "cmn_Hant") is None
     base = DecodeOptions(beams=2)
     assert decode_options(Direction(EN_ZH), "yue", base) == DecodeOptions(beams=2, target="yue")
-    assert decode_options(Direction(NLLB, "eng_Latn", "zho_Hant"), "yue") == \
-        DecodeOptions(source="eng_Latn", target="zho_Hant")
+    assert decode_options(Direction(NLLB, "eng_Latn", "zho_Hant"), "yue") == DecodeOptions(
+        source="eng_Latn", target="zho_Hant"
+    )
 
 
 # --- automatic direction: the window and the popup ---------------------------------------------------
+
 
 def test_the_reverse_pack_is_preferred_then_the_same_target_then_the_default():
     packs = [EN_ZH, ZH_JA, ZH_EN, EN_ZH_2]
@@ -211,6 +262,7 @@ def test_a_many_to_many_pack_turns_round_or_keeps_its_target():
 
 # --- Taiwan's and Hong Kong's Traditional (OpenCC) --------------------------------------------------
 
+
 def test_the_ways_of_writing_offered_follow_the_direction():
     assert ways_of_writing(Direction(EN_ZH)) == ["cmn_Hans", "zh-TW", "zh-HK", "cmn_Hant", "yue"]
     assert ways_of_writing(Direction(EN_ZH_2)) == ["cmn_Hans", "zh-TW", "zh-HK"]  # no tokens: Simplified
@@ -226,8 +278,9 @@ def test_a_converted_variant_asks_for_simplified_and_converts_it():
     assert decode_options(Direction(EN_ZH), "zh-TW") == DecodeOptions(target="cmn_Hans", convert="zh-TW")
     assert decode_options(Direction(EN_ZH), "cmn_Hant") == DecodeOptions(target="cmn_Hant")
     assert decode_options(Direction(EN_ZH_2), "zh-HK") == DecodeOptions(convert="zh-HK")
-    assert decode_options(Direction(NLLB, "eng_Latn", "zho_Hans"), "zh-HK") == \
-        DecodeOptions(source="eng_Latn", target="zho_Hans", convert="zh-HK")
+    assert decode_options(Direction(NLLB, "eng_Latn", "zho_Hans"), "zh-HK") == DecodeOptions(
+        source="eng_Latn", target="zho_Hans", convert="zh-HK"
+    )
     # not Chinese, or Chinese written another way: nothing to convert
     assert decode_options(Direction(NLLB, "eng_Latn", "fra_Latn"), "zh-TW").convert is None
     assert decode_options(Direction(NLLB, "eng_Latn", "zho_Hant"), "zh-TW").convert is None

@@ -13,11 +13,27 @@ VOCAB, EOS, PAD = 300, 0, 299
 
 
 def _settings(beams: int, *, max_length: int = 30, **rules) -> SearchSettings:
-    args = dict(repetition_penalty=None, no_repeat_ngram_size=None, bad_words_ids=[[PAD], [5, 6]],
-                min_length=None, forced_eos_token_id=EOS, max_length=max_length, renormalize=False, eos_ids=[EOS])
+    args = dict(
+        repetition_penalty=None,
+        no_repeat_ngram_size=None,
+        bad_words_ids=[[PAD], [5, 6]],
+        min_length=None,
+        forced_eos_token_id=EOS,
+        max_length=max_length,
+        renormalize=False,
+        eos_ids=[EOS],
+    )
     args.update(rules)
-    return SearchSettings(num_beams=beams, max_length=max_length, length_penalty=1.0, early_stopping=False,
-                          eos_ids=(EOS,), pad_id=PAD, decoder_start_id=PAD, rules=tuple(build_processors(**args)))
+    return SearchSettings(
+        num_beams=beams,
+        max_length=max_length,
+        length_penalty=1.0,
+        early_stopping=False,
+        eos_ids=(EOS,),
+        pad_id=PAD,
+        decoder_start_id=PAD,
+        rules=tuple(build_processors(**args)),
+    )
 
 
 def _step(rng, rows: int, width: int, *, peaked: bool) -> StepOutput:
@@ -77,9 +93,27 @@ def test_a_narrow_table_falls_back_to_the_whole_vocabulary():
     rng = np.random.default_rng(0)
     out = _step(rng, 2, 2, peaked=True)
     banned = [[int(t)] for t in np.unique(out.top_ids)]
-    settings = SearchSettings(1, 30, 1.0, False, (EOS,), PAD, PAD, tuple(build_processors(
-        repetition_penalty=None, no_repeat_ngram_size=None, bad_words_ids=banned, min_length=None,
-        forced_eos_token_id=None, max_length=30, renormalize=False, eos_ids=[EOS])))
+    settings = SearchSettings(
+        1,
+        30,
+        1.0,
+        False,
+        (EOS,),
+        PAD,
+        PAD,
+        tuple(
+            build_processors(
+                repetition_penalty=None,
+                no_repeat_ngram_size=None,
+                bad_words_ids=banned,
+                min_length=None,
+                forced_eos_token_id=None,
+                max_length=30,
+                renormalize=False,
+                eos_ids=[EOS],
+            )
+        ),
+    )
     chosen = search._greedy_pick(settings, _history(rng, 2, 3), out)
     assert not set(chosen.tolist()) & set(np.unique(out.top_ids).tolist())
     scores = out.logits.copy()
@@ -89,6 +123,7 @@ def test_a_narrow_table_falls_back_to_the_whole_vocabulary():
 
 def test_peaked_logits_need_no_fallback(monkeypatch):
     """With a clear winner the table decides alone: the whole vocabulary is never scored."""
+
     def refuse(out):
         raise AssertionError("fell back to the whole vocabulary")
 

@@ -65,56 +65,87 @@ def test_split_of_empty_and_blank_text():
 
 # --- split_text: English -----------------------------------------------------------------------
 
+
 def test_english_sentences_split_at_final_punctuation():
     assert sentences("It is late. We should go! Should we? Yes… Home.") == [
-        "It is late.", "We should go!", "Should we?", "Yes…", "Home."]
+        "It is late.",
+        "We should go!",
+        "Should we?",
+        "Yes…",
+        "Home.",
+    ]
     assert split_text("One.  Two.") == [Segment("One.", True), Segment("  ", False), Segment("Two.", True)]
 
 
 def test_english_closing_quotes_and_brackets_stay_with_their_sentence():
     assert sentences('He said "Stop." Then he left. (It was late.) "Why?" she asked.') == [
-        'He said "Stop."', "Then he left.", "(It was late.)", '"Why?" she asked.']
+        'He said "Stop."',
+        "Then he left.",
+        "(It was late.)",
+        '"Why?" she asked.',
+    ]
 
 
 def test_english_split_needs_a_sentence_start_after_the_space():
     assert sentences("Wait... what happened? 3 people left. 中文也行.") == [
-        "Wait... what happened?", "3 people left.", "中文也行."]
+        "Wait... what happened?",
+        "3 people left.",
+        "中文也行.",
+    ]
     assert sentences("It ended. and then") == ["It ended. and then"]
 
 
-@pytest.mark.parametrize("text", [
-    "Mr. Smith and Mrs. Jones met Dr. Brown and Prof. White at St. Paul's.",
-    "It was Kramer vs. Kramer, apples etc. And more.",
-    "Use a tool, e.g. A hammer, i.e. The big one.",
-    "He moved to the U.S. In 1990 he left.",
-    "Acme Inc. Sold it to Foo Ltd. Yesterday.",
-    "See No. 5 and Fig. 3 from Jan. 2024 on p. 7.",
-    "J. R. R. Tolkien wrote it.",
-    "Pi is 3.14 and e is 2.718 here.",
-    "Version v1.2.3 replaced 1.2.2 today.",
-    "Mail john.doe@example.com or see https://example.com/A.B?x=1.",
-    "Wait... what is that?",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Mr. Smith and Mrs. Jones met Dr. Brown and Prof. White at St. Paul's.",
+        "It was Kramer vs. Kramer, apples etc. And more.",
+        "Use a tool, e.g. A hammer, i.e. The big one.",
+        "He moved to the U.S. In 1990 he left.",
+        "Acme Inc. Sold it to Foo Ltd. Yesterday.",
+        "See No. 5 and Fig. 3 from Jan. 2024 on p. 7.",
+        "J. R. R. Tolkien wrote it.",
+        "Pi is 3.14 and e is 2.718 here.",
+        "Version v1.2.3 replaced 1.2.2 today.",
+        "Mail john.doe@example.com or see https://example.com/A.B?x=1.",
+        "Wait... what is that?",
+    ],
+)
 def test_english_traps_are_one_sentence(text):
     assert sentences(text) == [text]
 
 
 def test_words_that_are_abbreviations_only_before_numbers_still_end_sentences():
     assert sentences("I said no. Then I left. We met at 5 p.m. The end.") == [
-        "I said no.", "Then I left.", "We met at 5 p.m.", "The end."]
+        "I said no.",
+        "Then I left.",
+        "We met at 5 p.m.",
+        "The end.",
+    ]
 
 
 def test_a_sentence_ending_in_a_url_or_number_ends_there():
     assert sentences("Visit https://example.com. Then call 555. It is 3.14. Done.") == [
-        "Visit https://example.com.", "Then call 555.", "It is 3.14.", "Done."]
+        "Visit https://example.com.",
+        "Then call 555.",
+        "It is 3.14.",
+        "Done.",
+    ]
 
 
 def test_layout_is_separate_from_sentences():
     text = "  Title\r\n\r\n\tFirst one. Second one.\n- item one\n\n"
     assert split_text(text) == [
-        Segment("  ", False), Segment("Title", True), Segment("\r\n\r\n\t", False),
-        Segment("First one.", True), Segment(" ", False), Segment("Second one.", True), Segment("\n", False),
-        Segment("- item one", True), Segment("\n\n", False)]
+        Segment("  ", False),
+        Segment("Title", True),
+        Segment("\r\n\r\n\t", False),
+        Segment("First one.", True),
+        Segment(" ", False),
+        Segment("Second one.", True),
+        Segment("\n", False),
+        Segment("- item one", True),
+        Segment("\n\n", False),
+    ]
 
 
 def test_a_line_is_never_joined_with_the_next():
@@ -122,33 +153,51 @@ def test_a_line_is_never_joined_with_the_next():
 
 
 def test_pieces_without_letters_are_not_translated():
-    assert split_text("1. Introduction") == [
-        Segment("1.", False), Segment(" ", False), Segment("Introduction", True)]
-    assert split_text("2024-01-05\n—") == [
-        Segment("2024-01-05", False), Segment("\n", False), Segment("—", False)]
+    assert split_text("1. Introduction") == [Segment("1.", False), Segment(" ", False), Segment("Introduction", True)]
+    assert split_text("2024-01-05\n—") == [Segment("2024-01-05", False), Segment("\n", False), Segment("—", False)]
 
 
 # --- split_text: Chinese -----------------------------------------------------------------------
 
+
 def test_chinese_sentences_split_without_whitespace():
     assert sentences("你好。我很好！你呢？第一；第二……第三", "zh") == [
-        "你好。", "我很好！", "你呢？", "第一；", "第二……", "第三"]
+        "你好。",
+        "我很好！",
+        "你呢？",
+        "第一；",
+        "第二……",
+        "第三",
+    ]
 
 
 def test_chinese_closing_quotes_and_ascii_marks():
     assert sentences("他说：“走吧。”我们就走了。『好！』「真的?」（对。）然后!?结束", "zh") == [
-        "他说：“走吧。”", "我们就走了。", "『好！』", "「真的?」", "（对。）", "然后!?", "结束"]
+        "他说：“走吧。”",
+        "我们就走了。",
+        "『好！』",
+        "「真的?」",
+        "（对。）",
+        "然后!?",
+        "结束",
+    ]
 
 
 def test_chinese_does_not_split_inside_a_url_or_after_a_plain_comma():
     assert sentences("详情见https://example.com/a?b=1&c=2!x。谢谢，再见。", "zh") == [
-        "详情见https://example.com/a?b=1&c=2!x。", "谢谢，再见。"]
+        "详情见https://example.com/a?b=1&c=2!x。",
+        "谢谢，再见。",
+    ]
 
 
 def test_chinese_mode_still_splits_english_and_keeps_spaces_as_separators():
     assert split_text("你好。 Hello. World.", source_lang="zh_Hans") == [
-        Segment("你好。", True), Segment(" ", False), Segment("Hello.", True), Segment(" ", False),
-        Segment("World.", True)]
+        Segment("你好。", True),
+        Segment(" ", False),
+        Segment("Hello.", True),
+        Segment(" ", False),
+        Segment("World.", True),
+    ]
 
 
 def test_abbreviations_right_after_chinese_are_still_abbreviations():
@@ -160,6 +209,7 @@ def test_english_mode_does_not_split_chinese_without_spaces():
 
 
 # --- join_translations -------------------------------------------------------------------------
+
 
 def test_paragraphs_blank_lines_and_indentation_survive():
     text = "  First one. Second one.\n\n\tThird one!\r\n4. Fourth?  "
@@ -211,6 +261,7 @@ def test_part_joiner():
 
 
 # --- limit_length ------------------------------------------------------------------------------
+
 
 def words(text: str) -> int:
     return len(text.split())
@@ -293,13 +344,17 @@ def test_megabyte_input_needs_few_counts(unit):
 
 # --- join_hard_wrapped -------------------------------------------------------------------------
 
+
 def test_lines_wrapped_inside_a_sentence_are_joined():
-    text = ("The quick brown fox jumps over the lazy dog and then it\n"
-            "runs away into the forest where nobody can ever find it\n"
-            "Again, and nobody knows why it keeps on running like that.")
+    text = (
+        "The quick brown fox jumps over the lazy dog and then it\n"
+        "runs away into the forest where nobody can ever find it\n"
+        "Again, and nobody knows why it keeps on running like that."
+    )
     assert join_hard_wrapped(text) == (
         "The quick brown fox jumps over the lazy dog and then it runs away into the forest where "
-        "nobody can ever find it Again, and nobody knows why it keeps on running like that.")
+        "nobody can ever find it Again, and nobody knows why it keeps on running like that."
+    )
 
 
 def test_hyphenated_words_are_rejoined():
@@ -309,31 +364,37 @@ def test_hyphenated_words_are_rejoined():
 
 
 def test_paragraphs_lists_and_final_lines_stay():
-    text = ("A paragraph that ends here.\n\n"
-            "Another paragraph with a list:\n"
-            "- apples\n* pears\n1. one\n2) two\n(3) three\n"
-            "Last paragraph.\r\nNew line after a sentence.")
+    text = (
+        "A paragraph that ends here.\n\n"
+        "Another paragraph with a list:\n"
+        "- apples\n* pears\n1. one\n2) two\n(3) three\n"
+        "Last paragraph.\r\nNew line after a sentence."
+    )
     assert join_hard_wrapped(text) == text
 
 
 def test_headings_and_short_lines_stay():
-    text = ("Introduction\n"
-            "This chapter describes how the translator splits text into sentences\n"
-            "Before translating them one at a time with the model that was chosen.\n"
-            "Short line\n"
-            "Then a long line that starts with a capital letter and goes on.")
+    text = (
+        "Introduction\n"
+        "This chapter describes how the translator splits text into sentences\n"
+        "Before translating them one at a time with the model that was chosen.\n"
+        "Short line\n"
+        "Then a long line that starts with a capital letter and goes on."
+    )
     assert join_hard_wrapped(text) == (
         "Introduction\n"
         "This chapter describes how the translator splits text into sentences "
         "Before translating them one at a time with the model that was chosen.\n"
         "Short line\n"
-        "Then a long line that starts with a capital letter and goes on.")
+        "Then a long line that starts with a capital letter and goes on."
+    )
 
 
 def test_chinese_lines_are_joined_without_spaces():
     text = "第一章 总论\n这是一个很长的句子，在复制的时候被PDF\n截断了，所以需要重新连接起来。\n下一段。"
     assert join_hard_wrapped(text) == (
-        "第一章 总论\n这是一个很长的句子，在复制的时候被PDF截断了，所以需要重新连接起来。\n下一段。")
+        "第一章 总论\n这是一个很长的句子，在复制的时候被PDF截断了，所以需要重新连接起来。\n下一段。"
+    )
     assert join_hard_wrapped("一、总则\n二、细则") == "一、总则\n二、细则"
 
 
@@ -344,6 +405,7 @@ def test_unwrapping_keeps_text_without_breaks():
 
 
 # --- SentenceCache -----------------------------------------------------------------------------
+
 
 def test_cache_evicts_the_least_recently_used():
     cache = SentenceCache(maxsize=2)

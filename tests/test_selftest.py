@@ -13,10 +13,16 @@ from pathlib import Path
 
 
 def self_test(bundled: Path, tmp_path: Path) -> subprocess.CompletedProcess:
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", FANYI_MODELS_DIR=str(bundled),
-               FANYI_DATA_DIR=str(tmp_path / "user-data"), FANYI_CONFIG_DIR=str(tmp_path / "user-config"))
-    return subprocess.run([sys.executable, "-m", "fanyi", "--self-test"], capture_output=True, text=True,
-                          env=env, timeout=300)
+    env = dict(
+        os.environ,
+        QT_QPA_PLATFORM="offscreen",
+        FANYI_MODELS_DIR=str(bundled),
+        FANYI_DATA_DIR=str(tmp_path / "user-data"),
+        FANYI_CONFIG_DIR=str(tmp_path / "user-config"),
+    )
+    return subprocess.run(
+        [sys.executable, "-m", "fanyi", "--self-test"], capture_output=True, text=True, env=env, timeout=300
+    )
 
 
 def test_self_test_translates_with_the_bundled_pack_and_leaves_user_folders_alone(tiny_pack_int8, tmp_path):
@@ -55,18 +61,21 @@ def _pack_with_reference(reference, tiny_hf_en_zh, tiny_pack_int8, bundled: Path
     return pack
 
 
-def test_self_test_repeats_the_reference_translation_of_a_release_pack(release_reference, tiny_hf_en_zh,
-                                                                       tiny_pack_int8, tmp_path):
+def test_self_test_repeats_the_reference_translation_of_a_release_pack(
+    release_reference, tiny_hf_en_zh, tiny_pack_int8, tmp_path
+):
     _pack_with_reference(release_reference, tiny_hf_en_zh, tiny_pack_int8, tmp_path / "bundled")
     result = self_test(tmp_path / "bundled", tmp_path)
     assert result.returncode == 0, result.stderr
-    assert re.search(r"^\s+reference\s+ok, matches the translation recorded when the pack was built", result.stdout,
-                     re.M), result.stdout
+    assert re.search(
+        r"^\s+reference\s+ok, matches the translation recorded when the pack was built", result.stdout, re.M
+    ), result.stdout
     assert re.search(r"(full|reduced) int8 weights$", result.stdout, re.M)
 
 
-def test_self_test_fails_when_the_reference_translation_differs(release_reference, tiny_hf_en_zh,
-                                                                tiny_pack_int8, tmp_path):
+def test_self_test_fails_when_the_reference_translation_differs(
+    release_reference, tiny_hf_en_zh, tiny_pack_int8, tmp_path
+):
     bundled = tmp_path / "bundled"
     pack = _pack_with_reference(release_reference, tiny_hf_en_zh, tiny_pack_int8, bundled, alter=True)
     recorded = json.loads((pack / "manifest.json").read_text(encoding="utf-8"))["reference"]

@@ -95,6 +95,7 @@ def all_texts() -> list[str]:
 
 # --- the folder itself ---------------------------------------------------------------------------
 
+
 def test_vocab_layout(folders):
     vocab = json.loads((folders["en-zh"] / "vocab.json").read_text(encoding="utf-8"))
     assert vocab["</s>"] == 0 and vocab["<unk>"] == 1
@@ -124,12 +125,15 @@ def test_every_corpus_character_has_a_piece(folders):
 
 
 def test_runtime_modules_do_not_import_transformers():
-    code = ("import sys; import fanyi.engine.tokenizer, fanyi.engine.detok; "
-            "bad = {'transformers', 'torch', 'sacremoses'} & set(sys.modules); assert not bad, bad")
+    code = (
+        "import sys; import fanyi.engine.tokenizer, fanyi.engine.detok; "
+        "bad = {'transformers', 'torch', 'sacremoses'} & set(sys.modules); assert not bad, bad"
+    )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, env={"PYTHONPATH": str(ROOT / "app")})
 
 
 # --- encoding ------------------------------------------------------------------------------------
+
 
 def test_special_ids_and_vocab(pair):
     _, tok, hf = pair
@@ -151,8 +155,11 @@ def test_encode_matches_hf(pair):
 def test_encode_with_target_token_matches_hf(folders, target):
     tok, hf = ours(folders["en-zh"]), load_hf(folders["en-zh"])
     prefix = "" if target is None else target if target.startswith(">>") else f">>{target}<<"
-    mismatches = [t for t in HARD_STRINGS + corpus_lines("en.txt")[:80]
-                  if tok.encode(t, target_token=target) != hf(prefix + t)["input_ids"]]
+    mismatches = [
+        t
+        for t in HARD_STRINGS + corpus_lines("en.txt")[:80]
+        if tok.encode(t, target_token=target) != hf(prefix + t)["input_ids"]
+    ]
     assert not mismatches
 
 
@@ -171,13 +178,13 @@ def test_source_and_target_models_differ(pair):
 
 # --- decoding ------------------------------------------------------------------------------------
 
+
 def interesting_ids(tok: Tokenizer, hf) -> list[int]:
     """Specials, language codes, source-only pieces (unknown to target.spm) and ids outside the vocab."""
     target_pieces = {hf.spm_target.id_to_piece(i) for i in range(hf.spm_target.get_piece_size())}
     source_only = [i for t, i in hf.encoder.items() if t not in target_pieces]
     langs = [i for t, i in hf.encoder.items() if t.startswith(">>")]
-    return [tok.eos_id, tok.unk_id, tok.pad_id, -1, tok.vocab_size, tok.vocab_size + 7,
-            *langs, *source_only[:50]]
+    return [tok.eos_id, tok.unk_id, tok.pad_id, -1, tok.vocab_size, tok.vocab_size + 7, *langs, *source_only[:50]]
 
 
 def random_id_sequences(tok: Tokenizer, hf, count: int, seed: int) -> list[list[int]]:
@@ -186,8 +193,7 @@ def random_id_sequences(tok: Tokenizer, hf, count: int, seed: int) -> list[list[
     out = []
     for _ in range(count):
         n = rng.randrange(0, 25)
-        out.append([rng.choice(special) if rng.random() < 0.25 else rng.randrange(tok.vocab_size)
-                    for _ in range(n)])
+        out.append([rng.choice(special) if rng.random() < 0.25 else rng.randrange(tok.vocab_size) for _ in range(n)])
     return out
 
 
@@ -226,7 +232,6 @@ def test_piece_text_rebuilds_decode(pair):
         assert "".join(map(tok.piece_text, ids)).strip() == tok.decode(ids), ids
 
 
-
 def test_unusual_vocab_entries_decode_like_hf(folders, tmp_path):
     """vocab.json entries that are SentencePiece control pieces ("<s>") or its own unknown piece
     (here "<unk>", with another string as the Marian unk token) decode as HF decodes them."""
@@ -240,7 +245,8 @@ def test_unusual_vocab_entries_decode_like_hf(folders, tmp_path):
     config = json.loads((src / "tokenizer_config.json").read_text(encoding="utf-8"))
     (tmp_path / "tokenizer_config.json").write_text(json.dumps({**config, "unk_token": "<unk2>"}), encoding="utf-8")
     (tmp_path / "special_tokens_map.json").write_text(
-        json.dumps({"eos_token": "</s>", "unk_token": "<unk2>", "pad_token": "<pad>"}), encoding="utf-8")
+        json.dumps({"eos_token": "</s>", "unk_token": "<unk2>", "pad_token": "<pad>"}), encoding="utf-8"
+    )
     hf = load_hf(tmp_path)
     tok = ours(tmp_path, unk_token="<unk2>")
     odd = [vocab["<s>"], vocab["<unk>"], vocab["<unk2>"]]

@@ -22,8 +22,11 @@ from fanyi.engine.tokenizer import M2M100Tokenizer  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 FAMILIES = ("mbart50", "m2m100", "nllb")
-SOURCES = {"mbart50": ("en_XX", "zh_CN", "fr_XX"), "m2m100": ("en", "zh", "ast"),
-           "nllb": ("eng_Latn", "zho_Hant", "yue_Hant")}
+SOURCES = {
+    "mbart50": ("en_XX", "zh_CN", "fr_XX"),
+    "m2m100": ("en", "zh", "ast"),
+    "nllb": ("eng_Latn", "zho_Hant", "yue_Hant"),
+}
 # fmt: off
 CODE_STRINGS = [  # language codes and specials written in a text
     "en_XX Hello", "zh_CN你好", "hello zh_CN world", "__en__ Hello", "__fr__", "x__zh__y", "eng_Latn Hello",
@@ -41,7 +44,12 @@ def texts() -> list[str]:
 def pair(request, tiny_hf_many, tiny_many_pack):
     family = request.param
     pack = ModelPack.open(tiny_many_pack(family))
-    return family, pack, pack.family.open_tokenizer(pack), transformers.AutoTokenizer.from_pretrained(tiny_hf_many(family))
+    return (
+        family,
+        pack,
+        pack.family.open_tokenizer(pack),
+        transformers.AutoTokenizer.from_pretrained(tiny_hf_many(family)),
+    )
 
 
 def test_the_reference_is_the_family_tokenizer(pair):
@@ -82,8 +90,10 @@ def random_id_sequences(pack: ModelPack, count: int, seed: int) -> list[list[int
     rng = random.Random(seed)
     special = interesting_ids(pack)
     vocab = int(pack.architecture["vocab_size"])
-    return [[rng.choice(special) if rng.random() < 0.25 else rng.randrange(vocab) for _ in range(rng.randrange(25))]
-            for _ in range(count)]
+    return [
+        [rng.choice(special) if rng.random() < 0.25 else rng.randrange(vocab) for _ in range(rng.randrange(25))]
+        for _ in range(count)
+    ]
 
 
 def test_decode_matches_hf(pair):
@@ -124,8 +134,9 @@ def test_nllb_legacy_behaviour_puts_the_language_after_eos(tiny_hf_many, tiny_ma
     folder = tiny_hf_many("nllb")
     hf = transformers.NllbTokenizerFast.from_pretrained(folder, legacy_behaviour=True, src_lang="zho_Hans")
     pack = ModelPack.open(tiny_many_pack("nllb"))
-    ours = JsonTokenizer(pack.file("tokenizer.json"), dict(pack.language_tokens.values()),
-                         source_token_position="suffix")
+    ours = JsonTokenizer(
+        pack.file("tokenizer.json"), dict(pack.language_tokens.values()), source_token_position="suffix"
+    )
     for text in texts():
         assert ours.encode(text, "zho_Hans") == hf(text)["input_ids"], text
 
@@ -134,12 +145,17 @@ def test_m2m100_folder_without_special_language_tokens(tiny_hf_many, tmp_path, t
     """transformers 4.57 saves an M2M100 tokenizer without its language tokens as special tokens;
     "__fr__" in a text is then ordinary text, and decoding keeps it."""
     folder = tiny_hf_many("m2m100")
-    hf = transformers.M2M100Tokenizer(vocab_file=str(folder / "vocab.json"),
-                                      spm_file=str(folder / "sentencepiece.bpe.model"), src_lang="fr")
+    hf = transformers.M2M100Tokenizer(
+        vocab_file=str(folder / "vocab.json"), spm_file=str(folder / "sentencepiece.bpe.model"), src_lang="fr"
+    )
     assert not hf.additional_special_tokens
     pack = ModelPack.open(tiny_many_pack("m2m100"))
-    ours = M2M100Tokenizer.from_files(folder / "sentencepiece.bpe.model", folder / "vocab.json",
-                                      dict(pack.language_tokens.values()), languages_are_special=False)
+    ours = M2M100Tokenizer.from_files(
+        folder / "sentencepiece.bpe.model",
+        folder / "vocab.json",
+        dict(pack.language_tokens.values()),
+        languages_are_special=False,
+    )
     for text in texts():
         assert ours.encode(text, "__fr__") == hf(text)["input_ids"], text
     for ids in random_id_sequences(pack, 500, seed=4):
@@ -147,9 +163,11 @@ def test_m2m100_folder_without_special_language_tokens(tiny_hf_many, tmp_path, t
 
 
 def test_runtime_tokenizers_import_no_transformers():
-    code = ("import sys; import fanyi.engine.families, fanyi.engine.detok; "
-            "bad = {'transformers', 'torch', 'sentencepiece.sentencepiece_model_pb2'} & set(sys.modules); "
-            "assert not bad, bad")
+    code = (
+        "import sys; import fanyi.engine.families, fanyi.engine.detok; "
+        "bad = {'transformers', 'torch', 'sentencepiece.sentencepiece_model_pb2'} & set(sys.modules); "
+        "assert not bad, bad"
+    )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, env={"PYTHONPATH": str(ROOT / "app")})
 
 

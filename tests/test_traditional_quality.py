@@ -31,4 +31,7 @@ def test_a_pack_is_compared_both_ways_on_flores_zho_hant(tiny_pack, tmp_path, ca
     out = capsys.readouterr().out
     assert "FLORES-200 devtest zho_Hant, 2 sentences" in out
     systems = [line.split(" | ")[0].lstrip("| ") for line in out.splitlines()[2:]]
-    assert systems == ["the model's own Traditional", *(f"Simplified + {label}" for label in traditional.PROFILES.values())]
+    assert systems == [
+        "the model's own Traditional",
+        *(f"Simplified + {label}" for label in traditional.PROFILES.values()),
+    ]

@@ -37,8 +37,12 @@ def test_stream_yields_as_tokens_are_decided(translator, beams):
     from fanyi.paths import assets_dir
 
     options = DecodeOptions(beams=beams)
-    lines = [line for line in (assets_dir() / "corpus" / "en.txt").read_text(encoding="utf-8").splitlines() if line.strip()]
-    long_ones = [line for line in lines[:40] if len(translator.generate_ids([translator.encode(line)], options)[0]) >= 20]
+    lines = [
+        line for line in (assets_dir() / "corpus" / "en.txt").read_text(encoding="utf-8").splitlines() if line.strip()
+    ]
+    long_ones = [
+        line for line in lines[:40] if len(translator.generate_ids([translator.encode(line)], options)[0]) >= 20
+    ]
     # beam search may emit only what every hypothesis that can still win agrees on; on a random model
     # an early short hypothesis can hold that back for a whole sentence, so ask it of most, not all
     streamed = [list(translator.translate_stream(line, options)) for line in long_ones[:6]]
@@ -118,8 +122,9 @@ def test_cancel_before_and_during(translator):
     with pytest.raises(Cancelled):
         translator.translate("A sentence to translate.", cancel=token)
     token = CancelToken()
-    stream = translator.translate_stream("Another sentence that streams for a while.", DecodeOptions(beams=1),
-                                         cancel=token)
+    stream = translator.translate_stream(
+        "Another sentence that streams for a while.", DecodeOptions(beams=1), cancel=token
+    )
     next(stream)
     token.cancel()
     with pytest.raises(Cancelled):

@@ -15,10 +15,13 @@ from fanyi.engine.results import Failure, Rewind, Translation
 SIMPLIFIED = "我们的软件需要更新信息。头发很干净，请观看视频！鼠标和打印机都在网络上。"
 
 
-@pytest.mark.parametrize("region, expected", [
-    ("zh-TW", "我們的軟體需要更新資訊。頭髮很乾淨，請觀看影片！滑鼠和印表機都在網路上。"),
-    ("zh-HK", "我們的軟件需要更新信息。頭髮很乾淨，請觀看視頻！鼠標和打印機都在網絡上。"),
-])
+@pytest.mark.parametrize(
+    "region, expected",
+    [
+        ("zh-TW", "我們的軟體需要更新資訊。頭髮很乾淨，請觀看影片！滑鼠和印表機都在網路上。"),
+        ("zh-HK", "我們的軟件需要更新信息。頭髮很乾淨，請觀看視頻！鼠標和打印機都在網絡上。"),
+    ],
+)
 def test_each_region_writes_its_own_words(region, expected):
     assert variants.convert(SIMPLIFIED, region) == expected
     assert variants.convert("Fanyi 1.0, 2024-05-01", region) == "Fanyi 1.0, 2024-05-01"  # no Chinese: as it was
@@ -45,7 +48,9 @@ def test_the_engines_rewinds_and_failures_pass_through():
     events = ["软件。", "坏掉的句", Rewind(4), "Broken sentence.", Failure("Broken sentence.", "loop"), "视频"]
     converted = list(convert_stream(events, "zh-TW"))
     assert Failure("Broken sentence.", "loop") in converted
-    assert Translation.collect(converted) == Translation("軟體。Broken sentence.影片", (Failure("Broken sentence.", "loop"),))
+    assert Translation.collect(converted) == Translation(
+        "軟體。Broken sentence.影片", (Failure("Broken sentence.", "loop"),)
+    )
 
 
 def test_the_engine_converts_its_simplified_output_streamed_and_not(tiny_translator):

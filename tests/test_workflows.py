@@ -41,8 +41,9 @@ def test_checkouts_keep_no_credentials_and_permissions_are_per_job(path):
         assert set(job["permissions"]) == {"contents"}, name
         uses_secrets = "secrets." in json.dumps(job)
         if job["permissions"]["contents"] == "write" or uses_secrets:  # nothing third-party runs there
-            assert "environment" in job and not any(s.get("uses", "").startswith("actions/checkout@")
-                                                    for s in job["steps"]), name
+            assert "environment" in job and not any(
+                s.get("uses", "").startswith("actions/checkout@") for s in job["steps"]
+            ), name
 
 
 # next to this Python first: `make test` runs the venv's Python without the venv's bin on PATH
@@ -51,6 +52,10 @@ ZIZMOR = shutil.which("zizmor", path=str(Path(sys.executable).parent)) or shutil
 
 @pytest.mark.skipif(ZIZMOR is None, reason="zizmor is not installed (pip install -e '.[dev]')")
 def test_zizmor_finds_nothing_at_medium_or_above():
-    result = subprocess.run([ZIZMOR, "--offline", "--min-severity", "medium", "--format", "json",
-                             *map(str, WORKFLOWS)], capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [ZIZMOR, "--offline", "--min-severity", "medium", "--format", "json", *map(str, WORKFLOWS)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert json.loads(result.stdout) == [], result.stdout

@@ -7,11 +7,11 @@ import argparse
 
 APP_OPTIONS = {
     "--translate-clipboard": "translate the clipboard's text in a small popup, then exit (bind it to a desktop "
-                             "shortcut where the app's own hotkey cannot work, e.g. on Wayland)",
+    "shortcut where the app's own hotkey cannot work, e.g. on Wayland)",
     "--translate-region": "choose a region of the screen and translate its text in a small popup, then exit",
     "--tray": "start in the tray, without the window (how Fanyi starts at login)",
     "--self-test": "open the window offscreen, translate one sentence with the bundled pack, report and exit "
-                   "(0 when everything works)",
+    "(0 when everything works)",
 }
 ONE_SHOT = ("--translate-clipboard", "--translate-region")
 

@@ -71,13 +71,30 @@ class FileEntry:
 
     def entry(self, command: list[str]) -> bytes:
         if self.kind == "plist":
-            return plistlib.dumps({"Label": LABEL, "ProgramArguments": command, "RunAtLoad": True,
-                                   "LimitLoadToSessionType": "Aqua", "ProcessType": "Interactive"})
-        return "\n".join([
-            "[Desktop Entry]", "Type=Application", "Name=Fanyi", "Name[zh_CN]=Fanyi 翻译",
-            "Comment=Offline English–Chinese translator", "Comment[zh_CN]=离线英汉翻译",
-            f"Exec={desktop_exec(command)}", "Icon=fanyi", "Terminal=false", "X-GNOME-Autostart-enabled=true", "",
-        ]).encode("utf-8")
+            return plistlib.dumps(
+                {
+                    "Label": LABEL,
+                    "ProgramArguments": command,
+                    "RunAtLoad": True,
+                    "LimitLoadToSessionType": "Aqua",
+                    "ProcessType": "Interactive",
+                }
+            )
+        return "\n".join(
+            [
+                "[Desktop Entry]",
+                "Type=Application",
+                "Name=Fanyi",
+                "Name[zh_CN]=Fanyi 翻译",
+                "Comment=Offline English–Chinese translator",
+                "Comment[zh_CN]=离线英汉翻译",
+                f"Exec={desktop_exec(command)}",
+                "Icon=fanyi",
+                "Terminal=false",
+                "X-GNOME-Autostart-enabled=true",
+                "",
+            ]
+        ).encode("utf-8")
 
 
 @dataclass
@@ -112,8 +129,12 @@ class RegistryEntry:
         return subprocess.list2cmdline(command).encode("utf-8")
 
 
-def backend(platform: str = sys.platform, home: Path | None = None, env: Mapping[str, str] = os.environ,
-            registry: object | None = None) -> Backend:
+def backend(
+    platform: str = sys.platform,
+    home: Path | None = None,
+    env: Mapping[str, str] = os.environ,
+    registry: object | None = None,
+) -> Backend:
     """This system's place for the entry."""
     if platform == "win32":
         return RegistryEntry(registry or importlib.import_module("winreg"))

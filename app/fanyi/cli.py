@@ -56,16 +56,16 @@ def _choose(args: argparse.Namespace, given: DecodeOptions | None = None) -> tup
                 return pack.path, routing.decode_options(found.direction, found.variant, given)
         return pack.path, given
     default = library.find_pack(None)  # a clear message when nothing usable is installed
-    found = routing.route(library.list_packs(), source or routing.AUTO, target or routing.AUTO,
-                          prefer=[default.path])
+    found = routing.route(library.list_packs(), source or routing.AUTO, target or routing.AUTO, prefer=[default.path])
     if found.direction is None:
         raise ValueError(f"--source and --target are both {found.source}: there is nothing to translate")
     return found.direction.pack.path, routing.decode_options(found.direction, found.variant, given)
 
 
 def _decode_options(args: argparse.Namespace) -> DecodeOptions:
-    return DecodeOptions(beams=args.beams, max_length=args.max_length, target=args.target,
-                         source=getattr(args, "source", None))
+    return DecodeOptions(
+        beams=args.beams, max_length=args.max_length, target=args.target, source=getattr(args, "source", None)
+    )
 
 
 def read_glossary(path: str | None) -> Glossary | None:
@@ -90,23 +90,32 @@ def _add_decode_arguments(p: argparse.ArgumentParser) -> None:
     _add_model_arguments(p)
     p.add_argument("--beams", type=int, help="beam size (default: the model's, 4 for opus-mt)")
     p.add_argument("--max-length", type=int, help="maximum output length in tokens")
-    p.add_argument("--target", help="target language: without --model any code (zh-Hant, fr, yue) and the pack "
-                                    "that translates into it is chosen; with --model, the model's own code: a "
-                                    "variant of a multi-target OPUS-MT model (cmn_Hans, cmn_Hant, yue) or a "
-                                    "language of an mBART-50, M2M100 or NLLB model (zh_CN, zh, zho_Hans). "
-                                    "zh-TW and zh-HK (any pack that writes Chinese): Traditional with the words "
-                                    "Taiwan or Hong Kong use, converted from Simplified by OpenCC; a bare zh-Hant "
-                                    "is zh-TW's")
-    p.add_argument("--source", help="source language: without --model any code (en, zh); with --model, the "
-                                    "model's own code for an mBART-50, M2M100 or NLLB model (en_XX, en, eng_Latn), "
-                                    "which those require")
+    p.add_argument(
+        "--target",
+        help="target language: without --model any code (zh-Hant, fr, yue) and the pack "
+        "that translates into it is chosen; with --model, the model's own code: a "
+        "variant of a multi-target OPUS-MT model (cmn_Hans, cmn_Hant, yue) or a "
+        "language of an mBART-50, M2M100 or NLLB model (zh_CN, zh, zho_Hans). "
+        "zh-TW and zh-HK (any pack that writes Chinese): Traditional with the words "
+        "Taiwan or Hong Kong use, converted from Simplified by OpenCC; a bare zh-Hant "
+        "is zh-TW's",
+    )
+    p.add_argument(
+        "--source",
+        help="source language: without --model any code (en, zh); with --model, the "
+        "model's own code for an mBART-50, M2M100 or NLLB model (en_XX, en, eng_Latn), "
+        "which those require",
+    )
     add_glossary_argument(p)
 
 
 def add_glossary_argument(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--glossary", metavar="FILE.csv",
-                   help="terms and their translations (CSV: source,target,term,translation or term,translation); "
-                        "an LLM pack is told them, other packs keep them through placeholders")
+    p.add_argument(
+        "--glossary",
+        metavar="FILE.csv",
+        help="terms and their translations (CSV: source,target,term,translation or term,translation); "
+        "an LLM pack is told them, other packs keep them through placeholders",
+    )
 
 
 def cmd_translate(args: argparse.Namespace) -> int:
@@ -156,7 +165,7 @@ def _stream_to_terminal(events: Iterable[StreamEvent]) -> Translation:
     for event in events:
         if isinstance(event, Rewind):
             text = Translation.collect(seen).text
-            cells = sum(2 if east_asian_width(c) in "WF" else 1 for c in text[len(text) - event.chars:])
+            cells = sum(2 if east_asian_width(c) in "WF" else 1 for c in text[len(text) - event.chars :])
             sys.stdout.write("\b" * cells + " " * cells + "\b" * cells)
         elif isinstance(event, str):
             sys.stdout.write(event)
@@ -188,9 +197,19 @@ def _describe_failures(failures: Sequence[Failure]) -> str:
 def cmd_export(args: argparse.Namespace) -> int:
     from .export.convert import export_pack
 
-    export_pack(Path(args.hf_dir), Path(args.out_dir), quantize=args.quantize, embeddings=args.embeddings,
-                name=args.name, model_id=args.model_id, revision=args.revision, simplify=not args.no_simplify,
-                overwrite=args.overwrite, block_size=args.block_size, progress=lambda msg: print(msg, file=sys.stderr))
+    export_pack(
+        Path(args.hf_dir),
+        Path(args.out_dir),
+        quantize=args.quantize,
+        embeddings=args.embeddings,
+        name=args.name,
+        model_id=args.model_id,
+        revision=args.revision,
+        simplify=not args.no_simplify,
+        overwrite=args.overwrite,
+        block_size=args.block_size,
+        progress=lambda msg: print(msg, file=sys.stderr),
+    )
     return 0
 
 
@@ -203,8 +222,9 @@ def _read_lines(path: str | None) -> list[str] | None:
 def cmd_validate(args: argparse.Namespace) -> int:
     from .export.validate import validate_pack
 
-    report = validate_pack(Path(args.pack), Path(args.reference), _read_lines(args.sentences),
-                           _read_lines(args.references))
+    report = validate_pack(
+        Path(args.pack), Path(args.reference), _read_lines(args.sentences), _read_lines(args.references)
+    )
     print(report.text())
     return 0 if report.passed else 1
 
@@ -275,8 +295,10 @@ def cmd_models_catalog(args: argparse.Namespace) -> int:
         print(f"{'id':24} {'direction':10} {'size':>9} {'quant':6} {'license':14} {'quality':10} status")
         for row in install.available(cat):
             e = row.entry
-            print(f"{e.id:24} {_direction(e):10} {human_size(e.archive.size):>9} {e.quantization:6} "
-                  f"{e.license.name:14} {_quality(e):10} {row.status.value}")
+            print(
+                f"{e.id:24} {_direction(e):10} {human_size(e.archive.size):>9} {e.quantization:6} "
+                f"{e.license.name:14} {_quality(e):10} {row.status.value}"
+            )
         return 0
     line = _ProgressLine()
     try:
@@ -284,8 +306,11 @@ def cmd_models_catalog(args: argparse.Namespace) -> int:
             entry = install.find_entry(cat, args.name)
             if entry.license.must_ask and not args.accept_license:
                 print(_license_terms(entry), file=sys.stderr)
-                print(f"fanyi: {entry.id} is published under {entry.license.name}: read its terms above, then "
-                      "run the same command with --accept-license to install it", file=sys.stderr)
+                print(
+                    f"fanyi: {entry.id} is published under {entry.license.name}: read its terms above, then "
+                    "run the same command with --accept-license to install it",
+                    file=sys.stderr,
+                )
                 return 2
             info = install.install(entry, mirror=args.mirror, progress=line)
             line.close()
@@ -318,9 +343,8 @@ def cmd_models(args: argparse.Namespace) -> int:
         for p in packs:
             kind = "bundled" if p.bundled else "user"
             if p.usable:
-                languages = f"{len(p.languages)} langs" if p.languages else p.source_lang + '→' + p.target_lang
-                print(f"{p.name:24} {languages:10} {human_size(p.size_bytes):>9} "
-                      f"{p.quantization:6} {kind:9} {p.path}")
+                languages = f"{len(p.languages)} langs" if p.languages else p.source_lang + "→" + p.target_lang
+                print(f"{p.name:24} {languages:10} {human_size(p.size_bytes):>9} {p.quantization:6} {kind:9} {p.path}")
             else:  # the reason names the folder or file
                 print(f"{p.name:24} {'-':10} {'-':>9} {'-':6} {kind:9} broken ({p.problem})")
         return 0
@@ -338,9 +362,13 @@ def cmd_models(args: argparse.Namespace) -> int:
         ok, why = library.can_build_default()
         if not ok:
             raise LibraryError(why)
-        pack = fetch_and_install(args.name, paths.user_packs_dir(),
-                                 source=Path(args.source) if args.source else None,
-                                 quantize=args.quantize, progress=lambda m: print(m, file=sys.stderr))
+        pack = fetch_and_install(
+            args.name,
+            paths.user_packs_dir(),
+            source=Path(args.source) if args.source else None,
+            quantize=args.quantize,
+            progress=lambda m: print(m, file=sys.stderr),
+        )
         print(f"installed {pack.name} in {pack.path}")
         return 0
     raise AssertionError(args.action)
@@ -362,14 +390,20 @@ def cmd_serve(args: argparse.Namespace) -> int:
     models.gate(default)  # opened now, so that a broken pack is told before anything listens
     options = DecodeOptions(beams=args.beams, max_length=args.max_length)
     glossary = read_glossary(args.glossary)
-    core = Core(models, api_key=args.api_key, options=lambda: options,
-                glossary=glossary.for_pair if glossary is not None else None)
+    core = Core(
+        models,
+        api_key=args.api_key,
+        options=lambda: options,
+        glossary=glossary.for_pair if glossary is not None else None,
+    )
     sock = bind(args.host, args.port)
     url = address(sock)
     directions = ", ".join(f"{p.name} ({p.source_lang}→{p.target_lang})" for p in packs)
     print(f"Fanyi serves {url} with {directions}", flush=True)
-    print(f"  LibreTranslate: {url}   DeepL: server URL {url}   DeepLX: {url}/translate   stream: {url}/stream",
-          flush=True)
+    print(
+        f"  LibreTranslate: {url}   DeepL: server URL {url}   DeepLX: {url}/translate   stream: {url}/stream",
+        flush=True,
+    )
     if not is_loopback(args.host):
         warning = "needs the API key" if args.api_key else "is open to anyone who can reach it (see --api-key)"
         print(f"  {args.host} is not this computer only: the server {warning}", flush=True)
@@ -391,8 +425,10 @@ def cmd_file(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="fanyi", usage=f"fanyi [{' | '.join(APP_OPTIONS)}]\n       fanyi COMMAND ...",
-        description="Offline English-Chinese translator. Without a command, fanyi opens the desktop app.")
+        prog="fanyi",
+        usage=f"fanyi [{' | '.join(APP_OPTIONS)}]\n       fanyi COMMAND ...",
+        description="Offline English-Chinese translator. Without a command, fanyi opens the desktop app.",
+    )
     parser.add_argument("--version", action="version", version=f"fanyi {__version__}")
     # Read by the app (fanyi.ui.app.run) before this parser runs: listed here so that --help shows them.
     for flag, text in APP_OPTIONS.items():
@@ -401,22 +437,41 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("translate", help="translate text given as arguments or read line by line from stdin")
     _add_decode_arguments(p)
-    p.add_argument("--stream", action="store_true",
-                   help="print tokens as they are decided (on a terminal; into a pipe, each line once it is final)")
+    p.add_argument(
+        "--stream",
+        action="store_true",
+        help="print tokens as they are decided (on a terminal; into a pipe, each line once it is final)",
+    )
     p.add_argument("text", nargs="*")
     p.set_defaults(run=cmd_translate)
 
-    p = sub.add_parser("export", help="Hugging Face folder → model pack: MarianMT, mBART-50, M2M100, NLLB-200, "
-                                      "or a translation LLM (HY-MT1.5 / HunYuan dense, Qwen3, Gemma 3)")
+    p = sub.add_parser(
+        "export",
+        help="Hugging Face folder → model pack: MarianMT, mBART-50, M2M100, NLLB-200, "
+        "or a translation LLM (HY-MT1.5 / HunYuan dense, Qwen3, Gemma 3)",
+    )
     p.add_argument("hf_dir")
     p.add_argument("out_dir")
-    p.add_argument("--quantize", choices=["none", "int8", "int4"], default="none",
-                   help="weights of the linear layers: fp32, 8-bit, or 4-bit blocks (int4: LLM packs only)")
-    p.add_argument("--embeddings", choices=["int8", "int4", "fp32"], default="int8",
-                   help="with --quantize: the embedding/output matrix in 8 bits (stored once for both), in 4 bits "
-                        "(LLM packs) or an fp32 copy")
-    p.add_argument("--block-size", type=int, choices=[16, 32, 64, 128, 256], default=32,
-                   help="LLM packs: inputs per quantization block (one scale each)")
+    p.add_argument(
+        "--quantize",
+        choices=["none", "int8", "int4"],
+        default="none",
+        help="weights of the linear layers: fp32, 8-bit, or 4-bit blocks (int4: LLM packs only)",
+    )
+    p.add_argument(
+        "--embeddings",
+        choices=["int8", "int4", "fp32"],
+        default="int8",
+        help="with --quantize: the embedding/output matrix in 8 bits (stored once for both), in 4 bits "
+        "(LLM packs) or an fp32 copy",
+    )
+    p.add_argument(
+        "--block-size",
+        type=int,
+        choices=[16, 32, 64, 128, 256],
+        default=32,
+        help="LLM packs: inputs per quantization block (one scale each)",
+    )
     p.add_argument("--name")
     p.add_argument("--model-id", help="Hugging Face repository id, recorded in the manifest")
     p.add_argument("--revision", help="repository revision, recorded in the manifest")
@@ -439,9 +494,11 @@ def build_parser() -> argparse.ArgumentParser:
     avail.set_defaults(run=cmd_models_catalog)
     inst = msub.add_parser("install", help="download, verify and install a pack (no export tools needed)")
     inst.add_argument("name", help="a pack id from `fanyi models available`, e.g. opus-mt-en-zh")
-    inst.add_argument("--accept-license", action="store_true",
-                      help="install a pack whose licence restricts where or how it may be used (its terms are "
-                           "printed without this)")
+    inst.add_argument(
+        "--accept-license",
+        action="store_true",
+        help="install a pack whose licence restricts where or how it may be used (its terms are printed without this)",
+    )
     upd = msub.add_parser("update", help="install newer versions of installed packs")
     upd.add_argument("name", nargs="?", help="only this pack")
     for q in (inst, upd):
@@ -451,8 +508,11 @@ def build_parser() -> argparse.ArgumentParser:
     imp.add_argument("source", help="pack folder or .zip")
     rm = msub.add_parser("remove")
     rm.add_argument("name")
-    fetch = msub.add_parser("fetch", help="build a pack from a Hugging Face model: download, export, validate, "
-                                          "install (needs the export extra and internet)")
+    fetch = msub.add_parser(
+        "fetch",
+        help="build a pack from a Hugging Face model: download, export, validate, "
+        "install (needs the export extra and internet)",
+    )
     fetch.add_argument("name", nargs="?", default="opus-mt-en-zh")
     fetch.add_argument("--source", help="build from this local Hugging Face folder instead of downloading")
     fetch.add_argument("--quantize", choices=["none", "int8"], default="int8")
@@ -461,12 +521,21 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("serve", help="a local LibreTranslate-, DeepL- and DeepLX-compatible translation API")
     p.add_argument("--host", default=API_HOST, help="address to listen on (default: this computer only)")
     p.add_argument("--port", type=int, default=API_PORT, help=f"port (default: {API_PORT}; 0 picks a free one)")
-    p.add_argument("--model", "-m", help="serve only this pack (folder or installed name; default: every "
-                                          "installed pack, chosen by the requested languages)")
+    p.add_argument(
+        "--model",
+        "-m",
+        help="serve only this pack (folder or installed name; default: every "
+        "installed pack, chosen by the requested languages)",
+    )
     p.add_argument("--api-key", help="answer only requests that carry this key (403 otherwise)")
-    p.add_argument("--cors-origin", action="append", default=[], metavar="ORIGIN",
-                   help="let web pages from this origin use the server (e.g. http://localhost:3000; repeatable). "
-                        "Without a key only browser extensions and these may; with a key, any page that has it")
+    p.add_argument(
+        "--cors-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="let web pages from this origin use the server (e.g. http://localhost:3000; repeatable). "
+        "Without a key only browser extensions and these may; with a key, any page that has it",
+    )
     p.add_argument("--threads", type=int, help=f"CPU threads (default: up to {THREADS})")
     p.add_argument("--beams", type=int, help="beam size (default: the model's)")
     p.add_argument("--max-length", type=int, help="maximum output length in tokens")
@@ -540,8 +609,16 @@ def _user_errors() -> tuple[type[Exception], ...]:
     from .engine.pack import PackError
     from .server.run import ServerError
 
-    errors: list[type[Exception]] = [PackError, LibraryError, ExportError, FetchError, ServerError, ValueError,
-                                     FileNotFoundError, PermissionError]
+    errors: list[type[Exception]] = [
+        PackError,
+        LibraryError,
+        ExportError,
+        FetchError,
+        ServerError,
+        ValueError,
+        FileNotFoundError,
+        PermissionError,
+    ]
     try:
         from .documents.base import DocumentError
     except ImportError:

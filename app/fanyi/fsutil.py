@@ -88,8 +88,9 @@ def _rename_no_replace(temp: Path, target: Path) -> None:
 
 
 @contextlib.contextmanager
-def staged(target: str | os.PathLike[str], mode: str = "wb", encoding: str | None = None, *,
-           private: bool = False) -> Iterator[Staged]:
+def staged(
+    target: str | os.PathLike[str], mode: str = "wb", encoding: str | None = None, *, private: bool = False
+) -> Iterator[Staged]:
     """A locked temporary file in the folder of ``target``, removed on exit unless it was published.
 
     ``private``: created readable and writable by its owner only (0600), for a file holding a secret."""
@@ -139,7 +140,11 @@ def _lock(fd: int) -> None:
 
 @contextlib.contextmanager
 def atomic_write(
-    path: str | os.PathLike[str], mode: str = "wb", encoding: str | None = None, *, overwrite: bool = True,
+    path: str | os.PathLike[str],
+    mode: str = "wb",
+    encoding: str | None = None,
+    *,
+    overwrite: bool = True,
     private: bool = False,
 ) -> Iterator[IO[Any]]:
     """Open a temporary file next to ``path``; on success fsync and rename it to ``path``.

@@ -40,8 +40,10 @@ class Term:
     translation: str
 
     def applies_to(self, source: str, target: str) -> bool:
-        return all(mine == ANY or base_language(mine) == base_language(theirs)
-                   for mine, theirs in ((self.source, source), (self.target, target)))
+        return all(
+            mine == ANY or base_language(mine) == base_language(theirs)
+            for mine, theirs in ((self.source, source), (self.target, target))
+        )
 
 
 @dataclass(frozen=True)
@@ -81,8 +83,9 @@ def _checked(term: Term, where: str) -> Term:
         if not value.strip():
             raise GlossaryError(f"{where} has an empty {name}")
         if len(value) > limits.MAX_GLOSSARY_TERM_CHARS or not value.isprintable():
-            raise GlossaryError(f"{where}: the {name} must be printable text of at most "
-                                f"{limits.MAX_GLOSSARY_TERM_CHARS} characters")
+            raise GlossaryError(
+                f"{where}: the {name} must be printable text of at most {limits.MAX_GLOSSARY_TERM_CHARS} characters"
+            )
     for name, value in (("source", term.source), ("target", term.target)):
         if value != ANY and not re.fullmatch(r"[A-Za-z0-9_-]{1,32}", value):
             raise GlossaryError(f"{where}: {name} language {value!r} is not a language code")
@@ -97,8 +100,11 @@ def parse_csv(data: bytes, name: str, pair: tuple[str, str] | None = None) -> Gl
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise GlossaryError(f"{name} is not UTF-8 text (save it as CSV UTF-8)") from None
-    rows = [(number, row) for number, row in enumerate(csv.reader(io.StringIO(text)), start=1)
-            if any(cell.strip() for cell in row)]
+    rows = [
+        (number, row)
+        for number, row in enumerate(csv.reader(io.StringIO(text)), start=1)
+        if any(cell.strip() for cell in row)
+    ]
     if rows and [c.strip().lower() for c in rows[0][1]] in (list(HEADER), ["term", "translation"]):
         rows = rows[1:]
     terms: list[Term] = []
@@ -110,7 +116,9 @@ def parse_csv(data: bytes, name: str, pair: tuple[str, str] | None = None) -> Gl
         elif len(cells) == 2 and pair is not None:
             term = Term(pair[0], pair[1], *cells)
         else:
-            wanted = "four columns (source, target, term, translation)" + (" or two (term, translation)" if pair else "")
+            wanted = "four columns (source, target, term, translation)" + (
+                " or two (term, translation)" if pair else ""
+            )
             raise GlossaryError(f"{where} has {len(cells)} columns; a glossary row has {wanted}")
         terms.append(_checked(term, where))
     if len(terms) > limits.MAX_GLOSSARY_TERMS:

@@ -38,27 +38,89 @@ HAN, LATIN = "CJK", "LATIN"  # scripts are named by the first word of their lett
 _SYLLABIC = frozenset({HAN, "HIRAGANA", "KATAKANA", "HANGUL", "YI"})
 # ISO 15924 codes of NLLB-200's language codes (eng_Latn, zho_Hant) → the Unicode name word
 _SCRIPT_CODES = {
-    "Latn": (LATIN,), "Hans": (HAN,), "Hant": (HAN,), "Jpan": (HAN, "HIRAGANA", "KATAKANA"),
-    "Kore": ("HANGUL", HAN), "Hang": ("HANGUL",), "Cyrl": ("CYRILLIC",), "Arab": ("ARABIC",),
-    "Grek": ("GREEK",), "Hebr": ("HEBREW",), "Deva": ("DEVANAGARI",), "Beng": ("BENGALI",),
-    "Guru": ("GURMUKHI",), "Gujr": ("GUJARATI",), "Orya": ("ORIYA",), "Taml": ("TAMIL",), "Telu": ("TELUGU",),
-    "Knda": ("KANNADA",), "Mlym": ("MALAYALAM",), "Sinh": ("SINHALA",), "Thai": ("THAI",), "Laoo": ("LAO",),
-    "Tibt": ("TIBETAN",), "Mymr": ("MYANMAR",), "Khmr": ("KHMER",), "Geor": ("GEORGIAN",),
-    "Armn": ("ARMENIAN",), "Ethi": ("ETHIOPIC",), "Tfng": ("TIFINAGH",), "Olck": ("OL",), "Mtei": ("MEETEI",),
+    "Latn": (LATIN,),
+    "Hans": (HAN,),
+    "Hant": (HAN,),
+    "Jpan": (HAN, "HIRAGANA", "KATAKANA"),
+    "Kore": ("HANGUL", HAN),
+    "Hang": ("HANGUL",),
+    "Cyrl": ("CYRILLIC",),
+    "Arab": ("ARABIC",),
+    "Grek": ("GREEK",),
+    "Hebr": ("HEBREW",),
+    "Deva": ("DEVANAGARI",),
+    "Beng": ("BENGALI",),
+    "Guru": ("GURMUKHI",),
+    "Gujr": ("GUJARATI",),
+    "Orya": ("ORIYA",),
+    "Taml": ("TAMIL",),
+    "Telu": ("TELUGU",),
+    "Knda": ("KANNADA",),
+    "Mlym": ("MALAYALAM",),
+    "Sinh": ("SINHALA",),
+    "Thai": ("THAI",),
+    "Laoo": ("LAO",),
+    "Tibt": ("TIBETAN",),
+    "Mymr": ("MYANMAR",),
+    "Khmr": ("KHMER",),
+    "Geor": ("GEORGIAN",),
+    "Armn": ("ARMENIAN",),
+    "Ethi": ("ETHIOPIC",),
+    "Tfng": ("TIFINAGH",),
+    "Olck": ("OL",),
+    "Mtei": ("MEETEI",),
 }
 # Languages (ISO 639-1, or 639-3 where there is none) not written in the Latin script, for codes that
 # name no script (mBART-50's zh_CN, M2M100's ru); any other language counts as Latin-script.
 _NOT_LATIN = {
-    **dict.fromkeys(CHINESE, (HAN,)), "ja": (HAN, "HIRAGANA", "KATAKANA"), "ko": ("HANGUL", HAN),
-    "ru": ("CYRILLIC",), "uk": ("CYRILLIC",), "be": ("CYRILLIC",), "bg": ("CYRILLIC",), "mk": ("CYRILLIC",),
-    "sr": ("CYRILLIC",), "kk": ("CYRILLIC",), "ky": ("CYRILLIC",), "mn": ("CYRILLIC",), "tg": ("CYRILLIC",),
-    "ba": ("CYRILLIC",), "tt": ("CYRILLIC",), "ar": ("ARABIC",), "fa": ("ARABIC",), "ur": ("ARABIC",),
-    "ps": ("ARABIC",), "sd": ("ARABIC",), "ug": ("ARABIC",), "ckb": ("ARABIC",), "he": ("HEBREW",),
-    "yi": ("HEBREW",), "el": ("GREEK",), "hi": ("DEVANAGARI",), "mr": ("DEVANAGARI",), "ne": ("DEVANAGARI",),
-    "sa": ("DEVANAGARI",), "bn": ("BENGALI",), "as": ("BENGALI",), "pa": ("GURMUKHI",), "gu": ("GUJARATI",),
-    "or": ("ORIYA",), "ta": ("TAMIL",), "te": ("TELUGU",), "kn": ("KANNADA",), "ml": ("MALAYALAM",),
-    "si": ("SINHALA",), "th": ("THAI",), "lo": ("LAO",), "bo": ("TIBETAN",), "my": ("MYANMAR",),
-    "km": ("KHMER",), "ka": ("GEORGIAN",), "hy": ("ARMENIAN",), "am": ("ETHIOPIC",), "ti": ("ETHIOPIC",),
+    **dict.fromkeys(CHINESE, (HAN,)),
+    "ja": (HAN, "HIRAGANA", "KATAKANA"),
+    "ko": ("HANGUL", HAN),
+    "ru": ("CYRILLIC",),
+    "uk": ("CYRILLIC",),
+    "be": ("CYRILLIC",),
+    "bg": ("CYRILLIC",),
+    "mk": ("CYRILLIC",),
+    "sr": ("CYRILLIC",),
+    "kk": ("CYRILLIC",),
+    "ky": ("CYRILLIC",),
+    "mn": ("CYRILLIC",),
+    "tg": ("CYRILLIC",),
+    "ba": ("CYRILLIC",),
+    "tt": ("CYRILLIC",),
+    "ar": ("ARABIC",),
+    "fa": ("ARABIC",),
+    "ur": ("ARABIC",),
+    "ps": ("ARABIC",),
+    "sd": ("ARABIC",),
+    "ug": ("ARABIC",),
+    "ckb": ("ARABIC",),
+    "he": ("HEBREW",),
+    "yi": ("HEBREW",),
+    "el": ("GREEK",),
+    "hi": ("DEVANAGARI",),
+    "mr": ("DEVANAGARI",),
+    "ne": ("DEVANAGARI",),
+    "sa": ("DEVANAGARI",),
+    "bn": ("BENGALI",),
+    "as": ("BENGALI",),
+    "pa": ("GURMUKHI",),
+    "gu": ("GUJARATI",),
+    "or": ("ORIYA",),
+    "ta": ("TAMIL",),
+    "te": ("TELUGU",),
+    "kn": ("KANNADA",),
+    "ml": ("MALAYALAM",),
+    "si": ("SINHALA",),
+    "th": ("THAI",),
+    "lo": ("LAO",),
+    "bo": ("TIBETAN",),
+    "my": ("MYANMAR",),
+    "km": ("KHMER",),
+    "ka": ("GEORGIAN",),
+    "hy": ("ARMENIAN",),
+    "am": ("ETHIOPIC",),
+    "ti": ("ETHIOPIC",),
 }
 
 
@@ -88,7 +150,7 @@ def scripts_of(code: str) -> tuple[str, ...]:
 def letter_counts(text: str) -> Counter[str]:
     """Letters of each script in the first ``limits.DETECT_SAMPLE_CHARS`` characters of ``text``."""
     counts: Counter[str] = Counter()
-    for char in text[:limits.DETECT_SAMPLE_CHARS]:
+    for char in text[: limits.DETECT_SAMPLE_CHARS]:
         if (script := _script(char)) is not None:
             counts[script] += 1
     return counts
@@ -114,8 +176,10 @@ def detect(text: str, candidates: Sequence[str], prefer: Iterable[str] = (), *, 
     tied = [code for code in candidates if scores[code] == best]
     confidence = min(best / total, 1.0)
     if len(tied) > 1:
-        tied = _by_ngrams(text, tied, short=sum(counts.values()) < SHORT_TEXT_LETTERS and bool(preferred),
-                          block=block) or tied
+        tied = (
+            _by_ngrams(text, tied, short=sum(counts.values()) < SHORT_TEXT_LETTERS and bool(preferred), block=block)
+            or tied
+        )
     return Detection(next((c for c in preferred if c in tied), tied[0]), confidence)
 
 
@@ -130,7 +194,7 @@ def _by_ngrams(text: str, tied: list[str], short: bool, block: bool) -> list[str
     bases = {base_language(c) for c in tied}
     if len(bases & known) < 2:
         return []
-    for language, _score in identifier.rank(text[:limits.DETECT_SAMPLE_CHARS]):
+    for language, _score in identifier.rank(text[: limits.DETECT_SAMPLE_CHARS]):
         if language in bases:
             return [c for c in tied if base_language(c) == language]
     return []

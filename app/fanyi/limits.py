@@ -102,7 +102,9 @@ REPORT_REASONS = 20  # distinct reasons a report tells apart; more are counted a
 MAX_OCR_PIXELS = 80_000_000  # an image handed to OCR: all of two 8K screens is 66 MP; more is refused
 OCR_MAX_SIDE = 2000  # the detector sees the image scaled down to this longest side (RapidOCR's max_side_len)
 MAX_OCR_BOXES = 1000  # text lines read in one image (a dense page has ~60); the largest are kept
-MAX_OCR_LINE_RATIO = 160  # width / height of a line as the recogniser reads it (a 1920-px line of 12-px text); longer ones are squeezed
+MAX_OCR_LINE_RATIO = (
+    160  # width / height of a line as the recogniser reads it (a 1920-px line of 12-px text); longer ones are squeezed
+)
 MAX_OCR_PAGES = 300  # scanned pages of one PDF recognised (a dense page took 4-7 s on two busy cores)
 OCR_PAGE_DPI = 150  # a scanned page is rendered at this resolution (6-point text, 12 px high, was read exactly) ...
 MAX_OCR_PAGE_PIXELS = 12_000_000  # ... or lower, so the page has at most this many pixels (A4 at 150 dpi: 2.2 MP)

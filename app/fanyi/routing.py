@@ -52,8 +52,14 @@ ENGLISH = "en"
 DEFAULT_PAIR = ("en", "zh")  # what a pack is chosen for when the user has not chosen one
 _CHINESE = frozenset({"zh", "cmn", "zho", "chi"})
 _VARIANT_OF_SUBTAG = {
-    "hans": SIMPLIFIED, "cn": SIMPLIFIED, "sg": SIMPLIFIED, "my": SIMPLIFIED,
-    "hant": TRADITIONAL, "tw": TRADITIONAL, "hk": TRADITIONAL, "mo": TRADITIONAL,
+    "hans": SIMPLIFIED,
+    "cn": SIMPLIFIED,
+    "sg": SIMPLIFIED,
+    "my": SIMPLIFIED,
+    "hant": TRADITIONAL,
+    "tw": TRADITIONAL,
+    "hk": TRADITIONAL,
+    "mo": TRADITIONAL,
     "yue": CANTONESE,
 }
 
@@ -185,9 +191,11 @@ def one_way_languages(packs: Iterable[Pack]) -> list[str]:
 def default_pack(packs: Sequence[P], preferred: str = "") -> P | None:
     """The pack named ``preferred``, else the first English→Chinese one, else the first; None without packs."""
     usable = [p for p in packs if p.usable]
-    return next((p for p in usable if p.name == preferred), None) or \
-        next((p for p in usable if (p.source_lang, p.target_lang) == DEFAULT_PAIR), None) or \
-        (usable[0] if usable else None)
+    return (
+        next((p for p in usable if p.name == preferred), None)
+        or next((p for p in usable if (p.source_lang, p.target_lang) == DEFAULT_PAIR), None)
+        or (usable[0] if usable else None)
+    )
 
 
 def saved_languages(pack: Pack, saved: Mapping[str, Sequence[str]]) -> tuple[str | None, str | None]:
@@ -199,8 +207,9 @@ def saved_languages(pack: Pack, saved: Mapping[str, Sequence[str]]) -> tuple[str
     chosen = saved.get(pack.name) or ("", "")
     english = next((c for c in sources if base_language(c) == ENGLISH), sources[0])
     source = chosen[0] if chosen[0] in sources else english
-    target = chosen[1] if chosen[1] in targets else \
-        pack.default_target if pack.default_target in targets else targets[0]
+    target = (
+        chosen[1] if chosen[1] in targets else pack.default_target if pack.default_target in targets else targets[0]
+    )
     return source, target
 
 
@@ -238,20 +247,23 @@ def written(direction: Direction[Any], wanted: str | None) -> str | None:
     return wanted if wanted in offered else default if default in offered else offered[0]
 
 
-def decode_options(direction: Direction[P], wanted_variant: str | None = None,
-                   base: DecodeOptions | None = None) -> DecodeOptions:
+def decode_options(
+    direction: Direction[P], wanted_variant: str | None = None, base: DecodeOptions | None = None
+) -> DecodeOptions:
     """``base`` (beams, lengths) asking ``direction``'s pack for its languages: a multilingual pack's pair,
     or a one-way pack's target token (``wanted_variant`` where the pack offers it); a CONVERTED variant
     asks for Simplified, converted by OpenCC, wherever the direction writes Simplified Chinese."""
-    convert = wanted_variant if wanted_variant in CONVERTED and written(direction, wanted_variant) == wanted_variant \
-        else None
+    convert = (
+        wanted_variant if wanted_variant in CONVERTED and written(direction, wanted_variant) == wanted_variant else None
+    )
     target = direction.target or variant(direction.pack, wanted_variant)
     return dataclasses.replace(base or DecodeOptions(), source=direction.source, target=target, convert=convert)
 
 
 # --- a language pair (the local API, the command line) ---------------------------------------------
-def route(packs: Sequence[P], source: str = AUTO, target: str = AUTO, text: str = "", *,
-          prefer: Collection[Path] = ()) -> Route[P]:
+def route(
+    packs: Sequence[P], source: str = AUTO, target: str = AUTO, text: str = "", *, prefer: Collection[Path] = ()
+) -> Route[P]:
     """The pack and languages that translate ``text`` from ``source`` into ``target`` (codes of any
     style, or AUTO: the source told from the text, the target "the other language").
 
@@ -278,8 +290,16 @@ def route(packs: Sequence[P], source: str = AUTO, target: str = AUTO, text: str 
         if wanted_source is None:
             every = _unique(c for p in ranked for c in (*_sources(p), *_targets(p)))
             wanted_source, confidence = _detect(text, every, ranked)
-        found = next((t for p in ranked if wanted_source.code in _sources(p)
-                      for t in [_other_language(p, wanted_source.code)] if t is not None), None)
+        found = next(
+            (
+                t
+                for p in ranked
+                if wanted_source.code in _sources(p)
+                for t in [_other_language(p, wanted_source.code)]
+                if t is not None
+            ),
+            None,
+        )
         if found is None:
             raise NoRoute(f"no installed model translates from {wanted_source.code} (installed: {offered})")
         wanted_target = Language(found)  # no way of writing asked for: the pack's default
@@ -287,20 +307,24 @@ def route(packs: Sequence[P], source: str = AUTO, target: str = AUTO, text: str 
         raise NoRoute(f"no installed model translates into {target} (installed: {offered})")
     if wanted_source is None:
         # among the languages that packs translate into the target, and the target itself
-        candidates = _unique([c for p in ranked if wanted_target.code in _targets(p) for c in _sources(p)]
-                             + [wanted_target.code])
+        candidates = _unique(
+            [c for p in ranked if wanted_target.code in _targets(p) for c in _sources(p)] + [wanted_target.code]
+        )
         wanted_source, confidence = _detect(text, candidates, ranked)
     if wanted_source.code == wanted_target.code:
         return Route(None, wanted_source.code, confidence)
     fitting = [p for p in ranked if wanted_source.code in _sources(p) and wanted_target.code in _targets(p)]
     if not fitting:
-        raise NoRoute(f"no installed model translates {wanted_source.code} into {wanted_target.code} "
-                      f"(installed: {offered})")
+        raise NoRoute(
+            f"no installed model translates {wanted_source.code} into {wanted_target.code} (installed: {offered})"
+        )
     # a pack that can write the Chinese asked for goes first; the best of the rest says why it cannot
     pack = min(fitting, key=lambda p: not _writes(p, wanted_target))
     if not _writes(pack, wanted_target):
-        raise NoRoute(f"the model {pack.name} cannot write {wanted_target.variant} "
-                      f"(it offers: {', '.join(_choosable(pack, wanted_target.code))})")
+        raise NoRoute(
+            f"the model {pack.name} cannot write {wanted_target.variant} "
+            f"(it offers: {', '.join(_choosable(pack, wanted_target.code))})"
+        )
     converted = wanted_target.variant if wanted_target.variant in CONVERTED else None
     if not multilingual(pack):
         token = wanted_target.variant if wanted_target.variant in pack.target_tokens else None
@@ -343,8 +367,13 @@ def _written(pack: Pack, language: str) -> list[str]:
     """The ways a pack can write ``language`` (VARIANTS for Chinese): its target tokens or its codes."""
     if not multilingual(pack):
         return [t for t in pack.target_tokens if language_of(pack.target_lang).code == language]
-    return _unique(v for c in pack.languages if (found := language_of(c)).code == language
-                   for v in [found.variant] if v is not None)
+    return _unique(
+        v
+        for c in pack.languages
+        if (found := language_of(c)).code == language
+        for v in [found.variant]
+        if v is not None
+    )
 
 
 def _choosable(pack: Pack, language: str) -> list[str]:
@@ -362,7 +391,7 @@ def _writes(pack: Pack, wanted: Language) -> bool:
 
 
 def _other_language(pack: Pack, source: str) -> str | None:
-    """"The other language" for a text in ``source``: a one-way pack's target; a multilingual pack's
+    """ "The other language" for a text in ``source``: a one-way pack's target; a multilingual pack's
     default target, or English for a text already in that language."""
     if not multilingual(pack):
         return _targets(pack)[0]
@@ -394,8 +423,16 @@ def _detect(text: str, candidates: list[str], ranked: Sequence[Pack]) -> tuple[L
 
 
 def _describe(packs: Sequence[Pack]) -> str:
-    return ", ".join(sorted({f"{p.name} ({len(_sources(p))}→{len(_targets(p))} languages)" if multilingual(p)
-                             else f"{p.source_lang}→{p.target_lang}" for p in packs}))
+    return ", ".join(
+        sorted(
+            {
+                f"{p.name} ({len(_sources(p))}→{len(_targets(p))} languages)"
+                if multilingual(p)
+                else f"{p.source_lang}→{p.target_lang}"
+                for p in packs
+            }
+        )
+    )
 
 
 def _unique(codes: Iterable[str]) -> list[str]:

@@ -147,8 +147,10 @@ def _translate(fanyi: FanyiApp, pack: PackInfo, say: Say) -> None:
     if failure:
         raise SelfTestError(f"the model pack {pack.path} did not load: {failure[0]}")
     kind = "bundled" if pack.bundled else "user"
-    say("model", f"ok, {pack.name} ({pack.quantization}, {kind}), "
-                 f"ready {time.monotonic() - t_load:.2f} s after the window")
+    say(
+        "model",
+        f"ok, {pack.name} ({pack.quantization}, {kind}), ready {time.monotonic() - t_load:.2f} s after the window",
+    )
 
     t_run = time.monotonic()
     text = _request(service, SENTENCE, fanyi.direction.options()).strip()
@@ -182,11 +184,15 @@ def _check_reference(fanyi: FanyiApp, pack: PackInfo, say: Say) -> None:
         detail = ""
         if path is not None:
             built = ", ".join(reference.int8_weights) or "unknown"
-            detail = (f" This machine runs the {path} int8 weights; the recorded translation was made with: "
-                      f"{built}. On x86 CPUs without VNNI the reduced-range int8 fallback "
-                      "(fanyi/engine/int8_weights.py) may explain a difference.")
-        raise SelfTestError(f"the reference translation differs from the one recorded when the pack was built: "
-                            f"{reference.sentence!r} → {got!r} here, {reference.output!r} when built.{detail}")
+            detail = (
+                f" This machine runs the {path} int8 weights; the recorded translation was made with: "
+                f"{built}. On x86 CPUs without VNNI the reduced-range int8 fallback "
+                "(fanyi/engine/int8_weights.py) may explain a difference."
+            )
+        raise SelfTestError(
+            f"the reference translation differs from the one recorded when the pack was built: "
+            f"{reference.sentence!r} → {got!r} here, {reference.output!r} when built.{detail}"
+        )
     same = "= PyTorch's" if reference.output == reference.pytorch else f"PyTorch's was {reference.pytorch!r}"
     weights = f"; {path} int8 weights" if path else ""
     say("reference", f"ok, matches the translation recorded when the pack was built ({same}){weights}")

@@ -25,19 +25,30 @@ OCR_MODELS = ("PP-OCRv6_det_small.onnx", "PP-OCRv6_rec_small.onnx")  # fanyi.ocr
 
 # Format modules of fanyi.documents are imported by name (documents/registry.py): analysis cannot see them.
 HIDDEN_IMPORTS = [
-    "fanyi.documents.txt", "fanyi.documents.markdown", "fanyi.documents.subtitles", "fanyi.documents.html",
-    "fanyi.documents.docx", "fanyi.documents.pptx", "fanyi.documents.epub", "fanyi.documents.pdf",
+    "fanyi.documents.txt",
+    "fanyi.documents.markdown",
+    "fanyi.documents.subtitles",
+    "fanyi.documents.html",
+    "fanyi.documents.docx",
+    "fanyi.documents.pptx",
+    "fanyi.documents.epub",
+    "fanyi.documents.pdf",
 ]
 # pynput picks its backend by name at import time; the contrib hook's collect_submodules cannot
 # import pynput on a build machine without a display, so name this platform's backend.
 _PYNPUT = {"win32": "win32", "darwin": "darwin"}.get(sys.platform, "xorg")
 HIDDEN_IMPORTS += [f"pynput.keyboard._{_PYNPUT}", f"pynput.mouse._{_PYNPUT}", f"pynput._util.{_PYNPUT}"]
 HIDDEN_IMPORTS += {"win32": ["pynput._util.win32_vks"], "darwin": ["pynput._util.darwin_vks"]}.get(
-    sys.platform, ["pynput._util.xorg_keysyms"])
+    sys.platform, ["pynput._util.xorg_keysyms"]
+)
 # uvicorn picks its HTTP protocol, event loop and lifespan by name (fanyi.server.run asks for h11,
 # asyncio and off), and anyio its backend.
-HIDDEN_IMPORTS += ["uvicorn.protocols.http.h11_impl", "uvicorn.loops.asyncio", "uvicorn.lifespan.off",
-                   "anyio._backends._asyncio"]
+HIDDEN_IMPORTS += [
+    "uvicorn.protocols.http.h11_impl",
+    "uvicorn.loops.asyncio",
+    "uvicorn.lifespan.off",
+    "anyio._backends._asyncio",
+]
 # fanyi.variants imports OpenCC at the first conversion; the contrib hook collects its data files
 # (the dictionaries it reads from opencc/clib/share/opencc, and more that _DROP leaves out)
 HIDDEN_IMPORTS += ["opencc"]

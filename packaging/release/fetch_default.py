@@ -24,8 +24,9 @@ class FetchDefaultError(Exception):
     pass
 
 
-def fetch_default(catalog_url: str, models_dir: Path, assets_dir: Path,
-                  say: Callable[[str], None] = lambda _m: None) -> CatalogEntry:
+def fetch_default(
+    catalog_url: str, models_dir: Path, assets_dir: Path, say: Callable[[str], None] = lambda _m: None
+) -> CatalogEntry:
     try:
         data = download.fetch_bytes(catalog_url, limits.MAX_CATALOG_BYTES)
         found = catalog.parse(data, catalog_url)
@@ -40,8 +41,9 @@ def fetch_default(catalog_url: str, models_dir: Path, assets_dir: Path,
     with tempfile.TemporaryDirectory(prefix=".fetch-") as tmp:
         say(f"downloading {entry.archive.file}")
         try:
-            archive = download.download(entry.urls, Path(tmp) / entry.archive.file, sha256=entry.archive.sha256,
-                                        size=entry.archive.size)
+            archive = download.download(
+                entry.urls, Path(tmp) / entry.archive.file, sha256=entry.archive.sha256, size=entry.archive.size
+            )
             pack = unpack.install(archive, expect_name=entry.id, expect_version=entry.version, packs_dir=models_dir)
         except LibraryError as exc:
             raise FetchDefaultError(str(exc)) from None

@@ -23,9 +23,11 @@ NOTICE = "NOTICE.txt"
 
 def notice_text(license_: License, model_id: str, commit: str, copied: bool) -> str:
     lines = [license_.notice, ""] if license_.notice else []
-    lines += [f"This pack holds {model_id} at commit {commit}, converted to ONNX and quantized by Fanyi's "
-              "exporter: its weights and graphs are modified files.",
-              f"Licence: {license_.name}, {license_.url}" + (f" (a copy: {LICENSE_COPY})" if copied else "")]
+    lines += [
+        f"This pack holds {model_id} at commit {commit}, converted to ONNX and quantized by Fanyi's "
+        "exporter: its weights and graphs are modified files.",
+        f"Licence: {license_.name}, {license_.url}" + (f" (a copy: {LICENSE_COPY})" if copied else ""),
+    ]
     return "\n".join(lines) + "\n"
 
 

@@ -51,8 +51,9 @@ class BuildOptions:
     limit: int | None = None  # score on the first N sentences only
     llm_limit: int | None = None  # translation LLMs: on the first N (PyTorch on a CPU is slow)
     # by the published pack's quantization: most it may lose against PyTorch, per metric
-    max_loss: dict[str, dict[str, float]] = field(default_factory=lambda: {
-        "int8": {"BLEU": 1.0, "chrF": 1.0}, "int4": {"BLEU": 1.5, "chrF": 1.5}})
+    max_loss: dict[str, dict[str, float]] = field(
+        default_factory=lambda: {"int8": {"BLEU": 1.0, "chrF": 1.0}, "int4": {"BLEU": 1.5, "chrF": 1.5}}
+    )
     # by quantization: validation's bound on teacher-forced top-1 agreement
     min_top1: dict[str, float] = field(default_factory=lambda: {"int8": INT8_MIN_TOP1, "int4": INT4_MIN_TOP1})
     allow_reference_disagreement: bool = False
@@ -62,8 +63,10 @@ class BuildOptions:
         if found is None and self.flores_dir is not None:
             found = flores(self.flores_dir, source_lang, target_lang, self.limit)
         if found is None:
-            raise PackFailed(f"no test set for {source_lang}→{target_lang}: "
-                             f"give --test-set {source_lang}-{target_lang} NAME SRC REF or --flores DIR")
+            raise PackFailed(
+                f"no test set for {source_lang}→{target_lang}: "
+                f"give --test-set {source_lang}-{target_lang} NAME SRC REF or --flores DIR"
+            )
         return found.first(self.llm_limit) if decoder_only else found
 
 
@@ -88,12 +91,21 @@ def _hf_folder(spec: PackSpec, opts: BuildOptions, work: Path, say: Say) -> Path
     return folder
 
 
-def _export(spec: PackSpec, hf_dir: Path, work: Path, quantize: str, opts: BuildOptions, say: Say
-            ) -> tuple[Path, ValidationReport]:
+def _export(
+    spec: PackSpec, hf_dir: Path, work: Path, quantize: str, opts: BuildOptions, say: Say
+) -> tuple[Path, ValidationReport]:
     from fanyi.export.fetch import export_validated
 
-    pack_dir, validation = export_validated(hf_dir, work / quantize, spec.id, spec.model_id, spec.commit,
-                                            quantize, say, opts.min_top1.get(quantize, INT8_MIN_TOP1))
+    pack_dir, validation = export_validated(
+        hf_dir,
+        work / quantize,
+        spec.id,
+        spec.model_id,
+        spec.commit,
+        quantize,
+        say,
+        opts.min_top1.get(quantize, INT8_MIN_TOP1),
+    )
     if not validation.passed:
         raise PackFailed(f"the {quantize} pack does not agree with PyTorch:\n{validation.text()}")
     return pack_dir, validation
@@ -103,15 +115,20 @@ def _check_languages(spec: PackSpec, pack: ModelPack) -> None:
     if spec.languages:
         found = set(pack.source_languages) | set(pack.target_languages)
         if found != set(spec.languages) or set(pack.source_languages) != set(pack.target_languages):
-            raise PackFailed(f"the exported pack translates from {', '.join(pack.source_languages)} into "
-                             f"{', '.join(pack.target_languages)}; packs.json says {', '.join(spec.languages)}")
+            raise PackFailed(
+                f"the exported pack translates from {', '.join(pack.source_languages)} into "
+                f"{', '.join(pack.target_languages)}; packs.json says {', '.join(spec.languages)}"
+            )
     elif (pack.source_lang, pack.target_lang) != (spec.source_lang, spec.target_lang):
-        raise PackFailed(f"the exported pack translates {pack.source_lang}→{pack.target_lang}, "
-                         f"packs.json says {spec.source_lang}→{spec.target_lang}")
+        raise PackFailed(
+            f"the exported pack translates {pack.source_lang}→{pack.target_lang}, "
+            f"packs.json says {spec.source_lang}→{spec.target_lang}"
+        )
 
 
-def _translate(hf_dir: Path, packs: dict[str, Path], test_set: TestSet, source: str, target: str,
-               decoder_only: bool, say: Say) -> dict[str, list[str]]:
+def _translate(
+    hf_dir: Path, packs: dict[str, Path], test_set: TestSet, source: str, target: str, decoder_only: bool, say: Say
+) -> dict[str, list[str]]:
     """Every system's translations of a test set: PyTorch's and each pack's."""
     sources = list(test_set.sources)
     published = list(packs.values())[-1]
@@ -142,10 +159,13 @@ def build_pack(spec: PackSpec, opts: BuildOptions, work: Path, say: Say) -> Buil
         bleu, chrf = scoring.metrics(outputs, list(test_set.references), target, quantize)
         say(f"{test_set.label} ({source}→{target}): {bleu.text()}; {chrf.text()}")
         if failures := scoring.gate_failures((bleu, chrf), opts.max_loss[quantize]):
-            raise PackFailed(f"{quantize} loses too much against PyTorch on {test_set.label} ({source}→{target}): "
-                             + "; ".join(failures))
-        scored.append(scoring.Scored(spec.id, quantize, source, target, test_set, outputs,
-                                     validation.top1_agreement, bleu, chrf))
+            raise PackFailed(
+                f"{quantize} loses too much against PyTorch on {test_set.label} ({source}→{target}): "
+                + "; ".join(failures)
+            )
+        scored.append(
+            scoring.Scored(spec.id, quantize, source, target, test_set, outputs, validation.top1_agreement, bleu, chrf)
+        )
     if "fp32" in packs:
         shutil.rmtree(packs.pop("fp32"))  # several gigabytes for an LLM: gone before the archive is written
 
@@ -160,21 +180,36 @@ def build_pack(spec: PackSpec, opts: BuildOptions, work: Path, say: Say) -> Buil
     say(f"{built.file}: {built.size} bytes, sha256 {built.sha256}")
     one_way = not spec.languages
     entry = CatalogEntry(
-        id=spec.id, version=spec.version, display_name=spec.display_name, model_id=spec.model_id,
-        revision=spec.commit, architecture=pack.architecture["type"],
+        id=spec.id,
+        version=spec.version,
+        display_name=spec.display_name,
+        model_id=spec.model_id,
+        revision=spec.commit,
+        architecture=pack.architecture["type"],
         source_langs=(pack.source_lang,) if one_way else tuple(pack.source_languages),
         target_langs=(pack.target_lang,) if one_way else tuple(pack.target_languages),
-        target_tokens=tuple(pack.target_tokens), quantization=pack.quantization,
-        format_version=pack.manifest["format_version"], archive=built,
-        urls=tuple(f"{base.rstrip('/')}/{built.file}" for base in opts.base_urls), license=spec.license,
-        qualities=tuple(_quality(s) for s in scored), default=spec.default,
-        kv_cache_bytes=memory.kv_cache_bytes(pack.manifest))
+        target_tokens=tuple(pack.target_tokens),
+        quantization=pack.quantization,
+        format_version=pack.manifest["format_version"],
+        archive=built,
+        urls=tuple(f"{base.rstrip('/')}/{built.file}" for base in opts.base_urls),
+        license=spec.license,
+        qualities=tuple(_quality(s) for s in scored),
+        default=spec.default,
+        kv_cache_bytes=memory.kv_cache_bytes(pack.manifest),
+    )
     return BuiltPack(entry, scored)
 
 
 def _quality(scored: scoring.Scored) -> Quality:
-    return Quality(test_set=scored.test_set.label, bleu=_rounded(scored.bleu.scores), chrf=_rounded(scored.chrf.scores),
-                   top1_agreement=round(scored.top1_agreement, 4), source=scored.source, target=scored.target)
+    return Quality(
+        test_set=scored.test_set.label,
+        bleu=_rounded(scored.bleu.scores),
+        chrf=_rounded(scored.chrf.scores),
+        top1_agreement=round(scored.top1_agreement, 4),
+        source=scored.source,
+        target=scored.target,
+    )
 
 
 def _rounded(scores: catalog.Scores) -> catalog.Scores:
@@ -189,8 +224,14 @@ def default_serial(now: datetime) -> int:
     return int(now.strftime("%Y%m%d%H%M"))
 
 
-def build_release(specs: list[PackSpec], opts: BuildOptions, *, serial: int | None, catalog_urls: tuple[str, ...],
-                  say: Callable[[str, str], None]) -> Catalog:
+def build_release(
+    specs: list[PackSpec],
+    opts: BuildOptions,
+    *,
+    serial: int | None,
+    catalog_urls: tuple[str, ...],
+    say: Callable[[str, str], None],
+) -> Catalog:
     """Build every pack and write catalog.json and quality.md into opts.out; PackFailed when a required pack fails."""
     opts.out.mkdir(parents=True, exist_ok=True)
     for stale in (catalog.CATALOG_FILE, QUALITY_FILE):  # a failed run must not leave an older catalog looking new
@@ -211,9 +252,12 @@ def build_release(specs: list[PackSpec], opts: BuildOptions, *, serial: int | No
                 say(spec.id, f"WARNING: optional pack skipped: {why}")
                 skipped.append((spec.id, why.splitlines()[0]))
     now = datetime.now(timezone.utc)
-    built = Catalog(serial=serial if serial is not None else default_serial(now),
-                    generated=now.strftime("%Y-%m-%dT%H:%M:%SZ"), packs=tuple(b.entry for b in built_packs),
-                    catalog_urls=catalog_urls)
+    built = Catalog(
+        serial=serial if serial is not None else default_serial(now),
+        generated=now.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        packs=tuple(b.entry for b in built_packs),
+        catalog_urls=catalog_urls,
+    )
     text = catalog.to_json(built)
     checked = catalog.parse(text.encode("utf-8"), "the new catalog")  # the app's own reader must accept it
     scored = [s for b in built_packs for s in b.scored]

@@ -26,8 +26,14 @@ from .scoring import reference_translations
 
 # Short everyday sentences, most likely first to come out the same in int8 and fp32.
 SENTENCES = {
-    "en": ("Hello, how are you today?", "Thank you very much.", "Good morning.",
-           "Where is the train station?", "I like reading books.", "The weather is nice today."),
+    "en": (
+        "Hello, how are you today?",
+        "Thank you very much.",
+        "Good morning.",
+        "Where is the train station?",
+        "I like reading books.",
+        "The weather is nice today.",
+    ),
     "zh": ("你好，你今天好吗？", "非常感谢。", "早上好。", "火车站在哪里？", "我喜欢读书。", "今天天气很好。"),
 }
 WEIGHTS_ENV = "FANYI_INT8_WEIGHTS"
@@ -99,11 +105,15 @@ def choose(hf_dir: Path, pack_dir: Path, allow_disagreement: bool = False) -> Re
         if pytorch[i] and all(out[i] == pytorch[i] for out in outputs.values()):
             return reference(i, pytorch[i], recorded)
     if not allow_disagreement:
-        lines = [f"  {s!r}: PyTorch {pytorch[i]!r}, "
-                 + ", ".join(f"{pack.quantization}{'' if p is None else ' ' + p} {out[i]!r}"
-                             for p, out in outputs.items()) for i, s in enumerate(sentences)]
-        raise ReferenceMismatch(f"the {pack.quantization} pack translates none of the reference sentences "
-                                "as PyTorch does:\n" + "\n".join(lines))
+        lines = [
+            f"  {s!r}: PyTorch {pytorch[i]!r}, "
+            + ", ".join(f"{pack.quantization}{'' if p is None else ' ' + p} {out[i]!r}" for p, out in outputs.items())
+            for i, s in enumerate(sentences)
+        ]
+        raise ReferenceMismatch(
+            f"the {pack.quantization} pack translates none of the reference sentences "
+            "as PyTorch does:\n" + "\n".join(lines)
+        )
     here = outputs[cpu_path() if pack.quantization == "int8" else None][0]
     return reference(0, here, [p for p in recorded if outputs[p][0] == here])
 

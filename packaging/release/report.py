@@ -7,10 +7,14 @@ from fanyi.packs.catalog import Catalog, Quality
 from . import scoring
 from .scoring import Scored
 
-HEADER = ("| direction | sentences | pack | published as | BLEU PyTorch | BLEU fp32 | BLEU pack | chrF PyTorch "
-          "| chrF fp32 | chrF pack | top-1 agreement |\n|---|---|---|---|--:|--:|--:|--:|--:|--:|--:|")
-CATALOG_HEADER = ("| pack | direction | test set | BLEU PyTorch | BLEU pack | chrF PyTorch | chrF pack |\n"
-                  "|---|---|---|--:|--:|--:|--:|")
+HEADER = (
+    "| direction | sentences | pack | published as | BLEU PyTorch | BLEU fp32 | BLEU pack | chrF PyTorch "
+    "| chrF fp32 | chrF pack | top-1 agreement |\n|---|---|---|---|--:|--:|--:|--:|--:|--:|--:|"
+)
+CATALOG_HEADER = (
+    "| pack | direction | test set | BLEU PyTorch | BLEU pack | chrF PyTorch | chrF pack |\n"
+    "|---|---|---|--:|--:|--:|--:|"
+)
 
 
 def _number(value: float | None) -> str:
@@ -33,10 +37,19 @@ def comparison_table(scored: list[Scored]) -> str:
         for s in members:
             outputs = {system: hyps[:count] for system, hyps in s.outputs.items()}
             bleu, chrf = scoring.metrics(outputs, list(s.test_set.references[:count]), target, s.quantization)
-            numbers = [_number(value) for m in (bleu, chrf)
-                       for value in (m.scores.pytorch, m.scores.fp32, m.scores.of(s.quantization))]
-            cells = [f"{source}→{target}", f"{name}, {count} sentences", s.pack, s.quantization, *numbers,
-                     _agreement(s.top1_agreement)]
+            numbers = [
+                _number(value)
+                for m in (bleu, chrf)
+                for value in (m.scores.pytorch, m.scores.fp32, m.scores.of(s.quantization))
+            ]
+            cells = [
+                f"{source}→{target}",
+                f"{name}, {count} sentences",
+                s.pack,
+                s.quantization,
+                *numbers,
+                _agreement(s.top1_agreement),
+            ]
             rows.append("| " + " | ".join(cells) + " |")
     return "\n".join(rows) + "\n"
 

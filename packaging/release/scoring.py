@@ -24,8 +24,11 @@ class Metric:
     quantization: str  # the published pack's: "int8", "int4"
 
     def text(self) -> str:
-        systems = (("PyTorch", self.scores.pytorch), ("fp32", self.scores.fp32),
-                   (self.quantization, self.scores.of(self.quantization)))
+        systems = (
+            ("PyTorch", self.scores.pytorch),
+            ("fp32", self.scores.fp32),
+            (self.quantization, self.scores.of(self.quantization)),
+        )
         return f"{self.name} " + ", ".join(f"{name} {value:.2f}" for name, value in systems if value is not None)
 
     def loss(self) -> float:
@@ -48,8 +51,13 @@ class Scored:
     chrf: Metric
 
 
-def pytorch_translations(hf_dir: Path, sentences: list[str], target_token: str | None,
-                         batch_size: int = PYTORCH_BATCH, say: Say | None = None) -> list[str]:
+def pytorch_translations(
+    hf_dir: Path,
+    sentences: list[str],
+    target_token: str | None,
+    batch_size: int = PYTORCH_BATCH,
+    say: Say | None = None,
+) -> list[str]:
     """MarianMT's generate() with the model's own generation defaults, as the model card's example runs it."""
     import torch
     from transformers import MarianMTModel, MarianTokenizer
@@ -61,7 +69,7 @@ def pytorch_translations(hf_dir: Path, sentences: list[str], target_token: str |
     order = sorted(range(len(sentences)), key=lambda i: len(sentences[i]))
     out: list[str] = [""] * len(sentences)
     for start in range(0, len(order), batch_size):
-        rows = order[start:start + batch_size]
+        rows = order[start : start + batch_size]
         batch = tokenizer([prefix + sentences[i] for i in rows], return_tensors="pt", padding=True, truncation=True)
         with torch.inference_mode():
             generated = model.generate(**batch)
@@ -72,8 +80,9 @@ def pytorch_translations(hf_dir: Path, sentences: list[str], target_token: str |
     return out
 
 
-def chat_translations(hf_dir: Path, pack: ModelPack, sentences: list[str], options: DecodeOptions,
-                      say: Say | None = None) -> list[str]:
+def chat_translations(
+    hf_dir: Path, pack: ModelPack, sentences: list[str], options: DecodeOptions, say: Say | None = None
+) -> list[str]:
     """A decoder-only model's generate(), greedy, one sentence at a time, on the prompt the pack writes
     (the model's chat template around the card's instruction); what it adds is removed by the pack's
     own rule, as the pack's translations are."""
@@ -92,21 +101,41 @@ def chat_translations(hf_dir: Path, pack: ModelPack, sentences: list[str], optio
     model = getattr(transformers, family.model_class).from_pretrained(hf_dir, dtype=torch.float32).eval()
     out = []
     for i, sentence in enumerate(sentences, 1):
-        ids = list(tokenizer.apply_chat_template(prompts.messages(sentence, request), add_generation_prompt=True,
-                                                 tokenize=True, **prompts.template_kwargs))
+        ids = list(
+            tokenizer.apply_chat_template(
+                prompts.messages(sentence, request),
+                add_generation_prompt=True,
+                tokenize=True,
+                **prompts.template_kwargs,
+            )
+        )
         with torch.inference_mode():
-            generated = model.generate(torch.tensor([ids]), attention_mask=torch.ones(1, len(ids), dtype=torch.long),
-                                       do_sample=False, num_beams=1, max_new_tokens=max_new_tokens, top_k=None,
-                                       top_p=None, temperature=None, repetition_penalty=None)
-        text = tokenizer.decode(generated[0, len(ids):].tolist(), skip_special_tokens=True)
+            generated = model.generate(
+                torch.tensor([ids]),
+                attention_mask=torch.ones(1, len(ids), dtype=torch.long),
+                do_sample=False,
+                num_beams=1,
+                max_new_tokens=max_new_tokens,
+                top_k=None,
+                top_p=None,
+                temperature=None,
+                repetition_penalty=None,
+            )
+        text = tokenizer.decode(generated[0, len(ids) :].tolist(), skip_special_tokens=True)
         out.append(strip.apply(text).strip())
         if say and (i % 10 == 0 or i == len(sentences)):
             say(f"PyTorch generate(): {i}/{len(sentences)}")
     return out
 
 
-def reference_translations(hf_dir: Path, pack_dir: Path, sentences: list[str], options: DecodeOptions | None,
-                           batch_size: int = PYTORCH_BATCH, say: Say | None = None) -> list[str]:
+def reference_translations(
+    hf_dir: Path,
+    pack_dir: Path,
+    sentences: list[str],
+    options: DecodeOptions | None,
+    batch_size: int = PYTORCH_BATCH,
+    say: Say | None = None,
+) -> list[str]:
     """PyTorch's translations of what the pack is asked: the same direction, the same prompt for an LLM."""
     pack = ModelPack.open(pack_dir, verify=False)
     if pack.family.decoder_only:
@@ -116,8 +145,9 @@ def reference_translations(hf_dir: Path, pack_dir: Path, sentences: list[str], o
     return pytorch_translations(hf_dir, sentences, pack.target_tokens.get(target or ""), batch_size, say)
 
 
-def pack_translations(pack_dir: Path, sentences: list[str], options: DecodeOptions | None = None,
-                      say: Say | None = None) -> list[str]:
+def pack_translations(
+    pack_dir: Path, sentences: list[str], options: DecodeOptions | None = None, say: Say | None = None
+) -> list[str]:
     """The pack's translations as the app makes them: Translator.translate_batch with the pack's defaults
     (an LLM's: each sentence a paragraph of its own)."""
     from fanyi.engine.translator import Translator
@@ -133,20 +163,25 @@ def corpus_scores(hypotheses: list[str], references: list[str], target_lang: str
     from sacrebleu.metrics import BLEU, CHRF
 
     bleu = BLEU(tokenize="zh" if base_language(target_lang) == "zh" else "13a")
-    return (bleu.corpus_score(hypotheses, [references]).score,
-            CHRF().corpus_score(hypotheses, [references]).score)
+    return (bleu.corpus_score(hypotheses, [references]).score, CHRF().corpus_score(hypotheses, [references]).score)
 
 
-def metrics(outputs: dict[str, list[str]], references: list[str], target_lang: str,
-            quantization: str) -> tuple[Metric, Metric]:
+def metrics(
+    outputs: dict[str, list[str]], references: list[str], target_lang: str, quantization: str
+) -> tuple[Metric, Metric]:
     """BLEU and chrF of the systems "pytorch", "fp32" (when there) and the published pack's quantization."""
     by_system = {name: corpus_scores(hyps, references, target_lang) for name, hyps in outputs.items()}
-    return tuple(Metric(name, Scores(**{system: scores[i] for system, scores in by_system.items()}), quantization)
-                 for i, name in enumerate(("BLEU", "chrF")))
+    return tuple(
+        Metric(name, Scores(**{system: scores[i] for system, scores in by_system.items()}), quantization)
+        for i, name in enumerate(("BLEU", "chrF"))
+    )
 
 
 def gate_failures(found: tuple[Metric, ...], max_loss: dict[str, float]) -> list[str]:
     """One line per metric on which the pack loses more than allowed against PyTorch."""
-    return [f"{m.name} {m.scores.pytorch:.2f} (PyTorch) → {m.scores.of(m.quantization):.2f} ({m.quantization}): "
-            f"loses {m.loss():.2f}, allowed {max_loss[m.name]:g}"
-            for m in found if m.loss() > max_loss[m.name]]
+    return [
+        f"{m.name} {m.scores.pytorch:.2f} (PyTorch) → {m.scores.of(m.quantization):.2f} ({m.quantization}): "
+        f"loses {m.loss():.2f}, allowed {max_loss[m.name]:g}"
+        for m in found
+        if m.loss() > max_loss[m.name]
+    ]

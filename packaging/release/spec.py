@@ -71,18 +71,22 @@ def _license(lic: dict, where: str) -> License:
     if restrictions and "en" not in restrictions:
         raise SpecError(f"{where}: the license 'restrictions' need an 'en' list")
     users = _field(lic, "max_monthly_active_users", int, where, 0) or None
-    return License(_field(lic, "name", str, where), _field(lic, "url", str, where),
-                   _field(lic, "commercial_use", bool, where), excluded_territories=territories,
-                   max_monthly_active_users=users,
-                   restrictions={lang: _strings(restrictions, lang, where) for lang in restrictions},
-                   notice=_field(lic, "notice", str, where, "") or None,
-                   ask_before_download=_field(lic, "ask_before_download", bool, where, False))
+    return License(
+        _field(lic, "name", str, where),
+        _field(lic, "url", str, where),
+        _field(lic, "commercial_use", bool, where),
+        excluded_territories=territories,
+        max_monthly_active_users=users,
+        restrictions={lang: _strings(restrictions, lang, where) for lang in restrictions},
+        notice=_field(lic, "notice", str, where, "") or None,
+        ask_before_download=_field(lic, "ask_before_download", bool, where, False),
+    )
 
 
 def _directions(raw: dict, where: str) -> tuple[tuple[str, str], ...]:
     pairs = _field(raw, "score", list, where, [])
     if not all(isinstance(p, list) and len(p) == 2 and all(isinstance(c, str) and c for c in p) for p in pairs):
-        raise SpecError(f"{where}: 'score' is a list of [source, target] pairs, such as [\"en\", \"zh\"]")
+        raise SpecError(f'{where}: \'score\' is a list of [source, target] pairs, such as ["en", "zh"]')
     return tuple((source, target) for source, target in pairs)
 
 
@@ -111,13 +115,22 @@ def _spec(raw: object, where: str) -> PackSpec:
         raise SpecError(f"{where}: a pack of several languages names the directions to 'score'")
     if bad := [f"{s}-{t}" for s, t in score if languages and not {s, t} <= set(languages)]:
         raise SpecError(f"{where}: 'score' direction {bad[0]} is not between its 'languages'")
-    return PackSpec(id=pack_id, version=version, display_name=dict(names), model_id=_field(raw, "model_id", str, where),
-                    commit=commit, license=_license(_field(raw, "license", dict, where), where),
-                    source_lang=source, target_lang=target, languages=languages, score=score,
-                    fp32_pack=_field(raw, "fp32_pack", bool, where, True),
-                    default=_field(raw, "default", bool, where, False),
-                    optional=_field(raw, "optional", bool, where, False),
-                    comment=_field(raw, "comment", str, where, ""))
+    return PackSpec(
+        id=pack_id,
+        version=version,
+        display_name=dict(names),
+        model_id=_field(raw, "model_id", str, where),
+        commit=commit,
+        license=_license(_field(raw, "license", dict, where), where),
+        source_lang=source,
+        target_lang=target,
+        languages=languages,
+        score=score,
+        fp32_pack=_field(raw, "fp32_pack", bool, where, True),
+        default=_field(raw, "default", bool, where, False),
+        optional=_field(raw, "optional", bool, where, False),
+        comment=_field(raw, "comment", str, where, ""),
+    )
 
 
 def load_specs(path: Path) -> list[PackSpec]:

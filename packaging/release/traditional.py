@@ -24,8 +24,11 @@ from pathlib import Path
 from .scoring import corpus_scores
 from .testsets import FLORES_NAME, TestSet, from_files
 
-PROFILES = {"s2t": "OpenCC s2t (characters only)", "s2tw": "OpenCC s2tw (Taiwan's characters)",
-            "s2twp": "OpenCC s2twp (Taiwan's characters and words)"}
+PROFILES = {
+    "s2t": "OpenCC s2t (characters only)",
+    "s2tw": "OpenCC s2tw (Taiwan's characters)",
+    "s2twp": "OpenCC s2twp (Taiwan's characters and words)",
+}
 Say = Callable[[str], None]
 
 
@@ -81,8 +84,9 @@ def compare_pack(pack_dir: Path, test_set: TestSet, say: Say | None = None) -> l
     except routing.NoRoute:
         pass  # a pack that writes Chinese one way only
     simplified = translate("zh-Hans")
-    rows += [score(f"Simplified + {label}", convert(simplified, profile), references)
-             for profile, label in PROFILES.items()]
+    rows += [
+        score(f"Simplified + {label}", convert(simplified, profile), references) for profile, label in PROFILES.items()
+    ]
     return rows
 
 

@@ -142,12 +142,18 @@ def scanned_pdf(pages: Sequence[Sequence[str]], dpi: int = 150) -> bytes:
     for page_id, image in zip(page_ids, images):
         pixels = zlib.compress(image.reshape(image.shape[0], image.shape[1]).tobytes())
         draw = b"q 612 0 0 792 0 0 cm /Im0 Do Q"
-        objects.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents {page_id + 1} 0 R "
-                       f"/Resources << /XObject << /Im0 {page_id + 2} 0 R >> >> >>".encode())
+        objects.append(
+            f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents {page_id + 1} 0 R "
+            f"/Resources << /XObject << /Im0 {page_id + 2} 0 R >> >> >>".encode()
+        )
         objects.append(f"<< /Length {len(draw)} >>\nstream\n".encode() + draw + b"\nendstream")
-        objects.append(f"<< /Type /XObject /Subtype /Image /Width {image.shape[1]} /Height {image.shape[0]} "
-                       f"/ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode /Length {len(pixels)} >>"
-                       f"\nstream\n".encode() + pixels + b"\nendstream")
+        objects.append(
+            f"<< /Type /XObject /Subtype /Image /Width {image.shape[1]} /Height {image.shape[0]} "
+            f"/ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode /Length {len(pixels)} >>"
+            f"\nstream\n".encode()
+            + pixels
+            + b"\nendstream"
+        )
     return _pdf_file(objects)
 
 
@@ -163,9 +169,14 @@ def _pdf_file(objects: Sequence[bytes], *, encrypt: bool = False) -> bytes:
         offsets.append(len(out))
         encryption = f"<< /Filter /Standard /V 1 /R 2 /O <{'11' * 32}> /U <{'22' * 32}> /P -44 >>"
         out += f"{len(objects) + 1} 0 obj\n{encryption}\nendobj\n".encode()
-        trailer = f"/Size {len(objects) + 2} /Root 1 0 R /Encrypt {len(objects) + 1} 0 R /ID [<{'ab' * 16}> <{'ab' * 16}>]"
+        trailer = (
+            f"/Size {len(objects) + 2} /Root 1 0 R /Encrypt {len(objects) + 1} 0 R /ID [<{'ab' * 16}> <{'ab' * 16}>]"
+        )
     xref = len(out)
-    out += f"xref\n0 {len(offsets) + 1}\n0000000000 65535 f \n".encode() + "".join(f"{o:010d} 00000 n \n" for o in offsets).encode()
+    out += (
+        f"xref\n0 {len(offsets) + 1}\n0000000000 65535 f \n".encode()
+        + "".join(f"{o:010d} 00000 n \n" for o in offsets).encode()
+    )
     out += f"trailer\n<< {trailer} >>\nstartxref\n{xref}\n%%EOF\n".encode()
     return bytes(out)
 

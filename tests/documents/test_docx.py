@@ -41,8 +41,10 @@ def build_docx(path):
     paragraph.add_run(". See ")
     rid = document.part.relate_to("https://example.com", RT.HYPERLINK, is_external=True)
     paragraph._p.append(
-        parse_xml(f'<w:hyperlink xmlns:w="{W_NS}" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/'
-                  f'relationships" r:id="{rid}"><w:r><w:t>our site</w:t></w:r></w:hyperlink>')
+        parse_xml(
+            f'<w:hyperlink xmlns:w="{W_NS}" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/'
+            f'relationships" r:id="{rid}"><w:r><w:t>our site</w:t></w:r></w:hyperlink>'
+        )
     )
     paragraph.add_run(".")
     paragraph._p.append(parse_xml(f'<w:r xmlns:w="{W_NS}"><w:footnoteReference w:id="1"/></w:r>'))
@@ -54,9 +56,11 @@ def build_docx(path):
     nested.cell(0, 0).text = "Nested cell"
     box = document.add_paragraph("Before the box.")
     box._p.append(
-        parse_xml(f'<w:r xmlns:w="{W_NS}" xmlns:v="urn:schemas-microsoft-com:vml"><w:pict><v:shape><v:textbox>'
-                  f"<w:txbxContent><w:p><w:r><w:t>Text in a box</w:t></w:r></w:p></w:txbxContent>"
-                  f"</v:textbox></v:shape></w:pict></w:r>")
+        parse_xml(
+            f'<w:r xmlns:w="{W_NS}" xmlns:v="urn:schemas-microsoft-com:vml"><w:pict><v:shape><v:textbox>'
+            f"<w:txbxContent><w:p><w:r><w:t>Text in a box</w:t></w:r></w:p></w:txbxContent>"
+            f"</v:textbox></v:shape></w:pict></w:r>"
+        )
     )
     tabbed = document.add_paragraph("Name")
     tabbed.add_run().add_tab()
@@ -106,13 +110,21 @@ def skeleton(xml: bytes) -> list:
     """Every element with its attributes, text elements without their text."""
     root = etree.fromstring(xml)
     return [
-        (el.tag, {k: v for k, v in el.attrib.items() if not k.endswith("}space")}, None if el.tag == W + "t" else el.text)
+        (
+            el.tag,
+            {k: v for k, v in el.attrib.items() if not k.endswith("}space")},
+            None if el.tag == W + "t" else el.text,
+        )
         for el in root.iter()
     ]
 
 
 def word_parts(path) -> dict[str, bytes]:
-    return {n: d for n, d in zip_entries(path).items() if re.fullmatch(r"word/(document|header\d|footer\d|footnotes|endnotes)\.xml", n)}
+    return {
+        n: d
+        for n, d in zip_entries(path).items()
+        if re.fullmatch(r"word/(document|header\d|footer\d|footnotes|endnotes)\.xml", n)
+    }
 
 
 @pytest.fixture
@@ -230,7 +242,8 @@ def test_internal_entities_are_resolved_and_the_output_has_no_doctype(tmp_path, 
     assert b"<!DOCTYPE" not in body and b"&company;" not in body and b"&hello;" not in body
     strict = etree.XMLParser(resolve_entities=False, load_dtd=False, no_network=True)
     assert own_texts(etree.tostring(etree.fromstring(body, strict))) == [
-        mark("Welcome to Contoso Ltd today."), mark("Hello from Contoso Ltd.")
+        mark("Welcome to Contoso Ltd today."),
+        mark("Hello from Contoso Ltd."),
     ]
     assert [p.text for p in docx.Document(result.output).paragraphs] == own_texts(body)
 

@@ -36,8 +36,9 @@ def test_an_html_page_through_a_many_to_many_pack_says_the_target_language(tiny_
     from fanyi.engine.translator import Translator
 
     src = tmp_path / "page.html"
-    src.write_text('<html lang="en"><body><p>The library closes at 9 p.m. on weekdays.</p></body></html>\n',
-                   encoding="utf-8")
+    src.write_text(
+        '<html lang="en"><body><p>The library closes at 9 p.m. on weekdays.</p></body></html>\n', encoding="utf-8"
+    )
     translator = Translator.open(tiny_nllb_pack, threads=1)
     options = DecodeOptions(source="eng_Latn", target="zho_Hant")
     result = translate_document(src, translator, options=options)

@@ -29,7 +29,7 @@ def chapter(title: str, body: str) -> str:
     return (
         '<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE html>\n'
         '<html xmlns="http://www.w3.org/1999/xhtml" xml:lang="en" lang="en">'
-        f"<head><title>{title}</title><link rel=\"stylesheet\" href=\"../style.css\"/></head>"
+        f'<head><title>{title}</title><link rel="stylesheet" href="../style.css"/></head>'
         f"<body>{body}</body></html>"
     )
 
@@ -39,8 +39,11 @@ ENTRIES = [
     ("META-INF/container.xml", CONTAINER),
     ("OEBPS/content.opf", OPF),
     ("OEBPS/nav.xhtml", chapter("Contents", '<nav><ol><li><a href="text/ch1.xhtml">Chapter one</a></li></ol></nav>')),
-    ("OEBPS/text/ch1.xhtml", chapter("One", '<h1 id="c1">Chapter one</h1><p>It was a <i>dark</i> night.<br/>Rain.</p>')),
-    ("OEBPS/text/ch 2.xhtml", chapter("Two", "<p>The end.</p><img src=\"a.png\" alt=\"A map\"/>")),
+    (
+        "OEBPS/text/ch1.xhtml",
+        chapter("One", '<h1 id="c1">Chapter one</h1><p>It was a <i>dark</i> night.<br/>Rain.</p>'),
+    ),
+    ("OEBPS/text/ch 2.xhtml", chapter("Two", '<p>The end.</p><img src="a.png" alt="A map"/>')),
     ("OEBPS/style.css", "p { margin: 0 }"),
 ]
 
@@ -63,7 +66,10 @@ def test_every_content_document_is_translated_and_the_package_stays_valid(book, 
     assert list(after) == [name for name, _ in ENTRIES]
     assert after["META-INF/container.xml"] == CONTAINER.encode()
     assert after["OEBPS/style.css"] == b"p { margin: 0 }"
-    assert after["OEBPS/content.opf"] == OPF.replace("<dc:language>en</dc:language>", "<dc:language>zh</dc:language>").encode()
+    assert (
+        after["OEBPS/content.opf"]
+        == OPF.replace("<dc:language>en</dc:language>", "<dc:language>zh</dc:language>").encode()
+    )
     ch1 = after["OEBPS/text/ch1.xhtml"].decode()
     assert '<h1 id="c1">⟦CHAPTER ONE⟧</h1>' in ch1 and "<title>⟦ONE⟧</title>" in ch1
     assert 'xml:lang="zh" lang="zh"' in ch1 and "<br/>⟦RAIN.⟧</p>" in ch1

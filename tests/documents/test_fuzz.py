@@ -170,13 +170,21 @@ def test_fanyi_file_prints_no_traceback_for_damaged_documents(tiny_pack, tmp_pat
             path = tmp_path / f"{kind.strip('.').replace('.', '-')}-{name}{suffix}"
             path.write_bytes(data)
             paths.append(str(path))
-    result = subprocess.run([sys.executable, "-m", "fanyi", "file", "--model", str(tiny_pack), *paths],
-                            capture_output=True, text=True, timeout=600)
+    result = subprocess.run(
+        [sys.executable, "-m", "fanyi", "file", "--model", str(tiny_pack), *paths],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert result.returncode in (0, 1)
     assert "Traceback" not in result.stderr and "Error" not in result.stderr.replace("error: ", ""), result.stderr
     for line in result.stderr.splitlines():
         shown = line.split("\r")[-1]
         # an error, a progress bar (a terminal) or a progress line ("name: 3/7", into a pipe), or nothing
-        assert shown.startswith("error: ") or "] " in shown or re.fullmatch(r".+: \d+/\d+", shown.strip()) \
-            or not shown.strip(), line
+        assert (
+            shown.startswith("error: ")
+            or "] " in shown
+            or re.fullmatch(r".+: \d+/\d+", shown.strip())
+            or not shown.strip()
+        ), line
     assert leftovers(tmp_path) == []

@@ -100,7 +100,7 @@ def test_each_block_is_one_unit_with_inline_markup_carried(tmp_path, translator)
 def test_inline_code_is_carried_through(tmp_path):
     identity = FakeTranslator(lambda t: "⟦" + t + "⟧")
     _, out = run(tmp_path, identity, "<p>Run <code>make all</code> now.</p>")
-    assert out == '<p>⟦Run <code>make all</code> now.⟧</p>'
+    assert out == "<p>⟦Run <code>make all</code> now.⟧</p>"
 
 
 def test_bilingual_copies_each_block_after_a_break_without_duplicate_ids(tmp_path, translator):
@@ -115,7 +115,7 @@ def test_bilingual_copies_each_block_after_a_break_without_duplicate_ids(tmp_pat
 def test_ids_inside_a_copied_block_are_dropped():
     markup = HtmlText('<p>See <a id = "n1" href="#x">the note</a>.</p>', xhtml=True)
     out = markup.rewrite(iter(["⟦SEE THE NOTE.⟧"]), bilingual=True, target_lang="zh")
-    assert out.count('id = "n1"') == 1 and "<a href" in out and '<br/>' in out and out.count('href="#x"') == 2
+    assert out.count('id = "n1"') == 1 and "<a href" in out and "<br/>" in out and out.count('href="#x"') == 2
 
 
 def test_a_missing_lang_is_added(tmp_path, translator):

@@ -88,7 +88,9 @@ def test_a_failing_unit_is_reported_and_the_rest_translated(tmp_path, translator
     src = write(tmp_path, "a.txt", "Good one.\n\nBad apple here.\n\nGood two.\n")
     translator.fail_on = {"Bad"}
     result = translate_document(src, translator)
-    assert result.output.read_text(encoding="utf-8") == f"{mark('Good one.')}\n\nBad apple here.\n\n{mark('Good two.')}\n"
+    assert (
+        result.output.read_text(encoding="utf-8") == f"{mark('Good one.')}\n\nBad apple here.\n\n{mark('Good two.')}\n"
+    )
     assert [(e.where, e.text) for e in result.report.failed] == [("paragraph 2", "Bad apple here.")]
     assert "RuntimeError: model exploded" in result.report.failed[0].reason
     summary = result.report.summary()
@@ -121,10 +123,12 @@ def test_a_sentence_the_model_loops_on_fails_its_unit_which_is_kept_not_blanked(
     assert [e.where for e in report.failed] == ["paragraph 2", "paragraph 4"]
     assert report.failed[0].reason == "sentence “The model loops on this.”: the model kept repeating itself"
     assert report.failed[1].reason == (
-        "the model kept repeating itself, also when translated again with a repetition guard")
+        "the model kept repeating itself, also when translated again with a repetition guard"
+    )
     assert "translated: 2 of 4 units" in report.summary() and "failed: 2" in report.summary()
     assert result.output.read_text(encoding="utf-8") == (
-        f"{mark('Fine here.')}\n\nThe model loops on this. But not on this.\n\n{mark('Also fine.')}\n\nMan\n")
+        f"{mark('Fine here.')}\n\nThe model loops on this. But not on this.\n\n{mark('Also fine.')}\n\nMan\n"
+    )
 
 
 class _FullDisk:
@@ -280,8 +284,7 @@ def test_a_report_counts_each_reason_and_names_its_first_units(tmp_path):
     assert "    … and 40 more: the translator returned an empty translation" in report.summary().splitlines()
 
 
-def test_output_names_carry_a_variant_only_when_it_is_not_the_packs_default(tmp_path, tiny_translator,
-                                                                            tiny_many_pack):
+def test_output_names_carry_a_variant_only_when_it_is_not_the_packs_default(tmp_path, tiny_translator, tiny_many_pack):
     """The app always passes the chosen variant, so its outputs were `name.cmn_Hans.txt` where `fanyi file`
     wrote `name.zh.txt` for the same pack."""
     from fanyi.documents.job import output_language
@@ -328,5 +331,6 @@ def test_a_context_taking_pack_gets_each_paragraphs_predecessor(tmp_path):
     out = translate_document(src, translator).output.read_text(encoding="utf-8")
     # the same text after different paragraphs is translated twice, each with what came before it
     assert out == "[First.|]\n\n[Same.|First.]\n\n[Second.|Same.]\n\n[Same.|Second.]\n"
-    assert sorted(translator.seen) == sorted([("First.", ""), ("Same.", "First."), ("Second.", "Same."),
-                                              ("Same.", "Second.")])
+    assert sorted(translator.seen) == sorted(
+        [("First.", ""), ("Same.", "First."), ("Second.", "Same."), ("Same.", "Second.")]
+    )

@@ -29,8 +29,11 @@ def blocks_of(path):
         ("front-matter.md", "---\n" + "key: value\n" * 5_000 + "---\n\nText.\n", "key: value\n" * 5_000),
         ("indented.md", "Intro.\n\n" + "    code line\n" * 5_000, "    code line\n" * 5_000),
         ("list.md", "- item\n" + "  continued line of the same item\n" * 3_000, "- ⟦ITEM CONTINUED LINE"),
-        ("no-blank-lines.srt", "1\n00:00:01,000 --> 00:00:02,000\n" + "Hello there.\n" * 5_000,
-         "⟦HELLO THERE. HELLO THERE."),
+        (
+            "no-blank-lines.srt",
+            "1\n00:00:01,000 --> 00:00:02,000\n" + "Hello there.\n" * 5_000,
+            "⟦HELLO THERE. HELLO THERE.",
+        ),
     ],
 )
 def test_no_block_of_a_streamed_format_holds_more_than_the_unit_limit(tmp_path, translator, name, text, expected):
@@ -124,16 +127,36 @@ _PARAGRAPH = "<w:p><w:r><w:t>Hi.</w:t></w:r></w:p>"
 @pytest.mark.parametrize(
     ("limit", "value", "entries", "message"),
     [
-        ("package.MAX_ZIP_ENTRIES", 20, {f"extra/{n}.bin": b"x" for n in range(20)},
-         r"has \d+ entries, more than the limit of 20"),
-        ("package.MAX_ZIP_TOTAL_BYTES", 1 << 20, {"word/media/a.bin": os.urandom(300_000)},
-         r"it unpacks to 1.\d+ MB \(limit 1 MB\)"),
-        ("package.MAX_ZIP_ENTRY_BYTES", 500_000, {"word/media/a.bin": os.urandom(600_000)},
-         r"a.bin unpacks to 586 KB \(limit 488 KB\)"),
-        ("package.MAX_MARKUP_BYTES", 50_000, {"word/document.xml": document_xml(_PARAGRAPH * 2_000)},
-         r"word/document.xml holds 70.5 KB \(limit 48.8 KB\)"),
-        ("package.MAX_XML_TAGS", 1_000, {"word/document.xml": document_xml(_PARAGRAPH * 200)},
-         r"more than 1,000 tags in its XML parts"),
+        (
+            "package.MAX_ZIP_ENTRIES",
+            20,
+            {f"extra/{n}.bin": b"x" for n in range(20)},
+            r"has \d+ entries, more than the limit of 20",
+        ),
+        (
+            "package.MAX_ZIP_TOTAL_BYTES",
+            1 << 20,
+            {"word/media/a.bin": os.urandom(300_000)},
+            r"it unpacks to 1.\d+ MB \(limit 1 MB\)",
+        ),
+        (
+            "package.MAX_ZIP_ENTRY_BYTES",
+            500_000,
+            {"word/media/a.bin": os.urandom(600_000)},
+            r"a.bin unpacks to 586 KB \(limit 488 KB\)",
+        ),
+        (
+            "package.MAX_MARKUP_BYTES",
+            50_000,
+            {"word/document.xml": document_xml(_PARAGRAPH * 2_000)},
+            r"word/document.xml holds 70.5 KB \(limit 48.8 KB\)",
+        ),
+        (
+            "package.MAX_XML_TAGS",
+            1_000,
+            {"word/document.xml": document_xml(_PARAGRAPH * 200)},
+            r"more than 1,000 tags in its XML parts",
+        ),
         ("ooxml.MAX_UNITS", 50, {"word/document.xml": document_xml(_PARAGRAPH * 60)}, r"more than 50 paragraphs"),
     ],
     ids=["entries", "total bytes", "entry bytes", "markup bytes", "tags", "units"],

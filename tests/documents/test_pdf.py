@@ -75,8 +75,11 @@ def test_a_scanned_pdf_is_recognised_by_ocr_and_translated_into_a_docx(tmp_path,
     result = translate_document(src, translator, progress=lambda done, total: pages.append((done, total)))
     paragraphs = [p.text for p in docx.Document(result.output).paragraphs]
     assert "recognised by OCR" in paragraphs[0]
-    assert paragraphs[1:] == [mark("Good morning. The weather is fine today."), mark("Please translate this page."),
-                              mark("Page two text.")]
+    assert paragraphs[1:] == [
+        mark("Good morning. The weather is fine today."),
+        mark("Please translate this page."),
+        mark("Page two text."),
+    ]
     assert any("pages 1–2 have no text layer" in note for note in result.report.notes)
     assert pages[:3] == [(0, 2), (1, 2), (2, 2)]  # pages recognised, then the translation's own progress
 
@@ -84,7 +87,10 @@ def test_a_scanned_pdf_is_recognised_by_ocr_and_translated_into_a_docx(tmp_path,
 def test_only_the_pages_without_text_are_recognised(tmp_path, translator, ocr_models):
     import pypdfium2
 
-    text, scan = pypdfium2.PdfDocument(make_pdf([["Typed page."]])), pypdfium2.PdfDocument(scanned_pdf([["Scanned page."]]))
+    text, scan = (
+        pypdfium2.PdfDocument(make_pdf([["Typed page."]])),
+        pypdfium2.PdfDocument(scanned_pdf([["Scanned page."]])),
+    )
     text.import_pages(scan)
     text.save(tmp_path / "mixed.pdf")
     result = translate_document(tmp_path / "mixed.pdf", translator)

@@ -23,8 +23,10 @@ def build_pptx(path):
     run.text = "Bold point"
     run.font.bold = True
     body.paragraphs[0]._p.append(
-        parse_xml(f'<a:fld xmlns:a="{A_NS}" id="{{B6F15528-21DE-4FAA-801E-634DDDAF4B2B}}" type="slidenum">'
-                  f"<a:t>1</a:t></a:fld>")
+        parse_xml(
+            f'<a:fld xmlns:a="{A_NS}" id="{{B6F15528-21DE-4FAA-801E-634DDDAF4B2B}}" type="slidenum">'
+            f"<a:t>1</a:t></a:fld>"
+        )
     )
     slide.notes_slide.notes_text_frame.text = "Speaker notes here."
     second = deck.slides.add_slide(deck.slide_layouts[6])
@@ -82,7 +84,12 @@ def test_bilingual_puts_the_translated_paragraph_after_the_original(source, tran
     result = translate_document(source, translator, bilingual=True)
     deck = Presentation(result.output)
     body = deck.slides[0].placeholders[1].text_frame
-    assert [p.text for p in body.paragraphs] == ["First point1", mark("First point") + "1", "Bold point", mark("Bold point")]
+    assert [p.text for p in body.paragraphs] == [
+        "First point1",
+        mark("First point") + "1",
+        "Bold point",
+        mark("Bold point"),
+    ]
     assert body.paragraphs[3].runs[0].font.bold
     assert deck.slides[0].notes_slide.notes_text_frame.text == "Speaker notes here.\n" + mark("Speaker notes here.")
 

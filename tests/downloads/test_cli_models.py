@@ -19,8 +19,7 @@ def env_for(user_dirs) -> dict[str, str]:
 
 
 def run(*args, env):
-    return subprocess.run([sys.executable, "-m", "fanyi", *args], capture_output=True, text=True, env=env,
-                          timeout=300)
+    return subprocess.run([sys.executable, "-m", "fanyi", *args], capture_output=True, text=True, env=env, timeout=300)
 
 
 def test_available_install_translate_update(user_dirs, publish, server):
@@ -53,9 +52,16 @@ def test_available_install_translate_update(user_dirs, publish, server):
 
 def test_a_pack_whose_licence_restricts_its_use_installs_only_once_its_terms_are_accepted(user_dirs, publish):
     terms = "The licence does not apply in the European Union, the United Kingdom or South Korea."
-    publish(1, license={"name": "Tencent HY Community License", "url": "https://example.org/License.txt",
-                        "commercial_use": True, "excluded_territories": ["EU", "GB", "KR"],
-                        "restrictions": {"en": [terms], "zh_CN": ["不适用于欧盟、英国和韩国。"]}})
+    publish(
+        1,
+        license={
+            "name": "Tencent HY Community License",
+            "url": "https://example.org/License.txt",
+            "commercial_use": True,
+            "excluded_territories": ["EU", "GB", "KR"],
+            "restrictions": {"en": [terms], "zh_CN": ["不适用于欧盟、英国和韩国。"]},
+        },
+    )
     env = env_for(user_dirs)
     asked = run("models", "install", PACK_ID, env=env)
     assert asked.returncode == 2 and asked.stdout == ""
@@ -91,8 +97,13 @@ def test_ctrl_c_keeps_the_partial_download_and_the_next_install_resumes(user_dir
     stall_at = doc["archive"]["size"] // 2
     server.routes[path].stall_after = stall_at
     env = env_for(user_dirs)
-    process = subprocess.Popen([sys.executable, "-m", "fanyi", "models", "install", PACK_ID], env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "fanyi", "models", "install", PACK_ID],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     part = paths.downloads_dir() / (doc["archive"]["file"] + ".part")
     deadline = time.monotonic() + 120
     while not (part.exists() and part.stat().st_size == stall_at) and time.monotonic() < deadline:

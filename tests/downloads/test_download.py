@@ -27,8 +27,7 @@ FAST = Timeouts(connect=5, read=0.5)
 def get(urls, dest, **kwargs):
     kwargs.setdefault("timeouts", FAST)
     kwargs.setdefault("retry_delay", 0)
-    return download.download(urls, dest, sha256=kwargs.pop("sha256", SHA), size=kwargs.pop("size", len(BODY)),
-                             **kwargs)
+    return download.download(urls, dest, sha256=kwargs.pop("sha256", SHA), size=kwargs.pop("size", len(BODY)), **kwargs)
 
 
 def part_of(dest):
@@ -79,9 +78,11 @@ def test_a_stalled_transfer_times_out_and_resumes(server, tmp_path):
     assert server.ranges("/f.zip") == [None, "bytes=200000-"]  # nothing received before the stall is lost
 
 
-@pytest.mark.parametrize("first", [Route(b"", status=404), Route(b"", status=403), Route(b"", status=503),
-                                   Route(BODY, stall_before_headers=True)],
-                         ids=["404", "403", "503", "timeout"])
+@pytest.mark.parametrize(
+    "first",
+    [Route(b"", status=404), Route(b"", status=403), Route(b"", status=503), Route(BODY, stall_before_headers=True)],
+    ids=["404", "403", "503", "timeout"],
+)
 def test_a_failing_mirror_falls_back_to_the_next(server, tmp_path, first):
     server.routes["/a/f.zip"] = first
     server.routes["/b/f.zip"] = Route(BODY)
@@ -190,28 +191,50 @@ def _certificates(tmp_path):
     now = datetime.datetime.now(datetime.timezone.utc)
     ca_key, key = ec.generate_private_key(ec.SECP256R1()), ec.generate_private_key(ec.SECP256R1())
     ca_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "Fanyi test CA")])
-    ca = (x509.CertificateBuilder().subject_name(ca_name).issuer_name(ca_name).public_key(ca_key.public_key())
-          .serial_number(1).not_valid_before(now - datetime.timedelta(days=1))
-          .not_valid_after(now + datetime.timedelta(days=1))
-          .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
-          .add_extension(x509.KeyUsage(digital_signature=True, key_cert_sign=True, crl_sign=True,
-                                       content_commitment=False, key_encipherment=False, data_encipherment=False,
-                                       key_agreement=False, encipher_only=False, decipher_only=False), critical=True)
-          .add_extension(x509.SubjectKeyIdentifier.from_public_key(ca_key.public_key()), critical=False)
-          .sign(ca_key, hashes.SHA256()))
-    cert = (x509.CertificateBuilder()
-            .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")]))
-            .issuer_name(ca_name).public_key(key.public_key()).serial_number(2)
-            .not_valid_before(now - datetime.timedelta(days=1)).not_valid_after(now + datetime.timedelta(days=1))
-            .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
-                           critical=False)
-            .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
-            .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_key.public_key()), critical=False)
-            .sign(ca_key, hashes.SHA256()))
+    ca = (
+        x509.CertificateBuilder()
+        .subject_name(ca_name)
+        .issuer_name(ca_name)
+        .public_key(ca_key.public_key())
+        .serial_number(1)
+        .not_valid_before(now - datetime.timedelta(days=1))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .add_extension(
+            x509.KeyUsage(
+                digital_signature=True,
+                key_cert_sign=True,
+                crl_sign=True,
+                content_commitment=False,
+                key_encipherment=False,
+                data_encipherment=False,
+                key_agreement=False,
+                encipher_only=False,
+                decipher_only=False,
+            ),
+            critical=True,
+        )
+        .add_extension(x509.SubjectKeyIdentifier.from_public_key(ca_key.public_key()), critical=False)
+        .sign(ca_key, hashes.SHA256())
+    )
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")]))
+        .issuer_name(ca_name)
+        .public_key(key.public_key())
+        .serial_number(2)
+        .not_valid_before(now - datetime.timedelta(days=1))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
+        .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
+        .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_key.public_key()), critical=False)
+        .sign(ca_key, hashes.SHA256())
+    )
     pem = serialization.Encoding.PEM
     (tmp_path / "ca.pem").write_bytes(ca.public_bytes(pem))
-    (tmp_path / "server.pem").write_bytes(cert.public_bytes(pem) + key.private_bytes(
-        pem, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+    (tmp_path / "server.pem").write_bytes(
+        cert.public_bytes(pem) + key.private_bytes(pem, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    )
     return tmp_path / "ca.pem", tmp_path / "server.pem"
 
 

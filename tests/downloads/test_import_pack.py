@@ -36,13 +36,16 @@ def test_a_zip_with_the_pack_at_its_top_or_in_one_folder_installs(user_dirs, tin
         library.import_pack(flat)
 
 
-@pytest.mark.parametrize("member, why", [
-    ("../outside.txt", "would be written outside the pack folder"),
-    ("/tmp/absolute.txt", "would be written outside the pack folder"),
-    ("C:/Windows/evil.dll", "would be written outside the pack folder"),
-    ("pack\\..\\..\\evil.txt", "would be written outside the pack folder"),
-    ("opus-mt-en-zh/padding.bin", "holds opus-mt-en-zh/padding.bin, which the pack's manifest does not list"),
-])
+@pytest.mark.parametrize(
+    "member, why",
+    [
+        ("../outside.txt", "would be written outside the pack folder"),
+        ("/tmp/absolute.txt", "would be written outside the pack folder"),
+        ("C:/Windows/evil.dll", "would be written outside the pack folder"),
+        ("pack\\..\\..\\evil.txt", "would be written outside the pack folder"),
+        ("opus-mt-en-zh/padding.bin", "holds opus-mt-en-zh/padding.bin, which the pack's manifest does not list"),
+    ],
+)
 def test_a_zip_with_a_bad_member_is_refused_and_writes_nothing(user_dirs, tiny_pack_int8, tmp_path, member, why):
     archive = make_archive(tiny_pack_int8, tmp_path / "evil.zip", "opus-mt-en-zh", 1, extra={member: b"x" * 1000})
     with pytest.raises(LibraryError, match=why.replace("\\", "\\\\")):
@@ -55,8 +58,10 @@ def test_a_padding_member_cannot_fill_the_disk(user_dirs, tiny_pack_int8, tmp_pa
     """The issue's case: a small zip whose unlisted member unpacks to far more than the pack."""
     archive = tmp_path / "padded.zip"
     make_archive(tiny_pack_int8, archive, "padded", 1)
-    with zipfile.ZipFile(archive, "a", zipfile.ZIP_DEFLATED) as zf, \
-         zf.open("padded/padding.bin", "w", force_zip64=True) as member:
+    with (
+        zipfile.ZipFile(archive, "a", zipfile.ZIP_DEFLATED) as zf,
+        zf.open("padded/padding.bin", "w", force_zip64=True) as member,
+    ):
         for _ in range(64):
             member.write(bytes(4 << 20))  # 256 MiB of zeros, ~250 KB compressed
     assert archive.stat().st_size < 2 << 20
@@ -156,8 +161,9 @@ class DiskFillsUp:
         self._file.close()
 
 
-def test_a_disk_filling_up_during_the_import_is_said_in_words_and_leaves_nothing(user_dirs, tiny_pack_int8,
-                                                                                  monkeypatch):
+def test_a_disk_filling_up_during_the_import_is_said_in_words_and_leaves_nothing(
+    user_dirs, tiny_pack_int8, monkeypatch
+):
     writes = [3]
     monkeypatch.setattr(unpack, "_create", lambda path: DiskFillsUp(path, writes))
     with pytest.raises(DiskSpaceError, match=r"^not enough disk space on .*models: need .*, have .*"):

@@ -78,7 +78,9 @@ def test_the_users_mirror_is_tried_first_and_a_failing_one_falls_back(user_dirs,
     server.routes["/mirror/" + entry.archive.file] = Route(b"", status=404)
     install.install(entry, mirror=server.url("/mirror/"))
     assert [p for p, _r in server.requests if p != "/catalog.json"] == [
-        "/mirror/" + entry.archive.file, "/packs/" + entry.archive.file]
+        "/mirror/" + entry.archive.file,
+        "/packs/" + entry.archive.file,
+    ]
     with pytest.raises(LibraryError, match="is not an http"):
         install.archive_urls(entry, "ftp://example.org/packs")
 
@@ -137,23 +139,29 @@ def test_a_pack_format_this_fanyi_cannot_read_is_refused_before_downloading(user
     publish(1, format_version=FORMAT_VERSION + 1)
     entry = install.load_catalog().packs[0]
     server.requests.clear()
-    with pytest.raises(LibraryError, match=f"pack format {FORMAT_VERSION + 1}, and this Fanyi reads format "
-                                           f"{FORMAT_VERSION}: update Fanyi"):
+    with pytest.raises(
+        LibraryError,
+        match=f"pack format {FORMAT_VERSION + 1}, and this Fanyi reads format {FORMAT_VERSION}: update Fanyi",
+    ):
         install.install(entry)
     assert server.requests == []
 
 
 # --- which copy of a pack wins ----------------------------------------------------------------------
-@pytest.mark.parametrize("bundled_version, user_version, winner", [
-    (1, 2, "user"), (2, 1, "bundled"), (1, 1, "user"), (None, None, "user"), (1, None, "bundled")])
-def test_the_higher_pack_version_wins_and_the_user_copy_on_a_tie(user_dirs, tiny_pack_int8, bundled_version,
-                                                                  user_version, winner):
+@pytest.mark.parametrize(
+    "bundled_version, user_version, winner",
+    [(1, 2, "user"), (2, 1, "bundled"), (1, 1, "user"), (None, None, "user"), (1, None, "bundled")],
+)
+def test_the_higher_pack_version_wins_and_the_user_copy_on_a_tie(
+    user_dirs, tiny_pack_int8, bundled_version, user_version, winner
+):
     bundled_dir = user_dirs / "bundled"
     copy_pack(tiny_pack_int8, bundled_dir / PACK_ID, PACK_ID, bundled_version)
     copy_pack(tiny_pack_int8, paths.user_packs_dir() / PACK_ID, PACK_ID, user_version)
     [listed] = library.list_packs()
     assert listed.bundled == (winner == "bundled") and listed.pack_version == (
-        (bundled_version if winner == "bundled" else user_version) or 0)
+        (bundled_version if winner == "bundled" else user_version) or 0
+    )
     assert library.find_pack(PACK_ID) == listed == library.find_pack()
 
 
@@ -192,12 +200,28 @@ def test_refresh_tries_the_urls_in_order(user_dirs, server, monkeypatch):
 
 def test_only_https_or_loopback_or_an_explicit_url_is_trusted_for_the_catalog(monkeypatch):
     monkeypatch.delenv("FANYI_CATALOG_URL", raising=False)
-    current = catalog.parse(catalog_doc([], catalog_urls=[
-        "http://catalog.example.org/c.json", "https://catalog.example.org/c.json", "http://127.0.0.1:8/c.json",
-        "http://localhost:8/c.json", "http://[::1]:8/c.json"]), "test")
+    current = catalog.parse(
+        catalog_doc(
+            [],
+            catalog_urls=[
+                "http://catalog.example.org/c.json",
+                "https://catalog.example.org/c.json",
+                "http://127.0.0.1:8/c.json",
+                "http://localhost:8/c.json",
+                "http://[::1]:8/c.json",
+            ],
+        ),
+        "test",
+    )
     urls = catalog_fetch.catalog_urls(current, user_url="http://my-mirror.lan/c.json")
-    assert urls == ["http://my-mirror.lan/c.json", "https://catalog.example.org/c.json", "http://127.0.0.1:8/c.json",
-                    "http://localhost:8/c.json", "http://[::1]:8/c.json", *catalog.DEFAULT_CATALOG_URLS]
+    assert urls == [
+        "http://my-mirror.lan/c.json",
+        "https://catalog.example.org/c.json",
+        "http://127.0.0.1:8/c.json",
+        "http://localhost:8/c.json",
+        "http://[::1]:8/c.json",
+        *catalog.DEFAULT_CATALOG_URLS,
+    ]
 
 
 def test_no_catalog_and_no_network_is_one_line(user_dirs, monkeypatch):

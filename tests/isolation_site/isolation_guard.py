@@ -28,9 +28,22 @@ LOG_ENV = "FANYI_TESTS_GUARD_LOG"
 
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
 # audit event → the positions of its arguments that are paths it changes
-CHANGES = {"os.mkdir": (0,), "os.rmdir": (0,), "os.remove": (0,), "os.rename": (0, 1), "os.link": (1,),
-           "os.symlink": (1,), "os.truncate": (0,), "os.chmod": (0,), "os.chown": (0,), "os.utime": (0,),
-           "os.setxattr": (0,), "os.removexattr": (0,), "shutil.rmtree": (0,), "sqlite3.connect": (0,)}
+CHANGES = {
+    "os.mkdir": (0,),
+    "os.rmdir": (0,),
+    "os.remove": (0,),
+    "os.rename": (0, 1),
+    "os.link": (1,),
+    "os.symlink": (1,),
+    "os.truncate": (0,),
+    "os.chmod": (0,),
+    "os.chown": (0,),
+    "os.utime": (0,),
+    "os.setxattr": (0,),
+    "os.removexattr": (0,),
+    "shutil.rmtree": (0,),
+    "sqlite3.connect": (0,),
+}
 LOOKUPS = {"socket.getaddrinfo", "socket.gethostbyname", "socket.gethostbyname_ex", "socket.gethostbyaddr"}
 SENDS = {"socket.connect", "socket.sendto"}
 

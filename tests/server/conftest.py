@@ -45,8 +45,9 @@ def serve(served_translators):
 
     servers = []
 
-    def start(packs, *, api_key=None, opener=None, options=DecodeOptions, browsers=None,
-              glossary=None) -> BackgroundServer:
+    def start(
+        packs, *, api_key=None, opener=None, options=DecodeOptions, browsers=None, glossary=None
+    ) -> BackgroundServer:
         infos = [pack_info(p) for p in packs]
         core = Core(Models(lambda: infos, opener or cached), api_key=api_key, options=options, glossary=glossary)
         server = BackgroundServer(core, bind("127.0.0.1", 0), browsers=browsers)

@@ -13,7 +13,9 @@ APP = Path(__file__).resolve().parents[2] / "app"
 def imported_after(code: str) -> set[str]:
     probe = f"import sys\n{code}\nprint('\\n'.join(sorted({{m.split('.')[0] for m in sys.modules}})))"
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(APP))
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120, env=env)
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120, env=env
+    )
     return set(out.stdout.split())
 
 

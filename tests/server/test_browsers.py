@@ -24,9 +24,12 @@ def open_server(serve, tiny_pack):
 def form_post(server, path: str, origin: str | None, **extra) -> requests.Response:
     """What a page's <form method=post> sends: no preflight, the browser reads the answer if CORS allows."""
     headers = {"Origin": origin} if origin else {}
-    return requests.post(server.address + path, data={"q": EN[0], "target": "zh", "text": EN[0],
-                                                      "target_lang": "ZH", **extra},
-                         headers=headers, timeout=TIMEOUT)
+    return requests.post(
+        server.address + path,
+        data={"q": EN[0], "target": "zh", "text": EN[0], "target_lang": "ZH", **extra},
+        headers=headers,
+        timeout=TIMEOUT,
+    )
 
 
 @pytest.mark.parametrize("path", ["/translate", "/v2/translate", "/detect", "/stream", "/languages"])
@@ -58,10 +61,16 @@ def test_no_origin_is_a_program_not_a_page(open_server):
 
 def test_preflights_only_for_allowed_origins_private_network_included(open_server):
     def preflight(origin: str) -> requests.Response:
-        return requests.options(open_server.address + "/v2/translate", timeout=TIMEOUT, headers={
-            "Origin": origin, "Access-Control-Request-Method": "POST",
-            "Access-Control-Request-Headers": "authorization, content-type",
-            "Access-Control-Request-Private-Network": "true"})
+        return requests.options(
+            open_server.address + "/v2/translate",
+            timeout=TIMEOUT,
+            headers={
+                "Origin": origin,
+                "Access-Control-Request-Method": "POST",
+                "Access-Control-Request-Headers": "authorization, content-type",
+                "Access-Control-Request-Private-Network": "true",
+            },
+        )
 
     allowed = preflight(ALLOWED_PAGE)
     assert allowed.status_code == 204
@@ -74,17 +83,29 @@ def test_preflights_only_for_allowed_origins_private_network_included(open_serve
     assert not {"access-control-allow-origin", "access-control-allow-private-network"} & set(refused.headers)
 
 
-@pytest.mark.parametrize("host", ["attacker.example", "attacker.example:5000", "127.0.0.1.nip.io",
-                                  "localhost.attacker.example"])
+@pytest.mark.parametrize(
+    "host", ["attacker.example", "attacker.example:5000", "127.0.0.1.nip.io", "localhost.attacker.example"]
+)
 def test_dns_rebinding_gets_403(open_server, host):
     for path in ("/languages", "/translate"):
-        answer = requests.post(open_server.address + path, data={"q": EN[0], "target": "zh"},
-                               headers={"Host": host}, timeout=TIMEOUT)
+        answer = requests.post(
+            open_server.address + path, data={"q": EN[0], "target": "zh"}, headers={"Host": host}, timeout=TIMEOUT
+        )
         assert answer.status_code == 403 and "does not answer for the host" in answer.json()["message"]
 
 
-@pytest.mark.parametrize("host", ["127.0.0.1:5000", "localhost:5000", "LOCALHOST", "[::1]:5000", "localhost.",
-                                  "fanyi.localhost:5000", "192.168.1.20:5000"])
+@pytest.mark.parametrize(
+    "host",
+    [
+        "127.0.0.1:5000",
+        "localhost:5000",
+        "LOCALHOST",
+        "[::1]:5000",
+        "localhost.",
+        "fanyi.localhost:5000",
+        "192.168.1.20:5000",
+    ],
+)
 def test_addresses_of_this_computer_are_answered(open_server, host):
     answer = requests.get(open_server.address + "/languages", headers={"Host": host}, timeout=TIMEOUT)
     assert answer.status_code == 200

@@ -81,30 +81,35 @@ def test_libretranslatepy_translates_detects_and_lists(both, tiny_translator, ti
 
 
 def test_libretranslate_json_list_with_auto_routes_each_text(both, tiny_translator, tiny_translator_zh_en):
-    answer = requests.post(f"{both.address}/translate",
-                           json={"q": [EN[0], ZH[0]], "source": "auto", "target": "en"}, timeout=60).json()
+    answer = requests.post(
+        f"{both.address}/translate", json={"q": [EN[0], ZH[0]], "source": "auto", "target": "en"}, timeout=60
+    ).json()
     # English into English comes back as it is; Chinese goes through the zh→en pack
     assert answer["translatedText"] == [EN[0], tiny_translator_zh_en.translate(ZH[0])]
     assert [d["language"] for d in answer["detectedLanguage"]] == ["en", "zh"]
-    answer = requests.post(f"{both.address}/translate",
-                           json={"q": EN[0], "source": "en", "target": "zh", "format": "html"}, timeout=60).json()
+    answer = requests.post(
+        f"{both.address}/translate", json={"q": EN[0], "source": "en", "target": "zh", "format": "html"}, timeout=60
+    ).json()
     assert answer == {"translatedText": tiny_translator.translate(EN[0], HANS)}
 
 
 def test_deeplx_request_as_pot_zotero_and_stranslate_send_it(both, tiny_translator, tiny_translator_zh_en):
     for source in ("EN", "auto"):
-        answer = requests.post(f"{both.address}/translate",
-                               json={"text": EN[2], "source_lang": source, "target_lang": "ZH"}, timeout=60)
+        answer = requests.post(
+            f"{both.address}/translate", json={"text": EN[2], "source_lang": source, "target_lang": "ZH"}, timeout=60
+        )
         assert answer.status_code == 200
         body = answer.json()
         assert body["code"] == 200 and body["data"] == tiny_translator.translate(EN[2], HANS)
         assert body["alternatives"] == [] and body["source_lang"] == "EN"
-    body = requests.post(f"{both.address}/translate",
-                         json={"text": ZH[0], "source_lang": "ZH", "target_lang": "EN"}, timeout=60).json()
+    body = requests.post(
+        f"{both.address}/translate", json={"text": ZH[0], "source_lang": "ZH", "target_lang": "EN"}, timeout=60
+    ).json()
     assert body["data"] == tiny_translator_zh_en.translate(ZH[0])
     # STranslate's "auto" target: into the other language of the text
-    body = requests.post(f"{both.address}/translate",
-                         json={"text": ZH[0], "source_lang": "auto", "target_lang": "auto"}, timeout=60).json()
+    body = requests.post(
+        f"{both.address}/translate", json={"text": ZH[0], "source_lang": "auto", "target_lang": "auto"}, timeout=60
+    ).json()
     assert body["data"] == tiny_translator_zh_en.translate(ZH[0])
 
 
@@ -124,18 +129,29 @@ def test_a_json_template_filled_with_a_multiline_paragraph(both, tiny_translator
     """Calibre Ebook Translator's custom engine puts the text into its JSON template as it is."""
     text = "Where is the station?\nThank you very much."
     body = '{"q": "' + text.replace('"', '\\"') + '", "source": "en", "target": "zh-Hans", "format": "text"}'
-    answer = requests.post(f"{both.address}/translate", data=body.encode(),
-                           headers={"Content-Type": "application/json"}, timeout=60)
+    answer = requests.post(
+        f"{both.address}/translate", data=body.encode(), headers={"Content-Type": "application/json"}, timeout=60
+    )
     assert answer.json() == {"translatedText": tiny_translator.translate(text, HANS)}
 
 
 @pytest.mark.skipif(shutil.which("curl") is None, reason="curl is not installed")
 def test_curl_form_post_with_raw_utf8(both, tiny_translator_zh_en):
-    out = subprocess.run(["curl", "-s", "-X", "POST", f"{both.address}/translate", "-d", f"q={ZH[1]}&source=zh&target=en"],
-                         capture_output=True, text=True, timeout=60, check=True).stdout
+    out = subprocess.run(
+        ["curl", "-s", "-X", "POST", f"{both.address}/translate", "-d", f"q={ZH[1]}&source=zh&target=en"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    ).stdout
     assert requests.models.complexjson.loads(out) == {"translatedText": tiny_translator_zh_en.translate(ZH[1])}
-    out = subprocess.run(["curl", "-s", "-F", f"q={ZH[1]}", "-F", "source=zh", "-F", "target=en",
-                          f"{both.address}/translate"], capture_output=True, text=True, timeout=60, check=True).stdout
+    out = subprocess.run(
+        ["curl", "-s", "-F", f"q={ZH[1]}", "-F", "source=zh", "-F", "target=en", f"{both.address}/translate"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    ).stdout
     assert requests.models.complexjson.loads(out) == {"translatedText": tiny_translator_zh_en.translate(ZH[1])}
 
 
@@ -143,6 +159,7 @@ def test_root_answers_for_health_checks(both):
     answer = requests.get(both.address + "/", timeout=10)
     assert answer.status_code == 200 and answer.json()["code"] == 200
     origin = "chrome-extension://abcdefghijklmnopabcdefghijklmnop"  # a browser extension's, e.g. a translator's
-    preflight = requests.options(f"{both.address}/translate", timeout=10,
-                                 headers={"Origin": origin, "Access-Control-Request-Method": "POST"})
+    preflight = requests.options(
+        f"{both.address}/translate", timeout=10, headers={"Origin": origin, "Access-Control-Request-Method": "POST"}
+    )
     assert preflight.status_code == 204 and preflight.headers["access-control-allow-origin"] == origin

@@ -15,11 +15,14 @@ CLIENTS = 6
 ROUNDS = 3
 
 
-def test_concurrent_clients_each_get_their_own_translation(serve, tiny_pack, tiny_pack_zh_en,
-                                                            tiny_translator, tiny_translator_zh_en):
+def test_concurrent_clients_each_get_their_own_translation(
+    serve, tiny_pack, tiny_pack_zh_en, tiny_translator, tiny_translator_zh_en
+):
     server = serve([tiny_pack, tiny_pack_zh_en])
-    variants = {"ZH-HANS": DecodeOptions(target="cmn_Hans"),
-                "ZH-HANT": DecodeOptions(target="cmn_Hans", convert="zh-TW")}  # Taiwan's, by OpenCC
+    variants = {
+        "ZH-HANS": DecodeOptions(target="cmn_Hans"),
+        "ZH-HANT": DecodeOptions(target="cmn_Hans", convert="zh-TW"),
+    }  # Taiwan's, by OpenCC
 
     def ask(client: int, round_: int) -> tuple[str, str]:
         """One request; returns (answer, what the reference translator says for it)."""
@@ -34,8 +37,12 @@ def test_concurrent_clients_each_get_their_own_translation(serve, tiny_pack, tin
         if kind == 0:
             return LibreTranslateAPI(server.address).translate(text, "en", code.lower()), expected
         if kind == 1:
-            return deepl.Translator("k", server_url=server.address).translate_text(text, target_lang=code).text, expected
-        body = requests.post(server.address + "/translate", json={"text": text, "target_lang": code}, timeout=120).json()
+            return deepl.Translator("k", server_url=server.address).translate_text(
+                text, target_lang=code
+            ).text, expected
+        body = requests.post(
+            server.address + "/translate", json={"text": text, "target_lang": code}, timeout=120
+        ).json()
         return body["data"], expected
 
     results: dict[tuple[int, int], tuple[str, str]] = {}

@@ -98,8 +98,10 @@ def test_a_body_sent_a_byte_at_a_time_is_408(serve, tiny_pack, monkeypatch):
     monkeypatch.setattr(limits, "API_BODY_SECONDS", 0.3)
     server = serve([tiny_pack])
     with _connect(server) as slow:
-        slow.sendall(b"POST /translate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                     b"Content-Length: 100\r\n\r\n{")
+        slow.sendall(
+            b"POST /translate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 100\r\n\r\n{"
+        )
         answer = b""
         while not answer.endswith(b"}") and (chunk := slow.recv(4096)):  # the head and body may come apart
             answer += chunk
@@ -124,8 +126,10 @@ def test_two_hundred_idle_sockets_and_a_request_is_answered(serve, tiny_pack):
     idle = [_connect(server) for _ in range(200)]
     try:
         assert requests.get(server.address + "/languages", timeout=TIMEOUT).status_code == 200
-        assert requests.post(server.address + "/translate", json={"q": EN[0], "target": "zh"},
-                             timeout=TIMEOUT).status_code == 200
+        assert (
+            requests.post(server.address + "/translate", json={"q": EN[0], "target": "zh"}, timeout=TIMEOUT).status_code
+            == 200
+        )
     finally:
         for sock in idle:
             sock.close()
@@ -137,8 +141,14 @@ def test_when_every_connection_is_busy_a_new_one_gets_503_json(serve, tiny_pack,
     gate = en_zh_gate(server)
     answers: list[requests.Response] = []
     with gate.use():
-        waiting = [threading.Thread(target=lambda: answers.append(requests.post(
-            server.address + "/translate", json={"q": EN[0], "target": "zh"}, timeout=TIMEOUT))) for _ in range(2)]
+        waiting = [
+            threading.Thread(
+                target=lambda: answers.append(
+                    requests.post(server.address + "/translate", json={"q": EN[0], "target": "zh"}, timeout=TIMEOUT)
+                )
+            )
+            for _ in range(2)
+        ]
         for thread in waiting:
             thread.start()
         deadline = time.monotonic() + TIMEOUT

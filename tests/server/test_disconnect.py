@@ -14,14 +14,16 @@ from api_helpers import SlowTranslator, wait_until
 DEADLINE = 30.0
 
 
-
 def send_and_leave(address: str, path: str, body: dict, *, read_first: bool = False, until=None) -> None:
     """POST over a raw socket, wait for `until()` (or the first bytes of the answer), then hang up."""
     url = urlsplit(address)
     payload = json.dumps(body).encode()
     with socket.create_connection((url.hostname, url.port), timeout=DEADLINE) as sock:
-        sock.sendall(f"POST {path} HTTP/1.1\r\nHost: {url.netloc}\r\nContent-Type: application/json\r\n"
-                     f"Content-Length: {len(payload)}\r\n\r\n".encode() + payload)
+        sock.sendall(
+            f"POST {path} HTTP/1.1\r\nHost: {url.netloc}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(payload)}\r\n\r\n".encode()
+            + payload
+        )
         if read_first:
             assert sock.recv(4096).startswith(b"HTTP/1.1 200")
         if until is not None:
@@ -42,11 +44,14 @@ def slow(serve, tiny_pack):
     return server, translators[0]
 
 
-@pytest.mark.parametrize("path, body", [
-    ("/translate", {"q": "Good morning.", "source": "en", "target": "zh"}),
-    ("/translate", {"text": "Good morning.", "target_lang": "ZH"}),
-    ("/v2/translate", {"text": ["Good morning."], "target_lang": "ZH"}),
-])
+@pytest.mark.parametrize(
+    "path, body",
+    [
+        ("/translate", {"q": "Good morning.", "source": "en", "target": "zh"}),
+        ("/translate", {"text": "Good morning.", "target_lang": "ZH"}),
+        ("/v2/translate", {"text": ["Good morning."], "target_lang": "ZH"}),
+    ],
+)
 def test_hanging_up_cancels_the_running_translation(slow, path, body):
     server, translator = slow
     send_and_leave(server.address, path, body, until=translator.started.is_set)
@@ -61,8 +66,13 @@ def test_hanging_up_cancels_the_running_translation(slow, path, body):
 
 def test_hanging_up_a_stream_cancels_it(slow):
     server, translator = slow
-    send_and_leave(server.address, "/stream", {"q": "Good morning.", "target": "zh"}, read_first=True,
-                   until=translator.started.is_set)
+    send_and_leave(
+        server.address,
+        "/stream",
+        {"q": "Good morning.", "target": "zh"},
+        read_first=True,
+        until=translator.started.is_set,
+    )
     wait_until(lambda: translator.stopped_early.is_set(), "the stream to stop")
     assert translator.tokens[-1].cancelled
 
@@ -81,8 +91,9 @@ def test_hanging_up_while_waiting_leaves_the_queue(slow):
     holder.start()
     try:
         assert inside.wait(DEADLINE)
-        send_and_leave(server.address, "/translate", {"q": "Good morning.", "target": "zh"},
-                       until=lambda: gate.waiting == 1)
+        send_and_leave(
+            server.address, "/translate", {"q": "Good morning.", "target": "zh"}, until=lambda: gate.waiting == 1
+        )
         wait_until(lambda: gate.waiting == 0, "the abandoned request to leave the queue")
         assert not translator.started.is_set()  # it never reached the model
     finally:
@@ -94,8 +105,11 @@ def test_stopping_the_server_cancels_what_runs(serve, tiny_pack):
     translators: list[SlowTranslator] = []
     server = serve([tiny_pack], opener=lambda path: translators.append(SlowTranslator(path)) or translators[-1])
     answer: list = []
-    client = threading.Thread(target=lambda: answer.append(
-        requests.post(server.address + "/translate", json={"q": "Hi.", "target": "zh"}, timeout=DEADLINE)))
+    client = threading.Thread(
+        target=lambda: answer.append(
+            requests.post(server.address + "/translate", json={"q": "Hi.", "target": "zh"}, timeout=DEADLINE)
+        )
+    )
     client.start()
     wait_until(lambda: translators and translators[0].started.is_set(), "the translation to start")
     server.stop()

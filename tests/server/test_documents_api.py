@@ -59,8 +59,10 @@ def test_deepl_translate_document(en_zh, tiny_translator, tmp_path, name, conten
         import docx
 
         got = [p.text for p in docx.Document(io.BytesIO(output.getvalue())).paragraphs]
-        want = [p.text for p in docx.Document(io.BytesIO(expected_output(tmp_path, tiny_translator, name,
-                                                                          content))).paragraphs]
+        want = [
+            p.text
+            for p in docx.Document(io.BytesIO(expected_output(tmp_path, tiny_translator, name, content))).paragraphs
+        ]
         assert got == want and got[0]
 
 
@@ -68,8 +70,10 @@ def test_deepl_document_errors_name_the_clients_file(en_zh, monkeypatch, tmp_pat
     monkeypatch.setattr(deepl.http_client, "max_network_retries", 0)
     client = deepl.Translator("k", server_url=en_zh.address)
     (tmp_path / "numbers.txt").write_text("12345\n")
-    with (tmp_path / "numbers.txt").open("rb") as document, \
-            pytest.raises(deepl.DocumentTranslationException, match="numbers.txt has nothing to translate") as error:
+    with (
+        (tmp_path / "numbers.txt").open("rb") as document,
+        pytest.raises(deepl.DocumentTranslationException, match="numbers.txt has nothing to translate") as error,
+    ):
         client.translate_document(document, io.BytesIO(), target_lang="ZH")
     assert "fanyi-api-" not in str(error.value)  # where the server keeps it is not the client's business
     with pytest.raises(deepl.DeepLException, match="is not a document Fanyi translates"):
@@ -85,14 +89,21 @@ def test_deepl_status_and_result_need_the_documents_key(en_zh):
     wrong = deepl.DocumentHandle(handle.document_id, "0" * 32)
     with pytest.raises(deepl.DeepLException, match="no such document"):
         client.translate_document_get_status(wrong)
-    answer = requests.post(f"{en_zh.address}/v2/document/{handle.document_id}/result",
-                           json={"document_key": wrong.document_key}, timeout=TIMEOUT)
+    answer = requests.post(
+        f"{en_zh.address}/v2/document/{handle.document_id}/result",
+        json={"document_key": wrong.document_key},
+        timeout=TIMEOUT,
+    )
     assert answer.status_code == 404 and "no such document" in answer.json()["message"]
 
 
 def upload(server, name: str, content: bytes, **fields) -> requests.Response:
-    return requests.post(server.address + "/translate_file", files={"file": (name, content)},
-                         data={"source": "en", "target": "zh", **fields}, timeout=TIMEOUT)
+    return requests.post(
+        server.address + "/translate_file",
+        files={"file": (name, content)},
+        data={"source": "en", "target": "zh", **fields},
+        timeout=TIMEOUT,
+    )
 
 
 def test_libretranslate_translate_file_and_download_file(en_zh, tiny_translator, tmp_path):
@@ -109,11 +120,12 @@ def test_libretranslate_translate_file_and_download_file(en_zh, tiny_translator,
 
 
 def test_libretranslate_file_errors_are_400_in_its_shape(en_zh):
-    for answer, words in ((upload(en_zh, "empty.txt", b"   \n"), "empty.txt has nothing to translate"),
-                          (upload(en_zh, "x.exe", b"MZ"), "is not a document Fanyi translates"),
-                          (upload(en_zh, "a.txt", b"Hi.", target=""), "target is required"),
-                          (requests.post(en_zh.address + "/translate_file", json={"q": "x"}, timeout=TIMEOUT),
-                           "multipart/form-data")):
+    for answer, words in (
+        (upload(en_zh, "empty.txt", b"   \n"), "empty.txt has nothing to translate"),
+        (upload(en_zh, "x.exe", b"MZ"), "is not a document Fanyi translates"),
+        (upload(en_zh, "a.txt", b"Hi.", target=""), "target is required"),
+        (requests.post(en_zh.address + "/translate_file", json={"q": "x"}, timeout=TIMEOUT), "multipart/form-data"),
+    ):
         assert answer.status_code == 400 and words in answer.json()["error"], answer.text
     settings = requests.get(en_zh.address + "/frontend/settings", timeout=TIMEOUT).json()
     assert settings["filesTranslation"] is True and ".docx" in settings["supportedFilesFormat"]
@@ -134,11 +146,13 @@ def test_documents_need_the_key_and_are_removed_when_the_server_stops(serve, tin
     assert upload(server, "a.txt", TEXT.encode()).status_code == 403
     with pytest.raises(deepl.AuthorizationException):
         deepl.Translator("wrong", server_url=server.address).translate_document_upload(
-            TEXT.encode(), target_lang="ZH", filename="a.txt")
+            TEXT.encode(), target_lang="ZH", filename="a.txt"
+        )
     answer = upload(server, "a.txt", TEXT.encode(), api_key="sekret")
     assert answer.status_code == 200
-    kept = server.core.files.find(urllib.parse.unquote(answer.json()["translatedFileUrl"]).rsplit("/", 1)[1]
-                                  .split(".", 1)[0])
+    kept = server.core.files.find(
+        urllib.parse.unquote(answer.json()["translatedFileUrl"]).rsplit("/", 1)[1].split(".", 1)[0]
+    )
     assert kept.output.exists()
     server.stop()
     assert not kept.folder.exists()

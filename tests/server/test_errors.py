@@ -16,7 +16,6 @@ from fanyi.engine.pack import PackError
 TIMEOUT = 60
 
 
-
 def post(server, path: str, **kwargs) -> requests.Response:
     return requests.post(server.address + path, timeout=TIMEOUT, **kwargs)
 
@@ -62,7 +61,9 @@ def test_bad_requests_are_400(en_zh):
     assert_libre(libre(en_zh, q=["Hi.", 3], target="zh"), 400, "list of strings")
     assert_libre(libre(en_zh, q="Hi.", source="ja", target="zh"), 400, "no installed model translates ja into zh")
     assert_libre(libre(en_zh, q="Hi.", source="e n", target="zh"), 400, "not a language code")
-    assert_libre(post(en_zh, "/translate", data=b"{not json", headers={"Content-Type": "application/json"}), 400, "JSON")
+    assert_libre(
+        post(en_zh, "/translate", data=b"{not json", headers={"Content-Type": "application/json"}), 400, "JSON"
+    )
     assert_libre(libre(en_zh, q="Hi.", source="en", target="zh/../Hans"), 400, "not a language code")
     assert_libre(post(en_zh, "/detect", json={}), 400, "q is required")
     assert_deeplx(deeplx(en_zh, text="Hi."), 400, "target_lang")
@@ -89,9 +90,12 @@ def test_without_the_key_every_protocol_answers_403(serve, tiny_pack):
     # ... and with it, each in its own way, they are answered
     assert libre(server, q=EN[0], target="zh", api_key="sekret").status_code == 200
     assert LibreTranslateAPI(server.address, api_key="sekret").translate(EN[0], "en", "zh") is not None
-    assert deepl.Translator("sekret", server_url=server.address).translate_text(EN[0], target_lang="ZH").text is not None
-    bearer = post(server, "/translate", json={"text": EN[0], "target_lang": "ZH"},
-                  headers={"Authorization": "Bearer sekret"})
+    assert (
+        deepl.Translator("sekret", server_url=server.address).translate_text(EN[0], target_lang="ZH").text is not None
+    )
+    bearer = post(
+        server, "/translate", json={"text": EN[0], "target_lang": "ZH"}, headers={"Authorization": "Bearer sekret"}
+    )
     assert bearer.status_code == 200 and bearer.json()["code"] == 200
     assert post(server, "/translate?token=sekret", json={"text": EN[0], "target_lang": "ZH"}).status_code == 200
     # the language list stays public, as in LibreTranslate
@@ -132,10 +136,12 @@ def test_busy_is_429_with_retry_after_when_the_line_is_full(en_zh, tiny_pack, mo
         assert inside.wait(TIMEOUT)
         first.start()  # takes the one place in line, and waits for the model
         wait_until(lambda: gate.waiting == 1)
-        answers = [(libre(en_zh, q=EN[0], target="zh"), assert_libre),
-                   (deeplx(en_zh, text=EN[0], target_lang="ZH"), assert_deeplx),
-                   (deepl_v2(en_zh, text=[EN[0]], target_lang="ZH"), assert_deepl),
-                   (post(en_zh, "/stream", json={"q": EN[0], "target": "zh"}), assert_libre)]
+        answers = [
+            (libre(en_zh, q=EN[0], target="zh"), assert_libre),
+            (deeplx(en_zh, text=EN[0], target_lang="ZH"), assert_deeplx),
+            (deepl_v2(en_zh, text=[EN[0]], target_lang="ZH"), assert_deepl),
+            (post(en_zh, "/stream", json={"q": EN[0], "target": "zh"}), assert_libre),
+        ]
         for answer, check in answers:
             check(answer, 429, "busy")
             assert int(answer.headers["Retry-After"]) >= 1
@@ -161,9 +167,11 @@ def test_waiting_too_long_for_the_model_is_503_with_retry_after(en_zh, monkeypat
 
 def test_an_engine_failure_is_500_with_one_line(serve, tiny_pack):
     server = serve([tiny_pack], opener=ExplodingTranslator)
-    for answer, check in ((libre(server, q=EN[0], target="zh"), assert_libre),
-                          (deeplx(server, text=EN[0], target_lang="ZH"), assert_deeplx),
-                          (deepl_v2(server, text=[EN[0]], target_lang="ZH"), assert_deepl)):
+    for answer, check in (
+        (libre(server, q=EN[0], target="zh"), assert_libre),
+        (deeplx(server, text=EN[0], target_lang="ZH"), assert_deeplx),
+        (deepl_v2(server, text=[EN[0]], target_lang="ZH"), assert_deepl),
+    ):
         check(answer, 500, "translation failed: the decoder exploded at step 3")
         assert "Traceback" not in answer.text and "\n" not in answer.text
     stream = post(server, "/stream", json={"q": EN[0], "target": "zh"})
@@ -191,8 +199,13 @@ def test_a_lone_surrogate_is_400_in_every_protocol(en_zh, monkeypatch):
     assert_libre(raw_json(en_zh, "/translate", f'{{"q": {LONE}, "target": "zh"}}'), 400, "lone surrogate (\\ud800)")
     assert_libre(raw_json(en_zh, "/translate", f'{{"q": ["Hi.", {LONE}], "target": "zh"}}'), 400, "not valid text")
     assert_deeplx(raw_json(en_zh, "/translate", f'{{"text": {LONE}, "target_lang": "ZH"}}'), 400, "lone surrogate")
-    assert_deepl(raw_json(en_zh, "/v2/translate", f'{{"text": [{LONE}], "target_lang": "ZH"}}',
-                          {"Authorization": "DeepL-Auth-Key k"}), 400, "lone surrogate")
+    assert_deepl(
+        raw_json(
+            en_zh, "/v2/translate", f'{{"text": [{LONE}], "target_lang": "ZH"}}', {"Authorization": "DeepL-Auth-Key k"}
+        ),
+        400,
+        "lone surrogate",
+    )
     assert_libre(raw_json(en_zh, "/stream", f'{{"q": {LONE}, "target": "zh"}}'), 400, "lone surrogate")
     assert_libre(raw_json(en_zh, "/detect", f'{{"q": {LONE}}}'), 400, "lone surrogate")
     assert_libre(raw_json(en_zh, "/translate", f'{{"q": "Hi.", "target": {LONE}}}'), 400, "target is not valid text")
@@ -210,7 +223,9 @@ def test_json_nested_too_deeply_is_400_in_every_protocol(en_zh):
 
 
 def test_fields_of_the_wrong_type_are_400_naming_the_field(en_zh):
-    assert_libre(libre(en_zh, q=3, target="zh"), 400, "q must be a string or a list of strings, not one holding a number")
+    assert_libre(
+        libre(en_zh, q=3, target="zh"), 400, "q must be a string or a list of strings, not one holding a number"
+    )
     assert_libre(libre(en_zh, q="Hi.", target=["zh"]), 400, "target must be a string, not a list")
     assert_libre(libre(en_zh, q="Hi.", target="zh", source=True), 400, "source must be a string, not a boolean")
     assert_libre(libre(en_zh, q={"a": 1}, target="zh"), 400, "not one holding an object")
@@ -221,9 +236,11 @@ def test_fields_of_the_wrong_type_are_400_naming_the_field(en_zh):
 
 
 def test_unknown_paths_and_methods_are_json(en_zh):
-    for answer, status in ((requests.get(en_zh.address + "/nowhere", timeout=TIMEOUT), 404),
-                           (requests.get(en_zh.address + "/translate", timeout=TIMEOUT), 405),
-                           (requests.put(en_zh.address + "/v2/translate", timeout=TIMEOUT), 405)):
+    for answer, status in (
+        (requests.get(en_zh.address + "/nowhere", timeout=TIMEOUT), 404),
+        (requests.get(en_zh.address + "/translate", timeout=TIMEOUT), 405),
+        (requests.put(en_zh.address + "/v2/translate", timeout=TIMEOUT), 405),
+    ):
         assert answer.status_code == status and answer.headers["content-type"] == "application/json"
         body = answer.json()
         assert body["code"] == status and body["error"] == body["message"] and "\n" not in body["message"]

@@ -29,11 +29,15 @@ def libre(server, **fields) -> requests.Response:
 
 def test_client_codes_reach_the_packs_own_languages(nllb, references):
     nllb_ref = references["nllb"]
-    for source, target, codes in [("en", "zh", ("eng_Latn", "zho_Hans")), ("en", "zho_Hant", ("eng_Latn", "zho_Hant")),
-                                  ("en", "zh-Hant", ("eng_Latn", "zho_Hans", "zh-TW")),  # its Simplified, by OpenCC
-                                  ("en", "zh-HK", ("eng_Latn", "zho_Hans", "zh-HK")),
-                                  ("en", "yue", ("eng_Latn", "yue_Hant")), ("zh", "en", ("zho_Hans", "eng_Latn")),
-                                  ("en", "fr", ("eng_Latn", "fra_Latn"))]:
+    for source, target, codes in [
+        ("en", "zh", ("eng_Latn", "zho_Hans")),
+        ("en", "zho_Hant", ("eng_Latn", "zho_Hant")),
+        ("en", "zh-Hant", ("eng_Latn", "zho_Hans", "zh-TW")),  # its Simplified, by OpenCC
+        ("en", "zh-HK", ("eng_Latn", "zho_Hans", "zh-HK")),
+        ("en", "yue", ("eng_Latn", "yue_Hant")),
+        ("zh", "en", ("zho_Hans", "eng_Latn")),
+        ("en", "fr", ("eng_Latn", "fra_Latn")),
+    ]:
         text = ZH[0] if source == "zh" else EN[1]
         answer = libre(nllb, q=text, source=source, target=target)
         assert answer.status_code == 200, answer.text
@@ -43,21 +47,23 @@ def test_client_codes_reach_the_packs_own_languages(nllb, references):
 
 def test_auto_tells_the_language_and_the_other_one(nllb, references):
     answer = libre(nllb, q=ZH[1], source="auto", target="auto").json()
-    assert answer["translatedText"] == references["nllb"].translate(ZH[1], DecodeOptions(source="zho_Hans",
-                                                                                        target="eng_Latn"))
+    assert answer["translatedText"] == references["nllb"].translate(
+        ZH[1], DecodeOptions(source="zho_Hans", target="eng_Latn")
+    )
     assert answer["detectedLanguage"]["language"] == "zh"
-    deeplx = requests.post(f"{nllb.address}/translate", json={"text": EN[0], "source_lang": "auto",
-                                                              "target_lang": "ZH"}, timeout=TIMEOUT).json()
+    deeplx = requests.post(
+        f"{nllb.address}/translate", json={"text": EN[0], "source_lang": "auto", "target_lang": "ZH"}, timeout=TIMEOUT
+    ).json()
     assert deeplx["data"] == references["nllb"].translate(EN[0], DecodeOptions(source="eng_Latn", target="zho_Hans"))
     assert deeplx["source_lang"] == "EN"
 
 
 def test_the_stream_and_the_language_lists_know_the_pack(nllb, references):
-    stream = requests.post(f"{nllb.address}/stream", json={"q": EN[2], "source": "en", "target": "de"},
-                           timeout=TIMEOUT)
+    stream = requests.post(f"{nllb.address}/stream", json={"q": EN[2], "source": "en", "target": "de"}, timeout=TIMEOUT)
     assert stream.status_code == 200 and 'event: start\ndata: {"source": "en", "target": "de"}' in stream.text
-    listed = {entry["code"]: entry["targets"] for entry in requests.get(f"{nllb.address}/languages",
-                                                                       timeout=TIMEOUT).json()}
+    listed = {
+        entry["code"]: entry["targets"] for entry in requests.get(f"{nllb.address}/languages", timeout=TIMEOUT).json()
+    }
     assert {"zh", "zh-Hans", "zh-Hant", "yue", "fr", "de"} <= set(listed["en"]) and "en" in listed["de"]
     targets = requests.get(f"{nllb.address}/v2/languages", params={"type": "target"}, timeout=TIMEOUT).json()
     assert {"ZH-HANS", "ZH-HANT", "DE"} <= {entry["language"] for entry in targets}

@@ -36,8 +36,11 @@ os.unlink(path)
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's arenas")
 def test_threads_share_two_arenas():
     def heaps(mode: str) -> int:
-        return int(subprocess.run([sys.executable, "-c", ARENAS, mode], capture_output=True, text=True,
-                                  check=True, timeout=120).stdout)
+        return int(
+            subprocess.run(
+                [sys.executable, "-c", ARENAS, mode], capture_output=True, text=True, check=True, timeout=120
+            ).stdout
+        )
 
     assert heaps("few") <= 2 < heaps("default")
 

@@ -18,7 +18,6 @@ TIMEOUT = 60
 CROWD = 45  # more than the old 9 places in line, the old 32 connections and anyio's 40 threads
 
 
-
 def _translate(server, text: str, results: list, *, path: str = "/translate") -> None:
     body = {"q": text, "source": "en", "target": "zh"}
     results.append(requests.post(server.address + path, json=body, timeout=TIMEOUT))
@@ -63,8 +62,9 @@ def test_a_short_request_is_answered_while_a_long_one_runs(serve, tiny_pack):
 def test_a_short_request_is_answered_while_a_long_stream_runs(serve, tiny_pack):
     translators: list[BatchedTranslator] = []
     server = serve([tiny_pack], opener=lambda path: translators.append(BatchedTranslator(path)) or translators[-1])
-    with requests.post(server.address + "/stream", json={"q": "a long text", "target": "zh"}, stream=True,
-                       timeout=TIMEOUT) as stream:
+    with requests.post(
+        server.address + "/stream", json={"q": "a long text", "target": "zh"}, stream=True, timeout=TIMEOUT
+    ) as stream:
         assert next(stream.iter_lines()).startswith(b"event: start")
         short: list[requests.Response] = []
         _translate(server, "Hi.", short)
@@ -123,8 +123,10 @@ def test_a_client_that_leaves_does_not_cancel_the_others_in_its_batch(serve, tin
     try:
         with gate.use():
             body = json.dumps({"q": "I leave.", "source": "en", "target": "zh"}).encode()
-            leaving.sendall(b"POST /translate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                            b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+            leaving.sendall(
+                b"POST /translate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
+            )
             wait_until(lambda: gate.waiting == 1, "the leaving request to wait")  # first in line: it holds the batch
             staying = threading.Thread(target=_translate, args=(server, "I stay.", answers))
             staying.start()

@@ -25,8 +25,13 @@ class Serving:
 
     def __init__(self, *args: str, env_extra: dict | None = None, code: str | None = None) -> None:
         command = [sys.executable, "-c", code] if code else [sys.executable, "-m", "fanyi", "serve", *args]
-        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                        env=dict(os.environ, **(env_extra or {})))
+        self.process = subprocess.Popen(
+            command,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=dict(os.environ, **(env_extra or {})),
+        )
         first = self.process.stdout.readline()
         assert first.startswith("Fanyi serves http://"), first + self.process.stderr.read()
         self.address = first.split()[2]
@@ -46,12 +51,14 @@ def installed(tmp_path, tiny_pack, tiny_pack_zh_en):
     bundled.mkdir()
     for pack in (tiny_pack, tiny_pack_zh_en):
         (bundled / pack.name).symlink_to(pack, target_is_directory=True)
-    return {"FANYI_DATA_DIR": str(tmp_path / "data"), "FANYI_CONFIG_DIR": str(tmp_path / "config"),
-            "FANYI_MODELS_DIR": str(bundled)}
+    return {
+        "FANYI_DATA_DIR": str(tmp_path / "data"),
+        "FANYI_CONFIG_DIR": str(tmp_path / "config"),
+        "FANYI_MODELS_DIR": str(bundled),
+    }
 
 
-def test_serve_answers_every_installed_direction_and_stops_on_ctrl_c(installed, tiny_translator,
-                                                                    tiny_translator_zh_en):
+def test_serve_answers_every_installed_direction_and_stops_on_ctrl_c(installed, tiny_translator, tiny_translator_zh_en):
     serving = Serving("--port", "0", env_extra=installed)
     try:
         assert "tiny-en-zh (en→zh)" in serving.banner and "tiny-zh-en (zh→en)" in serving.banner
@@ -71,8 +78,12 @@ def test_serve_with_a_key_and_one_model(tiny_pack, tiny_translator):
         assert requests.post(url, json={"q": EN[0], "target": "zh"}, timeout=60).status_code == 403
         answer = requests.post(url, json={"q": EN[0], "target": "zh", "api_key": "sekret"}, timeout=60).json()
         assert answer["translatedText"] == tiny_translator.translate(EN[0], DecodeOptions(beams=1, target="cmn_Hans"))
-        assert requests.post(url, json={"q": ZH[0], "source": "zh", "target": "en", "api_key": "sekret"},
-                             timeout=60).status_code == 400  # only the en→zh pack is served
+        assert (
+            requests.post(
+                url, json={"q": ZH[0], "source": "zh", "target": "en", "api_key": "sekret"}, timeout=60
+            ).status_code
+            == 400
+        )  # only the en→zh pack is served
     finally:
         serving.stop()
 
@@ -82,29 +93,37 @@ def test_a_port_in_use_is_one_line_and_exit_2(tiny_pack):
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        result = subprocess.run([sys.executable, "-m", "fanyi", "serve", "--model", str(tiny_pack), "--port", str(port)],
-                                capture_output=True, text=True, timeout=STARTUP)
+        result = subprocess.run(
+            [sys.executable, "-m", "fanyi", "serve", "--model", str(tiny_pack), "--port", str(port)],
+            capture_output=True,
+            text=True,
+            timeout=STARTUP,
+        )
     assert result.returncode == 2
     assert result.stderr.strip() == f"fanyi: cannot listen on 127.0.0.1:{port}: the port is in use"
 
 
-
-
 @pytest.mark.parametrize("port", ["99999", "-1"])
 def test_a_port_out_of_range_is_one_line_and_exit_2(tiny_pack, port):
-    result = subprocess.run([sys.executable, "-m", "fanyi", "serve", "--model", str(tiny_pack), "--port", port],
-                            capture_output=True, text=True, timeout=STARTUP)
+    result = subprocess.run(
+        [sys.executable, "-m", "fanyi", "serve", "--model", str(tiny_pack), "--port", port],
+        capture_output=True,
+        text=True,
+        timeout=STARTUP,
+    )
     assert result.returncode == 2
-    assert result.stderr.strip() == (f"fanyi: cannot listen on port {port}: a port is a number from 0 to 65535 "
-                                     "(0: any free port)")
+    assert result.stderr.strip() == (
+        f"fanyi: cannot listen on port {port}: a port is a number from 0 to 65535 (0: any free port)"
+    )
 
 
 def test_keys_never_appear_in_the_access_log(tiny_pack):
     serving = Serving("--port", "0", "--model", str(tiny_pack), "--api-key", "sekret-key")
     try:
         for query in ("api_key=sekret-key", "token=sekret-key", "auth_key=sekret-key&x=1"):
-            answer = requests.post(f"{serving.address}/translate?{query}", json={"q": EN[0], "target": "zh"},
-                                   timeout=60)
+            answer = requests.post(
+                f"{serving.address}/translate?{query}", json={"q": EN[0], "target": "zh"}, timeout=60
+            )
             assert answer.status_code == 200
     finally:
         _, out = serving.stop()
@@ -114,21 +133,45 @@ def test_keys_never_appear_in_the_access_log(tiny_pack):
 
 
 def test_a_cors_origin_that_is_no_origin_is_one_line(tiny_pack):
-    result = subprocess.run([sys.executable, "-m", "fanyi", "serve", "--model", str(tiny_pack), "--port", "0",
-                             "--cors-origin", "localhost:3000/app"], capture_output=True, text=True, timeout=STARTUP)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "fanyi",
+            "serve",
+            "--model",
+            str(tiny_pack),
+            "--port",
+            "0",
+            "--cors-origin",
+            "localhost:3000/app",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=STARTUP,
+    )
     assert result.returncode == 2
-    assert result.stderr.strip() == ("fanyi: 'localhost:3000/app' is not an origin (scheme://host[:port], "
-                                     "e.g. http://localhost:3000)")
+    assert result.stderr.strip() == (
+        "fanyi: 'localhost:3000/app' is not an origin (scheme://host[:port], e.g. http://localhost:3000)"
+    )
 
 
 def test_a_listed_cors_origin_is_let_in(tiny_pack):
     serving = Serving("--port", "0", "--model", str(tiny_pack), "--cors-origin", "http://localhost:3000")
     try:
         url = serving.address + "/translate"
-        assert requests.post(url, data={"q": EN[0], "target": "zh"}, headers={"Origin": "http://localhost:3000"},
-                             timeout=60).status_code == 200
-        assert requests.post(url, data={"q": EN[0], "target": "zh"}, headers={"Origin": "http://localhost:3001"},
-                             timeout=60).status_code == 403
+        assert (
+            requests.post(
+                url, data={"q": EN[0], "target": "zh"}, headers={"Origin": "http://localhost:3000"}, timeout=60
+            ).status_code
+            == 200
+        )
+        assert (
+            requests.post(
+                url, data={"q": EN[0], "target": "zh"}, headers={"Origin": "http://localhost:3001"}, timeout=60
+            ).status_code
+            == 403
+        )
     finally:
         serving.stop()
 
@@ -139,8 +182,9 @@ def test_sigterm_answers_what_runs_and_waits_503_and_exits_0(tiny_pack):
 
     def ask(n: int) -> None:  # ~20,000 characters of different sentences: seconds of work each
         text = " ".join(f"Sentence {n} number {i} is about the weather today." for i in range(380))
-        answers.append(requests.post(serving.address + "/translate", json={"q": text, "source": "en", "target": "zh"},
-                                     timeout=120))
+        answers.append(
+            requests.post(serving.address + "/translate", json={"q": text, "source": "en", "target": "zh"}, timeout=120)
+        )
 
     clients = [threading.Thread(target=ask, args=(n,)) for n in range(3)]  # one translating, two in line
     for client in clients:

@@ -29,8 +29,9 @@ def test_stream_pieces_join_into_the_translation(serve, tiny_pack, tiny_translat
     back what the engine decodes again or what a later character changes (干 then 净: 乾淨)."""
     server = serve([tiny_pack])
     text = "Where is the station? Thank you very much.\n\nThe weather is fine today."
-    answer = requests.post(server.address + "/stream", json={"q": text, "source": "en", "target": "zh-Hant"},
-                           stream=True, timeout=120)
+    answer = requests.post(
+        server.address + "/stream", json={"q": text, "source": "en", "target": "zh-Hant"}, stream=True, timeout=120
+    )
     assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/event-stream")
     got = events(answer.text)
     expected = tiny_translator.translate(text, DecodeOptions(target="cmn_Hans", convert="zh-TW"))
@@ -42,7 +43,7 @@ def test_stream_pieces_join_into_the_translation(serve, tiny_pack, tiny_translat
         if name == "message":
             shown += data["text"]
         elif name == "rewind":
-            shown = shown[:-data["chars"]]
+            shown = shown[: -data["chars"]]
     assert shown == expected
     assert got[-1] == ("done", {"translatedText": expected})
 
@@ -50,5 +51,7 @@ def test_stream_pieces_join_into_the_translation(serve, tiny_pack, tiny_translat
 def test_stream_over_get_for_event_source(serve, tiny_pack, tiny_translator):
     server = serve([tiny_pack])
     answer = requests.get(server.address + "/stream", params={"q": "Good morning.", "target": "zh"}, timeout=120)
-    assert events(answer.text)[-1] == ("done", {"translatedText": tiny_translator.translate(
-        "Good morning.", DecodeOptions(target="cmn_Hans"))})
+    assert events(answer.text)[-1] == (
+        "done",
+        {"translatedText": tiny_translator.translate("Good morning.", DecodeOptions(target="cmn_Hans"))},
+    )

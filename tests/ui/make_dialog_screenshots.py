@@ -25,22 +25,33 @@ from make_screenshots import DemoTranslator, capture, demo_pack, play
 from PySide6.QtWidgets import QApplication
 from ui_fakes import LOOPS, FakeTranslator
 
-DOCUMENT = (f"# Release notes\n\nThe new version starts faster.\n\nThis sentence {LOOPS} and is left as it was.\n\n"
-            "```\nfanyi --version\n```\n\n2024-05-01\n")
+DOCUMENT = (
+    f"# Release notes\n\nThe new version starts faster.\n\nThis sentence {LOOPS} and is left as it was.\n\n"
+    "```\nfanyi --version\n```\n\n2024-05-01\n"
+)
 HISTORY = [
-    ("Offline translation keeps your documents on your own computer, and nothing you type is ever sent to a "
-     "server somewhere else.", "离线翻译让你的文档留在自己的电脑上，你输入的任何内容都不会发送到别处的服务器。"),
+    (
+        "Offline translation keeps your documents on your own computer, and nothing you type is ever sent to a "
+        "server somewhere else.",
+        "离线翻译让你的文档留在自己的电脑上，你输入的任何内容都不会发送到别处的服务器。",
+    ),
     ("Please bring the latest draft of the report.", "请带上报告的最新草稿。"),
-    ("Selected text can be translated with the hotkey without copying it first, on X11 desktops.",
-     "在 X11 桌面上，选中的文字不必先复制，按快捷键即可翻译。"),
+    (
+        "Selected text can be translated with the hotkey without copying it first, on X11 desktops.",
+        "在 X11 桌面上，选中的文字不必先复制，按快捷键即可翻译。",
+    ),
 ]
 
 
 def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="fanyi-dialog-shots-"))
     empty = bool(os.environ.get("FANYI_SHOT_EMPTY"))
-    os.environ.update(FANYI_DATA_DIR=str(tmp / "data"), FANYI_CONFIG_DIR=str(tmp / "config"),
-                      FANYI_MODELS_DIR=str(tmp / "models"), FANYI_CATALOG_URL="http://127.0.0.1:9/catalog.json")
+    os.environ.update(
+        FANYI_DATA_DIR=str(tmp / "data"),
+        FANYI_CONFIG_DIR=str(tmp / "config"),
+        FANYI_MODELS_DIR=str(tmp / "models"),
+        FANYI_CATALOG_URL="http://127.0.0.1:9/catalog.json",
+    )
     (tmp / "models").mkdir(parents=True)
     if not empty:
         demo_pack(tmp / "models" / DemoTranslator.name, DemoTranslator)
@@ -105,6 +116,7 @@ def main() -> int:
             QApplication.processEvents()
             capture(name)
             return True
+
         return step
 
     def models() -> bool:
@@ -124,8 +136,17 @@ def main() -> int:
         qapp.quit()
         return True
 
-    steps = [document, report, report_shown, history_shown, settings_tab(0, "settings-translation.png"),
-             settings_tab(2, "settings-tray.png"), settings_tab(4, "settings-apps.png"), models, models_offline]
+    steps = [
+        document,
+        report,
+        report_shown,
+        history_shown,
+        settings_tab(0, "settings-translation.png"),
+        settings_tab(2, "settings-tray.png"),
+        settings_tab(4, "settings-apps.png"),
+        models,
+        models_offline,
+    ]
     play(qapp, steps, interval_ms=300, start_ms=800)
     app.shutdown()
     return 0

@@ -25,10 +25,12 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication, QLabel
 
 PAGE = "Screenshot translation needs no cloud service. Fanyi reads the text with an offline OCR model."
-CANNED.update({
-    "Screenshot translation needs no cloud service.": "截图翻译无需云服务。",
-    "Fanyi reads the text with an offline OCR model.": "Fanyi 用离线 OCR 模型识别文字。",
-})
+CANNED.update(
+    {
+        "Screenshot translation needs no cloud service.": "截图翻译无需云服务。",
+        "Fanyi reads the text with an offline OCR model.": "Fanyi 用离线 OCR 模型识别文字。",
+    }
+)
 DRAG = ((48, 100), (610, 200))  # screen pixels around the page's text
 
 
@@ -52,8 +54,9 @@ def xdotool(*args: str) -> None:
 
 def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="fanyi-shots-"))
-    os.environ.update(FANYI_DATA_DIR=str(tmp / "data"), FANYI_CONFIG_DIR=str(tmp / "config"),
-                      FANYI_MODELS_DIR=str(tmp / "models"))
+    os.environ.update(
+        FANYI_DATA_DIR=str(tmp / "data"), FANYI_CONFIG_DIR=str(tmp / "config"), FANYI_MODELS_DIR=str(tmp / "models")
+    )
     demo_pack(tmp)
 
     from fanyi.ui import i18n, theme

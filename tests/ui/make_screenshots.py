@@ -48,8 +48,7 @@ CANNED = {
     "Offline translation keeps your documents on your own computer.": "离线翻译让你的文档留在自己的电脑上。",
     "Nothing you type is sent to a server.": "你输入的任何内容都不会发送到服务器。",
     "Fanyi streams the translation while you type, so you can read the first sentences before the last ones "
-    "are finished.":
-        "Fanyi 会在你输入时流式显示译文，因此在最后几句完成之前，你就可以先阅读前面的句子。",
+    "are finished.": "Fanyi 会在你输入时流式显示译文，因此在最后几句完成之前，你就可以先阅读前面的句子。",
     "Unchanged sentences come from the cache.": "未改动的句子直接来自缓存，软件不必再翻译一遍。",
     "The meeting has been moved to Thursday afternoon.": "会议已改到星期四下午。",
     "Please bring the latest draft of the report.": "请带上报告的最新草稿。",
@@ -74,8 +73,9 @@ class DemoTranslator:
 
             from fanyi.engine.converted import convert_stream
 
-            yield from convert_stream(self.translate_stream(text, replace(options, convert=None), cancel),
-                                      options.convert)
+            yield from convert_stream(
+                self.translate_stream(text, replace(options, convert=None), cancel), options.convert
+            )
             return
         started = time.perf_counter()
         self.last_stats = {"tokens": 0, "seconds": 0.0}
@@ -92,7 +92,7 @@ class DemoTranslator:
                     cancel.raise_if_cancelled()
                 time.sleep(0.06)
                 self.last_stats["tokens"] += 1
-                yield out[i:i + 2]
+                yield out[i : i + 2]
         self.last_stats["seconds"] = time.perf_counter() - started
 
     def translate_batch(self, texts, options=None, progress=None, cancel=None):
@@ -141,22 +141,44 @@ def demo_pack(folder: Path, engine: type[DemoTranslator]) -> None:
     the stand-in engine never reads them."""
     folder.mkdir(parents=True)
     files = {}
-    for name, size in (("encoder.onnx", 20_100_000), ("decoder.onnx", 57_300_000), ("source.spm", 806_000),
-                       ("target.spm", 805_000), ("vocab.json", 1_600_000)):
+    for name, size in (
+        ("encoder.onnx", 20_100_000),
+        ("decoder.onnx", 57_300_000),
+        ("source.spm", 806_000),
+        ("target.spm", 805_000),
+        ("vocab.json", 1_600_000),
+    ):
         with open(folder / name, "wb") as f:
             f.truncate(size)
         files[name] = {"sha256": "0" * 64, "size": size}
     manifest = {
-        "format_version": FORMAT_VERSION, "name": engine.name,
+        "format_version": FORMAT_VERSION,
+        "name": engine.name,
         "source_model": {"id": f"Helsinki-NLP/{engine.name}", "revision": None},
-        "architecture": {"type": "marian", "d_model": 512, "encoder_layers": 6, "decoder_layers": 6, "heads": 8,
-                         "head_dim": 64, "ffn_dim": 2048, "vocab_size": 65001, "max_positions": 512,
-                         "activation": "swish", "pre_norm": False, "layernorm_embedding": False,
-                         "positions": "sinusoidal", "embed_scale": True},
-        "tokenizer": "marian", "source_lang": engine.source_lang, "target_lang": engine.target_lang,
+        "architecture": {
+            "type": "marian",
+            "d_model": 512,
+            "encoder_layers": 6,
+            "decoder_layers": 6,
+            "heads": 8,
+            "head_dim": 64,
+            "ffn_dim": 2048,
+            "vocab_size": 65001,
+            "max_positions": 512,
+            "activation": "swish",
+            "pre_norm": False,
+            "layernorm_embedding": False,
+            "positions": "sinusoidal",
+            "embed_scale": True,
+        },
+        "tokenizer": "marian",
+        "source_lang": engine.source_lang,
+        "target_lang": engine.target_lang,
         "special_ids": {"pad": 65000, "eos": 0, "eos_all": [0], "unk": 1, "decoder_start": 65000},
         "generation": {"num_beams": 4, "max_length": 512},
-        "target_tokens": engine.target_tokens, "quantization": {"mode": "int8"}, "files": files,
+        "target_tokens": engine.target_tokens,
+        "quantization": {"mode": "int8"},
+        "files": files,
     }
     if engine.default_target:
         manifest["default_target"] = engine.default_target
@@ -174,6 +196,7 @@ def capture(name: str) -> None:
 def play(qapp: QApplication, steps: list, *, interval_ms: int, start_ms: int) -> None:
     """Runs the steps in order, one per tick; a step that returns False is tried again at the next tick.
     Gives up after a minute (a step that never succeeds must not hang the script)."""
+
     def tick() -> None:
         if steps and steps[0]() is not False:
             steps.pop(0)
@@ -187,8 +210,9 @@ def play(qapp: QApplication, steps: list, *, interval_ms: int, start_ms: int) ->
 
 def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="fanyi-shots-"))
-    os.environ.update(FANYI_DATA_DIR=str(tmp / "data"), FANYI_CONFIG_DIR=str(tmp / "config"),
-                      FANYI_MODELS_DIR=str(tmp / "models"))
+    os.environ.update(
+        FANYI_DATA_DIR=str(tmp / "data"), FANYI_CONFIG_DIR=str(tmp / "config"), FANYI_MODELS_DIR=str(tmp / "models")
+    )
     demo_pack(tmp / "models" / DemoTranslator.name, DemoTranslator)
     demo_pack(tmp / "models" / DemoTranslatorZhEn.name, DemoTranslatorZhEn)
     nllb_pack(tmp / "models" / NLLB_NAME)
@@ -261,8 +285,16 @@ def main() -> int:
         qapp.quit()
         return True
 
-    steps = [lambda: win.source.set_text(SOURCE), mid_translation, popup, popup_done, taiwan_done, popup_taiwan,
-             pickers, pickers_open]
+    steps = [
+        lambda: win.source.set_text(SOURCE),
+        mid_translation,
+        popup,
+        popup_done,
+        taiwan_done,
+        popup_taiwan,
+        pickers,
+        pickers_open,
+    ]
 
     play(qapp, steps, interval_ms=100, start_ms=500)
     app.shutdown()

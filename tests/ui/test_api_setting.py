@@ -1,4 +1,4 @@
-""""Let other apps on this computer use Fanyi": the setting starts and stops the local API, which
+""" "Let other apps on this computer use Fanyi": the setting starts and stops the local API, which
 translates with the model the window's worker already loaded, and the server stops with the app."""
 
 from __future__ import annotations
@@ -59,8 +59,11 @@ def test_the_setting_starts_and_stops_the_server_over_the_loaded_model(qtbot, ma
     assert messages[-1] == f"Other apps on this computer can use Fanyi at {url}"
     text = "Good morning. The weather is fine today."
     # zh-Hant: the pack's Simplified in Taiwan's Traditional (OpenCC); cmn_Hant: the model's own
-    for code, options in (("zh", DecodeOptions(target="cmn_Hans")), ("cmn_Hant", DecodeOptions(target="cmn_Hant")),
-                          ("zh-Hant", DecodeOptions(target="cmn_Hans", convert="zh-TW"))):
+    for code, options in (
+        ("zh", DecodeOptions(target="cmn_Hans")),
+        ("cmn_Hant", DecodeOptions(target="cmn_Hant")),
+        ("zh-Hant", DecodeOptions(target="cmn_Hans", convert="zh-TW")),
+    ):
         answer = LibreTranslateAPI(url).translate(text, "en", code)
         assert answer == backend.translate(text, options)
     assert len(opened) == 1  # the worker's model answered: no second copy was loaded
@@ -142,8 +145,9 @@ def test_origins_in_the_settings_may_use_the_server(qtbot, make_app, fake_backen
     url = f"http://127.0.0.1:{port}/translate"
 
     def from_page(origin: str) -> int:
-        return requests.post(url, data={"q": "Hi.", "source": "en", "target": "zh"}, headers={"Origin": origin},
-                             timeout=30).status_code
+        return requests.post(
+            url, data={"q": "Hi.", "source": "en", "target": "zh"}, headers={"Origin": origin}, timeout=30
+        ).status_code
 
     assert from_page("http://localhost:3000") == 200 and from_page("https://evil.example") == 403
     app.settings.update(api_origins=[])  # restarts with no page allowed

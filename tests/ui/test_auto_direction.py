@@ -25,8 +25,15 @@ def both_ways(pack_dir, ui_dirs, tiny_pack_zh_en) -> Path:
 
 
 def wait_for(qtbot, win, pack: str, translation: str) -> None:
-    qtbot.waitUntil(lambda: win.service.model is not None and win.service.model.name == pack
-                    and win._req_id is None and win.target.view.text() == translation, timeout=TRANSLATE_TIMEOUT)
+    qtbot.waitUntil(
+        lambda: (
+            win.service.model is not None
+            and win.service.model.name == pack
+            and win._req_id is None
+            and win.target.view.text() == translation
+        ),
+        timeout=TRANSLATE_TIMEOUT,
+    )
 
 
 def test_the_window_turns_round_for_chinese_and_back_for_english(qtbot, make_app, both_ways):
@@ -91,8 +98,9 @@ def test_the_popup_picks_its_own_direction_and_leaves_the_window_alone(qtbot, ma
     assert win.target.view.text() == "今天天气很好。。"
     # turned round by hand: this text only
     qtbot.mouseClick(popup.swap_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: popup._req_id is None and popup.direction_label.text() == "Chinese → English",
-                    timeout=TRANSLATE_TIMEOUT)
+    qtbot.waitUntil(
+        lambda: popup._req_id is None and popup.direction_label.text() == "Chinese → English", timeout=TRANSLATE_TIMEOUT
+    )
     assert popup.detected_label.text() == "" and popup.text() == "THEWEATHERISFINETODAY。"
     QApplication.clipboard().setText(CHINESE)
     app.translate_clipboard()
@@ -116,8 +124,9 @@ def test_the_popup_follows_a_pinned_direction(qtbot, make_app, both_ways):
     qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
     QApplication.clipboard().setText(CHINESE)
     app.translate_clipboard()
-    qtbot.waitUntil(lambda: app.popup._req_id is None and app.popup.text() == "今天天气很好。。",
-                    timeout=TRANSLATE_TIMEOUT)
+    qtbot.waitUntil(
+        lambda: app.popup._req_id is None and app.popup.text() == "今天天气很好。。", timeout=TRANSLATE_TIMEOUT
+    )
     assert app.popup.direction_label.text() == "English → Chinese" and app.popup.detected_label.text() == ""
 
 
@@ -126,10 +135,12 @@ def test_the_spare_model_serves_the_other_direction_without_reloading(qtbot, mak
     app = make_app(opener=FakeTranslator.opener(slow=False))
     win = app.window
     win.show()
-    for text, pack, translation in [(ENGLISH, "tiny-en-zh", "THEWEATHERISFINETODAY。"),
-                                    (CHINESE, "tiny-zh-en", "今天天气很好。。"),
-                                    (ENGLISH, "tiny-en-zh", "THEWEATHERISFINETODAY。"),
-                                    (CHINESE, "tiny-zh-en", "今天天气很好。。")]:
+    for text, pack, translation in [
+        (ENGLISH, "tiny-en-zh", "THEWEATHERISFINETODAY。"),
+        (CHINESE, "tiny-zh-en", "今天天气很好。。"),
+        (ENGLISH, "tiny-en-zh", "THEWEATHERISFINETODAY。"),
+        (CHINESE, "tiny-zh-en", "今天天气很好。。"),
+    ]:
         win.source.set_text(text)
         wait_for(qtbot, win, pack, translation)
     assert sorted(t.name for t in FakeTranslator.opened) == ["tiny-en-zh", "tiny-zh-en"]  # each opened once

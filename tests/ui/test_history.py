@@ -81,7 +81,7 @@ def _damaged_database(path) -> bytes:
         history.save(f"Sentence number {n}." * 5, f"第{n}句。" * 5, "p")
     history.close()
     data = bytearray(path.read_bytes())
-    data[4096:3 * 4096] = b"\xa5" * (2 * 4096)
+    data[4096 : 3 * 4096] = b"\xa5" * (2 * 4096)
     path.write_bytes(bytes(data))
     return bytes(data)
 
@@ -172,16 +172,20 @@ def test_pasting_over_the_text_starts_a_new_entry_and_keeps_the_old_one(qtbot, m
     win.source.edit.moveCursor(win.source.edit.textCursor().MoveOperation.End)
     qtbot.keyClicks(win.source.edit, " Typed on.")
     wait_idle(qtbot, win)
-    assert [e.source for e in app.history.store.search()] == ["A second letter, pasted over it. Typed on.",
-                                                         "The first letter."]
+    assert [e.source for e in app.history.store.search()] == [
+        "A second letter, pasted over it. Typed on.",
+        "The first letter.",
+    ]
 
 
 def test_what_counts_as_the_same_text():
     draft = Draft(7, "The meeting is on Monday at ten.", "p")
-    for edited in ("The meeting is on Monday at ten. Please come.",  # typed on
-                   "The meeting is on Tuesday at ten.",  # corrected in the middle
-                   "The meeting is on Monday",  # cut short
-                   "The meeting is on Monday at ten."):  # the same, translated again (another variant)
+    for edited in (
+        "The meeting is on Monday at ten. Please come.",  # typed on
+        "The meeting is on Tuesday at ten.",  # corrected in the middle
+        "The meeting is on Monday",  # cut short
+        "The meeting is on Monday at ten.",
+    ):  # the same, translated again (another variant)
         assert continues(draft, edited, "p"), edited
     for new in ("T", "Something else entirely.", "The weather is fine today, isn't it?", ""):
         assert not continues(draft, new, "p"), new
@@ -266,8 +270,10 @@ def test_a_history_file_from_before_favourites_keeps_its_entries(ui_dirs):
     path = history_path()
     path.parent.mkdir(parents=True)
     db = sqlite3.connect(path)
-    db.execute("CREATE TABLE history (id INTEGER PRIMARY KEY AUTOINCREMENT, created REAL NOT NULL, "
-               "pack TEXT NOT NULL, source TEXT NOT NULL, target TEXT NOT NULL)")
+    db.execute(
+        "CREATE TABLE history (id INTEGER PRIMARY KEY AUTOINCREMENT, created REAL NOT NULL, "
+        "pack TEXT NOT NULL, source TEXT NOT NULL, target TEXT NOT NULL)"
+    )
     db.execute("INSERT INTO history (created, pack, source, target) VALUES (1, 'p', 'Old.', '旧。')")
     db.commit()
     db.close()

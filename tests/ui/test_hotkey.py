@@ -28,12 +28,15 @@ def test_set_hotkey_reports_instead_of_failing(monkeypatch, qapp):
     assert keys.set_hotkey("") is False and keys.status == ""
 
 
-@pytest.mark.parametrize("sequence, expected", [
-    ("Ctrl+Alt+F", "<ctrl>+<alt>+f"),
-    ("Ctrl+Shift+Space", "<ctrl>+<shift>+<space>"),
-    ("Meta+F9", "<cmd>+<f9>"),
-    ("Ctrl++", "<ctrl>++"),
-])
+@pytest.mark.parametrize(
+    "sequence, expected",
+    [
+        ("Ctrl+Alt+F", "<ctrl>+<alt>+f"),
+        ("Ctrl+Shift+Space", "<ctrl>+<shift>+<space>"),
+        ("Meta+F9", "<cmd>+<f9>"),
+        ("Ctrl++", "<ctrl>++"),
+    ],
+)
 def test_qt_sequences_become_pynput_hotkeys(sequence, expected):
     assert to_pynput(sequence) == expected
 

@@ -24,8 +24,11 @@ def qt_tool(name: str) -> str | None:
 
 def messages(ts: Path) -> dict[tuple[str, str], ET.Element]:
     root = ET.parse(ts).getroot()
-    return {(c.findtext("name"), m.findtext("source")): m.find("translation")
-            for c in root.iter("context") for m in c.iter("message")}
+    return {
+        (c.findtext("name"), m.findtext("source")): m.find("translation")
+        for c in root.iter("context")
+        for m in c.iter("message")
+    }
 
 
 def test_switching_the_ui_language_changes_visible_strings(qtbot, make_app, fake_backend):
@@ -60,8 +63,13 @@ def test_every_ui_string_has_a_chinese_translation(tmp_path):
     sources = sorted(str(p) for p in (ROOT / "app" / "fanyi" / "ui").rglob("*.py"))
     subprocess.run([qt_tool("lupdate"), *sources, "-ts", str(fresh)], check=True, capture_output=True)
     ours = messages(TS)
-    missing = [key for key in messages(fresh) if key not in ours or not (ours[key].text or "").strip()
-               or ours[key].get("type") in ("unfinished", "obsolete", "vanished")]
+    missing = [
+        key
+        for key in messages(fresh)
+        if key not in ours
+        or not (ours[key].text or "").strip()
+        or ours[key].get("type") in ("unfinished", "obsolete", "vanished")
+    ]
     assert missing == [], "run the commands in assets/i18n/README.md"
 
 
@@ -102,6 +110,12 @@ def test_no_english_is_left_where_the_engine_or_a_pack_speaks(qtbot, make_app, f
     dialog = SettingsDialog(app.settings.current, tray_available=True)
     qtbot.addWidget(dialog)
     assert [dialog.tabs.tabText(i) for i in range(dialog.tabs.count())] == [
-        "翻译", "外观", "快捷键和托盘", "下载", "其他应用", "术语表"]
+        "翻译",
+        "外观",
+        "快捷键和托盘",
+        "下载",
+        "其他应用",
+        "术语表",
+    ]
     win._on_load_failed("manifest.json is missing")
     assert win.target.error.text() == "无法打开模型：manifest.json is missing"

@@ -73,8 +73,7 @@ def test_the_report_names_each_failed_part_and_why(qtbot, make_app, fake_backend
     from ui_fakes import LOOPS
 
     src = tmp_path / "mixed.md"
-    src.write_text(f"A good paragraph.\n\nThis one {LOOPS} forever.\n\n```\ncode()\n```\n\n42 + 7\n",
-                   encoding="utf-8")
+    src.write_text(f"A good paragraph.\n\nThis one {LOOPS} forever.\n\n```\ncode()\n```\n\n42 + 7\n", encoding="utf-8")
     app = make_app(fake_backend)
     win = app.window
     win.show()
@@ -163,8 +162,11 @@ def test_the_documents_dialog_opens_in_the_home_folder(qtbot, make_app, fake_bac
     picked = tmp_path / "deep" / "a.txt"
     picked.parent.mkdir()
     picked.write_text("Hello.")
-    monkeypatch.setattr(QFileDialog, "getOpenFileNames",
-                        lambda parent, title, folder, filters: (asked.append(folder), ([str(picked)], ""))[1])
+    monkeypatch.setattr(
+        QFileDialog,
+        "getOpenFileNames",
+        lambda parent, title, folder, filters: (asked.append(folder), ([str(picked)], ""))[1],
+    )
     app = make_app(fake_backend)
     app.window.open_documents()
     app.window.open_documents()
@@ -178,7 +180,14 @@ def test_the_report_translates_what_the_documents_say():
     from fanyi.documents.policy import keep_reason
     from fanyi.ui.report_dialog import _KNOWN
 
-    said = {pdf.LAYOUT_NOTE, OTHER_REASONS, "code block", keep_reason("42 + 7", "zh"),
-            keep_reason("https://example.org/a_b", "zh"), keep_reason("这已经是中文了。", "zh"),
-            keep_reason("これは日本語です", "ja"), keep_reason("Bonjour tout le monde", "fr")}
+    said = {
+        pdf.LAYOUT_NOTE,
+        OTHER_REASONS,
+        "code block",
+        keep_reason("42 + 7", "zh"),
+        keep_reason("https://example.org/a_b", "zh"),
+        keep_reason("这已经是中文了。", "zh"),
+        keep_reason("これは日本語です", "ja"),
+        keep_reason("Bonjour tout le monde", "fr"),
+    }
     assert None not in said and said <= set(_KNOWN)

@@ -94,9 +94,11 @@ def test_swap_swaps_the_languages_and_moves_the_translation(qtbot, nllb_window, 
 def test_typing_searches_names_and_codes(qtbot, nllb_window):
     picker = nllb_window.source_picker
     completer = picker.completer()
-    for typed, expected in (("canto", "Cantonese (Traditional) · yue_Hant"),
-                            ("yue_", "Cantonese (Traditional) · yue_Hant"),
-                            ("simplif", "Chinese (Simplified) · zho_Hans")):
+    for typed, expected in (
+        ("canto", "Cantonese (Traditional) · yue_Hant"),
+        ("yue_", "Cantonese (Traditional) · yue_Hant"),
+        ("simplif", "Chinese (Simplified) · zho_Hans"),
+    ):
         completer.setCompletionPrefix(typed)
         shown = [completer.completionModel().index(i, 0).data() for i in range(completer.completionCount())]
         assert shown == [expected], typed
@@ -148,8 +150,11 @@ def test_an_llm_pack_has_the_pickers_and_streams_its_translation(qtbot, make_app
     assert win.source_picker.isVisible()
     assert (win.source_picker.code(), win.target_picker.code()) == ("en", "zh")
     # its Simplified can be written in Taiwan's or Hong Kong's Traditional (OpenCC), as any pack's can
-    assert [b.property("variant") for b in win.variant_group.buttons() if b.isVisible()] == \
-        ["cmn_Hans", "zh-TW", "zh-HK"]
+    assert [b.property("variant") for b in win.variant_group.buttons() if b.isVisible()] == [
+        "cmn_Hans",
+        "zh-TW",
+        "zh-HK",
+    ]
     labels = dict((code, text) for text, code in items(win.target_picker))
     assert len(labels) == 38 and labels["zh-Hant"].startswith("Chinese (Traditional)") and "yue" in labels
     reference = Translator.open(pack, threads=1)

@@ -20,9 +20,11 @@ def wait_idle(qtbot, win) -> None:
 
 # Sentences the tiny model translates without degenerating, so that every partial text shown is a
 # prefix of the final one (a degenerate sentence is taken back and decoded again: see below).
-NORMAL = ("Is there a pharmacy near here that is open late? Everyone laughed when the teacher told the story "
-          "about the goose. He ran 42.195 km in 2 hours, 58 minutes and 12 seconds. The neural network has 6 "
-          "encoder layers and 6 decoder layers. Tokenization splits text into subword units called pieces.")
+NORMAL = (
+    "Is there a pharmacy near here that is open late? Everyone laughed when the teacher told the story "
+    "about the goose. He ran 42.195 km in 2 hours, 58 minutes and 12 seconds. The neural network has 6 "
+    "encoder layers and 6 decoder layers. Tokenization splits text into subword units called pieces."
+)
 
 
 def test_typing_streams_into_the_target_and_ends_as_translate_batch(qtbot, window, backend):
@@ -149,7 +151,7 @@ def test_nothing_moves_when_the_detected_language_shows(qtbot, make_app, fake_ba
 
 
 def test_the_status_bar_speaks_the_ui_language(qtbot, make_app, fake_backend):
-    """"Ready" stayed English after switching to 简体中文; each status is made again in the new language."""
+    """ "Ready" stayed English after switching to 简体中文; each status is made again in the new language."""
     app = make_app(fake_backend)
     win = app.window
     win.show()
@@ -176,8 +178,7 @@ def test_copy_clear_and_character_count(qtbot, window, backend):
     assert window.target.view.text() == "" and window.source.count.text() == "Characters: 0"
 
 
-def test_swap_needs_a_reverse_pack_and_moves_the_translation(qtbot, make_app, fake_backend, user_dirs,
-                                                             tiny_pack_zh_en):
+def test_swap_needs_a_reverse_pack_and_moves_the_translation(qtbot, make_app, fake_backend, user_dirs, tiny_pack_zh_en):
     app = make_app(fake_backend)
     win = app.window
     win.show()
@@ -198,19 +199,21 @@ def test_swap_needs_a_reverse_pack_and_moves_the_translation(qtbot, make_app, fa
 def test_pasting_hard_wrapped_text_joins_its_lines(qtbot, window, backend):
     from PySide6.QtCore import QMimeData
 
-    wrapped = ("The results of the experiment were consistent with the\n"
-               "hypothesis that the treatment improves the outcome in most\n"
-               "patients who received it.\n\nA second paragraph.")
+    wrapped = (
+        "The results of the experiment were consistent with the\n"
+        "hypothesis that the treatment improves the outcome in most\n"
+        "patients who received it.\n\nA second paragraph."
+    )
     mime = QMimeData()
     mime.setText(wrapped)
     window.source.edit.insertFromMimeData(mime)
     assert window.source.text() == (
         "The results of the experiment were consistent with the hypothesis that the treatment improves "
-        "the outcome in most patients who received it.\n\nA second paragraph.")
+        "the outcome in most patients who received it.\n\nA second paragraph."
+    )
 
 
-def test_choosing_another_pack_mid_translation_translates_again_on_it(qtbot, make_app, fake_backend,
-                                                                      tiny_pack_int8):
+def test_choosing_another_pack_mid_translation_translates_again_on_it(qtbot, make_app, fake_backend, tiny_pack_int8):
     from fanyi.packs import library
 
     library.import_pack(tiny_pack_int8)
@@ -225,8 +228,9 @@ def test_choosing_another_pack_mid_translation_translates_again_on_it(qtbot, mak
     index = win.pack_box.findData("tiny-en-zh-int8")
     win.pack_box.setCurrentIndex(index)
     win.pack_box.activated.emit(index)
-    qtbot.waitUntil(lambda: app.service.model is not None and app.service.model.name == "tiny-en-zh-int8",
-                    timeout=TRANSLATE_TIMEOUT)
+    qtbot.waitUntil(
+        lambda: app.service.model is not None and app.service.model.name == "tiny-en-zh-int8", timeout=TRANSLATE_TIMEOUT
+    )
     wait_idle(qtbot, win)
     assert win.target.view.text() == fake_backend.translate(text, app.direction.options())
     assert win.model_label.text() == "tiny-en-zh-int8 · int8"

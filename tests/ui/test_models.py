@@ -160,8 +160,14 @@ def test_the_model_manager_lists_available_packs_downloads_and_updates(qtbot, em
 
 
 def test_a_non_commercial_licence_is_shown_before_the_download(qtbot, empty_app, publish, monkeypatch):
-    publish(1, license={"name": "CC-BY-NC-4.0", "url": "https://creativecommons.org/licenses/by-nc/4.0/",
-                        "commercial_use": False})
+    publish(
+        1,
+        license={
+            "name": "CC-BY-NC-4.0",
+            "url": "https://creativecommons.org/licenses/by-nc/4.0/",
+            "commercial_use": False,
+        },
+    )
     empty_app.show_models()
     manager = empty_app._dialogs["models"]
     qtbot.mouseClick(manager.refresh_button, Qt.MouseButton.LeftButton)
@@ -181,11 +187,21 @@ def test_a_non_commercial_licence_is_shown_before_the_download(qtbot, empty_app,
 
 def test_a_licences_terms_are_shown_and_accepted_before_the_download(qtbot, empty_app, publish, monkeypatch):
     """The Tencent HY Community License: its territories and terms, as the catalog states them."""
-    terms = ["It does not apply in the European Union, the United Kingdom or South Korea.",
-             "The output must not be used to improve other AI models."]
-    publish(1, license={"name": "Tencent-HY-Community", "url": "https://example.org/License.txt",
-                        "commercial_use": True, "excluded_territories": ["EU", "GB", "KR"],
-                        "restrictions": {"en": terms}, "ask_before_download": True})
+    terms = [
+        "It does not apply in the European Union, the United Kingdom or South Korea.",
+        "The output must not be used to improve other AI models.",
+    ]
+    publish(
+        1,
+        license={
+            "name": "Tencent-HY-Community",
+            "url": "https://example.org/License.txt",
+            "commercial_use": True,
+            "excluded_territories": ["EU", "GB", "KR"],
+            "restrictions": {"en": terms},
+            "ask_before_download": True,
+        },
+    )
     empty_app.show_models()
     manager = empty_app._dialogs["models"]
     qtbot.mouseClick(manager.refresh_button, Qt.MouseButton.LeftButton)
@@ -204,8 +220,9 @@ def test_a_licences_terms_are_shown_and_accepted_before_the_download(qtbot, empt
     assert library.find_pack(PACK_ID) is not None
 
 
-def test_a_pack_too_big_for_this_computer_is_marked_and_asked_about(qtbot, make_app, fake_backend, tiny_pack_zh_en,
-                                                                     monkeypatch):
+def test_a_pack_too_big_for_this_computer_is_marked_and_asked_about(
+    qtbot, make_app, fake_backend, tiny_pack_zh_en, monkeypatch
+):
     library.import_pack(tiny_pack_zh_en)
     monkeypatch.setattr("fanyi.ui.memory_check.physical_memory", lambda: 64 << 20)  # 64 MB of RAM
     app = make_app(fake_backend)
@@ -271,14 +288,17 @@ def test_a_zip_escaping_its_folder_is_refused(qtbot, empty_app, tmp_path):
     assert not (tmp_path / "outside.txt").exists()
 
 
-def test_the_model_manager_lists_removes_and_sets_the_default(qtbot, make_app, fake_backend, tiny_pack_int8,
-                                                             monkeypatch):
+def test_the_model_manager_lists_removes_and_sets_the_default(
+    qtbot, make_app, fake_backend, tiny_pack_int8, monkeypatch
+):
     library.import_pack(tiny_pack_int8)
     app = make_app(fake_backend)
     app.show_models()
     manager = app._dialogs["models"]
-    rows = {manager.table.item(r, 0).text(): [manager.table.item(r, c).text() for c in range(8)]
-            for r in range(manager.table.rowCount())}
+    rows = {
+        manager.table.item(r, 0).text(): [manager.table.item(r, c).text() for c in range(8)]
+        for r in range(manager.table.rowCount())
+    }
     assert rows["tiny-en-zh"][1:3] == ["English → Chinese", "MarianMT"]
     assert rows["tiny-en-zh"][5:7] == ["full precision", "bundled"]
     assert rows["tiny-en-zh-int8"][5:7] == ["int8", "user-installed"]
@@ -294,8 +314,9 @@ def test_the_model_manager_lists_removes_and_sets_the_default(qtbot, make_app, f
     assert app.window.pack_box.count() == 1
 
 
-def test_a_broken_pack_is_listed_greyed_never_chosen_and_removable(qtbot, make_app, fake_backend, tiny_pack,
-                                                                   monkeypatch):
+def test_a_broken_pack_is_listed_greyed_never_chosen_and_removable(
+    qtbot, make_app, fake_backend, tiny_pack, monkeypatch
+):
     """A user pack whose manifest lacks a field made the app abort at start."""
     from pack_damage import broken_copy
     from PySide6.QtGui import QPalette
@@ -335,8 +356,9 @@ def test_a_pack_onnx_runtime_cannot_load_is_reported_and_the_app_goes_on(qtbot, 
     from fanyi.ui.settings import Settings
     from fanyi.ui.worker import open_translator
 
-    cut = truncate(broken_copy(tiny_pack, paths.user_packs_dir() / "cut", lambda m: m.update(name="cut")),
-                   "encoder.onnx")
+    cut = truncate(
+        broken_copy(tiny_pack, paths.user_packs_dir() / "cut", lambda m: m.update(name="cut")), "encoder.onnx"
+    )
     app = make_app(opener=open_translator, settings=Settings(default_pack="cut"))
     win = app.window
     win.show()
@@ -352,8 +374,13 @@ def test_a_pack_onnx_runtime_cannot_load_is_reported_and_the_app_goes_on(qtbot, 
 
 def _cli(*args: str) -> subprocess.CompletedProcess:
     """`fanyi` in a terminal beside the running app: same user folders (the environment), another process."""
-    return subprocess.run([sys.executable, "-m", "fanyi", *args], capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    return subprocess.run(
+        [sys.executable, "-m", "fanyi", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+    )
 
 
 def test_packs_installed_or_removed_in_a_terminal_appear_at_once(qtbot, make_app, fake_backend, tiny_pack_zh_en):
@@ -383,12 +410,14 @@ def test_set_as_default_switches_the_window_to_that_pack(qtbot, make_app, fake_b
     app = make_app(fake_backend)
     win = app.window
     win.show()
-    qtbot.waitUntil(lambda: app.service.model is not None and app.service.model.name == "tiny-en-zh",
-                    timeout=LOAD_TIMEOUT)
+    qtbot.waitUntil(
+        lambda: app.service.model is not None and app.service.model.name == "tiny-en-zh", timeout=LOAD_TIMEOUT
+    )
     app.show_models()
     manager = app._dialogs["models"]
     manager.select("tiny-zh-en")
     qtbot.mouseClick(manager.default_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: app.service.model is not None and app.service.model.name == "tiny-zh-en",
-                    timeout=LOAD_TIMEOUT)
+    qtbot.waitUntil(
+        lambda: app.service.model is not None and app.service.model.name == "tiny-zh-en", timeout=LOAD_TIMEOUT
+    )
     assert win.pack_box.currentData() == "tiny-zh-en" and app.settings.default_pack.value == "tiny-zh-en"

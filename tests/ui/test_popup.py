@@ -45,8 +45,10 @@ def test_the_popup_flags_a_sentence_left_untranslated(qtbot, make_app, fake_back
 
 def test_the_popup_joins_hard_wrapped_clipboard_text(qtbot, make_app, fake_backend):
     app = make_app(fake_backend)
-    QApplication.clipboard().setText("This sentence was broken by the PDF reader at the end of\n"
-                                     "a line, and the popup joins it again before translating.")
+    QApplication.clipboard().setText(
+        "This sentence was broken by the PDF reader at the end of\n"
+        "a line, and the popup joins it again before translating."
+    )
     app.translate_clipboard()
     qtbot.waitUntil(lambda: app.popup.text().endswith("。"), timeout=TRANSLATE_TIMEOUT)
     assert "\n" not in app.popup.source_text and "\n" not in app.popup.text()
@@ -59,8 +61,10 @@ def test_the_popup_does_not_disturb_the_main_window(qtbot, make_app, fake_backen
     win.source.set_text("Main window text.")
     QApplication.clipboard().setText("Popup text.")
     app.translate_clipboard()
-    qtbot.waitUntil(lambda: app.popup.text() == "POPUPTEXT。" and win.target.view.text() == "MAINWINDOWTEXT。",
-                    timeout=TRANSLATE_TIMEOUT)
+    qtbot.waitUntil(
+        lambda: app.popup.text() == "POPUPTEXT。" and win.target.view.text() == "MAINWINDOWTEXT。",
+        timeout=TRANSLATE_TIMEOUT,
+    )
 
 
 def test_placement_stays_on_screen():
@@ -225,8 +229,14 @@ def test_the_popups_buttons_and_labels_show_their_whole_text(qtbot, make_app, fa
         popup = app.popup
         qtbot.waitUntil(lambda: popup._req_id is None and not popup.untranslated.isHidden(), timeout=TRANSLATE_TIMEOUT)
         popup.layout().activate()
-        for widget in (popup.open_button, popup.copy_button, popup.pin_button, popup.direction_label,
-                       popup.detected_label, *[b for b in popup.variant_group.buttons() if not b.isHidden()]):
+        for widget in (
+            popup.open_button,
+            popup.copy_button,
+            popup.pin_button,
+            popup.direction_label,
+            popup.detected_label,
+            *[b for b in popup.variant_group.buttons() if not b.isHidden()],
+        ):
             assert widget.width() >= widget.sizeHint().width(), (widget.text(), widget.width())
         badge = popup.untranslated
         assert badge.height() >= badge.heightForWidth(badge.width())  # wrapped, not cut

@@ -34,10 +34,16 @@ sys.exit(ui_app.run([]))
 
 @pytest.mark.parametrize("mode", ["plain", "tray", "early"])
 def test_the_first_ctrl_c_quits(tmp_path, mode):
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", FANYI_DATA_DIR=str(tmp_path / "data"),
-               FANYI_CONFIG_DIR=str(tmp_path / "config"), FANYI_MODELS_DIR=str(tmp_path / "models"))
-    process = subprocess.Popen([sys.executable, "-c", APP, mode], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, env=env)
+    env = dict(
+        os.environ,
+        QT_QPA_PLATFORM="offscreen",
+        FANYI_DATA_DIR=str(tmp_path / "data"),
+        FANYI_CONFIG_DIR=str(tmp_path / "config"),
+        FANYI_MODELS_DIR=str(tmp_path / "models"),
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-c", APP, mode], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    )
     try:
         assert process.stdout.readline() == "ready\n", process.stderr.read()
         if mode != "early":

@@ -66,8 +66,10 @@ def test_the_event_loop_keeps_answering_during_a_long_translation(qtbot, window,
     assert window.target.view.text() == backend.translate(text, window.direction.options())
     worst = max(range(len(gaps)), key=stalls.__getitem__)
     wall, waiting, cpu = gaps[worst]
-    report = (f"longest stall {stalls[worst] * 1000:.0f} ms (a {wall * 1000:.0f} ms gap: "
-              f"{waiting * 1000:.0f} ms waiting for a CPU, {cpu * 1000:.0f} ms of CPU); "
-              f"longest gap {max(g[0] for g in gaps) * 1000:.0f} ms; {len(ticks)} ticks in {elapsed:.1f} s")
+    report = (
+        f"longest stall {stalls[worst] * 1000:.0f} ms (a {wall * 1000:.0f} ms gap: "
+        f"{waiting * 1000:.0f} ms waiting for a CPU, {cpu * 1000:.0f} ms of CPU); "
+        f"longest gap {max(g[0] for g in gaps) * 1000:.0f} ms; {len(ticks)} ticks in {elapsed:.1f} s"
+    )
     print(f"{backend.kind}: {report}")
     assert stalls[worst] < MAX_STALL, report

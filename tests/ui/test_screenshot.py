@@ -60,7 +60,7 @@ def test_dragging_on_the_overlay_cuts_that_region_at_full_resolution(qtbot, rati
     got = to_array(picked.args[0])
     scale = round(ratio)
     assert got.shape == (51 * scale, 101 * scale, 3)
-    assert np.array_equal(got, gradient(800, 600)[20 * scale: 71 * scale, 10 * scale: 111 * scale])
+    assert np.array_equal(got, gradient(800, 600)[20 * scale : 71 * scale, 10 * scale : 111 * scale])
     assert not picker.active and not overlay.isVisible()
 
 
@@ -150,8 +150,9 @@ def test_the_region_is_recognised_in_a_worker_thread_and_translated_in_the_popup
 def test_a_region_without_text_says_so(qtbot, make_app, fake_backend):
     app = make_app(fake_backend, recognise=FakeOcr(""), grab=lambda: [screen_of(gradient(400, 300))])
     choose_region(qtbot, app)
-    qtbot.waitUntil(lambda: app.popup.status.text() == "No text was found in the selected region.",
-                    timeout=TRANSLATE_TIMEOUT)
+    qtbot.waitUntil(
+        lambda: app.popup.status.text() == "No text was found in the selected region.", timeout=TRANSLATE_TIMEOUT
+    )
     assert app.popup.isVisible() and app.popup.text() == ""
 
 
@@ -183,7 +184,7 @@ def test_real_ocr_of_a_captured_screen_reaches_the_popup(qtbot, make_app, fake_b
     said = "Good morning. The weather is fine today."
     screen = np.full((300, 700, 3), 255, np.uint8)
     text = draw_lines([said], pixels=18)
-    screen[100:100 + text.shape[0], 50:50 + text.shape[1]] = text
+    screen[100 : 100 + text.shape[0], 50 : 50 + text.shape[1]] = text
     app = make_app(fake_backend, grab=lambda: [screen_of(screen, 2.0)])  # HiDPI: 350 × 150 logical
     choose_region(qtbot, app, QPoint(20, 40), QPoint(340, 90))
     qtbot.waitUntil(lambda: app.popup.text().endswith("。"), timeout=TRANSLATE_TIMEOUT)

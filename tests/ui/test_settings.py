@@ -44,8 +44,18 @@ def test_missing_file_gives_defaults(ui_dirs):
 
 
 def test_round_trip_is_atomic(ui_dirs):
-    custom = Settings(beams=2, max_length=128, threads=1, translate_as_you_type=False, target_variant="yue",
-                      ui_language="en", theme="dark", hotkey=DOUBLE_COPY, start_in_tray=True, history=False)
+    custom = Settings(
+        beams=2,
+        max_length=128,
+        threads=1,
+        translate_as_you_type=False,
+        target_variant="yue",
+        ui_language="en",
+        theme="dark",
+        hotkey=DOUBLE_COPY,
+        start_in_tray=True,
+        history=False,
+    )
     save_settings(custom)
     assert load_settings() == custom
     leftovers = [p.name for p in settings_path().parent.iterdir() if p.name != "settings.json"]
@@ -63,10 +73,19 @@ def test_corrupt_or_foreign_files_give_defaults(ui_dirs):
 def test_bad_fields_fall_back_one_by_one(ui_dirs):
     path = settings_path()
     path.parent.mkdir(parents=True)
-    path.write_text(json.dumps({
-        "beams": "four", "max_length": 64, "threads": -3, "translate_as_you_type": 1, "theme": "purple",
-        "ui_language": "zh_CN", "unknown_key": 42,
-    }))
+    path.write_text(
+        json.dumps(
+            {
+                "beams": "four",
+                "max_length": 64,
+                "threads": -3,
+                "translate_as_you_type": 1,
+                "theme": "purple",
+                "ui_language": "zh_CN",
+                "unknown_key": 42,
+            }
+        )
+    )
     loaded = load_settings()
     assert loaded == Settings(max_length=64, ui_language="zh_CN")
 
@@ -80,7 +99,10 @@ def test_out_of_range_numbers_are_clamped_with_a_log_line(ui_dirs, caplog):
     with caplog.at_level(logging.WARNING, logger="fanyi.ui.settings"):
         loaded = load_settings()
     assert (loaded.beams, loaded.max_length, loaded.threads) == (
-        limits.MAX_BEAMS, limits.MAX_DECODE_LENGTH, limits.max_threads())
+        limits.MAX_BEAMS,
+        limits.MAX_DECODE_LENGTH,
+        limits.max_threads(),
+    )
     assert len(caplog.records) == 3 and all("using" in r.getMessage() for r in caplog.records)
     DecodeOptions(beams=loaded.beams, max_length=loaded.max_length)  # what the app builds from them is valid
     path.write_text(json.dumps({"beams": limits.MAX_BEAMS, "threads": limits.max_threads()}))
@@ -100,8 +122,14 @@ def test_the_dialog_offers_no_more_than_the_limits(qtbot, ui_dirs):
 
 def test_settings_survive_a_restart(qtbot, make_app, fake_backend):
     first = make_app(fake_backend)
-    changed = dataclasses.replace(first.settings.current, beams=2, translate_as_you_type=False, target_variant="cmn_Hant",
-                                  hotkey="Ctrl+Shift+Y", history=False)
+    changed = dataclasses.replace(
+        first.settings.current,
+        beams=2,
+        translate_as_you_type=False,
+        target_variant="cmn_Hant",
+        hotkey="Ctrl+Shift+Y",
+        history=False,
+    )
     first.settings.apply(changed)
     first.shutdown()
 
@@ -161,14 +189,17 @@ def test_download_addresses_are_checked_before_they_are_kept(qtbot, ui_dirs):
     dialog.accept()
     assert dialog.result() == dialog.DialogCode.Accepted
     kept = dialog.result_settings()
-    assert (kept.download_mirror, kept.catalog_url) == ("https://mirror.example.cn/packs/",
-                                                        "https://example.org/catalog.json")
+    assert (kept.download_mirror, kept.catalog_url) == (
+        "https://mirror.example.cn/packs/",
+        "https://example.org/catalog.json",
+    )
 
 
 def test_a_hand_edited_address_that_is_not_http_is_dropped_on_load(ui_dirs):
     settings_path().parent.mkdir(parents=True)
-    settings_path().write_text('{"download_mirror": "file:///etc", "catalog_url": "https://ok.example/c.json"}',
-                               encoding="utf-8")
+    settings_path().write_text(
+        '{"download_mirror": "file:///etc", "catalog_url": "https://ok.example/c.json"}', encoding="utf-8"
+    )
     loaded = load_settings()
     assert (loaded.download_mirror, loaded.catalog_url) == ("", "https://ok.example/c.json")
 
@@ -176,8 +207,15 @@ def test_a_hand_edited_address_that_is_not_http_is_dropped_on_load(ui_dirs):
 def test_remembered_languages_round_trip_and_bad_entries_are_dropped(ui_dirs):
     save_settings(Settings(pack_languages={"nllb": ["eng_Latn", "zho_Hant"]}))
     assert load_settings().pack_languages == {"nllb": ["eng_Latn", "zho_Hant"]}
-    settings_path().write_text(json.dumps({"beams": 3, "pack_languages": {
-        "good": ["en_XX", "zh_CN"], "short": ["en"], "numbers": [1, 2], "text": "en→zh"}}), encoding="utf-8")
+    settings_path().write_text(
+        json.dumps(
+            {
+                "beams": 3,
+                "pack_languages": {"good": ["en_XX", "zh_CN"], "short": ["en"], "numbers": [1, 2], "text": "en→zh"},
+            }
+        ),
+        encoding="utf-8",
+    )
     loaded = load_settings()
     assert loaded.pack_languages == {"good": ["en_XX", "zh_CN"]} and loaded.beams == 3
     settings_path().write_text(json.dumps({"pack_languages": ["not", "a", "dict"]}), encoding="utf-8")
@@ -188,12 +226,25 @@ def test_the_dialog_is_in_tabs_with_every_field_where_a_user_looks(qtbot, ui_dir
     dialog = SettingsDialog(Settings(), tray_available=True)
     qtbot.addWidget(dialog)
     where = {
-        "Translation": [dialog.beams, dialog.max_length, dialog.threads, dialog.as_you_type, dialog.variant,
-                        dialog.history],
+        "Translation": [
+            dialog.beams,
+            dialog.max_length,
+            dialog.threads,
+            dialog.as_you_type,
+            dialog.variant,
+            dialog.history,
+        ],
         "Appearance": [dialog.language, dialog.theme, dialog.text_size],
-        "Shortcuts & tray": [dialog.hotkey_mode, dialog.hotkey_keys, dialog.hotkey_note, dialog.screenshot_keys,
-                             dialog.screenshot_note, dialog.start_at_login,
-                             dialog.start_in_tray, dialog.close_to_tray],
+        "Shortcuts & tray": [
+            dialog.hotkey_mode,
+            dialog.hotkey_keys,
+            dialog.hotkey_note,
+            dialog.screenshot_keys,
+            dialog.screenshot_note,
+            dialog.start_at_login,
+            dialog.start_in_tray,
+            dialog.close_to_tray,
+        ],
         "Downloads": [dialog.mirror, dialog.catalog_url, dialog.download_note],
         "Other apps": [dialog.api_enabled, dialog.api_port, dialog.api_key, dialog.api_address, dialog.api_deeplx],
         "Glossary": [dialog.glossary_tab.table, dialog.glossary_tab.import_button],
@@ -204,7 +255,7 @@ def test_the_dialog_is_in_tabs_with_every_field_where_a_user_looks(qtbot, ui_dir
 
 
 def test_the_options_say_what_they_do(qtbot, ui_dirs):
-    """"Beams", "Maximum length" and "CPU threads" meant nothing to most users."""
+    """ "Beams", "Maximum length" and "CPU threads" meant nothing to most users."""
     dialog = SettingsDialog(Settings(), tray_available=True)
     qtbot.addWidget(dialog)
     form = dialog.translation_tab
@@ -321,7 +372,7 @@ def test_the_hotkey_takes_the_selection_when_asked_and_there_is_one(make_app, ui
 
 @pytest.mark.parametrize("language", ["en", "zh_CN"])
 def test_every_caption_keeps_its_distance_from_its_field(qtbot, ui_dirs, language):
-    """"LibreTranslate、DeepL" touched its field in the Chinese UI."""
+    """ "LibreTranslate、DeepL" touched its field in the Chinese UI."""
     from PySide6.QtWidgets import QFormLayout
 
     from fanyi.ui import i18n

@@ -22,8 +22,9 @@ class Running:
     """A first Fanyi in its own process, and the lines it prints."""
 
     def __init__(self, env: dict[str, str], *args: str) -> None:
-        self.process = subprocess.Popen([sys.executable, str(HARNESS), *args], env=env, stdout=subprocess.PIPE,
-                                        stderr=subprocess.DEVNULL, text=True)
+        self.process = subprocess.Popen(
+            [sys.executable, str(HARNESS), *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+        )
         self.lines: queue.Queue[str] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -52,8 +53,9 @@ def env(ui_dirs) -> dict[str, str]:
 
 
 def launch(env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "fanyi", *args], env=env, capture_output=True, text=True,
-                          timeout=WAIT_S)
+    return subprocess.run(
+        [sys.executable, "-m", "fanyi", *args], env=env, capture_output=True, text=True, timeout=WAIT_S
+    )
 
 
 def test_a_second_launch_brings_the_running_window_forward_and_exits(env):

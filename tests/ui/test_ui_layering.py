@@ -10,8 +10,7 @@ from pathlib import Path
 
 UI = Path(__file__).resolve().parents[2] / "app" / "fanyi" / "ui"
 FILES = sorted(UI.rglob("*.py"))
-MODULES = [".".join(("fanyi", "ui", *p.relative_to(UI).with_suffix("").parts)).removesuffix(".__init__")
-           for p in FILES]
+MODULES = [".".join(("fanyi", "ui", *p.relative_to(UI).with_suffix("").parts)).removesuffix(".__init__") for p in FILES]
 
 
 def test_importing_the_ui_loads_no_onnxruntime():
@@ -22,8 +21,9 @@ def test_importing_the_ui_loads_no_onnxruntime():
         " or m == 'fanyi.engine.translator'))\n"
     )
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(UI.parents[1]))
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=120,
-                         check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=120, check=True
+    )
     assert out.stdout.strip() == "[]"
 
 

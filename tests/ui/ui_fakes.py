@@ -60,7 +60,9 @@ class FakeTranslator:
     @staticmethod
     def words(sentence: str, target: str | None, convert: str | None = None) -> list[str]:
         # Taiwan's and Hong Kong's Traditional (OpenCC, which the engine applies) marked as the tokens are
-        mark = {"cmn_Hant": "繁", "yue": "粤"}.get(target or "", "") or {"zh-TW": "台", "zh-HK": "港"}.get(convert or "", "")
+        mark = {"cmn_Hant": "繁", "yue": "粤"}.get(target or "", "") or {"zh-TW": "台", "zh-HK": "港"}.get(
+            convert or "", ""
+        )
         return [mark + w.strip(".,!?").upper() for w in sentence.split()] + ["。"]
 
     def _pieces(self, text: str, options: DecodeOptions | None, cancel: CancelToken | None, slow: bool):

@@ -1,12 +1,12 @@
 """Document translation: a translated copy of a file with its layout intact.
 
-    from fanyi.documents import translate_document
-    result = translate_document(Path("book.docx"), translator, bilingual=True)
-    print(result.output, result.report.summary())
+from fanyi.documents import translate_document
+result = translate_document(Path("book.docx"), translator, bilingual=True)
+print(result.output, result.report.summary())
 """
 
 from .base import (
-CorruptDocument,
+    CorruptDocument,
     DocumentError,
     DocumentHandler,
     DocumentTooLarge,

@@ -28,8 +28,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bilingual", action="store_true", help="each paragraph followed by its translation (双语对照)"
     )
-    parser.add_argument("--target", metavar="LANG", help="target language (as for fanyi translate: zh, zh-TW, zh-HK, "
-                                                         "fr, or a pack's own code such as cmn_Hans)")
+    parser.add_argument(
+        "--target",
+        metavar="LANG",
+        help="target language (as for fanyi translate: zh, zh-TW, zh-HK, fr, or a pack's own code such as cmn_Hans)",
+    )
     parser.add_argument("--source", metavar="LANG", help="source language of an mBART-50/M2M100/NLLB pack, e.g. en_XX")
 
 
@@ -69,8 +72,12 @@ class ProgressBar:
             self._shown = False
 
 
-def run(args: argparse.Namespace, translator_factory: Callable[[], TextTranslator],
-        options: DecodeOptions | None = None, glossary: Glossary | None = None) -> int:
+def run(
+    args: argparse.Namespace,
+    translator_factory: Callable[[], TextTranslator],
+    options: DecodeOptions | None = None,
+    glossary: Glossary | None = None,
+) -> int:
     """Translate every input; 0 when all were translated completely, 1 otherwise, 2 for a usage error.
     ``options``: the languages as the router chose them; without, --target and --source as given."""
     inputs: list[Path] = args.inputs

@@ -43,7 +43,6 @@ BATCH_UNITS = 16
 BATCH_CHARS = 4_000
 
 
-
 @dataclass(frozen=True)
 class JobResult:
     output: Path
@@ -124,8 +123,9 @@ def translate_document(
     if dst is None or Path(dst).is_dir():
         folder = None if dst is None else Path(dst)
         # Taiwan's or Hong Kong's Traditional (OpenCC) named as such: name.zh-TW.ext
-        language = (options.convert if options is not None else None) or \
-            output_language(translator, options.target if options is not None else None)
+        language = (options.convert if options is not None else None) or output_language(
+            translator, options.target if options is not None else None
+        )
         dst = output_path_for(src, language, folder)
         names, replace = _output_names(src, language, folder), False  # numbered names never replace
     else:
@@ -147,8 +147,12 @@ def translate_document(
     results = translating.results(document.units())
     try:
         with staged(dst) as stage:
-            document.write(cast(BinaryIO, stage.file), results, bilingual=bilingual,  # staged "wb"
-                           target_lang=document_language(translator, options))
+            document.write(
+                cast(BinaryIO, stage.file),
+                results,
+                bilingual=bilingual,  # staged "wb"
+                target_lang=document_language(translator, options),
+            )
             if report.translated == 0:
                 reason = report.failed[0].reason if report.failed else "no translation came back"
                 raise TranslationFailed(src, f"None of the text in {src} could be translated: {reason}.")

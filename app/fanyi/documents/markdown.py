@@ -146,8 +146,12 @@ def _fenced_code(reader: _Reader) -> Iterator[Block]:
     while (line := reader.peek()) is not None:
         yield from chunks.add(reader.take(), _code_block)
         closing = _FENCE.match(line.content)
-        if (closing and closing.group(1)[0] == fence[0] and len(closing.group(1)) >= len(fence)
-                and not line.content[closing.end() :].strip()):
+        if (
+            closing
+            and closing.group(1)[0] == fence[0]
+            and len(closing.group(1)) >= len(fence)
+            and not line.content[closing.end() :].strip()
+        ):
             break
     yield _code_block(chunks.lines)
 

@@ -121,9 +121,7 @@ class OfficeDocument:
     def units(self) -> Iterator[Unit]:
         return (unit_of(paragraph, where) for _, paragraph, where in self._paragraphs)
 
-    def write(
-        self, out: BinaryIO, translations: Iterator[str | None], *, bilingual: bool, target_lang: str
-    ) -> None:
+    def write(self, out: BinaryIO, translations: Iterator[str | None], *, bilingual: bool, target_lang: str) -> None:
         changed: set[str] = set()
         for name, paragraph, _ in self._paragraphs:
             translation = next(translations)

@@ -43,8 +43,12 @@ _CHUNK = 1 << 20
 # Internal entities are resolved (Word refuses a part that uses one without its DOCTYPE, and the
 # DOCTYPE is not written back); libxml2's limits stay on (no huge_tree), so an entity expansion
 # bomb is refused; external entities and the network are never touched.
-_PARSER = etree.XMLParser(resolve_entities="internal",  # type: ignore[arg-type]  # lxml 5 has it; lxml-stubs 0.5 not
-                          no_network=True, load_dtd=False, remove_blank_text=False)
+_PARSER = etree.XMLParser(
+    resolve_entities="internal",  # type: ignore[arg-type]  # lxml 5 has it; lxml-stubs 0.5 not
+    no_network=True,
+    load_dtd=False,
+    remove_blank_text=False,
+)
 # What zipfile raises on a damaged archive (a bad header, an unknown compression method, a bad CRC,
 # a name that is not UTF-8 although flagged so, a truncated stream; an offset that cannot be
 # sought is an OSError, which while writing the copy is the output's problem instead).

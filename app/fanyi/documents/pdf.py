@@ -143,7 +143,7 @@ def _paragraphs(path: Path) -> tuple[list[tuple[int, str]], list[int]]:
 
 
 def _pages(numbers: list[int]) -> str:
-    """"page 3 has" or "pages 1–4, 7 have": runs of consecutive numbers joined."""
+    """ "page 3 has" or "pages 1–4, 7 have": runs of consecutive numbers joined."""
     runs: list[list[int]] = []
     for number in numbers:
         if runs and number == runs[-1][-1] + 1:
@@ -155,8 +155,9 @@ def _pages(numbers: list[int]) -> str:
 
 
 class PdfDocument:
-    def __init__(self, path: Path, cancel: CancelToken | None = None,
-                 progress: Callable[[int, int], None] | None = None) -> None:
+    def __init__(
+        self, path: Path, cancel: CancelToken | None = None, progress: Callable[[int, int], None] | None = None
+    ) -> None:
         self._path = path
         self._paragraphs, textless = _paragraphs(path)
         self.notes: tuple[str, ...] = (LAYOUT_NOTE,)
@@ -166,8 +167,10 @@ class PdfDocument:
             recognised = pdfocr.recognise_pages(path, textless, cancel, progress)
         except ocr.OcrUnavailable as error:
             if not self._paragraphs:
-                raise NoTextFound(path, f"{path} has no text layer (it looks like a scanned PDF), and it cannot be "
-                                        f"recognised: {error}.") from error
+                raise NoTextFound(
+                    path,
+                    f"{path} has no text layer (it looks like a scanned PDF), and it cannot be recognised: {error}.",
+                ) from error
             self.notes += (f"{_pages(textless)} no text layer and were left out: {error}",)
             return
         if recognised:
@@ -175,8 +178,9 @@ class PdfDocument:
         cleaned = [(page, _NOT_XML.sub("", text)) for page, text in recognised]
         self._paragraphs = sorted(self._paragraphs + cleaned, key=lambda item: item[0])
         if not self._paragraphs:
-            raise NoTextFound(path, f"{path} has no text layer (it looks like a scanned PDF), and OCR found no "
-                                    "text on its pages.")
+            raise NoTextFound(
+                path, f"{path} has no text layer (it looks like a scanned PDF), and OCR found no text on its pages."
+            )
 
     def units(self) -> Iterator[Unit]:
         return (Unit(text, f"page {page}") for page, text in self._paragraphs)
@@ -198,6 +202,7 @@ class PdfDocument:
         document.save(out)
 
 
-def open_document(path: Path, cancel: CancelToken | None = None,
-                  progress: Callable[[int, int], None] | None = None) -> PdfDocument:
+def open_document(
+    path: Path, cancel: CancelToken | None = None, progress: Callable[[int, int], None] | None = None
+) -> PdfDocument:
     return PdfDocument(path, cancel, progress)

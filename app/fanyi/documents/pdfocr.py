@@ -48,8 +48,11 @@ def recognise_pages(
     Raises OcrUnavailable without the models, DocumentTooLarge past the limits, Cancelled.
     """
     if len(pages) > MAX_OCR_PAGES:
-        raise too_large(path, f"{len(pages):,} of its pages have no text layer; Fanyi recognises at most "
-                              f"{MAX_OCR_PAGES:,} scanned pages in one document")
+        raise too_large(
+            path,
+            f"{len(pages):,} of its pages have no text layer; Fanyi recognises at most "
+            f"{MAX_OCR_PAGES:,} scanned pages in one document",
+        )
     import pypdfium2  # loaded only for a scan: a text PDF needs no renderer
 
     recogniser = ocr.Recogniser()  # before rendering anything: missing models are said at once
@@ -72,14 +75,18 @@ def recognise_pages(
                 finally:
                     page.close()
             except pypdfium2.PdfiumError as error:
-                raise CorruptDocument(path, f"{path}: page {number} could not be rendered for OCR "
-                                            f"({describe(error)}).") from error
+                raise CorruptDocument(
+                    path, f"{path}: page {number} could not be rendered for OCR ({describe(error)})."
+                ) from error
             found += [(number, text) for text in ocr.paragraphs(recogniser(image))]
             if progress is not None:
                 progress(done + 1, len(pages))
             if time.monotonic() - began > MAX_OCR_SECONDS:
-                raise too_large(path, f"recognising its scanned pages took longer than {MAX_OCR_SECONDS // 60} "
-                                      f"minutes ({done + 1} of {len(pages)} done)")
+                raise too_large(
+                    path,
+                    f"recognising its scanned pages took longer than {MAX_OCR_SECONDS // 60} "
+                    f"minutes ({done + 1} of {len(pages)} done)",
+                )
     finally:
         document.close()
     return found

@@ -14,8 +14,11 @@ def keep_reason(text: str, target_lang: str) -> str | None:
     if looks_like_code(text):
         return "code or URL"
     script = target_script(target_lang)
-    if (script is not None and script[0].search(text) is not None
-            and len(script[0].findall(text)) * 2 >= len(_LETTER.findall(text))):
+    if (
+        script is not None
+        and script[0].search(text) is not None
+        and len(script[0].findall(text)) * 2 >= len(_LETTER.findall(text))
+    ):
         return f"already {script[1]}"
     return None
 

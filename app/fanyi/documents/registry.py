@@ -26,11 +26,13 @@ class Format:
     # takes the job's cancel token and a progress callback (pages done, pages to do).
     slow_open: bool = False
 
-    def open(self, path: Path, cancel: CancelToken | None = None, progress: ProgressCallback | None = None
-             ) -> DocumentHandler:
+    def open(
+        self, path: Path, cancel: CancelToken | None = None, progress: ProgressCallback | None = None
+    ) -> DocumentHandler:
         module = importlib.import_module(f"{__package__}.{self.module}")
-        handler: DocumentHandler = (module.open_document(path, cancel, progress) if self.slow_open
-                                    else module.open_document(path))
+        handler: DocumentHandler = (
+            module.open_document(path, cancel, progress) if self.slow_open else module.open_document(path)
+        )
         return handler
 
 

@@ -127,8 +127,9 @@ def read_lines(path: Path, codec: str) -> Iterator[str]:
         for number, line in enumerate(iter(lambda: handle.readline(MAX_LINE_CHARS + 2), ""), 1):
             if len(line.rstrip("\r\n")) > MAX_LINE_CHARS:
                 raise DocumentTooLarge(
-                    path, f"{path} has a line longer than {MAX_LINE_CHARS:,} characters (line {number}); "
-                    "Fanyi reads text files a line at a time."
+                    path,
+                    f"{path} has a line longer than {MAX_LINE_CHARS:,} characters (line {number}); "
+                    "Fanyi reads text files a line at a time.",
                 )
             yield line
 

@@ -53,24 +53,37 @@ class CausalRunner:
         self.vocab_size = arch["vocab_size"]
         self.max_positions = arch["max_positions"]
         self.pad_id = pack.special_ids["pad"]
-        self.cache_names = [(f"past_{kind}_{i}", f"present_{kind}_{i}")
-                            for i in range(self.layers) for kind in ("key", "value")]
+        self.cache_names = [
+            (f"past_{kind}_{i}", f"present_{kind}_{i}") for i in range(self.layers) for kind in ("key", "value")
+        ]
         cache = [None, self.kv_heads, None, self.head_dim]
         rows, one = [None], [1]
         graph = "decoder.onnx"
         session = pack.load(graph, lambda path: open_session(path, thread_count(threads)))
-        check_interface(session, pack.file(graph),
-                        {"input_ids": [None, None], "query_lengths": rows, "seqlens_k": rows,
-                         "total_sequence_length": [], "top_k": one,
-                         **dict.fromkeys([past for past, _ in self.cache_names], cache)},
-                        {"logits": [None, None], "top_ids": [None, None],
-                         **dict.fromkeys([present for _, present in self.cache_names], cache)})
+        check_interface(
+            session,
+            pack.file(graph),
+            {
+                "input_ids": [None, None],
+                "query_lengths": rows,
+                "seqlens_k": rows,
+                "total_sequence_length": [],
+                "top_k": one,
+                **dict.fromkeys([past for past, _ in self.cache_names], cache),
+            },
+            {
+                "logits": [None, None],
+                "top_ids": [None, None],
+                **dict.fromkeys([present for _, present in self.cache_names], cache),
+            },
+        )
         self.session = session
         self.logits_width = logits_width(session, pack.file(graph), self.vocab_size)
         self._prefixes: OrderedDict[tuple[int, ...], list[np.ndarray]] = OrderedDict()
 
-    def encode(self, sequences: list[list[int]], beams: int = 1, max_steps: int = INITIAL_STEPS,
-               prefix: Sequence[int] = ()) -> CausalDecoding:
+    def encode(
+        self, sequences: list[list[int]], beams: int = 1, max_steps: int = INITIAL_STEPS, prefix: Sequence[int] = ()
+    ) -> CausalDecoding:
         """The decoding state of these prompts (run at the first step), for at most `max_steps` new tokens."""
         if beams != 1:
             raise ValueError("decoder-only packs decode greedily (one beam)")
@@ -94,7 +107,7 @@ class CausalRunner:
             return self._prefixes[prefix]
         state = CausalDecoding(self, [list(prefix)], None, 1)
         state.run(np.zeros((1, 1), np.int64))
-        kept = [np.ascontiguousarray(c[0, :, :len(prefix)]) for c in state.cache]
+        kept = [np.ascontiguousarray(c[0, :, : len(prefix)]) for c in state.cache]
         self._prefixes[prefix] = kept
         if len(self._prefixes) > PREFIXES_KEPT:
             self._prefixes.popitem(last=False)
@@ -108,8 +121,7 @@ class CausalDecoding:
     later run() appends one token per row. What run() returns lives in buffers the next run() overwrites.
     """
 
-    def __init__(self, runner: CausalRunner, prompts: list[list[int]], prefix: list[np.ndarray] | None,
-                 max_steps: int):
+    def __init__(self, runner: CausalRunner, prompts: list[list[int]], prefix: list[np.ndarray] | None, max_steps: int):
         self._runner = runner
         self._binding = runner.session.io_binding()
         self._prompts = prompts
@@ -119,8 +131,10 @@ class CausalDecoding:
         longest = max(len(p) for p in prompts)
         self._max_capacity = min(runner.max_positions, longest + max(1, max_steps))
         self._capacity = min(self._max_capacity, longest + INITIAL_STEPS)
-        self.cache = [np.zeros((len(prompts), runner.kv_heads, self._capacity, runner.head_dim), np.float32)
-                      for _ in runner.cache_names]
+        self.cache = [
+            np.zeros((len(prompts), runner.kv_heads, self._capacity, runner.head_dim), np.float32)
+            for _ in runner.cache_names
+        ]
         self._top_k = self._bind_input("top_k", np.zeros(1, np.int64))
         self._total = self._bind_input("total_sequence_length", np.zeros((), np.int32))
         self._bind_rows()
@@ -173,7 +187,7 @@ class CausalDecoding:
         else:
             self._prefill()
             self.started = True
-        return StepOutput(self._logits[:, :self._runner.vocab_size], None, self._top_ids)
+        return StepOutput(self._logits[:, : self._runner.vocab_size], None, self._top_ids)
 
     def _execute(self, chunk: np.ndarray, valid: np.ndarray) -> None:
         self._bind_tokens(chunk)
@@ -193,7 +207,7 @@ class CausalDecoding:
         valid = np.array([len(p) - start for p in self._prompts], np.int32)
         chunk = np.full((self.sources, int(valid.max())), self._runner.pad_id, np.int64)
         for row, prompt in enumerate(self._prompts):
-            chunk[row, :valid[row]] = prompt[start:]
+            chunk[row, : valid[row]] = prompt[start:]
         self._execute(chunk, valid)
         self._prompts = []
 
@@ -218,7 +232,7 @@ class CausalDecoding:
         grown = []
         for cache in self.cache:
             out = np.zeros(cache.shape[:2] + (capacity,) + cache.shape[3:], np.float32)
-            out[:, :, :self._capacity] = cache
+            out[:, :, : self._capacity] = cache
             grown.append(out)
         self.cache, self._capacity = grown, capacity
         self._bind_rows()

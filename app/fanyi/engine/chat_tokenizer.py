@@ -46,16 +46,25 @@ def check_chat_tokenizer(path: Path) -> HFTokenizer:
     decoder = tok.decoder
     kinds = _decoder_kinds(json.loads(decoder.__getstate__()) if decoder else None)
     if unknown := [k for k in kinds if k not in APPEND_ONLY_DECODERS]:
-        raise ChatTokenizerError(f"tokenizer.json decoder {unknown[0]!r} is not supported "
-                                 f"(supported: {', '.join(sorted(APPEND_ONLY_DECODERS))})")
+        raise ChatTokenizerError(
+            f"tokenizer.json decoder {unknown[0]!r} is not supported "
+            f"(supported: {', '.join(sorted(APPEND_ONLY_DECODERS))})"
+        )
     return tok
 
 
 class ChatTokenizer:
     strips = True  # a translation has no surrounding whitespace
 
-    def __init__(self, path: Path, prompts: Prompts, strip: StripRule, eos_ids: Sequence[int], *,
-                 clean_up_tokenization_spaces: bool = False) -> None:
+    def __init__(
+        self,
+        path: Path,
+        prompts: Prompts,
+        strip: StripRule,
+        eos_ids: Sequence[int],
+        *,
+        clean_up_tokenization_spaces: bool = False,
+    ) -> None:
         self._tok = check_chat_tokenizer(path)
         self._tok.no_truncation()
         self._tok.no_padding()
@@ -123,12 +132,12 @@ class IncrementalDecoder:
         visible = self._visible(final=False)
         if not visible.startswith(self._shown):  # cannot happen with an append-only decoder
             return ""
-        delta, self._shown = visible[len(self._shown):], visible
+        delta, self._shown = visible[len(self._shown) :], visible
         return delta
 
     def finish(self) -> str:
         """The rest of the text; the decoder is then ready for a new sequence."""
         final = self._visible(final=True)
-        rest = final[len(self._shown):] if final.startswith(self._shown) else ""
+        rest = final[len(self._shown) :] if final.startswith(self._shown) else ""
         self._ids, self._shown = [], ""
         return rest

@@ -27,7 +27,7 @@ def convert_stream(events: Iterable[StreamEvent], region: str) -> Iterator[Strea
         if isinstance(event, str):
             source += event
         elif isinstance(event, Rewind):
-            source = source[:len(source) - event.chars]
+            source = source[: len(source) - event.chars]
             while settled[-1][0] > len(source):
                 settled.pop()
         else:

@@ -86,9 +86,9 @@ def copies_ending_at(items: Sequence[Hashable], end: int, period: int, enough: i
     """How many copies of items[end - period:end] stand back to back ending at `end` (counting stops at `enough`)."""
     if period > end:
         return 0
-    unit = items[end - period:end]
+    unit = items[end - period : end]
     copies = 1
-    while copies < enough and (start := end - (copies + 1) * period) >= 0 and items[start:start + period] == unit:
+    while copies < enough and (start := end - (copies + 1) * period) >= 0 and items[start : start + period] == unit:
         copies += 1
     return copies
 
@@ -153,7 +153,7 @@ class SentenceCheck:
             return finding
         if not text.strip():
             return Finding(EMPTY)
-        period, copies = whole_repetition(ids[:self._length(ids)])
+        period, copies = whole_repetition(ids[: self._length(ids)])
         if copies > self.source_run:
             return Finding(LOOP, min(GUARD_NGRAM, period))  # "男性 男性": the unit may not come twice
         return None
@@ -164,7 +164,11 @@ def guarded(options: DecodeOptions | None, finding: Finding, most_tokens: int, m
     found, a repetition penalty that steers away from the tokens the loop was made of, at most one
     token past the length bound (so a runaway shows as one), and at least one token."""
     o = options or DecodeOptions()
-    return replace(o, no_repeat_ngram_size=min(o.no_repeat_ngram_size or finding.ngram, finding.ngram),
-                   repetition_penalty=max(o.repetition_penalty or 1.0, GUARD_REPETITION_PENALTY),
-                   min_length=max(o.min_length or 0, 2), max_length=None,
-                   max_new_tokens=max(1, min(most_tokens + 2, max_new_tokens)))
+    return replace(
+        o,
+        no_repeat_ngram_size=min(o.no_repeat_ngram_size or finding.ngram, finding.ngram),
+        repetition_penalty=max(o.repetition_penalty or 1.0, GUARD_REPETITION_PENALTY),
+        min_length=max(o.min_length or 0, 2),
+        max_length=None,
+        max_new_tokens=max(1, min(most_tokens + 2, max_new_tokens)),
+    )

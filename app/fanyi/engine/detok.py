@@ -55,7 +55,7 @@ def _safe_split(s: str) -> int:
     """
     for k in range(len(s), 0, -1):
         last = s[k - 1]
-        if (last != " " and last not in _CONTINUED) or " " not in s[max(0, k - 3):k]:
+        if (last != " " and last not in _CONTINUED) or " " not in s[max(0, k - 3) : k]:
             return k
         if _inert(s, k - 1) or (k < len(s) and _inert(s, k)):
             return k

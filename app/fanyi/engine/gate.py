@@ -57,8 +57,14 @@ class TranslatorGate:
             return len(self._waiting)
 
     @contextmanager
-    def use(self, cancel: CancelToken | None = None, *, urgent: bool = False,
-            max_waiting: int | None = None, timeout: float | None = None) -> Iterator[Any]:
+    def use(
+        self,
+        cancel: CancelToken | None = None,
+        *,
+        urgent: bool = False,
+        max_waiting: int | None = None,
+        timeout: float | None = None,
+    ) -> Iterator[Any]:
         """Wait for the turn, then hold the translator (None when no model is loaded) until the block ends.
 
         Raises Busy at once when ``max_waiting`` callers already wait, TimedOut after waiting
@@ -99,8 +105,9 @@ class TranslatorGate:
             self._translator = translator
             self._release()
 
-    def _wait_for_turn(self, ticket: _Ticket, cancel: CancelToken | None, max_waiting: int | None,
-                       timeout: float | None) -> None:
+    def _wait_for_turn(
+        self, ticket: _Ticket, cancel: CancelToken | None, max_waiting: int | None, timeout: float | None
+    ) -> None:
         deadline = None if timeout is None else time.monotonic() + timeout
         with self._changed:
             crowded = max_waiting is not None and len(self._waiting) >= max_waiting

@@ -46,7 +46,7 @@ def needs_reduced_range() -> bool:
 
 
 def _read(blob: np.ndarray, entry: dict[str, Any]) -> np.ndarray:
-    raw = blob[entry["offset"]:entry["offset"] + entry["length"]]
+    raw = blob[entry["offset"] : entry["offset"] + entry["length"]]
     array: np.ndarray = raw.view(np.dtype(entry["dtype"])).reshape(entry["shape"])
     return array
 

@@ -29,8 +29,10 @@ class TokenizerFileError(ValueError):
 def _metaspace_drops_first_space(decoder: dict[str, Any] | None) -> bool:
     """Whether the decoder is a Metaspace one (which one), else TokenizerFileError."""
     if not decoder or decoder.get("type") != "Metaspace" or decoder.get("replacement") != SPIECE_UNDERLINE:
-        raise TokenizerFileError(f"tokenizer.json decoder {decoder and decoder.get('type')!r} is not supported "
-                                 "(mBART-50 and NLLB use Metaspace)")
+        raise TokenizerFileError(
+            f"tokenizer.json decoder {decoder and decoder.get('type')!r} is not supported "
+            "(mBART-50 and NLLB use Metaspace)"
+        )
     if "prepend_scheme" in decoder:
         return bool(decoder["prepend_scheme"] != "never")
     return bool(decoder.get("add_prefix_space", True))  # files written by tokenizers < 0.14
@@ -39,8 +41,15 @@ def _metaspace_drops_first_space(decoder: dict[str, Any] | None) -> bool:
 class JsonTokenizer:
     strips = False  # decode() keeps outer spaces but one leading one (see detok.StreamDecoder)
 
-    def __init__(self, path: Path, languages: dict[str, int], *, eos_token: str = "</s>",
-                 source_token_position: str = "prefix", clean_up_tokenization_spaces: bool = False) -> None:
+    def __init__(
+        self,
+        path: Path,
+        languages: dict[str, int],
+        *,
+        eos_token: str = "</s>",
+        source_token_position: str = "prefix",
+        clean_up_tokenization_spaces: bool = False,
+    ) -> None:
         self._tok = HFTokenizer.from_file(str(path))
         decoder = self._tok.decoder
         self.drops_first_space = _metaspace_drops_first_space(json.loads(decoder.__getstate__()) if decoder else None)

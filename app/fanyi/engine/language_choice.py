@@ -66,8 +66,10 @@ def pick_languages(pack: PackView, options: DecodeOptions | None) -> tuple[str, 
     source = options.source if options else None
     if source is None:
         if len(sources) != 1:
-            raise ValueError(f"the model {pack.name} translates from {len(sources)} languages: "
-                             f"name the source language (--source), e.g. {sources[0] if sources else '?'}")
+            raise ValueError(
+                f"the model {pack.name} translates from {len(sources)} languages: "
+                f"name the source language (--source), e.g. {sources[0] if sources else '?'}"
+            )
         source = sources[0]
     offered(pack, "source language", source, sources)
     target = (options.target if options else None) or pack.default_target

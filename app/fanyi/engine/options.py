@@ -46,18 +46,26 @@ class DecodeOptions:
                 raise ValueError(f"{name} must be an integer from {low} to {high} ({bound}), got {value!r}")
         for name in ("length_penalty", "repetition_penalty"):
             value = getattr(self, name)
-            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
-                                      or not math.isfinite(value)):
+            if value is not None and (
+                isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
+            ):
                 raise ValueError(f"{name} must be a finite number, got {value!r}")
         if self.repetition_penalty is not None and self.repetition_penalty <= 0:
             raise ValueError(f"repetition_penalty must be > 0, got {self.repetition_penalty!r}")
         if self.early_stopping not in (None, True, False, "never"):
             raise ValueError(f"early_stopping must be True, False or 'never', got {self.early_stopping!r}")
-        if not isinstance(self.glossary, tuple) or len(self.glossary) > limits.MAX_GLOSSARY_TERMS or not all(
+        if (
+            not isinstance(self.glossary, tuple)
+            or len(self.glossary) > limits.MAX_GLOSSARY_TERMS
+            or not all(
                 isinstance(e, tuple) and len(e) == 2 and all(isinstance(x, str) and x.strip() for x in e)
-                for e in self.glossary):
-            raise ValueError(f"glossary must be a tuple of at most {limits.MAX_GLOSSARY_TERMS} (term, translation) "
-                             "pairs of non-empty strings")
+                for e in self.glossary
+            )
+        ):
+            raise ValueError(
+                f"glossary must be a tuple of at most {limits.MAX_GLOSSARY_TERMS} (term, translation) "
+                "pairs of non-empty strings"
+            )
 
 
 # field: (lowest, highest, where the highest comes from)

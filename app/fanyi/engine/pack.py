@@ -49,8 +49,19 @@ from .schema import (
     text,
 )
 
-__all__ = ["FORMAT_VERSION", "INT8_SCALE_SUFFIX", "INT8_WEIGHT_SUFFIX", "MANIFEST", "MANIFEST_SCHEMA", "SHARED_DATA",
-           "ModelPack", "PackError", "Reference", "file_digest", "validate_manifest"]
+__all__ = [
+    "FORMAT_VERSION",
+    "INT8_SCALE_SUFFIX",
+    "INT8_WEIGHT_SUFFIX",
+    "MANIFEST",
+    "MANIFEST_SCHEMA",
+    "SHARED_DATA",
+    "ModelPack",
+    "PackError",
+    "Reference",
+    "file_digest",
+    "validate_manifest",
+]
 
 MESSAGE_CHARS = 300  # of a loader's error in a PackError: ONNX Runtime's can run to pages
 GRAPHS = tuple(dict.fromkeys(g for f in families.FAMILIES.values() for g in f.graphs))
@@ -95,96 +106,144 @@ PROMPT_TEXT = text(r"(?s).+", limits.MAX_PROMPT_CHARS, f"text of at most {limits
 
 def _printable_or_newlines(max_chars: int) -> Any:
     """Text that may hold line breaks and tabs (an instruction) but no other control characters."""
+
     def check(value: Any, where: str) -> str:
-        if not (isinstance(value, str) and 0 < len(value) <= max_chars
-                and value.replace("\n", "").replace("\t", "").isprintable()):
+        if not (
+            isinstance(value, str)
+            and 0 < len(value) <= max_chars
+            and value.replace("\n", "").replace("\t", "").isprintable()
+        ):
             raise Invalid(where, f"must be text of at most {max_chars} characters, not {show(value)}")
         return value
+
     return check
 
 
 INSTRUCTION = record({"text": _printable_or_newlines(limits.MAX_PROMPT_CHARS), "names": one_of("en", "zh")})
 
-MANIFEST_SCHEMA = record({
-    "format_version": one_of(FORMAT_VERSION),
-    "name": optional(text(r".*", what="printable text")),
-    "source_model": optional(record({"id": optional(text()), "revision": optional(text())})),
-    "architecture": tagged("type", {name: record(f.architecture_fields) for name, f in families.FAMILIES.items()}),
-    "tokenizer": optional(one_of("marian", "sentencepiece", "tokenizers")),
-    "source_lang": LANGUAGE,
-    "target_lang": LANGUAGE,
-    "special_ids": record({
-        "pad": TOKEN_ID,
-        "eos": TOKEN_ID,
-        "eos_all": optional(EOS_IDS),
-        "unk": optional(TOKEN_ID),
-        "decoder_start": TOKEN_ID,
-    }),
-    "bad_words_ids": optional(list_of(list_of(TOKEN_ID, 1, limits.MAX_BAD_WORD_TOKENS), 0, limits.MAX_BAD_WORDS),
-                              []),
-    "generation": record({  # null: the engine's default (transformers' generate() default)
-        "num_beams": optional(integer(1, limits.MAX_BEAMS)),
-        "max_length": optional(POSITIONS),
-        "max_new_tokens": optional(POSITIONS),
-        "min_length": optional(integer(0, limits.MAX_POSITIONS)),
-        "length_penalty": optional(number(*limits.LENGTH_PENALTY_RANGE)),
-        "early_stopping": optional(one_of(True, False, "never")),
-        "no_repeat_ngram_size": optional(integer(0, limits.MAX_NO_REPEAT_NGRAM)),
-        "repetition_penalty": optional(number(*limits.REPETITION_PENALTY_RANGE)),
-        "forced_eos_token_id": optional(either("a token id or a list of them", TOKEN_ID, EOS_IDS)),
-        "renormalize_logits": optional(BOOLEAN),
-    }),
-    # many-to-many families: languages in the model's own codes (source_lang/target_lang are then "mul");
-    # encoder-decoders name each language's token, LLMs each language's name for their prompts
-    "languages": optional(record({
-        "source": list_of(LANGUAGE, 1, limits.MAX_TARGET_TOKENS),
-        "target": list_of(LANGUAGE, 1, limits.MAX_TARGET_TOKENS),
-        "tokens": optional(map_of(LANGUAGE, pair(text(r"[^\s]{1,64}"), TOKEN_ID), limits.MAX_TARGET_TOKENS)),
-        "names": optional(map_of(LANGUAGE, pair(LANGUAGE_NAME, LANGUAGE_NAME), limits.MAX_TARGET_TOKENS)),
-        "source_token_position": optional(one_of("prefix", "suffix"), "prefix"),
-        "tokens_are_special": optional(BOOLEAN, True),
-    })),
-    # decoder-only packs: how a request becomes a prompt (engine/prompt.py)
-    "prompt": optional(record({
-        "chat_template": FILE_NAME,
-        "special_tokens": map_of(text(r"[a-z_]{1,32}"), text(r"[^\s]{1,64}"), 16),
-        "template_kwargs": map_of(text(r"[a-z_]{1,32}"), BOOLEAN, 16),
-        "message": one_of("text", "structured"),
-        "instructions": map_of(one_of("default", "chinese", "terminology", "context"), INSTRUCTION, 4),
-        "term_line": optional(_printable_or_newlines(200), "{term} 翻译成 {translation}"),
-        "strip": optional(record({"think": optional(BOOLEAN, False),
-                                  "prefixes": optional(list_of(text(max_chars=64), 0, 8), [])}), {}),
-    })),
-    "target_tokens": optional(map_of(text(r"[^\s<>]{1,64}"), text(r">>[^\s<>]{1,64}<<"), limits.MAX_TARGET_TOKENS),
-                              {}),
-    "default_target": optional(text(r"[^\s<>]{1,64}")),
-    "quantization": optional(record({
-        "mode": optional(one_of("none", "int8", "int4"), "none"),
-        "scheme": optional(text()),
-        "linear": optional(BOOLEAN, False),
-        "output_projection": optional(BOOLEAN, False),
-        "embeddings": optional(one_of("int8", "int4", "fp32"), "fp32"),
-        "block_size": optional(integer(16, 4096)),
-    }), {}),
-    "files": map_of(FILE_NAME, record({"sha256": text(r"[0-9a-f]{64}"), "size": BYTES}), limits.MAX_PACK_FILES),
-    # written by the release pipeline (packaging/packs.py); absent in packs exported locally
-    "pack_version": optional(integer(0, limits.MAX_PACK_VERSION)),
-    "reference": optional(record({
-        "sentence": text(max_chars=limits.MAX_REFERENCE_CHARS),
-        "source": optional(LANGUAGE),
-        "target": optional(text(r"[^\s<>]{1,64}")),
-        "pytorch": text(r".*", limits.MAX_REFERENCE_CHARS, "printable text"),
-        "output": text(r".*", limits.MAX_REFERENCE_CHARS, "printable text"),
-        "int8_weights": optional(list_of(one_of("full", "reduced"), 0, 2), []),
-    })),
-    "external_tensors": optional(map_of(text(), record({
-        "offset": BYTES,
-        "length": BYTES,
-        "dtype": one_of(*TENSOR_ITEM_BYTES),
-        "shape": list_of(BYTES, 0, limits.MAX_TENSOR_DIMS),
-        "graphs": list_of(one_of(*GRAPHS), 1, len(GRAPHS)),
-    }), limits.MAX_EXTERNAL_TENSORS), {}),
-})
+MANIFEST_SCHEMA = record(
+    {
+        "format_version": one_of(FORMAT_VERSION),
+        "name": optional(text(r".*", what="printable text")),
+        "source_model": optional(record({"id": optional(text()), "revision": optional(text())})),
+        "architecture": tagged("type", {name: record(f.architecture_fields) for name, f in families.FAMILIES.items()}),
+        "tokenizer": optional(one_of("marian", "sentencepiece", "tokenizers")),
+        "source_lang": LANGUAGE,
+        "target_lang": LANGUAGE,
+        "special_ids": record(
+            {
+                "pad": TOKEN_ID,
+                "eos": TOKEN_ID,
+                "eos_all": optional(EOS_IDS),
+                "unk": optional(TOKEN_ID),
+                "decoder_start": TOKEN_ID,
+            }
+        ),
+        "bad_words_ids": optional(
+            list_of(list_of(TOKEN_ID, 1, limits.MAX_BAD_WORD_TOKENS), 0, limits.MAX_BAD_WORDS), []
+        ),
+        "generation": record(
+            {  # null: the engine's default (transformers' generate() default)
+                "num_beams": optional(integer(1, limits.MAX_BEAMS)),
+                "max_length": optional(POSITIONS),
+                "max_new_tokens": optional(POSITIONS),
+                "min_length": optional(integer(0, limits.MAX_POSITIONS)),
+                "length_penalty": optional(number(*limits.LENGTH_PENALTY_RANGE)),
+                "early_stopping": optional(one_of(True, False, "never")),
+                "no_repeat_ngram_size": optional(integer(0, limits.MAX_NO_REPEAT_NGRAM)),
+                "repetition_penalty": optional(number(*limits.REPETITION_PENALTY_RANGE)),
+                "forced_eos_token_id": optional(either("a token id or a list of them", TOKEN_ID, EOS_IDS)),
+                "renormalize_logits": optional(BOOLEAN),
+            }
+        ),
+        # many-to-many families: languages in the model's own codes (source_lang/target_lang are then "mul");
+        # encoder-decoders name each language's token, LLMs each language's name for their prompts
+        "languages": optional(
+            record(
+                {
+                    "source": list_of(LANGUAGE, 1, limits.MAX_TARGET_TOKENS),
+                    "target": list_of(LANGUAGE, 1, limits.MAX_TARGET_TOKENS),
+                    "tokens": optional(
+                        map_of(LANGUAGE, pair(text(r"[^\s]{1,64}"), TOKEN_ID), limits.MAX_TARGET_TOKENS)
+                    ),
+                    "names": optional(map_of(LANGUAGE, pair(LANGUAGE_NAME, LANGUAGE_NAME), limits.MAX_TARGET_TOKENS)),
+                    "source_token_position": optional(one_of("prefix", "suffix"), "prefix"),
+                    "tokens_are_special": optional(BOOLEAN, True),
+                }
+            )
+        ),
+        # decoder-only packs: how a request becomes a prompt (engine/prompt.py)
+        "prompt": optional(
+            record(
+                {
+                    "chat_template": FILE_NAME,
+                    "special_tokens": map_of(text(r"[a-z_]{1,32}"), text(r"[^\s]{1,64}"), 16),
+                    "template_kwargs": map_of(text(r"[a-z_]{1,32}"), BOOLEAN, 16),
+                    "message": one_of("text", "structured"),
+                    "instructions": map_of(one_of("default", "chinese", "terminology", "context"), INSTRUCTION, 4),
+                    "term_line": optional(_printable_or_newlines(200), "{term} 翻译成 {translation}"),
+                    "strip": optional(
+                        record(
+                            {
+                                "think": optional(BOOLEAN, False),
+                                "prefixes": optional(list_of(text(max_chars=64), 0, 8), []),
+                            }
+                        ),
+                        {},
+                    ),
+                }
+            )
+        ),
+        "target_tokens": optional(
+            map_of(text(r"[^\s<>]{1,64}"), text(r">>[^\s<>]{1,64}<<"), limits.MAX_TARGET_TOKENS), {}
+        ),
+        "default_target": optional(text(r"[^\s<>]{1,64}")),
+        "quantization": optional(
+            record(
+                {
+                    "mode": optional(one_of("none", "int8", "int4"), "none"),
+                    "scheme": optional(text()),
+                    "linear": optional(BOOLEAN, False),
+                    "output_projection": optional(BOOLEAN, False),
+                    "embeddings": optional(one_of("int8", "int4", "fp32"), "fp32"),
+                    "block_size": optional(integer(16, 4096)),
+                }
+            ),
+            {},
+        ),
+        "files": map_of(FILE_NAME, record({"sha256": text(r"[0-9a-f]{64}"), "size": BYTES}), limits.MAX_PACK_FILES),
+        # written by the release pipeline (packaging/packs.py); absent in packs exported locally
+        "pack_version": optional(integer(0, limits.MAX_PACK_VERSION)),
+        "reference": optional(
+            record(
+                {
+                    "sentence": text(max_chars=limits.MAX_REFERENCE_CHARS),
+                    "source": optional(LANGUAGE),
+                    "target": optional(text(r"[^\s<>]{1,64}")),
+                    "pytorch": text(r".*", limits.MAX_REFERENCE_CHARS, "printable text"),
+                    "output": text(r".*", limits.MAX_REFERENCE_CHARS, "printable text"),
+                    "int8_weights": optional(list_of(one_of("full", "reduced"), 0, 2), []),
+                }
+            )
+        ),
+        "external_tensors": optional(
+            map_of(
+                text(),
+                record(
+                    {
+                        "offset": BYTES,
+                        "length": BYTES,
+                        "dtype": one_of(*TENSOR_ITEM_BYTES),
+                        "shape": list_of(BYTES, 0, limits.MAX_TENSOR_DIMS),
+                        "graphs": list_of(one_of(*GRAPHS), 1, len(GRAPHS)),
+                    }
+                ),
+                limits.MAX_EXTERNAL_TENSORS,
+            ),
+            {},
+        ),
+    }
+)
 
 
 def _check_consistency(m: dict[str, Any]) -> None:
@@ -213,11 +272,12 @@ def _check_consistency(m: dict[str, Any]) -> None:
     for name, entry in index.items():
         where = f"external_tensors.{name}"
         if entry["offset"] + entry["length"] > blob:
-            raise Invalid(where, f"reaches byte {entry['offset'] + entry['length']} of {SHARED_DATA}, "
-                                 f"which has {blob}")
+            raise Invalid(where, f"reaches byte {entry['offset'] + entry['length']} of {SHARED_DATA}, which has {blob}")
         if math.prod(entry["shape"]) * TENSOR_ITEM_BYTES[entry["dtype"]] != entry["length"]:
-            raise Invalid(where, f"is {entry['length']} bytes, not the size of a {entry['dtype']} "
-                                 f"tensor of shape {entry['shape']}")
+            raise Invalid(
+                where,
+                f"is {entry['length']} bytes, not the size of a {entry['dtype']} tensor of shape {entry['shape']}",
+            )
         if name.endswith(INT8_WEIGHT_SUFFIX) and name + INT8_SCALE_SUFFIX not in index:
             raise Invalid(where, f"is an int8 weight without its scales ({name + INT8_SCALE_SUFFIX})")
     family.check_manifest(m)
@@ -281,8 +341,10 @@ class ModelPack:
             raw = _read_manifest(manifest_path)
             version = raw.get("format_version") if isinstance(raw, dict) else None
             if version != FORMAT_VERSION or type(version) is not int:
-                raise PackError(f"{manifest_path}: pack format version {show(version)} is not supported "
-                                f"(this Fanyi reads version {FORMAT_VERSION}); export or fetch the model again")
+                raise PackError(
+                    f"{manifest_path}: pack format version {show(version)} is not supported "
+                    f"(this Fanyi reads version {FORMAT_VERSION}); export or fetch the model again"
+                )
             manifest = validate_manifest(raw, manifest_path)
             for name, expected in manifest["files"].items():
                 if (size := _plain_file(path / name).st_size) != expected["size"]:
@@ -388,8 +450,9 @@ class ModelPack:
         raw = self.manifest["reference"]
         if raw is None:
             return None
-        return Reference(raw["sentence"], raw["target"], raw["pytorch"], raw["output"], tuple(raw["int8_weights"]),
-                         raw["source"])
+        return Reference(
+            raw["sentence"], raw["target"], raw["pytorch"], raw["output"], tuple(raw["int8_weights"]), raw["source"]
+        )
 
     @property
     def size_bytes(self) -> int:

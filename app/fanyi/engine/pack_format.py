@@ -18,8 +18,7 @@ MANIFEST = "manifest.json"
 SHARED_DATA = "shared.bin"
 INT8_WEIGHT_SUFFIX = ".weight_int8"  # an int8 weight in shared.bin; its scales follow as <name>_scale
 INT8_SCALE_SUFFIX = "_scale"
-TENSOR_ITEM_BYTES = {"float32": 4, "float16": 2, "float64": 8, "int8": 1, "uint8": 1, "int32": 4, "int64": 8,
-                     "bool": 1}
+TENSOR_ITEM_BYTES = {"float32": 4, "float16": 2, "float64": 8, "int8": 1, "uint8": 1, "int32": 4, "int64": 8, "bool": 1}
 
 
 class PackError(Exception):

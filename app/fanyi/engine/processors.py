@@ -90,8 +90,8 @@ class NoRepeatNGram:
         n = self.size
         banned = []
         for seq in ids.tolist():
-            prefix = tuple(seq[length + 1 - n:length])
-            banned.append([seq[i + n - 1] for i in range(length - n + 1) if tuple(seq[i:i + n - 1]) == prefix])
+            prefix = tuple(seq[length + 1 - n : length])
+            banned.append([seq[i + n - 1] for i in range(length - n + 1) if tuple(seq[i : i + n - 1]) == prefix])
         return np.where(cand.holding_per_row(banned), NEG_INF, cand.scores)
 
 
@@ -114,7 +114,7 @@ class NoBadWords:
         for seq in self.sequences:
             if 1 < len(seq) <= ids.shape[1]:
                 prefix = np.asarray(seq[:-1], dtype=ids.dtype)
-                for row in np.flatnonzero(np.all(ids[:, -len(prefix):] == prefix, axis=1)):
+                for row in np.flatnonzero(np.all(ids[:, -len(prefix) :] == prefix, axis=1)):
                     per_row[row].append(seq[-1])
         if any(per_row):
             banned |= cand.holding_per_row(per_row)
@@ -191,10 +191,18 @@ def log_softmax(x: np.ndarray) -> np.ndarray:
     return out
 
 
-def build_processors(*, repetition_penalty: float | None, no_repeat_ngram_size: int | None,
-                     bad_words_ids: Sequence[Sequence[int]], min_length: int | None,
-                     forced_eos_token_id: int | Sequence[int] | None, max_length: int,
-                     renormalize: bool, eos_ids: Sequence[int], forced_bos_token_id: int | None = None) -> list[Rule]:
+def build_processors(
+    *,
+    repetition_penalty: float | None,
+    no_repeat_ngram_size: int | None,
+    bad_words_ids: Sequence[Sequence[int]],
+    min_length: int | None,
+    forced_eos_token_id: int | Sequence[int] | None,
+    max_length: int,
+    renormalize: bool,
+    eos_ids: Sequence[int],
+    forced_bos_token_id: int | None = None,
+) -> list[Rule]:
     rules: list[Rule] = []
     if repetition_penalty is not None and repetition_penalty != 1.0:
         rules.append(RepetitionPenalty(repetition_penalty))

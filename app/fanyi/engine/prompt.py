@@ -41,8 +41,13 @@ def _raise_exception(message: str) -> None:
     raise jinja2.exceptions.TemplateError(message)
 
 
-def _tojson(x: object, ensure_ascii: bool = False, indent: int | None = None,
-            separators: tuple[str, str] | None = None, sort_keys: bool = False) -> str:
+def _tojson(
+    x: object,
+    ensure_ascii: bool = False,
+    indent: int | None = None,
+    separators: tuple[str, str] | None = None,
+    sort_keys: bool = False,
+) -> str:
     # transformers' tojson: no HTML escaping, and its keyword arguments
     return json.dumps(x, ensure_ascii=ensure_ascii, indent=indent, separators=separators, sort_keys=sort_keys)
 
@@ -62,8 +67,9 @@ class _GenerationTag(jinja2.ext.Extension):
 
 
 def compile_template(source: str) -> jinja2.Template:
-    env = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True,
-                                        extensions=[_GenerationTag, jinja2.ext.loopcontrols])
+    env = ImmutableSandboxedEnvironment(
+        trim_blocks=True, lstrip_blocks=True, extensions=[_GenerationTag, jinja2.ext.loopcontrols]
+    )
     env.filters["tojson"] = _tojson
     env.globals["raise_exception"] = _raise_exception
     env.globals["strftime_now"] = lambda fmt: datetime.now().strftime(fmt)
@@ -95,8 +101,9 @@ class Prompts:
         self._template_kwargs = dict(section["template_kwargs"])
         self._variables = {**section["special_tokens"], **self._template_kwargs}
         self._message = section["message"]
-        self._instructions = {key: Instruction(value["text"], value["names"])
-                              for key, value in section["instructions"].items()}
+        self._instructions = {
+            key: Instruction(value["text"], value["names"]) for key, value in section["instructions"].items()
+        }
         self._names = names
         self.term_line = section["term_line"]
 
@@ -110,26 +117,32 @@ class Prompts:
 
     def instruction(self, request: Request) -> Instruction:
         chinese = "zh" in (base_language(request.source), base_language(request.target))
-        for key, wanted in ((TERMINOLOGY, bool(request.terms)), (CONTEXT, bool(request.context)),
-                            (CHINESE, chinese)):
+        for key, wanted in ((TERMINOLOGY, bool(request.terms)), (CONTEXT, bool(request.context)), (CHINESE, chinese)):
             if wanted and key in self._instructions:
                 return self._instructions[key]
         return self._instructions[DEFAULT]
 
     def user_message(self, text: str, request: Request) -> str:
         instruction = self.instruction(request)
-        terms = "\n".join(self.term_line.replace("{term}", term).replace("{translation}", translation)
-                          for term, translation in request.terms)
-        values = {"text": text, "terms": terms, "context": request.context,
-                  "source_language": self.name(request.source, instruction.names),
-                  "target_language": self.name(request.target, instruction.names)}
+        terms = "\n".join(
+            self.term_line.replace("{term}", term).replace("{translation}", translation)
+            for term, translation in request.terms
+        )
+        values = {
+            "text": text,
+            "terms": terms,
+            "context": request.context,
+            "source_language": self.name(request.source, instruction.names),
+            "target_language": self.name(request.target, instruction.names),
+        }
         return PLACEHOLDER.sub(lambda m: values[m.group(1)], instruction.text)
 
     def messages(self, text: str, request: Request) -> list[dict[str, Any]]:
         """The conversation a translation request is: one user message."""
         if self._message == STRUCTURED:
-            content: object = [{"type": "text", "source_lang_code": request.source,
-                                "target_lang_code": request.target, "text": text}]
+            content: object = [
+                {"type": "text", "source_lang_code": request.source, "target_lang_code": request.target, "text": text}
+            ]
         else:
             content = self.user_message(text, request)
         return [{"role": "user", "content": content}]
@@ -141,8 +154,13 @@ class Prompts:
     def render(self, text: str, request: Request) -> str:
         """The whole prompt as text, ending where the model's answer starts."""
         try:
-            return self._template.render(messages=self.messages(text, request), tools=None,
-                                         documents=None, add_generation_prompt=True, **self._variables)
+            return self._template.render(
+                messages=self.messages(text, request),
+                tools=None,
+                documents=None,
+                add_generation_prompt=True,
+                **self._variables,
+            )
         except jinja2.TemplateError as exc:
             raise PromptError(f"the chat template fails on a translation request: {exc}") from None
 
@@ -150,7 +168,7 @@ class Prompts:
         """The prompt's text before the source text: the same for every text of this language pair."""
         marker = "\ue000FANYI\ue000"  # a private-use character no template writes
         rendered = self.render(marker, request)
-        return rendered[:rendered.index(marker)] if marker in rendered else ""
+        return rendered[: rendered.index(marker)] if marker in rendered else ""
 
 
 @dataclass(frozen=True)
@@ -162,7 +180,7 @@ class StripRule:
     prefixes: tuple[str, ...] = ()
 
     def apply(self, text: str) -> str:
-        return text[self.held(text, final=True):]
+        return text[self.held(text, final=True) :]
 
     def held(self, text: str, final: bool = False) -> int:
         """How many leading characters of `text` are removed. Before the text is `final`, a start that may

@@ -52,7 +52,7 @@ class Translation:
                 pieces.append(event)
             elif isinstance(event, Rewind):
                 text = "".join(pieces)
-                pieces = [text[:len(text) - event.chars]]
+                pieces = [text[: len(text) - event.chars]]
             else:
                 failures.append(event)
         return cls("".join(pieces), tuple(failures))

@@ -34,8 +34,9 @@ MAX_TOP_IDS = 64
 Shape = Sequence[int | None]  # an input's or output's sizes as the manifest fixes them, None where any size goes
 
 
-def check_interface(session: ort.InferenceSession, path: Path, inputs: dict[str, Shape], outputs: dict[str, Shape]
-                    ) -> None:
+def check_interface(
+    session: ort.InferenceSession, path: Path, inputs: dict[str, Shape], outputs: dict[str, Shape]
+) -> None:
     """The graph takes exactly `inputs` and gives at least `outputs`, of the shapes the manifest implies.
 
     A shape lists the sizes the manifest fixes (None where any size goes). A graph that passed its
@@ -50,8 +51,7 @@ def check_interface(session: ort.InferenceSession, path: Path, inputs: dict[str,
         got = declared.get(name)
         if got is None:
             problems.append(f"it has no {name}")
-        elif len(got) != len(shape) or any(isinstance(g, int) and w is not None and g != w
-                                           for g, w in zip(got, shape)):
+        elif len(got) != len(shape) or any(isinstance(g, int) and w is not None and g != w for g, w in zip(got, shape)):
             problems.append(f"{name} has the shape {got}, the manifest implies {shape}")
     if problems:
         raise PackError(f"{path} does not fit the pack's manifest: {problems[0]}")
@@ -61,8 +61,9 @@ def logits_width(session: ort.InferenceSession, path: Path, vocab: int) -> int:
     """The decoder's logits are the vocabulary padded to the graph's top-id blocks."""
     width = next(arg.shape[1] for arg in session.get_outputs() if arg.name == "logits")
     if not isinstance(width, int) or width < vocab:
-        raise PackError(f"{path} does not fit the pack's manifest: logits have {width} columns "
-                        f"for a vocabulary of {vocab}")
+        raise PackError(
+            f"{path} does not fit the pack's manifest: logits have {width} columns for a vocabulary of {vocab}"
+        )
     return width
 
 
@@ -77,23 +78,44 @@ class Runner:
         self.reduced_range = pack.quantization == "int8" and needs_reduced_range()
         threads = thread_count(threads)  # once for both sessions (a clamp is logged once)
         self.cross_names = [f"cross_{kind}_{i}" for i in range(self.layers) for kind in ("key", "value")]
-        self.cache_names = [(f"past_{kind}_{i}", f"present_{kind}_{i}")
-                            for i in range(self.layers) for kind in ("key", "value")]
+        self.cache_names = [
+            (f"past_{kind}_{i}", f"present_{kind}_{i}") for i in range(self.layers) for kind in ("key", "value")
+        ]
         cache = [None, self.heads, None, self.head_dim]
         rows, scores, one = [None, None], [None, None], [1]
-        self.encoder = self._open(pack, "encoder.onnx", threads, {"input_ids": rows, "attention_mask": rows},
-                                  dict.fromkeys(self.cross_names, cache))
+        self.encoder = self._open(
+            pack,
+            "encoder.onnx",
+            threads,
+            {"input_ids": rows, "attention_mask": rows},
+            dict.fromkeys(self.cross_names, cache),
+        )
         self.decoder = self._open(
-            pack, "decoder.onnx", threads,
-            {"input_ids": [None, 1], "position": one, "encoder_attention_mask": rows, "top_k": one,
-             "beam_width": one, "cache_indirection": [None, None, None], "log_probs_wanted": one,
-             **dict.fromkeys(self.cross_names + [past for past, _ in self.cache_names], cache)},
-            {"logits": scores, "log_probs": scores, "top_ids": rows,
-             **dict.fromkeys([present for _, present in self.cache_names], cache)})
+            pack,
+            "decoder.onnx",
+            threads,
+            {
+                "input_ids": [None, 1],
+                "position": one,
+                "encoder_attention_mask": rows,
+                "top_k": one,
+                "beam_width": one,
+                "cache_indirection": [None, None, None],
+                "log_probs_wanted": one,
+                **dict.fromkeys(self.cross_names + [past for past, _ in self.cache_names], cache),
+            },
+            {
+                "logits": scores,
+                "log_probs": scores,
+                "top_ids": rows,
+                **dict.fromkeys([present for _, present in self.cache_names], cache),
+            },
+        )
         self.logits_width = logits_width(self.decoder, pack.file("decoder.onnx"), self.vocab_size)
 
-    def _open(self, pack: PackView, graph: str, threads: int | None, inputs: dict[str, Shape],
-              outputs: dict[str, Shape]) -> ort.InferenceSession:
+    def _open(
+        self, pack: PackView, graph: str, threads: int | None, inputs: dict[str, Shape], outputs: dict[str, Shape]
+    ) -> ort.InferenceSession:
         def load(path: Path) -> ort.InferenceSession:
             return open_session(path, threads, reduced_range_weights(pack, graph) if self.reduced_range else None)
 
@@ -108,8 +130,8 @@ class Runner:
         ids = np.full((len(sequences), width), self.pad_id, dtype=np.int64)
         mask = np.zeros((len(sequences), width), dtype=np.int64)
         for row, seq in enumerate(sequences):
-            ids[row, :len(seq)] = seq
-            mask[row, :len(seq)] = 1
+            ids[row, : len(seq)] = seq
+            mask[row, : len(seq)] = 1
         cross = self.encoder.run(self.cross_names, {"input_ids": ids, "attention_mask": mask})
         return Decoding(self, cross, mask, beams, max_steps)
 
@@ -131,8 +153,9 @@ class Decoding:
         self._capacity = min(INITIAL_CAPACITY, self._max_capacity)
         self._arrays: dict[str, np.ndarray] = {}  # what is bound by pointer must stay alive
         self._bind_sources(cross, mask)
-        self._cache = [np.empty((self.rows, runner.heads, self._capacity, runner.head_dim), np.float32)
-                       for _ in runner.cache_names]
+        self._cache = [
+            np.empty((self.rows, runner.heads, self._capacity, runner.head_dim), np.float32) for _ in runner.cache_names
+        ]
         self._indirection = np.zeros((self.sources, beams, self._capacity), np.int32)
         self._bind_input("beam_width", np.array([beams], np.int32))
         # inputs that change every step are written in place: bound once, by pointer
@@ -224,15 +247,15 @@ class Decoding:
 
     def _copy(self, cache: np.ndarray, capacity: int, rows: np.ndarray | slice = slice(None)) -> np.ndarray:
         """The filled positions of these rows of a cache, in a buffer of `capacity` positions."""
-        kept = cache[rows, :, :self.position]
+        kept = cache[rows, :, : self.position]
         out = np.empty(kept.shape[:2] + (capacity,) + kept.shape[3:], np.float32)
-        out[:, :, :self.position] = kept
+        out[:, :, : self.position] = kept
         return out
 
     def _grow(self) -> None:
         capacity = max(self.position + 1, min(2 * self._capacity, self._max_capacity))
         self._cache = [self._copy(c, capacity) for c in self._cache]
         indirection = np.zeros(self._indirection.shape[:2] + (capacity,), np.int32)
-        indirection[:, :, :self.position] = self._indirection[:, :, :self.position]
+        indirection[:, :, : self.position] = self._indirection[:, :, : self.position]
         self._indirection, self._capacity = indirection, capacity
         self._bind_cache()  # the rows are the same: tokens and scores keep their buffers

@@ -38,6 +38,7 @@ def integer(low: int, high: int) -> Check:
         if type(value) is not int or not low <= value <= high:
             raise Invalid(where, f"must be a whole number from {low} to {high}, not {show(value)}")
         return value
+
     return check
 
 
@@ -46,6 +47,7 @@ def number(low: float, high: float) -> Check:
         if type(value) not in (int, float) or not math.isfinite(value) or not low <= value <= high:
             raise Invalid(where, f"must be a number from {low} to {high}, not {show(value)}")
         return float(value)
+
     return check
 
 
@@ -55,10 +57,12 @@ def text(pattern: str = r".+", max_chars: int = limits.MAX_MANIFEST_TEXT, what: 
     what = what or f"printable text of at most {max_chars} characters of the form {pattern}"
 
     def check(value: Any, where: str) -> str:
-        if not (isinstance(value, str) and len(value) <= max_chars and value.isprintable()
-                and compiled.fullmatch(value)):
+        if not (
+            isinstance(value, str) and len(value) <= max_chars and value.isprintable() and compiled.fullmatch(value)
+        ):
             raise Invalid(where, f"must be {what}, not {show(value)}")
         return value
+
     return check
 
 
@@ -68,6 +72,7 @@ def one_of(*choices: Any) -> Check:
         if not any(type(value) is type(c) and value == c for c in choices):
             raise Invalid(where, f"must be one of {', '.join(map(json.dumps, choices))}, not {show(value)}")
         return value
+
     return check
 
 
@@ -79,6 +84,7 @@ def either(what: str, *checks: Check) -> Check:
             except Invalid:
                 pass
         raise Invalid(where, f"must be {what}, not {show(value)}")
+
     return check
 
 
@@ -87,6 +93,7 @@ def list_of(item: Check, min_items: int, max_items: int) -> Check:
         if not isinstance(value, list) or not min_items <= len(value) <= max_items:
             raise Invalid(where, f"must be a list of {min_items} to {max_items} items, not {show(value)}")
         return [item(v, f"{where}[{i}]") for i, v in enumerate(value)]
+
     return check
 
 
@@ -95,15 +102,18 @@ def map_of(key: Check, value: Check, max_items: int) -> Check:
         if not isinstance(raw, dict) or len(raw) > max_items:
             raise Invalid(where, f"must be an object of at most {max_items} entries, not {show(raw)}")
         return {key(k, f"a name in {where}"): value(v, f"{where}.{k}") for k, v in raw.items()}
+
     return check
 
 
 def pair(first: Check, second: Check) -> Check:
     """A two-item list, e.g. a language's [token, id]; kept as a tuple."""
+
     def check(value: Any, where: str) -> tuple[Any, Any]:
         if not isinstance(value, list) or len(value) != 2:
             raise Invalid(where, f"must be a list of two items, not {show(value)}")
         return first(value[0], f"{where}[0]"), second(value[1], f"{where}[1]")
+
     return check
 
 
@@ -135,13 +145,13 @@ def record(fields: dict[str, Check | _Optional]) -> Check:
             else:
                 out[name] = spec(value, inner)
         return out
+
     return check
-
-
 
 
 def tagged(key: str, variants: dict[str, Check]) -> Check:
     """An object whose `key` says which record checks it (a pack's architecture, by its family's name)."""
+
     def check(raw: Any, where: str) -> dict[str, Any]:
         if not isinstance(raw, dict):
             raise Invalid(where, f"must be an object, not {show(raw)}")
@@ -150,6 +160,7 @@ def tagged(key: str, variants: dict[str, Check]) -> Check:
             inner = f"{where}.{key}" if where else key
             raise Invalid(inner, f"must be one of {', '.join(map(json.dumps, variants))}, not {show(kind)}")
         return {key: kind, **variants[kind](raw, where)}
+
     return check
 
 

@@ -76,8 +76,9 @@ class Decoder(Protocol):
         """Keep only these sources (all their beams), in this order."""
 
 
-def greedy(state: Decoder, settings: SearchSettings, cancel: CancelToken | None,
-           stop: Collection[int] = ()) -> Generator[Decided, None, list[list[int]]]:
+def greedy(
+    state: Decoder, settings: SearchSettings, cancel: CancelToken | None, stop: Collection[int] = ()
+) -> Generator[Decided, None, list[list[int]]]:
     n = state.sources
     seqs = np.full((n, 1), settings.decoder_start_id, dtype=np.int64)
     active = np.arange(n)
@@ -103,8 +104,9 @@ def greedy(state: Decoder, settings: SearchSettings, cancel: CancelToken | None,
     return results
 
 
-def _table(settings: SearchSettings, ids: np.ndarray, out: StepOutput, scores: np.ndarray
-           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _table(
+    settings: SearchSettings, ids: np.ndarray, out: StepOutput, scores: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Processed scores of each row's candidates, their token ids, and the bound for every other token.
 
     The candidates are the decoder's top ids and the fixed ones (end-of-sentence ids, which ForcedEos
@@ -159,8 +161,9 @@ def _best(totals: np.ndarray, flat: np.ndarray, keep: int) -> tuple[np.ndarray, 
     return _take(totals, order), _take(flat, order)
 
 
-def _beam_candidates(settings: SearchSettings, ids: np.ndarray, out: StepOutput, run_scores: np.ndarray,
-                     keep: int) -> tuple[np.ndarray, np.ndarray]:
+def _beam_candidates(
+    settings: SearchSettings, ids: np.ndarray, out: StepOutput, run_scores: np.ndarray, keep: int
+) -> tuple[np.ndarray, np.ndarray]:
     """The `keep` best (beam, token) continuations of each source row: scores, and flat ids beam * vocab + token."""
     r, k = run_scores.shape
     log_probs = out.log_probs
@@ -200,9 +203,13 @@ def _common_prefix(seqs: list[list[int]]) -> int:
     return length
 
 
-def beam(state: Decoder, settings: SearchSettings, cancel: CancelToken | None,
-         stop: Collection[int] = (), ranked: dict[int, list[list[int]]] | None = None
-         ) -> Generator[Decided, None, list[list[int]]]:
+def beam(
+    state: Decoder,
+    settings: SearchSettings,
+    cancel: CancelToken | None,
+    stop: Collection[int] = (),
+    ranked: dict[int, list[list[int]]] | None = None,
+) -> Generator[Decided, None, list[list[int]]]:
     """Beam search; `state` holds num_beams rows per source. `ranked`, when given, receives each
     source's finished hypotheses, best first (the n-best list)."""
     k = settings.num_beams
@@ -242,8 +249,7 @@ def beam(state: Decoder, settings: SearchSettings, cancel: CancelToken | None,
         run_scores = _take(live_scores, pick)
         source_beam = _take(cand_beam, pick)
         previous = running
-        running = np.concatenate([_take(previous, source_beam),
-                                  _take(cand_tok, pick)[:, :, None]], axis=2)
+        running = np.concatenate([_take(previous, source_beam), _take(cand_tok, pick)[:, :, None]], axis=2)
 
         # finished candidates compete with the hypotheses finished so far
         just = hits & top_mask[None, :]
@@ -257,8 +263,10 @@ def beam(state: Decoder, settings: SearchSettings, cancel: CancelToken | None,
         merged_done = np.concatenate([fin_done, just], axis=1)
         # a source's finished list changes only where a candidate entered it
         for i in np.flatnonzero((best != np.arange(k)).any(axis=1)).tolist():
-            fin_seqs[i] = [fin_seqs[i][j] if j < k else previous[i, cand_beam[i, j - k], 1:].tolist()
-                           + [int(cand_tok[i, j - k])] for j in best[i].tolist()]
+            fin_seqs[i] = [
+                fin_seqs[i][j] if j < k else previous[i, cand_beam[i, j - k], 1:].tolist() + [int(cand_tok[i, j - k])]
+                for j in best[i].tolist()
+            ]
         fin_scores = _take(merged, best)
         fin_done = _take(merged_done, best)
 
@@ -266,7 +274,7 @@ def beam(state: Decoder, settings: SearchSettings, cancel: CancelToken | None,
         cur_len += 1
 
         best_len = (settings.max_length - 1) if (early == "never" and lp > 0.0) else (cur_len - 1)
-        best_running = run_scores[:, :1] / (best_len ** lp)
+        best_running = run_scores[:, :1] / (best_len**lp)
         worst_finished = np.where(fin_done, fin_scores.min(axis=1, keepdims=True), SENTINEL)
         hopeful = hopeful & np.any(best_running > worst_finished, axis=1)
 
@@ -284,15 +292,17 @@ def beam(state: Decoder, settings: SearchSettings, cancel: CancelToken | None,
                 final_ids = fin_seqs[i][0]
                 if ranked is not None:
                     ranked[orig] = [seq for seq, done in zip(fin_seqs[i], fin_done[i].tolist()) if done]
-                yield orig, final_ids[emitted[orig]:]
+                yield orig, final_ids[emitted[orig] :]
                 results[orig] = final_ids
                 continue
             first = body[i, 0].tolist()
-            count = min([int(shared[i])] + [_common_prefix([first, seq])
-                                            for seq, done in zip(fin_seqs[i], fin_done[i].tolist()) if done])
+            count = min(
+                [int(shared[i])]
+                + [_common_prefix([first, seq]) for seq, done in zip(fin_seqs[i], fin_done[i].tolist()) if done]
+            )
             if count > emitted[orig]:
                 results[orig] = first[:count]
-                yield orig, first[emitted[orig]:count]
+                yield orig, first[emitted[orig] : count]
                 emitted[orig] = count
         if stop:
             over |= np.isin(rows, list(stop))

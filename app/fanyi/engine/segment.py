@@ -58,7 +58,8 @@ _ZH_FINAL = "。！？；…!?"
 # exponential (nested quantifiers) or quadratic (retrying from every position in the run).
 _EN_END = re.compile(
     rf"(?<![{_EN_FINAL}{_CLOSERS}])(?P<end>[{_CLOSERS}]*[{_EN_FINAL}]+(?:[{_CLOSERS}]+[{_EN_FINAL}]+)*[{_CLOSERS}]*)"
-    rf"(?=\s+(?P<next>\S))")
+    rf"(?=\s+(?P<next>\S))"
+)
 _ZH_END = re.compile(rf"[{_ZH_FINAL}]+(?:[{_CLOSERS}]+[{_ZH_FINAL}]+)*[{_CLOSERS}]*")
 
 # Abbreviations (lower case, without the final dot) after which ". " never ends a sentence.
@@ -135,8 +136,9 @@ def split_text(text: str, *, source_lang: str = "en") -> list[Segment]:
     return pieces
 
 
-def split_paragraphs(text: str, *, source_lang: str, max_tokens: int,
-                     count_tokens: Callable[[str], int]) -> list[Segment]:
+def split_paragraphs(
+    text: str, *, source_lang: str, max_tokens: int, count_tokens: Callable[[str], int]
+) -> list[Segment]:
     """Lines as the pieces to translate, for models that translate whole paragraphs (the LLMs): the
     sentences of a line, with what lies between them, are one piece — unless together they come to
     more than ``max_tokens``, when they are grouped, in order, into runs that fit (cut only before a
@@ -151,8 +153,11 @@ def split_paragraphs(text: str, *, source_lang: str, max_tokens: int,
         runs: list[list[Segment]] = [[]]
         for piece in line:
             run = runs[-1]
-            if piece.translate and any(p.translate for p in run) and \
-                    count_tokens("".join(p.text for p in run) + piece.text) > max_tokens:
+            if (
+                piece.translate
+                and any(p.translate for p in run)
+                and count_tokens("".join(p.text for p in run) + piece.text) > max_tokens
+            ):
                 runs.append([])
             runs[-1].append(piece)
         for run in runs:
@@ -337,8 +342,13 @@ def separator_text(pieces: Sequence[Segment], i: int, target_lang: str) -> str:
     piece = pieces[i]
     if piece.translate:
         return part_joiner(target_lang) if i > 0 and pieces[i - 1].translate else ""
-    if (0 < i < len(pieces) - 1 and pieces[i - 1].translate and pieces[i + 1].translate
-            and piece.text.isspace() and not _LINE_BREAK.search(piece.text)):
+    if (
+        0 < i < len(pieces) - 1
+        and pieces[i - 1].translate
+        and pieces[i + 1].translate
+        and piece.text.isspace()
+        and not _LINE_BREAK.search(piece.text)
+    ):
         return part_joiner(target_lang)
     return piece.text
 
@@ -359,7 +369,8 @@ def join_translations(pieces: Sequence[Segment], translations: Sequence[str], *,
 
 
 _LIST_ITEM = re.compile(
-    r"\s*(?:[-*•‣◦▪·–—]\s|[(（]?\d{1,3}[.)）]\s|[(（]?[a-z][)）]\s|[(（]?[一二三四五六七八九十]+[、.）)])")
+    r"\s*(?:[-*•‣◦▪·–—]\s|[(（]?\d{1,3}[.)）]\s|[(（]?[a-z][)）]\s|[(（]?[一二三四五六七八九十]+[、.）)])"
+)
 _HYPHENS = "-\u2010\u00ad"
 # A line this much shorter than the typical line was not wrapped: a heading, a caption, or
 # the end of a paragraph.

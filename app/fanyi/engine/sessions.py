@@ -33,8 +33,13 @@ def thread_count(threads: int | None) -> int:
         return default_threads()
     most = limits.max_threads()
     if threads > most:
-        log.warning("using %d threads, not %d: this machine has %d CPUs (at most %d are used)",
-                    most, threads, os.cpu_count() or 1, limits.MAX_THREADS)
+        log.warning(
+            "using %d threads, not %d: this machine has %d CPUs (at most %d are used)",
+            most,
+            threads,
+            os.cpu_count() or 1,
+            limits.MAX_THREADS,
+        )
         return most
     return threads
 
@@ -62,8 +67,9 @@ def session_options(threads: int | None = None, *, arena: bool = True) -> ort.Se
     return opts
 
 
-def open_session(path: Path, threads: int | None = None,
-                 initializers: dict[str, np.ndarray] | None = None, *, arena: bool = True) -> ort.InferenceSession:
+def open_session(
+    path: Path, threads: int | None = None, initializers: dict[str, np.ndarray] | None = None, *, arena: bool = True
+) -> ort.InferenceSession:
     """A CPU session; `initializers` replace the graph's tensors of those names."""
     import onnxruntime as ort  # noqa: PLC0415 - loaded with the first session, not to read a manifest
 

@@ -214,19 +214,32 @@ class M2M100Tokenizer(Tokenizer):
 
     marian_codes = False
 
-    def __init__(self, sp: spm.SentencePieceProcessor, vocab: dict[str, int], languages: dict[str, int], *,
-                 languages_are_special: bool = True, clean_up_tokenization_spaces: bool = False,
-                 source_token_position: str = "prefix") -> None:
+    def __init__(
+        self,
+        sp: spm.SentencePieceProcessor,
+        vocab: dict[str, int],
+        languages: dict[str, int],
+        *,
+        languages_are_special: bool = True,
+        clean_up_tokenization_spaces: bool = False,
+        source_token_position: str = "prefix",
+    ) -> None:
         # M2M100Tokenizer looks language tokens up before vocab.json, so they win over a piece of that name
         full = {**vocab, **languages}
-        super().__init__(sp, sp, full, specials=("<s>", *(languages if languages_are_special else ())),
-                         clean_up_tokenization_spaces=clean_up_tokenization_spaces)
+        super().__init__(
+            sp,
+            sp,
+            full,
+            specials=("<s>", *(languages if languages_are_special else ())),
+            clean_up_tokenization_spaces=clean_up_tokenization_spaces,
+        )
         self._languages = languages
         self._suffix = source_token_position == "suffix"
 
     @classmethod
     def from_files(  # type: ignore[override]
-            cls, spm_model: Path, vocab_json: Path, languages: dict[str, int], **kwargs: Any) -> M2M100Tokenizer:
+        cls, spm_model: Path, vocab_json: Path, languages: dict[str, int], **kwargs: Any
+    ) -> M2M100Tokenizer:
         vocab = json.loads(Path(vocab_json).read_text(encoding="utf-8"))
         return cls(load_spm(Path(spm_model)), vocab, languages, **kwargs)
 

@@ -136,10 +136,14 @@ class Translator:
         """A source's ids as the model reads them: with its language token, or the whole prompt of an LLM."""
         return self.family.encode(self.tokenizer, text, self.languages(options))
 
-    def decode_ids(self, sources: list[list[int]], options: DecodeOptions | None = None,
-                   cancel: CancelToken | None = None, stop: Collection[int] = (),
-                   ranked: dict[int, list[list[int]]] | None = None
-                   ) -> Generator[tuple[int, list[int]], None, list[list[int]]]:
+    def decode_ids(
+        self,
+        sources: list[list[int]],
+        options: DecodeOptions | None = None,
+        cancel: CancelToken | None = None,
+        stop: Collection[int] = (),
+        ranked: dict[int, list[list[int]]] | None = None,
+    ) -> Generator[tuple[int, list[int]], None, list[list[int]]]:
         """Yields (row, newly decided ids) and returns each row's ids, the decoder start excluded.
 
         For many-to-many packs the first id is the target language token that `options` asks for.
@@ -152,13 +156,15 @@ class Translator:
             return (yield from search.beam(state, settings, cancel, stop, ranked))
         return (yield from search.greedy(state, settings, cancel, stop))
 
-    def generate_ids(self, sources: list[list[int]], options: DecodeOptions | None = None,
-                     cancel: CancelToken | None = None) -> list[list[int]]:
+    def generate_ids(
+        self, sources: list[list[int]], options: DecodeOptions | None = None, cancel: CancelToken | None = None
+    ) -> list[list[int]]:
         """Exactly what generate() chooses: no watch for degeneration, no guard."""
         return _drain(self.decode_ids(sources, options, cancel))
 
-    def sentence_check(self, source: Sequence[int], options: DecodeOptions | None = None,
-                       text: str | None = None) -> SentenceCheck:
+    def sentence_check(
+        self, source: Sequence[int], options: DecodeOptions | None = None, text: str | None = None
+    ) -> SentenceCheck:
         """What the translation of one sentence's source ids (as encode() gives them) may look like; an
         LLM's prompt is more than its text, so its check is made from the text's own ids."""
         choice = self.languages(options)
@@ -169,8 +175,9 @@ class Translator:
             special.add(source[0])
         pieces = [self.tokenizer.id_to_piece(i) or "" for i in source if i not in special]
         ids = self.pack.special_ids
-        return SentenceCheck.for_source(pieces, length_bound(choice.source_lang, choice.target_lang),
-                                        ids.get("eos_all") or [ids["eos"]])
+        return SentenceCheck.for_source(
+            pieces, length_bound(choice.source_lang, choice.target_lang), ids.get("eos_all") or [ids["eos"]]
+        )
 
     def forced_logits(self, source: list[int], prefix: list[int]) -> np.ndarray:
         """Decoder logits at every step when fed `prefix` (teacher forcing); [len(prefix), vocab]."""
@@ -179,8 +186,9 @@ class Translator:
         return np.stack([state.run(np.array([[tok]], dtype=np.int64)).logits[0].copy() for tok in prefix])
 
     # --- text level -----------------------------------------------------------------------------
-    def _plan(self, text: str, options: DecodeOptions | None, context: str = ""
-              ) -> tuple[list[Segment], list[list[_Part]]]:
+    def _plan(
+        self, text: str, options: DecodeOptions | None, context: str = ""
+    ) -> tuple[list[Segment], list[list[_Part]]]:
         """Segments of the text, and for each piece to translate its parts: their ids with the glossary's
         terms in the prompt or placeholders in their place, and `context` where the pack takes it."""
         if not text.strip():
@@ -188,7 +196,7 @@ class Translator:
         choice = self.languages(options)
         glossary = options.glossary if options else ()
         terms_in_prompt = self.family.takes_terms(self.tokenizer)
-        context = context[-limits.MAX_CONTEXT_CHARS:] if self.family.takes_context(self.tokenizer) else ""
+        context = context[-limits.MAX_CONTEXT_CHARS :] if self.family.takes_context(self.tokenizer) else ""
 
         def count(s: str) -> int:
             return len(self.family.encode(self.tokenizer, s, choice))
@@ -201,15 +209,23 @@ class Translator:
             return _Part(s, tuple(self.family.encode(self.tokenizer, s, choice, terms, context)))
 
         pieces = self.family.split(text, choice.source_lang, self.max_source_tokens, count)
-        parts = [[part(p) for p in limit_length(piece.text, self.max_source_tokens, count)]
-                 for piece in pieces if piece.translate]
+        parts = [
+            [part(p) for p in limit_length(piece.text, self.max_source_tokens, count)]
+            for piece in pieces
+            if piece.translate
+        ]
         return pieces, parts
 
     def _key(self, ids: tuple[int, ...], options: DecodeOptions | None) -> tuple[Path, DecodeOptions, tuple[int, ...]]:
         return (self.pack.path, options or DecodeOptions(), ids)
 
-    def _render(self, pieces: list[Segment], parts: list[list[_Part]],
-                outcomes: dict[tuple[int, ...], _Outcome], target_lang: str) -> Translation:
+    def _render(
+        self,
+        pieces: list[Segment],
+        parts: list[list[_Part]],
+        outcomes: dict[tuple[int, ...], _Outcome],
+        target_lang: str,
+    ) -> Translation:
         groups = iter(parts)
         out: list[str] = []
         failures: list[Failure] = []
@@ -219,20 +235,27 @@ class Translator:
             if piece.translate:
                 group = next(groups)
                 out.append(joiner.join(outcomes[part.ids].text_for(part) for part in group))
-                failures += [Failure(part.text.strip(), failed) for part in group
-                             if (failed := outcomes[part.ids].failed)]
+                failures += [
+                    Failure(part.text.strip(), failed) for part in group if (failed := outcomes[part.ids].failed)
+                ]
         return Translation("".join(out), tuple(failures))
 
-    def translate_results(self, texts: list[str], options: DecodeOptions | None = None,
-                          progress: ProgressCallback | None = None, cancel: CancelToken | None = None,
-                          contexts: Sequence[str] | None = None) -> list[Translation]:
+    def translate_results(
+        self,
+        texts: list[str],
+        options: DecodeOptions | None = None,
+        progress: ProgressCallback | None = None,
+        cancel: CancelToken | None = None,
+        contexts: Sequence[str] | None = None,
+    ) -> list[Translation]:
         """Translate many texts; sentences are batched by length and each is translated once.
 
         Each result lists the sentences that could not be translated (they keep their source text).
         `contexts`: the text before each one (a document's previous paragraph), for packs that take it."""
         if options is not None and options.convert:  # decoded in Simplified, cached as such
-            results = self.translate_results(texts, dataclasses.replace(options, convert=None), progress, cancel,
-                                             contexts)
+            results = self.translate_results(
+                texts, dataclasses.replace(options, convert=None), progress, cancel, contexts
+            )
             return [dataclasses.replace(r, text=variants.convert(r.text, options.convert)) for r in results]
         started = time.perf_counter()
         self.last_stats = {"tokens": 0, "seconds": 0.0}
@@ -253,7 +276,7 @@ class Translator:
         for start in range(0, len(ordered), size):
             if cancel is not None:
                 cancel.raise_if_cancelled()
-            batch = ordered[start:start + size]
+            batch = ordered[start : start + size]
             for part, outcome in zip(batch, _drain(self._decode_checked(batch, options, cancel))):
                 outcomes[part.ids] = outcome
                 self._cache.put(self._key(part.ids, options), outcome)
@@ -263,16 +286,22 @@ class Translator:
         target_lang = self.languages(options).target_lang
         return [self._render(pieces, parts, outcomes, target_lang) for pieces, parts in plans]
 
-    def translate_batch(self, texts: list[str], options: DecodeOptions | None = None,
-                        progress: ProgressCallback | None = None, cancel: CancelToken | None = None) -> list[str]:
+    def translate_batch(
+        self,
+        texts: list[str],
+        options: DecodeOptions | None = None,
+        progress: ProgressCallback | None = None,
+        cancel: CancelToken | None = None,
+    ) -> list[str]:
         """translate_results without the failures: a failed sentence is there as it was in the source."""
         return [result.text for result in self.translate_results(texts, options, progress, cancel)]
 
     def translate(self, text: str, options: DecodeOptions | None = None, cancel: CancelToken | None = None) -> str:
         return self.translate_batch([text], options, cancel=cancel)[0]
 
-    def translate_stream(self, text: str, options: DecodeOptions | None = None,
-                         cancel: CancelToken | None = None) -> Iterator[StreamEvent]:
+    def translate_stream(
+        self, text: str, options: DecodeOptions | None = None, cancel: CancelToken | None = None
+    ) -> Iterator[StreamEvent]:
         """Yield the translation as it is decided: text pieces, and the events of results.py.
 
         Applying the events in order — append each piece, drop the last n characters at a Rewind(n) —
@@ -305,8 +334,9 @@ class Translator:
                 yield from self._stream_part(part, options, cancel)
         self.last_stats["seconds"] = time.perf_counter() - started
 
-    def _stream_part(self, part: _Part, options: DecodeOptions | None, cancel: CancelToken | None
-                     ) -> Iterator[StreamEvent]:
+    def _stream_part(
+        self, part: _Part, options: DecodeOptions | None, cancel: CancelToken | None
+    ) -> Iterator[StreamEvent]:
         key = self._key(part.ids, options)
         outcome = self._cache.get(key)
         if outcome is None and part.placed:  # placeholders are put back at the end: no text before that
@@ -322,8 +352,9 @@ class Translator:
         if outcome.failed:
             yield Failure(part.text.strip(), outcome.failed)
 
-    def _stream_decode(self, part: _Part, options: DecodeOptions | None, cancel: CancelToken | None
-                       ) -> Generator[StreamEvent, None, _Outcome]:
+    def _stream_decode(
+        self, part: _Part, options: DecodeOptions | None, cancel: CancelToken | None
+    ) -> Generator[StreamEvent, None, _Outcome]:
         streamer = self.family.stream_decoder(self.tokenizer)
         shown = 0  # characters of this part streamed so far
         decoding = self._decode_checked([part], options, cancel)
@@ -346,8 +377,9 @@ class Translator:
             yield rest
         return outcome
 
-    def _decode_checked(self, parts: list[_Part], options: DecodeOptions | None, cancel: CancelToken | None
-                        ) -> Generator[Decoded, None, list[_Outcome]]:
+    def _decode_checked(
+        self, parts: list[_Part], options: DecodeOptions | None, cancel: CancelToken | None
+    ) -> Generator[Decoded, None, list[_Outcome]]:
         """Decode parts as one batch; one that degenerates is decoded again alone with a guard, and
         fails (keeping its source text) when that degenerates too. Yields (row, new ids) as they are
         decided and (row, None) when what was yielded for a row no longer counts."""
@@ -362,17 +394,23 @@ class Translator:
                 guard = guarded(options, finding, checks[row].most_tokens, max_new_tokens)
                 (ids,), (again,) = yield from self._watched([part], guard, [checks[row]], cancel, [row])
                 if again is not None:
-                    log.info("%s on %r, also with a repetition guard; left untranslated",
-                             REASONS[finding.kind], part.text)
+                    log.info(
+                        "%s on %r, also with a repetition guard; left untranslated", REASONS[finding.kind], part.text
+                    )
                     yield row, None
                     outcomes.append(_Outcome("", finding.kind))
                     continue
             outcomes.append(_Outcome(self.tokenizer.decode(ids)))
         return outcomes
 
-    def _watched(self, parts: list[_Part], options: DecodeOptions | None, checks: list[SentenceCheck],
-                 cancel: CancelToken | None, rows: list[int]
-                 ) -> Generator[Decoded, None, tuple[list[list[int]], list[Finding | None]]]:
+    def _watched(
+        self,
+        parts: list[_Part],
+        options: DecodeOptions | None,
+        checks: list[SentenceCheck],
+        cancel: CancelToken | None,
+        rows: list[int],
+    ) -> Generator[Decoded, None, tuple[list[list[int]], list[Finding | None]]]:
         """Decode, stopping a row as soon as its decided ids loop or run away; yields (rows[i], new ids)
         and returns each row's ids and what is wrong with them (None: nothing)."""
         decided: list[list[int]] = [[] for _ in parts]
@@ -391,8 +429,9 @@ class Translator:
                 findings[i] = checks[i].verdict(ids, self.tokenizer.decode(ids))
         return decided, findings
 
-    def alternatives(self, text: str, count: int, options: DecodeOptions | None = None,
-                     cancel: CancelToken | None = None) -> list[str]:
+    def alternatives(
+        self, text: str, count: int, options: DecodeOptions | None = None, cancel: CancelToken | None = None
+    ) -> list[str]:
         """Up to ``count`` other translations of ``text`` from the beam's n-best, best first: the k-th
         has each sentence's k-th best hypothesis (its best where the beam finished fewer).
 
@@ -409,15 +448,17 @@ class Translator:
         ranked: dict[tuple[int, ...], list[list[int]]] = {}
         size = self.family.batch_size
         for start in range(0, len(unique), size):
-            batch = unique[start:start + size]
+            batch = unique[start : start + size]
             found: dict[int, list[list[int]]] = {}
             _drain(self.decode_ids([list(ids) for ids in batch], wide, cancel, ranked=found))
             ranked.update((ids, found.get(row, [])) for row, ids in enumerate(batch))
         target_lang = self.languages(options).target_lang
         texts: list[str] = []
         for k in range(1, count + 1):
-            outcomes = {ids: _Outcome(self.tokenizer.decode(found[min(k, len(found) - 1)])) if found
-                        else _Outcome("", EMPTY) for ids, found in ranked.items()}
+            outcomes = {
+                ids: _Outcome(self.tokenizer.decode(found[min(k, len(found) - 1)])) if found else _Outcome("", EMPTY)
+                for ids, found in ranked.items()
+            }
             texts.append(self._render(pieces, parts, outcomes, target_lang).text)
         return list(dict.fromkeys(texts))
 

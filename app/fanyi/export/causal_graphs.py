@@ -58,12 +58,17 @@ class LlmQuantize:
 
     def manifest(self) -> dict[str, Any]:
         table = "fp32" if self.table_bits is None else f"int{self.table_bits}"
-        return {"mode": self.mode,
-                "scheme": None if self.bits is None else
-                f"weights int{self.bits} symmetric in blocks of {self.block_size} inputs (MatMulNBits); "
-                f"embedding/output matrix {table}",
-                "linear": self.bits is not None, "output_projection": self.table_bits is not None,
-                "embeddings": table, "block_size": None if self.bits is None else self.block_size}
+        return {
+            "mode": self.mode,
+            "scheme": None
+            if self.bits is None
+            else f"weights int{self.bits} symmetric in blocks of {self.block_size} inputs (MatMulNBits); "
+            f"embedding/output matrix {table}",
+            "linear": self.bits is not None,
+            "output_projection": self.table_bits is not None,
+            "embeddings": table,
+            "block_size": None if self.bits is None else self.block_size,
+        }
 
 
 @dataclass
@@ -110,7 +115,7 @@ def dequantize_blocks(q: Blocks) -> np.ndarray:
     if q.bits == 4:
         levels = np.stack([levels & 0x0F, levels >> 4], axis=-1).reshape(levels.shape[0], levels.shape[1], -1)
     values = (levels.astype(np.float32) - (1 << (q.bits - 1))) * q.scales[:, :, None]
-    weight: np.ndarray = values.reshape(values.shape[0], -1)[:, :q.inputs].T
+    weight: np.ndarray = values.reshape(values.shape[0], -1)[:, : q.inputs].T
     return weight
 
 
@@ -128,8 +133,12 @@ class _Builder:
         if spec.bits is None:
             y = g.op("MatMul", x, g.initializer(f"weights.{name}", weight.astype(np.float32)))
         else:
-            y = self._nbits(x, name, quantize_blocks(weight, spec.bits, block_for(weight.shape[0], spec.block_size)),
-                            weight.shape[1])
+            y = self._nbits(
+                x,
+                name,
+                quantize_blocks(weight, spec.bits, block_for(weight.shape[0], spec.block_size)),
+                weight.shape[1],
+            )
         if bias is not None:
             y = g.op("Add", y, g.initializer(f"weights.{name}.bias", bias.astype(np.float32)))
         return y
@@ -140,15 +149,28 @@ class _Builder:
         scales = f"{name}.scales"
         if scales not in g.initializers:
             g.initializer(scales, q.scales.reshape(-1))
-        return g.op("MatMulNBits", x, packed, scales, domain=MS_DOMAIN, K=q.inputs, N=out_features,
-                    bits=q.bits, block_size=q.block_size, accuracy_level=ACCURACY_LEVEL)
+        return g.op(
+            "MatMulNBits",
+            x,
+            packed,
+            scales,
+            domain=MS_DOMAIN,
+            K=q.inputs,
+            N=out_features,
+            bits=q.bits,
+            block_size=q.block_size,
+            accuracy_level=ACCURACY_LEVEL,
+        )
 
     def linear(self, x: str, name: str, *parts: Linear) -> str:
         """One MatMul for several projections of the same input (q, k, v; gate, up), their columns side by side."""
         weight = np.concatenate([p.weight for p in parts], axis=1)
         biases = [p.bias for p in parts]
-        bias = None if all(b is None for b in biases) else np.concatenate(
-            [np.zeros(p.weight.shape[1], np.float32) if p.bias is None else p.bias for p in parts])
+        bias = (
+            None
+            if all(b is None for b in biases)
+            else np.concatenate([np.zeros(p.weight.shape[1], np.float32) if p.bias is None else p.bias for p in parts])
+        )
         return self.matmul(x, name, weight, bias)
 
     def rms_norm(self, x: str, weight: np.ndarray, name: str) -> str:
@@ -160,29 +182,42 @@ class _Builder:
     def _table_rows(self, matrix: np.ndarray) -> np.ndarray:
         """[padded vocab, hidden]: zero rows for the padding (their logits come from the padding bias)."""
         rows = np.zeros((self.vocab, matrix.shape[1]), np.float32)
-        rows[:matrix.shape[0]] = matrix
+        rows[: matrix.shape[0]] = matrix
         return rows
 
     def _table_blocks(self, name: str, matrix: np.ndarray) -> Blocks:
         if name not in self._tables:
             bits = self.spec.table_bits
             assert bits is not None
-            self._tables[name] = quantize_blocks(self._table_rows(matrix).T, bits,
-                                                 block_for(matrix.shape[1], self.spec.block_size))
+            self._tables[name] = quantize_blocks(
+                self._table_rows(matrix).T, bits, block_for(matrix.shape[1], self.spec.block_size)
+            )
         return self._tables[name]
 
     def embed(self, ids: str) -> str:
         g, w = self.g, self.w
         if self.spec.table_bits is None:
-            table = g.initializer("weights.embedding_t", self._table_rows(w.embedding).T.copy()) \
-                if "weights.embedding_t" not in g.initializers else "weights.embedding_t"
+            table = (
+                g.initializer("weights.embedding_t", self._table_rows(w.embedding).T.copy())
+                if "weights.embedding_t" not in g.initializers
+                else "weights.embedding_t"
+            )
             h = g.op("Transpose", g.op("Gather", table, ids, axis=1), perm=[1, 2, 0])
         else:
             q = self._table_blocks("weights.embedding", w.embedding)
             data = g.initializer("weights.embedding.rows", q.packed.reshape(q.packed.shape[0], -1))
             scales = g.initializer("weights.embedding.row_scales", q.scales)
-            h = g.op("GatherBlockQuantized", data, ids, scales, domain=MS_DOMAIN, bits=q.bits,
-                     block_size=q.block_size, gather_axis=0, quantize_axis=1)
+            h = g.op(
+                "GatherBlockQuantized",
+                data,
+                ids,
+                scales,
+                domain=MS_DOMAIN,
+                bits=q.bits,
+                block_size=q.block_size,
+                gather_axis=0,
+                quantize_axis=1,
+            )
         if w.embed_scale != 1.0:
             h = g.op("Mul", h, g.const(np.float32(w.embed_scale), np.float32))
         return h
@@ -191,11 +226,16 @@ class _Builder:
         g, w = self.g, self.w
         if self.spec.table_bits is None:
             if w.tied:
-                table = "weights.embedding_t" if "weights.embedding_t" in g.initializers else \
-                    g.initializer("weights.embedding_t", self._table_rows(w.embedding).T.copy())
+                table = (
+                    "weights.embedding_t"
+                    if "weights.embedding_t" in g.initializers
+                    else g.initializer("weights.embedding_t", self._table_rows(w.embedding).T.copy())
+                )
                 logits = g.op("MatMul", hidden, table)
             else:
-                logits = g.op("MatMul", hidden, g.initializer("weights.lm_head_t", self._table_rows(w.lm_head).T.copy()))
+                logits = g.op(
+                    "MatMul", hidden, g.initializer("weights.lm_head_t", self._table_rows(w.lm_head).T.copy())
+                )
         else:
             name = "weights.embedding" if w.tied else "weights.lm_head"
             q = self._table_blocks(name, w.embedding if w.tied else w.lm_head)
@@ -203,7 +243,7 @@ class _Builder:
             logits = self._nbits(hidden, f"{name}.blocks", q, self.vocab)
         if self.vocab > w.vocab_size:
             padding = np.zeros(self.vocab, np.float32)
-            padding[w.vocab_size:] = PADDING_LOGIT
+            padding[w.vocab_size :] = PADDING_LOGIT
             logits = g.op("Add", logits, g.initializer("padding_logits", padding))
         if w.final_softcap:
             cap = g.const(np.float32(w.final_softcap), np.float32)
@@ -211,31 +251,55 @@ class _Builder:
         return logits
 
     # --- a layer -------------------------------------------------------------------------------
-    def attention(self, x: str, i: int, layer: DecoderBlock, cache: tuple[str, str], lengths: tuple[str, str, str],
-                  positions: str | None) -> tuple[str, str, str]:
+    def attention(
+        self,
+        x: str,
+        i: int,
+        layer: DecoderBlock,
+        cache: tuple[str, str],
+        lengths: tuple[str, str, str],
+        positions: str | None,
+    ) -> tuple[str, str, str]:
         g, w = self.g, self.w
         seqlens, total, query_lengths = lengths
         table = w.rotary[layer.rotary]
-        cos = g.initializer(f"rotary.{layer.rotary}.cos", table.cos) if f"rotary.{layer.rotary}.cos" not in \
-            g.initializers else f"rotary.{layer.rotary}.cos"
-        sin = g.initializer(f"rotary.{layer.rotary}.sin", table.sin) if f"rotary.{layer.rotary}.sin" not in \
-            g.initializers else f"rotary.{layer.rotary}.sin"
+        cos = (
+            g.initializer(f"rotary.{layer.rotary}.cos", table.cos)
+            if f"rotary.{layer.rotary}.cos" not in g.initializers
+            else f"rotary.{layer.rotary}.cos"
+        )
+        sin = (
+            g.initializer(f"rotary.{layer.rotary}.sin", table.sin)
+            if f"rotary.{layer.rotary}.sin" not in g.initializers
+            else f"rotary.{layer.rotary}.sin"
+        )
         qkv = self.linear(x, f"weights.layer{i}.qkv", layer.q, layer.k, layer.v)
-        attrs: dict[str, Any] = dict(num_heads=w.heads, kv_num_heads=w.kv_heads, scale=float(w.attention_scale),
-                     local_window_size=-1 if layer.sliding_window is None else layer.sliding_window)
+        attrs: dict[str, Any] = dict(
+            num_heads=w.heads,
+            kv_num_heads=w.kv_heads,
+            scale=float(w.attention_scale),
+            local_window_size=-1 if layer.sliding_window is None else layer.sliding_window,
+        )
         if w.attention_softcap:
             attrs["softcap"] = float(w.attention_softcap)
         if layer.q_norm is None:  # the projections go in packed; rotary inside the attention
             inputs = [qkv, "", "", cache[0], cache[1], seqlens, total, cos, sin]
             attrs["do_rotary"] = 1
         else:
-            q, k, v = g.op("Split", qkv, g.const([w.heads * w.head_dim, w.kv_heads * w.head_dim,
-                                                  w.kv_heads * w.head_dim]), axis=-1, outputs=3)
+            q, k, v = g.op(
+                "Split",
+                qkv,
+                g.const([w.heads * w.head_dim, w.kv_heads * w.head_dim, w.kv_heads * w.head_dim]),
+                axis=-1,
+                outputs=3,
+            )
             if w.qk_norm_after_rotary:  # HunYuan: rotate, then normalise
-                q = self._head_norm(self._rotate(q, w.heads, positions, cos, sin), w.heads, layer.q_norm,
-                                    f"layer{i}.q_norm")
-                k = self._head_norm(self._rotate(k, w.kv_heads, positions, cos, sin), w.kv_heads, layer.k_norm,
-                                    f"layer{i}.k_norm")
+                q = self._head_norm(
+                    self._rotate(q, w.heads, positions, cos, sin), w.heads, layer.q_norm, f"layer{i}.q_norm"
+                )
+                k = self._head_norm(
+                    self._rotate(k, w.kv_heads, positions, cos, sin), w.kv_heads, layer.k_norm, f"layer{i}.k_norm"
+                )
                 inputs = [q, k, v, cache[0], cache[1], seqlens, total, "", ""]
                 attrs["do_rotary"] = 0
             else:  # Qwen3, Gemma 3: normalise, then rotate inside the attention
@@ -250,8 +314,7 @@ class _Builder:
 
     def _rotate(self, x: str, heads: int, positions: str | None, cos: str, sin: str) -> str:
         assert positions is not None
-        return self.g.op("RotaryEmbedding", x, positions, cos, sin, domain=MS_DOMAIN, interleaved=0,
-                         num_heads=heads)
+        return self.g.op("RotaryEmbedding", x, positions, cos, sin, domain=MS_DOMAIN, interleaved=0, num_heads=heads)
 
     def _head_norm(self, x: str, heads: int, weight: np.ndarray | None, name: str) -> str:
         """RMSNorm of each head's vector: [B, S, heads·D] → [B, S, heads, D] → norm → back."""
@@ -259,19 +322,29 @@ class _Builder:
             return x
         g = self.g
         by_head = g.op("Reshape", x, g.const([0, 0, heads, self.w.head_dim]))
-        return g.op("Reshape", self.rms_norm(by_head, weight, f"weights.{name}"), g.const([0, 0, heads * self.w.head_dim]))
+        return g.op(
+            "Reshape", self.rms_norm(by_head, weight, f"weights.{name}"), g.const([0, 0, heads * self.w.head_dim])
+        )
 
     def mlp(self, x: str, i: int, layer: DecoderBlock) -> str:
         g, w = self.g, self.w
         ffn = layer.gate.weight.shape[1]
-        gate, up = g.op("Split", self.linear(x, f"weights.layer{i}.gate_up", layer.gate, layer.up),
-                        g.const([ffn, ffn]), axis=-1, outputs=2)
+        gate, up = g.op(
+            "Split",
+            self.linear(x, f"weights.layer{i}.gate_up", layer.gate, layer.up),
+            g.const([ffn, ffn]),
+            axis=-1,
+            outputs=2,
+        )
         if w.activation == "gelu_tanh":  # torch's gelu(approximate="tanh"), term for term
             cube = g.op("Mul", g.op("Mul", gate, gate), gate)
             inner = g.op("Add", gate, g.op("Mul", cube, g.const(np.float32(0.044715), np.float32)))
             tanh = g.op("Tanh", g.op("Mul", inner, g.const(np.float32(np.sqrt(2.0 / np.pi)), np.float32)))
-            act = g.op("Mul", g.op("Mul", gate, g.const(np.float32(0.5), np.float32)),
-                       g.op("Add", tanh, g.const(np.float32(1.0), np.float32)))
+            act = g.op(
+                "Mul",
+                g.op("Mul", gate, g.const(np.float32(0.5), np.float32)),
+                g.op("Add", tanh, g.const(np.float32(1.0), np.float32)),
+            )
         else:
             act = g.op("Mul", gate, g.op("Sigmoid", gate))
         return self.matmul(g.op("Mul", act, up), f"weights.layer{i}.down", layer.down.weight, layer.down.bias)
@@ -284,16 +357,19 @@ class _Builder:
         seqlens = g.add_input("seqlens_k", INT32, ["batch"])
         total = g.add_input("total_sequence_length", INT32, [])
         cache_shape: Shape = ["batch", w.kv_heads, "capacity", w.head_dim]
-        past = [(g.add_input(f"past_key_{i}", FLOAT, cache_shape), g.add_input(f"past_value_{i}", FLOAT, cache_shape))
-                for i in range(len(w.layers))]
+        past = [
+            (g.add_input(f"past_key_{i}", FLOAT, cache_shape), g.add_input(f"past_value_{i}", FLOAT, cache_shape))
+            for i in range(len(w.layers))
+        ]
         top_k = g.add_input("top_k", INT64, [1])
 
         positions = None
         if w.qk_norm_after_rotary:
             # each row's chunk starts after what its cache held: seqlens_k + 1 - query_lengths
             first = g.op("Cast", g.op("Sub", g.op("Add", seqlens, g.const(1, np.int32)), query_lengths), to=INT64)
-            steps = g.op("Range", g.const(0), g.op("Squeeze", g.op("Shape", ids, start=1, end=2), g.const([0])),
-                         g.const(1))
+            steps = g.op(
+                "Range", g.const(0), g.op("Squeeze", g.op("Shape", ids, start=1, end=2), g.const([0])), g.const(1)
+            )
             positions = g.op("Add", g.op("Unsqueeze", first, g.const([1])), g.op("Unsqueeze", steps, g.const([0])))
 
         h = self.embed(ids)
@@ -312,11 +388,14 @@ class _Builder:
             h = g.op("Add", h, update)
 
         # only each row's last real token is projected onto the vocabulary
-        last = g.op("Unsqueeze", g.op("Cast", g.op("Sub", query_lengths, g.const(1, np.int32)), to=INT64),
-                    g.const([1]))
+        last = g.op("Unsqueeze", g.op("Cast", g.op("Sub", query_lengths, g.const(1, np.int32)), to=INT64), g.const([1]))
         h_last = g.op("GatherND", h, last, batch_dims=1)  # [B, hidden]
-        logits = g.add_output(self.project(self.rms_norm(h_last, w.final_norm, "weights.final_norm")), "logits",
-                              FLOAT, ["batch", self.vocab])
+        logits = g.add_output(
+            self.project(self.rms_norm(h_last, w.final_norm, "weights.final_norm")),
+            "logits",
+            FLOAT,
+            ["batch", self.vocab],
+        )
         g.add_output(top_ids(g, logits, top_k, top_block(w.vocab_size)), "top_ids", INT64, ["batch", "top_k"])
         for i, (k, v) in enumerate(presents):
             g.add_output(k, f"present_key_{i}", FLOAT, cache_shape)

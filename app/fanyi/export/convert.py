@@ -40,8 +40,9 @@ StatusCallback = Callable[[str], None]  # a line for the user about what the exp
 QUANTIZATIONS = ("none", "int8", "int4")
 
 
-def quantize_spec(mode: str, embeddings: str = "int8", *, decoder_only: bool = False,
-                  block_size: int = DEFAULT_BLOCK_SIZE) -> QuantizeSpec | LlmQuantize:
+def quantize_spec(
+    mode: str, embeddings: str = "int8", *, decoder_only: bool = False, block_size: int = DEFAULT_BLOCK_SIZE
+) -> QuantizeSpec | LlmQuantize:
     if mode not in QUANTIZATIONS:
         raise ExportError(f"unknown quantization {mode!r}; use {', '.join(QUANTIZATIONS)}")
     if decoder_only:
@@ -65,8 +66,11 @@ def _simplify(model: onnx.ModelProto) -> onnx.ModelProto:
 def _external(name: str) -> bool:
     """`shared.*` tensors are used by both graphs; int8 weights are read by the runtime (engine.int8_weights);
     the big weights of a decoder-only graph are kept out of the .onnx file (protobuf's 2 GB limit)."""
-    return name.startswith(("shared.", "weights.")) or name.endswith(INT8_WEIGHT_SUFFIX) or \
-        name.endswith(INT8_WEIGHT_SUFFIX + INT8_SCALE_SUFFIX)
+    return (
+        name.startswith(("shared.", "weights."))
+        or name.endswith(INT8_WEIGHT_SUFFIX)
+        or name.endswith(INT8_WEIGHT_SUFFIX + INT8_SCALE_SUFFIX)
+    )
 
 
 def _write_graphs(graphs: dict[str, onnx.ModelProto], folder: Path) -> dict[str, dict[str, Any]]:
@@ -86,13 +90,18 @@ def _write_graphs(graphs: dict[str, onnx.ModelProto], folder: Path) -> dict[str,
                         blob.write(b"\0" * ((-blob.tell()) % (4096 if len(data) >= 65536 else 64)))
                         offset = stored[data] = blob.tell()
                         blob.write(data)
-                    index[tensor.name] = {"offset": offset, "length": len(data),
-                                          "dtype": onnx.helper.tensor_dtype_to_np_dtype(tensor.data_type).name,
-                                          "shape": list(tensor.dims), "graphs": []}
+                    index[tensor.name] = {
+                        "offset": offset,
+                        "length": len(data),
+                        "dtype": onnx.helper.tensor_dtype_to_np_dtype(tensor.data_type).name,
+                        "shape": list(tensor.dims),
+                        "graphs": [],
+                    }
                 entry = index[tensor.name]
                 entry["graphs"].append(filename)
-                external_data_helper.set_external_data(tensor, SHARED_DATA, offset=entry["offset"],
-                                                       length=entry["length"])
+                external_data_helper.set_external_data(
+                    tensor, SHARED_DATA, offset=entry["offset"], length=entry["length"]
+                )
                 tensor.ClearField("raw_data")
                 tensor.data_location = onnx.TensorProto.EXTERNAL
     for filename, model in graphs.items():
@@ -106,15 +115,25 @@ def _quantization(spec: QuantizeSpec | LlmQuantize) -> dict[str, Any]:
     return {
         "mode": spec.mode,
         "scheme": "dynamic; weights int8 symmetric per output channel, activations uint8 per tensor"
-        if spec.mode == "int8" else None,
+        if spec.mode == "int8"
+        else None,
         "linear": spec.linear,
         "output_projection": spec.output_projection,
         "embeddings": "int8" if spec.embeddings and spec.output_projection else "fp32",
     }
 
 
-def build_manifest(folder: HfFolder, model: Any, spec: QuantizeSpec | LlmQuantize, *, name: str,
-                   model_id: str | None, revision: str | None, family: Family, hf_tokenizer: Callable[[], Any]) -> dict[str, Any]:
+def build_manifest(
+    folder: HfFolder,
+    model: Any,
+    spec: QuantizeSpec | LlmQuantize,
+    *,
+    name: str,
+    model_id: str | None,
+    revision: str | None,
+    family: Family,
+    hf_tokenizer: Callable[[], Any],
+) -> dict[str, Any]:
     gen = generation_defaults(folder.path, family)
     languages = family.manifest_languages(folder, hf_tokenizer, gen)
     unk = languages.pop("unk")
@@ -123,8 +142,11 @@ def build_manifest(folder: HfFolder, model: Any, spec: QuantizeSpec | LlmQuantiz
         "name": name,
         "source_model": {"id": model_id, "revision": revision},
         "architecture": {"type": family.name, **family.manifest_architecture(model)},
-        "tokenizer": "tokenizers" if "tokenizer.json" in family.tokenizer_files else
-        "marian" if "source.spm" in family.tokenizer_files else "sentencepiece",
+        "tokenizer": "tokenizers"
+        if "tokenizer.json" in family.tokenizer_files
+        else "marian"
+        if "source.spm" in family.tokenizer_files
+        else "sentencepiece",
         **{k: languages.pop(k) for k in ("source_lang", "target_lang")},
         "special_ids": {
             "pad": gen["pad_token_id"],
@@ -134,9 +156,21 @@ def build_manifest(folder: HfFolder, model: Any, spec: QuantizeSpec | LlmQuantiz
             "decoder_start": gen["decoder_start_token_id"],
         },
         "bad_words_ids": gen["bad_words_ids"] or [],
-        "generation": {k: gen[k] for k in ("num_beams", "max_length", "max_new_tokens", "min_length",
-                                           "length_penalty", "early_stopping", "no_repeat_ngram_size",
-                                           "repetition_penalty", "forced_eos_token_id", "renormalize_logits")},
+        "generation": {
+            k: gen[k]
+            for k in (
+                "num_beams",
+                "max_length",
+                "max_new_tokens",
+                "min_length",
+                "length_penalty",
+                "early_stopping",
+                "no_repeat_ngram_size",
+                "repetition_penalty",
+                "forced_eos_token_id",
+                "renormalize_logits",
+            )
+        },
         **languages,
         "quantization": _quantization(spec),
         "files": {},
@@ -146,10 +180,20 @@ def build_manifest(folder: HfFolder, model: Any, spec: QuantizeSpec | LlmQuantiz
     return manifest
 
 
-def export_pack(hf_dir: Path, out_dir: Path, *, quantize: str = "none", embeddings: str = "int8",
-                name: str | None = None, model_id: str | None = None, revision: str | None = None,
-                simplify: bool = True, overwrite: bool = False, block_size: int = DEFAULT_BLOCK_SIZE,
-                progress: StatusCallback | None = None) -> Path:
+def export_pack(
+    hf_dir: Path,
+    out_dir: Path,
+    *,
+    quantize: str = "none",
+    embeddings: str = "int8",
+    name: str | None = None,
+    model_id: str | None = None,
+    revision: str | None = None,
+    simplify: bool = True,
+    overwrite: bool = False,
+    block_size: int = DEFAULT_BLOCK_SIZE,
+    progress: StatusCallback | None = None,
+) -> Path:
     """Write a complete pack to out_dir; the folder appears only once every file is written."""
     say = progress or (lambda _msg: None)
     hf_dir, out_dir = Path(hf_dir), Path(out_dir)
@@ -166,17 +210,25 @@ def export_pack(hf_dir: Path, out_dir: Path, *, quantize: str = "none", embeddin
         say(f"loading the PyTorch model ({family.title})")
         model = load_model(hf_dir, family)
         weights = model_weights(family, model)
-        manifest = build_manifest(folder, model, spec, name=name or hf_dir.name, model_id=model_id,
-                                  revision=revision, family=family, hf_tokenizer=hf_tokenizer)
+        manifest = build_manifest(
+            folder,
+            model,
+            spec,
+            name=name or hf_dir.name,
+            model_id=model_id,
+            revision=revision,
+            family=family,
+            hf_tokenizer=hf_tokenizer,
+        )
         del model  # a decoder-only model's weights are now numpy arrays: one copy less in memory
-        _write_pack(family, weights, spec, manifest, tokenizer_dir, out_dir, simplify and not family.decoder_only,
-                    say)
+        _write_pack(family, weights, spec, manifest, tokenizer_dir, out_dir, simplify and not family.decoder_only, say)
     say(f"pack written to {out_dir}")
     return out_dir
 
 
 def _hf_tokenizer_loader(family: Family, hf_dir: Path) -> Callable[[], Any]:
     """The folder's transformers tokenizer, loaded when a family's manifest needs it (once)."""
+
     @functools.cache
     def load() -> Any:
         from transformers import AutoTokenizer
@@ -185,6 +237,7 @@ def _hf_tokenizer_loader(family: Family, hf_dir: Path) -> Callable[[], Any]:
             return AutoTokenizer.from_pretrained(hf_dir)
         except (OSError, ValueError) as exc:
             raise ExportError(f"{hf_dir}: the {family.title} tokenizer cannot be read ({exc})") from None
+
     return load
 
 
@@ -229,8 +282,16 @@ def _graphs(weights: Seq2SeqWeights | CausalWeights, spec: QuantizeSpec | LlmQua
     return {"encoder.onnx": build_encoder(weights, spec).build(), "decoder.onnx": build_decoder(weights, spec).build()}
 
 
-def _write_pack(family: Family, weights: Seq2SeqWeights | CausalWeights, spec: QuantizeSpec | LlmQuantize,
-                manifest: dict[str, Any], tokenizer_dir: Path, out_dir: Path, simplify: bool, say: StatusCallback) -> None:
+def _write_pack(
+    family: Family,
+    weights: Seq2SeqWeights | CausalWeights,
+    spec: QuantizeSpec | LlmQuantize,
+    manifest: dict[str, Any],
+    tokenizer_dir: Path,
+    out_dir: Path,
+    simplify: bool,
+    say: StatusCallback,
+) -> None:
     mode = manifest["quantization"]["mode"]
     say(f"building the {family.title} graphs" + (f" ({mode})" if mode != "none" else ""))
     graphs = _graphs(weights, spec)

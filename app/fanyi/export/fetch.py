@@ -30,14 +30,29 @@ SHARD_INDEX = "model.safetensors.index.json"  # bigger models: the index and the
 # int8 embeddings (one int8 copy of the tied matrix) are kept unless they lower the teacher-forced
 # top-1 agreement with PyTorch by more than this, compared with fp32 embeddings
 EMBEDDING_TOLERANCE = 0.005
-REPO_FILES = ("config.json", "generation_config.json", "source.spm", "target.spm", "vocab.json",
-              "tokenizer_config.json", "tokenizer.json", "special_tokens_map.json", "chat_template.jinja")
+REPO_FILES = (
+    "config.json",
+    "generation_config.json",
+    "source.spm",
+    "target.spm",
+    "vocab.json",
+    "tokenizer_config.json",
+    "tokenizer.json",
+    "special_tokens_map.json",
+    "chat_template.jinja",
+)
 # the model's licence, which a pack built from it carries along (packaging/release/notices.py)
 LICENSE_FILES = ("LICENSE", "LICENSE.txt", "License.txt", "LICENSE.md", "NOTICE", "NOTICE.txt")
 
 
-def download(repo_id: str, revision: str, into: Path, say: Callable[[str], None],
-             cancel: CancelToken | None, cache_dir: Path | None = None) -> str:
+def download(
+    repo_id: str,
+    revision: str,
+    into: Path,
+    say: Callable[[str], None],
+    cancel: CancelToken | None,
+    cache_dir: Path | None = None,
+) -> str:
     """Download the files a pack needs into `into`; returns the commit hash downloaded.
 
     `cache_dir`: a download cache of the caller's (the release pipeline's, gone with its pack) instead of
@@ -51,8 +66,10 @@ def download(repo_id: str, revision: str, into: Path, say: Callable[[str], None]
     try:
         info = HfApi().model_info(repo_id, revision=revision)
     except Exception as exc:  # noqa: BLE001 - the hub client raises many kinds; all mean the same to a user here
-        raise FetchError(f"cannot reach the Hugging Face hub to download {repo_id} "
-                         f"({type(exc).__name__}); connect to the internet or import a pack instead") from None
+        raise FetchError(
+            f"cannot reach the Hugging Face hub to download {repo_id} "
+            f"({type(exc).__name__}); connect to the internet or import a pack instead"
+        ) from None
     commit = info.sha or revision
     present = {s.rfilename for s in (info.siblings or [])}
     wanted = [f for f in REPO_FILES + LICENSE_FILES if f in present or f == "config.json"]
@@ -100,9 +117,16 @@ def _weight_files(repo_id: str, commit: str, present: set[str], cache_dir: Path 
     return [SHARD_INDEX, *shards]
 
 
-def export_validated(hf_dir: Path, work: Path, name: str, repo_id: str | None, commit: str | None,
-                     quantize: str, say: Callable[[str], None], min_int8_top1: float = INT8_MIN_TOP1
-                     ) -> tuple[Path, ValidationReport]:
+def export_validated(
+    hf_dir: Path,
+    work: Path,
+    name: str,
+    repo_id: str | None,
+    commit: str | None,
+    quantize: str,
+    say: Callable[[str], None],
+    min_int8_top1: float = INT8_MIN_TOP1,
+) -> tuple[Path, ValidationReport]:
     """Export into `work` and validate: (pack folder, ValidationReport); the caller decides on a failed report.
 
     The embedding/output matrix is stored in the fewer bits only where validation says they are as
@@ -113,8 +137,16 @@ def export_validated(hf_dir: Path, work: Path, name: str, repo_id: str | None, c
     choices: tuple[str, ...] = {"int8": ("int8", "fp32"), "int4": ("int4", "int8")}.get(quantize, ("fp32",))
     results = []
     for embeddings in choices:
-        pack = export_pack(hf_dir, work / f"pack-{embeddings}", quantize=quantize, embeddings=embeddings,
-                           name=name, model_id=repo_id, revision=commit, progress=say)
+        pack = export_pack(
+            hf_dir,
+            work / f"pack-{embeddings}",
+            quantize=quantize,
+            embeddings=embeddings,
+            name=name,
+            model_id=repo_id,
+            revision=commit,
+            progress=say,
+        )
         say(f"validating the pack ({embeddings} embeddings) against the PyTorch model")
         results.append((pack, validate_pack(pack, hf_dir, min_int8_top1=min_int8_top1)))
     kept = results[0]
@@ -127,9 +159,15 @@ def export_validated(hf_dir: Path, work: Path, name: str, repo_id: str | None, c
     return kept
 
 
-def fetch_and_install(name: str, packs_dir: Path, *, source: Path | None = None,
-                      progress: Callable[[str], None] | None = None, cancel: CancelToken | None = None,
-                      quantize: str = "int8") -> ModelPack:
+def fetch_and_install(
+    name: str,
+    packs_dir: Path,
+    *,
+    source: Path | None = None,
+    progress: Callable[[str], None] | None = None,
+    cancel: CancelToken | None = None,
+    quantize: str = "int8",
+) -> ModelPack:
     """Build pack `name` from the hub (or from a local Hugging Face folder `source`) into packs_dir."""
     say = progress or (lambda _msg: None)
     if name not in KNOWN_MODELS and source is None:

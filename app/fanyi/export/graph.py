@@ -77,14 +77,35 @@ class GraphBuilder:
         return self._consts[key]
 
     @overload
-    def op(self, op_type: str, *inputs: str, outputs: Literal[1] = 1, name_hint: str | None = None,
-           domain: str | None = None, **attrs: Any) -> str: ...
+    def op(
+        self,
+        op_type: str,
+        *inputs: str,
+        outputs: Literal[1] = 1,
+        name_hint: str | None = None,
+        domain: str | None = None,
+        **attrs: Any,
+    ) -> str: ...
     @overload
-    def op(self, op_type: str, *inputs: str, outputs: int, name_hint: str | None = None,
-           domain: str | None = None, **attrs: Any) -> list[str]: ...
+    def op(
+        self,
+        op_type: str,
+        *inputs: str,
+        outputs: int,
+        name_hint: str | None = None,
+        domain: str | None = None,
+        **attrs: Any,
+    ) -> list[str]: ...
 
-    def op(self, op_type: str, *inputs: str, outputs: int = 1, name_hint: str | None = None,
-           domain: str | None = None, **attrs: Any) -> str | list[str]:
+    def op(
+        self,
+        op_type: str,
+        *inputs: str,
+        outputs: int = 1,
+        name_hint: str | None = None,
+        domain: str | None = None,
+        **attrs: Any,
+    ) -> str | list[str]:
         """A node; the name of its output, or with ``outputs`` > 1 the list of their names."""
         hint = name_hint or op_type.lower()
         names = [self.fresh(hint) for _ in range(outputs)]
@@ -115,8 +136,9 @@ class GraphBuilder:
         return name
 
     def build(self, producer: str = "fanyi") -> onnx.ModelProto:
-        graph = helper.make_graph(self.nodes, self.name, self.inputs, self.outputs,
-                                  initializer=list(self.initializers.values()))
+        graph = helper.make_graph(
+            self.nodes, self.name, self.inputs, self.outputs, initializer=list(self.initializers.values())
+        )
         opsets = [helper.make_opsetid("", OPSET)]
         if any(node.domain == MS_DOMAIN for node in self.nodes):
             opsets.append(helper.make_opsetid(MS_DOMAIN, 1))
@@ -129,8 +151,7 @@ class GraphBuilder:
         return helper.make_graph([node], name, [], [helper.make_tensor_value_info(output, elem_type, None)])
 
     # --- blocks -------------------------------------------------------------------------------
-    def linear(self, x: str, prefix: str, weight: np.ndarray, bias: np.ndarray | None,
-               quantize: bool) -> str:
+    def linear(self, x: str, prefix: str, weight: np.ndarray, bias: np.ndarray | None, quantize: bool) -> str:
         """x @ weight + bias, weight given as [in, out]; int8 weights use dynamic activation quantization."""
         if quantize:
             q = quantize_columns(weight)
@@ -153,10 +174,14 @@ class GraphBuilder:
         return self.op("Mul", self.op("Cast", acc, to=TensorProto.FLOAT), self.op("Mul", x_scale, scale))
 
     def layer_norm(self, x: str, prefix: str, gamma: np.ndarray, beta: np.ndarray, eps: float) -> str:
-        return self.op("LayerNormalization", x,
-                       self.initializer(f"{prefix}.weight", gamma.astype(np.float32)),
-                       self.initializer(f"{prefix}.bias", beta.astype(np.float32)),
-                       axis=-1, epsilon=float(eps))
+        return self.op(
+            "LayerNormalization",
+            x,
+            self.initializer(f"{prefix}.weight", gamma.astype(np.float32)),
+            self.initializer(f"{prefix}.bias", beta.astype(np.float32)),
+            axis=-1,
+            epsilon=float(eps),
+        )
 
     def activation(self, x: str, kind: str) -> str:
         if kind in ("swish", "silu"):
@@ -187,6 +212,5 @@ class GraphBuilder:
     def padding_mask(self, mask: str) -> str:
         """int64 [B, S] with 1 = token, 0 = padding → float additive [B, 1, 1, S]."""
         as_float = self.op("Cast", mask, to=TensorProto.FLOAT)
-        blocked = self.op("Mul", self.op("Sub", self.const(1.0, np.float32), as_float),
-                          self.const(-1e9, np.float32))
+        blocked = self.op("Mul", self.op("Sub", self.const(1.0, np.float32), as_float), self.const(-1e9, np.float32))
         return self.op("Unsqueeze", blocked, self.const([1, 2]))

@@ -17,14 +17,30 @@ from .errors import ExportError
 
 # generation_config fields the runtime implements; anything else set to a non-default value is refused
 SUPPORTED_GENERATION_KEYS = (
-    "num_beams", "max_length", "max_new_tokens", "min_length", "length_penalty", "early_stopping",
-    "no_repeat_ngram_size", "repetition_penalty", "bad_words_ids", "forced_eos_token_id", "renormalize_logits",
+    "num_beams",
+    "max_length",
+    "max_new_tokens",
+    "min_length",
+    "length_penalty",
+    "early_stopping",
+    "no_repeat_ngram_size",
+    "repetition_penalty",
+    "bad_words_ids",
+    "forced_eos_token_id",
+    "renormalize_logits",
 )
 # what a chat model's generation_config sets for sampling, which a decoder-only pack leaves out: its
 # translations are greedy, exactly generate(do_sample=False) (a sampling setting may come later)
 SAMPLING_KEYS = ("do_sample", "temperature", "top_k", "top_p", "min_p", "typical_p", "repetition_penalty")
-IDS = ("bos_token_id", "eos_token_id", "pad_token_id", "decoder_start_token_id", "transformers_version",
-       "forced_bos_token_id", "_from_model_config")
+IDS = (
+    "bos_token_id",
+    "eos_token_id",
+    "pad_token_id",
+    "decoder_start_token_id",
+    "transformers_version",
+    "forced_bos_token_id",
+    "_from_model_config",
+)
 DECODER_ONLY_MAX_NEW_TOKENS = 512  # a paragraph's translation; the positions left after the prompt bound it too
 
 
@@ -101,7 +117,9 @@ def generation_defaults(hf_dir: Path, family: Family) -> dict[str, Any]:
     defaults = GenerationConfig()
     ignored = IDS + (SAMPLING_KEYS if family.decoder_only else ())
     if gen.do_sample and not family.decoder_only:
-        raise ExportError("the model's generation config samples (do_sample=True); Fanyi decodes greedily or by beam search")
+        raise ExportError(
+            "the model's generation config samples (do_sample=True); Fanyi decodes greedily or by beam search"
+        )
     for key, value in gen.to_diff_dict().items():
         if key in ignored or key in SUPPORTED_GENERATION_KEYS:
             continue
@@ -113,8 +131,12 @@ def generation_defaults(hf_dir: Path, family: Family) -> dict[str, Any]:
     start = gen.decoder_start_token_id
     if family.decoder_only:
         # greedy, generate(do_sample=False); decoder_start only stands for the prompt in the search
-        out.update(num_beams=1, repetition_penalty=None, max_length=None,
-                   max_new_tokens=gen.max_new_tokens or DECODER_ONLY_MAX_NEW_TOKENS)
+        out.update(
+            num_beams=1,
+            repetition_penalty=None,
+            max_length=None,
+            max_new_tokens=gen.max_new_tokens or DECODER_ONLY_MAX_NEW_TOKENS,
+        )
         start = gen.bos_token_id if gen.bos_token_id is not None else (eos_ids or [None])[0]
     pad = gen.pad_token_id
     if pad is None and family.decoder_only and eos_ids:

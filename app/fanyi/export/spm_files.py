@@ -50,8 +50,7 @@ def _train_spm(corpus: Path, vocab_size: int, seed: int, model_type: str = "unig
 
 def _pieces(model: bytes) -> list[str]:
     sp = spm.SentencePieceProcessor(model_proto=model)
-    return [sp.id_to_piece(i) for i in range(sp.get_piece_size())
-            if not (sp.is_control(i) or sp.is_unknown(i))]
+    return [sp.id_to_piece(i) for i in range(sp.get_piece_size()) if not (sp.is_control(i) or sp.is_unknown(i))]
 
 
 def train_marian_tokenizer(
@@ -107,6 +106,7 @@ def _write_json(path: Path, data: dict[str, Any]) -> None:
 
 # --- many-to-many families: one SentencePiece model for every language --------------------------
 
+
 def pad_sentencepiece(model: bytes, pieces: int) -> bytes:
     """A unigram model grown to `pieces` pieces with "▁filler<i>" ones no real text segments into:
     the size of a real model's vocabulary (250k for mBART-50), for size and speed numbers."""
@@ -121,8 +121,9 @@ def pad_sentencepiece(model: bytes, pieces: int) -> bytes:
     return serialized
 
 
-def _train_multilingual(out_dir: Path, corpora: Sequence[Path], vocab_size: int, seed: int, model_type: str,
-                        pieces: int | None = None) -> Path:
+def _train_multilingual(
+    out_dir: Path, corpora: Sequence[Path], vocab_size: int, seed: int, model_type: str, pieces: int | None = None
+) -> Path:
     text = "".join(Path(c).read_text(encoding="utf-8") for c in corpora)
     joined = out_dir / ".corpus.txt"
     joined.write_text(text, encoding="utf-8")
@@ -137,8 +138,15 @@ def _train_multilingual(out_dir: Path, corpora: Sequence[Path], vocab_size: int,
     return path
 
 
-def train_fast_tokenizer(out_dir: Path, family: str, corpora: Sequence[Path], *, vocab_size: int = 1200,
-                         seed: int = 0, pieces: int | None = None) -> int:
+def train_fast_tokenizer(
+    out_dir: Path,
+    family: str,
+    corpora: Sequence[Path],
+    *,
+    vocab_size: int = 1200,
+    seed: int = 0,
+    pieces: int | None = None,
+) -> int:
     """An mBART-50 ("mbart50") or NLLB-200 ("nllb") tokenizer folder as those repositories ship it:
     sentencepiece.bpe.model, tokenizer.json (made by transformers from it), tokenizer_config.json,
     special_tokens_map.json. Ids follow fairseq: <s> 0, <pad> 1, </s> 2, <unk> 3, each SentencePiece
@@ -162,8 +170,9 @@ def train_fast_tokenizer(out_dir: Path, family: str, corpora: Sequence[Path], *,
     return len(tok)
 
 
-def train_m2m100_tokenizer(out_dir: Path, corpora: Sequence[Path], *, vocab_size: int = 1200, seed: int = 0,
-                           min_count: int = 2) -> int:
+def train_m2m100_tokenizer(
+    out_dir: Path, corpora: Sequence[Path], *, vocab_size: int = 1200, seed: int = 0, min_count: int = 2
+) -> int:
     """An M2M100 tokenizer folder: sentencepiece.bpe.model and a fairseq dictionary as vocab.json
     (<s> 0, <pad> 1, </s> 2, <unk> 3, then pieces by falling frequency in the corpus, as fairseq
     builds it; pieces seen fewer than `min_count` times are left out and so encode as <unk>).
@@ -190,7 +199,12 @@ def train_m2m100_tokenizer(out_dir: Path, corpora: Sequence[Path], *, vocab_size
     # facebook/m2m100_418M lists its language tokens as additional special tokens (transformers 4.57
     # would not add them by itself), so "__fr__" in a text is that token, and decoding skips them
     languages = [f"__{code}__" for code in FAIRSEQ_M2M100_CODES]
-    tok = M2M100Tokenizer(vocab_file=str(out_dir / "vocab.json"), spm_file=str(spm_path), src_lang="en",
-                          tgt_lang="zh", additional_special_tokens=languages)
+    tok = M2M100Tokenizer(
+        vocab_file=str(out_dir / "vocab.json"),
+        spm_file=str(spm_path),
+        src_lang="en",
+        tgt_lang="zh",
+        additional_special_tokens=languages,
+    )
     tok.save_pretrained(out_dir)
     return len(vocab) + len(tok.lang_code_to_id) + int(tok.num_madeup_words)

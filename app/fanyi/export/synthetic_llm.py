@@ -26,7 +26,8 @@ QWEN3_TEMPLATE = (
     "{%- endfor %}"
     "{%- if add_generation_prompt %}{{- '<|im_start|>assistant\\n' }}"
     "{%- if enable_thinking is defined and enable_thinking is false %}{{- '<think>\\n\\n</think>\\n\\n' }}{%- endif %}"
-    "{%- endif %}")
+    "{%- endif %}"
+)
 HUNYUAN_TEMPLATE = (
     "{{ bos_token }}"
     "{%- for message in messages %}"
@@ -34,7 +35,8 @@ HUNYUAN_TEMPLATE = (
     "{%- elif message['role'] == 'user' %}<｜hy_User｜>{{ message['content'] }}"
     "{%- elif message['role'] == 'assistant' %}<｜hy_Assistant｜>{{ message['content'] }}{{ eos_token }}"
     "{%- endif %}{%- endfor %}"
-    "{%- if add_generation_prompt %}<｜hy_Assistant｜>{%- endif %}")
+    "{%- if add_generation_prompt %}<｜hy_Assistant｜>{%- endif %}"
+)
 TRANSLATEGEMMA_TEMPLATE = (
     "{{ bos_token }}"
     "{%- for message in messages %}<start_of_turn>user\n"
@@ -42,7 +44,8 @@ TRANSLATEGEMMA_TEMPLATE = (
     "You are a professional {{ item['source_lang_code'] }} to {{ item['target_lang_code'] }} translator. "
     "Produce only the translation.\n\n\n{{ item['text'] | trim }}<end_of_turn>\n"
     "{%- endfor %}"
-    "{%- if add_generation_prompt %}<start_of_turn>model\n{%- endif %}")
+    "{%- if add_generation_prompt %}<start_of_turn>model\n{%- endif %}"
+)
 
 
 @dataclass(frozen=True)
@@ -61,14 +64,31 @@ class TinyLlm:
 
 # architecture → (special tokens, which is bos/eos/pad, extra end-of-turn tokens, template)
 _TOKENS: dict[str, tuple[list[str], dict[str, str | None], list[str], str]] = {
-    "qwen3": (["<|endoftext|>", "<|im_start|>", "<|im_end|>"], dict(bos=None, eos="<|im_end|>", pad="<|endoftext|>"),
-              ["<|endoftext|>"], QWEN3_TEMPLATE),
-    "hunyuan": (["<｜hy_begin▁of▁sentence｜>", "<｜hy_place▁holder▁no▁2｜>", "<｜hy_place▁holder▁no▁3｜>", "<｜hy_User｜>",
-                 "<｜hy_Assistant｜>", "<｜hy_pad｜>"],
-                dict(bos="<｜hy_begin▁of▁sentence｜>", eos="<｜hy_place▁holder▁no▁2｜>", pad="<｜hy_pad｜>"), [],
-                HUNYUAN_TEMPLATE),
-    "gemma3": (["<pad>", "<eos>", "<bos>", "<start_of_turn>", "<end_of_turn>"],
-               dict(bos="<bos>", eos="<eos>", pad="<pad>"), ["<end_of_turn>"], TRANSLATEGEMMA_TEMPLATE),
+    "qwen3": (
+        ["<|endoftext|>", "<|im_start|>", "<|im_end|>"],
+        dict(bos=None, eos="<|im_end|>", pad="<|endoftext|>"),
+        ["<|endoftext|>"],
+        QWEN3_TEMPLATE,
+    ),
+    "hunyuan": (
+        [
+            "<｜hy_begin▁of▁sentence｜>",
+            "<｜hy_place▁holder▁no▁2｜>",
+            "<｜hy_place▁holder▁no▁3｜>",
+            "<｜hy_User｜>",
+            "<｜hy_Assistant｜>",
+            "<｜hy_pad｜>",
+        ],
+        dict(bos="<｜hy_begin▁of▁sentence｜>", eos="<｜hy_place▁holder▁no▁2｜>", pad="<｜hy_pad｜>"),
+        [],
+        HUNYUAN_TEMPLATE,
+    ),
+    "gemma3": (
+        ["<pad>", "<eos>", "<bos>", "<start_of_turn>", "<end_of_turn>"],
+        dict(bos="<bos>", eos="<eos>", pad="<pad>"),
+        ["<end_of_turn>"],
+        TRANSLATEGEMMA_TEMPLATE,
+    ),
 }
 _TOKENS["translategemma"] = _TOKENS["gemma3"]  # TranslateGemma: Gemma 3's multimodal checkpoint, its tokens
 ARCHITECTURES = tuple(_TOKENS)
@@ -81,13 +101,21 @@ def train_tokenizer(kind: str, vocab: int, seed: int = 0) -> Tokenizer:
     tok = Tokenizer(models.BPE())
     tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
     tok.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(vocab_size=vocab, special_tokens=specials,
-                                  initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False)
+    trainer = trainers.BpeTrainer(
+        vocab_size=vocab,
+        special_tokens=specials,
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        show_progress=False,
+    )
     corpora = sorted(str(p) for p in (assets_dir() / "corpus").glob("*.txt"))
     tok.train(corpora, trainer)
     if kind == "qwen3":
-        tok.add_tokens([AddedToken("<think>", special=False, normalized=False),
-                        AddedToken("</think>", special=False, normalized=False)])
+        tok.add_tokens(
+            [
+                AddedToken("<think>", special=False, normalized=False),
+                AddedToken("</think>", special=False, normalized=False),
+            ]
+        )
     return tok
 
 
@@ -99,17 +127,31 @@ def build_tiny_llm(out_dir: Path, kind: str, shape: TinyLlm = TinyLlm(), *, seed
     specials, roles, ends, template = _TOKENS[kind]
     tok = train_tokenizer(kind, shape.vocab, seed)
     fast = transformers.PreTrainedTokenizerFast(
-        tokenizer_object=tok, bos_token=roles["bos"], eos_token=roles["eos"], pad_token=roles["pad"],
-        clean_up_tokenization_spaces=False)
+        tokenizer_object=tok,
+        bos_token=roles["bos"],
+        eos_token=roles["eos"],
+        pad_token=roles["pad"],
+        clean_up_tokenization_spaces=False,
+    )
     fast.chat_template = template
     ids = {key: (None if value is None else tok.token_to_id(value)) for key, value in roles.items()}
     eos_ids = [ids["eos"]] + [tok.token_to_id(t) for t in ends]
     vocab = tok.get_vocab_size(with_added_tokens=True)
-    common = dict(vocab_size=vocab, hidden_size=shape.hidden, intermediate_size=shape.ffn,
-                  num_hidden_layers=shape.layers, num_attention_heads=shape.heads,
-                  num_key_value_heads=shape.kv_heads, head_dim=shape.head_dim,
-                  max_position_embeddings=shape.positions, bos_token_id=ids["bos"], eos_token_id=eos_ids,
-                  pad_token_id=ids["pad"], rms_norm_eps=1e-6, **shape.extra)
+    common = dict(
+        vocab_size=vocab,
+        hidden_size=shape.hidden,
+        intermediate_size=shape.ffn,
+        num_hidden_layers=shape.layers,
+        num_attention_heads=shape.heads,
+        num_key_value_heads=shape.kv_heads,
+        head_dim=shape.head_dim,
+        max_position_embeddings=shape.positions,
+        bos_token_id=ids["bos"],
+        eos_token_id=eos_ids,
+        pad_token_id=ids["pad"],
+        rms_norm_eps=1e-6,
+        **shape.extra,
+    )
     config: transformers.PretrainedConfig
     model_class: Any  # the family's transformers class, for its config
     if kind == "qwen3":
@@ -117,23 +159,45 @@ def build_tiny_llm(out_dir: Path, kind: str, shape: TinyLlm = TinyLlm(), *, seed
         model_class = transformers.Qwen3ForCausalLM
     elif kind == "hunyuan":
         config = transformers.HunYuanDenseV1Config(
-            tie_word_embeddings=True, rope_theta=10_000.0,
-            rope_scaling={"type": "dynamic", "alpha": 1000.0, "factor": 1.0}, **common)
+            tie_word_embeddings=True,
+            rope_theta=10_000.0,
+            rope_scaling={"type": "dynamic", "alpha": 1000.0, "factor": 1.0},
+            **common,
+        )
         model_class = transformers.HunYuanDenseV1ForCausalLM
     else:
         config = transformers.Gemma3TextConfig(
-            tie_word_embeddings=True, rope_theta=1_000_000.0, rope_local_base_freq=10_000.0,
-            rope_scaling={"rope_type": "linear", "factor": 8.0}, sliding_window=6,
+            tie_word_embeddings=True,
+            rope_theta=1_000_000.0,
+            rope_local_base_freq=10_000.0,
+            rope_scaling={"rope_type": "linear", "factor": 8.0},
+            sliding_window=6,
             layer_types=["sliding_attention"] * (shape.layers - 1) + ["full_attention"],
-            query_pre_attn_scalar=shape.head_dim, hidden_activation="gelu_pytorch_tanh", **common)
+            query_pre_attn_scalar=shape.head_dim,
+            hidden_activation="gelu_pytorch_tanh",
+            **common,
+        )
         model_class = transformers.Gemma3ForCausalLM
         if kind == "translategemma":  # the language model inside a (tiny) vision-language checkpoint
-            vision = transformers.SiglipVisionConfig(hidden_size=32, intermediate_size=64, num_hidden_layers=1,
-                                                     num_attention_heads=2, image_size=28, patch_size=14)
-            config = transformers.Gemma3Config(text_config=config, vision_config=vision, mm_tokens_per_image=4,
-                                               image_token_index=vocab + 10, boi_token_index=vocab + 11,
-                                               eoi_token_index=vocab + 12, bos_token_id=ids["bos"],
-                                               eos_token_id=eos_ids, pad_token_id=ids["pad"])
+            vision = transformers.SiglipVisionConfig(
+                hidden_size=32,
+                intermediate_size=64,
+                num_hidden_layers=1,
+                num_attention_heads=2,
+                image_size=28,
+                patch_size=14,
+            )
+            config = transformers.Gemma3Config(
+                text_config=config,
+                vision_config=vision,
+                mm_tokens_per_image=4,
+                image_token_index=vocab + 10,
+                boi_token_index=vocab + 11,
+                eoi_token_index=vocab + 12,
+                bos_token_id=ids["bos"],
+                eos_token_id=eos_ids,
+                pad_token_id=ids["pad"],
+            )
             model_class = transformers.Gemma3ForConditionalGeneration
     config.architectures = [model_class.__name__]
     torch.manual_seed(seed)
@@ -148,8 +212,9 @@ def build_tiny_llm(out_dir: Path, kind: str, shape: TinyLlm = TinyLlm(), *, seed
                 # around the norms' real values: 1 (Gemma's are offsets from 1: around 0)
                 base = 0.0 if kind in ("gemma3", "translategemma") else 1.0
                 param.copy_(base + 0.1 * torch.randn_like(param))
-    generation = transformers.GenerationConfig(bos_token_id=ids["bos"], eos_token_id=eos_ids,
-                                               pad_token_id=ids["pad"], max_new_tokens=40)
+    generation = transformers.GenerationConfig(
+        bos_token_id=ids["bos"], eos_token_id=eos_ids, pad_token_id=ids["pad"], max_new_tokens=40
+    )
     if kind == "hunyuan":  # the card's sampling settings, which a pack leaves out (it decodes greedily)
         generation.update(do_sample=True, top_k=20, top_p=0.6, temperature=0.7, repetition_penalty=1.05)
     out_dir.mkdir(parents=True, exist_ok=True)

@@ -103,8 +103,9 @@ class _Embeddings:
         self.tied = _same(w.lm_head, w.decoder_embedding)
         self.shared_encoder = _same(w.encoder_embedding, w.decoder_embedding)
 
-    def _table(self, g: GraphBuilder, name: str, matrix: np.ndarray, int8: bool,
-               pad: bool = True) -> tuple[str, str | None]:
+    def _table(
+        self, g: GraphBuilder, name: str, matrix: np.ndarray, int8: bool, pad: bool = True
+    ) -> tuple[str, str | None]:
         if name in g.initializers:
             return name, (f"{name}{INT8_SCALE_SUFFIX}" if int8 else None)
         transposed = _pad_columns(matrix.T) if pad else np.ascontiguousarray(matrix.T, np.float32)
@@ -147,7 +148,7 @@ class _Embeddings:
             logits = g.op("MatMul", hidden, table)
         bias = np.asarray(w.final_logits_bias, np.float32).reshape(-1)
         padded = np.full(padded_vocab(bias.size), PADDING_LOGIT, np.float32)
-        padded[:bias.size] = bias
+        padded[: bias.size] = bias
         if padded.size > bias.size or np.any(bias):  # ONNX Runtime adds it inside the MatMul's kernel
             logits = g.op("Add", logits, g.initializer("final_logits_bias", padded))
         return logits
@@ -156,7 +157,7 @@ class _Embeddings:
 def _pad_columns(matrix: np.ndarray) -> np.ndarray:
     """A [d_model, vocab] output matrix with zero columns up to the padded vocabulary."""
     out = np.zeros((matrix.shape[0], padded_vocab(matrix.shape[1])), np.float32)
-    out[:, :matrix.shape[1]] = matrix
+    out[:, : matrix.shape[1]] = matrix
     return out
 
 
@@ -169,8 +170,7 @@ def top_ids(g: GraphBuilder, logits: str, top_k: str, block: int) -> str:
     _, best_blocks = g.op("TopK", maxima, k, outputs=2, axis=-1, largest=1, sorted=1)
     where = g.op("Unsqueeze", best_blocks, g.const([-1]))  # [B, k, 1]
     values = g.op("Reshape", g.op("GatherND", blocks, where, batch_dims=1), g.const([0, -1]))
-    ids = g.op("Reshape", g.op("Add", g.op("Mul", where, g.const(block)), g.const(np.arange(block))),
-               g.const([0, -1]))
+    ids = g.op("Reshape", g.op("Add", g.op("Mul", where, g.const(block)), g.const(np.arange(block))), g.const([0, -1]))
     _, best = g.op("TopK", values, k, outputs=2, axis=-1, largest=1, sorted=1)
     return g.op("GatherElements", ids, best, axis=1)
 
@@ -178,15 +178,16 @@ def top_ids(g: GraphBuilder, logits: str, top_k: str, block: int) -> str:
 def _log_probs(g: GraphBuilder, logits: str, wanted: str) -> str:
     """log-softmax of the logits when `wanted`, else an empty [0, 0] (ONNX Runtime runs every node
     of a graph whatever outputs are asked for, so the choice is an If)."""
-    then = g.branch("log_softmax", helper.make_node("LogSoftmax", [logits], ["log_softmax"], axis=-1),
-                    "log_softmax", FLOAT)
-    empty = helper.make_node("Constant", [], ["no_log_probs"],
-                             value=numpy_helper.from_array(np.zeros((0, 0), np.float32)))
+    then = g.branch(
+        "log_softmax", helper.make_node("LogSoftmax", [logits], ["log_softmax"], axis=-1), "log_softmax", FLOAT
+    )
+    empty = helper.make_node(
+        "Constant", [], ["no_log_probs"], value=numpy_helper.from_array(np.zeros((0, 0), np.float32))
+    )
     return g.op("If", wanted, then_branch=then, else_branch=g.branch("none", empty, "no_log_probs", FLOAT))
 
 
-def _projection(g: GraphBuilder, x: str, prefix: str, lin: Linear, spec: QuantizeSpec,
-                scale: float = 1.0) -> str:
+def _projection(g: GraphBuilder, x: str, prefix: str, lin: Linear, spec: QuantizeSpec, scale: float = 1.0) -> str:
     weight, bias = lin.weight, lin.bias
     if scale != 1.0:
         # fold the attention scaling into the query projection: one multiply less per step
@@ -195,8 +196,9 @@ def _projection(g: GraphBuilder, x: str, prefix: str, lin: Linear, spec: Quantiz
     return g.linear(x, prefix, weight, bias, spec.linear)
 
 
-def _heads(g: GraphBuilder, x: str, prefix: str, lin: Linear, w: Seq2SeqWeights, spec: QuantizeSpec,
-           scale: float = 1.0) -> str:
+def _heads(
+    g: GraphBuilder, x: str, prefix: str, lin: Linear, w: Seq2SeqWeights, spec: QuantizeSpec, scale: float = 1.0
+) -> str:
     """A projection split into attention heads: [B, T, D] → [B, H, T, Dh]."""
     return g.split_heads(_projection(g, x, prefix, lin, spec, scale), w.heads, w.head_dim)
 
@@ -216,8 +218,9 @@ def _residual(g: GraphBuilder, h: str, update: str, prefix: str, norm: Norm, w: 
     return added if w.pre_norm else _norm(g, added, prefix, norm, w)
 
 
-def _attention_out(g: GraphBuilder, h: str, merged: str, prefix: str, att: Attention, norm: Norm,
-                   w: Seq2SeqWeights, spec: QuantizeSpec) -> str:
+def _attention_out(
+    g: GraphBuilder, h: str, merged: str, prefix: str, att: Attention, norm: Norm, w: Seq2SeqWeights, spec: QuantizeSpec
+) -> str:
     """The output projection of an attention's context [B, T, D] and its residual."""
     return _residual(g, h, _projection(g, merged, f"{prefix}.o", att.out, spec), f"{prefix}.norm", norm, w)
 
@@ -229,8 +232,7 @@ def _ffn_block(g: GraphBuilder, h: str, prefix: str, layer: Layer, w: Seq2SeqWei
     return _residual(g, h, out, f"{prefix}.final_norm", layer.final_norm, w)
 
 
-def _embedded(g: GraphBuilder, tokens: str, positions: str, prefix: str, norm: Norm | None,
-              w: Seq2SeqWeights) -> str:
+def _embedded(g: GraphBuilder, tokens: str, positions: str, prefix: str, norm: Norm | None, w: Seq2SeqWeights) -> str:
     h = g.op("Add", tokens, positions)
     return h if norm is None else _norm(g, h, f"{prefix}.embedding_norm", norm, w)
 
@@ -271,10 +273,11 @@ def build_encoder(w: Seq2SeqWeights, spec: QuantizeSpec) -> GraphBuilder:
     emb = _Embeddings(w, spec)
     ids = g.add_input("input_ids", INT64, ["batch", "src"])
     mask = g.add_input("attention_mask", INT64, ["batch", "src"])
-    scaling = w.head_dim ** -0.5
+    scaling = w.head_dim**-0.5
 
-    h = _embedded(g, emb.lookup(g, ids, "encoder"), _encoder_positions(g, ids, w), "encoder",
-                  w.encoder_embedding_norm, w)
+    h = _embedded(
+        g, emb.lookup(g, ids, "encoder"), _encoder_positions(g, ids, w), "encoder", w.encoder_embedding_norm, w
+    )
     additive = g.padding_mask(mask)
 
     for i, layer in enumerate(w.encoder_layers):
@@ -310,18 +313,23 @@ def build_decoder(w: Seq2SeqWeights, spec: QuantizeSpec) -> GraphBuilder:
     n = len(w.decoder_layers)
     cross_shape: Shape = ["sources", w.heads, "src", w.head_dim]
     cache_shape: Shape = ["batch", w.heads, "capacity", w.head_dim]
-    cross = [(g.add_input(f"cross_key_{i}", FLOAT, cross_shape), g.add_input(f"cross_value_{i}", FLOAT, cross_shape))
-             for i in range(n)]
-    past = [(g.add_input(f"past_key_{i}", FLOAT, cache_shape), g.add_input(f"past_value_{i}", FLOAT, cache_shape))
-            for i in range(n)]
+    cross = [
+        (g.add_input(f"cross_key_{i}", FLOAT, cross_shape), g.add_input(f"cross_value_{i}", FLOAT, cross_shape))
+        for i in range(n)
+    ]
+    past = [
+        (g.add_input(f"past_key_{i}", FLOAT, cache_shape), g.add_input(f"past_value_{i}", FLOAT, cache_shape))
+        for i in range(n)
+    ]
     beam_width = g.add_input("beam_width", INT32, [1])
     indirection = g.add_input("cache_indirection", INT32, ["sources", "beams", "capacity"])
     top_k = g.add_input("top_k", INT64, [1])
     wanted = g.add_input("log_probs_wanted", BOOL, [1])
-    scaling = w.head_dim ** -0.5
+    scaling = w.head_dim**-0.5
 
-    h = _embedded(g, emb.lookup(g, ids, "decoder"), _decoder_position(g, ids, position, w), "decoder",
-                  w.decoder_embedding_norm, w)
+    h = _embedded(
+        g, emb.lookup(g, ids, "decoder"), _decoder_position(g, ids, position, w), "decoder", w.decoder_embedding_norm, w
+    )
     additive = g.padding_mask(enc_mask)
     # The rows are the beams of each source, source by source: the cross-attention keys and values
     # are given once per source, and each source's beam queries are attended together.
@@ -338,17 +346,35 @@ def build_decoder(w: Seq2SeqWeights, spec: QuantizeSpec) -> GraphBuilder:
         v = _projection(g, x, f"{p}.v", att.v, spec)
         # this step's key and value go into the cache at `position`; earlier positions are read
         # through the cache indirection, so a beam search never copies the cache
-        ctx, key, value = g.op("DecoderMaskedMultiHeadAttention", q, k, v, "", "", past[i][0], past[i][1],
-                               position, beam_width, indirection, outputs=3, domain=MS_DOMAIN,
-                               num_heads=w.heads, past_present_share_buffer=1, scale=1.0)
+        ctx, key, value = g.op(
+            "DecoderMaskedMultiHeadAttention",
+            q,
+            k,
+            v,
+            "",
+            "",
+            past[i][0],
+            past[i][1],
+            position,
+            beam_width,
+            indirection,
+            outputs=3,
+            domain=MS_DOMAIN,
+            num_heads=w.heads,
+            past_present_share_buffer=1,
+            scale=1.0,
+        )
         presents.append((key, value))
         h = _attention_out(g, h, ctx, f"{p}.self", att, layer.self_norm, w, spec)
 
         catt, cnorm = layer.cross_attn, layer.cross_norm
         assert catt is not None and cnorm is not None  # a decoder layer
         x = _sublayer_input(g, h, f"{p}.cross.norm", cnorm, w)
-        cq = g.op("Transpose", g.op("Reshape", _projection(g, x, f"{p}.cross_q", catt.q, spec, scaling), by_source),
-                  perm=[0, 2, 1, 3])  # [sources, H, beams, Dh]
+        cq = g.op(
+            "Transpose",
+            g.op("Reshape", _projection(g, x, f"{p}.cross_q", catt.q, spec, scaling), by_source),
+            perm=[0, 2, 1, 3],
+        )  # [sources, H, beams, Dh]
         ctx = g.op("Transpose", g.attend(cq, cross[i][0], cross[i][1], additive), perm=[0, 2, 1, 3])
         ctx = g.op("Reshape", ctx, g.const([-1, 1, w.d_model]))  # back to [rows, 1, D]
         h = _attention_out(g, h, ctx, f"{p}.cross", catt, cnorm, w, spec)
@@ -359,8 +385,9 @@ def build_decoder(w: Seq2SeqWeights, spec: QuantizeSpec) -> GraphBuilder:
     vocab = padded_vocab(w.final_logits_bias.shape[-1])
     logits = g.add_output(emb.project(g, last), "logits", FLOAT, ["batch", vocab])
     g.add_output(_log_probs(g, logits, wanted), "log_probs", FLOAT, ["rows", "columns"])
-    g.add_output(top_ids(g, logits, top_k, top_block(w.final_logits_bias.shape[-1])), "top_ids", INT64,
-                 ["batch", "top_k"])
+    g.add_output(
+        top_ids(g, logits, top_k, top_block(w.final_logits_bias.shape[-1])), "top_ids", INT64, ["batch", "top_k"]
+    )
     for i, (k, v) in enumerate(presents):
         g.add_output(k, f"present_key_{i}", FLOAT, cache_shape)
         g.add_output(v, f"present_value_{i}", FLOAT, cache_shape)

@@ -66,7 +66,11 @@ class ValidationReport:
 
 def default_sentences(lang: str, count: int = 24) -> list[str]:
     path = assets_dir() / "corpus" / f"{lang}.txt"
-    lines = [line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip()] if path.exists() else []
+    lines = (
+        [line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        if path.exists()
+        else []
+    )
     return lines[:count] or ["Hello, world."]
 
 
@@ -116,8 +120,11 @@ class _Seq2SeqReference:
         import torch
 
         with torch.no_grad():
-            logits: np.ndarray = self.model(input_ids=torch.tensor([ids]),
-                                            decoder_input_ids=torch.tensor([self.prefix_ids(forced)])).logits[0].numpy()
+            logits: np.ndarray = (
+                self.model(input_ids=torch.tensor([ids]), decoder_input_ids=torch.tensor([self.prefix_ids(forced)]))
+                .logits[0]
+                .numpy()
+            )
         return logits
 
     def prefix_ids(self, forced: list[int]) -> list[int]:
@@ -143,18 +150,31 @@ class _CausalReference(_Seq2SeqReference):
         self.max_new_tokens = resolve(translator.pack, self.options).max_length - 1
 
     def source_ids(self, sentence: str) -> list[int]:
-        return list(self.tokenizer.apply_chat_template(self.prompts.messages(sentence, self.request),
-                                                       add_generation_prompt=True, tokenize=True,
-                                                       **self.prompts.template_kwargs))
+        return list(
+            self.tokenizer.apply_chat_template(
+                self.prompts.messages(sentence, self.request),
+                add_generation_prompt=True,
+                tokenize=True,
+                **self.prompts.template_kwargs,
+            )
+        )
 
     def generate(self, ids: list[int]) -> list[int]:
         import torch
 
         with torch.no_grad():
-            out = self.model.generate(input_ids=torch.tensor([ids]), attention_mask=torch.ones(1, len(ids), dtype=torch.long),
-                                      do_sample=False, num_beams=1, max_new_tokens=self.max_new_tokens,
-                                      top_k=None, top_p=None, temperature=None, repetition_penalty=None)
-        new: list[int] = out[0, len(ids):].tolist()
+            out = self.model.generate(
+                input_ids=torch.tensor([ids]),
+                attention_mask=torch.ones(1, len(ids), dtype=torch.long),
+                do_sample=False,
+                num_beams=1,
+                max_new_tokens=self.max_new_tokens,
+                top_k=None,
+                top_p=None,
+                temperature=None,
+                repetition_penalty=None,
+            )
+        new: list[int] = out[0, len(ids) :].tolist()
         return new
 
     def target_ids(self, reference: str) -> list[int]:
@@ -166,12 +186,17 @@ class _CausalReference(_Seq2SeqReference):
 
         with torch.no_grad():
             out = self.model(input_ids=torch.tensor([ids + forced[:-1]])).logits[0].numpy()
-        logits: np.ndarray = out[len(ids) - 1:]
+        logits: np.ndarray = out[len(ids) - 1 :]
         return logits
 
 
-def validate_pack(pack_dir: Path, hf_dir: Path, sentences: list[str] | None = None,
-                  references: list[str] | None = None, min_int8_top1: float = INT8_MIN_TOP1) -> ValidationReport:
+def validate_pack(
+    pack_dir: Path,
+    hf_dir: Path,
+    sentences: list[str] | None = None,
+    references: list[str] | None = None,
+    min_int8_top1: float = INT8_MIN_TOP1,
+) -> ValidationReport:
     translator = Translator(ModelPack.open(pack_dir), threads=None)
     ref = (_CausalReference if translator.family.decoder_only else _Seq2SeqReference)(translator, hf_dir)
     options = ref.options
@@ -203,14 +228,18 @@ def validate_pack(pack_dir: Path, hf_dir: Path, sentences: list[str] | None = No
     report.mean_kl, report.max_kl = float(k.mean()), float(k.max())
 
     if report.tokenizer_mismatches:
-        report.problems.append(f"{report.tokenizer_mismatches} sentences tokenized differently from "
-                               f"{type(ref.tokenizer).__name__}")
+        report.problems.append(
+            f"{report.tokenizer_mismatches} sentences tokenized differently from {type(ref.tokenizer).__name__}"
+        )
     if translator.quantization == "none":
         if report.identical_outputs != report.sentences:
             report.problems.append("an fp32 pack must give generate()'s tokens for every sentence")
         if report.max_logit_diff > FP32_MAX_LOGIT_DIFF:
-            report.problems.append(f"fp32 logits differ by up to {report.max_logit_diff:.3g} "
-                                   f"(allowed {FP32_MAX_LOGIT_DIFF})")
+            report.problems.append(
+                f"fp32 logits differ by up to {report.max_logit_diff:.3g} (allowed {FP32_MAX_LOGIT_DIFF})"
+            )
     elif report.top1_agreement < min_int8_top1:
-        report.problems.append(f"{translator.quantization} top-1 agreement {report.top1_agreement:.3f} is below {min_int8_top1}")
+        report.problems.append(
+            f"{translator.quantization} top-1 agreement {report.top1_agreement:.3f} is below {min_int8_top1}"
+        )
     return report

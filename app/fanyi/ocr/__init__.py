@@ -27,8 +27,7 @@ from . import detect, read
 from .image import ImageError, as_rgb
 from .layout import paragraphs, reading_order, text
 
-__all__ = ["ImageError", "Line", "OcrUnavailable", "Recogniser", "models_dir", "paragraphs", "recognise",
-           "text"]
+__all__ = ["ImageError", "Line", "OcrUnavailable", "Recogniser", "models_dir", "paragraphs", "recognise", "text"]
 
 DET_MODEL = "PP-OCRv6_det_small.onnx"
 REC_MODEL = "PP-OCRv6_rec_small.onnx"
@@ -70,8 +69,10 @@ class Recogniser:
     def __call__(self, image: np.ndarray) -> list[Line]:
         rgb = as_rgb(image)
         boxes = detect.detect(self._detector, rgb)
-        found = [Line(said.strip(), box, score)
-                 for box, (said, score) in zip(boxes, read.read(self._reader, self._chars, rgb, boxes))]
+        found = [
+            Line(said.strip(), box, score)
+            for box, (said, score) in zip(boxes, read.read(self._reader, self._chars, rgb, boxes))
+        ]
         return reading_order([line for line in found if line.text and line.score >= MIN_SCORE])
 
 

@@ -61,7 +61,7 @@ def detector_input(rgb: np.ndarray) -> tuple[np.ndarray, tuple[float, float, flo
     border = np.concatenate([rgb[0], rgb[-1], rgb[:, 0], rgb[:, -1]])
     canvas = np.empty((det_h, det_w, 3), np.float32)
     canvas[:] = np.median(border, axis=0)
-    canvas[top:top + content] = resize(rgb, det_w, content)
+    canvas[top : top + content] = resize(rgb, det_w, content)
     tensor = ((canvas[:, :, ::-1] - _MEAN) / _STD).transpose(2, 0, 1)[None]  # RGB to the models' BGR
     return np.ascontiguousarray(tensor), (width / det_w, height / content, top)
 

@@ -168,8 +168,9 @@ def paragraphs(lines: Sequence[Boxed]) -> list[str]:
         height = statistics.median(row.height for row in block)
         current: list[_Row] = []
         for row in block:
-            if current and (row.top - current[-1].bottom > PARAGRAPH_GAP * height
-                            or row.left - current[-1].left > INDENT * height):
+            if current and (
+                row.top - current[-1].bottom > PARAGRAPH_GAP * height or row.left - current[-1].left > INDENT * height
+            ):
                 out.append(current)
                 current = []
             current.append(row)

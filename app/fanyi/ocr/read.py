@@ -70,7 +70,7 @@ def read(session: ort.InferenceSession, chars: list[str], rgb: np.ndarray, boxes
     results: list[tuple[str, float]] = [("", 0.0)] * len(pieces)
     name = session.get_inputs()[0].name
     for begin in range(0, len(order), BATCH):
-        chosen = order[begin:begin + BATCH]
+        chosen = order[begin : begin + BATCH]
         (probabilities,) = session.run(None, {name: _batch([pieces[i] for i in chosen])})
         for i, result in zip(chosen, decode(probabilities, chars)):
             results[i] = result

@@ -174,8 +174,9 @@ def _as_tuple(kind: type | tuple[type, ...]) -> tuple[type, ...]:
     return kind if isinstance(kind, tuple) else (kind,)
 
 
-def _strings(obj: dict[str, Any], key: str, where: str, pattern: re.Pattern[str] | None = None,
-             optional: bool = False) -> tuple[str, ...]:
+def _strings(
+    obj: dict[str, Any], key: str, where: str, pattern: re.Pattern[str] | None = None, optional: bool = False
+) -> tuple[str, ...]:
     values = _get(obj, key, list, where, optional) or []
     _check(all(isinstance(v, str) for v in values), where, f"{key!r} must be a list of strings")
     if pattern is not None:
@@ -204,16 +205,27 @@ def _quality(q: object, where: str) -> Quality:
     if agreement is None:
         agreement = _get(q, "int8_top1_agreement", (int, float), where, optional=True)
     source, target = (_get(q, key, str, where, optional=True) for key in ("source", "target"))
-    _check(all(lang is None or _LANG.match(lang) for lang in (source, target)), where,
-           "quality source and target must be language codes")
-    return Quality(test_set=_get(q, "test_set", str, where), bleu=_scores(q.get("bleu"), where),
-                   chrf=_scores(q.get("chrf"), where), top1_agreement=None if agreement is None else float(agreement),
-                   source=source, target=target)
+    _check(
+        all(lang is None or _LANG.match(lang) for lang in (source, target)),
+        where,
+        "quality source and target must be language codes",
+    )
+    return Quality(
+        test_set=_get(q, "test_set", str, where),
+        bleu=_scores(q.get("bleu"), where),
+        chrf=_scores(q.get("chrf"), where),
+        top1_agreement=None if agreement is None else float(agreement),
+        source=source,
+        target=target,
+    )
 
 
 def _text(value: object, where: str, what: str) -> str:
-    _check(isinstance(value, str) and 0 < len(value) <= limits.MAX_LICENSE_TEXT, where,
-           f"{what} must be text of 1 to {limits.MAX_LICENSE_TEXT} characters")
+    _check(
+        isinstance(value, str) and 0 < len(value) <= limits.MAX_LICENSE_TEXT,
+        where,
+        f"{what} must be text of 1 to {limits.MAX_LICENSE_TEXT} characters",
+    )
     assert isinstance(value, str)
     return value
 
@@ -226,15 +238,23 @@ def _license(lic: dict[str, Any], where: str) -> License:
     _check(not restrictions or "en" in restrictions, where, "license restrictions need an 'en' list")
     lines = {}
     for lang, values in restrictions.items():
-        _check(isinstance(values, list) and len(values) <= limits.MAX_LICENSE_LINES, where,
-               f"license restrictions must be lists of at most {limits.MAX_LICENSE_LINES} sentences")
+        _check(
+            isinstance(values, list) and len(values) <= limits.MAX_LICENSE_LINES,
+            where,
+            f"license restrictions must be lists of at most {limits.MAX_LICENSE_LINES} sentences",
+        )
         lines[lang] = tuple(_text(v, where, "a license restriction") for v in values)
     notice = _get(lic, "notice", str, where, optional=True)
-    return License(_get(lic, "name", str, where), _get(lic, "url", str, where),
-                   _get(lic, "commercial_use", bool, where), excluded_territories=territories,
-                   max_monthly_active_users=users, restrictions=lines,
-                   notice=None if notice is None else _text(notice, where, "the license notice"),
-                   ask_before_download=bool(_get(lic, "ask_before_download", bool, where, optional=True)))
+    return License(
+        _get(lic, "name", str, where),
+        _get(lic, "url", str, where),
+        _get(lic, "commercial_use", bool, where),
+        excluded_territories=territories,
+        max_monthly_active_users=users,
+        restrictions=lines,
+        notice=None if notice is None else _text(notice, where, "the license notice"),
+        ask_before_download=bool(_get(lic, "ask_before_download", bool, where, optional=True)),
+    )
 
 
 class _Unsupported(Exception):
@@ -250,16 +270,23 @@ def _entry(raw: object, where: str) -> CatalogEntry:
     version = _get(raw, "version", int, where)
     _check(version >= 1, where, "version must be at least 1")
     names = _get(raw, "display_name", dict, where)
-    _check("en" in names and all(isinstance(v, str) and v for v in names.values()), where,
-           "display_name needs a non-empty 'en' name")
+    _check(
+        "en" in names and all(isinstance(v, str) and v for v in names.values()),
+        where,
+        "display_name needs a non-empty 'en' name",
+    )
     architecture = _get(raw, "architecture", str, where)
     _check(bool(re.fullmatch(r"[a-z0-9_]{1,32}", architecture)), where, f"invalid architecture {architecture!r}")
     quantization = _get(raw, "quantization", str, where)
     _check(bool(re.fullmatch(r"[a-z0-9_]{1,16}", quantization)), where, f"invalid quantization {quantization!r}")
 
     a = _get(raw, "archive", dict, where)
-    archive = Archive(file=_get(a, "file", str, where), size=_get(a, "size", int, where),
-                      sha256=_get(a, "sha256", str, where).lower(), unpacked_size=_get(a, "unpacked_size", int, where))
+    archive = Archive(
+        file=_get(a, "file", str, where),
+        size=_get(a, "size", int, where),
+        sha256=_get(a, "sha256", str, where).lower(),
+        unpacked_size=_get(a, "unpacked_size", int, where),
+    )
     _check(bool(_FILE.match(archive.file)), where, f"invalid archive file name {archive.file!r}")
     _check(bool(_SHA256.match(archive.sha256)), where, "archive sha256 must be 64 hex digits")
     for size in (archive.size, archive.unpacked_size):
@@ -268,18 +295,31 @@ def _entry(raw: object, where: str) -> CatalogEntry:
     _check(bool(urls) and all(_url_ok(u) for u in urls), where, "urls must be a non-empty list of http(s) URLs")
 
     quality = raw.get("quality")
-    qualities = () if quality is None else \
-        tuple(_quality(q, where) for q in (quality if isinstance(quality, list) else [quality]))
+    qualities = (
+        ()
+        if quality is None
+        else tuple(_quality(q, where) for q in (quality if isinstance(quality, list) else [quality]))
+    )
     kv_cache = _get(raw, "kv_cache_bytes", int, where, optional=True)
     _check(kv_cache is None or 0 <= kv_cache <= limits.MAX_PACK_BYTES, where, "kv_cache_bytes is out of range")
     entry = CatalogEntry(
-        id=pack_id, version=version, display_name=dict(names), model_id=_get(raw, "model_id", str, where),
-        revision=_get(raw, "revision", str, where), architecture=architecture,
-        source_langs=_strings(raw, "source_langs", where, _LANG), target_langs=_strings(raw, "target_langs", where, _LANG),
+        id=pack_id,
+        version=version,
+        display_name=dict(names),
+        model_id=_get(raw, "model_id", str, where),
+        revision=_get(raw, "revision", str, where),
+        architecture=architecture,
+        source_langs=_strings(raw, "source_langs", where, _LANG),
+        target_langs=_strings(raw, "target_langs", where, _LANG),
         target_tokens=_strings(raw, "target_tokens", where, optional=True),
-        quantization=quantization, format_version=_get(raw, "format_version", int, where), archive=archive,
-        urls=urls, license=_license(_get(raw, "license", dict, where), where), qualities=qualities,
-        default=bool(_get(raw, "default", bool, where, optional=True)), kv_cache_bytes=kv_cache,
+        quantization=quantization,
+        format_version=_get(raw, "format_version", int, where),
+        archive=archive,
+        urls=urls,
+        license=_license(_get(raw, "license", dict, where), where),
+        qualities=qualities,
+        default=bool(_get(raw, "default", bool, where, optional=True)),
+        kv_cache_bytes=kv_cache,
     )
     # checked last: an entry this Fanyi cannot run is still checked as a whole, then left out
     if architecture not in FAMILIES:
@@ -319,8 +359,14 @@ def parse(data: bytes | str, origin: str) -> Catalog:
     _check(all(_url_ok(u) for u in urls), origin, "catalog_urls must be http(s) URLs")
     if skipped:
         log.info("%s: left out %s", origin, "; ".join(skipped))
-    return Catalog(serial=serial, generated=_get(raw, "generated", str, origin, optional=True) or "",
-                   packs=tuple(packs), catalog_urls=urls, origin=origin, skipped=tuple(skipped))
+    return Catalog(
+        serial=serial,
+        generated=_get(raw, "generated", str, origin, optional=True) or "",
+        packs=tuple(packs),
+        catalog_urls=urls,
+        origin=origin,
+        skipped=tuple(skipped),
+    )
 
 
 def read(path: Path) -> Catalog:
@@ -343,8 +389,13 @@ def to_json(catalog: Catalog) -> str:
             out["quality"] = qualities[0] if len(qualities) == 1 else qualities
         return out
 
-    doc = {"schema": SCHEMA, "serial": catalog.serial, "generated": catalog.generated,
-           "catalog_urls": list(catalog.catalog_urls), "packs": [entry(p) for p in catalog.packs]}
+    doc = {
+        "schema": SCHEMA,
+        "serial": catalog.serial,
+        "generated": catalog.generated,
+        "catalog_urls": list(catalog.catalog_urls),
+        "packs": [entry(p) for p in catalog.packs],
+    }
     return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
 
 

@@ -40,8 +40,9 @@ def catalog_urls(current: Catalog | None, user_url: str | None = None) -> list[s
     return list(dict.fromkeys(urls))
 
 
-def refresh(current: Catalog | None = None, *, user_url: str | None = None,
-            timeout: float = limits.CATALOG_TIMEOUT_S) -> Catalog:
+def refresh(
+    current: Catalog | None = None, *, user_url: str | None = None, timeout: float = limits.CATALOG_TIMEOUT_S
+) -> Catalog:
     """Fetch the newest catalog, save it as the cached copy and return it.
 
     Returns `current` when the servers only have older copies; DownloadError (one line) when no

@@ -70,8 +70,9 @@ class Timeouts:
 class Meter:
     """Turns a growing byte count into TransferProgress reports: at most one per interval, speed smoothed."""
 
-    def __init__(self, phase: str, total: int, report: TransferCallback | None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, phase: str, total: int, report: TransferCallback | None, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.phase, self.total, self._report, self._clock = phase, total, report, clock
         self._speed = 0.0
         self._last: tuple[float, int] | None = None  # (time, done) of the last report
@@ -136,8 +137,9 @@ class _HTTPSHandler(urllib.request.HTTPSHandler):
         self._read_timeout, self._tls = read_timeout, context
 
     def https_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
-        return self.do_open(functools.partial(_HTTPSConnection, read_timeout=self._read_timeout), req,
-                            context=self._tls)
+        return self.do_open(
+            functools.partial(_HTTPSConnection, read_timeout=self._read_timeout), req, context=self._tls
+        )
 
 
 def tls_context() -> ssl.SSLContext:
@@ -148,10 +150,15 @@ def tls_context() -> ssl.SSLContext:
 def _opener(timeouts: Timeouts) -> urllib.request.OpenerDirector:
     """urllib's default chain (system proxies, redirects) for http and https only: no ftp, file or data."""
     opener = urllib.request.OpenerDirector()
-    for handler in (urllib.request.ProxyHandler(), urllib.request.UnknownHandler(),
-                    urllib.request.HTTPDefaultErrorHandler(), urllib.request.HTTPRedirectHandler(),
-                    urllib.request.HTTPErrorProcessor(), _HTTPHandler(timeouts.read),
-                    _HTTPSHandler(timeouts.read, tls_context())):
+    for handler in (
+        urllib.request.ProxyHandler(),
+        urllib.request.UnknownHandler(),
+        urllib.request.HTTPDefaultErrorHandler(),
+        urllib.request.HTTPRedirectHandler(),
+        urllib.request.HTTPErrorProcessor(),
+        _HTTPHandler(timeouts.read),
+        _HTTPSHandler(timeouts.read, tls_context()),
+    ):
         opener.add_handler(handler)
     return opener
 
@@ -181,11 +188,13 @@ def _describe(reason: object) -> _Failure:
     return _Failure("refused", str(reason))
 
 
-def _open(opener: urllib.request.OpenerDirector, url: str, headers: dict[str, str], timeouts: Timeouts
-          ) -> http.client.HTTPResponse:
+def _open(
+    opener: urllib.request.OpenerDirector, url: str, headers: dict[str, str], timeouts: Timeouts
+) -> http.client.HTTPResponse:
     try:
-        response: http.client.HTTPResponse = opener.open(urllib.request.Request(url, headers={**_HEADERS, **headers}),
-                                                         timeout=timeouts.connect)
+        response: http.client.HTTPResponse = opener.open(
+            urllib.request.Request(url, headers={**_HEADERS, **headers}), timeout=timeouts.connect
+        )
         return response
     except urllib.error.HTTPError as exc:
         exc.close()
@@ -204,8 +213,10 @@ def _host(url: str) -> str:
 
 def unreachable_message(urls: Sequence[str]) -> str:
     hosts = ", ".join(dict.fromkeys(_host(u) for u in urls))
-    return (f"the download servers cannot be reached ({hosts}): check the internet connection or the proxy "
-            "settings, or import a pack file instead")
+    return (
+        f"the download servers cannot be reached ({hosts}): check the internet connection or the proxy "
+        "settings, or import a pack file instead"
+    )
 
 
 def _summary(what: str, failures: list[tuple[str, _Failure]]) -> DownloadError:
@@ -277,8 +288,14 @@ def _accept(response: http.client.HTTPResponse, part: _Partial) -> None:
         raise _Failure("refused", f"it sends {part.done + int(length)} bytes, the catalog lists {part.size}")
 
 
-def _transfer(opener: urllib.request.OpenerDirector, url: str, part: _Partial, meter: Meter, cancel: CancelToken | None,
-              timeouts: Timeouts) -> None:
+def _transfer(
+    opener: urllib.request.OpenerDirector,
+    url: str,
+    part: _Partial,
+    meter: Meter,
+    cancel: CancelToken | None,
+    timeouts: Timeouts,
+) -> None:
     """Append the rest of the file from `url` to `part`; returns when exactly `size` bytes are in."""
     with _open(opener, url, {"Range": f"bytes={part.done}-"} if part.done else {}, timeouts) as response:
         _accept(response, part)
@@ -302,8 +319,16 @@ def _transfer(opener: urllib.request.OpenerDirector, url: str, part: _Partial, m
             meter.update(part.done)
 
 
-def _from_url(opener: urllib.request.OpenerDirector, url: str, part: _Partial, meter: Meter,
-              cancel: CancelToken | None, timeouts: Timeouts, retries: int, retry_delay: float) -> _Failure | None:
+def _from_url(
+    opener: urllib.request.OpenerDirector,
+    url: str,
+    part: _Partial,
+    meter: Meter,
+    cancel: CancelToken | None,
+    timeouts: Timeouts,
+    retries: int,
+    retry_delay: float,
+) -> _Failure | None:
     """Complete `part` from one URL, retrying a broken connection `retries` times with Range; None
     when complete. (Whatever is left after that, the next URL or the next call resumes.)"""
     attempt = 0
@@ -331,9 +356,18 @@ def _already_there(dest: Path, sha256: str, size: int) -> bool:
     return False
 
 
-def download(urls: Sequence[str], dest: Path, *, sha256: str, size: int, progress: TransferCallback | None = None,
-             cancel: CancelToken | None = None, timeouts: Timeouts = Timeouts(),
-             retries: int = limits.DOWNLOAD_RETRIES, retry_delay: float = 1.0) -> Path:
+def download(
+    urls: Sequence[str],
+    dest: Path,
+    *,
+    sha256: str,
+    size: int,
+    progress: TransferCallback | None = None,
+    cancel: CancelToken | None = None,
+    timeouts: Timeouts = Timeouts(),
+    retries: int = limits.DOWNLOAD_RETRIES,
+    retry_delay: float = 1.0,
+) -> Path:
     """Download the file of `size` bytes and `sha256` to `dest`, trying `urls` in order; returns `dest`.
 
     Raises DownloadError (one line) when no URL delivered the file, DiskSpaceError when the disk is

@@ -41,8 +41,9 @@ class Available:
     installed: PackInfo | None  # the pack of that name on this machine (library.list_packs' choice)
 
 
-def load_catalog(*, refresh: bool = False, user_url: str | None = None,
-                 warn: Callable[[str], None] | None = None) -> Catalog:
+def load_catalog(
+    *, refresh: bool = False, user_url: str | None = None, warn: Callable[[str], None] | None = None
+) -> Catalog:
     """The catalog to use: the newest copy on this machine, fetched when there is none or `refresh`.
 
     When a refresh fails but a copy is on this machine, that copy is returned and `warn` is told why;
@@ -92,23 +93,38 @@ def archive_urls(entry: CatalogEntry, mirror: str | None = None) -> list[str]:
     return [mirror.rstrip("/") + "/" + entry.archive.file, *entry.urls]
 
 
-def install(entry: CatalogEntry, *, mirror: str | None = None, progress: download.TransferCallback | None = None,
-            cancel: CancelToken | None = None) -> PackInfo:
+def install(
+    entry: CatalogEntry,
+    *,
+    mirror: str | None = None,
+    progress: download.TransferCallback | None = None,
+    cancel: CancelToken | None = None,
+) -> PackInfo:
     """Download, verify and install `entry`, replacing an older user-installed version; returns the pack.
 
     A pack already installed at this version (or newer) is returned as it is, without a download.
     """
     if entry.format_version != FORMAT_VERSION:
-        remedy = ("update Fanyi to install it" if entry.format_version > FORMAT_VERSION
-                  else "the list of packs is older than this Fanyi: try again when it is updated")
-        raise LibraryError(f"{entry.id} is published in pack format {entry.format_version}, and this Fanyi "
-                           f"reads format {FORMAT_VERSION}: {remedy}")
+        remedy = (
+            "update Fanyi to install it"
+            if entry.format_version > FORMAT_VERSION
+            else "the list of packs is older than this Fanyi: try again when it is updated"
+        )
+        raise LibraryError(
+            f"{entry.id} is published in pack format {entry.format_version}, and this Fanyi "
+            f"reads format {FORMAT_VERSION}: {remedy}"
+        )
     current = next((p for p in library.list_packs() if p.name == entry.id), None)
     if current is not None and current.pack_version >= entry.version:
         return current
-    archive = download.download(archive_urls(entry, mirror), paths.downloads_dir() / entry.archive.file,
-                                sha256=entry.archive.sha256, size=entry.archive.size, progress=progress,
-                                cancel=cancel)
+    archive = download.download(
+        archive_urls(entry, mirror),
+        paths.downloads_dir() / entry.archive.file,
+        sha256=entry.archive.sha256,
+        size=entry.archive.size,
+        progress=progress,
+        cancel=cancel,
+    )
     meter = download.Meter("installing", entry.archive.unpacked_size, progress)
 
     def copied(done: int, total: int) -> None:
@@ -116,8 +132,9 @@ def install(entry: CatalogEntry, *, mirror: str | None = None, progress: downloa
         meter.update(done)
 
     try:  # replace: what is installed under this name is older (or a bundled copy, which stays)
-        pack = unpack.install(archive, expect_name=entry.id, expect_version=entry.version, replace=True,
-                              progress=copied, cancel=cancel)
+        pack = unpack.install(
+            archive, expect_name=entry.id, expect_version=entry.version, replace=True, progress=copied, cancel=cancel
+        )
     except (DiskSpaceError, Cancelled):
         raise  # the archive is fine: the next attempt installs it without downloading again
     except LibraryError:
@@ -128,8 +145,14 @@ def install(entry: CatalogEntry, *, mirror: str | None = None, progress: downloa
     return PackInfo.of(pack, bundled=False)
 
 
-def update(cat: Catalog, names: Sequence[str] = (), *, mirror: str | None = None,
-           progress: download.TransferCallback | None = None, cancel: CancelToken | None = None) -> list[PackInfo]:
+def update(
+    cat: Catalog,
+    names: Sequence[str] = (),
+    *,
+    mirror: str | None = None,
+    progress: download.TransferCallback | None = None,
+    cancel: CancelToken | None = None,
+) -> list[PackInfo]:
     """Install the newer version of every installed pack that has one (of `names` only, when given)."""
     rows = {row.entry.id: row for row in available(cat)}
     for name in names:
@@ -138,6 +161,7 @@ def update(cat: Catalog, names: Sequence[str] = (), *, mirror: str | None = None
             find_entry(cat, name)  # raises, naming what the catalog has
         elif row.status is Status.NOT_INSTALLED:
             raise LibraryError(f"{name} is not installed: fanyi models install {name}")
-    wanted = [row.entry for row in rows.values()
-              if row.status is Status.UPDATE and (not names or row.entry.id in names)]
+    wanted = [
+        row.entry for row in rows.values() if row.status is Status.UPDATE and (not names or row.entry.id in names)
+    ]
     return [install(entry, mirror=mirror, progress=progress, cancel=cancel) for entry in wanted]

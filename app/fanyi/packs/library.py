@@ -54,10 +54,22 @@ class PackInfo:
 
     @classmethod
     def of(cls, pack: ModelPack, bundled: bool) -> PackInfo:
-        return cls(pack.name, pack.path, pack.source_lang, pack.target_lang, pack.size_bytes, pack.quantization,
-                   bundled, pack.target_tokens, pack.pack_version or 0, tuple(pack.target_languages),
-                   source_languages=tuple(pack.source_languages), default_target=pack.default_target,
-                   family=pack.family.title, memory_bytes=memory_needed(pack.manifest))
+        return cls(
+            pack.name,
+            pack.path,
+            pack.source_lang,
+            pack.target_lang,
+            pack.size_bytes,
+            pack.quantization,
+            bundled,
+            pack.target_tokens,
+            pack.pack_version or 0,
+            tuple(pack.target_languages),
+            source_languages=tuple(pack.source_languages),
+            default_target=pack.default_target,
+            family=pack.family.title,
+            memory_bytes=memory_needed(pack.manifest),
+        )
 
     @classmethod
     def broken(cls, path: Path, bundled: bool, problem: str) -> PackInfo:
@@ -132,10 +144,15 @@ def find_pack(name_or_path: str | None = None) -> PackInfo:
 
 def no_model_message(packs: list[PackInfo] | None = None) -> str:
     broken = sum(not p.usable for p in packs or [])
-    state = (f"No usable translation model is installed ({broken} broken: fanyi models list says why)" if broken
-             else "No translation model is installed")
-    return (f"{state}. Download one with the app's Download button or fanyi models install {DEFAULT_PACK}, "
-            "or import a pack: fanyi models import PACK_FOLDER_OR_ZIP")
+    state = (
+        f"No usable translation model is installed ({broken} broken: fanyi models list says why)"
+        if broken
+        else "No translation model is installed"
+    )
+    return (
+        f"{state}. Download one with the app's Download button or fanyi models install {DEFAULT_PACK}, "
+        "or import a pack: fanyi models import PACK_FOLDER_OR_ZIP"
+    )
 
 
 def import_pack(src: Path, progress: ProgressCallback | None = None, cancel: CancelToken | None = None) -> PackInfo:
@@ -161,6 +178,7 @@ def can_build_default() -> tuple[bool, str]:
     """Whether this installation can download and export a model (the `export` extra is installed)."""
     missing = [m for m in ("torch", "transformers", "onnx", "huggingface_hub") if importlib.util.find_spec(m) is None]
     if missing:
-        return False, ("building a model needs the export tools: pip install 'fanyi[export]' "
-                       f"(missing: {', '.join(missing)})")
+        return False, (
+            f"building a model needs the export tools: pip install 'fanyi[export]' (missing: {', '.join(missing)})"
+        )
     return True, ""

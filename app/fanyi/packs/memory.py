@@ -61,11 +61,19 @@ def _estimate(files_bytes: int, cache_bytes: int) -> int:
 def physical_memory() -> int | None:
     """This computer's RAM in bytes; None where the system does not say."""
     if sys.platform == "win32":
+
         class Status(ctypes.Structure):  # MEMORYSTATUSEX
-            _fields_ = [("length", ctypes.c_ulong), ("load", ctypes.c_ulong), ("total", ctypes.c_ulonglong),
-                        ("available", ctypes.c_ulonglong), ("total_page", ctypes.c_ulonglong),
-                        ("available_page", ctypes.c_ulonglong), ("total_virtual", ctypes.c_ulonglong),
-                        ("available_virtual", ctypes.c_ulonglong), ("available_extended", ctypes.c_ulonglong)]
+            _fields_ = [
+                ("length", ctypes.c_ulong),
+                ("load", ctypes.c_ulong),
+                ("total", ctypes.c_ulonglong),
+                ("available", ctypes.c_ulonglong),
+                ("total_page", ctypes.c_ulonglong),
+                ("available_page", ctypes.c_ulonglong),
+                ("total_virtual", ctypes.c_ulonglong),
+                ("available_virtual", ctypes.c_ulonglong),
+                ("available_extended", ctypes.c_ulonglong),
+            ]
 
         status = Status(length=ctypes.sizeof(Status))
         ok = ctypes.windll.kernel32.GlobalMemoryStatusEx(ctypes.byref(status))  # type: ignore[attr-defined]

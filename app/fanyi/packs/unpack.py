@@ -65,8 +65,9 @@ def _refuse(label: str, why: str) -> LibraryError:
 
 def _unsafe_member(name: str) -> bool:
     parts = PurePosixPath(name).parts
-    return (name.startswith("/") or "\\" in name or bool(re.match(r"^[A-Za-z]:", name))
-            or ".." in parts or "\x00" in name)
+    return (
+        name.startswith("/") or "\\" in name or bool(re.match(r"^[A-Za-z]:", name)) or ".." in parts or "\x00" in name
+    )
 
 
 class _ZipSource:
@@ -83,9 +84,14 @@ class _ZipSource:
                 raise _refuse(self.label, f"entry {member.filename!r} would be written outside the pack folder")
             if (member.external_attr >> 16) & 0o170000 == _SYMLINK:
                 raise _refuse(self.label, f"entry {member.filename!r} is a symbolic link")
-        manifests = sorted((m for m in members if PurePosixPath(m.filename).name == MANIFEST
-                            and len(PurePosixPath(m.filename).parts) <= 2),
-                           key=lambda m: len(PurePosixPath(m.filename).parts))
+        manifests = sorted(
+            (
+                m
+                for m in members
+                if PurePosixPath(m.filename).name == MANIFEST and len(PurePosixPath(m.filename).parts) <= 2
+            ),
+            key=lambda m: len(PurePosixPath(m.filename).parts),
+        )
         if not manifests:
             raise LibraryError(f"{archive} does not contain a model pack (no {MANIFEST})")
         depth = len(PurePosixPath(manifests[0].filename).parts)
@@ -118,13 +124,16 @@ class _ZipSource:
             if member is None:
                 raise LibraryError(f"{self.label} cannot be imported: {name} is missing from the archive")
             if member.file_size != size:
-                raise LibraryError(f"{self.label} cannot be imported: {name} is damaged "
-                                   f"({member.file_size} bytes, the manifest says {size})")
+                raise LibraryError(
+                    f"{self.label} cannot be imported: {name} is damaged "
+                    f"({member.file_size} bytes, the manifest says {size})"
+                )
             if member.flag_bits & 0x1:
                 raise _refuse(self.label, f"{name} is encrypted")
             if size > limits.ARCHIVE_RATIO_FLOOR and size > limits.MAX_ARCHIVE_RATIO * member.compress_size:
-                raise _refuse(self.label, f"{name} would unpack to more than {limits.MAX_ARCHIVE_RATIO} times "
-                                          "its compressed size")
+                raise _refuse(
+                    self.label, f"{name} would unpack to more than {limits.MAX_ARCHIVE_RATIO} times its compressed size"
+                )
 
     def open(self, name: str) -> contextlib.AbstractContextManager[IO[bytes]]:
         return self.zf.open(self._member(name))
@@ -165,8 +174,9 @@ class _FolderSource:
             actual = os.fstat(fd).st_size
             os.close(fd)
             if actual != size:
-                raise LibraryError(f"{self.label} cannot be imported: {name} is damaged "
-                                   f"({actual} bytes, the manifest says {size})")
+                raise LibraryError(
+                    f"{self.label} cannot be imported: {name} is damaged ({actual} bytes, the manifest says {size})"
+                )
 
     def open(self, name: str) -> contextlib.AbstractContextManager[IO[bytes]]:
         return os.fdopen(self._fd(name), "rb")
@@ -217,8 +227,16 @@ def sweep(packs_dir: Path | None = None) -> None:
                     shutil.rmtree(child, ignore_errors=True)
 
 
-def _copy(source: _Source, name: str, size: int, into: Path, done: int, total: int, progress: ProgressCallback | None,
-          cancel: CancelToken | None) -> int:
+def _copy(
+    source: _Source,
+    name: str,
+    size: int,
+    into: Path,
+    done: int,
+    total: int,
+    progress: ProgressCallback | None,
+    cancel: CancelToken | None,
+) -> int:
     """Copy one listed file, never writing more than its manifest size; returns the bytes done."""
     written = 0
     try:
@@ -235,8 +253,9 @@ def _copy(source: _Source, name: str, size: int, into: Path, done: int, total: i
     except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
         raise LibraryError(f"{source.label} cannot be imported: {name} is damaged ({exc})") from None
     if written != size:
-        raise LibraryError(f"{source.label} cannot be imported: {name} is damaged "
-                           f"({written} bytes, the manifest says {size})")
+        raise LibraryError(
+            f"{source.label} cannot be imported: {name} is damaged ({written} bytes, the manifest says {size})"
+        )
     return done + written
 
 
@@ -267,8 +286,9 @@ def _put_in_place(staging: Path, target: Path, replace: bool) -> None:
     try:
         os.rename(target, aside)
     except PermissionError:
-        raise LibraryError(f"{target} is in use and cannot be replaced: close what uses it "
-                           "(another Fanyi window) and try again") from None
+        raise LibraryError(
+            f"{target} is in use and cannot be replaced: close what uses it (another Fanyi window) and try again"
+        ) from None
     try:
         os.rename(staging, target)
     except BaseException:
@@ -277,9 +297,16 @@ def _put_in_place(staging: Path, target: Path, replace: bool) -> None:
     shutil.rmtree(aside, ignore_errors=True)  # Windows may refuse while a file is open: swept next time
 
 
-def install(src: Path, *, expect_name: str | None = None, expect_version: int | None = None, replace: bool = False,
-            progress: ProgressCallback | None = None, cancel: CancelToken | None = None,
-            packs_dir: Path | None = None) -> ModelPack:
+def install(
+    src: Path,
+    *,
+    expect_name: str | None = None,
+    expect_version: int | None = None,
+    replace: bool = False,
+    progress: ProgressCallback | None = None,
+    cancel: CancelToken | None = None,
+    packs_dir: Path | None = None,
+) -> ModelPack:
     """Install the pack folder or .zip `src` into the user packs folder; returns the installed pack.
 
     `expect_name`/`expect_version`: refuse a pack whose manifest says otherwise (a catalog install).
@@ -296,26 +323,40 @@ def install(src: Path, *, expect_name: str | None = None, expect_version: int | 
         where = Path(exc.filename) if exc.filename else None
         if where is not None and (where in (packs_dir, *packs_dir.parents) or packs_dir in where.parents):
             raise LibraryError(f"cannot install into {packs_dir}: {exc.strerror or exc}") from None
-        raise LibraryError(f"{src} cannot be imported: {exc.strerror or exc}"
-                           + (f" ({where})" if where is not None else "")) from None
+        raise LibraryError(
+            f"{src} cannot be imported: {exc.strerror or exc}" + (f" ({where})" if where is not None else "")
+        ) from None
 
 
-def _install(src: Path, packs_dir: Path, expect_name: str | None, expect_version: int | None, replace: bool,
-             progress: ProgressCallback | None, cancel: CancelToken | None) -> ModelPack:
+def _install(
+    src: Path,
+    packs_dir: Path,
+    expect_name: str | None,
+    expect_version: int | None,
+    replace: bool,
+    progress: ProgressCallback | None,
+    cancel: CancelToken | None,
+) -> ModelPack:
     packs_dir.mkdir(parents=True, exist_ok=True)
     sweep(packs_dir)
     if src.is_dir():
         return _install_from(_FolderSource(src), packs_dir, expect_name, expect_version, replace, progress, cancel)
     try:
         with zipfile.ZipFile(src) as zf:
-            return _install_from(_ZipSource(zf, src), packs_dir, expect_name, expect_version, replace, progress,
-                                 cancel)
+            return _install_from(_ZipSource(zf, src), packs_dir, expect_name, expect_version, replace, progress, cancel)
     except zipfile.BadZipFile as exc:
         raise LibraryError(f"{src} is not a readable .zip archive ({exc})") from None
 
 
-def _install_from(source: _Source, packs_dir: Path, expect_name: str | None, expect_version: int | None,
-                  replace: bool, progress: ProgressCallback | None, cancel: CancelToken | None) -> ModelPack:
+def _install_from(
+    source: _Source,
+    packs_dir: Path,
+    expect_name: str | None,
+    expect_version: int | None,
+    replace: bool,
+    progress: ProgressCallback | None,
+    cancel: CancelToken | None,
+) -> ModelPack:
     manifest_bytes = source.manifest_bytes()
     manifest, sizes = _listed_files(manifest_bytes, source.label)
     name = manifest.get("name") if isinstance(manifest.get("name"), str) and manifest.get("name") else None
@@ -326,8 +367,11 @@ def _install_from(source: _Source, packs_dir: Path, expect_name: str | None, exp
     if expect_version is not None and version != expect_version:
         raise _refuse(source.label, f"it holds version {version!r} of {name}, the catalog lists {expect_version}")
     if len(folder_name(name).encode("utf-8")) > limits.MAX_PACK_FOLDER_BYTES:
-        raise _refuse(source.label, f"its name is too long for a folder ({len(folder_name(name).encode('utf-8'))} "
-                                    f"bytes as UTF-8; at most {limits.MAX_PACK_FOLDER_BYTES})")
+        raise _refuse(
+            source.label,
+            f"its name is too long for a folder ({len(folder_name(name).encode('utf-8'))} "
+            f"bytes as UTF-8; at most {limits.MAX_PACK_FOLDER_BYTES})",
+        )
     source.check(sizes)
     total = sum(sizes.values())
     need = total + len(manifest_bytes)
@@ -344,8 +388,9 @@ def _install_from(source: _Source, packs_dir: Path, expect_name: str | None, exp
         try:
             ModelPack.open(staging)
         except PackError as exc:
-            raise LibraryError(f"{source.label} cannot be imported: "
-                               f"{str(exc).replace(str(staging), folder_name(name))}") from None
+            raise LibraryError(
+                f"{source.label} cannot be imported: {str(exc).replace(str(staging), folder_name(name))}"
+            ) from None
         if cancel is not None:
             cancel.raise_if_cancelled()
         _put_in_place(staging, target, replace)

@@ -46,12 +46,14 @@ def create_app(core: Core, browsers: BrowserPolicy) -> Starlette:
         return await guarded(lambda status, message: shape(status, message), answer)
 
     async def root(request: Request) -> Response:
-        return JSONResponse({
-            "code": 200,
-            "message": f"Fanyi {__version__}: a local translation API. LibreTranslate: POST /translate, "
-                       "GET /languages, POST /detect. DeepL: POST /v2/translate. DeepLX: POST /translate. "
-                       "Streaming: POST /stream.",
-        })
+        return JSONResponse(
+            {
+                "code": 200,
+                "message": f"Fanyi {__version__}: a local translation API. LibreTranslate: POST /translate, "
+                "GET /languages, POST /detect. DeepL: POST /v2/translate. DeepLX: POST /translate. "
+                "Streaming: POST /stream.",
+            }
+        )
 
     routes = [
         Route("/", root, methods=["GET"]),
@@ -61,8 +63,9 @@ def create_app(core: Core, browsers: BrowserPolicy) -> Starlette:
         *stream.routes(core),
     ]
     middleware = [Middleware(BrowserGuard, policy=browsers), Middleware(TidyPaths)]
-    return Starlette(routes=routes, middleware=middleware,
-                     exception_handlers={HTTPException: _routing_error, Exception: _unexpected})
+    return Starlette(
+        routes=routes, middleware=middleware, exception_handlers={HTTPException: _routing_error, Exception: _unexpected}
+    )
 
 
 class TidyPaths:
@@ -84,8 +87,10 @@ class TidyPaths:
 async def _routing_error(request: Request, exc: Exception) -> Response:
     """404 (no such path), 405 (a path's other method): JSON every protocol's clients read, not plain text."""
     assert isinstance(exc, HTTPException)  # what it is registered for
-    message = {404: f"there is no {request.url.path} here", 405: f"{request.method} is not how {request.url.path} "
-               "is asked"}.get(exc.status_code, exc.detail)
+    message = {
+        404: f"there is no {request.url.path} here",
+        405: f"{request.method} is not how {request.url.path} is asked",
+    }.get(exc.status_code, exc.detail)
     return JSONResponse(any_error_body(exc.status_code, message), exc.status_code, headers=exc.headers)
 
 

@@ -56,8 +56,9 @@ class BrowserPolicy:
         if _is_wildcard(listen_host):  # every address of this machine: its own names too
             hostname = socket.gethostname().lower()
             names |= {hostname, f"{hostname}.local"}
-        return cls(frozenset(n for n in names if n and not _is_ip(n)),
-                   frozenset(normalise_origin(o) for o in origins), keyed)
+        return cls(
+            frozenset(n for n in names if n and not _is_ip(n)), frozenset(normalise_origin(o) for o in origins), keyed
+        )
 
     def host_allowed(self, host: str | None) -> bool:
         if host is None:  # HTTP/1.0 without Host: no browser sends that
@@ -79,7 +80,7 @@ def _host_name(host: str) -> str:
     """The name in a Host header: without port and brackets, lower case, no trailing dot."""
     host = host.strip().lower()
     if host.startswith("["):
-        return host[1:host.find("]")] if "]" in host else host
+        return host[1 : host.find("]")] if "]" in host else host
     return host.rsplit(":", 1)[0].rstrip(".") if host.count(":") == 1 else host.rstrip(".")
 
 
@@ -109,8 +110,11 @@ class BrowserGuard:
         headers = Headers(scope=scope)
         host = headers.get("host")
         if not self.policy.host_allowed(host):
-            await _refuse(send, f"this server does not answer for the host {host!r}; use http://127.0.0.1 "
-                                "or http://localhost (a web page cannot re-point its own name at it)")
+            await _refuse(
+                send,
+                f"this server does not answer for the host {host!r}; use http://127.0.0.1 "
+                "or http://localhost (a web page cannot re-point its own name at it)",
+            )
             return
         origin = headers.get("origin")
         if origin is None or origin == f"{scope.get('scheme', 'http')}://{host}":  # no page, or a page of this server
@@ -129,9 +133,14 @@ class BrowserGuard:
 
         async def with_cors(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message = {**message, "headers": [*message.get("headers", []),
-                                                  (b"access-control-allow-origin", self._allow_origin(origin).encode()),
-                                                  (b"vary", b"Origin")]}
+                message = {
+                    **message,
+                    "headers": [
+                        *message.get("headers", []),
+                        (b"access-control-allow-origin", self._allow_origin(origin).encode()),
+                        (b"vary", b"Origin"),
+                    ],
+                }
             await send(message)
 
         await self.app(scope, receive, with_cors)
@@ -141,10 +150,13 @@ class BrowserGuard:
 
 
 async def _preflight(send: Send, headers: Headers, allow_origin: str) -> None:
-    answer = [(b"access-control-allow-origin", allow_origin.encode()),
-              (b"access-control-allow-methods", b"GET, POST"),
-              (b"access-control-max-age", PREFLIGHT_MAX_AGE.encode()),
-              (b"vary", b"Origin"), (b"content-length", b"0")]
+    answer = [
+        (b"access-control-allow-origin", allow_origin.encode()),
+        (b"access-control-allow-methods", b"GET, POST"),
+        (b"access-control-max-age", PREFLIGHT_MAX_AGE.encode()),
+        (b"vary", b"Origin"),
+        (b"content-length", b"0"),
+    ]
     if requested := headers.get("access-control-request-headers"):
         answer.append((b"access-control-allow-headers", requested.encode("latin-1")))
     if headers.get("access-control-request-private-network", "").lower() == "true":
@@ -155,6 +167,11 @@ async def _preflight(send: Send, headers: Headers, allow_origin: str) -> None:
 
 async def _refuse(send: Send, message: str) -> None:
     body = json.dumps(any_error_body(403, message)).encode()
-    await send({"type": "http.response.start", "status": 403,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 403,
+            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+        }
+    )
     await send({"type": "http.response.body", "body": body})

@@ -83,14 +83,22 @@ class Connection(H11Protocol):
 
 async def _too_many_connections(scope: Scope, receive: Receive, send: Send) -> None:
     body = json.dumps(any_error_body(503, "too many connections to Fanyi are busy; try again in a moment")).encode()
-    await send({"type": "http.response.start", "status": 503,
-                "headers": [(b"content-type", b"application/json"), (b"retry-after", b"1"), (b"connection", b"close")]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 503,
+            "headers": [(b"content-type", b"application/json"), (b"retry-after", b"1"), (b"connection", b"close")],
+        }
+    )
     await send({"type": "http.response.body", "body": body})
 
 
 def _close_longest_idle(connections: Iterable[object], newcomer: Connection) -> bool:
-    idle = [c for c in connections if c is not newcomer and isinstance(c, Connection) and c.idle
-            and not c.transport.is_closing()]
+    idle = [
+        c
+        for c in connections
+        if c is not newcomer and isinstance(c, Connection) and c.idle and not c.transport.is_closing()
+    ]
     if not idle:
         return False
     min(idle, key=lambda c: c._idle_since).transport.close()

@@ -74,9 +74,14 @@ class Outcome:
 
 
 class Core:
-    def __init__(self, models: Models, *, api_key: str | None = None,
-                 options: Callable[[], DecodeOptions] = DecodeOptions,
-                 glossary: Callable[[str, str], tuple[tuple[str, str], ...]] | None = None) -> None:
+    def __init__(
+        self,
+        models: Models,
+        *,
+        api_key: str | None = None,
+        options: Callable[[], DecodeOptions] = DecodeOptions,
+        glossary: Callable[[str, str], tuple[tuple[str, str], ...]] | None = None,
+    ) -> None:
         self.models = models
         self.api_key = api_key or None
         self._options = options  # beams and lengths as the user set them; read per request
@@ -151,14 +156,19 @@ class Core:
                         results[i] = text
                         if job.alternatives and not job.html:
                             others = translator.alternatives(job.texts[i], job.alternatives, options, cancel)
-                            alternatives[i] = [other for other in others if other != text][:job.alternatives]
+                            alternatives[i] = [other for other in others if other != text][: job.alternatives]
                             if i != indices[-1]:
                                 share()
         self._count(job)
         return Outcome(results, [r.source for r in routes], [r.confidence for r in routes], alternatives)
 
-    def _together(self, route: PackRoute, texts: list[str], cancel: CancelToken,
-                  glossary: tuple[tuple[str, str], ...] | None = None) -> list[str]:
+    def _together(
+        self,
+        route: PackRoute,
+        texts: list[str],
+        cancel: CancelToken,
+        glossary: tuple[tuple[str, str], ...] | None = None,
+    ) -> list[str]:
         """``texts`` translated in one batch with those of every request waiting for the same model and options
         when the turn comes (batching.py); the request whose turn it is translates the batch."""
         order = Order(texts, cancel)
@@ -171,15 +181,19 @@ class Core:
                     batch = self._orders.take(key, order)
                     token = all_cancelled(batch)
                     try:
-                        done = translator.translate_batch([t for o in batch for t in o.texts], options,
-                                                          _between_batches(lambda: share(token)), cancel=token)
+                        done = translator.translate_batch(
+                            [t for o in batch for t in o.texts],
+                            options,
+                            _between_batches(lambda: share(token)),
+                            cancel=token,
+                        )
                     except BaseException as exc:
                         for other in batch[1:]:
                             other.finish(error=exc)
                         raise
                     for o in batch:
-                        o.finish(done[:len(o.texts)])
-                        done = done[len(o.texts):]
+                        o.finish(done[: len(o.texts)])
+                        done = done[len(o.texts) :]
         except Cancelled:
             if not order.done.is_set():
                 raise
@@ -242,8 +256,9 @@ class Core:
                     between(done, total)
 
                 counting = _Counting(translator)
-                result = documents.translate_document(document.source, counting, dst=document.folder,
-                                                      options=options, cancel=cancel, progress=progress)
+                result = documents.translate_document(
+                    document.source, counting, dst=document.folder, options=options, cancel=cancel, progress=progress
+                )
         document.succeed(result.output, counting.characters)
         with self._lock:
             self.characters += counting.characters
@@ -277,9 +292,13 @@ class Core:
         return dataclasses.replace(options, glossary=glossary)
 
     @contextmanager
-    def _holding(self, route: PackRoute, cancel: CancelToken, wake: CancelToken | None = None,
-                 glossary: tuple[tuple[str, str], ...] | None = None
-                 ) -> Iterator[tuple[Translator, DecodeOptions, Callable[..., None]]]:
+    def _holding(
+        self,
+        route: PackRoute,
+        cancel: CancelToken,
+        wake: CancelToken | None = None,
+        glossary: tuple[tuple[str, str], ...] | None = None,
+    ) -> Iterator[tuple[Translator, DecodeOptions, Callable[..., None]]]:
         """The route's translator and options for the block, and ``share()``: pass the turn when it is
         someone else's (call it between two steps; ``share(token)`` waits for it back under ``token``).
         ``wake``: what the wait for the turn gives up on (default: ``cancel``)."""
@@ -306,8 +325,11 @@ class Core:
                 yield translator, self._options_for(route, glossary), share
                 self.line.served(time.monotonic() - started)
         except TimedOut:
-            raise ApiError(503, f"Fanyi is busy: no turn for the model within {limits.API_MAX_WAIT_SECONDS:g} s; "
-                                "try again later", retry_after=self.line.retry_after()) from None
+            raise ApiError(
+                503,
+                f"Fanyi is busy: no turn for the model within {limits.API_MAX_WAIT_SECONDS:g} s; try again later",
+                retry_after=self.line.retry_after(),
+            ) from None
         finally:
             with self._lock:
                 self._running.discard(cancel)
@@ -332,9 +354,14 @@ class _Counting:
         self._translator = translator
         self.characters = 0
 
-    def translate_results(self, texts: list[str], options: DecodeOptions | None = None,
-                          progress: Callable[[int, int], None] | None = None, cancel: CancelToken | None = None,
-                          contexts: Sequence[str] | None = None) -> list[Translation]:
+    def translate_results(
+        self,
+        texts: list[str],
+        options: DecodeOptions | None = None,
+        progress: Callable[[int, int], None] | None = None,
+        cancel: CancelToken | None = None,
+        contexts: Sequence[str] | None = None,
+    ) -> list[Translation]:
         results = self._translator.translate_results(texts, options, progress, cancel, contexts)
         self.characters += sum(len(text) for text in texts)
         return results
@@ -369,9 +396,11 @@ def _sample(document: DocumentHandler, cancel: CancelToken) -> str:
 def _between_batches(share: Callable[[], None]) -> Callable[[int, int], None]:
     """A progress callback that passes the turn after a batch when more are to come: after the last one
     the request would wait a whole round with nothing left to do."""
+
     def between(done: int, total: int) -> None:
         if 0 < done < total:
             share()
+
     return between
 
 
@@ -382,8 +411,16 @@ def _sharing(pieces: Iterator[T], share: Callable[[], None]) -> Iterator[T]:
         share()
 
 
-def _translate_html(translator: Translator, texts: list[str], options: DecodeOptions, cancel: CancelToken,
-                    target_lang: str, progress: Callable[[int, int], None], *, xml: bool) -> list[str]:
+def _translate_html(
+    translator: Translator,
+    texts: list[str],
+    options: DecodeOptions,
+    cancel: CancelToken,
+    target_lang: str,
+    progress: Callable[[int, int], None],
+    *,
+    xml: bool,
+) -> list[str]:
     """The text of each HTML (or XML) fragment translated in place by the documents' HTML code; markup kept
     as it is."""
     markups = [HtmlText(text, xhtml=xml) for text in texts]

@@ -80,13 +80,23 @@ async def _translate(core: Core, request: Request) -> Response:
     handling = fields.text("tag_handling")
     if handling not in (None, "", "html", "xml"):
         raise ApiError(400, f"tag_handling must be html or xml, not {handling!r}")
-    job = ApiRequest(texts, fields.text("source_lang") or languages.AUTO, target, html=bool(handling),
-                     xml=handling == "xml", glossary=fields.glossary())
+    job = ApiRequest(
+        texts,
+        fields.text("source_lang") or languages.AUTO,
+        target,
+        html=bool(handling),
+        xml=handling == "xml",
+        glossary=fields.glossary(),
+    )
     outcome = await translate_in_line(core, request, job)
-    return JSONResponse({"translations": [
-        {"detected_source_language": code(language), "text": text, "billed_characters": len(source)}
-        for text, language, source in zip(outcome.texts, outcome.sources, texts)
-    ]})
+    return JSONResponse(
+        {
+            "translations": [
+                {"detected_source_language": code(language), "text": text, "billed_characters": len(source)}
+                for text, language, source in zip(outcome.texts, outcome.sources, texts)
+            ]
+        }
+    )
 
 
 async def _languages(core: Core, request: Request) -> Response:
@@ -110,8 +120,13 @@ async def _languages(core: Core, request: Request) -> Response:
 
 
 def _variant_label(deepl_code: str) -> str:
-    return {"ZH": " (simplified)", "ZH-HANS": " (simplified)", "ZH-HANT": " (traditional)", "EN-GB": " (British)",
-            "EN-US": " (American)"}.get(deepl_code, "")
+    return {
+        "ZH": " (simplified)",
+        "ZH-HANS": " (simplified)",
+        "ZH-HANT": " (traditional)",
+        "EN-GB": " (British)",
+        "EN-US": " (American)",
+    }.get(deepl_code, "")
 
 
 async def _usage(core: Core, request: Request) -> Response:
@@ -122,8 +137,7 @@ async def _usage(core: Core, request: Request) -> Response:
 
 async def _upload(core: Core, request: Request) -> Response:
     """Store the document and translate it in the background: its status and result are asked for by id."""
-    fields, document, source, target = await document_request(core, request, "target_lang", "source_lang",
-                                                               "filename")
+    fields, document, source, target = await document_request(core, request, "target_lang", "source_lang", "filename")
     wanted = (fields.text("output_format") or "").lower().lstrip(".")
     produced = (documents.format_for(document.source).output_suffix or document.source.suffix).lstrip(".")
     try:

@@ -36,12 +36,14 @@ async def translate(core: Core, request: Request, fields: Fields) -> Response:
         raise ApiError(400, "text and target_lang are required")
     job = ApiRequest([text], fields.text("source_lang") or languages.AUTO, target)
     outcome = await translate_in_line(core, request, job)
-    return JSONResponse({
-        "code": 200,
-        "id": next(_ids),
-        "data": outcome.texts[0],
-        "alternatives": [],  # the model gives one translation
-        "source_lang": deepl.code(outcome.sources[0]),
-        "target_lang": target.upper(),
-        "method": "Fanyi",
-    })
+    return JSONResponse(
+        {
+            "code": 200,
+            "id": next(_ids),
+            "data": outcome.texts[0],
+            "alternatives": [],  # the model gives one translation
+            "source_lang": deepl.code(outcome.sources[0]),
+            "target_lang": target.upper(),
+            "method": "Fanyi",
+        }
+    )

@@ -50,7 +50,7 @@ class Document:
     def download_name(self) -> str:
         """The client's name with the output's language and suffix: report.docx → report.zh.docx."""
         assert self.output is not None
-        return Path(self.name).stem + self.output.name[len(self.source.stem):]
+        return Path(self.name).stem + self.output.name[len(self.source.stem) :]
 
     def seconds_remaining(self) -> int | None:
         done, total = self.progress
@@ -82,15 +82,20 @@ class Files:
         with self._lock:
             self._expire()
             if len(self._documents) >= limits.API_MAX_DOCUMENTS:
-                raise ApiError(429, f"{limits.API_MAX_DOCUMENTS} documents are being translated or waiting to be "
-                                    "fetched; try again later", retry_after=60)
+                raise ApiError(
+                    429,
+                    f"{limits.API_MAX_DOCUMENTS} documents are being translated or waiting to be "
+                    "fetched; try again later",
+                    retry_after=60,
+                )
             if self._root is None:
                 self._root = Path(tempfile.mkdtemp(prefix="fanyi-api-"))  # mode 0700
             document_id = secrets.token_hex(16)
             folder = self._root / document_id
             folder.mkdir()
-            document = Document(document_id, secrets.token_hex(16), folder, folder / f"source{suffix}",
-                                safe_name(name, suffix))
+            document = Document(
+                document_id, secrets.token_hex(16), folder, folder / f"source{suffix}", safe_name(name, suffix)
+            )
             self._documents[document_id] = document
         try:
             with document.source.open("wb") as out:
@@ -106,8 +111,11 @@ class Files:
             self._expire()
             document = self._documents.get(document_id)
         if document is None or (key is not None and not hmac.compare_digest(key.encode(), document.key.encode())):
-            raise ApiError(404, "there is no such document here (or it was removed after "
-                                f"{limits.API_DOCUMENT_KEEP_SECONDS // 60:g} minutes)")
+            raise ApiError(
+                404,
+                "there is no such document here (or it was removed after "
+                f"{limits.API_DOCUMENT_KEEP_SECONDS // 60:g} minutes)",
+            )
         return document
 
     def remove(self, document: Document) -> None:
@@ -128,8 +136,11 @@ class Files:
 
     def _expire(self) -> None:  # with self._lock held
         now = time.monotonic()
-        for document in [d for d in self._documents.values()
-                         if d.finished_at is not None and now - d.finished_at > limits.API_DOCUMENT_KEEP_SECONDS]:
+        for document in [
+            d
+            for d in self._documents.values()
+            if d.finished_at is not None and now - d.finished_at > limits.API_DOCUMENT_KEEP_SECONDS
+        ]:
             del self._documents[document.id]
             shutil.rmtree(document.folder, ignore_errors=True)
 
@@ -138,4 +149,4 @@ def safe_name(name: str | None, suffix: str) -> str:
     """A client's file name as a name only (no folders, no control characters), at most MAX_NAME_CHARS."""
     base = _UNSAFE.sub("_", re.split(r"[/\\]", name or "")[-1]).strip(" .") or "document"
     stem = Path(base).stem if base.lower().endswith(suffix.lower()) else base
-    return stem[:MAX_NAME_CHARS - len(suffix)] + suffix
+    return stem[: MAX_NAME_CHARS - len(suffix)] + suffix

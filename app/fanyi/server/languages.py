@@ -21,10 +21,23 @@ LIBRE_CODE = {SIMPLIFIED: "zh-Hans", TRADITIONAL: "zh-Hant", TAIWAN: "zh-TW", HO
 # DeepL has one Traditional (and no Cantonese): what its ZH-HANT asks for
 DEEPL_CODE = {SIMPLIFIED: "ZH-HANS", DEFAULT_TRADITIONAL: "ZH-HANT"}
 NAMES = {
-    "en": "English", "zh": "Chinese", "ja": "Japanese", "ko": "Korean", "fr": "French", "de": "German",
-    "es": "Spanish", "it": "Italian", "pt": "Portuguese", "ru": "Russian", "ar": "Arabic", "nl": "Dutch",
-    "zh-Hans": "Chinese (Simplified)", "zh-Hant": "Chinese (Traditional)", "yue": "Cantonese",
-    "zh-TW": "Chinese (Traditional, Taiwan)", "zh-HK": "Chinese (Traditional, Hong Kong)",
+    "en": "English",
+    "zh": "Chinese",
+    "ja": "Japanese",
+    "ko": "Korean",
+    "fr": "French",
+    "de": "German",
+    "es": "Spanish",
+    "it": "Italian",
+    "pt": "Portuguese",
+    "ru": "Russian",
+    "ar": "Arabic",
+    "nl": "Dutch",
+    "zh-Hans": "Chinese (Simplified)",
+    "zh-Hant": "Chinese (Traditional)",
+    "yue": "Cantonese",
+    "zh-TW": "Chinese (Traditional, Taiwan)",
+    "zh-HK": "Chinese (Traditional, Hong Kong)",
 }
 _CODE = re.compile(r"[A-Za-z]{2,8}(?:[-_][A-Za-z0-9]{1,8})*")
 

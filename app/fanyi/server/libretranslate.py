@@ -110,17 +110,21 @@ async def _frontend_settings(core: Core) -> Response:
     directions = core.directions()
     target = directions[0].target if directions else "en"
     keyed = core.api_key is not None
-    return JSONResponse({
-        "charLimit": limits.API_MAX_CHARS,
-        "frontendTimeout": 500,  # ms a page waits after typing before it asks (LibreTranslate's default)
-        "apiKeys": keyed,
-        "keyRequired": keyed,
-        "suggestions": False,
-        "filesTranslation": True,
-        "supportedFilesFormat": list(documents.SUPPORTED_SUFFIXES),
-        "language": {"source": {"code": languages.AUTO, "name": "Auto Detect"},
-                     "target": {"code": target, "name": languages.name(target)}},
-    })
+    return JSONResponse(
+        {
+            "charLimit": limits.API_MAX_CHARS,
+            "frontendTimeout": 500,  # ms a page waits after typing before it asks (LibreTranslate's default)
+            "apiKeys": keyed,
+            "keyRequired": keyed,
+            "suggestions": False,
+            "filesTranslation": True,
+            "supportedFilesFormat": list(documents.SUPPORTED_SUFFIXES),
+            "language": {
+                "source": {"code": languages.AUTO, "name": "Auto Detect"},
+                "target": {"code": target, "name": languages.name(target)},
+            },
+        }
+    )
 
 
 async def _languages(core: Core) -> Response:
@@ -133,8 +137,9 @@ async def _languages(core: Core) -> Response:
             targets.setdefault(code, [])
         for code in _codes(direction.source, written):
             targets[code] += [c for c in into if c not in targets[code]]
-    return JSONResponse([{"code": code, "name": languages.name(code), "targets": found}
-                         for code, found in targets.items()])
+    return JSONResponse(
+        [{"code": code, "name": languages.name(code), "targets": found} for code, found in targets.items()]
+    )
 
 
 def _codes(language: str, variants: tuple[str, ...]) -> list[str]:

@@ -37,8 +37,7 @@ class Line:
         self._lock = threading.Lock()
         self._count = 0  # requests in line: waiting for their turn, or translating
         self._seconds_per_request = 1.0  # a running average of how long a request holds the model
-        self._threads = ThreadPoolExecutor(max_workers=max(1, limits.API_MAX_QUEUED),
-                                           thread_name_prefix="fanyi-api")
+        self._threads = ThreadPoolExecutor(max_workers=max(1, limits.API_MAX_QUEUED), thread_name_prefix="fanyi-api")
 
     @property
     def count(self) -> int:

@@ -34,8 +34,9 @@ def holds(translator: Any, pack: PackInfo) -> bool:
 
 
 class Models:
-    def __init__(self, packs: Callable[[], list[PackInfo]], opener: OpenPack,
-                 shared: TranslatorGate | None = None) -> None:
+    def __init__(
+        self, packs: Callable[[], list[PackInfo]], opener: OpenPack, shared: TranslatorGate | None = None
+    ) -> None:
         self._packs = packs
         self._open = opener
         self._shared = shared

@@ -75,11 +75,19 @@ def _server(core: Core, browsers: BrowserPolicy, *, quiet: bool) -> uvicorn.Serv
     # The app keeps its own logging; the command line gets uvicorn's (one line per request).
     logging_config: dict[str, Any] = {"log_config": None} if quiet else {}
     config = uvicorn.Config(
-        create_app(core, browsers), http=Connection, loop="asyncio", ws="none", lifespan="off", interface="asgi3",
+        create_app(core, browsers),
+        http=Connection,
+        loop="asyncio",
+        ws="none",
+        lifespan="off",
+        interface="asgi3",
         # connections.py bounds connections (closing idle ones first) and waits for heads; the line bounds work
-        limit_concurrency=None, timeout_keep_alive=int(limits.API_KEEP_ALIVE_SECONDS),
+        limit_concurrency=None,
+        timeout_keep_alive=int(limits.API_KEEP_ALIVE_SECONDS),
         timeout_graceful_shutdown=int(GRACEFUL_STOP_SECONDS),
-        access_log=not quiet, log_level="warning" if quiet else "info", **logging_config,
+        access_log=not quiet,
+        log_level="warning" if quiet else "info",
+        **logging_config,
     )
     if not quiet:  # after Config, which sets uvicorn's logging up
         logging.getLogger("uvicorn.access").addFilter(_hide_keys)
@@ -116,8 +124,13 @@ def serve_forever(core: Core, sock: socket.socket, browsers: BrowserPolicy) -> N
 class BackgroundServer:
     """The API in a daemon thread; ``stop()`` cancels running translations and returns when it has stopped."""
 
-    def __init__(self, core: Core, sock: socket.socket, on_crash: Callable[[BaseException], None] | None = None,
-                 browsers: BrowserPolicy | None = None):
+    def __init__(
+        self,
+        core: Core,
+        sock: socket.socket,
+        on_crash: Callable[[BaseException], None] | None = None,
+        browsers: BrowserPolicy | None = None,
+    ):
         self.core = core
         self.address = address(sock)
         if browsers is None:

@@ -53,8 +53,9 @@ async def _stream(core: Core, request: Request) -> Response:
     text, target = fields.text("q"), fields.text("target")
     if text is None or target is None:
         raise ApiError(400, "q (one text) and target are required")
-    job = ApiRequest([text], fields.text("source", languages.AUTO) or languages.AUTO, target,
-                     glossary=fields.glossary())
+    job = ApiRequest(
+        [text], fields.text("source", languages.AUTO) or languages.AUTO, target, glossary=fields.glossary()
+    )
 
     def produce(token: CancelToken, post: Callable[[Any], None]) -> None:
         with core.streaming(job, token) as (route, pieces):
@@ -68,8 +69,11 @@ async def _stream(core: Core, request: Request) -> Response:
     except BaseException:
         stream.token.cancel()
         raise
-    return StreamingResponse(_events(stream, route.source, target), media_type="text/event-stream",
-                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    return StreamingResponse(
+        _events(stream, route.source, target),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
 
 
 async def _events(stream: ThreadStream, source: str, target: str) -> AsyncIterator[str]:

@@ -87,7 +87,6 @@ class Fields:
             raise ApiError(400, f"{name} must be a string or a list of strings, not one holding {_json_type(wrong)}")
         return [_checked(name, v) for v in values]
 
-
     def glossary(self, name: str = "glossary") -> tuple[tuple[str, str], ...] | None:
         """Fanyi's own field: a request's glossary as [[term, translation], …], {term: translation} or CSV text
         (fanyi.glossary's columns); None when absent (the app's glossary then applies)."""
@@ -100,11 +99,19 @@ class Fields:
             except GlossaryError as exc:
                 raise ApiError(400, str(exc)) from None
         pairs = list(value.items()) if isinstance(value, dict) else value
-        if not isinstance(pairs, list) or len(pairs) > limits.MAX_GLOSSARY_TERMS or not all(
+        if (
+            not isinstance(pairs, list)
+            or len(pairs) > limits.MAX_GLOSSARY_TERMS
+            or not all(
                 isinstance(p, (list, tuple)) and len(p) == 2 and all(isinstance(x, str) and x.strip() for x in p)
-                for p in pairs):
-            raise ApiError(400, f"{name} must be [[term, translation], …], {{term: translation}} or CSV text, with "
-                                f"at most {limits.MAX_GLOSSARY_TERMS} non-empty terms")
+                for p in pairs
+            )
+        ):
+            raise ApiError(
+                400,
+                f"{name} must be [[term, translation], …], {{term: translation}} or CSV text, with "
+                f"at most {limits.MAX_GLOSSARY_TERMS} non-empty terms",
+            )
         return tuple((_checked(name, t).strip(), _checked(name, r).strip()) for t, r in pairs)
 
 
@@ -113,14 +120,18 @@ def _checked(name: str, value: str) -> str:
     try:
         value.encode("utf-8")
     except UnicodeEncodeError as exc:
-        raise ApiError(400, f"{name} is not valid text: it holds a lone surrogate "
-                            f"(\\u{ord(value[exc.start]):04x}) at character {exc.start}") from None
+        raise ApiError(
+            400,
+            f"{name} is not valid text: it holds a lone surrogate "
+            f"(\\u{ord(value[exc.start]):04x}) at character {exc.start}",
+        ) from None
     return value
 
 
 def _json_type(value: Any) -> str:
     return {bool: "a boolean", int: "a number", float: "a number", list: "a list", dict: "an object"}.get(
-        type(value), type(value).__name__)
+        type(value), type(value).__name__
+    )
 
 
 def _multi(pairs: Iterable[tuple[str, Any]]) -> dict[str, Any]:
@@ -184,8 +195,9 @@ def _urlencoded(body: bytes) -> dict[str, Any]:
     # Parsed here rather than by starlette, which reads bytes that are not %-escaped as Latin-1:
     # `curl -d 'q=你好'` sends them raw, as UTF-8.
     try:
-        pairs = urllib.parse.parse_qsl(body.decode("utf-8"), keep_blank_values=True,
-                                       max_num_fields=limits.API_MAX_TEXTS + 20)
+        pairs = urllib.parse.parse_qsl(
+            body.decode("utf-8"), keep_blank_values=True, max_num_fields=limits.API_MAX_TEXTS + 20
+        )
     except (UnicodeDecodeError, ValueError) as exc:
         raise ApiError(400, f"the form cannot be read: {exc}") from None
     return _multi(pairs)
@@ -224,8 +236,9 @@ async def read_upload(request: Request) -> tuple[Fields, UploadFile]:
         return message
 
     try:
-        form = await asyncio.wait_for(Request(request.scope, receive).form(max_files=1, max_fields=20),
-                                      limits.API_BODY_SECONDS)
+        form = await asyncio.wait_for(
+            Request(request.scope, receive).form(max_files=1, max_fields=20), limits.API_BODY_SECONDS
+        )
     except ApiError:
         raise
     except asyncio.TimeoutError:
@@ -240,8 +253,9 @@ async def read_upload(request: Request) -> tuple[Fields, UploadFile]:
     return Fields(values), upload
 
 
-async def document_request(core: Core, request: Request, target_field: str, source_field: str,
-                           name_field: str | None = None) -> tuple[Fields, Document, str, str]:
+async def document_request(
+    core: Core, request: Request, target_field: str, source_field: str, name_field: str | None = None
+) -> tuple[Fields, Document, str, str]:
     """A request that sends a document: its fields, the document (stored), its source and target codes."""
     fields, upload = await read_upload(request)
     core.authorize(presented_key(request, fields))
@@ -259,8 +273,11 @@ async def _keep_upload(core: Core, upload: UploadFile, name: str | None) -> Docu
     name = name or upload.filename or ""
     suffix = Path(name).suffix.lower()
     if suffix not in documents.SUPPORTED_SUFFIXES:
-        raise ApiError(400, f"{safe_name(name, suffix)!r} is not a document Fanyi translates: it translates "
-                            f"{', '.join(documents.SUPPORTED_SUFFIXES)} files")
+        raise ApiError(
+            400,
+            f"{safe_name(name, suffix)!r} is not a document Fanyi translates: it translates "
+            f"{', '.join(documents.SUPPORTED_SUFFIXES)} files",
+        )
     return await run_in_threadpool(core.files.add, name, upload.file, suffix)
 
 
@@ -368,4 +385,3 @@ def _retry_after(response: Response, seconds: int | None) -> Response:
     if seconds is not None:
         response.headers["Retry-After"] = str(seconds)
     return response
-

@@ -52,9 +52,15 @@ class FanyiApp(QObject):
     quit_requested = Signal()
     notice = Signal(str)  # for the status bar: something to know once, or where other apps reach Fanyi
 
-    def __init__(self, settings: Settings, *, opener: OpenTranslator = open_translator,
-                 run_document: RunDocument = translate_document, recognise: Recognise = recognise_text,
-                 grab: Callable[[], list[Shot]] | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        opener: OpenTranslator = open_translator,
+        run_document: RunDocument = translate_document,
+        recognise: Recognise = recognise_text,
+        grab: Callable[[], list[Shot]] | None = None,
+    ) -> None:
         super().__init__()
         self.settings = LiveSettings(settings)
         self.service = TranslationService(opener)
@@ -63,11 +69,11 @@ class FanyiApp(QObject):
         self.glossary = GlossaryController()
         self.direction = DirectionController(self.settings, self.packs, self.glossary)
         self.history = HistoryController(self.settings)
-        self.documents = DocumentController(DocumentJobs(opener, run_document), self.settings, self.packs,
-                                            self.direction)
+        self.documents = DocumentController(
+            DocumentJobs(opener, run_document), self.settings, self.packs, self.direction
+        )
         self.screen_text = ScreenTextController(recognise, grab)
-        self.api = ApiController(self.settings, self.packs, opener, self.direction.user_options,
-                                 self.glossary.entries)
+        self.api = ApiController(self.settings, self.packs, opener, self.direction.user_options, self.glossary.entries)
         self.autostart = AutostartController(self.settings)
         self.icon = app_icon()
         self.tray = Tray(self.icon)
@@ -92,8 +98,10 @@ class FanyiApp(QObject):
             source.connect(self.notice)
         self.settings.ui_language.changed.connect(i18n.install)
         self.settings.theme.changed.connect(theme.apply)
-        for hotkey, keys in ((self.hotkey, self.settings.hotkey),
-                             (self.screenshot_hotkey, self.settings.screenshot_hotkey)):
+        for hotkey, keys in (
+            (self.hotkey, self.settings.hotkey),
+            (self.screenshot_hotkey, self.settings.screenshot_hotkey),
+        ):
             # a global hotkey is taken only by a started app (tests build one without starting it)
             keys.changed.connect(lambda value, hotkey=hotkey: hotkey.set_hotkey(value) if self._started else None)
 
@@ -133,9 +141,13 @@ class FanyiApp(QObject):
         if self.settings.told_about_tray.value:
             return
         self.settings.told_about_tray.set(True)
-        self.tray.notify(self.tr("Fanyi is still running"), self.tr(
-            "It is in the tray, where the clipboard hotkey still works. Quit it from the tray icon's menu, or "
-            "untick “Closing the window keeps Fanyi in the tray” in Settings."))
+        self.tray.notify(
+            self.tr("Fanyi is still running"),
+            self.tr(
+                "It is in the tray, where the clipboard hotkey still works. Quit it from the tray icon's menu, or "
+                "untick “Closing the window keeps Fanyi in the tray” in Settings."
+            ),
+        )
 
     def quit(self) -> None:
         self.quit_requested.emit()
@@ -157,8 +169,15 @@ class FanyiApp(QObject):
     @property
     def window(self) -> MainWindow:
         if self._window is None:
-            self._window = MainWindow(self.settings, self.packs, self.direction, self.history, self.documents,
-                                      self.ops, self.keeps_running_in_tray)
+            self._window = MainWindow(
+                self.settings,
+                self.packs,
+                self.direction,
+                self.history,
+                self.documents,
+                self.ops,
+                self.keeps_running_in_tray,
+            )
             self._window.setWindowIcon(self.icon)
             self._window.history_requested.connect(self.show_history)
             self._window.models_requested.connect(self.show_models)
@@ -173,8 +192,9 @@ class FanyiApp(QObject):
         if self._popup is None:
             popup = self._popup = TranslatePopup(self.service, self.direction)
             # under the popup's own pack, which auto direction may have chosen apart from the window's
-            popup.translated.connect(lambda source, target: popup.pack_name and
-                                     self.history.record(source, target, pack=popup.pack_name))
+            popup.translated.connect(
+                lambda source, target: popup.pack_name and self.history.record(source, target, pack=popup.pack_name)
+            )
             popup.open_requested.connect(self.open_in_window)
             # started for the popup alone, this process becomes the app: the window's download page stays
             popup.download_requested.connect(lambda: self.handle_request(SHOW))
@@ -278,8 +298,10 @@ def run(argv: list[str], *, opener: OpenTranslator = open_translator) -> int:
     if not instance.claim():
         if instance.send(command):
             return 0
-        print("fanyi: Fanyi is already running but does not answer; quit it (or end its process) and start "
-              "Fanyi again.", file=sys.stderr)
+        print(
+            "fanyi: Fanyi is already running but does not answer; quit it (or end its process) and start Fanyi again.",
+            file=sys.stderr,
+        )
         return 1
     try:
         return _run_first(qapp, instance, command if command != SHOW else None, args.tray, opener)
@@ -288,8 +310,9 @@ def run(argv: list[str], *, opener: OpenTranslator = open_translator) -> int:
         instance.release()
 
 
-def _run_first(qapp: QApplication, instance: SingleInstance, popup_only: str | None, in_tray: bool,
-               opener: OpenTranslator) -> int:
+def _run_first(
+    qapp: QApplication, instance: SingleInstance, popup_only: str | None, in_tray: bool, opener: OpenTranslator
+) -> int:
     """``popup_only``: TRANSLATE_CLIPBOARD or TRANSLATE_REGION for a one-shot launch, None for the app."""
     # The tray, the popup and the hidden window outlive "the last window": quitting is explicit.
     qapp.setQuitOnLastWindowClosed(False)

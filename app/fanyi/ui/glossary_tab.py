@@ -36,8 +36,9 @@ class GlossaryTab(Retranslating, QWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.verticalHeader().setVisible(False)
         header = self.table.horizontalHeader()
-        for column, mode in enumerate((QHeaderView.ResizeMode.ResizeToContents,) * 2
-                                      + (QHeaderView.ResizeMode.Stretch,) * 2):
+        for column, mode in enumerate(
+            (QHeaderView.ResizeMode.ResizeToContents,) * 2 + (QHeaderView.ResizeMode.Stretch,) * 2
+        ):
             header.setSectionResizeMode(column, mode)
         self.add_button, self.remove_button = QPushButton(), QPushButton()
         self.import_button, self.export_button = QPushButton(), QPushButton()
@@ -47,9 +48,13 @@ class GlossaryTab(Retranslating, QWidget):
         self.remove_button.clicked.connect(self.remove_selected)
         self.import_button.clicked.connect(self._ask_import)
         self.export_button.clicked.connect(self._ask_export)
-        self.setLayout(vbox(self.note, (self.table, 1),
-                            hbox(self.add_button, self.remove_button, STRETCH, self.import_button,
-                                 self.export_button)))
+        self.setLayout(
+            vbox(
+                self.note,
+                (self.table, 1),
+                hbox(self.add_button, self.remove_button, STRETCH, self.import_button, self.export_button),
+            )
+        )
         self.show_glossary(glossary)
         self.retranslate()
 
@@ -60,9 +65,13 @@ class GlossaryTab(Retranslating, QWidget):
         self.import_button.setText(self.tr("Import…"))
         self.export_button.setText(self.tr("Export…"))
         self.note.setStyleSheet("")
-        self.note.setText(self.tr("How a term is to be translated, per language pair (codes such as en, zh, "
-                                  "zh-Hant, ja). An LLM pack is told the terms a paragraph holds; other packs "
-                                  "keep them through placeholders, which a model may drop."))
+        self.note.setText(
+            self.tr(
+                "How a term is to be translated, per language pair (codes such as en, zh, "
+                "zh-Hant, ja). An LLM pack is told the terms a paragraph holds; other packs "
+                "keep them through placeholders, which a model may drop."
+            )
+        )
 
     # --- the table ----------------------------------------------------------------------------------
     def show_glossary(self, glossary: Glossary) -> None:
@@ -127,13 +136,15 @@ class GlossaryTab(Retranslating, QWidget):
             self.say(self.tr("{0} cannot be written: {1}").format(path, exc.strerror or exc))
 
     def _ask_import(self) -> None:
-        name, _ = QFileDialog.getOpenFileName(self, self.tr("Import a glossary"), "",
-                                              self.tr("CSV files (*.csv);;All files (*)"))
+        name, _ = QFileDialog.getOpenFileName(
+            self, self.tr("Import a glossary"), "", self.tr("CSV files (*.csv);;All files (*)")
+        )
         if name:
             self.import_file(Path(name))
 
     def _ask_export(self) -> None:
-        name, _ = QFileDialog.getSaveFileName(self, self.tr("Export the glossary"), "glossary.csv",
-                                              self.tr("CSV files (*.csv)"))
+        name, _ = QFileDialog.getSaveFileName(
+            self, self.tr("Export the glossary"), "glossary.csv", self.tr("CSV files (*.csv)")
+        )
         if name:
             self.export_file(Path(name))

@@ -179,8 +179,9 @@ class History:
                     "INSERT INTO history (created, pack, source, target) VALUES (?, ?, ?, ?)",
                     (time.time(), pack, source, target),
                 )
-                db.execute("DELETE FROM history WHERE starred = 0 AND id <= (SELECT max(id) FROM history) - ?",
-                           (MAX_ROWS,))
+                db.execute(
+                    "DELETE FROM history WHERE starred = 0 AND id <= (SELECT max(id) FROM history) - ?", (MAX_ROWS,)
+                )
                 assert cur.lastrowid is not None  # inserted
                 return int(cur.lastrowid)
 
@@ -190,14 +191,18 @@ class History:
         """Newest first; ``query`` matches a substring of the source or the translation."""
         pattern = "%" + query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         starred = "AND starred != 0 " if starred_only else ""
-        rows = self._run(lambda db: db.execute(
-            "SELECT id, created, pack, source, target, starred FROM history "
-            f"WHERE (source LIKE ? ESCAPE '\\' OR target LIKE ? ESCAPE '\\') {starred}"
-            "ORDER BY created DESC, id DESC LIMIT ?",
-            (pattern, pattern, -1 if limit is None else limit),
-        ).fetchall())
-        return [Entry(id_, created, pack, source, target, starred=bool(starred))
-                for id_, created, pack, source, target, starred in rows]
+        rows = self._run(
+            lambda db: db.execute(
+                "SELECT id, created, pack, source, target, starred FROM history "
+                f"WHERE (source LIKE ? ESCAPE '\\' OR target LIKE ? ESCAPE '\\') {starred}"
+                "ORDER BY created DESC, id DESC LIMIT ?",
+                (pattern, pattern, -1 if limit is None else limit),
+            ).fetchall()
+        )
+        return [
+            Entry(id_, created, pack, source, target, starred=bool(starred))
+            for id_, created, pack, source, target, starred in rows
+        ]
 
     def set_starred(self, ids: list[int], starred: bool) -> None:
         def work(db: sqlite3.Connection) -> None:

@@ -150,8 +150,7 @@ class HistoryDialog(Retranslating, QDialog):
     def export(self) -> None:
         """Save what the list shows (all of it, not only the first 200) as a CSV file."""
         name = str(Path(QDir.homePath()) / "fanyi-history.csv")
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export history"), name,
-                                              self.tr("CSV files (*.csv)"))
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export history"), name, self.tr("CSV files (*.csv)"))
         if not path:
             return
         entries = self._guarded(lambda: self._query(limit=None))
@@ -160,15 +159,18 @@ class HistoryDialog(Retranslating, QDialog):
         try:
             export_csv(entries, Path(path))
         except OSError as exc:
-            self._show_problem(self.tr("Could not save %1: %2").replace("%1", path).replace("%2", exc.strerror
-                                                                                           or str(exc)))
+            self._show_problem(
+                self.tr("Could not save %1: %2").replace("%1", path).replace("%2", exc.strerror or str(exc))
+            )
             return
         self.note.setText(self.tr("Saved %1 entries to %2.").replace("%1", str(len(entries))).replace("%2", path))
 
     def clear(self) -> None:
         answer = QMessageBox.question(
-            self, self.tr("Clear history"),
-            self.tr("Delete every saved translation? Favourites (%1) are kept.").replace("%1", STAR))
+            self,
+            self.tr("Clear history"),
+            self.tr("Delete every saved translation? Favourites (%1) are kept.").replace("%1", STAR),
+        )
         if answer == QMessageBox.StandardButton.Yes and self._history is not None:
             self._guarded(self._history.clear)
             self.refresh()
@@ -207,8 +209,9 @@ class HistoryDialog(Retranslating, QDialog):
         self.clear_button.setText(self.tr("Clear history"))
         self.note.setStyleSheet("")
         if self._recording:
-            self.note.setText(self.tr("Double-click an entry to open it again. Starred entries are kept when "
-                                      "the history is cleared."))
+            self.note.setText(
+                self.tr("Double-click an entry to open it again. Starred entries are kept when the history is cleared.")
+            )
         else:
             self.note.setText(self.tr("History is switched off in Settings: new translations are not saved."))
         self.refresh()

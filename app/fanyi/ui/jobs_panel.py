@@ -44,8 +44,13 @@ class JobRow(Retranslating, QWidget):
         layout.addWidget(self.name)
         layout.addWidget(self.bar)
         layout.addWidget(self.state, 1)
-        for button in (self.cancel_button, self.open_button, self.folder_button, self.report_button,
-                       self.dismiss_button):
+        for button in (
+            self.cancel_button,
+            self.open_button,
+            self.folder_button,
+            self.report_button,
+            self.dismiss_button,
+        ):
             layout.addWidget(button)
         self.retranslate()
 
@@ -105,9 +110,13 @@ class JobRow(Retranslating, QWidget):
     def _counts(self) -> str:
         r = self.job.report
         assert r is not None  # asked only then
-        return (self.tr("Translated %1 of %2 parts; %3 left as they were; %4 failed")
-                .replace("%1", str(r.translated)).replace("%2", str(r.total))
-                .replace("%3", str(r.kept_count)).replace("%4", str(r.failed_count)))
+        return (
+            self.tr("Translated %1 of %2 parts; %3 left as they were; %4 failed")
+            .replace("%1", str(r.translated))
+            .replace("%2", str(r.total))
+            .replace("%3", str(r.kept_count))
+            .replace("%4", str(r.failed_count))
+        )
 
     def retranslate(self) -> None:
         self.cancel_button.setText(self.tr("Cancel"))

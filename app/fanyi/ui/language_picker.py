@@ -49,8 +49,7 @@ class LanguagePicker(QComboBox):
         """Offer `codes`, named in the UI language and sorted by name, with `current` chosen."""
         self._codes = list(codes)
         collator = QCollator(QLocale())
-        entries = sorted(((language_label(c, codes), c) for c in codes),
-                         key=lambda entry: collator.sortKey(entry[0]))
+        entries = sorted(((language_label(c, codes), c) for c in codes), key=lambda entry: collator.sortKey(entry[0]))
         self._quiet = True
         try:
             self.clear()

@@ -61,9 +61,16 @@ class MainWindow(Retranslating, QMainWindow):
     quit_requested = Signal()  # closed while Fanyi does not keep running in the tray
     kept_in_tray = Signal()  # closed, and Fanyi goes on in the tray
 
-    def __init__(self, settings: LiveSettings, packs: PackController, direction: DirectionController,
-                 history: HistoryController, documents: DocumentController, ops: PackOperations,
-                 keep_in_tray: Callable[[], bool]) -> None:
+    def __init__(
+        self,
+        settings: LiveSettings,
+        packs: PackController,
+        direction: DirectionController,
+        history: HistoryController,
+        documents: DocumentController,
+        ops: PackOperations,
+        keep_in_tray: Callable[[], bool],
+    ) -> None:
         super().__init__()
         self.settings = settings
         self.packs = packs
@@ -149,9 +156,18 @@ class MainWindow(Retranslating, QMainWindow):
         self.history_button = QToolButton(clicked=self.history_requested)
         self.models_button = QToolButton(clicked=self.models_requested)
         self.settings_button = QToolButton(clicked=self.settings_requested)
-        return hbox(self.pack_box, self.source_picker, self.swap_button, self.target_picker, self.auto_button,
-                    (self.detected_label, 1), self.documents_button, self.history_button, self.models_button,
-                    self.settings_button)
+        return hbox(
+            self.pack_box,
+            self.source_picker,
+            self.swap_button,
+            self.target_picker,
+            self.auto_button,
+            (self.detected_label, 1),
+            self.documents_button,
+            self.history_button,
+            self.models_button,
+            self.settings_button,
+        )
 
     def _connect(self) -> None:
         self.pack_box.activated.connect(self._on_pack_chosen)
@@ -165,8 +181,17 @@ class MainWindow(Retranslating, QMainWindow):
         self.source.translate_requested.connect(lambda: self.translate_now(force=True))
         for keys in ("Ctrl+Return", "Ctrl+Enter"):
             QShortcut(QKeySequence(keys), self, activated=lambda: self.translate_now(force=True))
-        for name in ("loading", "loaded", "load_failed", "delta", "rewound", "untranslated", "finished", "failed",
-                     "cancelled"):
+        for name in (
+            "loading",
+            "loaded",
+            "load_failed",
+            "delta",
+            "rewound",
+            "untranslated",
+            "finished",
+            "failed",
+            "cancelled",
+        ):
             getattr(self.service, name).connect(getattr(self, f"_on_{name}"))
         self.packs.changed.connect(self.refresh_packs)
         self.direction.changed.connect(self._on_options_changed)
@@ -177,8 +202,11 @@ class MainWindow(Retranslating, QMainWindow):
         packs = self.packs.installed
         self.pack_box.clear()
         for pack in packs:
-            languages = self.tr("%1 languages").replace("%1", str(len(pack.languages))) if pack.languages else \
-                direction(pack.source_lang, pack.target_lang)
+            languages = (
+                self.tr("%1 languages").replace("%1", str(len(pack.languages)))
+                if pack.languages
+                else direction(pack.source_lang, pack.target_lang)
+            )
             self.pack_box.addItem(f"{languages}  ·  {pack.name}", pack.name)
         widen_list(self.pack_box)
         self.pages.setCurrentIndex(PAGE_TRANSLATE if packs else PAGE_NO_MODEL)
@@ -217,8 +245,11 @@ class MainWindow(Retranslating, QMainWindow):
         elif reverse.source is not None:
             self.swap_button.setToolTip(self.tr("Swap the source and target languages"))
         else:
-            self.swap_button.setToolTip(self.tr("Swap direction: %1").replace(
-                "%1", direction(reverse.pack.source_lang, reverse.pack.target_lang)))
+            self.swap_button.setToolTip(
+                self.tr("Swap direction: %1").replace(
+                    "%1", direction(reverse.pack.source_lang, reverse.pack.target_lang)
+                )
+            )
 
     def swap_direction(self) -> None:
         """Translate the other way: the languages of a many-to-many pack, else the pack for the other direction."""
@@ -247,7 +278,8 @@ class MainWindow(Retranslating, QMainWindow):
         else:
             self.detected_label.setText(self.tr("Detected: %1 (no model)").replace("%1", name))
             self.detected_label.setToolTip(
-                self.tr("No installed model translates from %1: download one in Models.").replace("%1", name))
+                self.tr("No installed model translates from %1: download one in Models.").replace("%1", name)
+            )
 
     def _loaded_pack(self, model: ModelInfo | None) -> PackInfo | None:
         """The window's pack once its model is loaded (a model is given only then)."""
@@ -261,8 +293,10 @@ class MainWindow(Retranslating, QMainWindow):
         # beside the two pickers the pack box gives up width (its label is cut, its list is whole) so
         # the top bar still fits a 1000-pixel window
         self.pack_box.setSizeAdjustPolicy(
-            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon if shown
-            else QComboBox.SizeAdjustPolicy.AdjustToContents)
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+            if shown
+            else QComboBox.SizeAdjustPolicy.AdjustToContents
+        )
         if pack is not None and shown:
             source, target = routing.saved_languages(pack, self.settings.pack_languages.value)
             self.source_picker.set_languages(list(pack.source_languages), source)
@@ -430,8 +464,10 @@ class MainWindow(Retranslating, QMainWindow):
         patterns = " ".join(f"*{suffix}" for suffix in SUPPORTED_SUFFIXES)
         # The user's home, then the folder chosen last; never the folder Fanyi happened to be started in.
         files, _ = QFileDialog.getOpenFileNames(
-            self, self.tr("Translate documents"), self._documents_folder,
-            self.tr("Documents (%1)").replace("%1", patterns)
+            self,
+            self.tr("Translate documents"),
+            self._documents_folder,
+            self.tr("Documents (%1)").replace("%1", patterns),
         )
         for name in files:
             self.enqueue_document(Path(name))
@@ -460,8 +496,10 @@ class MainWindow(Retranslating, QMainWindow):
 
     def remember_layout(self) -> None:
         """Keep where the window is and how its panes are split, for the next start."""
-        self.settings.update(window_geometry=bytes(self.saveGeometry().toBase64().data()).decode("ascii"),
-                             splitter_state=bytes(self.splitter.saveState().toBase64().data()).decode("ascii"))
+        self.settings.update(
+            window_geometry=bytes(self.saveGeometry().toBase64().data()).decode("ascii"),
+            splitter_state=bytes(self.splitter.saveState().toBase64().data()).decode("ascii"),
+        )
 
     def _restore_layout(self, geometry: str, splitter: str) -> None:
         # Qt checks what it restores: a blob it cannot read is ignored, and a window saved on a screen

@@ -24,10 +24,18 @@ def confirm_load(parent: QWidget | None, name: str, needed: int) -> bool:
     if not too_big(needed):
         return True
     answer = QMessageBox.warning(
-        parent, QCoreApplication.translate("memory_check", "Not enough memory"),
-        QCoreApplication.translate("memory_check", "%1 needs about %2 of memory to translate; this computer has "
-                                   "%3. The computer may become very slow, or Fanyi may be closed by the system. "
-                                   "Load it anyway?")
-        .replace("%1", name).replace("%2", size_text(needed, 1)).replace("%3", size_text(physical_memory() or 0, 1)),
-        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+        parent,
+        QCoreApplication.translate("memory_check", "Not enough memory"),
+        QCoreApplication.translate(
+            "memory_check",
+            "%1 needs about %2 of memory to translate; this computer has "
+            "%3. The computer may become very slow, or Fanyi may be closed by the system. "
+            "Load it anyway?",
+        )
+        .replace("%1", name)
+        .replace("%2", size_text(needed, 1))
+        .replace("%3", size_text(physical_memory() or 0, 1)),
+        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+        QMessageBox.StandardButton.No,
+    )
     return answer == QMessageBox.StandardButton.Yes

@@ -97,8 +97,15 @@ class ModelManager(Retranslating, QDialog):
         self.import_zip_button = QPushButton(clicked=lambda: ask_and_import(ops, self, archive=True))
         self.remove_button = QPushButton(clicked=self.remove_selected)
         self.default_button = QPushButton(clicked=self.set_selected_default)
-        installed_page = container(vbox(self.table, self.empty, hbox(
-            self.import_folder_button, self.import_zip_button, STRETCH, self.default_button, self.remove_button)))
+        installed_page = container(
+            vbox(
+                self.table,
+                self.empty,
+                hbox(
+                    self.import_folder_button, self.import_zip_button, STRETCH, self.default_button, self.remove_button
+                ),
+            )
+        )
 
         # --- available ---
         self.available = _table(9)
@@ -107,8 +114,9 @@ class ModelManager(Retranslating, QDialog):
         self.catalog_note.setWordWrap(True)
         self.download_button = QPushButton(clicked=self.download_selected)
         self.refresh_button = QPushButton(clicked=ops.refresh_catalog)
-        available_page = container(vbox(self.available, hbox((self.catalog_note, 1), self.refresh_button,
-                                                          self.download_button)))
+        available_page = container(
+            vbox(self.available, hbox((self.catalog_note, 1), self.refresh_button, self.download_button))
+        )
 
         self.tabs = QTabWidget()
         self.tabs.addTab(installed_page, "")
@@ -140,10 +148,18 @@ class ModelManager(Retranslating, QDialog):
             kind = self.tr("bundled") if pack.bundled else self.tr("user-installed")
             marker = "✓" if pack.name == self.default_pack and pack.usable else ""
             if pack.usable:
-                languages = direction(pack.source_lang, pack.target_lang) if not pack.languages else \
-                    " · ".join(sorted({i18n.language_name(c) for c in (*pack.source_languages, *pack.languages)}))
-                details = (languages, pack.family, size_text(pack.size_bytes, 1), memory_text(pack.memory_bytes),
-                           quantization_name(pack.quantization))
+                languages = (
+                    direction(pack.source_lang, pack.target_lang)
+                    if not pack.languages
+                    else " · ".join(sorted({i18n.language_name(c) for c in (*pack.source_languages, *pack.languages)}))
+                )
+                details = (
+                    languages,
+                    pack.family,
+                    size_text(pack.size_bytes, 1),
+                    memory_text(pack.memory_bytes),
+                    quantization_name(pack.quantization),
+                )
             else:  # one cell across languages, size and quantization: the reason, without the folder
                 reason = (pack.problem or "").replace(f"{pack.path}{os.sep}", "")
                 details = (self.tr("Broken: %1").replace("%1", reason), "", "", "", "")
@@ -162,16 +178,33 @@ class ModelManager(Retranslating, QDialog):
         cat = self._ops.catalog
         self.rows = install.available(cat) if cat is not None else []
         language = i18n.current()
-        statuses = {Status.NOT_INSTALLED: "", Status.INSTALLED: self.tr("Installed"),
-                    Status.UPDATE: self.tr("Update available")}
-        _fill(self.available, [
-            (r.entry.title(language), _languages(r.entry), r.entry.family_title, size_text(r.entry.archive.size),
-             memory_text(memory_needed(r.entry)), quantization_name(r.entry.quantization), r.entry.license.name,
-             _quality(r.entry), statuses[r.status])
-            for r in self.rows], right_aligned=3)
+        statuses = {
+            Status.NOT_INSTALLED: "",
+            Status.INSTALLED: self.tr("Installed"),
+            Status.UPDATE: self.tr("Update available"),
+        }
+        _fill(
+            self.available,
+            [
+                (
+                    r.entry.title(language),
+                    _languages(r.entry),
+                    r.entry.family_title,
+                    size_text(r.entry.archive.size),
+                    memory_text(memory_needed(r.entry)),
+                    quantization_name(r.entry.quantization),
+                    r.entry.license.name,
+                    _quality(r.entry),
+                    statuses[r.status],
+                )
+                for r in self.rows
+            ],
+            right_aligned=3,
+        )
         if cat is None and self._list_failed:
-            self.catalog_note.setText(self.tr("Without the list of models, a model pack can still be imported "
-                                              "(Installed → Import)."))
+            self.catalog_note.setText(
+                self.tr("Without the list of models, a model pack can still be imported (Installed → Import).")
+            )
         elif cat is None:
             self.catalog_note.setText(self.tr("The list of models has not been downloaded yet: click Refresh list."))
         else:
@@ -233,12 +266,20 @@ class ModelManager(Retranslating, QDialog):
         terms = list(lic.summary(i18n.current()))
         if not lic.commercial_use:
             terms.insert(0, self.tr("It does not allow commercial use."))
-        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Licence"),
-                          self.tr("%1 is published under %2.").replace("%1", entry.title(i18n.current()))
-                          .replace("%2", lic.name), QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-                          self)
-        box.setInformativeText("\n".join(f"• {t}" for t in terms) + "\n\n" + lic.url + "\n\n"
-                               + self.tr("Do you accept these terms and download it?"))
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            self.tr("Licence"),
+            self.tr("%1 is published under %2.").replace("%1", entry.title(i18n.current())).replace("%2", lic.name),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            self,
+        )
+        box.setInformativeText(
+            "\n".join(f"• {t}" for t in terms)
+            + "\n\n"
+            + lic.url
+            + "\n\n"
+            + self.tr("Do you accept these terms and download it?")
+        )
         box.setDefaultButton(QMessageBox.StandardButton.No)
         return box.exec() == QMessageBox.StandardButton.Yes
 
@@ -262,8 +303,9 @@ class ModelManager(Retranslating, QDialog):
         for button in (self.import_folder_button, self.import_zip_button, self.refresh_button):
             button.setEnabled(not busy)
         row = self.selected_available()
-        self.download_button.setText(self.tr("Update") if row is not None and row.status is Status.UPDATE
-                                     else self.tr("Download"))
+        self.download_button.setText(
+            self.tr("Update") if row is not None and row.status is Status.UPDATE else self.tr("Download")
+        )
         self.download_button.setEnabled(row is not None and row.status is not Status.INSTALLED and not busy)
 
     def retranslate(self) -> None:
@@ -271,12 +313,29 @@ class ModelManager(Retranslating, QDialog):
         self.tabs.setTabText(0, self.tr("Installed"))
         self.tabs.setTabText(1, self.tr("Available"))
         self.table.setHorizontalHeaderLabels(
-            [self.tr("Name"), self.tr("Languages"), self.tr("Family"), self.tr("Size"), self.tr("Memory"),
-             self.tr("Quantization"), self.tr("Installed"), self.tr("Default")]
+            [
+                self.tr("Name"),
+                self.tr("Languages"),
+                self.tr("Family"),
+                self.tr("Size"),
+                self.tr("Memory"),
+                self.tr("Quantization"),
+                self.tr("Installed"),
+                self.tr("Default"),
+            ]
         )
         self.available.setHorizontalHeaderLabels(
-            [self.tr("Name"), self.tr("Languages"), self.tr("Family"), self.tr("Download size"), self.tr("Memory"),
-             self.tr("Quantization"), self.tr("Licence"), self.tr("Quality"), self.tr("Status")]
+            [
+                self.tr("Name"),
+                self.tr("Languages"),
+                self.tr("Family"),
+                self.tr("Download size"),
+                self.tr("Memory"),
+                self.tr("Quantization"),
+                self.tr("Licence"),
+                self.tr("Quality"),
+                self.tr("Status"),
+            ]
         )
         self.empty.setText(self.tr("No model is installed."))
         self.import_folder_button.setText(self.tr("Import folder…"))

@@ -81,22 +81,33 @@ class NoModelPage(Retranslating, QWidget):
 
     def retranslate(self) -> None:
         self.heading.setText(self.tr("No translation model is installed"))
-        self.explanation.setText(self.tr(
-            "Fanyi translates on this computer and never sends your text anywhere. It needs a translation "
-            "model, downloaded once; after that it works without the internet."))
+        self.explanation.setText(
+            self.tr(
+                "Fanyi translates on this computer and never sends your text anywhere. It needs a translation "
+                "model, downloaded once; after that it works without the internet."
+            )
+        )
         entry = self._default_entry()
         if entry is None:  # no list of packs on this machine yet: the button reads it first
             self.download_button.setText(self.tr("Download English → Chinese"))
-            self.model_note.setText(self.tr(
-                "The list of models is fetched first; the model's size and licence are shown once it is here. "
-                "Needs an internet connection once."))
+            self.model_note.setText(
+                self.tr(
+                    "The list of models is fetched first; the model's size and licence are shown once it is here. "
+                    "Needs an internet connection once."
+                )
+            )
         else:
             self.download_button.setText(
-                self.tr("Download %1 (%2)").replace("%1", direction(entry.source_langs[0], entry.target_langs[0]))
-                .replace("%2", size_text(entry.archive.size)))
+                self.tr("Download %1 (%2)")
+                .replace("%1", direction(entry.source_langs[0], entry.target_langs[0]))
+                .replace("%2", size_text(entry.archive.size))
+            )
             self.model_note.setText(
                 self.tr("Model %1 from %2, licence %3. Needs an internet connection once.")
-                .replace("%1", entry.id).replace("%2", entry.model_id).replace("%3", entry.license.name))
+                .replace("%1", entry.id)
+                .replace("%2", entry.model_id)
+                .replace("%3", entry.license.name)
+            )
         self.import_label.setText(self.tr("Already have a model pack?"))
         self.import_folder_button.setText(self.tr("Import folder…"))
         self.import_zip_button.setText(self.tr("Import .zip…"))

@@ -56,7 +56,9 @@ class _Worker(QObject):
             self.failed.emit(req_id, self.tr("This region cannot be recognised: %1.").replace("%1", str(exc)))
         except Exception as exc:  # whatever OCR raises, the GUI says it and goes on
             log.exception("OCR failed")
-            self.failed.emit(req_id, self.tr("Text recognition failed: %1").replace("%1", str(exc) or type(exc).__name__))
+            self.failed.emit(
+                req_id, self.tr("Text recognition failed: %1").replace("%1", str(exc) or type(exc).__name__)
+            )
         else:
             self.recognised.emit(req_id, text)
 

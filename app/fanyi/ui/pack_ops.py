@@ -49,8 +49,10 @@ class _Call(QThread):
 
 def unreachable_text() -> str:
     return QCoreApplication.translate(
-        "pack_ops", "The download servers cannot be reached. Check the internet connection or the proxy, "
-                    "set a download mirror in Settings, or import a pack.")
+        "pack_ops",
+        "The download servers cannot be reached. Check the internet connection or the proxy, "
+        "set a download mirror in Settings, or import a pack.",
+    )
 
 
 class PackOperations(QObject):
@@ -114,9 +116,12 @@ class PackOperations(QObject):
 
     def refresh_catalog(self) -> None:
         user_url = getattr(self._settings(), "catalog_url", "") or None
-        self._start(self.tr("Reading the list of models…"),
-                    lambda _token: install.load_catalog(refresh=True, user_url=user_url),
-                    self.catalog_changed.emit, cancellable=False)
+        self._start(
+            self.tr("Reading the list of models…"),
+            lambda _token: install.load_catalog(refresh=True, user_url=user_url),
+            self.catalog_changed.emit,
+            cancellable=False,
+        )
 
     def cancel(self) -> None:
         if self._token is not None:
@@ -128,8 +133,9 @@ class PackOperations(QObject):
         if self._call is not None:
             self._call.wait()
 
-    def _start(self, description: str, fn: Callable[[CancelToken], object], done: Callable[[object], None],
-               cancellable: bool) -> None:
+    def _start(
+        self, description: str, fn: Callable[[CancelToken], object], done: Callable[[object], None], cancellable: bool
+    ) -> None:
         if self.busy:
             raise RuntimeError("a pack operation is already running")
         token = CancelToken()
@@ -158,11 +164,14 @@ def size_text(size: int, decimals: int = 0) -> str:
 
 
 def transfer_text(p: TransferProgress) -> str:
-    """"12.3 MB of 78.1 MB · 2.1 MB/s · about 25 s left" in the UI language."""
+    """ "12.3 MB of 78.1 MB · 2.1 MB/s · about 25 s left" in the UI language."""
     if p.phase != "downloading":
         return QCoreApplication.translate("pack_ops", "Checking and installing…")
-    parts = [QCoreApplication.translate("pack_ops", "%1 of %2").replace("%1", size_text(p.done, 1))
-             .replace("%2", size_text(p.total, 1))]
+    parts = [
+        QCoreApplication.translate("pack_ops", "%1 of %2")
+        .replace("%1", size_text(p.done, 1))
+        .replace("%2", size_text(p.total, 1))
+    ]
     if p.bytes_per_second > 0:
         speed = size_text(int(p.bytes_per_second), 1)
         parts.append(QCoreApplication.translate("pack_ops", "%1/s").replace("%1", speed))

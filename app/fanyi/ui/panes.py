@@ -156,7 +156,7 @@ class TargetView(QPlainTextEdit):
         """Take back the last `chars` characters streamed (a degenerate sentence is decoded again)."""
         self._streamed += "".join(self._incoming)
         self._incoming.clear()
-        self._streamed = self._streamed[:len(self._streamed) - chars]
+        self._streamed = self._streamed[: len(self._streamed) - chars]
         self._show(self._streamed, final=True)  # at once: what was taken back must not stay on screen
 
     def finish(self, text: str) -> None:
@@ -211,11 +211,17 @@ class UntranslatedBadge(Retranslating, QLabel):
             self.setText(self.tr("⚠ 1 sentence untranslated"))
         else:
             self.setText(self.tr("⚠ %1 sentences untranslated").replace("%1", str(count)))
-        reasons = {LOOP: self.tr("the model kept repeating itself"),
-                   RUNAWAY: self.tr("the model's output ran far longer than the sentence"),
-                   EMPTY: self.tr("the model returned nothing")}
-        lines = [self.tr("The model could not translate these sentences, even when it tried again, "
-                         "so they are shown as they were:")]
+        reasons = {
+            LOOP: self.tr("the model kept repeating itself"),
+            RUNAWAY: self.tr("the model's output ran far longer than the sentence"),
+            EMPTY: self.tr("the model returned nothing"),
+        }
+        lines = [
+            self.tr(
+                "The model could not translate these sentences, even when it tried again, "
+                "so they are shown as they were:"
+            )
+        ]
         lines += [f"• “{excerpt(f.source, 60)}” — {reasons[f.kind]}" for f in self._failures]
         self.setToolTip("\n".join(lines) if count else "")
 

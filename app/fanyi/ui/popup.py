@@ -88,8 +88,17 @@ class TranslatePopup(Retranslating, QWidget):
         self.status.setWordWrap(True)
         self.download_button = QPushButton(clicked=self._download)
         footer = self._footer()
-        frame.setLayout(vbox(self._header(), self.source, (self.view, 1), self.status, self.untranslated,
-                             hbox(self.download_button, STRETCH), footer))
+        frame.setLayout(
+            vbox(
+                self._header(),
+                self.source,
+                (self.view, 1),
+                self.status,
+                self.untranslated,
+                hbox(self.download_button, STRETCH),
+                footer,
+            )
+        )
         self.setLayout(vbox(frame, margin=0))
         self.download_button.hide()
         self._fit()
@@ -107,8 +116,18 @@ class TranslatePopup(Retranslating, QWidget):
         self.pin_button = QToolButton(checkable=True, autoRaise=True)
         self.pin_button.setStyleSheet(CHECKED_TOGGLES)
         self.close_button = QToolButton(text="×", autoRaise=True, clicked=self.close)
-        self.header = container(hbox(self.direction_label, self.detected_label, STRETCH, self.swap_button,
-                                  self.pin_button, self.close_button, margin=0), "popupHeader")
+        self.header = container(
+            hbox(
+                self.direction_label,
+                self.detected_label,
+                STRETCH,
+                self.swap_button,
+                self.pin_button,
+                self.close_button,
+                margin=0,
+            ),
+            "popupHeader",
+        )
         return self.header
 
     def _footer(self) -> QLayout:
@@ -145,9 +164,14 @@ class TranslatePopup(Retranslating, QWidget):
 
     def show_no_model(self, near: QPoint | None = None) -> None:
         """No pack is installed: say so whole, with a button to the window's download page."""
-        self.show_message(self.tr(
-            "No translation model is installed. Download one (once; after that Fanyi works offline), "
-            "or import a model pack in Models."), near, download=True)
+        self.show_message(
+            self.tr(
+                "No translation model is installed. Download one (once; after that Fanyi works offline), "
+                "or import a model pack in Models."
+            ),
+            near,
+            download=True,
+        )
 
     def show_message(self, text: str, near: QPoint | None = None, *, download: bool = False) -> None:
         """A sentence instead of a translation (no text found in a screen region, no screen to capture…)."""
@@ -227,8 +251,9 @@ class TranslatePopup(Retranslating, QWidget):
         self.status.show()
         self._update_variants()
         self._fit_width()
-        self._req_id = self._service.request(self.source_text, self._direction.options(direction), channel=CHANNEL,
-                                             pack=direction.pack.path)
+        self._req_id = self._service.request(
+            self.source_text, self._direction.options(direction), channel=CHANNEL, pack=direction.pack.path
+        )
         self._fit()
 
     def _on_delta(self, req_id: int, delta: str) -> None:
@@ -266,8 +291,14 @@ class TranslatePopup(Retranslating, QWidget):
 
     # --- what is shown ----------------------------------------------------------------------------
     def _set_mode(self, message: bool, download: bool = False) -> None:
-        for widget in (self.detected_label, self.swap_button, self.pin_button, self.view, self.open_button,
-                       self.copy_button):
+        for widget in (
+            self.detected_label,
+            self.swap_button,
+            self.pin_button,
+            self.view,
+            self.open_button,
+            self.copy_button,
+        ):
             widget.setVisible(not message)
         self._message = message
         self.source.setVisible(not message)
@@ -284,19 +315,24 @@ class TranslatePopup(Retranslating, QWidget):
             self.swap_button.setEnabled(False)
             return
         direction = choice.direction
-        self.direction_label.setText(f"{language_label(direction.from_language)} → "
-                                     f"{language_label(direction.to_language)}")
+        self.direction_label.setText(
+            f"{language_label(direction.from_language)} → {language_label(direction.to_language)}"
+        )
         if choice.detected is None:
             self.detected_label.setText("")
         elif choice.supported:
             self.detected_label.setText(self.tr("Detected: %1").replace("%1", language_label(choice.detected)))
         else:
             self.detected_label.setText(
-                self.tr("Detected: %1 (no model)").replace("%1", language_label(choice.detected)))
+                self.tr("Detected: %1 (no model)").replace("%1", language_label(choice.detected))
+            )
         back = self._direction.reverse(direction)
         self.swap_button.setEnabled(back is not None)
-        self.swap_button.setToolTip(self.tr("Translate the other way round") if back is not None
-                                    else self.tr("Install a model for the other direction to swap"))
+        self.swap_button.setToolTip(
+            self.tr("Translate the other way round")
+            if back is not None
+            else self.tr("Install a model for the other direction to swap")
+        )
 
     def _update_variants(self) -> None:
         direction = self._choice.direction if self._choice is not None else None

@@ -26,11 +26,14 @@ DIM = QColor(0, 0, 0, 110)
 def availability() -> tuple[bool, str]:
     """(True, "") where the screen can be captured, else (False, a reason for the user)."""
     wayland = QGuiApplication.platformName() == "wayland" or (
-        sys.platform.startswith("linux") and os.environ.get("XDG_SESSION_TYPE") == "wayland")
+        sys.platform.startswith("linux") and os.environ.get("XDG_SESSION_TYPE") == "wayland"
+    )
     if wayland:
         return False, QCoreApplication.translate(
-            "region", "Wayland does not let applications capture the screen, so screenshot translation cannot "
-                      "work here. Log in with an X11 session to use it.")
+            "region",
+            "Wayland does not let applications capture the screen, so screenshot translation cannot "
+            "work here. Log in with an X11 session to use it.",
+        )
     return True, ""
 
 
@@ -55,15 +58,21 @@ def grab_screens() -> list[Shot]:
 def selection(start: QPoint, end: QPoint) -> QRect:
     """The rectangle between two corners dragged in any direction, both corners included."""
     # QRect(start, end).normalized() is one pixel short on each side when dragged up or left
-    return QRect(QPoint(min(start.x(), end.x()), min(start.y(), end.y())),
-                 QPoint(max(start.x(), end.x()), max(start.y(), end.y())))
+    return QRect(
+        QPoint(min(start.x(), end.x()), min(start.y(), end.y())),
+        QPoint(max(start.x(), end.x()), max(start.y(), end.y())),
+    )
 
 
 def cut(pixmap: QPixmap, region: QRect) -> QImage:
     """The part of ``pixmap`` under ``region`` (logical pixels), at the pixmap's full resolution."""
     ratio = pixmap.devicePixelRatio()
-    device = QRect(round(region.x() * ratio), round(region.y() * ratio),
-                   round(region.width() * ratio), round(region.height() * ratio))
+    device = QRect(
+        round(region.x() * ratio),
+        round(region.y() * ratio),
+        round(region.width() * ratio),
+        round(region.height() * ratio),
+    )
     return pixmap.copy(device.intersected(pixmap.rect())).toImage()
 
 
@@ -122,10 +131,12 @@ class RegionOverlay(QWidget):
             painter.fillRect(self.rect(), DIM)
         else:
             full, r = self.rect(), self.region
-            for part in (QRect(full.left(), full.top(), full.width(), r.top()),
-                         QRect(full.left(), r.bottom() + 1, full.width(), full.bottom() - r.bottom()),
-                         QRect(full.left(), r.top(), r.left(), r.height()),
-                         QRect(r.right() + 1, r.top(), full.right() - r.right(), r.height())):
+            for part in (
+                QRect(full.left(), full.top(), full.width(), r.top()),
+                QRect(full.left(), r.bottom() + 1, full.width(), full.bottom() - r.bottom()),
+                QRect(full.left(), r.top(), r.left(), r.height()),
+                QRect(r.right() + 1, r.top(), full.right() - r.right(), r.height()),
+            ):
                 painter.fillRect(part, DIM)
             painter.setPen(QPen(QColor(64, 156, 255), 2))
             painter.drawRect(r.adjusted(0, 0, -1, -1))

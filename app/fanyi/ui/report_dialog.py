@@ -38,7 +38,8 @@ _KNOWN = {
     OTHER_REASONS: QT_TRANSLATE_NOOP("ReportDialog", "other reasons"),
     # fanyi.documents.pdf.LAYOUT_NOTE
     "the page layout of the PDF is not kept: this is its text, joined into paragraphs": QT_TRANSLATE_NOOP(
-        "ReportDialog", "the page layout of the PDF is not kept: this is its text, joined into paragraphs"),
+        "ReportDialog", "the page layout of the PDF is not kept: this is its text, joined into paragraphs"
+    ),
 }
 
 
@@ -76,8 +77,13 @@ class ReportDialog(Retranslating, QDialog):
         # text gets the rest, and its tooltip has all of it
         header = self.failures.header()
         header.setStretchLastSection(False)
-        for column, mode in enumerate((QHeaderView.ResizeMode.ResizeToContents, QHeaderView.ResizeMode.Stretch,
-                                       QHeaderView.ResizeMode.ResizeToContents)):
+        for column, mode in enumerate(
+            (
+                QHeaderView.ResizeMode.ResizeToContents,
+                QHeaderView.ResizeMode.Stretch,
+                QHeaderView.ResizeMode.ResizeToContents,
+            )
+        ):
             header.setSectionResizeMode(column, mode)
         self.failures.setVisible(bool(report.failed_reasons))
         self.notes = QLabel()
@@ -111,8 +117,9 @@ class ReportDialog(Retranslating, QDialog):
         self.setWindowTitle(self.tr("Report: %1").replace("%1", r.source.name))
         output = r.output.name if r.output else ""
         if r.failed_reasons:
-            heading = self.tr("%1 is written, but some parts could not be translated and are left as they "
-                              "were.").replace("%1", output)
+            heading = self.tr(
+                "%1 is written, but some parts could not be translated and are left as they were."
+            ).replace("%1", output)
         else:
             heading = self.tr("%1 is written.").replace("%1", output)
         self.heading.setText(heading)
@@ -121,12 +128,13 @@ class ReportDialog(Retranslating, QDialog):
             label = self.counts.itemAt(row, QFormLayout.ItemRole.LabelRole)
             assert label is not None  # each row has its label
             cast(QLabel, label.widget()).setText(caption)
-        self.translated.setText(self.tr("%1 of %2 parts").replace("%1", str(r.translated))
-                                .replace("%2", str(r.total)))
+        self.translated.setText(self.tr("%1 of %2 parts").replace("%1", str(r.translated)).replace("%2", str(r.total)))
         kept = str(r.kept_count)
         if r.kept_reasons:
-            reasons = self.tr(", ").join(self.tr("%1: %2").replace("%1", known_text(reason)).replace("%2", str(count))
-                                         for reason, count in sorted(r.kept_reasons.items()))
+            reasons = self.tr(", ").join(
+                self.tr("%1: %2").replace("%1", known_text(reason)).replace("%2", str(count))
+                for reason, count in sorted(r.kept_reasons.items())
+            )
             kept = self.tr("%1 (%2)").replace("%1", kept).replace("%2", reasons)
         self.kept.setText(kept)
         self.failed.setText(str(r.failed_count))
@@ -145,4 +153,3 @@ class ReportDialog(Retranslating, QDialog):
         self.notes.setText("\n".join(self.tr("Note: %1").replace("%1", known_text(note)) for note in r.notes))
         self.open_button.setText(self.tr("Open"))
         self.folder_button.setText(self.tr("Show in folder"))
-

@@ -86,9 +86,14 @@ class Settings:
             self.ui_language = default("ui_language")
         if self.target_variant not in TARGET_VARIANTS:
             self.target_variant = default("target_variant")
-        self.pack_languages = {name: list(pair) for name, pair in self.pack_languages.items()
-                               if isinstance(name, str) and isinstance(pair, list) and len(pair) == 2
-                               and all(isinstance(code, str) for code in pair)}
+        self.pack_languages = {
+            name: list(pair)
+            for name, pair in self.pack_languages.items()
+            if isinstance(name, str)
+            and isinstance(pair, list)
+            and len(pair) == 2
+            and all(isinstance(code, str) for code in pair)
+        }
         if self.text_size and not TEXT_SIZE_RANGE[0] <= self.text_size <= TEXT_SIZE_RANGE[1]:
             self.text_size = default("text_size")
         self.api_origins = [origin for origin in self.api_origins if isinstance(origin, str)]
@@ -101,14 +106,14 @@ class Settings:
 
 def _upper_bounds() -> dict[str, int]:
     """The largest value of each numeric setting; 0 ("the default") is always allowed."""
-    return {"beams": limits.MAX_BEAMS, "max_length": limits.MAX_DECODE_LENGTH,
-            "threads": limits.max_threads()}
+    return {"beams": limits.MAX_BEAMS, "max_length": limits.MAX_DECODE_LENGTH, "threads": limits.max_threads()}
 
 
 def valid_url(value: str) -> bool:
     """An address the downloader accepts: empty (none set) or http(s):// without spaces."""
-    return not value or (value.startswith(("https://", "http://")) and not any(c.isspace() for c in value)
-                         and len(value) <= 2048)
+    return not value or (
+        value.startswith(("https://", "http://")) and not any(c.isspace() for c in value) and len(value) <= 2048
+    )
 
 
 def settings_path() -> Path:
@@ -164,5 +169,8 @@ def save_settings(settings: Settings, path: Path | None = None) -> None:
     path = path or settings_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     # readable by this user only while it holds the API key
-    atomic_write_text(path, json.dumps(dataclasses.asdict(settings), ensure_ascii=False, indent=2) + "\n",
-                      private=bool(settings.api_key))
+    atomic_write_text(
+        path,
+        json.dumps(dataclasses.asdict(settings), ensure_ascii=False, indent=2) + "\n",
+        private=bool(settings.api_key),
+    )

@@ -49,8 +49,9 @@ FIELD_GAP = 16  # between a caption and its field ("LibreTranslate、DeepL" touc
 
 
 class SettingsDialog(Retranslating, QDialog):
-    def __init__(self, settings: Settings, tray_available: bool, parent: QWidget | None = None,
-                 glossary: Glossary | None = None) -> None:
+    def __init__(
+        self, settings: Settings, tray_available: bool, parent: QWidget | None = None, glossary: Glossary | None = None
+    ) -> None:
         super().__init__(parent)
         self._tray_available = tray_available
         self._texts: list[tuple[QLabel, QWidget | QLayout, Text | None, Text | None]] = []
@@ -86,21 +87,45 @@ class SettingsDialog(Retranslating, QDialog):
         self.history = QCheckBox()
         tab = self._tab(lambda: self.tr("Translation"))
         self._row(tab, self.as_you_type)
-        self._row(tab, self.variant, lambda: self.tr("Chinese variant"),
-                  lambda: self.tr("How Chinese is written. 台灣正體 and 香港繁體: the model's Simplified, converted "
-                                  "into Traditional with the words Taiwan or Hong Kong use (OpenCC), for every model "
-                                  "that writes Chinese. 模型繁體 and 粤语: as the model writes them, where it can."))
-        self._row(tab, self.beams, lambda: self.tr("Candidates compared"), lambda: self.tr(
-            "How many candidate translations the model weighs against each other as it writes (beam search). "
-            "More can read a little better but is slower; 1 is the fastest. “Model default” uses the model's "
-            "own choice (4 for the OPUS-MT models)."))
-        self._row(tab, self.max_length, lambda: self.tr("Longest translation"), lambda: self.tr(
-            "A sentence's translation is cut off after this many tokens (word pieces; a Chinese character is "
-            "about one). It matters only for very long sentences, and it stops a model that repeats itself. "
-            "“Model default” uses the model's own limit (512 for the OPUS-MT models)."))
-        self._row(tab, self.threads, lambda: self.tr("Processor cores"), lambda: self.tr(
-            "How many processor cores a translation may use. More is faster, up to about four. “Automatic” "
-            "leaves one core free so that the window keeps responding."))
+        self._row(
+            tab,
+            self.variant,
+            lambda: self.tr("Chinese variant"),
+            lambda: self.tr(
+                "How Chinese is written. 台灣正體 and 香港繁體: the model's Simplified, converted "
+                "into Traditional with the words Taiwan or Hong Kong use (OpenCC), for every model "
+                "that writes Chinese. 模型繁體 and 粤语: as the model writes them, where it can."
+            ),
+        )
+        self._row(
+            tab,
+            self.beams,
+            lambda: self.tr("Candidates compared"),
+            lambda: self.tr(
+                "How many candidate translations the model weighs against each other as it writes (beam search). "
+                "More can read a little better but is slower; 1 is the fastest. “Model default” uses the model's "
+                "own choice (4 for the OPUS-MT models)."
+            ),
+        )
+        self._row(
+            tab,
+            self.max_length,
+            lambda: self.tr("Longest translation"),
+            lambda: self.tr(
+                "A sentence's translation is cut off after this many tokens (word pieces; a Chinese character is "
+                "about one). It matters only for very long sentences, and it stops a model that repeats itself. "
+                "“Model default” uses the model's own limit (512 for the OPUS-MT models)."
+            ),
+        )
+        self._row(
+            tab,
+            self.threads,
+            lambda: self.tr("Processor cores"),
+            lambda: self.tr(
+                "How many processor cores a translation may use. More is faster, up to about four. “Automatic” "
+                "leaves one core free so that the window keeps responding."
+            ),
+        )
         self._row(tab, self.history)
         return tab
 
@@ -120,8 +145,12 @@ class SettingsDialog(Retranslating, QDialog):
         tab = self._tab(lambda: self.tr("Appearance"))
         self._row(tab, self.language, lambda: self.tr("Language"))
         self._row(tab, self.theme, lambda: self.tr("Theme"))
-        self._row(tab, self.text_size, lambda: self.tr("Text size"),
-                  lambda: self.tr("Size of the text you type and of the translation, in points"))
+        self._row(
+            tab,
+            self.text_size,
+            lambda: self.tr("Text size"),
+            lambda: self.tr("Size of the text you type and of the translation, in points"),
+        )
         return tab
 
     def _shortcuts_tab(self) -> QFormLayout:
@@ -130,9 +159,7 @@ class SettingsDialog(Retranslating, QDialog):
         self.hotkey_mode.addItems(["", "", ""])
         self.hotkey_keys = QKeySequenceEdit()
         self.hotkey_keys.setMaximumSequenceLength(1)
-        self.hotkey_mode.currentIndexChanged.connect(
-            lambda index: self.hotkey_keys.setEnabled(index == HOTKEY_COMBO)
-        )
+        self.hotkey_mode.currentIndexChanged.connect(lambda index: self.hotkey_keys.setEnabled(index == HOTKEY_COMBO))
         self.hotkey_note = _note()
         self.start_at_login = QCheckBox()
         self.translate_selection = QCheckBox()
@@ -178,9 +205,14 @@ class SettingsDialog(Retranslating, QDialog):
         self.api_enabled.toggled.connect(self._update_api_rows)
         self.api_port.valueChanged.connect(self._update_api_rows)
         tab = self._tab(lambda: self.tr("Other apps"))
-        self._row(tab, self.api_enabled, tip=lambda: self.tr(
-            "Apps such as Pot, Zotero, Immersive Translate or Calibre then translate with Fanyi: enter the "
-            "address below in them. Only programs on this computer can connect."))
+        self._row(
+            tab,
+            self.api_enabled,
+            tip=lambda: self.tr(
+                "Apps such as Pot, Zotero, Immersive Translate or Calibre then translate with Fanyi: enter the "
+                "address below in them. Only programs on this computer can connect."
+            ),
+        )
         self._row(tab, self.api_port, lambda: self.tr("Port"))
         self._row(tab, self.api_key, lambda: self.tr("API key"))
         self._row(tab, self.api_address, lambda: self.tr("LibreTranslate, DeepL"))
@@ -195,8 +227,9 @@ class SettingsDialog(Retranslating, QDialog):
         self._tab_titles.append(title)
         return form
 
-    def _row(self, tab: QFormLayout, field: QWidget | QLayout, label: Text | None = None,
-             tip: Text | None = None) -> None:
+    def _row(
+        self, tab: QFormLayout, field: QWidget | QLayout, label: Text | None = None, tip: Text | None = None
+    ) -> None:
         """Add ``field`` to ``tab``; a checkbox or a note needs no label (its own text says it)."""
         caption = QLabel()
         tab.addRow(caption, field)
@@ -285,8 +318,10 @@ class SettingsDialog(Retranslating, QDialog):
 
     def _show_tray_settings(self) -> None:
         """Usable and as saved where there is a tray; greyed and unticked where there is none."""
-        for box, saved in ((self.start_in_tray, self._original.start_in_tray),
-                           (self.close_to_tray, self._original.close_to_tray)):
+        for box, saved in (
+            (self.start_in_tray, self._original.start_in_tray),
+            (self.close_to_tray, self._original.close_to_tray),
+        ):
             box.setEnabled(self._tray_available)
             box.setChecked(saved and self._tray_available)
 
@@ -343,14 +378,17 @@ class SettingsDialog(Retranslating, QDialog):
         self.hotkey_note.setText(note.replace("%1", command))
         self.start_at_login.setText(self.tr("Start Fanyi when I log in (in the tray)"))
         self.translate_selection.setText(self.tr("The hotkey translates selected text (no need to copy it)"))
-        self.translate_selection.setToolTip(self.tr(
-            "Select text in any window and press the hotkey; without a selection, the clipboard is translated."))
+        self.translate_selection.setToolTip(
+            self.tr("Select text in any window and press the hotkey; without a selection, the clipboard is translated.")
+        )
         can_capture, why_not = region.availability()
         if not can_capture:
             shot_note = why_not
         elif ok:
-            shot_note = self.tr("Press it, then drag around text on the screen to translate it. You can also bind "
-                                "“%1” to a desktop shortcut.")
+            shot_note = self.tr(
+                "Press it, then drag around text on the screen to translate it. You can also bind "
+                "“%1” to a desktop shortcut."
+            )
         else:
             shot_note = self.tr("Bind “%1” to a desktop shortcut to translate text on the screen.")
         self.screenshot_note.setText(shot_note.replace("%1", "fanyi --translate-region"))
@@ -359,9 +397,12 @@ class SettingsDialog(Retranslating, QDialog):
         self.tray_note.setText("" if self._tray_available else self.tr("This desktop has no system tray."))
         self.tray_note.setVisible(not self._tray_available)
         self.download_note.setStyleSheet("")
-        self.download_note.setText(self.tr(
-            "Optional. A mirror is tried first when a model is downloaded (for example where GitHub is slow); "
-            "every download is still checked against the model list's checksums. The system proxy is used."))
+        self.download_note.setText(
+            self.tr(
+                "Optional. A mirror is tried first when a model is downloaded (for example where GitHub is slow); "
+                "every download is still checked against the model list's checksums. The system proxy is used."
+            )
+        )
         self.api_enabled.setText(self.tr("Let other apps on this computer use Fanyi"))
         self.api_key.setPlaceholderText(self.tr("Optional: apps must then send this key"))
 

@@ -6,8 +6,10 @@ from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication
 
 # A toggle that is on must read as on in both themes: Fusion's dark "pressed" shade barely differs.
-CHECKED_TOGGLES = ("QToolButton:checked { background: palette(highlight); color: palette(highlighted-text); "
-                   "border: 1px solid palette(highlight); border-radius: 3px; }")
+CHECKED_TOGGLES = (
+    "QToolButton:checked { background: palette(highlight); color: palette(highlighted-text); "
+    "border: 1px solid palette(highlight); border-radius: 3px; }"
+)
 
 _system: tuple[str, QPalette] | None = None  # the style and palette the app started with
 

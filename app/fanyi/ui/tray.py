@@ -43,8 +43,12 @@ class Tray(QObject):
     quit_requested = Signal()
     available_changed = Signal(bool)  # a tray appeared after Fanyi started
 
-    def __init__(self, icon: QIcon, parent: QObject | None = None,
-                 is_available: Callable[[], bool] = QSystemTrayIcon.isSystemTrayAvailable) -> None:
+    def __init__(
+        self,
+        icon: QIcon,
+        parent: QObject | None = None,
+        is_available: Callable[[], bool] = QSystemTrayIcon.isSystemTrayAvailable,
+    ) -> None:
         super().__init__(parent)
         self._image = icon
         self._is_available = is_available

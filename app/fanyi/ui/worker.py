@@ -190,8 +190,9 @@ class TranslationWorker(QObject):
             if request.pack is None or request.pack == self._loaded:
                 with self._gate.use(request.token, urgent=True) as translator:
                     if translator is None:
-                        self.failed.emit(request.req_id,
-                                         QCoreApplication.translate("TranslationWorker", "No model is loaded."))
+                        self.failed.emit(
+                            request.req_id, QCoreApplication.translate("TranslationWorker", "No model is loaded.")
+                        )
                         return
                     events, stats = self._translate(request, translator)
             else:  # the spare is the worker's own: no gate, the API server never sees it
@@ -264,8 +265,9 @@ class TranslationService(QObject):
         self.loading.emit(str(pack_dir))
         self._load.emit(str(pack_dir), threads or None)
 
-    def request(self, text: str, options: DecodeOptions | None = None, channel: str = "main",
-                pack: Path | None = None) -> int:
+    def request(
+        self, text: str, options: DecodeOptions | None = None, channel: str = "main", pack: Path | None = None
+    ) -> int:
         """Translate ``text`` with the loaded model, or with the pack in folder ``pack`` (see the module docstring)."""
         req_id = next(self._ids)
         self.cancel(channel)

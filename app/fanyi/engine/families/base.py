@@ -52,8 +52,11 @@ class HfFolder:
     def read(cls, path: Path) -> HfFolder:
         if not (path / "config.json").is_file():
             raise ExportRefused(f"{path} is not a Hugging Face model folder: config.json is missing")
-        return cls(path, _read_json(path / "config.json"),
-                   _read_json(path / "tokenizer_config.json") if (path / "tokenizer_config.json").is_file() else {})
+        return cls(
+            path,
+            _read_json(path / "config.json"),
+            _read_json(path / "tokenizer_config.json") if (path / "tokenizer_config.json").is_file() else {},
+        )
 
     @property
     def architecture(self) -> str:
@@ -108,8 +111,9 @@ class Family:
     def manifest_architecture(self, model: Any) -> dict[str, Any]:
         raise NotImplementedError
 
-    def manifest_languages(self, folder: HfFolder, hf_tokenizer: Callable[[], Any], generation: dict[str, Any]
-                           ) -> dict[str, Any]:
+    def manifest_languages(
+        self, folder: HfFolder, hf_tokenizer: Callable[[], Any], generation: dict[str, Any]
+    ) -> dict[str, Any]:
         raise NotImplementedError
 
     # --- the manifest ----------------------------------------------------------------------------
@@ -128,8 +132,14 @@ class Family:
         """The languages of a request; ValueError (one line) for a language the pack does not offer."""
         raise NotImplementedError
 
-    def encode(self, tokenizer: Any, text: str, choice: LanguageChoice, terms: Sequence[tuple[str, str]] = (),
-               context: str = "") -> list[int]:
+    def encode(
+        self,
+        tokenizer: Any,
+        text: str,
+        choice: LanguageChoice,
+        terms: Sequence[tuple[str, str]] = (),
+        context: str = "",
+    ) -> list[int]:
         """A source's ids as the model reads them (a prompt, for an LLM). `terms` (glossary entries found in
         the text) and `context` (the text before it) only where takes_terms / takes_context says so."""
         ids: list[int] = tokenizer.encode(text, choice.source_token)
@@ -156,8 +166,9 @@ class Family:
         """A text's pieces: sentences to translate and the layout between them."""
         return split_text(text, source_lang=source_lang)
 
-    def start(self, runner: Any, tokenizer: Any, choice: LanguageChoice, sources: list[list[int]],
-              settings: SearchSettings) -> tuple[Decoder, SearchSettings]:
+    def start(
+        self, runner: Any, tokenizer: Any, choice: LanguageChoice, sources: list[list[int]], settings: SearchSettings
+    ) -> tuple[Decoder, SearchSettings]:
         """The decoder state of a batch, and the settings the search runs with."""
         return runner.encode(sources, settings.num_beams, settings.max_length - 1), settings
 
@@ -190,8 +201,9 @@ def family_named(name: str) -> Family:
     try:
         return FAMILIES[name]
     except KeyError:
-        raise ValueError(f"architecture {name!r} is not supported "
-                         f"(this Fanyi runs {', '.join(sorted(FAMILIES))})") from None
+        raise ValueError(
+            f"architecture {name!r} is not supported (this Fanyi runs {', '.join(sorted(FAMILIES))})"
+        ) from None
 
 
 def family_of(manifest: dict[str, Any]) -> Family:
@@ -207,15 +219,19 @@ def supported() -> str:
 def family_for_folder(folder: HfFolder) -> Family:
     """The family that exports a Hugging Face folder; ExportRefused names what the folder is instead."""
     names = folder.config.get("architectures") or []
-    candidates = _BY_ARCHITECTURE.get(str(names[0]), []) if names else \
-        _BY_ARCHITECTURE.get(str(folder.config.get("model_type")), [])
+    candidates = (
+        _BY_ARCHITECTURE.get(str(names[0]), [])
+        if names
+        else _BY_ARCHITECTURE.get(str(folder.config.get("model_type")), [])
+    )
     for family in candidates:
         if family.claims(folder):
             return family
     if candidates:
         raise ExportRefused(candidates[-1].refusal(folder))
-    raise ExportRefused(f"{folder.path}: " + UNSUPPORTED.format(architecture=folder.architecture,
-                                                                supported=supported()))
+    raise ExportRefused(
+        f"{folder.path}: " + UNSUPPORTED.format(architecture=folder.architecture, supported=supported())
+    )
 
 
 # --- checks the families share -----------------------------------------------------------------
@@ -236,7 +252,6 @@ def check_ids_in_vocabulary(used: Sequence[tuple[str, int]], vocab: int) -> None
 def informative(check: Check) -> Any:
     """An architecture field kept for the record: what the exporter did; the runtime does not depend on it."""
     return optional(check)
-
 
 
 def clean_up_spaces(pack: PackView) -> bool:

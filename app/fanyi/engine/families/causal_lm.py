@@ -91,8 +91,9 @@ class CausalLM(Family):
     # --- export: the folder and its configuration -------------------------------------------------
     def check_folder(self, folder: HfFolder) -> None:
         if not folder.has("tokenizer.json"):
-            raise ExportRefused(f"{folder.path / 'tokenizer.json'} is missing: {self.title} packs need the fast "
-                                "tokenizer's file")
+            raise ExportRefused(
+                f"{folder.path / 'tokenizer.json'} is missing: {self.title} packs need the fast tokenizer's file"
+            )
         self.check_config(folder.config)
 
     def check_config(self, config: dict[str, Any]) -> None:
@@ -103,8 +104,9 @@ class CausalLM(Family):
             raise ExportRefused(f"rope_scaling type {kind!r} is not supported (supported: {', '.join(ROPE_TYPES)})")
         act = config.get(self.activation_key, self.config_activation)
         if act != self.config_activation:
-            raise ExportRefused(f"{self.activation_key} {act!r} is not supported for {self.title} "
-                                f"(expected {self.config_activation!r})")
+            raise ExportRefused(
+                f"{self.activation_key} {act!r} is not supported for {self.title} (expected {self.config_activation!r})"
+            )
 
     def rotary_modules(self, model: Any) -> dict[str, Any]:
         """The model's rotary embedding modules, by the key DecoderBlock.rotary names; the exporter runs them
@@ -123,10 +125,18 @@ class CausalLM(Family):
         att, mlp = layer.self_attn, layer.mlp
         return DecoderBlock(
             input_norm=self.norm(layer.input_layernorm),
-            q=linear(att.q_proj), k=linear(att.k_proj), v=linear(att.v_proj), o=linear(att.o_proj),
+            q=linear(att.q_proj),
+            k=linear(att.k_proj),
+            v=linear(att.v_proj),
+            o=linear(att.o_proj),
             pre_ffn_norm=self.norm(layer.post_attention_layernorm),
-            gate=linear(mlp.gate_proj), up=linear(mlp.up_proj), down=linear(mlp.down_proj),
-            rotary="global", q_norm=self.norm(att.q_norm), k_norm=self.norm(att.k_norm))
+            gate=linear(mlp.gate_proj),
+            up=linear(mlp.up_proj),
+            down=linear(mlp.down_proj),
+            rotary="global",
+            q_norm=self.norm(att.q_norm),
+            k_norm=self.norm(att.k_norm),
+        )
 
     def weights(self, model: Any, rotary: dict[str, Rotary]) -> CausalWeights:
         decoder = model.get_decoder()  # the model itself, or a multimodal checkpoint's language model
@@ -135,12 +145,20 @@ class CausalLM(Family):
         head = model.get_output_embeddings().weight
         lm_head = embedding if head.data_ptr() == decoder.embed_tokens.weight.data_ptr() else array(head)
         return CausalWeights(
-            hidden_size=cfg.hidden_size, heads=cfg.num_attention_heads, kv_heads=cfg.num_key_value_heads,
-            head_dim=self.head_dim(cfg), activation=self.activation,
-            rms_eps=float(cfg.rms_norm_eps), embedding=embedding, lm_head=lm_head,
+            hidden_size=cfg.hidden_size,
+            heads=cfg.num_attention_heads,
+            kv_heads=cfg.num_key_value_heads,
+            head_dim=self.head_dim(cfg),
+            activation=self.activation,
+            rms_eps=float(cfg.rms_norm_eps),
+            embedding=embedding,
+            lm_head=lm_head,
             final_norm=self.norm(decoder.norm),
             layers=[self.block(layer, i, cfg) for i, layer in enumerate(decoder.layers)],
-            rotary=rotary, attention_scale=self.attention_scale(cfg), **self.extras(model))
+            rotary=rotary,
+            attention_scale=self.attention_scale(cfg),
+            **self.extras(model),
+        )
 
     def head_dim(self, config: Any) -> int:
         return int(getattr(config, "head_dim", None) or config.hidden_size // config.num_attention_heads)
@@ -173,14 +191,19 @@ class CausalLM(Family):
     def sliding_window(self, config: Any) -> int | None:
         return None
 
-    def manifest_languages(self, folder: HfFolder, hf_tokenizer: Callable[[], Any], generation: dict[str, Any]) -> dict[str, Any]:
+    def manifest_languages(
+        self, folder: HfFolder, hf_tokenizer: Callable[[], Any], generation: dict[str, Any]
+    ) -> dict[str, Any]:
         codes = list(self.languages)
         default = "zh" if "zh" in codes else codes[0]
         return {
             "source_lang": MULTIPLE,
             "target_lang": MULTIPLE,
-            "languages": {"source": codes, "target": codes,
-                          "names": {code: list(names) for code, names in self.languages.items()}},
+            "languages": {
+                "source": codes,
+                "target": codes,
+                "names": {code: list(names) for code, names in self.languages.items()},
+            },
             "target_tokens": {},
             "default_target": default,
             "unk": hf_tokenizer().unk_token_id,
@@ -198,8 +221,7 @@ class CausalLM(Family):
             "special_tokens": special,
             "template_kwargs": dict(self.template_kwargs),
             "message": self.message_format(hf_tokenizer.chat_template or ""),
-            "instructions": {key: {"text": text_, "names": names}
-                             for key, (text_, names) in self.instructions.items()},
+            "instructions": {key: {"text": text_, "names": names} for key, (text_, names) in self.instructions.items()},
             "term_line": self.term_line,
             "strip": {"think": self.strip_think, "prefixes": []},
         }
@@ -208,8 +230,10 @@ class CausalLM(Family):
     def check_manifest(self, manifest: dict[str, Any]) -> None:
         arch = manifest["architecture"]
         if arch["heads"] % arch["kv_heads"]:
-            raise Invalid("architecture", f"says {arch['heads']} query heads for {arch['kv_heads']} key/value "
-                                          "heads, which do not divide them")
+            raise Invalid(
+                "architecture",
+                f"says {arch['heads']} query heads for {arch['kv_heads']} key/value heads, which do not divide them",
+            )
         languages, prompt = manifest["languages"], manifest["prompt"]
         if languages is None or languages["names"] is None:
             raise Invalid("languages", f"is missing: a {self.title} pack names its languages")
@@ -239,16 +263,29 @@ class CausalLM(Family):
         prompts = pack.load(section["chat_template"], lambda _path: Prompts(section, template, pack.language_names))
         ids = pack.special_ids
         clean = clean_up_spaces(pack)
-        return pack.load("tokenizer.json", lambda path: ChatTokenizer(
-            path, prompts, strip_rule(section["strip"]), ids.get("eos_all") or [ids["eos"]],
-            clean_up_tokenization_spaces=clean))
+        return pack.load(
+            "tokenizer.json",
+            lambda path: ChatTokenizer(
+                path,
+                prompts,
+                strip_rule(section["strip"]),
+                ids.get("eos_all") or [ids["eos"]],
+                clean_up_tokenization_spaces=clean,
+            ),
+        )
 
     def choose(self, pack: PackView, options: DecodeOptions | None) -> LanguageChoice:
         source, target = pick_languages(pack, options)
         return LanguageChoice(None, None, base_language(source), base_language(target), source, target)
 
-    def encode(self, tokenizer: Any, text_: str, choice: LanguageChoice, terms: Sequence[tuple[str, str]] = (),
-               context: str = "") -> list[int]:
+    def encode(
+        self,
+        tokenizer: Any,
+        text_: str,
+        choice: LanguageChoice,
+        terms: Sequence[tuple[str, str]] = (),
+        context: str = "",
+    ) -> list[int]:
         ids: list[int] = tokenizer.encode(text_, self.request(choice, terms, context))
         return ids
 
@@ -271,8 +308,9 @@ class CausalLM(Family):
     def split(self, text_: str, source_lang: str, max_tokens: int, count: Callable[[str], int]) -> list[Segment]:
         return split_paragraphs(text_, source_lang=source_lang, max_tokens=max_tokens, count_tokens=count)
 
-    def start(self, runner: Any, tokenizer: Any, choice: LanguageChoice, sources: list[list[int]],
-              settings: SearchSettings) -> tuple[Decoder, SearchSettings]:
+    def start(
+        self, runner: Any, tokenizer: Any, choice: LanguageChoice, sources: list[list[int]], settings: SearchSettings
+    ) -> tuple[Decoder, SearchSettings]:
         # greedy; and the new tokens fit the positions the longest prompt leaves
         room = runner.max_positions - max(len(s) for s in sources)
         settings = replace(settings, num_beams=1, max_length=max(2, min(settings.max_length, room + 1)))

@@ -52,14 +52,21 @@ class Gemma3(CausalLM):
         sliding = config.layer_types[index] == "sliding_attention"
         return DecoderBlock(
             input_norm=self.norm(layer.input_layernorm),
-            q=linear(att.q_proj), k=linear(att.k_proj), v=linear(att.v_proj), o=linear(att.o_proj),
+            q=linear(att.q_proj),
+            k=linear(att.k_proj),
+            v=linear(att.v_proj),
+            o=linear(att.o_proj),
             pre_ffn_norm=self.norm(layer.pre_feedforward_layernorm),
-            gate=linear(mlp.gate_proj), up=linear(mlp.up_proj), down=linear(mlp.down_proj),
+            gate=linear(mlp.gate_proj),
+            up=linear(mlp.up_proj),
+            down=linear(mlp.down_proj),
             rotary="local" if sliding else "global",
-            q_norm=self.norm(att.q_norm), k_norm=self.norm(att.k_norm),
+            q_norm=self.norm(att.q_norm),
+            k_norm=self.norm(att.k_norm),
             post_attention_norm=self.norm(layer.post_attention_layernorm),
             post_ffn_norm=self.norm(layer.post_feedforward_layernorm),
-            sliding_window=int(config.sliding_window) if sliding else None)
+            sliding_window=int(config.sliding_window) if sliding else None,
+        )
 
     def attention_scale(self, config: Any) -> float:
         return float(float(config.query_pre_attn_scalar) ** -0.5)
@@ -70,8 +77,11 @@ class Gemma3(CausalLM):
     def extras(self, model: Any) -> dict[str, Any]:
         decoder = model.get_decoder()
         cfg = decoder.config
-        return {"embed_scale": float(decoder.embed_tokens.embed_scale),
-                "attention_softcap": cfg.attn_logit_softcapping, "final_softcap": cfg.final_logit_softcapping}
+        return {
+            "embed_scale": float(decoder.embed_tokens.embed_scale),
+            "attention_softcap": cfg.attn_logit_softcapping,
+            "final_softcap": cfg.final_logit_softcapping,
+        }
 
     def message_format(self, template: str) -> str:
         return "structured" if "source_lang_code" in template else "text"

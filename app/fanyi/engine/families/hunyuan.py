@@ -13,16 +13,44 @@ from .weights import DecoderBlock
 
 # the card's language table: code → (English name, Chinese name)
 LANGUAGES = {
-    "zh": ("Chinese", "中文"), "en": ("English", "英语"), "fr": ("French", "法语"), "pt": ("Portuguese", "葡萄牙语"),
-    "es": ("Spanish", "西班牙语"), "ja": ("Japanese", "日语"), "tr": ("Turkish", "土耳其语"), "ru": ("Russian", "俄语"),
-    "ar": ("Arabic", "阿拉伯语"), "ko": ("Korean", "韩语"), "th": ("Thai", "泰语"), "it": ("Italian", "意大利语"),
-    "de": ("German", "德语"), "vi": ("Vietnamese", "越南语"), "ms": ("Malay", "马来语"), "id": ("Indonesian", "印尼语"),
-    "tl": ("Filipino", "菲律宾语"), "hi": ("Hindi", "印地语"), "zh-Hant": ("Traditional Chinese", "繁体中文"),
-    "pl": ("Polish", "波兰语"), "cs": ("Czech", "捷克语"), "nl": ("Dutch", "荷兰语"), "km": ("Khmer", "高棉语"),
-    "my": ("Burmese", "缅甸语"), "fa": ("Persian", "波斯语"), "gu": ("Gujarati", "古吉拉特语"), "ur": ("Urdu", "乌尔都语"),
-    "te": ("Telugu", "泰卢固语"), "mr": ("Marathi", "马拉地语"), "he": ("Hebrew", "希伯来语"), "bn": ("Bengali", "孟加拉语"),
-    "ta": ("Tamil", "泰米尔语"), "uk": ("Ukrainian", "乌克兰语"), "bo": ("Tibetan", "藏语"), "kk": ("Kazakh", "哈萨克语"),
-    "mn": ("Mongolian", "蒙古语"), "ug": ("Uyghur", "维吾尔语"), "yue": ("Cantonese", "粤语"),
+    "zh": ("Chinese", "中文"),
+    "en": ("English", "英语"),
+    "fr": ("French", "法语"),
+    "pt": ("Portuguese", "葡萄牙语"),
+    "es": ("Spanish", "西班牙语"),
+    "ja": ("Japanese", "日语"),
+    "tr": ("Turkish", "土耳其语"),
+    "ru": ("Russian", "俄语"),
+    "ar": ("Arabic", "阿拉伯语"),
+    "ko": ("Korean", "韩语"),
+    "th": ("Thai", "泰语"),
+    "it": ("Italian", "意大利语"),
+    "de": ("German", "德语"),
+    "vi": ("Vietnamese", "越南语"),
+    "ms": ("Malay", "马来语"),
+    "id": ("Indonesian", "印尼语"),
+    "tl": ("Filipino", "菲律宾语"),
+    "hi": ("Hindi", "印地语"),
+    "zh-Hant": ("Traditional Chinese", "繁体中文"),
+    "pl": ("Polish", "波兰语"),
+    "cs": ("Czech", "捷克语"),
+    "nl": ("Dutch", "荷兰语"),
+    "km": ("Khmer", "高棉语"),
+    "my": ("Burmese", "缅甸语"),
+    "fa": ("Persian", "波斯语"),
+    "gu": ("Gujarati", "古吉拉特语"),
+    "ur": ("Urdu", "乌尔都语"),
+    "te": ("Telugu", "泰卢固语"),
+    "mr": ("Marathi", "马拉地语"),
+    "he": ("Hebrew", "希伯来语"),
+    "bn": ("Bengali", "孟加拉语"),
+    "ta": ("Tamil", "泰米尔语"),
+    "uk": ("Ukrainian", "乌克兰语"),
+    "bo": ("Tibetan", "藏语"),
+    "kk": ("Kazakh", "哈萨克语"),
+    "mn": ("Mongolian", "蒙古语"),
+    "ug": ("Uyghur", "维吾尔语"),
+    "yue": ("Cantonese", "粤语"),
 }
 ZH_ASK = "将以下文本翻译为{target_language}，注意只需要输出翻译后的结果，不要额外解释："
 
@@ -36,12 +64,16 @@ class HunYuan(CausalLM):
     model_class = "HunYuanDenseV1ForCausalLM"
     languages = LANGUAGES
     instructions = {  # the card's prompt templates
-        "default": ("Translate the following segment into {target_language}, without additional explanation."
-                    "\n\n{text}", "en"),
+        "default": (
+            "Translate the following segment into {target_language}, without additional explanation.\n\n{text}",
+            "en",
+        ),
         "chinese": (ZH_ASK + "\n\n{text}", "zh"),
         "terminology": ("参考下面的翻译：\n{terms}\n\n" + ZH_ASK + "\n{text}", "zh"),
-        "context": ("{context}\n参考上面的信息，把下面的文本翻译成{target_language}，注意不需要翻译上文，也不要额外解释：\n{text}",
-                    "zh"),
+        "context": (
+            "{context}\n参考上面的信息，把下面的文本翻译成{target_language}，注意不需要翻译上文，也不要额外解释：\n{text}",
+            "zh",
+        ),
     }
     term_line = "{term} 翻译成 {translation}"
     template_kwargs = {"enable_thinking": False}
@@ -50,10 +82,18 @@ class HunYuan(CausalLM):
         att, mlp = layer.self_attn, layer.mlp
         return DecoderBlock(
             input_norm=self.norm(layer.input_layernorm),
-            q=linear(att.q_proj), k=linear(att.k_proj), v=linear(att.v_proj), o=linear(att.o_proj),
+            q=linear(att.q_proj),
+            k=linear(att.k_proj),
+            v=linear(att.v_proj),
+            o=linear(att.o_proj),
             pre_ffn_norm=self.norm(layer.post_attention_layernorm),
-            gate=linear(mlp.gate_proj), up=linear(mlp.up_proj), down=linear(mlp.down_proj),
-            rotary="global", q_norm=self.norm(att.query_layernorm), k_norm=self.norm(att.key_layernorm))
+            gate=linear(mlp.gate_proj),
+            up=linear(mlp.up_proj),
+            down=linear(mlp.down_proj),
+            rotary="global",
+            q_norm=self.norm(att.query_layernorm),
+            k_norm=self.norm(att.key_layernorm),
+        )
 
     def extras(self, model: Any) -> dict[str, Any]:
         return {"qk_norm_after_rotary": True}

@@ -36,8 +36,11 @@ class M2M100(FairseqPositions, ManyToMany):
         section = pack.manifest["languages"]
         languages = dict(pack.language_tokens.values())  # token → id
         vocab_size = pack.architecture["vocab_size"]
-        return M2M100Tokenizer(pack.load("sentencepiece.bpe.model", load_spm),
-                               pack.load("vocab.json", lambda path: read_vocab(path, vocab_size, specials=())),
-                               languages, languages_are_special=section["tokens_are_special"],
-                               clean_up_tokenization_spaces=clean_up_spaces(pack),
-                               source_token_position=section["source_token_position"])
+        return M2M100Tokenizer(
+            pack.load("sentencepiece.bpe.model", load_spm),
+            pack.load("vocab.json", lambda path: read_vocab(path, vocab_size, specials=())),
+            languages,
+            languages_are_special=section["tokens_are_special"],
+            clean_up_tokenization_spaces=clean_up_spaces(pack),
+            source_token_position=section["source_token_position"],
+        )

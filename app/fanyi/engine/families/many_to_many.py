@@ -38,7 +38,9 @@ class ManyToMany(EncoderDecoder):
         codes = list(hf_tokenizer.additional_special_tokens)
         return codes, codes
 
-    def manifest_languages(self, folder: HfFolder, hf_tokenizer: Callable[[], Any], generation: dict[str, Any]) -> dict[str, Any]:
+    def manifest_languages(
+        self, folder: HfFolder, hf_tokenizer: Callable[[], Any], generation: dict[str, Any]
+    ) -> dict[str, Any]:
         tok = hf_tokenizer()
         codes, tokens = self.language_codes(tok)
         if not tokens:
@@ -50,8 +52,9 @@ class ManyToMany(EncoderDecoder):
         forced = generation["forced_bos_token_id"]
         if forced is not None and forced not in by_id:
             raise ExportRefused(f"forced_bos_token_id {forced} is not a language token of the tokenizer")
-        default = by_id.get(forced) if forced is not None else \
-            next((c for c in PREFERRED_TARGETS if c in codes), codes[0])
+        default = (
+            by_id.get(forced) if forced is not None else next((c for c in PREFERRED_TARGETS if c in codes), codes[0])
+        )
         return {
             "source_lang": MULTIPLE,
             "target_lang": MULTIPLE,
@@ -77,8 +80,9 @@ class ManyToMany(EncoderDecoder):
         if languages is None or languages["tokens"] is None:
             raise Invalid("languages", f"is missing: a {self.title} pack names its languages and their tokens")
         vocab = manifest["architecture"]["vocab_size"]
-        check_ids_in_vocabulary([(f"languages.tokens.{code}", token_id)
-                                 for code, (_token, token_id) in languages["tokens"].items()], vocab)
+        check_ids_in_vocabulary(
+            [(f"languages.tokens.{code}", token_id) for code, (_token, token_id) in languages["tokens"].items()], vocab
+        )
         for side in ("source", "target"):
             if unknown := [c for c in languages[side] if c not in languages["tokens"]]:
                 raise Invalid(f"languages.{side}", f"lists {show(unknown[0])}, which languages.tokens lacks")
@@ -90,8 +94,9 @@ class ManyToMany(EncoderDecoder):
     def choose(self, pack: PackView, options: DecodeOptions | None) -> LanguageChoice:
         source, target = pick_languages(pack, options)
         tokens = pack.language_tokens
-        return LanguageChoice(tokens[source][0], tokens[target][1], base_language(source), base_language(target),
-                              source, target)
+        return LanguageChoice(
+            tokens[source][0], tokens[target][1], base_language(source), base_language(target), source, target
+        )
 
 
 class FairseqPositions(EncoderDecoder):

@@ -23,8 +23,18 @@ if TYPE_CHECKING:
 
 LANG_TOKEN = re.compile(r"^>>(.+)<<$")
 # "zhx" (ISO 639-5: the Chinese languages) is what multi-variety models such as opus-mt-tc-bible-big-zhx-en read
-ISO3_TO_ISO1 = {"eng": "en", "zho": "zh", "cmn": "zh", "zhx": "zh", "deu": "de", "fra": "fr", "jpn": "ja",
-                "kor": "ko", "spa": "es", "rus": "ru"}
+ISO3_TO_ISO1 = {
+    "eng": "en",
+    "zho": "zh",
+    "cmn": "zh",
+    "zhx": "zh",
+    "deu": "de",
+    "fra": "fr",
+    "jpn": "ja",
+    "kor": "ko",
+    "spa": "es",
+    "rus": "ru",
+}
 
 
 @register
@@ -43,10 +53,13 @@ class Marian(EncoderDecoder):
             if not folder.has(required):
                 raise ExportRefused(f"{folder.path / required} is missing: not a complete MarianMT model folder")
         if folder.has("target_vocab.json"):
-            raise ExportRefused(f"{folder.path} uses separate source and target vocabularies, "
-                                "which Fanyi does not support")
+            raise ExportRefused(
+                f"{folder.path} uses separate source and target vocabularies, which Fanyi does not support"
+            )
 
-    def manifest_languages(self, folder: HfFolder, hf_tokenizer: Callable[[], Any], generation: dict[str, Any]) -> dict[str, Any]:
+    def manifest_languages(
+        self, folder: HfFolder, hf_tokenizer: Callable[[], Any], generation: dict[str, Any]
+    ) -> dict[str, Any]:
         if generation["forced_bos_token_id"] is not None:
             raise ExportRefused("forced_bos_token_id is not supported by the Fanyi runtime for MarianMT models")
         vocab = json.loads((folder.path / "vocab.json").read_text(encoding="utf-8"))
@@ -61,9 +74,13 @@ class Marian(EncoderDecoder):
         targets = {m.group(1): tok for tok in vocab if (m := LANG_TOKEN.match(tok))}
         preferred = {"zh": "cmn_Hans"}.get(target_lang)
         default = None if not targets else preferred if preferred in targets else sorted(targets)[0]
-        return {"source_lang": norm(cfg.get("source_lang"), name_match and name_match.group(1)),
-                "target_lang": target_lang, "target_tokens": targets, "default_target": default,
-                "unk": vocab.get("<unk>")}
+        return {
+            "source_lang": norm(cfg.get("source_lang"), name_match and name_match.group(1)),
+            "target_lang": target_lang,
+            "target_tokens": targets,
+            "default_target": default,
+            "unk": vocab.get("<unk>"),
+        }
 
     # --- the manifest -----------------------------------------------------------------------------
     def check_manifest(self, manifest: dict[str, Any]) -> None:
@@ -78,9 +95,12 @@ class Marian(EncoderDecoder):
     # --- the runtime ------------------------------------------------------------------------------
     def open_tokenizer(self, pack: PackView) -> Tokenizer:
         vocab_size = pack.architecture["vocab_size"]
-        return Tokenizer(pack.load("source.spm", load_spm), pack.load("target.spm", load_spm),
-                         pack.load("vocab.json", lambda path: read_vocab(path, vocab_size)),
-                         clean_up_tokenization_spaces=clean_up_spaces(pack))
+        return Tokenizer(
+            pack.load("source.spm", load_spm),
+            pack.load("target.spm", load_spm),
+            pack.load("vocab.json", lambda path: read_vocab(path, vocab_size)),
+            clean_up_tokenization_spaces=clean_up_spaces(pack),
+        )
 
     def choose(self, pack: PackView, options: DecodeOptions | None) -> LanguageChoice:
         source = options.source if options else None

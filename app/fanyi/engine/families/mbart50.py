@@ -18,8 +18,10 @@ def open_json_tokenizer(pack: PackView) -> JsonTokenizer:
     languages = dict(pack.language_tokens.values())  # token → id
     position = pack.manifest["languages"]["source_token_position"]
     clean = clean_up_spaces(pack)
-    return pack.load("tokenizer.json", lambda path: JsonTokenizer(path, languages, source_token_position=position,
-                                                                   clean_up_tokenization_spaces=clean))
+    return pack.load(
+        "tokenizer.json",
+        lambda path: JsonTokenizer(path, languages, source_token_position=position, clean_up_tokenization_spaces=clean),
+    )
 
 
 @register
@@ -38,8 +40,10 @@ class MBart50(ManyToMany):
         return tokenizer.startswith("MBart50") or (not tokenizer and folder.has("tokenizer.json"))
 
     def refusal(self, folder: HfFolder) -> str:
-        return (f"{folder.path}: {folder.architecture} with the {folder.tokenizer_class or 'unknown'} tokenizer is "
-                "not supported; of mBART models Fanyi exports the mBART-50 ones (MBart50Tokenizer)")
+        return (
+            f"{folder.path}: {folder.architecture} with the {folder.tokenizer_class or 'unknown'} tokenizer is "
+            "not supported; of mBART models Fanyi exports the mBART-50 ones (MBart50Tokenizer)"
+        )
 
     def position_offset(self, config: Any) -> int:
         return LEARNED_POSITION_OFFSET

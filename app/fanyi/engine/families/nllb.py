@@ -25,12 +25,14 @@ class Nllb(FairseqPositions, ManyToMany):
     tokenizer_files = ("tokenizer.json",)
 
     def claims(self, folder: HfFolder) -> bool:
-        return folder.tokenizer_class.startswith("Nllb") or folder.has("tokenizer.json") \
+        return (
+            folder.tokenizer_class.startswith("Nllb")
+            or folder.has("tokenizer.json")
             or folder.has("sentencepiece.bpe.model")
+        )
 
     def refusal(self, folder: HfFolder) -> str:
-        return (f"{folder.path}: {folder.architecture} has no tokenizer Fanyi knows "
-                "(M2M100Tokenizer or NllbTokenizer)")
+        return f"{folder.path}: {folder.architecture} has no tokenizer Fanyi knows (M2M100Tokenizer or NllbTokenizer)"
 
     def open_tokenizer(self, pack: PackView) -> JsonTokenizer:
         return open_json_tokenizer(pack)

@@ -11,13 +11,28 @@ from .causal_lm import CausalLM
 
 # code → (English name, Chinese name)
 LANGUAGES = {
-    "en": ("English", "英语"), "zh": ("Simplified Chinese", "简体中文"), "zh-Hant": ("Traditional Chinese", "繁体中文"),
-    "yue": ("Cantonese", "粤语"), "ja": ("Japanese", "日语"), "ko": ("Korean", "韩语"), "fr": ("French", "法语"),
-    "de": ("German", "德语"), "es": ("Spanish", "西班牙语"), "it": ("Italian", "意大利语"),
-    "pt": ("Portuguese", "葡萄牙语"), "ru": ("Russian", "俄语"), "ar": ("Arabic", "阿拉伯语"),
-    "vi": ("Vietnamese", "越南语"), "th": ("Thai", "泰语"), "id": ("Indonesian", "印尼语"),
-    "ms": ("Malay", "马来语"), "tr": ("Turkish", "土耳其语"), "pl": ("Polish", "波兰语"), "nl": ("Dutch", "荷兰语"),
-    "uk": ("Ukrainian", "乌克兰语"), "hi": ("Hindi", "印地语"),
+    "en": ("English", "英语"),
+    "zh": ("Simplified Chinese", "简体中文"),
+    "zh-Hant": ("Traditional Chinese", "繁体中文"),
+    "yue": ("Cantonese", "粤语"),
+    "ja": ("Japanese", "日语"),
+    "ko": ("Korean", "韩语"),
+    "fr": ("French", "法语"),
+    "de": ("German", "德语"),
+    "es": ("Spanish", "西班牙语"),
+    "it": ("Italian", "意大利语"),
+    "pt": ("Portuguese", "葡萄牙语"),
+    "ru": ("Russian", "俄语"),
+    "ar": ("Arabic", "阿拉伯语"),
+    "vi": ("Vietnamese", "越南语"),
+    "th": ("Thai", "泰语"),
+    "id": ("Indonesian", "印尼语"),
+    "ms": ("Malay", "马来语"),
+    "tr": ("Turkish", "土耳其语"),
+    "pl": ("Polish", "波兰语"),
+    "nl": ("Dutch", "荷兰语"),
+    "uk": ("Ukrainian", "乌克兰语"),
+    "hi": ("Hindi", "印地语"),
 }
 ASK = "Translate the following text into {target_language}. Output only the translation, nothing else."
 
@@ -33,12 +48,13 @@ class Qwen3(CausalLM):
     instructions = {
         "default": (ASK + "\n\n{text}", "en"),
         "terminology": ("Translate these terms as given:\n{terms}\n\n" + ASK + "\n\n{text}", "en"),
-        "context": ("Earlier text, for context only (do not translate it):\n{context}\n\n" + ASK + "\n\n{text}",
-                    "en"),
+        "context": ("Earlier text, for context only (do not translate it):\n{context}\n\n" + ASK + "\n\n{text}", "en"),
     }
     template_kwargs = {"enable_thinking": False}
 
     def check_config(self, config: dict[str, Any]) -> None:
         super().check_config(config)
         if config.get("use_sliding_window"):
-            raise ExportRefused("use_sliding_window=true is not supported for Qwen3 (its released models do not use it)")
+            raise ExportRefused(
+                "use_sliding_window=true is not supported for Qwen3 (its released models do not use it)"
+            )

@@ -92,10 +92,15 @@ class EncoderDecoder(Family):
             return dec_emb if tensor.data_ptr() == dec_emb_t.data_ptr() else array(tensor)
 
         def layer(block: Any, cross: bool) -> Layer:
-            return Layer(_attention(block.self_attn), layer_norm(block.self_attn_layer_norm), linear(block.fc1), linear(block.fc2),
-                         layer_norm(block.final_layer_norm),
-                         cross_attn=_attention(block.encoder_attn) if cross else None,
-                         cross_norm=layer_norm(block.encoder_attn_layer_norm) if cross else None)
+            return Layer(
+                _attention(block.self_attn),
+                layer_norm(block.self_attn_layer_norm),
+                linear(block.fc1),
+                linear(block.fc2),
+                layer_norm(block.final_layer_norm),
+                cross_attn=_attention(block.encoder_attn) if cross else None,
+                cross_norm=layer_norm(block.encoder_attn_layer_norm) if cross else None,
+            )
 
         bias = getattr(model, "final_logits_bias", None)  # M2M100 has none
         embedding_norm = self.layernorm_embedding
@@ -145,15 +150,19 @@ class EncoderDecoder(Family):
     def check_manifest(self, manifest: dict[str, Any]) -> None:
         arch = manifest["architecture"]
         if arch["heads"] * arch["head_dim"] != arch["d_model"]:
-            raise Invalid("architecture", f"says {arch['heads']} heads of {arch['head_dim']} values, "
-                                          f"which is not d_model {arch['d_model']}")
+            raise Invalid(
+                "architecture",
+                f"says {arch['heads']} heads of {arch['head_dim']} values, which is not d_model {arch['d_model']}",
+            )
         # the tables bound the source and target lengths the runtime allows (architecture.max_positions)
         rows = arch["max_positions"] + self.extra_position_rows()
         for name in POSITION_TABLES:
             entry = manifest["external_tensors"].get(name)
             if entry is not None and entry["shape"] != [rows, arch["d_model"]]:
-                raise Invalid(f"external_tensors.{name}",
-                              f"has the shape {entry['shape']}, the architecture says [{rows}, {arch['d_model']}]")
+                raise Invalid(
+                    f"external_tensors.{name}",
+                    f"has the shape {entry['shape']}, the architecture says [{rows}, {arch['d_model']}]",
+                )
 
     # --- the runtime ------------------------------------------------------------------------------
     def open_runner(self, pack: PackView, threads: int | None) -> Runner:

@@ -129,5 +129,6 @@ class CausalWeights:
 
     @property
     def tied(self) -> bool:
-        return self.lm_head is self.embedding or (self.lm_head.shape == self.embedding.shape
-                                                  and np.array_equal(self.lm_head, self.embedding))
+        return self.lm_head is self.embedding or (
+            self.lm_head.shape == self.embedding.shape and np.array_equal(self.lm_head, self.embedding)
+        )

@@ -32,9 +32,14 @@ class ApiController(QObject):
     status_changed = Signal(str)  # a sentence for the status bar
     _crashed = Signal(str)  # from the server's thread
 
-    def __init__(self, settings: LiveSettings, packs: PackController, opener: OpenTranslator,
-                 options: Callable[[], DecodeOptions],
-                 glossary: Callable[[str, str], tuple[tuple[str, str], ...]] | None = None) -> None:
+    def __init__(
+        self,
+        settings: LiveSettings,
+        packs: PackController,
+        opener: OpenTranslator,
+        options: Callable[[], DecodeOptions],
+        glossary: Callable[[str, str], tuple[tuple[str, str], ...]] | None = None,
+    ) -> None:
         super().__init__()
         self._settings = settings
         self._packs = packs
@@ -72,8 +77,11 @@ class ApiController(QObject):
         from fanyi.server.run import BackgroundServer, ServerError, bind  # noqa: PLC0415
 
         threads = self._settings.threads
-        models = Models(lambda: self._packs.installed, lambda path: self._opener(path, threads.value or None),
-                        shared=self._packs.service.gate)
+        models = Models(
+            lambda: self._packs.installed,
+            lambda path: self._opener(path, threads.value or None),
+            shared=self._packs.service.gate,
+        )
         port, key, origins = wanted
         core = Core(models, api_key=key or None, options=self._options, glossary=self._glossary)
         try:
@@ -86,7 +94,8 @@ class ApiController(QObject):
         self._server = server
         self.error = ""
         self.status_changed.emit(
-            self.tr("Other apps on this computer can use Fanyi at %1").replace("%1", server.address))
+            self.tr("Other apps on this computer can use Fanyi at %1").replace("%1", server.address)
+        )
 
     def stop(self) -> None:
         server, self._server = self._server, None

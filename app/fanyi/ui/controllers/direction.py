@@ -29,8 +29,14 @@ class DirectionController(QObject):
         self._settings = settings
         self._packs = packs
         self._glossary = glossary
-        settings.on_change(self.changed.emit, settings.beams, settings.max_length, settings.target_variant,
-                           settings.pack_languages, settings.auto_direction)
+        settings.on_change(
+            self.changed.emit,
+            settings.beams,
+            settings.max_length,
+            settings.target_variant,
+            settings.pack_languages,
+            settings.auto_direction,
+        )
         glossary.changed.connect(self.changed.emit)
 
     @property
@@ -98,8 +104,9 @@ class DirectionController(QObject):
         if direction is None:
             return self.user_options()
         options = routing.decode_options(direction, self.wanted_variant, self.user_options())
-        return dataclasses.replace(options, glossary=self._glossary.entries(direction.from_language,
-                                                                            direction.to_language))
+        return dataclasses.replace(
+            options, glossary=self._glossary.entries(direction.from_language, direction.to_language)
+        )
 
     def user_options(self) -> DecodeOptions:
         """Beams and length as the user set them (0: the pack's own); read by the API in its thread too."""

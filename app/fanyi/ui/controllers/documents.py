@@ -13,8 +13,9 @@ from fanyi.ui.jobs import DocumentJobs
 
 
 class DocumentController(QObject):
-    def __init__(self, jobs: DocumentJobs, settings: LiveSettings, packs: PackController,
-                 direction: DirectionController) -> None:
+    def __init__(
+        self, jobs: DocumentJobs, settings: LiveSettings, packs: PackController, direction: DirectionController
+    ) -> None:
         super().__init__()
         self.jobs = jobs
         self._settings = settings

@@ -64,8 +64,11 @@ class HistoryController(QObject):
             self._store.close()
 
     def _moved_aside(self, kept: Path) -> None:
-        self.notice.emit(self.tr("The history file was damaged. It was kept as %1 and a new history was started.")
-                         .replace("%1", str(kept)))
+        self.notice.emit(
+            self.tr("The history file was damaged. It was kept as %1 and a new history was started.").replace(
+                "%1", str(kept)
+            )
+        )
 
     def _unavailable(self, exc: Exception) -> None:
         log.warning("history: %s", exc)

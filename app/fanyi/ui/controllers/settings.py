@@ -86,8 +86,9 @@ class LiveSettings(QObject):
 
     def apply(self, new: Settings) -> None:
         """Make ``new`` the settings: saved, then each one that changed emits its ``changed``."""
-        changed = [f.name for f in dataclasses.fields(Settings)
-                   if getattr(new, f.name) != getattr(self.current, f.name)]
+        changed = [
+            f.name for f in dataclasses.fields(Settings) if getattr(new, f.name) != getattr(self.current, f.name)
+        ]
         if not changed:
             return
         self.current = new
