@@ -4,12 +4,16 @@ no two modules of the package import each other, directly or around a circle."""
 from __future__ import annotations
 
 import ast
+import importlib.metadata
 import importlib.util
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+import tomllib
 
 FORBIDDEN_IN_ENGINE = ("torch", "transformers", "onnx", "onnxslim", "PySide6")
 
@@ -203,3 +207,44 @@ def test_the_circle_check_sees_lazy_relative_and_type_only_imports():
         "fanyi.a (line 4, in a function) -> fanyi.c (line 3, under TYPE_CHECKING) -> fanyi.a"
     )
     assert import_circles(found) == []
+
+
+# --- declared dependencies -----------------------------------------------------------------------
+# The installers are built from the runtime dependencies alone: a library that only the dev extras
+# bring in (jinja2 came with transformers) passes every test and fails in the bundle.
+EXPORT_ONLY = {"torch", "transformers", "onnx", "onnxslim", "huggingface_hub", "safetensors"}
+PACKAGE = Path(__file__).resolve().parents[1] / "app" / "fanyi"
+
+
+def third_party_imports(skip: str) -> dict[str, set[str]]:
+    found: dict[str, set[str]] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if skip in path.relative_to(PACKAGE).parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            else:
+                continue
+            for name in names:
+                top = name.split(".")[0]
+                if top not in sys.stdlib_module_names and top != "fanyi":
+                    found.setdefault(top, set()).add(str(path.relative_to(PACKAGE)))
+    return found
+
+
+def test_every_library_the_runtime_imports_is_a_declared_runtime_dependency():
+    declared = tomllib.loads((PACKAGE.parents[1] / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    names = {
+        re.split(r"[\s<>=!~\[;]", req, maxsplit=1)[0].lower().replace("_", "-") for req in declared["dependencies"]
+    }
+    distributions = importlib.metadata.packages_distributions()
+    undeclared = {
+        module: files
+        for module, files in third_party_imports(skip="export").items()
+        if not {d.lower().replace("_", "-") for d in distributions.get(module, [module])} & names
+    }
+    assert not undeclared, f"imported at run time but not in [project].dependencies: {undeclared}"
+    assert not set(third_party_imports(skip="export")) & EXPORT_ONLY
