@@ -293,6 +293,9 @@ def test_a_translation_llm_is_published_in_int4_with_both_directions_scored_agai
         assert 0 <= q.top1_agreement <= 1
     assert entry.qualities[1].chrf.pytorch == 100.0
     assert "[tiny-llm] corpus sample, 3 sentences (zh→en): BLEU PyTorch" in err and ", int4 " in err
+    # blocks of 128 (faster) were judged against blocks of 32, and one of the two was kept
+    assert "validating the pack (int8 embeddings, blocks of 128)" in err
+    assert "validating the pack (int8 embeddings, blocks of 32)" in err
 
 
 def test_the_llm_archive_carries_its_licence_notice_and_a_reference_with_its_direction(release, tmp_path):
