@@ -271,3 +271,20 @@ def test_the_target_view_takes_back_what_a_rewind_drops(qtbot):
     qtbot.waitUntil(lambda: view.text() == "你们好")
     view.finish("你们好")
     assert view.toPlainText() == "你们好"
+
+
+def test_the_history_models_and_settings_buttons_open_their_dialogs(qtbot, make_app, fake_backend, monkeypatch):
+    """The three were built with clicked=<a signal>, which PySide6 tries to call: clicking did nothing."""
+    from fanyi.ui.settings_dialog import SettingsDialog
+
+    settings_opened = []
+    monkeypatch.setattr(SettingsDialog, "exec", lambda self: settings_opened.append(self) and 0)  # modal
+    app = make_app(fake_backend)
+    win = app.window
+    win.show()
+    qtbot.mouseClick(win.models_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(win.history_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: {"models", "history"} <= set(app._dialogs))
+    assert all(dialog.isVisible() for dialog in app._dialogs.values())
+    qtbot.mouseClick(win.settings_button, Qt.MouseButton.LeftButton)
+    assert len(settings_opened) == 1

@@ -153,9 +153,14 @@ class MainWindow(Retranslating, QMainWindow):
         self.bilingual_action = QAction(self, checkable=True)
         self.documents_menu.addAction(self.bilingual_action)
         self.documents_button.setMenu(self.documents_menu)
-        self.history_button = QToolButton(clicked=self.history_requested)
-        self.models_button = QToolButton(clicked=self.models_requested)
-        self.settings_button = QToolButton(clicked=self.settings_requested)
+        self.history_button = QToolButton()
+        self.models_button = QToolButton()
+        self.settings_button = QToolButton()
+        # connected here, not as clicked= in the constructor: PySide6 calls what that keyword is given,
+        # and a signal cannot be called (the three buttons did nothing)
+        self.history_button.clicked.connect(self.history_requested)
+        self.models_button.clicked.connect(self.models_requested)
+        self.settings_button.clicked.connect(self.settings_requested)
         return hbox(
             self.pack_box,
             self.source_picker,
