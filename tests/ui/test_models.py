@@ -421,3 +421,20 @@ def test_set_as_default_switches_the_window_to_that_pack(qtbot, make_app, fake_b
         lambda: app.service.model is not None and app.service.model.name == "tiny-zh-en", timeout=LOAD_TIMEOUT
     )
     assert win.pack_box.currentData() == "tiny-zh-en" and app.settings.default_pack.value == "tiny-zh-en"
+
+
+def test_a_pack_of_many_languages_keeps_the_other_columns_in_sight(qtbot, make_app, fake_backend, tiny_llm_pack):
+    """HY-MT1.5's 38 language names in one cell pushed family, size and memory out of the dialog."""
+    from fanyi.ui.model_manager import LANGUAGES_COLUMN, LANGUAGES_WIDTH
+
+    pack = library.import_pack(tiny_llm_pack("hunyuan", "none"))
+    app = make_app(fake_backend)
+    app.show_models()
+    manager = app._dialogs["models"]
+    qtbot.waitExposed(manager)
+    row = [p.name for p in manager.packs].index(pack.name)
+    cell = manager.table.item(row, LANGUAGES_COLUMN)
+    assert cell.text().count(" · ") > 20 and cell.toolTip() == cell.text()  # all of them, on hovering
+    assert manager.table.columnWidth(LANGUAGES_COLUMN) == LANGUAGES_WIDTH
+    memory_right = manager.table.columnViewportPosition(4) + manager.table.columnWidth(4)
+    assert 0 < memory_right <= manager.table.viewport().width()

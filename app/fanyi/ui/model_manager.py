@@ -33,6 +33,9 @@ from fanyi.ui.layout import STRETCH, container, hbox, vbox
 from fanyi.ui.memory_check import confirm_load, memory_text
 from fanyi.ui.pack_ops import PackOperations, PackOpProgress, ask_and_import, size_text
 
+LANGUAGES_COLUMN = 1
+LANGUAGES_WIDTH = 260  # pixels: a direction or five language names
+
 
 def _table(columns: int) -> QTableWidget:
     table = QTableWidget(0, columns)
@@ -43,6 +46,10 @@ def _table(columns: int) -> QTableWidget:
     header = table.horizontalHeader()
     header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
     header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+    # an LLM pack lists dozens of languages: the cell is cut short (its tooltip has them all) rather than
+    # pushing size, memory and licence out of sight
+    header.setSectionResizeMode(LANGUAGES_COLUMN, QHeaderView.ResizeMode.Interactive)
+    header.resizeSection(LANGUAGES_COLUMN, LANGUAGES_WIDTH)
     return table
 
 
@@ -53,6 +60,8 @@ def _fill(table: QTableWidget, rows: Sequence[Sequence[str]], right_aligned: int
             item = QTableWidgetItem(text)
             if column == right_aligned:
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            if column == LANGUAGES_COLUMN:
+                item.setToolTip(text)
             table.setItem(row, column, item)
 
 
@@ -61,11 +70,10 @@ def _selected_row(table: QTableWidget) -> int | None:
     return rows[0].row() if rows else None
 
 
-def _languages(entry: CatalogEntry) -> str:
-    if len(entry.source_langs) == 1 and len(entry.target_langs) == 1:
-        return direction(entry.source_langs[0], entry.target_langs[0])
-    names = sorted({i18n.language_name(code) for code in (*entry.source_langs, *entry.target_langs)})
-    return " · ".join(names)
+def _languages(sources: Sequence[str], targets: Sequence[str]) -> str:
+    if len(sources) == 1 and len(targets) == 1:
+        return direction(sources[0], targets[0])
+    return " · ".join(sorted({i18n.language_name(code) for code in (*sources, *targets)}))
 
 
 def _quality(entry: CatalogEntry) -> str:
@@ -148,13 +156,13 @@ class ModelManager(Retranslating, QDialog):
             kind = self.tr("bundled") if pack.bundled else self.tr("user-installed")
             marker = "✓" if pack.name == self.default_pack and pack.usable else ""
             if pack.usable:
-                languages = (
-                    direction(pack.source_lang, pack.target_lang)
-                    if not pack.languages
-                    else " · ".join(sorted({i18n.language_name(c) for c in (*pack.source_languages, *pack.languages)}))
+                sources, targets = (
+                    (pack.source_languages, pack.languages)
+                    if pack.languages
+                    else ((pack.source_lang,), (pack.target_lang,))
                 )
                 details = (
-                    languages,
+                    _languages(sources, targets),
                     pack.family,
                     size_text(pack.size_bytes, 1),
                     memory_text(pack.memory_bytes),
@@ -171,6 +179,8 @@ class ModelManager(Retranslating, QDialog):
                 if not pack.usable:  # still selectable, so that it can be removed
                     item.setForeground(greyed)
                     item.setToolTip(pack.problem or "")
+                elif column == LANGUAGES_COLUMN:
+                    item.setToolTip(text)
                 self.table.setItem(row, column, item)
         self.table.setVisible(bool(self.packs))
         self.empty.setVisible(not self.packs)
@@ -188,7 +198,7 @@ class ModelManager(Retranslating, QDialog):
             [
                 (
                     r.entry.title(language),
-                    _languages(r.entry),
+                    _languages(r.entry.source_langs, r.entry.target_langs),
                     r.entry.family_title,
                     size_text(r.entry.archive.size),
                     memory_text(memory_needed(r.entry)),
