@@ -287,11 +287,12 @@ def test_requests_name_glossary_and_context_in_the_cards_prompts(tiny_llm_pack):
     assert text.startswith("Earlier words.\n参考上面的信息，把下面的文本翻译成中文") and "It {text} is." in text
 
 
-def test_fanyi_translate_runs_an_int4_llm_pack(tiny_llm_pack):
+@pytest.mark.parametrize("kind", ["qwen3", "hunyuan", "gemma3", "translategemma"])
+def test_fanyi_translate_runs_an_int4_llm_pack(tiny_llm_pack, kind):
     import subprocess
     import sys
 
-    pack = tiny_llm_pack("qwen3", "int4")
+    pack = tiny_llm_pack(kind, "int4")
     run = subprocess.run(
         [
             sys.executable,

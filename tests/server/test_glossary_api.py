@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import requests
 
 from fanyi.engine.options import DecodeOptions
@@ -64,8 +65,9 @@ def test_a_bad_glossary_is_a_400_in_the_protocols_shape(serve, tiny_pack):
     assert bad.status_code == 400 and "3 columns" in bad.json()["message"]
 
 
-def test_an_llm_pack_answers_through_the_api(serve, tiny_llm_pack):
-    pack = tiny_llm_pack("qwen3", "int4")
+@pytest.mark.parametrize("kind", ["qwen3", "hunyuan", "gemma3", "translategemma"])
+def test_an_int4_llm_pack_answers_through_the_api(serve, tiny_llm_pack, kind):
+    pack = tiny_llm_pack(kind, "int4")
     url = serve([pack]).address
     reference = Translator.open(pack, threads=1)
     answer = requests.post(f"{url}/translate", json={"q": "Good morning.", "source": "en", "target": "zh"}, timeout=120)
