@@ -27,9 +27,9 @@ KNOWN_MODELS = {
 }
 WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin")
 SHARD_INDEX = "model.safetensors.index.json"  # bigger models: the index and the shards it names
-# int8 embeddings (one int8 copy of the tied matrix) are kept unless they lower the teacher-forced
-# top-1 agreement with PyTorch by more than this, compared with fp32 embeddings
-EMBEDDING_TOLERANCE = 0.005
+# A faster quantization choice (int8 embeddings, int4 blocks of 128) is kept unless it lowers the
+# teacher-forced top-1 agreement with PyTorch by more than this, against the careful choice
+QUANTIZATION_TOLERANCE = 0.005
 REPO_FILES = (
     "config.json",
     "generation_config.json",
@@ -130,7 +130,7 @@ def export_validated(
     """Export into `work` and validate: (pack folder, ValidationReport); the caller decides on a failed report.
 
     Each of the quantization's choices is exported and validated against the PyTorch model; the first
-    (the fastest) whose top-1 agreement is within EMBEDDING_TOLERANCE of the last (the careful choice) is
+    (the fastest) whose top-1 agreement is within QUANTIZATION_TOLERANCE of the last (the careful choice) is
     kept: the embedding/output matrix in 8 bits rather than fp32 for int8 packs, blocks of 128 rather
     than 32 for int4 packs.
     """
@@ -161,7 +161,7 @@ def export_validated(
         say(f"validating the pack ({label}) against the PyTorch model")
         results.append((pack, label, validate_pack(pack, hf_dir, min_int8_top1=min_int8_top1)))
     careful = results[-1][2].top1_agreement
-    pack, label, report = next(r for r in results if r[2].top1_agreement + EMBEDDING_TOLERANCE >= careful)
+    pack, label, report = next(r for r in results if r[2].top1_agreement + QUANTIZATION_TOLERANCE >= careful)
     if pack != results[0][0]:
         say(f"{results[0][1]} lose accuracy on this model: keeping {label}")
     for other, _label, _report in results:
