@@ -28,8 +28,9 @@ from fanyi.packs import catalog, memory, unpack
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "packaging"))
 import packs  # noqa: E402
-from release import archive, notices, reference, report  # noqa: E402
+from release import archive, notices, reference, report, traditional  # noqa: E402
 from release.spec import SpecError, load_specs  # noqa: E402
+from release.traditional import PROFILES  # noqa: E402
 
 BASES = ("https://example.org/packs", "https://mirror.example.cn/packs/")
 LICENSE = {"name": "Apache-2.0", "url": "https://www.apache.org/licenses/LICENSE-2.0", "commercial_use": True}
@@ -103,6 +104,10 @@ def _greedy_as_is(translator: Translator, line: str, options: DecodeOptions) -> 
     return bool(raw) and translator.translate(line, options) == raw
 
 
+def _read_lines(path: str) -> list[str]:
+    return Path(path).read_text(encoding="utf-8").splitlines()
+
+
 def _write_test_set(root: Path, name: str, sources: list[str], references: list[str]) -> tuple[str, str]:
     (root / f"{name}.src").write_text("\n".join(sources) + "\n", encoding="utf-8")
     (root / f"{name}.ref").write_text("\n".join(references) + "\n", encoding="utf-8")
@@ -143,6 +148,9 @@ def release_inputs(tmp_path_factory, tiny_hf_en_zh, tiny_pack, tiny_hf_llm, tiny
     lines = (ROOT / "assets/corpus/zh.txt").read_text(encoding="utf-8").splitlines()
     sources = list(islice((line for line in lines if line.strip() and _greedy_as_is(llm, line, zh_en)), 4))
     zh_files = _write_test_set(root, "zh-en", sources, llm.translate_batch(sources, zh_en))
+    # en→繁體: the Marian pack's Simplified as Taiwan writes it (OpenCC), for quality.md's 繁體 table
+    hant_refs = traditional.convert(marian.translate_batch(_read_lines(en_files[0])), "s2twp")
+    hant_files = _write_test_set(root, "en-zh-Hant", _read_lines(en_files[0]), hant_refs)
     args = [
         "build",
         "--packs",
@@ -161,6 +169,10 @@ def release_inputs(tmp_path_factory, tiny_hf_en_zh, tiny_pack, tiny_hf_llm, tiny
         "zh-en",
         "corpus sample",
         *zh_files,
+        "--test-set",
+        "en-zh-Hant",
+        "corpus sample",
+        *hant_files,
         "--llm-limit",
         "3",
         "--base-url",
@@ -254,6 +266,26 @@ def test_quality_md_compares_every_pack_in_one_table_on_the_same_sentences(relea
     for r in rows:  # the fp32 packs are generate() exactly, on these sentences too
         assert r[4] == r[5] and r[7] == r[8], r
     assert rows[2][7] == "100.0"  # zh→en: the references are the LLM's fp32 translations
+
+
+def test_quality_md_scores_the_models_own_traditional_against_opencc_for_packs_writing_chinese(release):
+    out, _ = release
+    text = (out / "quality.md").read_text(encoding="utf-8")
+    tables: dict[str, list[list[str]]] = {}
+    for line in text[text.index("## 繁體") :].splitlines():
+        if line.startswith("| ") and not line.startswith(("| the", "| Simplified")):
+            rows = tables.setdefault(line.split(" | ")[0][2:], [])
+        elif line.startswith(("| the", "| Simplified")):
+            rows.append(line.strip("| ").split(" | "))
+    assert list(tables) == ["opus-mt-en-zh, corpus sample, 4 sentences", "tiny-llm, corpus sample, 3 sentences"]
+    for pack, rows in tables.items():
+        # the pack's own Traditional (OPUS-MT's >>cmn_Hant<<, the LLM's zh-Hant) beside each OpenCC profile
+        assert [r[0] for r in rows] == [
+            "the model's own Traditional",
+            *(f"Simplified + {label}" for label in PROFILES.values()),
+        ]
+        assert all(0 <= float(r[1]) <= 100 and 0 <= float(r[2]) <= 100 for r in rows)
+        assert all(r[3].endswith(f"of {pack.split(', ')[-1].split()[0]}") for r in rows), rows
 
 
 def test_the_archive_holds_exactly_the_manifest_and_its_files_and_opens_verified(release, tmp_path):

@@ -27,9 +27,9 @@ from fanyi.fsutil import atomic_write_text
 from fanyi.packs import catalog, memory
 from fanyi.packs.catalog import Catalog, CatalogEntry, Quality
 
-from . import archive, notices, reference, report, scoring
+from . import archive, notices, reference, report, scoring, traditional
 from .spec import PackSpec
-from .testsets import TestSet, TestSetError, flores
+from .testsets import HANT, TestSet, TestSetError, flores
 
 Say = Callable[[str], None]
 QUALITY_FILE = "quality.md"
@@ -58,22 +58,32 @@ class BuildOptions:
     min_top1: dict[str, float] = field(default_factory=lambda: {"int8": INT8_MIN_TOP1, "int4": INT4_MIN_TOP1})
     allow_reference_disagreement: bool = False
 
-    def test_set(self, source_lang: str, target_lang: str, decoder_only: bool) -> TestSet:
+    def _find(self, source_lang: str, target_lang: str, decoder_only: bool) -> TestSet | None:
         found = self.test_sets.get((source_lang, target_lang))
         if found is None and self.flores_dir is not None:
             found = flores(self.flores_dir, source_lang, target_lang, self.limit)
+        return found.first(self.llm_limit) if found is not None and decoder_only else found
+
+    def test_set(self, source_lang: str, target_lang: str, decoder_only: bool) -> TestSet:
+        found = self._find(source_lang, target_lang, decoder_only)
         if found is None:
             raise PackFailed(
                 f"no test set for {source_lang}→{target_lang}: "
                 f"give --test-set {source_lang}-{target_lang} NAME SRC REF or --flores DIR"
             )
-        return found.first(self.llm_limit) if decoder_only else found
+        return found
+
+    def traditional_set(self, decoder_only: bool) -> TestSet | None:
+        """English → Traditional Chinese (--test-set en-zh-Hant, or FLORES-200's zho_Hant), if given."""
+        return self._find("en", HANT, decoder_only)
 
 
 @dataclass(frozen=True)
 class BuiltPack:
     entry: CatalogEntry
     scored: list[scoring.Scored]
+    # 繁體 two ways (the pack's own Traditional, its Simplified through OpenCC) where it writes Chinese
+    traditional: report.TraditionalRows | None = None
 
 
 def _hf_folder(spec: PackSpec, opts: BuildOptions, work: Path, say: Say) -> Path:
@@ -166,6 +176,9 @@ def build_pack(spec: PackSpec, opts: BuildOptions, work: Path, say: Say) -> Buil
         scored.append(
             scoring.Scored(spec.id, quantize, source, target, test_set, outputs, validation.top1_agreement, bleu, chrf)
         )
+    hant = None
+    if ("en", "zh") in spec.directions and (hant_set := opts.traditional_set(family.decoder_only)) is not None:
+        hant = report.TraditionalRows(spec.id, hant_set.label, traditional.compare_pack(pack_dir, hant_set, say))
     if "fp32" in packs:
         shutil.rmtree(packs.pop("fp32"))  # several gigabytes for an LLM: gone before the archive is written
 
@@ -198,7 +211,7 @@ def build_pack(spec: PackSpec, opts: BuildOptions, work: Path, say: Say) -> Buil
         default=spec.default,
         kv_cache_bytes=memory.kv_cache_bytes(pack.manifest),
     )
-    return BuiltPack(entry, scored)
+    return BuiltPack(entry, scored, hant)
 
 
 def _quality(scored: scoring.Scored) -> Quality:
@@ -261,6 +274,7 @@ def build_release(
     text = catalog.to_json(built)
     checked = catalog.parse(text.encode("utf-8"), "the new catalog")  # the app's own reader must accept it
     scored = [s for b in built_packs for s in b.scored]
-    atomic_write_text(opts.out / QUALITY_FILE, report.quality_markdown(checked, scored, skipped))
+    hant = [b.traditional for b in built_packs if b.traditional is not None]
+    atomic_write_text(opts.out / QUALITY_FILE, report.quality_markdown(checked, scored, skipped, hant))
     atomic_write_text(opts.out / catalog.CATALOG_FILE, text)
     return checked

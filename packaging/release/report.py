@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from fanyi.packs.catalog import Catalog, Quality
 
-from . import scoring
+from . import scoring, traditional
 from .scoring import Scored
 
 HEADER = (
@@ -68,7 +70,18 @@ def catalog_table(built: Catalog) -> str:
     return "\n".join(rows) + "\n"
 
 
-def quality_markdown(built: Catalog, scored: list[Scored], skipped: list[tuple[str, str]]) -> str:
+@dataclass(frozen=True)
+class TraditionalRows:
+    """One pack's 繁體 two ways on an English → Traditional Chinese test set (release.traditional)."""
+
+    pack_id: str
+    test_set: str
+    rows: list[traditional.Row]
+
+
+def quality_markdown(
+    built: Catalog, scored: list[Scored], skipped: list[tuple[str, str]], hant: list[TraditionalRows]
+) -> str:
     import sacrebleu
 
     lines = [
@@ -88,6 +101,16 @@ def quality_markdown(built: Catalog, scored: list[Scored], skipped: list[tuple[s
         "",
         catalog_table(built),
     ]
+    if hant:
+        lines += [
+            "## 繁體: the model's own Traditional against its Simplified converted by OpenCC",
+            "",
+            "English translated into Traditional Chinese each way the app can ask for it, scored against the "
+            "test set's Traditional reference (`packaging/release/traditional.py`; the app's default for 繁體 is "
+            "`fanyi.variants.DEFAULT_TRADITIONAL`).",
+            "",
+        ]
+        lines += [traditional.table(h.rows, f"{h.pack_id}, {h.test_set}") + "\n" for h in hant]
     if skipped:
         lines += ["Optional packs left out of this catalog:", ""]
         lines += [f"- {pack_id}: {why}" for pack_id, why in skipped]

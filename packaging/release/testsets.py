@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 # FLORES-200's file names for the languages of our packs
-FLORES_CODES = {"en": "eng_Latn", "zh": "zho_Hans"}
+HANT = "zh-Hant"  # English → Traditional Chinese: what release.traditional scores 繁體 on
+FLORES_CODES = {"en": "eng_Latn", "zh": "zho_Hans", HANT: "zho_Hant"}
 FLORES_NAME = "FLORES-200 devtest"
 
 

@@ -10,7 +10,9 @@ Two uses, from the ``packaging`` folder:
 The first translates FLORES-200 devtest ``eng_Latn`` with the pack and scores each way against
 ``zho_Hant`` (a real pack: what the README's choice of the default for 繁體 is to be checked with);
 the second scores only the conversion, OpenCC's profiles on a reference's own Simplified side, which
-needs no model. Separate from the release pipeline's gate (pipeline.py), which it does not change.
+needs no model. The release pipeline (pipeline.py) runs the first on every pack that translates English
+into Chinese when it has such a test set (--flores, or --test-set en-zh-Hant) and writes the table into
+quality.md; it gates nothing.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .scoring import corpus_scores
-from .testsets import FLORES_NAME, TestSet, from_files
+from .testsets import HANT, TestSet, flores
 
 PROFILES = {
     "s2t": "OpenCC s2t (characters only)",
@@ -51,14 +53,6 @@ def convert(texts: list[str], profile: str) -> list[str]:
 
     converter = opencc.OpenCC(profile)
     return [converter.convert(text) for text in texts]
-
-
-def flores_hant(folder: Path, limit: int | None = None) -> TestSet | None:
-    """English → Traditional Chinese of FLORES-200 devtest (the devtest folder or the dataset's root)."""
-    if (folder / "devtest").is_dir():
-        folder = folder / "devtest"
-    files = [folder / f"{code}.devtest" for code in ("eng_Latn", "zho_Hant")]
-    return from_files(f"{FLORES_NAME} zho_Hant", *files, limit=limit) if all(f.is_file() for f in files) else None
 
 
 def compare_pack(pack_dir: Path, test_set: TestSet, say: Say | None = None) -> list[Row]:
@@ -120,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if not (args.pack and args.flores):
         parser.error("give --pack and --flores, or --reference")
-    test_set = flores_hant(args.flores, args.limit)
+    test_set = flores(args.flores, "en", HANT, args.limit)
     if test_set is None:
         parser.error(f"{args.flores} has no eng_Latn.devtest and zho_Hant.devtest")
     rows = compare_pack(args.pack, test_set, lambda message: print(message, file=sys.stderr, flush=True))
