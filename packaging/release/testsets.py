@@ -59,4 +59,6 @@ def flores(folder: Path, source_lang: str, target_lang: str, limit: int | None =
     files = [folder / f"{FLORES_CODES[lang]}.devtest" for lang in (source_lang, target_lang)]
     if not all(f.is_file() for f in files):
         return None
-    return from_files(FLORES_NAME, *files, limit=limit)
+    # the Traditional reference says so: quality.md's 繁體 table stands beside the Simplified one
+    name = f"{FLORES_NAME} {FLORES_CODES[HANT]}" if target_lang == HANT else FLORES_NAME
+    return from_files(name, *files, limit=limit)
