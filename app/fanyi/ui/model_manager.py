@@ -34,7 +34,6 @@ from fanyi.ui.memory_check import confirm_load, memory_text
 from fanyi.ui.pack_ops import PackOperations, PackOpProgress, ask_and_import, size_text
 
 LANGUAGES_COLUMN = 1
-LANGUAGES_WIDTH = 260  # pixels: a direction or five language names
 
 
 def _table(columns: int) -> QTableWidget:
@@ -42,14 +41,13 @@ def _table(columns: int) -> QTableWidget:
     table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
     table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.setWordWrap(False)
     table.verticalHeader().hide()
     header = table.horizontalHeader()
     header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-    header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-    # an LLM pack lists dozens of languages: the cell is cut short (its tooltip has them all) rather than
-    # pushing size, memory and licence out of sight
-    header.setSectionResizeMode(LANGUAGES_COLUMN, QHeaderView.ResizeMode.Interactive)
-    header.resizeSection(LANGUAGES_COLUMN, LANGUAGES_WIDTH)
+    # an LLM pack lists dozens of languages: that column takes the width left and cuts its text short (the
+    # tooltip has them all) rather than squeezing the name or pushing size, memory and licence out of sight
+    header.setSectionResizeMode(LANGUAGES_COLUMN, QHeaderView.ResizeMode.Stretch)
     return table
 
 
