@@ -6,9 +6,8 @@ its model, PySide6's QtCore/QtGui/QtWidgets and QtNetwork (QLocalServer: a secon
 the running app), and for the local API (fanyi.server) starlette, uvicorn (with h11, anyio, click) and
 python-multipart, all plain Python, jinja2 (an LLM pack's chat template), and OpenCC (fanyi.variants:
 its extension module and its dictionaries, ~2.3 MB; not its command-line tools, static libraries or
-headers). The OCR models
-(assets/ocr, from packaging/ocr_models.py) are data; OCR itself needs nothing more than onnxruntime and
-numpy.
+headers). The OCR models (assets/ocr, from packaging/ocr_models.py) are data; OCR itself needs nothing
+more than onnxruntime and numpy.
 Everything else is left out: the export tooling's torch/transformers/onnx, and the Qt modules, plugins
 and translations nothing here loads.
 """
