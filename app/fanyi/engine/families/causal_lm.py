@@ -87,6 +87,9 @@ class CausalLM(Family):
     strip_think: ClassVar[bool] = True
     # code → (English name, Chinese name): the languages offered, as the prompts name them
     languages: ClassVar[dict[str, tuple[str, str]]]
+    # the attention's per-head query and key RMSNorms, and the norm before the MLP, as transformers names them
+    qk_norm_modules: ClassVar[tuple[str, str]] = ("q_norm", "k_norm")
+    pre_ffn_norm_module: ClassVar[str] = "post_attention_layernorm"
 
     # --- export: the folder and its configuration -------------------------------------------------
     def check_folder(self, folder: HfFolder) -> None:
@@ -123,19 +126,20 @@ class CausalLM(Family):
 
     def block(self, layer: Any, index: int, config: Any) -> DecoderBlock:
         att, mlp = layer.self_attn, layer.mlp
+        q_norm, k_norm = (getattr(att, name) for name in self.qk_norm_modules)
         return DecoderBlock(
             input_norm=self.norm(layer.input_layernorm),
             q=linear(att.q_proj),
             k=linear(att.k_proj),
             v=linear(att.v_proj),
             o=linear(att.o_proj),
-            pre_ffn_norm=self.norm(layer.post_attention_layernorm),
+            pre_ffn_norm=self.norm(getattr(layer, self.pre_ffn_norm_module)),
             gate=linear(mlp.gate_proj),
             up=linear(mlp.up_proj),
             down=linear(mlp.down_proj),
             rotary="global",
-            q_norm=self.norm(att.q_norm),
-            k_norm=self.norm(att.k_norm),
+            q_norm=self.norm(q_norm),
+            k_norm=self.norm(k_norm),
         )
 
     def weights(self, model: Any, rotary: dict[str, Rotary]) -> CausalWeights:

@@ -8,6 +8,7 @@ language codes) and writes the instruction itself; other Gemma 3 templates get t
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -15,7 +16,7 @@ import numpy as np
 from .base import ExportRefused, register
 from .causal_lm import CausalLM
 from .qwen3 import ASK, LANGUAGES
-from .seq2seq import array, linear
+from .seq2seq import array
 from .weights import DecoderBlock
 
 
@@ -33,6 +34,7 @@ class Gemma3(CausalLM):
     activation_key = "hidden_activation"
     config_activation = "gelu_pytorch_tanh"
     strip_think = False
+    pre_ffn_norm_module = "pre_feedforward_layernorm"  # its post_attention_layernorm closes the attention
 
     def check_config(self, config: dict[str, Any]) -> None:
         config = config.get("text_config") or config  # a multimodal checkpoint's language model
@@ -48,21 +50,10 @@ class Gemma3(CausalLM):
         return {"global": decoder.rotary_emb, "local": decoder.rotary_emb_local}
 
     def block(self, layer: Any, index: int, config: Any) -> DecoderBlock:
-        att, mlp = layer.self_attn, layer.mlp
         sliding = config.layer_types[index] == "sliding_attention"
-        return DecoderBlock(
-            input_norm=self.norm(layer.input_layernorm),
-            q=linear(att.q_proj),
-            k=linear(att.k_proj),
-            v=linear(att.v_proj),
-            o=linear(att.o_proj),
-            pre_ffn_norm=self.norm(layer.pre_feedforward_layernorm),
-            gate=linear(mlp.gate_proj),
-            up=linear(mlp.up_proj),
-            down=linear(mlp.down_proj),
+        return replace(
+            super().block(layer, index, config),
             rotary="local" if sliding else "global",
-            q_norm=self.norm(att.q_norm),
-            k_norm=self.norm(att.k_norm),
             post_attention_norm=self.norm(layer.post_attention_layernorm),
             post_ffn_norm=self.norm(layer.post_feedforward_layernorm),
             sliding_window=int(config.sliding_window) if sliding else None,

@@ -8,8 +8,6 @@ from typing import Any
 
 from .base import register
 from .causal_lm import CausalLM
-from .seq2seq import linear
-from .weights import DecoderBlock
 
 # the card's language table: code → (English name, Chinese name)
 LANGUAGES = {
@@ -77,23 +75,7 @@ class HunYuan(CausalLM):
     }
     term_line = "{term} 翻译成 {translation}"
     template_kwargs = {"enable_thinking": False}
-
-    def block(self, layer: Any, index: int, config: Any) -> DecoderBlock:
-        att, mlp = layer.self_attn, layer.mlp
-        return DecoderBlock(
-            input_norm=self.norm(layer.input_layernorm),
-            q=linear(att.q_proj),
-            k=linear(att.k_proj),
-            v=linear(att.v_proj),
-            o=linear(att.o_proj),
-            pre_ffn_norm=self.norm(layer.post_attention_layernorm),
-            gate=linear(mlp.gate_proj),
-            up=linear(mlp.up_proj),
-            down=linear(mlp.down_proj),
-            rotary="global",
-            q_norm=self.norm(att.query_layernorm),
-            k_norm=self.norm(att.key_layernorm),
-        )
+    qk_norm_modules = ("query_layernorm", "key_layernorm")
 
     def extras(self, model: Any) -> dict[str, Any]:
         return {"qk_norm_after_rotary": True}
