@@ -22,7 +22,7 @@ import numpy as np
 from .pack_format import PackError
 from .runner import MAX_TOP_IDS, check_interface, logits_width
 from .search import StepOutput
-from .sessions import open_session, thread_count
+from .sessions import PinnedBinding, open_session, thread_count
 
 if TYPE_CHECKING:
     from .pack_view import PackView
@@ -123,10 +123,9 @@ class CausalDecoding:
 
     def __init__(self, runner: CausalRunner, prompts: list[list[int]], prefix: list[np.ndarray] | None, max_steps: int):
         self._runner = runner
-        self._binding = runner.session.io_binding()
+        self._bound = PinnedBinding(runner.session)
         self._prompts = prompts
         self._prefix = prefix
-        self._arrays: dict[str, np.ndarray] = {}  # what is bound by pointer must stay alive
         self.lengths = np.zeros(len(prompts), np.int32)  # tokens in each row's cache
         longest = max(len(p) for p in prompts)
         self._max_capacity = min(runner.max_positions, longest + max(1, max_steps))
@@ -135,8 +134,8 @@ class CausalDecoding:
             np.zeros((len(prompts), runner.kv_heads, self._capacity, runner.head_dim), np.float32)
             for _ in runner.cache_names
         ]
-        self._top_k = self._bind_input("top_k", np.zeros(1, np.int64))
-        self._total = self._bind_input("total_sequence_length", np.zeros((), np.int32))
+        self._top_k = self._bound.input("top_k", np.zeros(1, np.int64))
+        self._total = self._bound.input("total_sequence_length", np.zeros((), np.int32))
         self._bind_rows()
         self.started = False
 
@@ -145,32 +144,21 @@ class CausalDecoding:
         return self.lengths.shape[0]
 
     # --- binding ----------------------------------------------------------------------------------
-    def _bind_input(self, name: str, array: np.ndarray) -> np.ndarray:
-        array = np.ascontiguousarray(array)
-        self._arrays[name] = array
-        self._binding.bind_input(name, "cpu", 0, array.dtype, array.shape, array.ctypes.data)
-        return array
-
-    def _bind_output(self, name: str, array: np.ndarray) -> np.ndarray:
-        self._arrays["out:" + name] = array
-        self._binding.bind_output(name, "cpu", 0, array.dtype, array.shape, array.ctypes.data)
-        return array
-
     def _bind_rows(self) -> None:
         """(Re)bind what has a row per prompt: the cache (the same memory in and out) and the scores."""
         for (past, present), array in zip(self._runner.cache_names, self.cache):
-            self._bind_input(past, array)
-            self._bind_output(present, array)
+            self._bound.input(past, array)
+            self._bound.output(present, array)
         rows = self.sources
-        self._seqlens = self._bind_input("seqlens_k", np.zeros(rows, np.int32))
-        self._query = self._bind_input("query_lengths", np.zeros(rows, np.int32))
-        self._logits = self._bind_output("logits", np.empty((rows, self._runner.logits_width), np.float32))
+        self._seqlens = self._bound.input("seqlens_k", np.zeros(rows, np.int32))
+        self._query = self._bound.input("query_lengths", np.zeros(rows, np.int32))
+        self._logits = self._bound.output("logits", np.empty((rows, self._runner.logits_width), np.float32))
         self._top_ids: np.ndarray | None = None
         self._tokens: np.ndarray | None = None
 
     def _bind_tokens(self, tokens: np.ndarray) -> None:
         if self._tokens is None or self._tokens.shape != tokens.shape:
-            self._tokens = self._bind_input("input_ids", np.zeros(tokens.shape, np.int64))
+            self._tokens = self._bound.input("input_ids", np.zeros(tokens.shape, np.int64))
         self._tokens[...] = tokens
 
     # --- what the search calls --------------------------------------------------------------------
@@ -181,7 +169,7 @@ class CausalDecoding:
         top_k = min(top_k, self._runner.vocab_size, MAX_TOP_IDS)
         if self._top_ids is None or self._top_ids.shape[1] != top_k:
             self._top_k[0] = top_k
-            self._top_ids = self._bind_output("top_ids", np.empty((self.sources, top_k), np.int64))
+            self._top_ids = self._bound.output("top_ids", np.empty((self.sources, top_k), np.int64))
         if self.started:
             self._step(tokens)
         else:
@@ -194,7 +182,7 @@ class CausalDecoding:
         self._query[:] = valid
         self._seqlens[:] = self.lengths + valid - 1
         self._total[...] = int((self.lengths + valid).max())
-        self._runner.session.run_with_iobinding(self._binding)
+        self._runner.session.run_with_iobinding(self._bound.binding)
         self.lengths += valid.astype(np.int32)
 
     def _prefill(self) -> None:

@@ -20,7 +20,7 @@ import numpy as np
 from .int8_weights import needs_reduced_range, reduced_range_weights
 from .pack_format import PackError
 from .search import StepOutput
-from .sessions import open_session, thread_count
+from .sessions import PinnedBinding, open_session, thread_count
 
 if TYPE_CHECKING:
     import onnxruntime as ort
@@ -145,23 +145,22 @@ class Decoding:
 
     def __init__(self, runner: Runner, cross: list[np.ndarray], mask: np.ndarray, beams: int, max_steps: int):
         self._runner = runner
-        self._binding = runner.decoder.io_binding()
+        self._bound = PinnedBinding(runner.decoder)
         self.beams = beams
         self.position = 0
         self._max_capacity = max(1, max_steps)
         self._beam_ids = np.arange(beams, dtype=np.int32)
         self._capacity = min(INITIAL_CAPACITY, self._max_capacity)
-        self._arrays: dict[str, np.ndarray] = {}  # what is bound by pointer must stay alive
         self._bind_sources(cross, mask)
         self._cache = [
             np.empty((self.rows, runner.heads, self._capacity, runner.head_dim), np.float32) for _ in runner.cache_names
         ]
         self._indirection = np.zeros((self.sources, beams, self._capacity), np.int32)
-        self._bind_input("beam_width", np.array([beams], np.int32))
+        self._bound.input("beam_width", np.array([beams], np.int32))
         # inputs that change every step are written in place: bound once, by pointer
-        self._position = self._bind_input("position", np.zeros(1, np.int32))
-        self._top_k = self._bind_input("top_k", np.zeros(1, np.int64))
-        self._log_probs_wanted = self._bind_input("log_probs_wanted", np.zeros(1, bool))
+        self._position = self._bound.input("position", np.zeros(1, np.int32))
+        self._top_k = self._bound.input("top_k", np.zeros(1, np.int64))
+        self._log_probs_wanted = self._bound.input("log_probs_wanted", np.zeros(1, bool))
         self._bind_rows()
 
     @property
@@ -173,36 +172,25 @@ class Decoding:
         return self.sources * self.beams
 
     # --- binding ----------------------------------------------------------------------------------
-    def _bind_input(self, name: str, array: np.ndarray) -> np.ndarray:
-        array = np.ascontiguousarray(array)
-        self._arrays[name] = array
-        self._binding.bind_input(name, "cpu", 0, array.dtype, array.shape, array.ctypes.data)
-        return array
-
-    def _bind_output(self, name: str, array: np.ndarray) -> np.ndarray:
-        self._arrays["out:" + name] = array
-        self._binding.bind_output(name, "cpu", 0, array.dtype, array.shape, array.ctypes.data)
-        return array
-
     def _bind_sources(self, cross: list[np.ndarray], mask: np.ndarray) -> None:
         self._cross, self._mask = cross, np.ascontiguousarray(mask)
         for name, array in zip(self._runner.cross_names, cross):
-            self._bind_input(name, array)
-        self._bind_input("encoder_attention_mask", self._mask)
+            self._bound.input(name, array)
+        self._bound.input("encoder_attention_mask", self._mask)
 
     def _bind_cache(self) -> None:
         """(Re)bind the cache (the same memory in and out: the graph writes this step's keys and
         values in place) and the beam table."""
         for (past, present), array in zip(self._runner.cache_names, self._cache):
-            self._bind_input(past, array)
-            self._bind_output(present, array)
-        self._bind_input("cache_indirection", self._indirection)
+            self._bound.input(past, array)
+            self._bound.output(present, array)
+        self._bound.input("cache_indirection", self._indirection)
 
     def _bind_rows(self) -> None:
         """(Re)bind what has a row per beam: the cache, the beam table, the tokens and the scores."""
         self._bind_cache()
-        self._tokens = self._bind_input("input_ids", np.zeros((self.rows, 1), np.int64))
-        self._logits = self._bind_output("logits", np.empty((self.rows, self._runner.logits_width), np.float32))
+        self._tokens = self._bound.input("input_ids", np.zeros((self.rows, 1), np.int64))
+        self._logits = self._bound.output("logits", np.empty((self.rows, self._runner.logits_width), np.float32))
         self._log_probs: np.ndarray | None = None
         self._top_ids: np.ndarray | None = None
 
@@ -210,12 +198,12 @@ class Decoding:
         """The top ids' width and whether the log-probabilities are computed, when they change."""
         if self._top_ids is None or self._top_ids.shape[1] != top_k:
             self._top_k[0] = top_k
-            self._top_ids = self._bind_output("top_ids", np.empty((self.rows, top_k), np.int64))
+            self._top_ids = self._bound.output("top_ids", np.empty((self.rows, top_k), np.int64))
         if self._log_probs is None or bool(self._log_probs.size) != log_probs:
             self._log_probs_wanted[0] = log_probs
             # without them the graph gives an empty [0, 0]
             shape = (self.rows, self._runner.logits_width) if log_probs else (0, 0)
-            self._log_probs = self._bind_output("log_probs", np.empty(shape, np.float32))
+            self._log_probs = self._bound.output("log_probs", np.empty(shape, np.float32))
 
     # --- what the searches call -------------------------------------------------------------------
     def run(self, tokens: np.ndarray, top_k: int = 1, log_probs: bool = False) -> StepOutput:
@@ -226,7 +214,7 @@ class Decoding:
         self._bind_scores(min(top_k, vocab, MAX_TOP_IDS), log_probs)
         self._tokens[:] = tokens
         self._position[0] = self.position
-        self._runner.decoder.run_with_iobinding(self._binding)
+        self._runner.decoder.run_with_iobinding(self._bound.binding)
         self._indirection[:, :, self.position] = self._beam_ids  # each row wrote its own position
         self.position += 1
         assert self._log_probs is not None and self._top_ids is not None  # bound by _bind_scores

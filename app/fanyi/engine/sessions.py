@@ -83,3 +83,24 @@ def open_session(
     # ONNX Runtime borrows the replacement buffers: they must live as long as the session
     session.fanyi_initializers = values
     return session
+
+
+class PinnedBinding:
+    """A session's IOBinding of numpy arrays by pointer: ONNX Runtime reads and writes them in place (a
+    cache bound as both past and present is updated with no copy), so each stays referenced here for as
+    long as it is bound."""
+
+    def __init__(self, session: ort.InferenceSession) -> None:
+        self.binding = session.io_binding()
+        self._arrays: dict[str, np.ndarray] = {}
+
+    def input(self, name: str, array: np.ndarray) -> np.ndarray:
+        array = np.ascontiguousarray(array)
+        self._arrays[name] = array
+        self.binding.bind_input(name, "cpu", 0, array.dtype, array.shape, array.ctypes.data)
+        return array
+
+    def output(self, name: str, array: np.ndarray) -> np.ndarray:
+        self._arrays["out:" + name] = array
+        self.binding.bind_output(name, "cpu", 0, array.dtype, array.shape, array.ctypes.data)
+        return array
