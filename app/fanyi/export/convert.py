@@ -33,7 +33,7 @@ from ..engine.pack_format import (
 )
 from .causal_graphs import DEFAULT_BLOCK_SIZE, LlmQuantize, build_causal_decoder
 from .errors import ExportError
-from .hf_weights import detect_family, generation_defaults, load_model, model_weights
+from .hf_weights import SUPPORTED_GENERATION_KEYS, detect_family, generation_defaults, load_model, model_weights
 from .transformer_graphs import QuantizeSpec, build_decoder, build_encoder
 
 StatusCallback = Callable[[str], None]  # a line for the user about what the export is doing
@@ -156,21 +156,7 @@ def build_manifest(
             "decoder_start": gen["decoder_start_token_id"],
         },
         "bad_words_ids": gen["bad_words_ids"] or [],
-        "generation": {
-            k: gen[k]
-            for k in (
-                "num_beams",
-                "max_length",
-                "max_new_tokens",
-                "min_length",
-                "length_penalty",
-                "early_stopping",
-                "no_repeat_ngram_size",
-                "repetition_penalty",
-                "forced_eos_token_id",
-                "renormalize_logits",
-            )
-        },
+        "generation": {k: gen[k] for k in SUPPORTED_GENERATION_KEYS if k != "bad_words_ids"},  # that one: above
         **languages,
         "quantization": _quantization(spec),
         "files": {},

@@ -44,6 +44,20 @@ class TinyShape:
     eos_bias: float = 6.0  # with the eos row below, random models stop at varied lengths
 
 
+def _dimensions(shape: TinyShape) -> dict[str, int]:
+    """The shape as the encoder-decoder configs of transformers name it (Marian, mBART, M2M100, NLLB)."""
+    return {
+        "d_model": shape.d_model,
+        "encoder_layers": shape.encoder_layers,
+        "decoder_layers": shape.decoder_layers,
+        "encoder_attention_heads": shape.heads,
+        "decoder_attention_heads": shape.heads,
+        "encoder_ffn_dim": shape.ffn_dim,
+        "decoder_ffn_dim": shape.ffn_dim,
+        "max_position_embeddings": shape.max_positions,
+    }
+
+
 def build_random_marian(
     out_dir: Path,
     vocab_size: int,
@@ -60,14 +74,7 @@ def build_random_marian(
     pad = vocab_size - 1 if pad_id is None else pad_id
     config = MarianConfig(
         vocab_size=vocab_size,
-        d_model=shape.d_model,
-        encoder_layers=shape.encoder_layers,
-        decoder_layers=shape.decoder_layers,
-        encoder_attention_heads=shape.heads,
-        decoder_attention_heads=shape.heads,
-        encoder_ffn_dim=shape.ffn_dim,
-        decoder_ffn_dim=shape.ffn_dim,
-        max_position_embeddings=shape.max_positions,
+        **_dimensions(shape),
         activation_function="swish",
         scale_embedding=True,
         pad_token_id=pad,
@@ -227,14 +234,7 @@ def build_random_many_to_many(
     )
     config = getattr(transformers, config_class)(
         vocab_size=vocab_size,
-        d_model=shape.d_model,
-        encoder_layers=shape.encoder_layers,
-        decoder_layers=shape.decoder_layers,
-        encoder_attention_heads=shape.heads,
-        decoder_attention_heads=shape.heads,
-        encoder_ffn_dim=shape.ffn_dim,
-        decoder_ffn_dim=shape.ffn_dim,
-        max_position_embeddings=shape.max_positions,
+        **_dimensions(shape),
         activation_function=activation,
         scale_embedding=True,
         bos_token_id=0,
