@@ -176,17 +176,7 @@ MBART_LARGE_50 = dict(
     num_beams=5,
     spm_pieces=250_000,
 )
-NLLB_200_600M = dict(
-    d_model=1024,
-    encoder_layers=12,
-    decoder_layers=12,
-    heads=16,
-    ffn_dim=4096,
-    max_positions=1024,
-    max_length=200,
-    num_beams=1,
-    spm_pieces=256_000,
-)
+NLLB_200_600M = {**MBART_LARGE_50, "num_beams": 1, "spm_pieces": 256_000}  # the same transformer
 # generation_config.json of facebook/mbart-large-50-many-to-many-mmt, facebook/m2m100_418M and
 # facebook/nllb-200-distilled-600M (max_length and beams come from the shape)
 _GENERATION: dict[str, dict[str, Any]] = {
