@@ -13,7 +13,7 @@ import shutil
 from pathlib import Path
 
 from fanyi.engine.pack import MANIFEST, file_digest
-from fanyi.export.fetch import LICENSE_FILES
+from fanyi.export.checkpoint_files import LICENSE_FILES
 from fanyi.fsutil import atomic_write_text
 from fanyi.packs.catalog import License
 

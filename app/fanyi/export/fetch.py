@@ -7,7 +7,6 @@ been exported and validated.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import tempfile
@@ -16,7 +15,8 @@ from pathlib import Path
 
 from ..cancel import CancelToken
 from ..engine.pack import ModelPack
-from .errors import FetchError
+from .checkpoint_files import needed_files
+from .errors import ExportError, FetchError
 from .validate import INT8_MIN_TOP1, ValidationReport, validate_pack
 
 # name → (Hugging Face repository, revision). "main" is resolved at download time and the commit
@@ -25,24 +25,9 @@ KNOWN_MODELS = {
     "opus-mt-en-zh": ("Helsinki-NLP/opus-mt-en-zh", "main"),
     "opus-mt-zh-en": ("Helsinki-NLP/opus-mt-zh-en", "main"),
 }
-WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin")
-SHARD_INDEX = "model.safetensors.index.json"  # bigger models: the index and the shards it names
 # A faster quantization choice (int8 embeddings, int4 blocks of 128) is kept unless it lowers the
 # teacher-forced top-1 agreement with PyTorch by more than this, against the careful choice
 QUANTIZATION_TOLERANCE = 0.005
-REPO_FILES = (
-    "config.json",
-    "generation_config.json",
-    "source.spm",
-    "target.spm",
-    "vocab.json",
-    "tokenizer_config.json",
-    "tokenizer.json",
-    "special_tokens_map.json",
-    "chat_template.jinja",
-)
-# the model's licence, which a pack built from it carries along (packaging/release/notices.py)
-LICENSE_FILES = ("LICENSE", "LICENSE.txt", "License.txt", "LICENSE.md", "NOTICE", "NOTICE.txt")
 
 
 def download(
@@ -72,8 +57,14 @@ def download(
         ) from None
     commit = info.sha or revision
     present = {s.rfilename for s in (info.siblings or [])}
-    wanted = [f for f in REPO_FILES + LICENSE_FILES if f in present or f == "config.json"]
-    wanted += _weight_files(repo_id, commit, present, cache_dir)
+
+    def read(filename: str) -> bytes:
+        return Path(hf_hub_download(repo_id, filename, revision=commit, cache_dir=cache_dir)).read_bytes()
+
+    try:
+        wanted = needed_files(present, read)
+    except ExportError as exc:
+        raise FetchError(f"{repo_id}: {exc}") from None
     for i, filename in enumerate(wanted, 1):
         if cancel is not None:
             cancel.raise_if_cancelled()
@@ -95,26 +86,6 @@ def _place(cached: Path, dest: Path) -> None:
         os.link(cached.resolve(), dest)
     except OSError:
         shutil.copy2(cached, dest)
-
-
-def _weight_files(repo_id: str, commit: str, present: set[str], cache_dir: Path | None) -> list[str]:
-    """The weights to download: one file, or a sharded model's index and every shard it names."""
-    from huggingface_hub import hf_hub_download
-
-    weights = next((w for w in WEIGHT_FILES if w in present), None)
-    if weights is not None:
-        return [weights]
-    if SHARD_INDEX not in present:
-        raise FetchError(f"{repo_id} has no model weights ({', '.join(WEIGHT_FILES + (SHARD_INDEX,))})")
-    try:
-        index_file = hf_hub_download(repo_id, SHARD_INDEX, revision=commit, cache_dir=cache_dir)
-        index = json.loads(Path(index_file).read_text(encoding="utf-8"))
-        shards = sorted(set(index["weight_map"].values()))
-    except Exception as exc:  # noqa: BLE001 - the hub client's errors, or an index that is not one
-        raise FetchError(f"{repo_id}/{SHARD_INDEX} cannot be read ({type(exc).__name__}: {exc})") from None
-    if missing := [s for s in shards if s not in present or "/" in s]:
-        raise FetchError(f"{repo_id}/{SHARD_INDEX} names {missing[0]!r}, which the repository does not have")
-    return [SHARD_INDEX, *shards]
 
 
 def export_validated(
