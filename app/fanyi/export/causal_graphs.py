@@ -36,7 +36,7 @@ import numpy as np
 from onnx import TensorProto
 
 from ..engine.families.weights import CausalWeights, DecoderBlock, Linear
-from .graph import MS_DOMAIN, GraphBuilder, Shape
+from .graph import MS_DOMAIN, GraphBuilder, LayerDone, Shape, nothing
 from .transformer_graphs import PADDING_LOGIT, padded_vocab, top_block, top_ids
 
 FLOAT, INT64, INT32, UINT8 = TensorProto.FLOAT, TensorProto.INT64, TensorProto.INT32, TensorProto.UINT8
@@ -120,8 +120,8 @@ def dequantize_blocks(q: Blocks) -> np.ndarray:
 
 
 class _Builder:
-    def __init__(self, w: CausalWeights, spec: LlmQuantize):
-        self.w, self.spec = w, spec
+    def __init__(self, w: CausalWeights, spec: LlmQuantize, layer_done: LayerDone):
+        self.w, self.spec, self.layer_done = w, spec, layer_done
         self.g = GraphBuilder("llm_decoder")
         self.vocab = padded_vocab(w.vocab_size)
         self._tables: dict[str, Blocks] = {}
@@ -386,6 +386,7 @@ class _Builder:
             if layer.post_ffn_norm is not None:
                 update = self.rms_norm(update, layer.post_ffn_norm, f"weights.layer{i}.post_ffn_norm")
             h = g.op("Add", h, update)
+            self.layer_done()
 
         # only each row's last real token is projected onto the vocabulary
         last = g.op("Unsqueeze", g.op("Cast", g.op("Sub", query_lengths, g.const(1, np.int32)), to=INT64), g.const([1]))
@@ -403,5 +404,5 @@ class _Builder:
         return g
 
 
-def build_causal_decoder(w: CausalWeights, spec: LlmQuantize) -> GraphBuilder:
-    return _Builder(w, spec).build()
+def build_causal_decoder(w: CausalWeights, spec: LlmQuantize, layer_done: LayerDone = nothing) -> GraphBuilder:
+    return _Builder(w, spec, layer_done).build()

@@ -18,6 +18,7 @@ from typing import Any
 import onnx
 from onnx import external_data_helper
 
+from ..cancel import CancelToken
 from ..engine.chat_tokenizer import check_chat_tokenizer
 from ..engine.families import OPTIONAL_TOKENIZER_FILES, Family, HfFolder
 from ..engine.families.causal_lm import CHAT_TEMPLATE, CausalLM
@@ -31,6 +32,7 @@ from ..engine.pack_format import (
     SHARED_DATA,
     file_digest,
 )
+from ..progress import ProgressCallback
 from .causal_graphs import DEFAULT_BLOCK_SIZE, LlmQuantize, build_causal_decoder
 from .errors import ExportError
 from .hf_weights import SUPPORTED_GENERATION_KEYS, detect_family, generation_defaults, load_model, model_weights
@@ -179,8 +181,13 @@ def export_pack(
     overwrite: bool = False,
     block_size: int = DEFAULT_BLOCK_SIZE,
     progress: StatusCallback | None = None,
+    cancel: CancelToken | None = None,
+    steps: ProgressCallback | None = None,
 ) -> Path:
-    """Write a complete pack to out_dir; the folder appears only once every file is written."""
+    """Write a complete pack to out_dir; the folder appears only once every file is written.
+
+    `progress` hears what the export is doing in words; `steps` (done, total) counts the layers converted;
+    `cancel` stops it between layers (Cancelled), leaving nothing behind."""
     say = progress or (lambda _msg: None)
     hf_dir, out_dir = Path(hf_dir), Path(out_dir)
     if out_dir.exists() and not overwrite:
@@ -207,7 +214,10 @@ def export_pack(
             hf_tokenizer=hf_tokenizer,
         )
         del model  # a decoder-only model's weights are now numpy arrays: one copy less in memory
-        _write_pack(family, weights, spec, manifest, tokenizer_dir, out_dir, simplify and not family.decoder_only, say)
+        layers = _LayerCounter(weights, steps, cancel)
+        _write_pack(
+            family, weights, spec, manifest, tokenizer_dir, out_dir, simplify and not family.decoder_only, say, layers
+        )
     say(f"pack written to {out_dir}")
     return out_dir
 
@@ -260,12 +270,38 @@ def tokenizer_files(family: Family, hf_dir: Path, scratch: Path, hf_tokenizer: C
     return folder
 
 
-def _graphs(weights: Seq2SeqWeights | CausalWeights, spec: QuantizeSpec | LlmQuantize) -> dict[str, onnx.ModelProto]:
+class _LayerCounter:
+    """The LayerDone of an export: counts the layers built for `steps` and stops at a cancel."""
+
+    def __init__(
+        self, weights: Seq2SeqWeights | CausalWeights, steps: ProgressCallback | None, cancel: CancelToken | None
+    ):
+        self.total = (
+            len(weights.layers)
+            if isinstance(weights, CausalWeights)
+            else len(weights.encoder_layers) + len(weights.decoder_layers)
+        )
+        self.done, self.steps, self.cancel = 0, steps, cancel
+
+    def __call__(self) -> None:
+        self.done += 1
+        if self.steps is not None:
+            self.steps(self.done, self.total)
+        if self.cancel is not None:
+            self.cancel.raise_if_cancelled()
+
+
+def _graphs(
+    weights: Seq2SeqWeights | CausalWeights, spec: QuantizeSpec | LlmQuantize, layer_done: _LayerCounter
+) -> dict[str, onnx.ModelProto]:
     if isinstance(weights, CausalWeights):
         assert isinstance(spec, LlmQuantize)
-        return {"decoder.onnx": build_causal_decoder(weights, spec).build()}
+        return {"decoder.onnx": build_causal_decoder(weights, spec, layer_done).build()}
     assert isinstance(spec, QuantizeSpec)
-    return {"encoder.onnx": build_encoder(weights, spec).build(), "decoder.onnx": build_decoder(weights, spec).build()}
+    return {
+        "encoder.onnx": build_encoder(weights, spec, layer_done).build(),
+        "decoder.onnx": build_decoder(weights, spec, layer_done).build(),
+    }
 
 
 def _write_pack(
@@ -277,10 +313,11 @@ def _write_pack(
     out_dir: Path,
     simplify: bool,
     say: StatusCallback,
+    layers: _LayerCounter,
 ) -> None:
     mode = manifest["quantization"]["mode"]
     say(f"building the {family.title} graphs" + (f" ({mode})" if mode != "none" else ""))
-    graphs = _graphs(weights, spec)
+    graphs = _graphs(weights, spec, layers)
     if simplify:
         say("simplifying the graphs")
         graphs = {k: _simplify(m) for k, m in graphs.items()}

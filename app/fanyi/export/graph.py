@@ -8,7 +8,7 @@ embedding matrix, and int8 weights quantized exactly the way the pack records.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, overload
 
@@ -45,6 +45,11 @@ def quantize_columns(weight: np.ndarray) -> QuantizedWeight:
 
 
 Shape = Sequence[str | int | None]  # a tensor's sizes: a number, a named dimension, or None
+LayerDone = Callable[[], None]  # called by a graph builder after each layer: the export's progress and cancel
+
+
+def nothing() -> None:
+    """A LayerDone for builds nobody watches."""
 
 
 @dataclass

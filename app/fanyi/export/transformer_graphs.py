@@ -52,7 +52,7 @@ from onnx import TensorProto, helper, numpy_helper
 from ..engine.families.weights import Attention, Layer, Linear, Norm, Seq2SeqWeights
 from ..engine.pack_format import INT8_SCALE_SUFFIX, INT8_WEIGHT_SUFFIX
 from ..engine.runner import MAX_TOP_IDS
-from .graph import MS_DOMAIN, GraphBuilder, Shape, quantize_columns
+from .graph import MS_DOMAIN, GraphBuilder, LayerDone, Shape, nothing, quantize_columns
 
 FLOAT, INT64, INT32, BOOL = TensorProto.FLOAT, TensorProto.INT64, TensorProto.INT32, TensorProto.BOOL
 TOP_BLOCK = 128  # the top-id search scans the logits in blocks of this many tokens
@@ -268,7 +268,7 @@ def _decoder_position(g: GraphBuilder, ids: str, position: str, w: Seq2SeqWeight
     return g.op("Gather", table, row, axis=0)
 
 
-def build_encoder(w: Seq2SeqWeights, spec: QuantizeSpec) -> GraphBuilder:
+def build_encoder(w: Seq2SeqWeights, spec: QuantizeSpec, layer_done: LayerDone = nothing) -> GraphBuilder:
     g = GraphBuilder("encoder")
     emb = _Embeddings(w, spec)
     ids = g.add_input("input_ids", INT64, ["batch", "src"])
@@ -290,6 +290,7 @@ def build_encoder(w: Seq2SeqWeights, spec: QuantizeSpec) -> GraphBuilder:
         ctx = g.merge_heads(g.attend(q, k, v, additive), w.d_model)
         h = _attention_out(g, h, ctx, f"{p}.self", att, layer.self_norm, w, spec)
         h = _ffn_block(g, h, p, layer, w, spec)
+        layer_done()
 
     h = _stack_output(g, h, "encoder", w.encoder_final_norm, w)
     h = g.add_output(h, "last_hidden_state", FLOAT, ["batch", "src", w.d_model])
@@ -304,7 +305,7 @@ def build_encoder(w: Seq2SeqWeights, spec: QuantizeSpec) -> GraphBuilder:
     return g
 
 
-def build_decoder(w: Seq2SeqWeights, spec: QuantizeSpec) -> GraphBuilder:
+def build_decoder(w: Seq2SeqWeights, spec: QuantizeSpec, layer_done: LayerDone = nothing) -> GraphBuilder:
     g = GraphBuilder("decoder_step")
     emb = _Embeddings(w, spec)
     ids = g.add_input("input_ids", INT64, ["batch", 1])
@@ -379,6 +380,7 @@ def build_decoder(w: Seq2SeqWeights, spec: QuantizeSpec) -> GraphBuilder:
         ctx = g.op("Reshape", ctx, g.const([-1, 1, w.d_model]))  # back to [rows, 1, D]
         h = _attention_out(g, h, ctx, f"{p}.cross", catt, cnorm, w, spec)
         h = _ffn_block(g, h, p, layer, w, spec)
+        layer_done()
 
     h = _stack_output(g, h, "decoder", w.decoder_final_norm, w)
     last = g.op("Squeeze", h, g.const([1]))  # [B, D]
