@@ -204,15 +204,16 @@ def test_export_refuses_other_architectures(tmp_path, tiny_hf_many):
     assert not (tmp_path / "out").exists()
 
 
-def test_a_folder_without_tokenizer_json_gets_one_at_export(tmp_path, tiny_hf_many):
+def test_a_folder_without_tokenizer_json_is_refused_in_one_line_saying_how_to_make_one(tmp_path, tiny_hf_many):
     import shutil
 
     folder = tmp_path / "nllb-slow-only"
     shutil.copytree(tiny_hf_many("nllb"), folder)
     (folder / "tokenizer.json").unlink()
-    pack = export_pack(folder, tmp_path / "pack")
-    assert (pack / "tokenizer.json").is_file()
-    assert Translator.open(pack, threads=1).translate("Hello.", DecodeOptions(source="eng_Latn"))
+    with pytest.raises(ExportError, match="tokenizer.json is missing") as err:
+        export_pack(folder, tmp_path / "pack")
+    assert "save_pretrained" in str(err.value) and "\n" not in str(err.value)
+    assert not (tmp_path / "pack").exists()
 
 
 @pytest.mark.parametrize("family", FAMILIES)

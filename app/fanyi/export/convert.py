@@ -7,7 +7,6 @@ their chat template; the manifest names the family and lists the languages in th
 
 from __future__ import annotations
 
-import functools
 import json
 import shutil
 import tempfile
@@ -35,7 +34,9 @@ from ..engine.pack_format import (
 from ..progress import ProgressCallback
 from .causal_graphs import DEFAULT_BLOCK_SIZE, LlmQuantize, build_causal_decoder
 from .errors import ExportError
-from .hf_weights import SUPPORTED_GENERATION_KEYS, detect_family, generation_defaults, load_model, model_weights
+from .generation import SUPPORTED_GENERATION_KEYS, generation_defaults
+from .hf_weights import detect_family, model_weights
+from .tokenizer_info import HfTokenizer
 from .transformer_graphs import QuantizeSpec, build_decoder, build_encoder
 
 StatusCallback = Callable[[str], None]  # a line for the user about what the export is doing
@@ -127,23 +128,24 @@ def _quantization(spec: QuantizeSpec | LlmQuantize) -> dict[str, Any]:
 
 def build_manifest(
     folder: HfFolder,
-    model: Any,
+    config: Any,
+    weights: Seq2SeqWeights | CausalWeights,
     spec: QuantizeSpec | LlmQuantize,
     *,
     name: str,
     model_id: str | None,
     revision: str | None,
     family: Family,
-    hf_tokenizer: Callable[[], Any],
+    tokenizer: HfTokenizer,
 ) -> dict[str, Any]:
-    gen = generation_defaults(folder.path, family)
-    languages = family.manifest_languages(folder, hf_tokenizer, gen)
+    gen = generation_defaults(folder.path, family, folder.config)
+    languages = family.manifest_languages(folder, lambda: tokenizer, gen)
     unk = languages.pop("unk")
     manifest = {
         "format_version": FORMAT_VERSION,
         "name": name,
         "source_model": {"id": model_id, "revision": revision},
-        "architecture": {"type": family.name, **family.manifest_architecture(model)},
+        "architecture": {"type": family.name, **family.manifest_architecture(config, weights)},
         "tokenizer": "tokenizers"
         if "tokenizer.json" in family.tokenizer_files
         else "marian"
@@ -164,7 +166,7 @@ def build_manifest(
         "files": {},
     }
     if isinstance(family, CausalLM):
-        manifest["prompt"] = family.manifest_prompt(hf_tokenizer())
+        manifest["prompt"] = family.manifest_prompt(tokenizer)
     return manifest
 
 
@@ -194,80 +196,61 @@ def export_pack(
         raise ExportError(f"{out_dir} already exists; choose another folder or remove it")
     family, folder = detect_family(hf_dir)
     spec = quantize_spec(quantize, embeddings, decoder_only=family.decoder_only, block_size=block_size)
+    config = family.model_config(folder)
 
     out_dir.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix=f".{out_dir.name}.tokenizer.", dir=out_dir.parent) as tok_tmp:
-        say(f"reading the {family.title} tokenizer")
-        hf_tokenizer = _hf_tokenizer_loader(family, hf_dir)
-        tokenizer_dir = tokenizer_files(family, hf_dir, Path(tok_tmp), hf_tokenizer)
-        say(f"loading the PyTorch model ({family.title})")
-        model = load_model(hf_dir, family)
-        weights = model_weights(family, model)
-        manifest = build_manifest(
-            folder,
-            model,
-            spec,
-            name=name or hf_dir.name,
-            model_id=model_id,
-            revision=revision,
-            family=family,
-            hf_tokenizer=hf_tokenizer,
-        )
-        del model  # a decoder-only model's weights are now numpy arrays: one copy less in memory
-        layers = _LayerCounter(weights, steps, cancel)
-        _write_pack(
-            family, weights, spec, manifest, tokenizer_dir, out_dir, simplify and not family.decoder_only, say, layers
-        )
+    say(f"reading the {family.title} tokenizer")
+    tokenizer = HfTokenizer(hf_dir, family.hf_tokenizer_class)
+    tokenizer_dir = tokenizer_files(family, hf_dir, tokenizer)
+    say(f"reading the {family.title} weights")
+    weights = model_weights(family, config, hf_dir)
+    manifest = build_manifest(
+        folder,
+        config,
+        weights,
+        spec,
+        name=name or hf_dir.name,
+        model_id=model_id,
+        revision=revision,
+        family=family,
+        tokenizer=tokenizer,
+    )
+    layers = _LayerCounter(weights, steps, cancel)
+    _write_pack(
+        family, weights, spec, manifest, tokenizer_dir, out_dir, simplify and not family.decoder_only, say, layers
+    )
     say(f"pack written to {out_dir}")
     return out_dir
 
 
-def _hf_tokenizer_loader(family: Family, hf_dir: Path) -> Callable[[], Any]:
-    """The folder's transformers tokenizer, loaded when a family's manifest needs it (once)."""
-
-    @functools.cache
-    def load() -> Any:
-        from transformers import AutoTokenizer
-
-        try:
-            return AutoTokenizer.from_pretrained(hf_dir)
-        except (OSError, ValueError) as exc:
-            raise ExportError(f"{hf_dir}: the {family.title} tokenizer cannot be read ({exc})") from None
-
-    return load
-
-
-def tokenizer_files(family: Family, hf_dir: Path, scratch: Path, hf_tokenizer: Callable[[], Any]) -> Path:
-    """A folder with the family's tokenizer files: hf_dir itself, or `scratch` where tokenizer.json had
-    to be made from the slow tokenizer's SentencePiece model or the chat template written out of
-    tokenizer_config.json (export time has transformers)."""
-    folder = hf_dir
-    if "tokenizer.json" in family.tokenizer_files and not (hf_dir / "tokenizer.json").is_file():
-        try:
-            hf_tokenizer().save_pretrained(scratch)
-        except (OSError, ValueError) as exc:
-            raise ExportError(f"{hf_dir}: the {family.title} tokenizer cannot be read ({exc})") from None
-        folder = scratch
+def tokenizer_files(family: Family, hf_dir: Path, tokenizer: HfTokenizer) -> dict[str, bytes]:
+    """The family's tokenizer files for the pack, by name: the folder's own, and a decoder-only model's chat
+    template written out of tokenizer_config.json where the folder has no chat_template.jinja."""
+    files: dict[str, bytes] = {}
     if family.decoder_only:
-        template = hf_tokenizer().chat_template
+        template = tokenizer.chat_template
         if not isinstance(template, str) or not template.strip():
             raise ExportError(f"{hf_dir}: the tokenizer has no chat template; {family.title} packs prompt through it")
-        for filename in family.tokenizer_files + OPTIONAL_TOKENIZER_FILES:
-            if filename != CHAT_TEMPLATE and (folder / filename).is_file() and folder != scratch:
-                shutil.copy2(folder / filename, scratch / filename)
-        (scratch / CHAT_TEMPLATE).write_text(template, encoding="utf-8")
-        folder = scratch
-    missing = [f for f in family.tokenizer_files if not (folder / f).is_file()]
+        files[CHAT_TEMPLATE] = template.encode("utf-8")
+    for filename in family.tokenizer_files + OPTIONAL_TOKENIZER_FILES:
+        if filename not in files and (hf_dir / filename).is_file():
+            files[filename] = (hf_dir / filename).read_bytes()
+    missing = [f for f in family.tokenizer_files if f not in files]
+    if missing == ["tokenizer.json"]:  # transformers makes it from the slow tokenizer's files; Fanyi does not
+        raise ExportError(
+            f"{hf_dir / missing[0]} is missing: the {family.title} packs read the fast tokenizer's file; write it "
+            "with transformers (AutoTokenizer.from_pretrained(folder).save_pretrained(folder)) and export again"
+        )
     if missing:
         raise ExportError(f"{hf_dir / missing[0]} is missing: the {family.title} tokenizer needs it")
     try:  # the runtime must be able to stream its decoding exactly: refuse now, not at run time
         if family.decoder_only:
-            check_chat_tokenizer(folder / "tokenizer.json")
+            check_chat_tokenizer(hf_dir / "tokenizer.json")
         elif family.tokenizer_files == ("tokenizer.json",):
-            JsonTokenizer(folder / "tokenizer.json", {})
+            JsonTokenizer(hf_dir / "tokenizer.json", {})
     except ValueError as exc:
         raise ExportError(f"{hf_dir}: {exc}") from None
-    return folder
+    return files
 
 
 class _LayerCounter:
@@ -309,7 +292,7 @@ def _write_pack(
     weights: Seq2SeqWeights | CausalWeights,
     spec: QuantizeSpec | LlmQuantize,
     manifest: dict[str, Any],
-    tokenizer_dir: Path,
+    tokenizer_files: dict[str, bytes],
     out_dir: Path,
     simplify: bool,
     say: StatusCallback,
@@ -326,9 +309,8 @@ def _write_pack(
     try:
         say("writing the pack")
         manifest["external_tensors"] = _write_graphs(graphs, staging)
-        for filename in family.tokenizer_files + OPTIONAL_TOKENIZER_FILES:
-            if (tokenizer_dir / filename).is_file():
-                shutil.copy2(tokenizer_dir / filename, staging / filename)
+        for filename, data in tokenizer_files.items():
+            (staging / filename).write_bytes(data)
         manifest["files"] = {p.name: file_digest(p) for p in sorted(staging.iterdir()) if p.is_file()}
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         if out_dir.exists():

@@ -1,7 +1,10 @@
-"""Read a Hugging Face model folder into its family, numpy weights and generation settings (build time: torch).
+"""Read a Hugging Face model folder into its family, numpy weights and generation settings, without torch.
 
 Which family a folder holds is the registry's answer (fanyi.engine.families); anything else is
-refused with a message naming its architecture.
+refused with a message naming its architecture. The configuration is config.json over the defaults
+of transformers' configuration class; the weights come from the safetensors files by their names
+(checkpoint.py); the tables a model computes rather than stores (sinusoidal positions, rotary cos/sin)
+are computed here (tables.py); generation settings are generation_config.json (generation.py).
 """
 
 from __future__ import annotations
@@ -9,39 +12,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ..engine.families import ExportRefused, Family, HfFolder, family_for_folder
 from ..engine.families.causal_lm import CausalLM
 from ..engine.families.seq2seq import EncoderDecoder
-from ..engine.families.weights import CausalWeights, Rotary, Seq2SeqWeights
+from ..engine.families.weights import CausalWeights, RopeSpec, Rotary, Seq2SeqWeights
+from . import tables
+from .checkpoint import Checkpoint
 from .errors import ExportError
-
-# generation_config fields the runtime implements; anything else set to a non-default value is refused
-SUPPORTED_GENERATION_KEYS = (
-    "num_beams",
-    "max_length",
-    "max_new_tokens",
-    "min_length",
-    "length_penalty",
-    "early_stopping",
-    "no_repeat_ngram_size",
-    "repetition_penalty",
-    "bad_words_ids",
-    "forced_eos_token_id",
-    "renormalize_logits",
-)
-# what a chat model's generation_config sets for sampling, which a decoder-only pack leaves out: its
-# translations are greedy, exactly generate(do_sample=False) (a sampling setting may come later)
-SAMPLING_KEYS = ("do_sample", "temperature", "top_k", "top_p", "min_p", "typical_p", "repetition_penalty")
-IDS = (
-    "bos_token_id",
-    "eos_token_id",
-    "pad_token_id",
-    "decoder_start_token_id",
-    "transformers_version",
-    "forced_bos_token_id",
-    "_from_model_config",
-)
-DECODER_ONLY_MAX_NEW_TOKENS = 512  # a paragraph's translation; the positions left after the prompt bound it too
 
 
 def detect_family(hf_dir: Path) -> tuple[Family, HfFolder]:
@@ -56,95 +35,56 @@ def detect_family(hf_dir: Path) -> tuple[Family, HfFolder]:
 
 
 def model_class(family: Family, folder: HfFolder) -> str:
-    """The transformers class of the folder: its own architecture where the family exports it (Gemma 3 takes
-    Gemma3ForCausalLM and Gemma3ForConditionalGeneration), else the family's."""
+    """The transformers class of the folder (for validating against it): its own architecture where the family
+    exports it (Gemma 3 takes Gemma3ForCausalLM and Gemma3ForConditionalGeneration), else the family's."""
     return folder.architecture if folder.architecture in family.architectures else family.model_class
 
 
-def load_model(hf_dir: Path, family: Family) -> Any:
-    """The model in its checkpoint's own dtype: a bfloat16 LLM stays half the size of a float32 copy while its
-    weights are read one by one into float32 arrays (seq2seq.array)."""
-    import transformers
-
-    name = model_class(family, HfFolder.read(hf_dir))
-    model = getattr(transformers, name).from_pretrained(hf_dir, dtype="auto")
-    model.eval()
-    return model
-
-
-def rotary_tables(family: CausalLM, model: Any) -> dict[str, Rotary]:
-    """Each rotary embedding's cos and sin at every position, as the model itself computes them (its
-    scaling included), so the pack's tables are the model's exact values."""
-    import torch
-
-    config = model.get_decoder().config
-    positions = family.table_positions(config)
-    half = family.head_dim(config) // 2
-    tables = {}
-    with torch.no_grad():
-        for key, module in family.rotary_modules(model).items():
-            ids = torch.arange(positions)[None, :]
-            cos, sin = module(torch.zeros(1, dtype=torch.float32), ids)
-            tables[key] = Rotary(cos[0, :, :half].numpy().copy(), sin[0, :, :half].numpy().copy())
-    return tables
+def rotary_tables(specs: dict[str, RopeSpec], positions: int) -> dict[str, Rotary]:
+    """Each rotary embedding's cos and sin at every position, as the model computes them in float32."""
+    out = {}
+    for key, spec in specs.items():
+        base = spec.theta
+        if spec.alpha:  # HunYuan's NTK alpha: theta · alpha^(dim/(dim−2)) in float64, the power correctly rounded
+            base = spec.theta * float(tables.exact_power(spec.alpha, spec.dim / (spec.dim - 2)))
+        cos, sin = tables.rotary_table(tables.inverse_frequencies(base, spec.dim, spec.factor), positions)
+        out[key] = Rotary(cos, sin)
+    return out
 
 
-def model_weights(family: Family, model: Any) -> Seq2SeqWeights | CausalWeights:
+def position_tables(family: EncoderDecoder, config: Any, tensors: Checkpoint) -> tuple[np.ndarray, np.ndarray]:
+    """The encoder's and decoder's position tables: stored in the checkpoint (mBART's learned ones, and MarianMT's
+    where it saved them, which transformers then loads), else computed as the model computes them."""
+    rows = family.position_rows(config)
+
+    def table(side: str) -> np.ndarray:
+        name = f"model.{side}.embed_positions.weight"
+        if family.positions != "fairseq" and tensors.has(name):
+            stored = tensors.array(name)
+            if stored.shape != (rows, config.d_model):
+                raise ExportError(f"{name} has the shape {list(stored.shape)}, the configuration says {rows} rows")
+            return stored
+        if family.positions == "sinusoidal":
+            return tables.marian_positions(rows, config.d_model)
+        if family.positions == "fairseq":
+            return tables.fairseq_positions(rows, config.d_model, family.pad_position(config))
+        raise ExportError(f"the checkpoint has no {name}")
+
+    encoder = table("encoder")
+    decoder = table("decoder")
+    if np.array_equal(encoder, decoder):
+        decoder = encoder  # one array: the pack stores equal tables once either way
+    return encoder, decoder
+
+
+def model_weights(family: Family, config: Any, hf_dir: Path) -> Seq2SeqWeights | CausalWeights:
+    """The model's weights as the graph builders take them."""
+    tensors = Checkpoint.open(hf_dir)
     try:
         if isinstance(family, CausalLM):
-            return family.weights(model, rotary_tables(family, model))
+            rotary = rotary_tables(family.rotary_specs(config), family.table_positions(config))
+            return family.weights(tensors, config, rotary)
         assert isinstance(family, EncoderDecoder)
-        return family.weights(model)
+        return family.weights(tensors, config, position_tables(family, config, tensors))
     except ValueError as exc:
         raise ExportError(str(exc)) from None
-
-
-def generation_defaults(hf_dir: Path, family: Family) -> dict[str, Any]:
-    """Generation settings exactly as `generate()` would use them: generation_config.json, else config.json.
-
-    forced_bos_token_id is how mBART-50, M2M100 and NLLB choose the target language; the runtime
-    sets it per request, so a default in the folder is only kept as the default target language.
-    A decoder-only model's sampling settings are left out: its packs decode greedily.
-    """
-    from transformers import GenerationConfig
-
-    try:
-        gen = GenerationConfig.from_pretrained(hf_dir)
-    except OSError:
-        from transformers import AutoConfig
-
-        gen = GenerationConfig.from_model_config(AutoConfig.from_pretrained(hf_dir))
-    defaults = GenerationConfig()
-    ignored = IDS + (SAMPLING_KEYS if family.decoder_only else ())
-    if gen.do_sample and not family.decoder_only:
-        raise ExportError(
-            "the model's generation config samples (do_sample=True); Fanyi decodes greedily or by beam search"
-        )
-    for key, value in gen.to_diff_dict().items():
-        if key in ignored or key in SUPPORTED_GENERATION_KEYS:
-            continue
-        if getattr(defaults, key, None) != value and value is not None:
-            raise ExportError(f"generation setting {key}={value!r} is not supported by the Fanyi runtime")
-    eos = gen.eos_token_id
-    eos_ids = [eos] if isinstance(eos, int) else list(eos or [])
-    out: dict[str, Any] = {key: getattr(gen, key) for key in SUPPORTED_GENERATION_KEYS}
-    start = gen.decoder_start_token_id
-    if family.decoder_only:
-        # greedy, generate(do_sample=False); decoder_start only stands for the prompt in the search
-        out.update(
-            num_beams=1,
-            repetition_penalty=None,
-            max_length=None,
-            max_new_tokens=gen.max_new_tokens or DECODER_ONLY_MAX_NEW_TOKENS,
-        )
-        start = gen.bos_token_id if gen.bos_token_id is not None else (eos_ids or [None])[0]
-    pad = gen.pad_token_id
-    if pad is None and family.decoder_only and eos_ids:
-        pad = eos_ids[0]  # what generate() pads with then; a decoder-only pack pads only its prompt chunks
-    if not eos_ids or pad is None or start is None:
-        raise ExportError("the model must define eos_token_id, pad_token_id and decoder_start_token_id")
-    out["eos_token_ids"] = eos_ids
-    out["pad_token_id"] = pad
-    out["decoder_start_token_id"] = start
-    out["forced_bos_token_id"] = gen.forced_bos_token_id
-    return out

@@ -6,8 +6,9 @@ what differs from its base (weights mapping, positions, tokenizer, language choi
 exporter, ModelPack, the runner and the Translator ask the family and never compare its name.
 
 Families are registered by the Hugging Face architecture they export (config.json "architectures")
-and by the name a pack's manifest gives them (``architecture.type``). Export-time methods take
-what transformers loaded (the model, its tokenizer) as arguments: nothing here imports torch.
+and by the name a pack's manifest gives them (``architecture.type``). Export-time methods take the
+folder's configuration (config.json over the defaults of transformers' configuration class) and its
+tensors by name (fanyi.export reads them from safetensors): nothing here imports torch or transformers.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ... import limits
@@ -87,13 +89,17 @@ class Family:
     title: ClassVar[str]  # for messages: "MarianMT", "Qwen3"
     architectures: ClassVar[tuple[str, ...]]  # config.json "architectures" this family exports
     model_types: ClassVar[tuple[str, ...]]  # config.json "model_type", for folders that name no architecture
-    model_class: ClassVar[str]  # the transformers class the exporter loads
+    model_class: ClassVar[str]  # the transformers class that validates a pack (fanyi validate)
+    hf_tokenizer_class: ClassVar[str]  # transformers' tokenizer class where tokenizer_config.json names none
     tokenizer_files: ClassVar[tuple[str, ...]]  # required in the pack
     graphs: ClassVar[tuple[str, ...]]  # the ONNX graphs a pack of this family holds
     architecture_fields: ClassVar[dict[str, Any]]  # the manifest's architecture record (schema checks)
     many_to_many: ClassVar[bool] = False  # languages listed in the manifest, chosen per request
     decoder_only: ClassVar[bool] = False  # one graph for the prompt and each step (the LLMs), greedy only
     batch_size: ClassVar[int] = 16  # parts decoded together by translate_results (sorted by length)
+    # what transformers' configuration class of the architecture assumes for the config.json keys the export
+    # reads, where a config.json leaves them out (a saved config.json omits values equal to these)
+    config_defaults: ClassVar[dict[str, Any]] = {}
 
     # --- export: which folders, and what the manifest records ----------------------------------
     def claims(self, folder: HfFolder) -> bool:
@@ -108,7 +114,11 @@ class Family:
         """ExportRefused when the folder lacks what the export needs."""
         raise NotImplementedError
 
-    def manifest_architecture(self, model: Any) -> dict[str, Any]:
+    def model_config(self, folder: HfFolder) -> SimpleNamespace:
+        """The configuration the model is built from: config.json over config_defaults, read as attributes."""
+        return SimpleNamespace(**{**self.config_defaults, **folder.config})
+
+    def manifest_architecture(self, config: Any, weights: Any) -> dict[str, Any]:
         raise NotImplementedError
 
     def manifest_languages(

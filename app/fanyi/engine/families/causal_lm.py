@@ -39,8 +39,7 @@ from .base import (
     clean_up_spaces,
     informative,
 )
-from .seq2seq import array, linear
-from .weights import CausalWeights, DecoderBlock, Rotary
+from .weights import CausalWeights, DecoderBlock, RopeSpec, Rotary, Tensors, read_linear
 
 if TYPE_CHECKING:
     from ..options import DecodeOptions
@@ -55,7 +54,7 @@ PARAGRAPH_TOKENS = 640
 # a 128k-position table would weigh 64 MB
 MAX_TABLE_POSITIONS = 8192
 # config.json values the graphs implement; anything else set is refused by name (check_config)
-ROPE_TYPES = ("default", "linear", "dynamic", "yarn", "llama3")
+ROPE_TYPES = ("default", "linear", "dynamic")
 
 
 class CausalLM(Family):
@@ -97,57 +96,80 @@ class CausalLM(Family):
             raise ExportRefused(
                 f"{folder.path / 'tokenizer.json'} is missing: {self.title} packs need the fast tokenizer's file"
             )
-        self.check_config(folder.config)
+        self.check_config(self.model_config(folder))
 
-    def check_config(self, config: dict[str, Any]) -> None:
+    def check_config(self, config: Any) -> None:
         """Refuse, in one line, an option of config.json the graphs do not implement."""
-        rope = config.get("rope_scaling") or {}
+        rope = config.rope_scaling or {}
         kind = rope.get("rope_type", rope.get("type", "default")) if isinstance(rope, dict) else "default"
         if kind not in ROPE_TYPES:
             raise ExportRefused(f"rope_scaling type {kind!r} is not supported (supported: {', '.join(ROPE_TYPES)})")
-        act = config.get(self.activation_key, self.config_activation)
+        if getattr(config, "partial_rotary_factor", 1.0) != 1.0:
+            raise ExportRefused("partial_rotary_factor is not supported: the graphs rotate whole heads")
+        act = getattr(config, self.activation_key, self.config_activation)
         if act != self.config_activation:
             raise ExportRefused(
                 f"{self.activation_key} {act!r} is not supported for {self.title} (expected {self.config_activation!r})"
             )
 
-    def rotary_modules(self, model: Any) -> dict[str, Any]:
-        """The model's rotary embedding modules, by the key DecoderBlock.rotary names; the exporter runs them
-        to take their exact cos and sin tables."""
-        return {"global": model.get_decoder().rotary_emb}
+    def rope_kind(self, config: Any) -> str:
+        rope = config.rope_scaling or {}
+        return str(rope.get("rope_type", rope.get("type", "default")))
+
+    def rotary_specs(self, config: Any) -> dict[str, RopeSpec]:
+        """Each rotary embedding of the model by the key DecoderBlock.rotary names. A "dynamic" rope is the
+        default one at every position up to max_position_embeddings, and the tables stop there."""
+        factor = float(config.rope_scaling["factor"]) if self.rope_kind(config) == "linear" else 1.0
+        return {"global": RopeSpec(float(config.rope_theta), self.head_dim(config), factor)}
 
     def table_positions(self, config: Any) -> int:
         return min(int(config.max_position_embeddings), MAX_TABLE_POSITIONS)
 
     # --- export: weights ----------------------------------------------------------------------------
-    def norm(self, module: Any) -> np.ndarray:
-        """An RMSNorm's multiplier as applied (Gemma overrides: 1 + w)."""
-        return array(module.weight)
+    def decoder_prefix(self, tensors: Tensors) -> str:
+        """Where the decoder's tensors are in the checkpoint."""
+        return "model."
 
-    def block(self, layer: Any, index: int, config: Any) -> DecoderBlock:
-        att, mlp = layer.self_attn, layer.mlp
-        q_norm, k_norm = (getattr(att, name) for name in self.qk_norm_modules)
+    def head_names(self, tensors: Tensors) -> tuple[str, ...]:
+        """Where an untied output matrix may be."""
+        return ("lm_head.weight",)
+
+    def norm(self, tensors: Tensors, name: str) -> np.ndarray:
+        """An RMSNorm's multiplier as applied (Gemma overrides: 1 + w)."""
+        return tensors.array(f"{name}.weight")
+
+    def block(self, tensors: Tensors, prefix: str, index: int, config: Any) -> DecoderBlock:
+        att, mlp = f"{prefix}self_attn.", f"{prefix}mlp."
+        q_norm, k_norm = self.qk_norm_modules
         return DecoderBlock(
-            input_norm=self.norm(layer.input_layernorm),
-            q=linear(att.q_proj),
-            k=linear(att.k_proj),
-            v=linear(att.v_proj),
-            o=linear(att.o_proj),
-            pre_ffn_norm=self.norm(getattr(layer, self.pre_ffn_norm_module)),
-            gate=linear(mlp.gate_proj),
-            up=linear(mlp.up_proj),
-            down=linear(mlp.down_proj),
+            input_norm=self.norm(tensors, f"{prefix}input_layernorm"),
+            q=read_linear(tensors, f"{att}q_proj"),
+            k=read_linear(tensors, f"{att}k_proj"),
+            v=read_linear(tensors, f"{att}v_proj"),
+            o=read_linear(tensors, f"{att}o_proj"),
+            pre_ffn_norm=self.norm(tensors, f"{prefix}{self.pre_ffn_norm_module}"),
+            gate=read_linear(tensors, f"{mlp}gate_proj"),
+            up=read_linear(tensors, f"{mlp}up_proj"),
+            down=read_linear(tensors, f"{mlp}down_proj"),
             rotary="global",
-            q_norm=self.norm(q_norm),
-            k_norm=self.norm(k_norm),
+            q_norm=self.norm(tensors, f"{att}{q_norm}"),
+            k_norm=self.norm(tensors, f"{att}{k_norm}"),
         )
 
-    def weights(self, model: Any, rotary: dict[str, Rotary]) -> CausalWeights:
-        decoder = model.get_decoder()  # the model itself, or a multimodal checkpoint's language model
-        cfg = decoder.config
-        embedding = array(decoder.embed_tokens.weight)
-        head = model.get_output_embeddings().weight
-        lm_head = embedding if head.data_ptr() == decoder.embed_tokens.weight.data_ptr() else array(head)
+    def tied(self, config: Any) -> bool:
+        return bool(config.tie_word_embeddings)
+
+    def weights(self, tensors: Tensors, config: Any, rotary: dict[str, Rotary]) -> CausalWeights:
+        cfg = config
+        prefix = self.decoder_prefix(tensors)
+        embedding = tensors.array(f"{prefix}embed_tokens.weight")
+        if self.tied(cfg):  # transformers ties the output matrix to the embedding: a stored lm_head is not read
+            lm_head = embedding
+        else:
+            heads = [name for name in self.head_names(tensors) if tensors.has(name)]
+            if not heads:
+                raise ValueError(f"the checkpoint has no {self.head_names(tensors)[0]} and its config does not tie it")
+            lm_head = tensors.array(heads[0])
         return CausalWeights(
             hidden_size=cfg.hidden_size,
             heads=cfg.num_attention_heads,
@@ -157,11 +179,11 @@ class CausalLM(Family):
             rms_eps=float(cfg.rms_norm_eps),
             embedding=embedding,
             lm_head=lm_head,
-            final_norm=self.norm(decoder.norm),
-            layers=[self.block(layer, i, cfg) for i, layer in enumerate(decoder.layers)],
+            final_norm=self.norm(tensors, f"{prefix}norm"),
+            layers=[self.block(tensors, f"{prefix}layers.{i}.", i, cfg) for i in range(cfg.num_hidden_layers)],
             rotary=rotary,
             attention_scale=self.attention_scale(cfg),
-            **self.extras(model),
+            **self.extras(cfg),
         )
 
     def head_dim(self, config: Any) -> int:
@@ -170,14 +192,13 @@ class CausalLM(Family):
     def attention_scale(self, config: Any) -> float:
         return float(float(self.head_dim(config)) ** -0.5)
 
-    def extras(self, model: Any) -> dict[str, Any]:
+    def extras(self, config: Any) -> dict[str, Any]:
         """CausalWeights fields beyond the common ones (embedding scale, soft-capping, norm order)."""
         return {}
 
     # --- export: the manifest ----------------------------------------------------------------------
-    def manifest_architecture(self, model: Any) -> dict[str, Any]:
-        cfg = model.get_decoder().config
-        rope = getattr(cfg, "rope_scaling", None) or {}
+    def manifest_architecture(self, config: Any, weights: Any) -> dict[str, Any]:
+        cfg = config
         return {
             "hidden_size": cfg.hidden_size,
             "layers": cfg.num_hidden_layers,
@@ -185,11 +206,11 @@ class CausalLM(Family):
             "kv_heads": cfg.num_key_value_heads,
             "head_dim": self.head_dim(cfg),
             "ffn_dim": cfg.intermediate_size,
-            "vocab_size": int(model.get_output_embeddings().weight.shape[0]),
+            "vocab_size": int(weights.lm_head.shape[0]),
             "max_positions": self.table_positions(cfg),
             "activation": self.activation,
             "sliding_window": self.sliding_window(cfg),
-            "rope": str(rope.get("rope_type", rope.get("type", "default"))),
+            "rope": self.rope_kind(cfg),
         }
 
     def sliding_window(self, config: Any) -> int | None:

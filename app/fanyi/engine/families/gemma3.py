@@ -8,16 +8,17 @@ language codes) and writes the instruction itself; other Gemma 3 templates get t
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, ClassVar
 
 import numpy as np
 
-from .base import ExportRefused, register
+from .base import ExportRefused, HfFolder, register
 from .causal_lm import CausalLM
 from .qwen3 import ASK, LANGUAGES
-from .seq2seq import array
-from .weights import DecoderBlock
+from .weights import DecoderBlock, RopeSpec, Tensors
 
 
 @register
@@ -28,6 +29,24 @@ class Gemma3(CausalLM):
     architectures = ("Gemma3ForCausalLM", "Gemma3ForConditionalGeneration")
     model_types = ("gemma3_text", "gemma3")
     model_class = "Gemma3ForCausalLM"
+    hf_tokenizer_class = "GemmaTokenizer"
+    config_defaults: ClassVar[dict[str, Any]] = {  # Gemma3TextConfig's
+        "head_dim": 256,
+        "rms_norm_eps": 1e-6,
+        "rope_theta": 1_000_000.0,
+        "rope_scaling": None,
+        "rope_local_base_freq": 10_000.0,
+        "tie_word_embeddings": True,
+        "hidden_activation": "gelu_pytorch_tanh",
+        "attention_bias": False,
+        "query_pre_attn_scalar": 256,
+        "sliding_window": 4096,
+        "layer_types": None,
+        "attn_logit_softcapping": None,
+        "final_logit_softcapping": None,
+        "use_bidirectional_attention": False,
+        "max_position_embeddings": 131_072,
+    }
     languages = LANGUAGES
     instructions = {"default": (ASK + "\n\n{text}", "en")}
     activation = "gelu_tanh"
@@ -36,26 +55,53 @@ class Gemma3(CausalLM):
     strip_think = False
     pre_ffn_norm_module = "pre_feedforward_layernorm"  # its post_attention_layernorm closes the attention
 
-    def check_config(self, config: dict[str, Any]) -> None:
-        config = config.get("text_config") or config  # a multimodal checkpoint's language model
+    def model_config(self, folder: HfFolder) -> SimpleNamespace:
+        """Gemma3TextConfig: a multimodal checkpoint's text_config (the output matrix tied as its outer
+        configuration says), its layer types derived from the older sliding_window_pattern where not listed."""
+        values = folder.config
+        text = values.get("text_config")
+        if isinstance(text, dict):
+            values = {**text, "tie_word_embeddings": values.get("tie_word_embeddings", text.get("tie_word_embeddings"))}
+            values = {k: v for k, v in values.items() if v is not None or k != "tie_word_embeddings"}
+        config = SimpleNamespace(**{**self.config_defaults, **values})
+        if config.layer_types is None:
+            pattern = int(values.get("sliding_window_pattern", 6))
+            config.layer_types = [
+                "sliding_attention" if (i + 1) % pattern else "full_attention" for i in range(config.num_hidden_layers)
+            ]
+        return config
+
+    def check_config(self, config: Any) -> None:
         super().check_config(config)
-        if config.get("use_bidirectional_attention"):
+        if config.use_bidirectional_attention:
             raise ExportRefused("use_bidirectional_attention=true is not supported for Gemma 3 (an embedding model's)")
 
-    def norm(self, module: Any) -> np.ndarray:
-        return (1.0 + array(module.weight)).astype(np.float32)
+    def decoder_prefix(self, tensors: Tensors) -> str:
+        # a multimodal checkpoint's language model, as transformers 4.5x saves it and as newer versions do
+        for prefix in ("model.", "language_model.model.", "model.language_model."):
+            if tensors.has(f"{prefix}embed_tokens.weight"):
+                return prefix
+        raise ValueError("the checkpoint has no Gemma 3 language model (embed_tokens.weight)")
 
-    def rotary_modules(self, model: Any) -> dict[str, Any]:
-        decoder = model.get_decoder()
-        return {"global": decoder.rotary_emb, "local": decoder.rotary_emb_local}
+    def head_names(self, tensors: Tensors) -> tuple[str, ...]:
+        return ("lm_head.weight", "language_model.lm_head.weight")
 
-    def block(self, layer: Any, index: int, config: Any) -> DecoderBlock:
+    def norm(self, tensors: Tensors, name: str) -> np.ndarray:
+        return (1.0 + tensors.array(f"{name}.weight")).astype(np.float32)
+
+    def rotary_specs(self, config: Any) -> dict[str, RopeSpec]:
+        # the local layers' rotary embedding: rope_local_base_freq, never scaled
+        specs = super().rotary_specs(config)
+        specs["local"] = RopeSpec(float(config.rope_local_base_freq), self.head_dim(config))
+        return specs
+
+    def block(self, tensors: Tensors, prefix: str, index: int, config: Any) -> DecoderBlock:
         sliding = config.layer_types[index] == "sliding_attention"
         return replace(
-            super().block(layer, index, config),
+            super().block(tensors, prefix, index, config),
             rotary="local" if sliding else "global",
-            post_attention_norm=self.norm(layer.post_attention_layernorm),
-            post_ffn_norm=self.norm(layer.post_feedforward_layernorm),
+            post_attention_norm=self.norm(tensors, f"{prefix}post_attention_layernorm"),
+            post_ffn_norm=self.norm(tensors, f"{prefix}post_feedforward_layernorm"),
             sliding_window=int(config.sliding_window) if sliding else None,
         )
 
@@ -65,13 +111,13 @@ class Gemma3(CausalLM):
     def sliding_window(self, config: Any) -> int | None:
         return int(config.sliding_window) if "sliding_attention" in config.layer_types else None
 
-    def extras(self, model: Any) -> dict[str, Any]:
-        decoder = model.get_decoder()
-        cfg = decoder.config
+    def extras(self, config: Any) -> dict[str, Any]:
         return {
-            "embed_scale": float(decoder.embed_tokens.embed_scale),
-            "attention_softcap": cfg.attn_logit_softcapping,
-            "final_softcap": cfg.final_logit_softcapping,
+            # Gemma3TextScaledWordEmbedding's sqrt(hidden_size) as the float32 model applies it (a bfloat16 model
+            # rounds it to 8 bits; fp32 is the reference the pack matches)
+            "embed_scale": math.sqrt(config.hidden_size),
+            "attention_softcap": config.attn_logit_softcapping,
+            "final_softcap": config.final_logit_softcapping,
         }
 
     def message_format(self, template: str) -> str:

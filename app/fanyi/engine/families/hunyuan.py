@@ -4,10 +4,11 @@ and languages are the model card's (its ZH<=>XX and XX<=>XX prompts, terminology
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from .base import register
 from .causal_lm import CausalLM
+from .weights import RopeSpec
 
 # the card's language table: code → (English name, Chinese name)
 LANGUAGES = {
@@ -60,6 +61,17 @@ class HunYuan(CausalLM):
     architectures = ("HunYuanDenseV1ForCausalLM",)
     model_types = ("hunyuan_v1_dense",)
     model_class = "HunYuanDenseV1ForCausalLM"
+    hf_tokenizer_class = "PreTrainedTokenizerFast"
+    config_defaults: ClassVar[dict[str, Any]] = {  # HunYuanDenseV1Config's
+        "head_dim": None,
+        "rms_norm_eps": 1e-5,
+        "rope_theta": 10000.0,
+        "rope_scaling": None,
+        "tie_word_embeddings": False,
+        "hidden_act": "silu",
+        "attention_bias": False,
+        "max_position_embeddings": 2048,
+    }
     languages = LANGUAGES
     instructions = {  # the card's prompt templates
         "default": (
@@ -77,5 +89,14 @@ class HunYuan(CausalLM):
     template_kwargs = {"enable_thinking": False}
     qk_norm_modules = ("query_layernorm", "key_layernorm")
 
-    def extras(self, model: Any) -> dict[str, Any]:
+    def rotary_specs(self, config: Any) -> dict[str, RopeSpec]:
+        """transformers' HunYuan rotary embedding: with a "dynamic" rope and an alpha, the base is scaled by
+        alpha^(dim/(dim−2)) (NTK) at every position."""
+        rope = config.rope_scaling or {}
+        alpha = rope.get("alpha") if self.rope_kind(config) == "dynamic" else None
+        if not alpha:
+            return super().rotary_specs(config)
+        return {"global": RopeSpec(float(config.rope_theta), self.head_dim(config), alpha=float(alpha))}
+
+    def extras(self, config: Any) -> dict[str, Any]:
         return {"qk_norm_after_rotary": True}

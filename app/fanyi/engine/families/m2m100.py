@@ -22,6 +22,7 @@ class M2M100(FairseqPositions, ManyToMany):
     architectures = (ARCHITECTURE,)
     model_types = ("m2m_100",)
     model_class = ARCHITECTURE
+    hf_tokenizer_class = "M2M100Tokenizer"
     tokenizer_files = ("sentencepiece.bpe.model", "vocab.json")
 
     def claims(self, folder: HfFolder) -> bool:

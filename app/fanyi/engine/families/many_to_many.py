@@ -9,7 +9,7 @@ no table of its own. source_lang and target_lang are then "mul".
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..language_choice import LanguageChoice, base_language, pick_languages
 from ..schema import Invalid, show
@@ -27,6 +27,13 @@ LEARNED_POSITION_OFFSET = 2  # mBART's learned table starts with two unused rows
 
 class ManyToMany(EncoderDecoder):
     many_to_many = True
+    config_defaults: ClassVar[dict[str, Any]] = {  # MBartConfig's
+        "activation_function": "gelu",
+        "scale_embedding": False,
+        "tie_word_embeddings": True,
+        "max_position_embeddings": 1024,
+        "pad_token_id": 1,
+    }
 
     # --- export -----------------------------------------------------------------------------------
     def check_folder(self, folder: HfFolder) -> None:
@@ -104,6 +111,13 @@ class FairseqPositions(EncoderDecoder):
     row pad for a pad token; Hugging Face's table has two rows more than max_positions for that."""
 
     positions = "fairseq"
+    config_defaults: ClassVar[dict[str, Any]] = {  # M2M100Config's
+        "activation_function": "relu",
+        "scale_embedding": True,
+        "tie_word_embeddings": True,
+        "max_position_embeddings": 1024,
+        "pad_token_id": 1,
+    }
 
     def position_offset(self, config: Any) -> int:
         return int(config.pad_token_id) + 1

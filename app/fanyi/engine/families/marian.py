@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..language_choice import LanguageChoice, offered
 from ..schema import Invalid, show
@@ -44,8 +44,16 @@ class Marian(EncoderDecoder):
     architectures = ("MarianMTModel",)
     model_types = ("marian",)
     model_class = "MarianMTModel"
+    hf_tokenizer_class = "MarianTokenizer"
     tokenizer_files = ("source.spm", "target.spm", "vocab.json")
     pre_norm = False
+    config_defaults: ClassVar[dict[str, Any]] = {  # MarianConfig's
+        "activation_function": "gelu",
+        "scale_embedding": False,
+        "share_encoder_decoder_embeddings": True,
+        "tie_word_embeddings": True,
+        "max_position_embeddings": 1024,
+    }
 
     # --- export -----------------------------------------------------------------------------------
     def check_folder(self, folder: HfFolder) -> None:
@@ -56,6 +64,9 @@ class Marian(EncoderDecoder):
             raise ExportRefused(
                 f"{folder.path} uses separate source and target vocabularies, which Fanyi does not support"
             )
+
+    def shares_embeddings(self, config: Any) -> bool:
+        return bool(config.share_encoder_decoder_embeddings)
 
     def manifest_languages(
         self, folder: HfFolder, hf_tokenizer: Callable[[], Any], generation: dict[str, Any]

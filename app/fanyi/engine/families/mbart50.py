@@ -31,6 +31,7 @@ class MBart50(ManyToMany):
     architectures = ("MBartForConditionalGeneration",)
     model_types = ("mbart",)
     model_class = "MBartForConditionalGeneration"
+    hf_tokenizer_class = "MBart50Tokenizer"
     tokenizer_files = ("tokenizer.json",)
     layernorm_embedding = True
     positions = "learned"

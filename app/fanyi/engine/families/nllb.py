@@ -22,6 +22,7 @@ class Nllb(FairseqPositions, ManyToMany):
     architectures = (ARCHITECTURE,)
     model_types = ("m2m_100",)
     model_class = ARCHITECTURE
+    hf_tokenizer_class = "NllbTokenizer"
     tokenizer_files = ("tokenizer.json",)
 
     def claims(self, folder: HfFolder) -> bool:

@@ -4,7 +4,7 @@ instructions ask for the translation only, and the chat template runs with think
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from .base import ExportRefused, register
 from .causal_lm import CausalLM
@@ -44,6 +44,18 @@ class Qwen3(CausalLM):
     architectures = ("Qwen3ForCausalLM",)
     model_types = ("qwen3",)
     model_class = "Qwen3ForCausalLM"
+    hf_tokenizer_class = "Qwen2Tokenizer"
+    config_defaults: ClassVar[dict[str, Any]] = {  # Qwen3Config's
+        "head_dim": 128,
+        "rms_norm_eps": 1e-6,
+        "rope_theta": 10000.0,
+        "rope_scaling": None,
+        "tie_word_embeddings": False,
+        "hidden_act": "silu",
+        "attention_bias": False,
+        "use_sliding_window": False,
+        "max_position_embeddings": 32768,
+    }
     languages = LANGUAGES
     instructions = {
         "default": (ASK + "\n\n{text}", "en"),
@@ -52,9 +64,9 @@ class Qwen3(CausalLM):
     }
     template_kwargs = {"enable_thinking": False}
 
-    def check_config(self, config: dict[str, Any]) -> None:
+    def check_config(self, config: Any) -> None:
         super().check_config(config)
-        if config.get("use_sliding_window"):
+        if config.use_sliding_window:
             raise ExportRefused(
                 "use_sliding_window=true is not supported for Qwen3 (its released models do not use it)"
             )

@@ -16,36 +16,21 @@ import numpy as np
 from ..runner import Runner
 from ..schema import BOOLEAN, Invalid, one_of
 from .base import ACTIVATION, HEADS, LAYERS, POSITIONS, VOCAB, WIDTH, Family, informative
-from .weights import Attention, Layer, Linear, Norm, Seq2SeqWeights
+from .weights import Attention, Layer, Norm, Seq2SeqWeights, Tensors, read_layer_norm, read_linear
 
 if TYPE_CHECKING:
     from ..pack_view import PackView
 
 POSITION_TABLES = ("shared.encoder_positions", "shared.decoder_positions")  # [max_positions, d_model]
+LAYER_NORM_EPS = 1e-5  # torch's LayerNorm default, which the BART-layout models use throughout
 
 
-def array(tensor: Any) -> np.ndarray:
-    """A torch tensor (or parameter) of any float type, bfloat16 included, as float32 numpy, without
-    importing torch."""
-    values: np.ndarray = tensor.detach().float().cpu().numpy()
-    return values
-
-
-def linear(module: Any) -> Linear:
-    return Linear(array(module.weight).T.copy(), None if module.bias is None else array(module.bias))
-
-
-def layer_norm(module: Any) -> Norm:
-    return Norm(array(module.weight), array(module.bias))
-
-
-def _attention(module: Any) -> Attention:
-    return Attention(linear(module.q_proj), linear(module.k_proj), linear(module.v_proj), linear(module.out_proj))
-
-
-def _position_table(module: Any) -> np.ndarray:
-    # learned tables are a weight, sinusoidal ones (Marian, M2M100) a weight or a buffer
-    return array(module.weight if hasattr(module, "weight") else module.weights)
+def _first(tensors: Tensors, names: tuple[str, ...]) -> str:
+    """The first of several names a checkpoint may store one tensor under (tied weights are saved once)."""
+    for name in names:
+        if tensors.has(name):
+            return name
+    raise ValueError(f"the checkpoint has none of {', '.join(names)}")
 
 
 class EncoderDecoder(Family):
@@ -79,56 +64,80 @@ class EncoderDecoder(Family):
         return None
 
     # --- export -----------------------------------------------------------------------------------
-    def weights(self, model: Any) -> Seq2SeqWeights:
-        cfg = model.config
-        enc, dec = model.model.encoder, model.model.decoder
+    def shares_embeddings(self, config: Any) -> bool:
+        """Whether the encoder reads the decoder's embedding matrix (always, but for some MarianMT models)."""
+        return True
+
+    def weights(self, tensors: Tensors, config: Any, positions: tuple[np.ndarray, np.ndarray]) -> Seq2SeqWeights:
+        """The model's weights by their state-dict names; `positions` are the encoder's and decoder's tables."""
+        cfg = config
         if cfg.d_model % cfg.encoder_attention_heads or cfg.encoder_attention_heads != cfg.decoder_attention_heads:
             raise ValueError("encoder and decoder must use the same number of attention heads dividing d_model")
-        eps = enc.layers[0].self_attn_layer_norm.eps if len(enc.layers) else 1e-5
-        dec_emb_t = dec.embed_tokens.weight
-        dec_emb = array(dec_emb_t)
+        # tied matrices are one parameter in transformers: a checkpoint stores it under any one of their names
+        shared: tuple[str, ...] = (
+            "model.shared.weight",
+            "model.encoder.embed_tokens.weight",
+            "model.decoder.embed_tokens.weight",
+        )
+        head = ("lm_head.weight",)
+        if self.shares_embeddings(cfg):
+            dec_names = shared + head if cfg.tie_word_embeddings else shared
+            enc_emb = dec_emb = tensors.array(_first(tensors, dec_names))
+        else:
+            enc_emb = tensors.array("model.encoder.embed_tokens.weight")
+            dec_names = ("model.decoder.embed_tokens.weight",) + (head if cfg.tie_word_embeddings else ())
+            dec_emb = tensors.array(_first(tensors, dec_names))
+        lm_head = dec_emb if cfg.tie_word_embeddings else tensors.array(_first(tensors, head))
 
-        def shared_or_copy(tensor: Any) -> np.ndarray:
-            return dec_emb if tensor.data_ptr() == dec_emb_t.data_ptr() else array(tensor)
+        def attention(prefix: str) -> Attention:
+            return Attention(*(read_linear(tensors, f"{prefix}.{p}_proj") for p in ("q", "k", "v", "out")))
 
-        def layer(block: Any, cross: bool) -> Layer:
+        def layer(prefix: str, cross: bool) -> Layer:
             return Layer(
-                _attention(block.self_attn),
-                layer_norm(block.self_attn_layer_norm),
-                linear(block.fc1),
-                linear(block.fc2),
-                layer_norm(block.final_layer_norm),
-                cross_attn=_attention(block.encoder_attn) if cross else None,
-                cross_norm=layer_norm(block.encoder_attn_layer_norm) if cross else None,
+                attention(f"{prefix}.self_attn"),
+                read_layer_norm(tensors, f"{prefix}.self_attn_layer_norm"),
+                read_linear(tensors, f"{prefix}.fc1"),
+                read_linear(tensors, f"{prefix}.fc2"),
+                read_layer_norm(tensors, f"{prefix}.final_layer_norm"),
+                cross_attn=attention(f"{prefix}.encoder_attn") if cross else None,
+                cross_norm=read_layer_norm(tensors, f"{prefix}.encoder_attn_layer_norm") if cross else None,
             )
 
-        bias = getattr(model, "final_logits_bias", None)  # M2M100 has none
-        embedding_norm = self.layernorm_embedding
+        def stack_norm(side: str, name: str, present: bool) -> Norm | None:
+            return read_layer_norm(tensors, f"model.{side}.{name}") if present else None
+
+        bias = "final_logits_bias"  # M2M100 has none
         return Seq2SeqWeights(
             d_model=cfg.d_model,
             heads=cfg.decoder_attention_heads,
             activation=cfg.activation_function,
             embed_scale=math.sqrt(cfg.d_model) if cfg.scale_embedding else 1.0,
-            layer_norm_eps=float(eps),
-            encoder_embedding=shared_or_copy(enc.embed_tokens.weight),
+            layer_norm_eps=LAYER_NORM_EPS,
+            encoder_embedding=enc_emb,
             decoder_embedding=dec_emb,
-            lm_head=shared_or_copy(model.lm_head.weight),
-            final_logits_bias=np.zeros(dec_emb.shape[0], np.float32) if bias is None else array(bias).reshape(-1),
-            encoder_positions=_position_table(enc.embed_positions),
-            decoder_positions=_position_table(dec.embed_positions),
-            encoder_layers=[layer(block, False) for block in enc.layers],
-            decoder_layers=[layer(block, True) for block in dec.layers],
+            lm_head=lm_head,
+            final_logits_bias=tensors.array(bias).reshape(-1)
+            if tensors.has(bias)
+            else np.zeros(dec_emb.shape[0], np.float32),
+            encoder_positions=positions[0],
+            decoder_positions=positions[1],
+            encoder_layers=[layer(f"model.encoder.layers.{i}", False) for i in range(cfg.encoder_layers)],
+            decoder_layers=[layer(f"model.decoder.layers.{i}", True) for i in range(cfg.decoder_layers)],
             pre_norm=self.pre_norm,
             position_offset=self.position_offset(cfg),
             pad_position=self.pad_position(cfg),
-            encoder_embedding_norm=layer_norm(enc.layernorm_embedding) if embedding_norm else None,
-            decoder_embedding_norm=layer_norm(dec.layernorm_embedding) if embedding_norm else None,
-            encoder_final_norm=layer_norm(enc.layer_norm) if self.pre_norm else None,
-            decoder_final_norm=layer_norm(dec.layer_norm) if self.pre_norm else None,
+            encoder_embedding_norm=stack_norm("encoder", "layernorm_embedding", self.layernorm_embedding),
+            decoder_embedding_norm=stack_norm("decoder", "layernorm_embedding", self.layernorm_embedding),
+            encoder_final_norm=stack_norm("encoder", "layer_norm", self.pre_norm),
+            decoder_final_norm=stack_norm("decoder", "layer_norm", self.pre_norm),
         )
 
-    def manifest_architecture(self, model: Any) -> dict[str, Any]:
-        cfg = model.config
+    def position_rows(self, config: Any) -> int:
+        """The rows of each position table: max_position_embeddings and the family's extra rows."""
+        return int(config.max_position_embeddings) + self.extra_position_rows()
+
+    def manifest_architecture(self, config: Any, weights: Any) -> dict[str, Any]:
+        cfg = config
         return {
             "d_model": cfg.d_model,
             "encoder_layers": cfg.encoder_layers,
@@ -136,7 +145,7 @@ class EncoderDecoder(Family):
             "heads": cfg.decoder_attention_heads,
             "head_dim": cfg.d_model // cfg.decoder_attention_heads,
             "ffn_dim": cfg.decoder_ffn_dim,
-            "vocab_size": int(model.get_output_embeddings().weight.shape[0]),
+            "vocab_size": int(weights.lm_head.shape[0]),
             "max_positions": cfg.max_position_embeddings,
             "activation": cfg.activation_function,
             # how the graphs were built, for the record

@@ -1,14 +1,36 @@
 """A model's weights as plain numpy arrays, in the shape the graph builders take them.
 
-The families fill these from what transformers loaded (export time); the graph builders in
-fanyi.export read them. Weights of linear layers are [in, out], as the graphs multiply.
+The families fill these at export time from a checkpoint's tensors, named as the model's own
+state dict names them (fanyi.export.checkpoint reads them from safetensors files); the graph
+builders in fanyi.export read them. Weights of linear layers are [in, out], as the graphs multiply.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
+
+
+class Tensors(Protocol):
+    """A checkpoint's tensors by name, each read as float32 when asked for (fanyi.export.checkpoint.Checkpoint)."""
+
+    def has(self, name: str) -> bool: ...
+
+    def shape(self, name: str) -> tuple[int, ...]: ...
+
+    def array(self, name: str) -> np.ndarray: ...
+
+
+def read_linear(tensors: Tensors, prefix: str) -> Linear:
+    """`prefix`.weight ([out, in] in the checkpoint) as [in, out], and `prefix`.bias where there is one."""
+    bias = f"{prefix}.bias"
+    return Linear(tensors.array(f"{prefix}.weight").T.copy(), tensors.array(bias) if tensors.has(bias) else None)
+
+
+def read_layer_norm(tensors: Tensors, prefix: str) -> Norm:
+    return Norm(tensors.array(f"{prefix}.weight"), tensors.array(f"{prefix}.bias"))
 
 
 # --- encoder-decoder (MarianMT, mBART-50, M2M100, NLLB-200) ---------------------------------------
@@ -72,6 +94,16 @@ class Seq2SeqWeights:
 
 
 # --- decoder-only (the translation LLMs) -----------------------------------------------------------
+@dataclass(frozen=True)
+class RopeSpec:
+    """A rotary embedding as a configuration states it; fanyi.export.tables computes its cos and sin."""
+
+    theta: float  # the base of the frequencies
+    dim: int  # the rotated width of a head
+    factor: float = 1.0  # linear scaling: frequencies divided by it (Gemma 3's global layers)
+    alpha: float | None = None  # HunYuan's NTK alpha: the base becomes theta · alpha^(dim / (dim − 2))
+
+
 @dataclass
 class Rotary:
     """One rotary embedding as the model computes it: cos and sin of every position up to the table's
