@@ -101,3 +101,32 @@ def test_an_export_beside_a_loaded_transformers_has_the_same_bytes(folders, torc
 
     here = export_pack(folders[family], tmp_path / family, quantize=FAMILIES[family][1])
     assert _files(here) == _files(torchless / family)
+
+
+def test_an_llm_is_read_a_layer_at_a_time_and_its_vocabulary_a_block_of_rows_at_a_time(folders, tmp_path, monkeypatch):
+    """What keeps a 1.8B-parameter conversion in a bounded memory: every tensor of layer i is read before any of
+    layer i + 1, and the embedding matrix is never read whole in an int4 pack."""
+    from fanyi.export import causal_graphs
+    from fanyi.export.checkpoint import Checkpoint
+
+    monkeypatch.setattr(causal_graphs, "QUANTIZE_ROWS", 100)  # the tiny vocabulary in several blocks
+    reads: list[tuple[str, str]] = []
+    array, rows = Checkpoint.array, Checkpoint.rows
+    monkeypatch.setattr(Checkpoint, "array", lambda self, name: reads.append(("whole", name)) or array(self, name))
+    monkeypatch.setattr(
+        Checkpoint, "rows", lambda self, name, a, b: reads.append((f"rows {a}:{b}", name)) or rows(self, name, a, b)
+    )
+    export_pack(folders["qwen3"], tmp_path / "pack", quantize="int4")
+    layers = [int(name.split(".")[2]) for _how, name in reads if ".layers." in name]
+    assert layers == sorted(layers) and len(set(layers)) == 2
+    embedding = [how for how, name in reads if "embed_tokens" in name]
+    assert embedding and all(how.startswith("rows") for how in embedding)
+    assert all(int(how.split()[1].split(":")[1]) - int(how.split()[1].split(":")[0]) <= 100 for how in embedding)
+
+
+def test_quantizing_in_blocks_of_rows_gives_the_bytes_of_quantizing_at_once(folders, torchless, tmp_path, monkeypatch):
+    from fanyi.export import causal_graphs
+
+    monkeypatch.setattr(causal_graphs, "QUANTIZE_ROWS", 7)
+    small = export_pack(folders["qwen3"], tmp_path / "qwen3", quantize=FAMILIES["qwen3"][1])
+    assert _files(small) == _files(torchless / "qwen3")

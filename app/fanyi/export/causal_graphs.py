@@ -35,11 +35,13 @@ from typing import Any
 import numpy as np
 from onnx import TensorProto
 
-from ..engine.families.weights import CausalWeights, DecoderBlock, Linear
+from ..engine.families.weights import CausalWeights, DecoderBlock, Linear, Table
+from .external_data import SharedData
 from .graph import MS_DOMAIN, GraphBuilder, LayerDone, Shape, nothing
 from .transformer_graphs import PADDING_LOGIT, padded_vocab, top_block, top_ids
 
 FLOAT, INT64, INT32, UINT8 = TensorProto.FLOAT, TensorProto.INT64, TensorProto.INT32, TensorProto.UINT8
+GRAPH_FILE = "decoder.onnx"
 DEFAULT_BLOCK_SIZE = 32  # what llama.cpp's Q4_0 uses; benchmarks/README.md has the measurements
 ACCURACY_LEVEL = 4  # MatMulNBits quantizes activations to int8 per block: its fast integer kernels
 
@@ -90,15 +92,28 @@ def block_for(inputs: int, block_size: int) -> int:
     return block_size
 
 
+QUANTIZE_ROWS = 4096  # output rows quantized at a time: bounds the temporaries of a large matrix
+
+
 def quantize_blocks(weight: np.ndarray, bits: int, block_size: int) -> Blocks:
     """Symmetric block quantization as llama.cpp's Q4_0 / Q8_0: the block's largest-magnitude value m maps
     to the lowest level, scale = m / -2^(bits-1), levels stored with the zero point 2^(bits-1)."""
     w = np.asarray(weight, np.float32).T  # [out, in]
     out_features, inputs = w.shape
     blocks = -(-inputs // block_size)
-    padded = np.zeros((out_features, blocks * block_size), np.float32)
+    packed = np.empty((out_features, blocks, block_size * bits // 8), np.uint8)
+    scales = np.empty((out_features, blocks), np.float32)
+    for start in range(0, out_features, QUANTIZE_ROWS):  # rows are independent: the same bytes in one go
+        stop = min(start + QUANTIZE_ROWS, out_features)
+        packed[start:stop], scales[start:stop] = _quantize_rows(w[start:stop], bits, block_size, blocks)
+    return Blocks(packed, scales, bits, block_size, inputs)
+
+
+def _quantize_rows(w: np.ndarray, bits: int, block_size: int, blocks: int) -> tuple[np.ndarray, np.ndarray]:
+    rows, inputs = w.shape
+    padded = np.zeros((rows, blocks * block_size), np.float32)
     padded[:, :inputs] = w
-    grouped = padded.reshape(out_features, blocks, block_size)
+    grouped = padded.reshape(rows, blocks, block_size)
     peak = np.take_along_axis(grouped, np.abs(grouped).argmax(axis=2)[:, :, None], axis=2)[:, :, 0]
     zero = 1 << (bits - 1)
     scales = (peak / -zero).astype(np.float32)
@@ -106,7 +121,7 @@ def quantize_blocks(weight: np.ndarray, bits: int, block_size: int) -> Blocks:
     levels = np.clip(np.rint(grouped / safe) + zero, 0, (1 << bits) - 1).astype(np.uint8)
     if bits == 4:
         levels = levels[:, :, 0::2] | (levels[:, :, 1::2] << 4)
-    return Blocks(np.ascontiguousarray(levels), scales, bits, block_size, inputs)
+    return levels, scales
 
 
 def dequantize_blocks(q: Blocks) -> np.ndarray:
@@ -120,9 +135,9 @@ def dequantize_blocks(q: Blocks) -> np.ndarray:
 
 
 class _Builder:
-    def __init__(self, w: CausalWeights, spec: LlmQuantize, layer_done: LayerDone):
+    def __init__(self, w: CausalWeights, spec: LlmQuantize, layer_done: LayerDone, shared: SharedData | None):
         self.w, self.spec, self.layer_done = w, spec, layer_done
-        self.g = GraphBuilder("llm_decoder")
+        self.g = GraphBuilder("llm_decoder", shared=shared, file=GRAPH_FILE)
         self.vocab = padded_vocab(w.vocab_size)
         self._tables: dict[str, Blocks] = {}
 
@@ -179,20 +194,39 @@ class _Builder:
         return g.op("SimplifiedLayerNormalization", x, scale, axis=-1, epsilon=self.w.rms_eps, stash_type=1)
 
     # --- the embedding / output matrix --------------------------------------------------------
-    def _table_rows(self, matrix: np.ndarray) -> np.ndarray:
-        """[padded vocab, hidden]: zero rows for the padding (their logits come from the padding bias)."""
+    def _table_rows(self, matrix: Table) -> np.ndarray:
+        """[padded vocab, hidden] in float32: zero rows for the padding (their logits come from the padding bias)."""
         rows = np.zeros((self.vocab, matrix.shape[1]), np.float32)
-        rows[: matrix.shape[0]] = matrix
+        rows[: matrix.shape[0]] = np.asarray(matrix)
         return rows
 
-    def _table_blocks(self, name: str, matrix: np.ndarray) -> Blocks:
+    def _table_blocks(self, name: str, matrix: Table) -> Blocks:
+        """The padded matrix in blocks, quantized QUANTIZE_ROWS rows at a time as they are read: a large
+        vocabulary is never held in float32 (its rows are independent: the same bytes as in one go)."""
         if name not in self._tables:
             bits = self.spec.table_bits
             assert bits is not None
-            self._tables[name] = quantize_blocks(
-                self._table_rows(matrix).T, bits, block_for(matrix.shape[1], self.spec.block_size)
-            )
+            hidden = matrix.shape[1]
+            block = block_for(hidden, self.spec.block_size)
+            parts = [
+                quantize_blocks(self._padded(matrix, start, min(start + QUANTIZE_ROWS, self.vocab)).T, bits, block)
+                for start in range(0, self.vocab, QUANTIZE_ROWS)
+            ]
+            packed = np.concatenate([p.packed for p in parts])
+            scales = np.concatenate([p.scales for p in parts])
+            self._tables[name] = Blocks(packed, scales, bits, block, hidden)
         return self._tables[name]
+
+    @staticmethod
+    def _padded(matrix: Table, start: int, stop: int) -> np.ndarray:
+        """Rows [start, stop) of the padded matrix."""
+        real = matrix.rows(start, min(stop, matrix.shape[0])) if start < matrix.shape[0] else None
+        if real is not None and len(real) == stop - start:
+            return real
+        rows = np.zeros((stop - start, matrix.shape[1]), np.float32)
+        if real is not None:
+            rows[: len(real)] = real
+        return rows
 
     def embed(self, ids: str) -> str:
         g, w = self.g, self.w
@@ -404,5 +438,8 @@ class _Builder:
         return g
 
 
-def build_causal_decoder(w: CausalWeights, spec: LlmQuantize, layer_done: LayerDone = nothing) -> GraphBuilder:
-    return _Builder(w, spec, layer_done).build()
+def build_causal_decoder(
+    w: CausalWeights, spec: LlmQuantize, layer_done: LayerDone = nothing, shared: SharedData | None = None
+) -> GraphBuilder:
+    """The decoder graph; with `shared`, its weights are written to shared.bin as each layer is built."""
+    return _Builder(w, spec, layer_done, shared).build()

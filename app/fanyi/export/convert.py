@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import onnx
-from onnx import external_data_helper
 
 from ..cancel import CancelToken
 from ..engine.chat_tokenizer import check_chat_tokenizer
@@ -25,15 +24,13 @@ from ..engine.families.weights import CausalWeights, Seq2SeqWeights
 from ..engine.json_tokenizer import JsonTokenizer
 from ..engine.pack_format import (
     FORMAT_VERSION,
-    INT8_SCALE_SUFFIX,
-    INT8_WEIGHT_SUFFIX,
     MANIFEST,
-    SHARED_DATA,
     file_digest,
 )
 from ..progress import ProgressCallback
-from .causal_graphs import DEFAULT_BLOCK_SIZE, LlmQuantize, build_causal_decoder
+from .causal_graphs import DEFAULT_BLOCK_SIZE, GRAPH_FILE, LlmQuantize, build_causal_decoder
 from .errors import ExportError
+from .external_data import SharedData
 from .generation import SUPPORTED_GENERATION_KEYS, generation_defaults
 from .hf_weights import detect_family, model_weights
 from .tokenizer_info import HfTokenizer
@@ -64,52 +61,6 @@ def _simplify(model: onnx.ModelProto) -> onnx.ModelProto:
 
     slimmed: onnx.ModelProto = onnxslim.slim(model)
     return slimmed
-
-
-def _external(name: str) -> bool:
-    """`shared.*` tensors are used by both graphs; int8 weights are read by the runtime (engine.int8_weights);
-    the big weights of a decoder-only graph are kept out of the .onnx file (protobuf's 2 GB limit)."""
-    return (
-        name.startswith(("shared.", "weights."))
-        or name.endswith(INT8_WEIGHT_SUFFIX)
-        or name.endswith(INT8_WEIGHT_SUFFIX + INT8_SCALE_SUFFIX)
-    )
-
-
-def _write_graphs(graphs: dict[str, onnx.ModelProto], folder: Path) -> dict[str, dict[str, Any]]:
-    """Save the graphs with their shared and int8 tensors in one external file; returns that file's index."""
-    index: dict[str, dict[str, Any]] = {}
-    stored: dict[bytes, int] = {}
-    with open(folder / SHARED_DATA, "wb") as blob:
-        for filename, model in graphs.items():
-            for tensor in model.graph.initializer:
-                if not _external(tensor.name):
-                    continue
-                if tensor.name not in index:
-                    data = tensor.raw_data
-                    # equal tensors (Marian's two sinusoidal position tables) are stored once
-                    if (offset := stored.get(data)) is None:
-                        # big tensors page-aligned, so the runtime may map them; small ones packed
-                        blob.write(b"\0" * ((-blob.tell()) % (4096 if len(data) >= 65536 else 64)))
-                        offset = stored[data] = blob.tell()
-                        blob.write(data)
-                    index[tensor.name] = {
-                        "offset": offset,
-                        "length": len(data),
-                        "dtype": onnx.helper.tensor_dtype_to_np_dtype(tensor.data_type).name,
-                        "shape": list(tensor.dims),
-                        "graphs": [],
-                    }
-                entry = index[tensor.name]
-                entry["graphs"].append(filename)
-                external_data_helper.set_external_data(
-                    tensor, SHARED_DATA, offset=entry["offset"], length=entry["length"]
-                )
-                tensor.ClearField("raw_data")
-                tensor.data_location = onnx.TensorProto.EXTERNAL
-    for filename, model in graphs.items():
-        onnx.save_model(model, folder / filename)
-    return index
 
 
 def _quantization(spec: QuantizeSpec | LlmQuantize) -> dict[str, Any]:
@@ -275,11 +226,14 @@ class _LayerCounter:
 
 
 def _graphs(
-    weights: Seq2SeqWeights | CausalWeights, spec: QuantizeSpec | LlmQuantize, layer_done: _LayerCounter
+    weights: Seq2SeqWeights | CausalWeights,
+    spec: QuantizeSpec | LlmQuantize,
+    layer_done: _LayerCounter,
+    shared: SharedData,
 ) -> dict[str, onnx.ModelProto]:
-    if isinstance(weights, CausalWeights):
+    if isinstance(weights, CausalWeights):  # an LLM's weights go to shared.bin layer by layer: never all in memory
         assert isinstance(spec, LlmQuantize)
-        return {"decoder.onnx": build_causal_decoder(weights, spec, layer_done).build()}
+        return {GRAPH_FILE: build_causal_decoder(weights, spec, layer_done, shared).build()}
     assert isinstance(spec, QuantizeSpec)
     return {
         "encoder.onnx": build_encoder(weights, spec, layer_done).build(),
@@ -299,16 +253,16 @@ def _write_pack(
     layers: _LayerCounter,
 ) -> None:
     mode = manifest["quantization"]["mode"]
-    say(f"building the {family.title} graphs" + (f" ({mode})" if mode != "none" else ""))
-    graphs = _graphs(weights, spec, layers)
-    if simplify:
-        say("simplifying the graphs")
-        graphs = {k: _simplify(m) for k, m in graphs.items()}
-
     staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", dir=out_dir.parent))
+    shared = SharedData(staging)
     try:
+        say(f"building the {family.title} graphs" + (f" ({mode})" if mode != "none" else ""))
+        graphs = _graphs(weights, spec, layers, shared)
+        if simplify:
+            say("simplifying the graphs")
+            graphs = {k: _simplify(m) for k, m in graphs.items()}
         say("writing the pack")
-        manifest["external_tensors"] = _write_graphs(graphs, staging)
+        manifest["external_tensors"] = shared.save(graphs, staging)
         for filename, data in tokenizer_files.items():
             (staging / filename).write_bytes(data)
         manifest["files"] = {p.name: file_digest(p) for p in sorted(staging.iterdir()) if p.is_file()}
@@ -317,5 +271,6 @@ def _write_pack(
             shutil.rmtree(out_dir)
         staging.rename(out_dir)
     except BaseException:
+        shared.close()
         shutil.rmtree(staging, ignore_errors=True)
         raise

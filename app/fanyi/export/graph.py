@@ -17,6 +17,7 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 from ..engine.pack_format import INT8_SCALE_SUFFIX, INT8_WEIGHT_SUFFIX
+from .external_data import SharedData, is_external
 
 OPSET = 17
 MS_DOMAIN = "com.microsoft"  # ONNX Runtime's contrib operators (DecoderMaskedMultiHeadAttention)
@@ -59,6 +60,9 @@ class GraphBuilder:
     initializers: dict[str, Any] = field(default_factory=dict)
     inputs: list[onnx.ValueInfoProto] = field(default_factory=list)
     outputs: list[onnx.ValueInfoProto] = field(default_factory=list)
+    # where the large initializers go as they are made (else they stay in memory until the graph is saved)
+    shared: SharedData | None = None
+    file: str = ""  # the graph's file name in the pack, for shared.bin's index
     _counter: int = 0
     _consts: dict[tuple[str, tuple[int, ...], bytes], str] = field(default_factory=dict)
 
@@ -70,7 +74,10 @@ class GraphBuilder:
     def initializer(self, name: str, array: np.ndarray) -> str:
         if name in self.initializers:
             raise ValueError(f"initializer {name} defined twice")
-        self.initializers[name] = numpy_helper.from_array(np.ascontiguousarray(array), name)
+        if self.shared is not None and is_external(name):
+            self.initializers[name] = self.shared.tensor(self.file, name, array)
+        else:
+            self.initializers[name] = numpy_helper.from_array(np.ascontiguousarray(array), name)
         return name
 
     def const(self, value: Any, dtype: type[np.generic] = np.int64) -> str:

@@ -39,7 +39,7 @@ from .base import (
     clean_up_spaces,
     informative,
 )
-from .weights import CausalWeights, DecoderBlock, RopeSpec, Rotary, Tensors, read_linear
+from .weights import CausalWeights, DecoderBlock, Lazy, RopeSpec, Rotary, Table, Tensors, read_linear
 
 if TYPE_CHECKING:
     from ..options import DecodeOptions
@@ -162,14 +162,14 @@ class CausalLM(Family):
     def weights(self, tensors: Tensors, config: Any, rotary: dict[str, Rotary]) -> CausalWeights:
         cfg = config
         prefix = self.decoder_prefix(tensors)
-        embedding = tensors.array(f"{prefix}embed_tokens.weight")
+        embedding = Table(tensors, f"{prefix}embed_tokens.weight")
         if self.tied(cfg):  # transformers ties the output matrix to the embedding: a stored lm_head is not read
             lm_head = embedding
         else:
             heads = [name for name in self.head_names(tensors) if tensors.has(name)]
             if not heads:
                 raise ValueError(f"the checkpoint has no {self.head_names(tensors)[0]} and its config does not tie it")
-            lm_head = tensors.array(heads[0])
+            lm_head = Table(tensors, heads[0])
         return CausalWeights(
             hidden_size=cfg.hidden_size,
             heads=cfg.num_attention_heads,
@@ -180,7 +180,7 @@ class CausalLM(Family):
             embedding=embedding,
             lm_head=lm_head,
             final_norm=self.norm(tensors, f"{prefix}norm"),
-            layers=[self.block(tensors, f"{prefix}layers.{i}.", i, cfg) for i in range(cfg.num_hidden_layers)],
+            layers=Lazy(cfg.num_hidden_layers, lambda i: self.block(tensors, f"{prefix}layers.{i}.", i, cfg)),
             rotary=rotary,
             attention_scale=self.attention_scale(cfg),
             **self.extras(cfg),

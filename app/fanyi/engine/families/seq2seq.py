@@ -16,7 +16,7 @@ import numpy as np
 from ..runner import Runner
 from ..schema import BOOLEAN, Invalid, one_of
 from .base import ACTIVATION, HEADS, LAYERS, POSITIONS, VOCAB, WIDTH, Family, informative
-from .weights import Attention, Layer, Norm, Seq2SeqWeights, Tensors, read_layer_norm, read_linear
+from .weights import Attention, Layer, Lazy, Norm, Seq2SeqWeights, Tensors, read_layer_norm, read_linear
 
 if TYPE_CHECKING:
     from ..pack_view import PackView
@@ -121,8 +121,8 @@ class EncoderDecoder(Family):
             else np.zeros(dec_emb.shape[0], np.float32),
             encoder_positions=positions[0],
             decoder_positions=positions[1],
-            encoder_layers=[layer(f"model.encoder.layers.{i}", False) for i in range(cfg.encoder_layers)],
-            decoder_layers=[layer(f"model.decoder.layers.{i}", True) for i in range(cfg.decoder_layers)],
+            encoder_layers=Lazy(cfg.encoder_layers, lambda i: layer(f"model.encoder.layers.{i}", False)),
+            decoder_layers=Lazy(cfg.decoder_layers, lambda i: layer(f"model.decoder.layers.{i}", True)),
             pre_norm=self.pre_norm,
             position_offset=self.position_offset(cfg),
             pad_position=self.pad_position(cfg),

@@ -7,10 +7,13 @@ builders in fanyi.export read them. Weights of linear layers are [in, out], as t
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Generic, Protocol, TypeVar, overload
 
 import numpy as np
+
+T = TypeVar("T")
 
 
 class Tensors(Protocol):
@@ -21,6 +24,51 @@ class Tensors(Protocol):
     def shape(self, name: str) -> tuple[int, ...]: ...
 
     def array(self, name: str) -> np.ndarray: ...
+
+    def rows(self, name: str, start: int, stop: int) -> np.ndarray: ...
+
+
+class Lazy(Sequence[T], Generic[T]):
+    """A model's layers, each read from the checkpoint when a graph builder comes to it and dropped after: the
+    model is never held whole in float32."""
+
+    def __init__(self, count: int, make: Callable[[int], T]):
+        self._count, self._make = count, make
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> T: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[T]: ...
+
+    def __getitem__(self, index: int | slice) -> T | Sequence[T]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._count))]
+        if not -self._count <= index < self._count:
+            raise IndexError(index)
+        return self._make(index % self._count)
+
+    def __iter__(self) -> Iterator[T]:
+        return (self._make(i) for i in range(self._count))
+
+
+class Table:
+    """A large [rows, width] matrix (an LLM's embedding / output matrix) read a block of rows at a time, or whole
+    (np.asarray) where a graph stores it in float32."""
+
+    def __init__(self, tensors: Tensors, name: str):
+        self._tensors, self._name = tensors, name
+        rows, width = tensors.shape(name)
+        self.shape = (rows, width)
+
+    def rows(self, start: int, stop: int) -> np.ndarray:
+        return self._tensors.rows(self._name, start, stop)
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        whole = self._tensors.array(self._name)
+        return whole if dtype is None else whole.astype(dtype)
 
 
 def read_linear(tensors: Tensors, prefix: str) -> Linear:
@@ -78,8 +126,8 @@ class Seq2SeqWeights:
     final_logits_bias: np.ndarray  # [vocab]
     encoder_positions: np.ndarray  # [rows, d_model]: the model's whole table
     decoder_positions: np.ndarray
-    encoder_layers: list[Layer]
-    decoder_layers: list[Layer]
+    encoder_layers: Sequence[Layer]
+    decoder_layers: Sequence[Layer]
     pre_norm: bool = False  # LayerNorm before each sublayer (mBART, M2M100) instead of after (Marian)
     position_offset: int = 0  # the table row of position 0
     pad_position: int | None = None  # fairseq positions: pad tokens take this row and are not counted
@@ -144,10 +192,10 @@ class CausalWeights:
     head_dim: int
     activation: str  # "silu" (SwiGLU) or "gelu_tanh" (GeGLU)
     rms_eps: float
-    embedding: np.ndarray  # [vocab, hidden]
-    lm_head: np.ndarray  # [vocab, hidden]; the same array where the model ties them
+    embedding: Table  # [vocab, hidden]
+    lm_head: Table  # [vocab, hidden]; the same object where the model ties them
     final_norm: np.ndarray
-    layers: list[DecoderBlock]
+    layers: Sequence[DecoderBlock]
     rotary: dict[str, Rotary]
     attention_scale: float  # softmax(scale · q kᵀ)
     embed_scale: float = 1.0  # Gemma multiplies the embeddings by sqrt(hidden_size)
@@ -161,6 +209,4 @@ class CausalWeights:
 
     @property
     def tied(self) -> bool:
-        return self.lm_head is self.embedding or (
-            self.lm_head.shape == self.embedding.shape and np.array_equal(self.lm_head, self.embedding)
-        )
+        return self.lm_head is self.embedding

@@ -1,0 +1,87 @@
+"""The pack's shared data file (shared.bin): the large tensors of its graphs, each stored once, with an index.
+
+`shared.*` tensors are used by both graphs of an encoder-decoder; int8 weights are read by the runtime
+(engine.int8_weights); the big weights of a decoder-only graph are kept out of the .onnx file
+(protobuf's 2 GB limit). Equal tensors (Marian's two sinusoidal position tables, an LLM's tied
+embedding and output blocks) are stored once, recognised by their digest. A graph builder may put its
+tensors here as it makes them (an LLM's: the model is then never held whole in memory), or a built
+graph's tensors are moved here when it is saved; either way the file's bytes follow the order the
+graphs are built in, so the same model gives the same file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any, BinaryIO
+
+import numpy as np
+import onnx
+from onnx import external_data_helper, numpy_helper
+
+from ..engine.pack_format import INT8_SCALE_SUFFIX, INT8_WEIGHT_SUFFIX, SHARED_DATA
+
+PAGE = 4096  # big tensors start on a page, so the runtime may map them
+BIG = 65536
+SMALL_ALIGNMENT = 64
+
+
+def is_external(name: str) -> bool:
+    """Whether a graph's initializer goes into shared.bin rather than the .onnx file."""
+    return (
+        name.startswith(("shared.", "weights."))
+        or name.endswith(INT8_WEIGHT_SUFFIX)
+        or name.endswith(INT8_WEIGHT_SUFFIX + INT8_SCALE_SUFFIX)
+    )
+
+
+class SharedData:
+    """shared.bin being written, and its index: tensor name → offset, length, dtype, shape, graphs."""
+
+    def __init__(self, folder: Path):
+        self._file: BinaryIO = open(folder / SHARED_DATA, "wb")  # noqa: SIM115 - closed by close()
+        self.index: dict[str, dict[str, Any]] = {}
+        self._stored: dict[bytes, int] = {}  # digest of a tensor's bytes → its offset
+
+    def close(self) -> None:
+        self._file.close()
+
+    def tensor(self, graph_file: str, name: str, array: np.ndarray) -> onnx.TensorProto:
+        """An initializer whose data is written to shared.bin now."""
+        proto = numpy_helper.from_array(np.ascontiguousarray(array), name)
+        self.move(graph_file, proto)
+        return proto
+
+    def move(self, graph_file: str, proto: onnx.TensorProto) -> None:
+        """Write an initializer's data to shared.bin (once per name and per content) and point it there."""
+        if proto.name not in self.index:
+            data = proto.raw_data
+            digest = hashlib.sha256(data).digest()
+            if (offset := self._stored.get(digest)) is None:
+                self._file.write(b"\0" * ((-self._file.tell()) % (PAGE if len(data) >= BIG else SMALL_ALIGNMENT)))
+                offset = self._stored[digest] = self._file.tell()
+                self._file.write(data)
+            self.index[proto.name] = {
+                "offset": offset,
+                "length": len(data),
+                "dtype": onnx.helper.tensor_dtype_to_np_dtype(proto.data_type).name,
+                "shape": list(proto.dims),
+                "graphs": [],
+            }
+        entry = self.index[proto.name]
+        if graph_file not in entry["graphs"]:
+            entry["graphs"].append(graph_file)
+        external_data_helper.set_external_data(proto, SHARED_DATA, offset=entry["offset"], length=entry["length"])
+        proto.ClearField("raw_data")
+        proto.data_location = onnx.TensorProto.EXTERNAL
+
+    def save(self, graphs: dict[str, onnx.ModelProto], folder: Path) -> dict[str, dict[str, Any]]:
+        """Move each graph's external initializers not moved yet, write the graphs; the index."""
+        for filename, model in graphs.items():
+            for proto in model.graph.initializer:
+                if is_external(proto.name) and proto.data_location != onnx.TensorProto.EXTERNAL:
+                    self.move(filename, proto)
+        self.close()
+        for filename, model in graphs.items():
+            onnx.save_model(model, folder / filename)
+        return self.index
