@@ -205,7 +205,6 @@ def cmd_export(args: argparse.Namespace) -> int:
         name=args.name,
         model_id=args.model_id,
         revision=args.revision,
-        simplify=not args.no_simplify,
         overwrite=args.overwrite,
         block_size=args.block_size,
         progress=lambda msg: print(msg, file=sys.stderr),
@@ -475,7 +474,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--name")
     p.add_argument("--model-id", help="Hugging Face repository id, recorded in the manifest")
     p.add_argument("--revision", help="repository revision, recorded in the manifest")
-    p.add_argument("--no-simplify", action="store_true", help="skip the onnxslim graph simplification")
     p.add_argument("--overwrite", action="store_true")
     p.set_defaults(run=cmd_export)
 

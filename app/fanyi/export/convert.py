@@ -1,4 +1,4 @@
-"""Hugging Face translation model folder → Fanyi model pack: build graphs, simplify, quantize, write, checksum.
+"""Hugging Face translation model folder → Fanyi model pack: read, build graphs, quantize, write, checksum.
 
 Every family (fanyi.engine.families) gives the same pack format: encoder-decoders (MarianMT,
 mBART-50, M2M100, NLLB-200) an encoder and a one-step decoder graph, decoder-only LLMs one graph and
@@ -56,11 +56,11 @@ def quantize_spec(
     return QuantizeSpec(linear=True, output_projection=True, embeddings=embeddings == "int8")
 
 
-def _simplify(model: onnx.ModelProto) -> onnx.ModelProto:
-    import onnxslim
-
-    slimmed: onnx.ModelProto = onnxslim.slim(model)
-    return slimmed
+def _with_shapes(model: onnx.ModelProto) -> onnx.ModelProto:
+    """The graph with every tensor's shape written in: ONNX Runtime fuses a residual Add and its LayerNorm
+    (SkipLayerNormalization) only where it knows both shapes."""
+    inferred: onnx.ModelProto = onnx.shape_inference.infer_shapes(model)
+    return inferred
 
 
 def _quantization(spec: QuantizeSpec | LlmQuantize) -> dict[str, Any]:
@@ -130,7 +130,6 @@ def export_pack(
     name: str | None = None,
     model_id: str | None = None,
     revision: str | None = None,
-    simplify: bool = True,
     overwrite: bool = False,
     block_size: int = DEFAULT_BLOCK_SIZE,
     progress: StatusCallback | None = None,
@@ -152,7 +151,7 @@ def export_pack(
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     say(f"reading the {family.title} tokenizer")
     tokenizer = HfTokenizer(hf_dir, family.hf_tokenizer_class)
-    tokenizer_dir = tokenizer_files(family, hf_dir, tokenizer)
+    tokenizer_data = tokenizer_files(family, hf_dir, tokenizer)
     say(f"reading the {family.title} weights")
     weights = model_weights(family, config, hf_dir)
     manifest = build_manifest(
@@ -167,9 +166,7 @@ def export_pack(
         tokenizer=tokenizer,
     )
     layers = _LayerCounter(weights, steps, cancel)
-    _write_pack(
-        family, weights, spec, manifest, tokenizer_dir, out_dir, simplify and not family.decoder_only, say, layers
-    )
+    _write_pack(family, weights, spec, manifest, tokenizer_data, out_dir, say, layers)
     say(f"pack written to {out_dir}")
     return out_dir
 
@@ -248,7 +245,6 @@ def _write_pack(
     manifest: dict[str, Any],
     tokenizer_files: dict[str, bytes],
     out_dir: Path,
-    simplify: bool,
     say: StatusCallback,
     layers: _LayerCounter,
 ) -> None:
@@ -258,9 +254,8 @@ def _write_pack(
     try:
         say(f"building the {family.title} graphs" + (f" ({mode})" if mode != "none" else ""))
         graphs = _graphs(weights, spec, layers, shared)
-        if simplify:
-            say("simplifying the graphs")
-            graphs = {k: _simplify(m) for k, m in graphs.items()}
+        if not family.decoder_only:  # an LLM's graph states its shapes itself (GroupQueryAttention's outputs)
+            graphs = {k: _with_shapes(m) for k, m in graphs.items()}
         say("writing the pack")
         manifest["external_tensors"] = shared.save(graphs, staging)
         for filename, data in tokenizer_files.items():

@@ -60,11 +60,13 @@ class GraphBuilder:
     initializers: dict[str, Any] = field(default_factory=dict)
     inputs: list[onnx.ValueInfoProto] = field(default_factory=list)
     outputs: list[onnx.ValueInfoProto] = field(default_factory=list)
+    shapes: list[onnx.ValueInfoProto] = field(default_factory=list)  # of inner tensors shape inference cannot see
     # where the large initializers go as they are made (else they stay in memory until the graph is saved)
     shared: SharedData | None = None
     file: str = ""  # the graph's file name in the pack, for shared.bin's index
     _counter: int = 0
     _consts: dict[tuple[str, tuple[int, ...], bytes], str] = field(default_factory=dict)
+    _made: dict[bytes, list[str]] = field(default_factory=dict)  # a node's operation → its outputs' names
 
     # --- plumbing -----------------------------------------------------------------------------
     def fresh(self, hint: str) -> str:
@@ -118,14 +120,23 @@ class GraphBuilder:
         domain: str | None = None,
         **attrs: Any,
     ) -> str | list[str]:
-        """A node; the name of its output, or with ``outputs`` > 1 the list of their names."""
+        """A node; the name of its output, or with ``outputs`` > 1 the list of their names.
+
+        The same operation on the same inputs is computed once: a second request returns the first node's
+        outputs (the quantization of an input three projections share, a transpose taken twice)."""
         hint = name_hint or op_type.lower()
-        names = [self.fresh(hint) for _ in range(outputs)]
-        self.nodes.append(helper.make_node(op_type, list(inputs), names, domain=domain, **attrs))
-        return names[0] if outputs == 1 else names
+        node = helper.make_node(op_type, list(inputs), [""] * outputs, domain=domain, **attrs)
+        key = node.SerializeToString()
+        if (names := self._made.get(key)) is None:
+            names = self._made[key] = [self.fresh(hint) for _ in range(outputs)]
+            node.output[:] = names
+            self.nodes.append(node)
+        return names[0] if outputs == 1 else list(names)
 
     def rename_output(self, produced: str, wanted: str) -> str:
         """Give the tensor a public name by retargeting the node that produced it."""
+        for names in self._made.values():
+            names[:] = [wanted if n == produced else n for n in names]
         for node in self.nodes:
             for i, out in enumerate(node.output):
                 if out == produced:
@@ -141,6 +152,11 @@ class GraphBuilder:
         self.inputs.append(helper.make_tensor_value_info(name, elem_type, shape))
         return name
 
+    def annotate(self, tensor: str, elem_type: int, shape: Shape) -> str:
+        """State an inner tensor's shape: the output of an operator ONNX's shape inference does not know."""
+        self.shapes.append(helper.make_tensor_value_info(tensor, elem_type, shape))
+        return tensor
+
     def add_output(self, tensor: str, name: str, elem_type: int, shape: Shape) -> str:
         """Publish a tensor under `name`; later nodes must use the returned name."""
         self.rename_output(tensor, name)
@@ -149,7 +165,12 @@ class GraphBuilder:
 
     def build(self, producer: str = "fanyi") -> onnx.ModelProto:
         graph = helper.make_graph(
-            self.nodes, self.name, self.inputs, self.outputs, initializer=list(self.initializers.values())
+            self.nodes,
+            self.name,
+            self.inputs,
+            self.outputs,
+            initializer=list(self.initializers.values()),
+            value_info=self.shapes,
         )
         opsets = [helper.make_opsetid("", OPSET)]
         if any(node.domain == MS_DOMAIN for node in self.nodes):

@@ -366,6 +366,7 @@ def build_decoder(w: Seq2SeqWeights, spec: QuantizeSpec, layer_done: LayerDone =
             scale=1.0,
         )
         presents.append((key, value))
+        g.annotate(ctx, FLOAT, ["batch", 1, w.d_model])
         h = _attention_out(g, h, ctx, f"{p}.self", att, layer.self_norm, w, spec)
 
         catt, cnorm = layer.cross_attn, layer.cross_norm
