@@ -139,7 +139,7 @@ class _Builder:
         self.w, self.spec, self.layer_done = w, spec, layer_done
         self.g = GraphBuilder("llm_decoder", shared=shared, file=GRAPH_FILE)
         self.vocab = padded_vocab(w.vocab_size)
-        self._tables: dict[str, Blocks] = {}
+        self._tables: dict[int, tuple[str, str]] = {}  # a quantized matrix's initializers, by the matrix
 
     # --- weights -------------------------------------------------------------------------------
     def matmul(self, x: str, name: str, weight: np.ndarray, bias: np.ndarray | None = None) -> str:
@@ -148,23 +148,16 @@ class _Builder:
         if spec.bits is None:
             y = g.op("MatMul", x, g.initializer(f"weights.{name}", weight.astype(np.float32)))
         else:
-            y = self._nbits(
-                x,
-                name,
-                quantize_blocks(weight, spec.bits, block_for(weight.shape[0], spec.block_size)),
-                weight.shape[1],
-            )
+            q = quantize_blocks(weight, spec.bits, block_for(weight.shape[0], spec.block_size))
+            packed = g.initializer(name, q.packed)
+            y = self._nbits(x, packed, g.initializer(f"{name}.scales", q.scales.reshape(-1)), q, weight.shape[1])
         if bias is not None:
             y = g.op("Add", y, g.initializer(f"weights.{name}.bias", bias.astype(np.float32)))
         return y
 
-    def _nbits(self, x: str, name: str, q: Blocks, out_features: int) -> str:
-        g = self.g
-        packed = name if name in g.initializers else g.initializer(name, q.packed)
-        scales = f"{name}.scales"
-        if scales not in g.initializers:
-            g.initializer(scales, q.scales.reshape(-1))
-        return g.op(
+    def _nbits(self, x: str, packed: str, scales: str, q: Blocks, out_features: int) -> str:
+        """x @ the weight whose blocks are the initializers `packed` and `scales`, described by q."""
+        return self.g.op(
             "MatMulNBits",
             x,
             packed,
@@ -200,22 +193,39 @@ class _Builder:
         rows[: matrix.shape[0]] = np.asarray(matrix)
         return rows
 
-    def _table_blocks(self, name: str, matrix: Table) -> Blocks:
-        """The padded matrix in blocks, quantized QUANTIZE_ROWS rows at a time as they are read: a large
-        vocabulary is never held in float32 (its rows are independent: the same bytes as in one go)."""
-        if name not in self._tables:
-            bits = self.spec.table_bits
-            assert bits is not None
-            hidden = matrix.shape[1]
-            block = block_for(hidden, self.spec.block_size)
-            parts = [
-                quantize_blocks(self._padded(matrix, start, min(start + QUANTIZE_ROWS, self.vocab)).T, bits, block)
-                for start in range(0, self.vocab, QUANTIZE_ROWS)
-            ]
-            packed = np.concatenate([p.packed for p in parts])
-            scales = np.concatenate([p.scales for p in parts])
-            self._tables[name] = Blocks(packed, scales, bits, block, hidden)
-        return self._tables[name]
+    def _table(self, name: str, matrix: Table, layout: str) -> tuple[str, str, Blocks]:
+        """The matrix in blocks as initializers: "rows" [padded vocab, blocks · bytes] with scales [vocab, blocks]
+        for the lookup, "blocks" [vocab, blocks, bytes] with scales [vocab · blocks] for the output projection.
+        Quantized once, QUANTIZE_ROWS rows at a time as they are read (a large vocabulary is never held in
+        float32; its rows are independent: the same bytes as in one go), and written at once; the other
+        layout of a tied matrix is the same bytes under another shape. Returns the names and the blocks'
+        description (its arrays empty)."""
+        g = self.g
+        data, scales = (f"{name}.rows", f"{name}.row_scales") if layout == "rows" else (name, f"{name}.scales")
+        bits = self.spec.table_bits
+        assert bits is not None
+        hidden = matrix.shape[1]
+        block = block_for(hidden, self.spec.block_size)
+        blocks = -(-hidden // block)
+        shapes = {
+            "rows": ([self.vocab, blocks * block * bits // 8], [self.vocab, blocks]),
+            "blocks": ([self.vocab, blocks, block * bits // 8], [self.vocab * blocks]),
+        }
+        described = Blocks(np.empty(0, np.uint8), np.empty(0, np.float32), bits, block, hidden)
+        if (written := self._tables.get(id(matrix))) is not None:
+            g.alias(data, written[0], shapes[layout][0])
+            g.alias(scales, written[1], shapes[layout][1])
+            return data, scales, described
+        packed = np.empty((self.vocab, blocks, block * bits // 8), np.uint8)
+        row_scales = np.empty((self.vocab, blocks), np.float32)
+        for start in range(0, self.vocab, QUANTIZE_ROWS):
+            stop = min(start + QUANTIZE_ROWS, self.vocab)
+            q = quantize_blocks(self._padded(matrix, start, stop).T, bits, block)
+            packed[start:stop], row_scales[start:stop] = q.packed, q.scales
+        g.initializer(data, packed.reshape(shapes[layout][0]))
+        g.initializer(scales, row_scales.reshape(shapes[layout][1]))
+        self._tables[id(matrix)] = (data, scales)
+        return data, scales, described
 
     @staticmethod
     def _padded(matrix: Table, start: int, stop: int) -> np.ndarray:
@@ -238,9 +248,7 @@ class _Builder:
             )
             h = g.op("Transpose", g.op("Gather", table, ids, axis=1), perm=[1, 2, 0])
         else:
-            q = self._table_blocks("weights.embedding", w.embedding)
-            data = g.initializer("weights.embedding.rows", q.packed.reshape(q.packed.shape[0], -1))
-            scales = g.initializer("weights.embedding.row_scales", q.scales)
+            data, scales, q = self._table("weights.embedding", w.embedding, "rows")
             h = g.op(
                 "GatherBlockQuantized",
                 data,
@@ -272,9 +280,8 @@ class _Builder:
                 )
         else:
             name = "weights.embedding" if w.tied else "weights.lm_head"
-            q = self._table_blocks(name, w.embedding if w.tied else w.lm_head)
-            # the lookup's rows are the output's blocks: the same bytes, stored once (convert._write_graphs)
-            logits = self._nbits(hidden, f"{name}.blocks", q, self.vocab)
+            packed, scales, q = self._table(f"{name}.blocks", w.lm_head, "blocks")
+            logits = self._nbits(hidden, packed, scales, q, self.vocab)
         if self.vocab > w.vocab_size:
             padding = np.zeros(self.vocab, np.float32)
             padding[w.vocab_size :] = PADDING_LOGIT

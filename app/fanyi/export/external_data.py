@@ -17,7 +17,7 @@ from typing import Any, BinaryIO
 
 import numpy as np
 import onnx
-from onnx import external_data_helper, numpy_helper
+from onnx import external_data_helper, helper
 
 from ..engine.pack_format import INT8_SCALE_SUFFIX, INT8_WEIGHT_SUFFIX, SHARED_DATA
 
@@ -47,30 +47,48 @@ class SharedData:
         self._file.close()
 
     def tensor(self, graph_file: str, name: str, array: np.ndarray) -> onnx.TensorProto:
-        """An initializer whose data is written to shared.bin now."""
-        proto = numpy_helper.from_array(np.ascontiguousarray(array), name)
-        self.move(graph_file, proto)
+        """An initializer whose data is written to shared.bin now, straight from the array (no copy of a table
+        of hundreds of megabytes in a protobuf)."""
+        array = np.ascontiguousarray(array)
+        proto = onnx.TensorProto(name=name, data_type=helper.np_dtype_to_tensor_dtype(array.dtype))
+        proto.dims.extend(array.shape)
+        self._write(name, array.data.cast("B"), array.dtype.name, list(array.shape))
+        self._point(graph_file, proto)
+        return proto
+
+    def alias(self, graph_file: str, name: str, source: str, shape: list[int]) -> onnx.TensorProto:
+        """An initializer of another shape over the bytes of one already written (an LLM's tied matrix: the
+        lookup's rows are the output projection's blocks)."""
+        entry = self.index[source]
+        self.index.setdefault(name, {**entry, "shape": list(shape), "graphs": []})
+        proto = onnx.TensorProto(name=name, data_type=helper.np_dtype_to_tensor_dtype(np.dtype(entry["dtype"])))
+        proto.dims.extend(shape)
+        self._point(graph_file, proto)
         return proto
 
     def move(self, graph_file: str, proto: onnx.TensorProto) -> None:
         """Write an initializer's data to shared.bin (once per name and per content) and point it there."""
         if proto.name not in self.index:
-            data = proto.raw_data
-            digest = hashlib.sha256(data).digest()
-            if (offset := self._stored.get(digest)) is None:
-                self._file.write(b"\0" * ((-self._file.tell()) % (PAGE if len(data) >= BIG else SMALL_ALIGNMENT)))
-                offset = self._stored[digest] = self._file.tell()
-                self._file.write(data)
-            self.index[proto.name] = {
-                "offset": offset,
-                "length": len(data),
-                "dtype": onnx.helper.tensor_dtype_to_np_dtype(proto.data_type).name,
-                "shape": list(proto.dims),
-                "graphs": [],
-            }
+            dtype = helper.tensor_dtype_to_np_dtype(proto.data_type).name
+            self._write(proto.name, proto.raw_data, dtype, list(proto.dims))
+        self._point(graph_file, proto)
+
+    def _write(self, name: str, data: bytes | memoryview, dtype: str, shape: list[int]) -> None:
+        if name in self.index:
+            return
+        digest = hashlib.sha256(data).digest()
+        if (offset := self._stored.get(digest)) is None:
+            self._file.write(b"\0" * ((-self._file.tell()) % (PAGE if len(data) >= BIG else SMALL_ALIGNMENT)))
+            offset = self._stored[digest] = self._file.tell()
+            self._file.write(data)
+        self.index[name] = {"offset": offset, "length": len(data), "dtype": dtype, "shape": shape, "graphs": []}
+
+    def _point(self, graph_file: str, proto: onnx.TensorProto) -> None:
         entry = self.index[proto.name]
         if graph_file not in entry["graphs"]:
             entry["graphs"].append(graph_file)
+        if not proto.HasField("raw_data"):
+            proto.raw_data = b""  # set_external_data asks for the field, whose bytes are elsewhere already
         external_data_helper.set_external_data(proto, SHARED_DATA, offset=entry["offset"], length=entry["length"])
         proto.ClearField("raw_data")
         proto.data_location = onnx.TensorProto.EXTERNAL

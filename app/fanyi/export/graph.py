@@ -82,6 +82,13 @@ class GraphBuilder:
             self.initializers[name] = numpy_helper.from_array(np.ascontiguousarray(array), name)
         return name
 
+    def alias(self, name: str, source: str, shape: Sequence[int]) -> str:
+        """An initializer with another's bytes in another shape, stored once."""
+        if self.shared is not None:
+            self.initializers[name] = self.shared.alias(self.file, name, source, list(shape))
+            return name
+        return self.initializer(name, numpy_helper.to_array(self.initializers[source]).reshape(shape))
+
     def const(self, value: Any, dtype: type[np.generic] = np.int64) -> str:
         """A small shared constant (shapes, axes, scalars), deduplicated by value."""
         array = np.asarray(value, dtype=dtype)
