@@ -204,6 +204,7 @@ def test_many_to_many_pack_export_and_translate(tiny_hf_many, tmp_path, dirs):
     pack = tmp_path / "mbart50-pack"
     exported = run("export", str(tiny_hf_many("mbart50")), str(pack), "--quantize", "none")
     assert exported.returncode == 0, exported.stderr
+    assert "converting layer 1/4\n" in exported.stderr and "converting layer 4/4\n" in exported.stderr
     expected = Translator.open(pack, threads=1)
     done = run("translate", "--model", str(pack), "--source", "en_XX", "--target", "zh_CN", "Good morning.")
     assert done.returncode == 0, done.stderr

@@ -208,6 +208,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         overwrite=args.overwrite,
         block_size=args.block_size,
         progress=lambda msg: print(msg, file=sys.stderr),
+        steps=lambda done, total: print(f"converting layer {done}/{total}", file=sys.stderr),
     )
     return 0
 
