@@ -29,6 +29,20 @@ SUPPORTED_GENERATION_KEYS = (
     "forced_eos_token_id",
     "renormalize_logits",
 )
+# generation_config fields that choose how generate() runs, never which tokens it picks: accepted whatever
+# their value (Gemma 3's and TranslateGemma's released generation_config.json set cache_implementation)
+OUTPUT_NEUTRAL_GENERATION_KEYS = {
+    "cache_implementation": "the class of transformers' key/value cache (hybrid, static, sliding window): same values",
+    "cache_config": "options of that cache class",
+    "use_cache": "whether generate() keeps a key/value cache at all: the same tokens, computed again or not",
+    "compile_config": "how torch.compile builds the forward pass",
+    "disable_compile": "whether torch.compile builds it",
+    "return_dict_in_generate": "what generate() returns around the tokens",
+    "output_scores": "whether generate() also returns the scores",
+    "output_logits": "whether generate() also returns the logits",
+    "output_attentions": "whether generate() also returns the attention weights",
+    "output_hidden_states": "whether generate() also returns the hidden states",
+}
 # what a chat model's generation_config sets for sampling, which a decoder-only pack leaves out: its
 # translations are greedy, exactly generate(do_sample=False) (a sampling setting may come later)
 SAMPLING_KEYS = ("do_sample", "temperature", "top_k", "top_p", "min_p", "typical_p", "repetition_penalty")
@@ -115,7 +129,7 @@ def generation_defaults(hf_dir: Path, family: Family) -> dict[str, Any]:
 
         gen = GenerationConfig.from_model_config(AutoConfig.from_pretrained(hf_dir))
     defaults = GenerationConfig()
-    ignored = IDS + (SAMPLING_KEYS if family.decoder_only else ())
+    ignored = IDS + tuple(OUTPUT_NEUTRAL_GENERATION_KEYS) + (SAMPLING_KEYS if family.decoder_only else ())
     if gen.do_sample and not family.decoder_only:
         raise ExportError(
             "the model's generation config samples (do_sample=True); Fanyi decodes greedily or by beam search"
