@@ -34,6 +34,7 @@ from ..engine.pack_format import (
 )
 from ..progress import ProgressCallback
 from .causal_graphs import DEFAULT_BLOCK_SIZE, LlmQuantize, build_causal_decoder
+from .chat_checks import record_chat_template
 from .errors import ExportError
 from .hf_weights import SUPPORTED_GENERATION_KEYS, detect_family, generation_defaults, load_model, model_weights
 from .transformer_graphs import QuantizeSpec, build_decoder, build_encoder
@@ -214,6 +215,8 @@ def export_pack(
             hf_tokenizer=hf_tokenizer,
         )
         del model  # a decoder-only model's weights are now numpy arrays: one copy less in memory
+        if isinstance(family, CausalLM):
+            record_chat_template(manifest, tokenizer_dir, CHAT_TEMPLATE)
         layers = _LayerCounter(weights, steps, cancel)
         _write_pack(
             family, weights, spec, manifest, tokenizer_dir, out_dir, simplify and not family.decoder_only, say, layers

@@ -84,6 +84,7 @@ class CausalLM(Family):
     instructions: ClassVar[dict[str, tuple[str, str]]]
     term_line: ClassVar[str] = "{term} → {translation}"
     template_kwargs: ClassVar[dict[str, bool]] = {}
+    generation_prompt: ClassVar[bool] = True  # add_generation_prompt, as the card's example renders its prompt
     strip_think: ClassVar[bool] = True
     # code → (English name, Chinese name): the languages offered, as the prompts name them
     languages: ClassVar[dict[str, tuple[str, str]]]
@@ -224,6 +225,7 @@ class CausalLM(Family):
             "chat_template": CHAT_TEMPLATE,
             "special_tokens": special,
             "template_kwargs": dict(self.template_kwargs),
+            "generation_prompt": self.generation_prompt,
             "message": self.message_format(hf_tokenizer.chat_template or ""),
             "instructions": {key: {"text": text_, "names": names} for key, (text_, names) in self.instructions.items()},
             "term_line": self.term_line,

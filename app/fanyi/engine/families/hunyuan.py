@@ -1,6 +1,8 @@
 """HY-MT1.5 (tencent/HY-MT1.5-1.8B; HunYuanDenseV1ForCausalLM): like Qwen3, but the queries and keys are
 normalised after the rotary embedding, whose base is scaled by the configuration's NTK alpha. Prompts
-and languages are the model card's (its ZH<=>XX and XX<=>XX prompts, terminology and context)."""
+and languages are the model card's (its ZH<=>XX and XX<=>XX prompts, terminology and context), rendered
+as its example code renders them: without the generation prompt, so the prompt ends with the template's
+<｜hy_place▁holder▁no▁8｜>."""
 
 from __future__ import annotations
 
@@ -68,13 +70,13 @@ class HunYuan(CausalLM):
         ),
         "chinese": (ZH_ASK + "\n\n{text}", "zh"),
         "terminology": ("参考下面的翻译：\n{terms}\n\n" + ZH_ASK + "\n{text}", "zh"),
-        "context": (
-            "{context}\n参考上面的信息，把下面的文本翻译成{target_language}，注意不需要翻译上文，也不要额外解释：\n{text}",
+        "context": (  # the card's block ends with a blank line after the text
+            "{context}\n参考上面的信息，把下面的文本翻译成{target_language}，注意不需要翻译上文，也不要额外解释：\n{text}\n",
             "zh",
         ),
     }
     term_line = "{term} 翻译成 {translation}"
-    template_kwargs = {"enable_thinking": False}
+    generation_prompt = False  # the card's example: apply_chat_template(messages, add_generation_prompt=False)
     qk_norm_modules = ("query_layernorm", "key_layernorm")
 
     def extras(self, model: Any) -> dict[str, Any]:
