@@ -117,6 +117,19 @@ def test_greedy_ids_are_generates(llm):
         assert translator.generate_ids([ids], EN_ZH)[0] == ref.generate(ids, 24), text
 
 
+def test_greedy_ids_are_generates_at_300_and_1200_token_prompts(llm):
+    """Long prompts: past Gemma 3's sliding window, through the cache's growth, at positions where HunYuan's and
+    Gemma's scaled rotary tables differ most from the unscaled ones."""
+    _kind, translator, ref = llm
+    text = " ".join(corpus("en", 200))
+    for tokens in (300, 1200):
+        ids = translator.encode(text, EN_ZH)
+        ids = ids[:8] + ids[len(ids) - (tokens - 8) :]  # the template's start and end, the text between cut
+        assert len(ids) == tokens
+        options = DecodeOptions(source="en", target="zh", max_new_tokens=12)
+        assert translator.generate_ids([ids], options)[0] == ref.generate(ids, 12), tokens
+
+
 def test_some_outputs_end_at_an_end_of_turn_token(llm):
     """The comparison above covers stopping: at least one tiny model's output ends on its own."""
     _kind, translator, _ref = llm
