@@ -228,3 +228,26 @@ def test_hy_mt_context_prompt_ends_with_the_cards_blank_line(tiny_llm_pack):
     assert (
         text == f"We went out.\n参考上面的信息，把下面的文本翻译成中文，注意不需要翻译上文，也不要额外解释：\n{HOUSE}\n"
     )
+
+
+def test_hy_mt_formatted_prompt_is_the_cards_and_takes_a_paragraphs_marks(tiny_llm_pack):
+    """The card's formatted translation: the text between <source></source>, its formatted spans <sn></sn>."""
+    translator = Translator.open(tiny_llm_pack("hunyuan"), threads=1)
+    assert translator.takes_formatted
+    marked = "Some <sn>bold words</sn> here."
+    card = (
+        "将以下<source></source>之间的文本翻译为中文，注意只需要输出翻译后的结果，不要额外解释，"
+        "原文中的<sn></sn>标签表示标签内文本包含格式信息，需要在译文中相应的位置尽量保留该标签。"
+        f"输出格式为：<target>str</target>\n\n<source>{marked}</source>"
+    )
+    assert translator.tokenizer.prompts.user_message(marked, Request("en", "zh", formatted=True)) == card
+    options = DecodeOptions(source="en", target="zh", max_new_tokens=4)
+    _pieces, parts = translator._plan(marked, options, formatted=True)
+    assert card in translator.tokenizer.raw_decode(list(parts[0][0].ids))
+    results = translator.translate_results([marked, "Plain."], options, formatted=[True, False])
+    assert len(results) == 2
+    # a pack whose card has no such prompt takes no marks: the text goes as it is
+    qwen3 = Translator.open(tiny_llm_pack("qwen3"), threads=1)
+    assert not qwen3.takes_formatted
+    _pieces, parts = qwen3._plan(marked, options, formatted=True)
+    assert list(parts[0][0].ids) == qwen3.encode(marked, options)

@@ -183,7 +183,9 @@ MANIFEST_SCHEMA = record(
                     # packs exported before these were recorded: the generation prompt, and eos_all only
                     "generation_prompt": optional(BOOLEAN, True),
                     "end_of_turn": optional(text(r"[^\s]{1,64}")),
-                    "instructions": map_of(one_of("default", "chinese", "terminology", "context"), INSTRUCTION, 4),
+                    "instructions": map_of(
+                        one_of("default", "chinese", "terminology", "context", "formatted"), INSTRUCTION, 5
+                    ),
                     "term_line": optional(_printable_or_newlines(200), "{term} 翻译成 {translation}"),
                     "strip": optional(
                         record(

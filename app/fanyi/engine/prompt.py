@@ -29,8 +29,8 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 from .language_choice import base_language
 
 PLACEHOLDER = re.compile(r"\{(text|source_language|target_language|terms|context)\}")
-# the instruction used, by what a request carries: a glossary, context, a Chinese pair
-DEFAULT, CHINESE, TERMINOLOGY, CONTEXT = "default", "chinese", "terminology", "context"
+# the instruction used, by what a request carries: markup, a glossary, context, a Chinese pair
+DEFAULT, CHINESE, TERMINOLOGY, CONTEXT, FORMATTED = "default", "chinese", "terminology", "context", "formatted"
 TEXT, STRUCTURED = "text", "structured"  # a user message's content: the instruction, or TranslateGemma's record
 THINK_OPEN, THINK_CLOSE = "<think>", "</think>"
 MARKER = "\ue000FANYI\ue000"  # where a text goes, in private-use characters no template writes
@@ -96,6 +96,7 @@ class Request:
     target: str
     terms: tuple[tuple[str, str], ...] = ()  # glossary entries found in the text: (term, translation)
     context: str = ""  # text before this one (the previous paragraph of a document)
+    formatted: bool = False  # the text marks its formatted spans <sn>…</sn> (a document paragraph's markup)
 
 
 class Prompts:
@@ -121,7 +122,13 @@ class Prompts:
 
     def instruction(self, request: Request) -> Instruction:
         chinese = "zh" in (base_language(request.source), base_language(request.target))
-        for key, wanted in ((TERMINOLOGY, bool(request.terms)), (CONTEXT, bool(request.context)), (CHINESE, chinese)):
+        wanted_by = (
+            (FORMATTED, request.formatted),
+            (TERMINOLOGY, bool(request.terms)),
+            (CONTEXT, bool(request.context)),
+            (CHINESE, chinese),
+        )
+        for key, wanted in wanted_by:
             if wanted and key in self._instructions:
                 return self._instructions[key]
         return self._instructions[DEFAULT]

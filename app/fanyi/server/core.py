@@ -361,8 +361,9 @@ class _Counting:
         progress: Callable[[int, int], None] | None = None,
         cancel: CancelToken | None = None,
         contexts: Sequence[str] | None = None,
+        formatted: Sequence[bool] | None = None,
     ) -> list[Translation]:
-        results = self._translator.translate_results(texts, options, progress, cancel, contexts)
+        results = self._translator.translate_results(texts, options, progress, cancel, contexts, formatted)
         self.characters += sum(len(text) for text in texts)
         return results
 

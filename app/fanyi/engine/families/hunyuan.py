@@ -74,6 +74,13 @@ class HunYuan(CausalLM):
             "{context}\n参考上面的信息，把下面的文本翻译成{target_language}，注意不需要翻译上文，也不要额外解释：\n{text}\n",
             "zh",
         ),
+        # the card's formatted translation, whose target it names 中文: the target's name here
+        "formatted": (
+            "将以下<source></source>之间的文本翻译为{target_language}，注意只需要输出翻译后的结果，不要额外解释，"
+            "原文中的<sn></sn>标签表示标签内文本包含格式信息，需要在译文中相应的位置尽量保留该标签。"
+            "输出格式为：<target>str</target>\n\n<source>{text}</source>",
+            "zh",
+        ),
     }
     term_line = "{term} 翻译成 {translation}"
     generation_prompt = False  # the card's example: apply_chat_template(messages, add_generation_prompt=False)
