@@ -363,7 +363,8 @@ class _Counting:
         contexts: Sequence[str] | None = None,
         formatted: Sequence[bool] | None = None,
     ) -> list[Translation]:
-        results = self._translator.translate_results(texts, options, progress, cancel, contexts, formatted)
+        marks = {} if formatted is None else {"formatted": formatted}  # asked only of packs that take them
+        results = self._translator.translate_results(texts, options, progress, cancel, contexts, **marks)
         self.characters += sum(len(text) for text in texts)
         return results
 
