@@ -14,7 +14,7 @@ from fanyi.engine.families import FAMILIES, HfFolder
 from fanyi.export import tables
 from fanyi.export.checkpoint import Checkpoint
 from fanyi.export.errors import ExportError
-from fanyi.export.generation import DEFAULTS, read_generation_config
+from fanyi.export.generation import DEFAULTS, model_settings, read_generation_config
 from fanyi.export.hf_weights import detect_family, rotary_tables
 from fanyi.export.tokenizer_info import HfTokenizer
 
@@ -233,8 +233,8 @@ def test_generation_settings_are_read_as_generation_config_reads_them(folder_of,
         theirs = GenerationConfig.from_model_config(AutoConfig.from_pretrained(folder)).to_diff_dict()
     else:
         theirs = GenerationConfig.from_pretrained(folder).to_diff_dict()
-    config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
-    ours = read_generation_config(folder, config, kind in ("marian", *MANY))
+    family, hf = detect_family(folder)
+    ours = read_generation_config(folder, *model_settings(family, hf))
     for key in ("transformers_version", "_from_model_config"):
         theirs.pop(key, None)
         ours.pop(key, None)

@@ -87,8 +87,8 @@ def _copying(translator: Translator, monkeypatch) -> list[str]:
     family = translator.family
     real = family.encode
 
-    def encode(tokenizer, text, choice, terms=(), context=""):
-        ids = real(tokenizer, text, choice, terms, context)
+    def encode(tokenizer, text, choice, terms=(), context="", formatted=False):
+        ids = real(tokenizer, text, choice, terms, context, formatted)
         seen[tuple(ids)] = text
         return ids
 

@@ -115,7 +115,7 @@ def _write_test_set(root: Path, name: str, sources: list[str], references: list[
 
 
 @pytest.fixture(scope="module")
-def release_inputs(tmp_path_factory, tiny_hf_en_zh, tiny_pack, tiny_hf_llm, tiny_llm_pack, release_reference):
+def release_inputs(tmp_path_factory, tiny_hf_en_zh, tiny_pack, tiny_hf_llm, release_reference):
     """packs.json with the tiny en→zh model, a tiny Qwen3 translation LLM (with a licence file, as the
     real repositories have) and an optional pack that cannot export; 4-sentence test sets en→zh and zh→en."""
     root = tmp_path_factory.mktemp("release")
@@ -135,9 +135,15 @@ def release_inputs(tmp_path_factory, tiny_hf_en_zh, tiny_pack, tiny_hf_llm, tiny
     llm_hf = root / "hf-tiny-llm"
     shutil.copytree(tiny_hf_llm("qwen3"), llm_hf)
     (llm_hf / "LICENSE").write_text("The tiny model's licence.\n", encoding="utf-8")
+    # Qwen3's released generation_config.json sets no length: a random model loops long before the 512 new
+    # tokens a pack then allows, and the guard rewrites nearly every output, so a few dozen are allowed here
+    generation = json.loads((llm_hf / "generation_config.json").read_text(encoding="utf-8"))
+    (llm_hf / "generation_config.json").write_text(json.dumps({**generation, "max_new_tokens": 40}), encoding="utf-8")
     # en→zh: references are the Marian fp32 pack's own (PyTorch and that pack must score 100), on sentences
     # both models translate plainly
-    marian, llm = Translator.open(tiny_pack), Translator.open(tiny_llm_pack("qwen3"))
+    from fanyi.export.convert import export_pack
+
+    marian, llm = Translator.open(tiny_pack), Translator.open(export_pack(llm_hf, root / "tiny-llm-pack"))
     en_zh, zh_en = DecodeOptions(source="en", target="zh"), DecodeOptions(source="zh", target="en")
     lines = (ROOT / "assets/corpus/en.txt").read_text(encoding="utf-8").splitlines()
     sources = list(

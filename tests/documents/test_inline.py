@@ -66,3 +66,38 @@ def test_a_translation_that_came_back_unchanged_keeps_every_piece_as_it_was():
     assert distribute("world, link", pieces) == ["world", ", ", "link"]
     # the same words with other spacing are unchanged too (the HTML unit joins whitespace)
     assert distribute("world,  link ", [Piece("world"), Piece(",\n "), Piece("link")]) == ["world", ",\n ", "link"]
+
+
+def test_styled_pieces_are_marked_for_a_formatted_translation_and_read_back_from_its_marks():
+    from fanyi.documents.inline import marked_text
+
+    pieces = [Piece("Hello "), Piece("bold world", styled=True), Piece(", and "), Piece("a link", styled=True)]
+    assert marked_text(pieces) == "Hello <sn>bold world</sn>, and <sn>a link</sn>"
+    # HY-MT1.5's answer: the marks where it placed them, wrapped <target>…</target>
+    translation = "<target>你好<sn>粗体世界</sn>，以及<sn>一个链接</sn></target>"
+    assert distribute(translation, pieces) == ["你好", "粗体世界", "，以及", "一个链接"]
+    # where the words moved, each mark still holds its own piece's words; text after the last mark, with no
+    # piece of its own, stays with it
+    assert distribute("<target><sn>粗体世界</sn>你好，<sn>链接</sn>也是</target>", pieces) == [
+        "",
+        "粗体世界",
+        "你好，",
+        "链接也是",
+    ]
+
+
+def test_a_translation_that_lost_or_added_marks_is_shared_without_them():
+    pieces = [Piece("Hello "), Piece("bold world", styled=True), Piece(".")]
+    for translation in ("<target>你好粗体世界。</target>", "你好<sn>粗体</sn><sn>世界</sn>。", "你好<sn>粗体世界。"):
+        shares = distribute(translation, pieces)
+        assert "".join(shares) == "你好粗体世界。" and "<" not in "".join(shares), translation
+
+
+def test_no_marks_where_nothing_is_styled_a_piece_is_kept_or_the_text_holds_the_tags():
+    from fanyi.documents.inline import marked_text
+
+    assert marked_text([Piece("Hello "), Piece("world")]) is None
+    assert marked_text([Piece("Run "), Piece("pip", Kind.KEEP), Piece(" now", styled=True)]) is None
+    assert marked_text([Piece("a <sn> b "), Piece("c", styled=True)]) is None
+    # a translation of an unmarked block is never read for marks
+    assert distribute("<sn>x</sn>", [Piece("Hello "), Piece("world")]) == ["<sn>x", "</sn>"]

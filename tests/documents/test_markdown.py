@@ -123,3 +123,11 @@ def test_bilingual_adds_a_translated_paragraph_after_each_one(tmp_path, translat
         "> quote\n>\n> ⟦QUOTE⟧\n\n"
         "| A<br>⟦A⟧ |\n|---|\n| cell<br>⟦CELL⟧ |\n"
     )
+
+
+def test_emphasis_links_and_inline_html_are_styled_for_a_formatted_translation():
+    from fanyi.documents.inline import marked_text
+    from fanyi.documents.markdown import inline_pieces
+
+    pieces = inline_pieces("Plain **bold** and [a link](http://x) and <b>html</b> end.")
+    assert marked_text(pieces) == "Plain <sn>bold</sn> and <sn>a link</sn> and <sn>html</sn> end."

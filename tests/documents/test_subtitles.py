@@ -64,3 +64,11 @@ def test_bilingual_cues_show_the_original_lines_then_the_translation(tmp_path, t
     _, out = run(tmp_path, translator, "film.srt", SRT, bilingual=True)
     assert "Hello there,\nhow are you?\n⟦HELLO THERE, HOW ARE YOU?⟧\n\n2\n" in out
     assert "<i>I am fine.</i>\n<i>⟦I AM FINE.⟧</i>\n" in out
+
+
+def test_text_inside_a_tag_pair_is_styled_for_a_formatted_translation():
+    from fanyi.documents.inline import marked_text
+    from fanyi.documents.subtitles import tag_pieces
+
+    assert marked_text(tag_pieces("He said <i>never</i> again.")) == "He said <sn>never</sn> again."
+    assert marked_text(tag_pieces("No tags here.")) is None

@@ -33,6 +33,7 @@ class TextTranslator(Protocol):
         progress: Callable[[int, int], None] | None = None,
         cancel: CancelToken | None = None,
         contexts: Sequence[str] | None = None,
+        formatted: Sequence[bool] | None = None,
     ) -> list[Translation]: ...
 
     def languages(self, options: DecodeOptions | None) -> LanguageChoice: ...
@@ -45,6 +46,7 @@ class Unit:
     text: str
     where: str  # for the report: "body, paragraph 12", "slide 3", "cue 45"
     keep: str | None = None  # set by the handler when the unit must stay as it is, e.g. "code block"
+    marked: str | None = None  # the text with its formatted spans <sn>…</sn>, where it has any (inline.py)
 
 
 class DocumentHandler(Protocol):

@@ -28,7 +28,7 @@ from fanyi.limits import MAX_HTML_TAGS, MAX_MARKUP_BYTES, MAX_UNITS
 
 from .base import Unit
 from .bounds import Tally, size, too_large
-from .inline import Kind, Piece, distribute, has_words
+from .inline import Kind, Piece, distribute, has_words, marked_text
 from .textio import decode_bytes
 
 INLINE = frozenset(
@@ -49,6 +49,7 @@ class _Text:
     end: int
     value: str  # unescaped
     kind: Kind
+    styled: bool = False  # inside an inline element (<b>, <a>, <span>…)
 
 
 @dataclass
@@ -62,7 +63,7 @@ class _Block:
     bilingual: bool = True
 
     def pieces(self) -> list[Piece]:
-        return [Piece(t.value, t.kind) for t in self.texts]
+        return [Piece(t.value, t.kind, styled=t.styled) for t in self.texts]
 
 
 @dataclass
@@ -178,7 +179,9 @@ class _Walker:
             # Source whitespace and newlines mean nothing in HTML; the translator would take a
             # newline for a sentence break.
             text = " ".join("".join(p.text for p in pieces).split())
-            self.slots.append(_Slot(Unit(text, self._where_at(block.start)), block))
+            marked = marked_text(pieces)
+            unit = Unit(text, self._where_at(block.start), marked=" ".join(marked.split()) if marked else None)
+            self.slots.append(_Slot(unit, block))
 
     def _data(self, offset: int, end: int, data: str) -> None:
         if self._mode() == "hidden":
@@ -188,11 +191,12 @@ class _Walker:
             return
         block = self._open_block(offset)
         kind = Kind.KEEP if self._mode() == "carried" else Kind.TEXT
+        styled = any(tag in INLINE for tag, _ in self._stack)
         last = block.texts[-1] if block.texts else None
         if last is not None and last.end == offset and last.kind is kind:  # text split by a stray "<"
             last.end, last.value = end, last.value + data
         else:
-            block.texts.append(_Text(offset, end, data, kind))
+            block.texts.append(_Text(offset, end, data, kind, styled))
 
     def _start(self, offset: int, end: int, name: str, raw: str, *, opens: bool) -> None:
         hidden = self._mode() == "hidden"

@@ -11,11 +11,18 @@ lose markup; distribution can only misplace it.
 
 Pieces of kind KEEP (inline code, URLs) are never rewritten; they are looked up in the translation
 (models copy such strings through) and the translation is cut around them, so they are not doubled.
+
+A model that can be told where the formatting is (HY-MT1.5's formatted translation prompt) is given the
+block with its styled pieces marked ``<sn>…</sn>`` (``marked_text``) and answers ``<target>…</target>``
+with the marks where it placed them: each styled piece then gets what its mark holds, and only the text
+between marks is shared by length. A translation whose marks do not match the block's (lost, added,
+nested) is read without them, shared as any other.
 """
 
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -31,6 +38,7 @@ class Piece:
     text: str  # what the translator sees of this piece
     kind: Kind = Kind.TEXT
     raw: str | None = None  # how a KEEP/SEP piece is written back, when it differs from ``text``
+    styled: bool = False  # a TEXT piece inside formatting (bold, a link…) within its block
 
     @property
     def source(self) -> str:
@@ -43,6 +51,73 @@ def source_text(pieces: Sequence[Piece]) -> str:
 
 def has_words(pieces: Sequence[Piece]) -> bool:
     return any(p.kind is Kind.TEXT and p.text.strip() for p in pieces)
+
+
+MARK_OPEN, MARK_CLOSE = "<sn>", "</sn>"
+WRAP_OPEN, WRAP_CLOSE = "<target>", "</target>"
+_TAGS = (MARK_OPEN, MARK_CLOSE, WRAP_OPEN, WRAP_CLOSE, "<source>", "</source>")
+_MARKED = re.compile(re.escape(MARK_OPEN) + "(.*?)" + re.escape(MARK_CLOSE), re.DOTALL)
+
+
+def _styled(pieces: Sequence[Piece]) -> list[int]:
+    return [i for i, p in enumerate(pieces) if p.kind is Kind.TEXT and p.styled and p.text.strip()]
+
+
+def marked_text(pieces: Sequence[Piece]) -> str | None:
+    """The block's text with each styled piece marked <sn>…</sn> (its edge spaces outside the mark); None
+    where no piece is styled, a kept piece would have to be found in the translation, or the text itself
+    holds the prompt's tags."""
+    if not _styled(pieces) or any(p.kind is Kind.KEEP and p.text.strip() for p in pieces):
+        return None
+    if any(tag in p.text for p in pieces for tag in _TAGS):
+        return None
+    styled = set(_styled(pieces))
+    return "".join(
+        _leading_space(p.text) + MARK_OPEN + p.text.strip() + MARK_CLOSE + _trailing_space(p.text)
+        if i in styled
+        else p.text
+        for i, p in enumerate(pieces)
+    )
+
+
+def _unwrapped(translation: str) -> str:
+    body = translation.strip()
+    if body.startswith(WRAP_OPEN):
+        body = body[len(WRAP_OPEN) :]
+    if body.endswith(WRAP_CLOSE):
+        body = body[: -len(WRAP_CLOSE)]
+    return body
+
+
+def _marked_shares(translation: str, pieces: Sequence[Piece]) -> dict[int, str] | None:
+    """Each TEXT piece's share of a translation that kept the block's marks, in place; None where it did not."""
+    styled = _styled(pieces)
+    parts = _MARKED.split(_unwrapped(translation))  # between marks, in a mark, between, …
+    if len(parts) != 2 * len(styled) + 1 or any(tag in part for part in parts for tag in _TAGS):
+        return None
+    shares = {index: parts[2 * k + 1].strip() for k, index in enumerate(styled)}
+    bounds = [-1, *styled, len(pieces)]
+    for gap, (after, before) in enumerate(zip(bounds, bounds[1:])):
+        group = [i for i in range(after + 1, before) if pieces[i].kind is Kind.TEXT]
+        region = parts[2 * gap]
+        if group:
+            weights = [len(pieces[i].text) if pieces[i].text.strip() else 0 for i in group]
+            shares.update(zip(group, _spread(region, weights)))
+        elif gap:  # between two marks, or after the last, with no piece of its own: the mark before keeps it
+            shares[styled[gap - 1]] += region.rstrip() if gap == len(styled) else region
+        else:
+            shares[styled[0]] = region.lstrip() + shares[styled[0]]
+    return shares
+
+
+def _plain(translation: str, pieces: Sequence[Piece]) -> str:
+    """A translation of a marked block read without its marks."""
+    if marked_text(pieces) is None:
+        return translation
+    body = _unwrapped(translation)
+    for tag in (MARK_OPEN, MARK_CLOSE):
+        body = body.replace(tag, "")
+    return body
 
 
 def render(pieces: Sequence[Piece], translation: str) -> str:
@@ -60,6 +135,10 @@ def distribute(translation: str, pieces: Sequence[Piece]) -> list[str]:
     text_index = [i for i, p in enumerate(pieces) if p.kind is Kind.TEXT]
     if not text_index:
         return []
+    marked = _marked_shares(translation, pieces) if marked_text(pieces) is not None else None
+    if marked is not None:
+        return _edged(marked, pieces, text_index)
+    translation = _plain(translation, pieces)
     if translation.split() == source_text(pieces).split():
         # Came back as it was (a name, a sentence left untranslated): every piece keeps its own text,
         # rather than shares by length that move the markup ("<b>world</b>, <a>link</a>" was
@@ -72,11 +151,16 @@ def distribute(translation: str, pieces: Sequence[Piece]) -> list[str]:
         weights = [len(pieces[i].text) if pieces[i].text.strip() else 0 for i in group]
         for i, share in zip(group, _spread(region, weights)):
             shares[i] = share
+    return _edged(shares, pieces, text_index)
+
+
+def _edged(shares: dict[int, str], pieces: Sequence[Piece], text_index: list[int]) -> list[str]:
+    """The shares in order, the block's own leading and trailing whitespace kept where it was."""
     first, last = text_index[0], text_index[-1]
     if first == 0:
-        shares[first] = _leading_space(pieces[first].text) + shares[first]
+        shares[first] = _leading_space(pieces[first].text) + shares[first].lstrip()
     if last == len(pieces) - 1:
-        shares[last] = shares[last] + _trailing_space(pieces[last].text)
+        shares[last] = shares[last].rstrip() + _trailing_space(pieces[last].text)
     return [shares[i] for i in text_index]
 
 

@@ -237,7 +237,9 @@ def _reason(unit: Unit, target: str) -> str | None:
     return unit.keep or keep_reason(unit.text, target)
 
 
-_Key = tuple[str, str]  # a unit's text and the text before it (empty unless the pack takes context)
+# what a unit is sent as: its text (its formatted spans marked <sn>…</sn> where the pack takes that), the text
+# before it (empty unless the pack takes context), and whether it is marked
+_Key = tuple[str, str, bool]
 
 
 class _Translating:
@@ -264,6 +266,9 @@ class _Translating:
         # an LLM pack is given each paragraph's predecessor (its context prompt): then the same text in
         # two places is two translations, and a unit is known by its text and what came before it
         self._context = bool(getattr(translator, "takes_context", False))
+        # a paragraph whose markup is marked goes through the card's formatted-translation prompt (HY-MT1.5),
+        # and the model places the marks in its translation (inline.py reads them)
+        self._formatted = bool(getattr(translator, "takes_formatted", False))
         self._previous = ""
 
     def results(self, units: Iterable[Unit]) -> Iterator[str | None]:
@@ -287,7 +292,8 @@ class _Translating:
         keys = []
         for unit in window:
             text = unit.text.strip()
-            keys.append((text, self._previous if self._context else ""))
+            marked = unit.marked.strip() if self._formatted and unit.marked else None
+            keys.append((marked or text, self._previous if self._context else "", marked is not None))
             if text:
                 self._previous = text
         return keys
@@ -320,8 +326,10 @@ class _Translating:
         """Translate a batch; when it fails, each text alone, so one bad text fails only itself."""
         if self._cancel is not None:
             self._cancel.raise_if_cancelled()
-        texts = [text for text, _context in batch]
-        extra: dict[str, Any] = {"contexts": [context for _text, context in batch]} if self._context else {}
+        texts = [text for text, _context, _marked in batch]
+        extra: dict[str, Any] = {"contexts": [context for _text, context, _marked in batch]} if self._context else {}
+        if self._formatted:
+            extra["formatted"] = [marked for _text, _context, marked in batch]
         try:
             outputs = self._translator.translate_results(texts, self._options, cancel=self._cancel, **extra)
             if len(outputs) != len(batch):

@@ -19,7 +19,7 @@ from pathlib import Path
 from fanyi.engine.segment import join_hard_wrapped
 
 from .base import Unit
-from .inline import Kind, Piece, has_words, render, source_text
+from .inline import Kind, Piece, has_words, marked_text, render, source_text
 from .stream import Block, StreamDocument, line_ending, too_long
 
 _QUOTE = re.compile(r"\s{0,3}(?:>\s?)+")
@@ -248,7 +248,7 @@ def _unit_block(lines: list[_Line], marker: str, text: str, suffix: str, *, head
         repeat = marker if heading else " " * len(marker)
         return raw + ("" if eol else sep) + quote.rstrip() + sep + quote + repeat + body + eol
 
-    return Block(raw, Unit(source_text(pieces), where), render_unit)
+    return Block(raw, Unit(source_text(pieces), where, marked=marked_text(pieces)), render_unit)
 
 
 def _is_table_start(reader: _Reader) -> bool:
@@ -305,21 +305,41 @@ def _cell(cell: str, where: str) -> Block:
         translated = render(pieces, translation)
         return cell + "<br>" + translated if bilingual else translated
 
-    return Block(cell, Unit(source_text(pieces), where), render_cell)
+    return Block(cell, Unit(source_text(pieces), where, marked=marked_text(pieces)), render_cell)
 
 
-def inline_pieces(text: str) -> list[Piece]:
-    """A Markdown span cut into text to translate and markup to carry across."""
+def inline_pieces(text: str, styled: bool = False) -> list[Piece]:
+    """A Markdown span cut into text to translate and markup to carry across; text inside emphasis, an
+    inline HTML element or a link's label is styled."""
     pieces: list[Piece] = []
     position = 0
+    opened: list[str] = []  # emphasis markers and HTML tags not closed yet
     for match in _INLINE.finditer(text):
+        inside = styled or bool(opened)
         if match.start() > position:
-            pieces.append(Piece(text[position : match.start()]))
+            pieces.append(Piece(text[position : match.start()], styled=inside))
         pieces.extend(_markup_pieces(match))
+        _track(match, opened)
         position = match.end()
     if position < len(text):
-        pieces.append(Piece(text[position:]))
+        pieces.append(Piece(text[position:], styled=styled or bool(opened)))
     return pieces
+
+
+def _track(match: re.Match[str], opened: list[str]) -> None:
+    """What a markup match opens or closes: an emphasis marker closes the same one, an end tag the last tag."""
+    raw = match.group(0)
+    if match.group("emphasis"):
+        if opened and opened[-1] == raw:
+            opened.pop()
+        else:
+            opened.append(raw)
+    elif match.group("html") and not raw.startswith("<!--") and not raw.endswith("/>"):
+        if raw.startswith("</"):
+            if opened:
+                opened.pop()
+        elif raw[1:].split(">")[0].split()[0].lower() not in ("br", "img", "hr", "wbr"):
+            opened.append(raw)
 
 
 def _markup_pieces(match: re.Match[str]) -> list[Piece]:
@@ -331,7 +351,7 @@ def _markup_pieces(match: re.Match[str]) -> list[Piece]:
     if match.group("url"):
         return [Piece(raw, Kind.KEEP)]
     if match.group("link"):
-        label = inline_pieces(match.group("label"))
+        label = inline_pieces(match.group("label"), styled=True)
         return [Piece("", Kind.SEP, match.group("open")), *label, Piece("", Kind.SEP, match.group("target"))]
     if match.group("escape"):
         return [Piece(match.group("escaped"), Kind.SEP, raw)]

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from .base import Unit
-from .inline import Kind, Piece, has_words, render, source_text
+from .inline import Kind, Piece, has_words, marked_text, render, source_text
 from .stream import Block, StreamDocument, line_ending, too_long
 
 _TAG = re.compile(r"<[^>\n]*>|\{\\[^}\n]*\}")
@@ -72,18 +72,24 @@ def _blocks(block: list[str], cue: int) -> Iterator[Block]:
         translated = render(pieces, translation) + eol
         return raw + ("" if eol else "\n") + translated if bilingual else translated
 
-    yield Block(raw, Unit(source_text(pieces), f"cue {cue}"), render_cue)
+    yield Block(raw, Unit(source_text(pieces), f"cue {cue}", marked=marked_text(pieces)), render_cue)
 
 
 def tag_pieces(text: str) -> list[Piece]:
-    """``text`` cut into TEXT pieces and SEP pieces for the tags between them."""
+    """``text`` cut into TEXT pieces and SEP pieces for the tags between them; text inside a tag pair
+    (<i>…</i>, <font …>…</font>) is styled."""
     pieces: list[Piece] = []
-    position = 0
+    position = depth = 0
     for match in _TAG.finditer(text):
         if match.start() > position:
-            pieces.append(Piece(text[position : match.start()]))
-        pieces.append(Piece("", Kind.SEP, match.group(0)))
+            pieces.append(Piece(text[position : match.start()], styled=depth > 0))
+        tag = match.group(0)
+        if tag.startswith("</"):
+            depth = max(0, depth - 1)
+        elif tag.startswith("<") and not tag.endswith("/>"):
+            depth += 1
+        pieces.append(Piece("", Kind.SEP, tag))
         position = match.end()
     if position < len(text):
-        pieces.append(Piece(text[position:]))
+        pieces.append(Piece(text[position:], styled=depth > 0))
     return pieces

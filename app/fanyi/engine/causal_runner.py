@@ -167,11 +167,13 @@ class CausalDecoding:
         if log_probs:
             raise ValueError("decoder-only packs decode greedily: no log-probabilities")
         top_k = min(top_k, self._runner.vocab_size, MAX_TOP_IDS)
+        if self.started and int(self.lengths.max()) >= self._capacity:
+            self._grow()  # binds the rows anew, the top ids' buffer with them: first
         if self._top_ids is None or self._top_ids.shape[1] != top_k:
             self._top_k[0] = top_k
             self._top_ids = self._bound.output("top_ids", np.empty((self.sources, top_k), np.int64))
         if self.started:
-            self._step(tokens)
+            self._execute(np.asarray(tokens, np.int64).reshape(self.sources, 1), np.ones(self.sources, np.int32))
         else:
             self._prefill()
             self.started = True
@@ -198,11 +200,6 @@ class CausalDecoding:
             chunk[row, : valid[row]] = prompt[start:]
         self._execute(chunk, valid)
         self._prompts = []
-
-    def _step(self, tokens: np.ndarray) -> None:
-        if int(self.lengths.max()) >= self._capacity:
-            self._grow()
-        self._execute(np.asarray(tokens, np.int64).reshape(self.sources, 1), np.ones(self.sources, np.int32))
 
     def reorder(self, origins: np.ndarray) -> None:
         raise PackError("decoder-only packs decode greedily: there are no beams to reorder")

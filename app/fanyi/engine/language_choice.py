@@ -31,7 +31,7 @@ ISO639_1 = {
     "snd": "sd", "sin": "si", "slk": "sk", "slv": "sl", "som": "so", "als": "sq", "srp": "sr", "ssw": "ss",
     "sun": "su", "swe": "sv", "swh": "sw", "tam": "ta", "tel": "te", "tha": "th", "tgl": "tl", "tsn": "tn",
     "tur": "tr", "ukr": "uk", "urd": "ur", "uzn": "uz", "vie": "vi", "wol": "wo", "xho": "xh", "ydd": "yi",
-    "yor": "yo", "zho": "zh", "cmn": "zh", "zul": "zu", "bod": "bo", "uig": "ug",
+    "yor": "yo", "zho": "zh", "cmn": "zh", "zul": "zu", "bod": "bo", "uig": "ug", "fil": "tl",
 }
 # fmt: on
 

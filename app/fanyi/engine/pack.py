@@ -180,7 +180,12 @@ MANIFEST_SCHEMA = record(
                     "special_tokens": map_of(text(r"[a-z_]{1,32}"), text(r"[^\s]{1,64}"), 16),
                     "template_kwargs": map_of(text(r"[a-z_]{1,32}"), BOOLEAN, 16),
                     "message": one_of("text", "structured"),
-                    "instructions": map_of(one_of("default", "chinese", "terminology", "context"), INSTRUCTION, 4),
+                    # packs exported before these were recorded: the generation prompt, and eos_all only
+                    "generation_prompt": optional(BOOLEAN, True),
+                    "end_of_turn": optional(text(r"[^\s]{1,64}")),
+                    "instructions": map_of(
+                        one_of("default", "chinese", "terminology", "context", "formatted"), INSTRUCTION, 5
+                    ),
                     "term_line": optional(_printable_or_newlines(200), "{term} 翻译成 {translation}"),
                     "strip": optional(
                         record(

@@ -3,9 +3,11 @@
 A pack records (manifest "prompt") the instructions its model card documents — a plain translation,
 one for Chinese pairs, one with a glossary, one with context — and carries the model's chat template
 (chat_template.jinja). A request's text becomes one user message, which the template renders the way
-transformers' ``apply_chat_template(..., add_generation_prompt=True)`` does: jinja2's immutable
-sandbox with the same extension, filters and globals, the tokenizer's special tokens and the pack's
-template arguments (Qwen3: enable_thinking=False). Rendering a template cannot touch files or
+transformers' ``apply_chat_template`` does in the card's own example: jinja2's immutable sandbox with the
+same extension, filters and globals, the tokenizer's special tokens, the pack's template arguments
+(Qwen3: enable_thinking=False) and add_generation_prompt as the card passes it (manifest
+"prompt.generation_prompt": HY-MT1.5's card renders without it, so its prompt ends with the template's
+``<｜hy_place▁holder▁no▁8｜>``, not ``<｜hy_Assistant｜>``). Rendering a template cannot touch files or
 Python objects beyond the values handed to it.
 
 Placeholders in an instruction ({text}, {source_language}, {target_language}, {terms}, {context})
@@ -27,10 +29,11 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 from .language_choice import base_language
 
 PLACEHOLDER = re.compile(r"\{(text|source_language|target_language|terms|context)\}")
-# the instruction used, by what a request carries: a glossary, context, a Chinese pair
-DEFAULT, CHINESE, TERMINOLOGY, CONTEXT = "default", "chinese", "terminology", "context"
-TEXT, STRUCTURED = "text", "structured"
-THINK_OPEN, THINK_CLOSE = "<think>", "</think>"  # a user message's content: the instruction, or TranslateGemma's record
+# the instruction used, by what a request carries: markup, a glossary, context, a Chinese pair
+DEFAULT, CHINESE, TERMINOLOGY, CONTEXT, FORMATTED = "default", "chinese", "terminology", "context", "formatted"
+TEXT, STRUCTURED = "text", "structured"  # a user message's content: the instruction, or TranslateGemma's record
+THINK_OPEN, THINK_CLOSE = "<think>", "</think>"
+MARKER = "\ue000FANYI\ue000"  # where a text goes, in private-use characters no template writes
 
 
 class PromptError(ValueError):
@@ -93,6 +96,7 @@ class Request:
     target: str
     terms: tuple[tuple[str, str], ...] = ()  # glossary entries found in the text: (term, translation)
     context: str = ""  # text before this one (the previous paragraph of a document)
+    formatted: bool = False  # the text marks its formatted spans <sn>…</sn> (a document paragraph's markup)
 
 
 class Prompts:
@@ -101,6 +105,7 @@ class Prompts:
         self._template_kwargs = dict(section["template_kwargs"])
         self._variables = {**section["special_tokens"], **self._template_kwargs}
         self._message = section["message"]
+        self.generation_prompt = bool(section["generation_prompt"])
         self._instructions = {
             key: Instruction(value["text"], value["names"]) for key, value in section["instructions"].items()
         }
@@ -117,7 +122,13 @@ class Prompts:
 
     def instruction(self, request: Request) -> Instruction:
         chinese = "zh" in (base_language(request.source), base_language(request.target))
-        for key, wanted in ((TERMINOLOGY, bool(request.terms)), (CONTEXT, bool(request.context)), (CHINESE, chinese)):
+        wanted_by = (
+            (FORMATTED, request.formatted),
+            (TERMINOLOGY, bool(request.terms)),
+            (CONTEXT, bool(request.context)),
+            (CHINESE, chinese),
+        )
+        for key, wanted in wanted_by:
             if wanted and key in self._instructions:
                 return self._instructions[key]
         return self._instructions[DEFAULT]
@@ -153,22 +164,33 @@ class Prompts:
 
     def render(self, text: str, request: Request) -> str:
         """The whole prompt as text, ending where the model's answer starts."""
+        return self._render(self.messages(text, request), self.generation_prompt)
+
+    def _render(self, messages: list[dict[str, Any]], generation_prompt: bool) -> str:
         try:
             return self._template.render(
-                messages=self.messages(text, request),
+                messages=messages,
                 tools=None,
                 documents=None,
-                add_generation_prompt=True,
+                add_generation_prompt=generation_prompt,
                 **self._variables,
             )
         except jinja2.TemplateError as exc:
             raise PromptError(f"the chat template fails on a translation request: {exc}") from None
 
+    def after_answer(self, request: Request) -> str:
+        """What the template writes after the model's answer, up to the end of the conversation: its end of
+        turn comes first (<end_of_turn>, <|im_end|>). PromptError where the template renders no answer."""
+        answered = self.messages("Hello.", request) + [{"role": "assistant", "content": MARKER}]
+        rendered = self._render(answered, False)
+        if MARKER not in rendered:
+            raise PromptError("the chat template does not write the model's answer back")
+        return rendered[rendered.index(MARKER) + len(MARKER) :]
+
     def fixed_prefix(self, request: Request) -> str:
         """The prompt's text before the source text: the same for every text of this language pair."""
-        marker = "\ue000FANYI\ue000"  # a private-use character no template writes
-        rendered = self.render(marker, request)
-        return rendered[: rendered.index(marker)] if marker in rendered else ""
+        rendered = self.render(MARKER, request)
+        return rendered[: rendered.index(MARKER)] if MARKER in rendered else ""
 
 
 @dataclass(frozen=True)

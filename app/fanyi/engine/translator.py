@@ -124,6 +124,11 @@ class Translator:
         return self.family.takes_context(self.tokenizer)
 
     @property
+    def takes_formatted(self) -> bool:
+        """Whether translate_results takes texts marking their formatted spans <sn>…</sn> (`formatted`)."""
+        return self.family.takes_formatted(self.tokenizer)
+
+    @property
     def max_source_tokens(self) -> int:
         return self.family.max_source_tokens(self.pack)
 
@@ -187,16 +192,18 @@ class Translator:
 
     # --- text level -----------------------------------------------------------------------------
     def _plan(
-        self, text: str, options: DecodeOptions | None, context: str = ""
+        self, text: str, options: DecodeOptions | None, context: str = "", formatted: bool = False
     ) -> tuple[list[Segment], list[list[_Part]]]:
         """Segments of the text, and for each piece to translate its parts: their ids with the glossary's
-        terms in the prompt or placeholders in their place, and `context` where the pack takes it."""
+        terms in the prompt or placeholders in their place, and `context` and `formatted` where the pack
+        takes them."""
         if not text.strip():
             return [], []
         choice = self.languages(options)
         glossary = options.glossary if options else ()
         terms_in_prompt = self.family.takes_terms(self.tokenizer)
         context = context[-limits.MAX_CONTEXT_CHARS :] if self.family.takes_context(self.tokenizer) else ""
+        formatted = formatted and self.family.takes_formatted(self.tokenizer)
 
         def count(s: str) -> int:
             return len(self.family.encode(self.tokenizer, s, choice))
@@ -204,9 +211,10 @@ class Translator:
         def part(s: str) -> _Part:
             if glossary and not terms_in_prompt:
                 protected, placed = protect(s, glossary)
-                return _Part(s, tuple(self.family.encode(self.tokenizer, protected, choice, (), context)), placed)
+                ids = self.family.encode(self.tokenizer, protected, choice, (), context, formatted)
+                return _Part(s, tuple(ids), placed)
             terms = terms_in(s, glossary) if glossary else ()
-            return _Part(s, tuple(self.family.encode(self.tokenizer, s, choice, terms, context)))
+            return _Part(s, tuple(self.family.encode(self.tokenizer, s, choice, terms, context, formatted)))
 
         pieces = self.family.split(text, choice.source_lang, self.max_source_tokens, count)
         parts = [
@@ -247,19 +255,25 @@ class Translator:
         progress: ProgressCallback | None = None,
         cancel: CancelToken | None = None,
         contexts: Sequence[str] | None = None,
+        formatted: Sequence[bool] | None = None,
     ) -> list[Translation]:
         """Translate many texts; sentences are batched by length and each is translated once.
 
         Each result lists the sentences that could not be translated (they keep their source text).
-        `contexts`: the text before each one (a document's previous paragraph), for packs that take it."""
+        `contexts`: the text before each one (a document's previous paragraph), for packs that take it;
+        `formatted`: whether each one marks its formatted spans <sn>…</sn>, for packs that take that (the
+        translation, wrapped <target>…</target>, marks them back: documents/inline.py reads it)."""
         if options is not None and options.convert:  # decoded in Simplified, cached as such
             results = self.translate_results(
-                texts, dataclasses.replace(options, convert=None), progress, cancel, contexts
+                texts, dataclasses.replace(options, convert=None), progress, cancel, contexts, formatted
             )
             return [dataclasses.replace(r, text=variants.convert(r.text, options.convert)) for r in results]
         started = time.perf_counter()
         self.last_stats = {"tokens": 0, "seconds": 0.0}
-        plans = [self._plan(t, options, contexts[i] if contexts else "") for i, t in enumerate(texts)]
+        plans = [
+            self._plan(t, options, contexts[i] if contexts else "", bool(formatted and formatted[i]))
+            for i, t in enumerate(texts)
+        ]
         outcomes: dict[tuple[int, ...], _Outcome] = {}
         todo: dict[tuple[int, ...], _Part] = {}
         for part in (part for _, parts in plans for group in parts for part in group):

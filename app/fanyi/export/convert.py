@@ -29,6 +29,7 @@ from ..engine.pack_format import (
 )
 from ..progress import ProgressCallback
 from .causal_graphs import DEFAULT_BLOCK_SIZE, GRAPH_FILE, LlmQuantize, build_causal_decoder
+from .chat_checks import record_chat_template
 from .errors import ExportError
 from .external_data import SharedData
 from .generation import SUPPORTED_GENERATION_KEYS, generation_defaults
@@ -89,7 +90,7 @@ def build_manifest(
     family: Family,
     tokenizer: HfTokenizer,
 ) -> dict[str, Any]:
-    gen = generation_defaults(folder.path, family, folder.config)
+    gen = generation_defaults(folder.path, family, folder)
     languages = family.manifest_languages(folder, lambda: tokenizer, gen)
     unk = languages.pop("unk")
     manifest = {
@@ -165,6 +166,10 @@ def export_pack(
         family=family,
         tokenizer=tokenizer,
     )
+    if isinstance(family, CausalLM):
+        record_chat_template(
+            manifest, tokenizer_data[CHAT_TEMPLATE].decode("utf-8"), tokenizer_data["tokenizer.json"].decode("utf-8")
+        )
     layers = _LayerCounter(weights, steps, cancel)
     _write_pack(family, weights, spec, manifest, tokenizer_data, out_dir, say, layers)
     say(f"pack written to {out_dir}")

@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..engine.families import Family
+from ..engine.families import Family, HfFolder
 from .errors import ExportError
 
 # generation_config fields the runtime implements; anything else set to a non-default value is refused
@@ -32,21 +32,23 @@ SUPPORTED_GENERATION_KEYS = (
 # what a chat model's generation_config sets for sampling, which a decoder-only pack leaves out: its
 # translations are greedy, exactly generate(do_sample=False) (a sampling setting may come later)
 SAMPLING_KEYS = ("do_sample", "temperature", "top_k", "top_p", "min_p", "typical_p", "repetition_penalty")
-# settings that choose how generate() computes, not what it generates: accepted whatever their value
-NO_EFFECT_KEYS = (
-    "cache_implementation",  # transformers' key/value cache class ("hybrid" for Gemma 3); the runtime has its own
-    "cache_config",  # that cache's options
-    "use_cache",  # whether generate() keeps a cache: the same tokens either way
-    "return_legacy_cache",  # the cache object's type in generate()'s return value
-    "disable_compile",  # torch.compile of the forward pass
-    "prefill_chunk_size",  # how a long prompt is fed: the same logits
-    "low_memory",  # beam search one beam at a time: the same result
-    "output_attentions",  # what generate() returns besides the tokens
-    "output_hidden_states",
-    "output_scores",
-    "output_logits",
-    "return_dict_in_generate",
-)
+# generation_config fields that choose how generate() runs, never which tokens it picks: accepted whatever
+# their value (Gemma 3's and TranslateGemma's released generation_config.json set cache_implementation)
+OUTPUT_NEUTRAL_GENERATION_KEYS = {
+    "cache_implementation": "the class of transformers' key/value cache (hybrid, static, sliding window): same values",
+    "cache_config": "options of that cache class",
+    "use_cache": "whether generate() keeps a key/value cache at all: the same tokens, computed again or not",
+    "return_legacy_cache": "the type of the cache object generate() returns",
+    "prefill_chunk_size": "how a long prompt is fed to the model: the same logits",
+    "low_memory": "beam search one beam at a time: the same result",
+    "compile_config": "how torch.compile builds the forward pass",
+    "disable_compile": "whether torch.compile builds it",
+    "return_dict_in_generate": "what generate() returns around the tokens",
+    "output_scores": "whether generate() also returns the scores",
+    "output_logits": "whether generate() also returns the logits",
+    "output_attentions": "whether generate() also returns the attention weights",
+    "output_hidden_states": "whether generate() also returns the hidden states",
+}
 IDS = (
     "bos_token_id",
     "eos_token_id",
@@ -125,8 +127,6 @@ DEFAULTS: dict[str, Any] = {
     "constraints": None,
     "force_words_ids": None,
 }
-# the nested configurations from_model_config also takes generation settings from
-_NESTED = ("decoder", "generator", "text_config")
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -139,35 +139,45 @@ def _read(path: Path) -> dict[str, Any]:
     return data
 
 
-def read_generation_config(hf_dir: Path, model_config: dict[str, Any], encoder_decoder: bool) -> dict[str, Any]:
+def model_settings(family: Family, folder: HfFolder) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """What GenerationConfig.from_model_config reads: the model's configuration with its class's defaults, and
+    its decoder's where that is another (a multimodal checkpoint's text_config, with its class's defaults) or
+    a flat encoder-decoder configuration without its encoder's keys."""
+    config = vars(family.model_config(folder))
+    if isinstance(folder.config.get("text_config"), dict):
+        return folder.config, config
+    if not family.decoder_only:
+        return config, {k: v for k, v in config.items() if not k.startswith("encoder")}
+    return config, None
+
+
+def read_generation_config(
+    hf_dir: Path, model_config: dict[str, Any], decoder_config: dict[str, Any] | None
+) -> dict[str, Any]:
     """The settings that differ from GenerationConfig's defaults, as GenerationConfig.from_pretrained would hold
-    them: generation_config.json's; else, as from_model_config takes them, config.json's settings that are not
-    None, then those left at their defaults from the decoder's configuration (a nested one, or an
-    encoder-decoder's flat config.json without its encoder's keys), None included."""
+    them: generation_config.json's; else, as from_model_config takes them, the model configuration's settings
+    that are not None, then those left at their defaults from the decoder's configuration, None included."""
     path = hf_dir / "generation_config.json"
     if path.is_file():
         settings = _read(path)
     else:
         settings = {k: v for k, v in model_config.items() if k in DEFAULTS and v is not None}
-        nested = next((model_config[n] for n in _NESTED if isinstance(model_config.get(n), dict)), None)
-        if nested is None and encoder_decoder:
-            nested = {k: v for k, v in model_config.items() if not k.startswith("encoder")}
-        for key, value in (nested or {}).items():
+        for key, value in (decoder_config or {}).items():
             if key in DEFAULTS and settings.get(key, DEFAULTS[key]) == DEFAULTS[key]:
                 settings[key] = value
     return {k: v for k, v in settings.items() if k not in DEFAULTS or v != DEFAULTS[k]}
 
 
-def generation_defaults(hf_dir: Path, family: Family, model_config: dict[str, Any]) -> dict[str, Any]:
+def generation_defaults(hf_dir: Path, family: Family, folder: HfFolder) -> dict[str, Any]:
     """Generation settings exactly as `generate()` would use them.
 
     forced_bos_token_id is how mBART-50, M2M100 and NLLB choose the target language; the runtime
     sets it per request, so a default in the folder is only kept as the default target language.
     A decoder-only model's sampling settings are left out: its packs decode greedily.
     """
-    given = read_generation_config(hf_dir, model_config, not family.decoder_only)
+    given = read_generation_config(hf_dir, *model_settings(family, folder))
     gen = {**DEFAULTS, **given}
-    ignored = IDS + NO_EFFECT_KEYS + (SAMPLING_KEYS if family.decoder_only else ())
+    ignored = IDS + tuple(OUTPUT_NEUTRAL_GENERATION_KEYS) + (SAMPLING_KEYS if family.decoder_only else ())
     if gen["do_sample"] and not family.decoder_only:
         raise ExportError(
             "the model's generation config samples (do_sample=True); Fanyi decodes greedily or by beam search"

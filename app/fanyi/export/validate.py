@@ -148,12 +148,14 @@ class _CausalReference(_Seq2SeqReference):
         self.request = family.request(translator.languages(self.options))
         self.start = translator.pack.special_ids["decoder_start"]
         self.max_new_tokens = resolve(translator.pack, self.options).max_length - 1
+        # the ids the pack stops at, its template's end of turn among them
+        self.stops = list(translator.pack.special_ids["eos_all"] or [translator.pack.special_ids["eos"]])
 
     def source_ids(self, sentence: str) -> list[int]:
         return list(
             self.tokenizer.apply_chat_template(
                 self.prompts.messages(sentence, self.request),
-                add_generation_prompt=True,
+                add_generation_prompt=self.prompts.generation_prompt,
                 tokenize=True,
                 **self.prompts.template_kwargs,
             )
@@ -169,6 +171,7 @@ class _CausalReference(_Seq2SeqReference):
                 do_sample=False,
                 num_beams=1,
                 max_new_tokens=self.max_new_tokens,
+                eos_token_id=self.stops,
                 top_k=None,
                 top_p=None,
                 temperature=None,

@@ -361,8 +361,10 @@ class _Counting:
         progress: Callable[[int, int], None] | None = None,
         cancel: CancelToken | None = None,
         contexts: Sequence[str] | None = None,
+        formatted: Sequence[bool] | None = None,
     ) -> list[Translation]:
-        results = self._translator.translate_results(texts, options, progress, cancel, contexts)
+        marks = {} if formatted is None else {"formatted": formatted}  # asked only of packs that take them
+        results = self._translator.translate_results(texts, options, progress, cancel, contexts, **marks)
         self.characters += sum(len(text) for text in texts)
         return results
 

@@ -149,9 +149,11 @@ class Family:
         choice: LanguageChoice,
         terms: Sequence[tuple[str, str]] = (),
         context: str = "",
+        formatted: bool = False,
     ) -> list[int]:
         """A source's ids as the model reads them (a prompt, for an LLM). `terms` (glossary entries found in
-        the text) and `context` (the text before it) only where takes_terms / takes_context says so."""
+        the text), `context` (the text before it) and `formatted` (the text marks its formatted spans
+        <sn>…</sn>) only where takes_terms / takes_context / takes_formatted says so."""
         ids: list[int] = tokenizer.encode(text, choice.source_token)
         return ids
 
@@ -161,6 +163,11 @@ class Family:
 
     def takes_context(self, tokenizer: Any) -> bool:
         """Whether the text before a paragraph can be given with it (an LLM's context prompt)."""
+        return False
+
+    def takes_formatted(self, tokenizer: Any) -> bool:
+        """Whether a paragraph can be given with its formatted spans marked <sn>…</sn> (HY-MT1.5's formatted
+        translation prompt), the translation marking them back."""
         return False
 
     def open_runner(self, pack: PackView, threads: int | None) -> Any:

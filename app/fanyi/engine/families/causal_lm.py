@@ -22,7 +22,7 @@ from ... import limits
 from ..causal_runner import CausalRunner
 from ..chat_tokenizer import ChatTokenizer
 from ..language_choice import LanguageChoice, base_language, pick_languages
-from ..prompt import CONTEXT, DEFAULT, TERMINOLOGY, Prompts, Request, strip_rule
+from ..prompt import CONTEXT, DEFAULT, FORMATTED, TERMINOLOGY, Prompts, Request, strip_rule
 from ..schema import Invalid, integer, show, text
 from ..segment import Segment, split_paragraphs
 from .base import (
@@ -83,6 +83,7 @@ class CausalLM(Family):
     instructions: ClassVar[dict[str, tuple[str, str]]]
     term_line: ClassVar[str] = "{term} → {translation}"
     template_kwargs: ClassVar[dict[str, bool]] = {}
+    generation_prompt: ClassVar[bool] = True  # add_generation_prompt, as the card's example renders its prompt
     strip_think: ClassVar[bool] = True
     # code → (English name, Chinese name): the languages offered, as the prompts name them
     languages: ClassVar[dict[str, tuple[str, str]]]
@@ -245,6 +246,7 @@ class CausalLM(Family):
             "chat_template": CHAT_TEMPLATE,
             "special_tokens": special,
             "template_kwargs": dict(self.template_kwargs),
+            "generation_prompt": self.generation_prompt,
             "message": self.message_format(hf_tokenizer.chat_template or ""),
             "instructions": {key: {"text": text_, "names": names} for key, (text_, names) in self.instructions.items()},
             "term_line": self.term_line,
@@ -310,18 +312,28 @@ class CausalLM(Family):
         choice: LanguageChoice,
         terms: Sequence[tuple[str, str]] = (),
         context: str = "",
+        formatted: bool = False,
     ) -> list[int]:
-        ids: list[int] = tokenizer.encode(text_, self.request(choice, terms, context))
+        ids: list[int] = tokenizer.encode(text_, self.request(choice, terms, context, formatted))
         return ids
 
-    def request(self, choice: LanguageChoice, terms: Sequence[tuple[str, str]] = (), context: str = "") -> Request:
-        return Request(choice.source or "", choice.target or "", tuple(terms), context)
+    def request(
+        self,
+        choice: LanguageChoice,
+        terms: Sequence[tuple[str, str]] = (),
+        context: str = "",
+        formatted: bool = False,
+    ) -> Request:
+        return Request(choice.source or "", choice.target or "", tuple(terms), context, formatted)
 
     def takes_terms(self, tokenizer: Any) -> bool:
         return bool(tokenizer.prompts.has(TERMINOLOGY))
 
     def takes_context(self, tokenizer: Any) -> bool:
         return bool(tokenizer.prompts.has(CONTEXT))
+
+    def takes_formatted(self, tokenizer: Any) -> bool:
+        return bool(tokenizer.prompts.has(FORMATTED))
 
     def open_runner(self, pack: PackView, threads: int | None) -> CausalRunner:
         return CausalRunner(pack, threads)

@@ -17,8 +17,67 @@ import numpy as np
 
 from .base import ExportRefused, HfFolder, register
 from .causal_lm import CausalLM
-from .qwen3 import ASK, LANGUAGES
+from .qwen3 import ASK
 from .weights import DecoderBlock, RopeSpec, Tensors
+
+# TranslateGemma's languages: its card says 55 and its template maps their codes to names, but neither list
+# could be read here. These are the languages of WMT24++, on which the technical report evaluates the model
+# ("55 language pairs", English to 54 locales, some of one language), by the codes the template takes, and
+# Traditional Chinese. code → (English name, Chinese name)
+LANGUAGES = {
+    "en": ("English", "英语"),
+    "zh": ("Chinese", "中文"),
+    "zh-Hant": ("Traditional Chinese", "繁体中文"),
+    "ar": ("Arabic", "阿拉伯语"),
+    "bg": ("Bulgarian", "保加利亚语"),
+    "bn": ("Bengali", "孟加拉语"),
+    "ca": ("Catalan", "加泰罗尼亚语"),
+    "cs": ("Czech", "捷克语"),
+    "da": ("Danish", "丹麦语"),
+    "de": ("German", "德语"),
+    "el": ("Greek", "希腊语"),
+    "es": ("Spanish", "西班牙语"),
+    "et": ("Estonian", "爱沙尼亚语"),
+    "fa": ("Persian", "波斯语"),
+    "fi": ("Finnish", "芬兰语"),
+    "fil": ("Filipino", "菲律宾语"),
+    "fr": ("French", "法语"),
+    "gu": ("Gujarati", "古吉拉特语"),
+    "he": ("Hebrew", "希伯来语"),
+    "hi": ("Hindi", "印地语"),
+    "hr": ("Croatian", "克罗地亚语"),
+    "hu": ("Hungarian", "匈牙利语"),
+    "id": ("Indonesian", "印尼语"),
+    "is": ("Icelandic", "冰岛语"),
+    "it": ("Italian", "意大利语"),
+    "ja": ("Japanese", "日语"),
+    "kn": ("Kannada", "卡纳达语"),
+    "ko": ("Korean", "韩语"),
+    "lt": ("Lithuanian", "立陶宛语"),
+    "lv": ("Latvian", "拉脱维亚语"),
+    "ml": ("Malayalam", "马拉雅拉姆语"),
+    "mr": ("Marathi", "马拉地语"),
+    "nl": ("Dutch", "荷兰语"),
+    "no": ("Norwegian", "挪威语"),
+    "pa": ("Punjabi", "旁遮普语"),
+    "pl": ("Polish", "波兰语"),
+    "pt": ("Portuguese", "葡萄牙语"),
+    "ro": ("Romanian", "罗马尼亚语"),
+    "ru": ("Russian", "俄语"),
+    "sk": ("Slovak", "斯洛伐克语"),
+    "sl": ("Slovenian", "斯洛文尼亚语"),
+    "sr": ("Serbian", "塞尔维亚语"),
+    "sv": ("Swedish", "瑞典语"),
+    "sw": ("Swahili", "斯瓦希里语"),
+    "ta": ("Tamil", "泰米尔语"),
+    "te": ("Telugu", "泰卢固语"),
+    "th": ("Thai", "泰语"),
+    "tr": ("Turkish", "土耳其语"),
+    "uk": ("Ukrainian", "乌克兰语"),
+    "ur": ("Urdu", "乌尔都语"),
+    "vi": ("Vietnamese", "越南语"),
+    "zu": ("Zulu", "祖鲁语"),
+}
 
 
 @register
@@ -46,6 +105,9 @@ class Gemma3(CausalLM):
         "final_logit_softcapping": None,
         "use_bidirectional_attention": False,
         "max_position_embeddings": 131_072,
+        "bos_token_id": 2,
+        "eos_token_id": 1,
+        "pad_token_id": 0,
     }
     languages = LANGUAGES
     instructions = {"default": (ASK + "\n\n{text}", "en")}
@@ -113,8 +175,9 @@ class Gemma3(CausalLM):
 
     def extras(self, config: Any) -> dict[str, Any]:
         return {
-            # Gemma3TextScaledWordEmbedding's sqrt(hidden_size) as the float32 model applies it (a bfloat16 model
-            # rounds it to 8 bits; fp32 is the reference the pack matches)
+            # √hidden in fp32 from the configuration: the module's buffer is rounded to bfloat16 when the
+            # checkpoint loads in its own dtype (50.5 for 50.596 at width 2560), and fp32 transformers is
+            # what a pack is compared with
             "embed_scale": math.sqrt(config.hidden_size),
             "attention_softcap": config.attn_logit_softcapping,
             "final_softcap": config.final_logit_softcapping,

@@ -1,6 +1,8 @@
 """HY-MT1.5 (tencent/HY-MT1.5-1.8B; HunYuanDenseV1ForCausalLM): like Qwen3, but the queries and keys are
 normalised after the rotary embedding, whose base is scaled by the configuration's NTK alpha. Prompts
-and languages are the model card's (its ZH<=>XX and XX<=>XX prompts, terminology and context)."""
+and languages are the model card's (its ZH<=>XX and XX<=>XX prompts, terminology and context), rendered
+as its example code renders them: without the generation prompt, so the prompt ends with the template's
+<｜hy_place▁holder▁no▁8｜>."""
 
 from __future__ import annotations
 
@@ -71,6 +73,9 @@ class HunYuan(CausalLM):
         "hidden_act": "silu",
         "attention_bias": False,
         "max_position_embeddings": 2048,
+        "bos_token_id": 1,
+        "eos_token_id": 2,
+        "pad_token_id": 0,
     }
     languages = LANGUAGES
     instructions = {  # the card's prompt templates
@@ -80,13 +85,20 @@ class HunYuan(CausalLM):
         ),
         "chinese": (ZH_ASK + "\n\n{text}", "zh"),
         "terminology": ("参考下面的翻译：\n{terms}\n\n" + ZH_ASK + "\n{text}", "zh"),
-        "context": (
-            "{context}\n参考上面的信息，把下面的文本翻译成{target_language}，注意不需要翻译上文，也不要额外解释：\n{text}",
+        "context": (  # the card's block ends with a blank line after the text
+            "{context}\n参考上面的信息，把下面的文本翻译成{target_language}，注意不需要翻译上文，也不要额外解释：\n{text}\n",
+            "zh",
+        ),
+        # the card's formatted translation, whose target it names 中文: the target's name here
+        "formatted": (
+            "将以下<source></source>之间的文本翻译为{target_language}，注意只需要输出翻译后的结果，不要额外解释，"
+            "原文中的<sn></sn>标签表示标签内文本包含格式信息，需要在译文中相应的位置尽量保留该标签。"
+            "输出格式为：<target>str</target>\n\n<source>{text}</source>",
             "zh",
         ),
     }
     term_line = "{term} 翻译成 {translation}"
-    template_kwargs = {"enable_thinking": False}
+    generation_prompt = False  # the card's example: apply_chat_template(messages, add_generation_prompt=False)
     qk_norm_modules = ("query_layernorm", "key_layernorm")
 
     def rotary_specs(self, config: Any) -> dict[str, RopeSpec]:

@@ -32,7 +32,10 @@ class ManyToMany(EncoderDecoder):
         "scale_embedding": False,
         "tie_word_embeddings": True,
         "max_position_embeddings": 1024,
+        "bos_token_id": 0,
+        "eos_token_id": 2,
         "pad_token_id": 1,
+        "forced_eos_token_id": 2,
     }
 
     # --- export -----------------------------------------------------------------------------------
@@ -116,7 +119,10 @@ class FairseqPositions(EncoderDecoder):
         "scale_embedding": True,
         "tie_word_embeddings": True,
         "max_position_embeddings": 1024,
+        "bos_token_id": 0,
+        "eos_token_id": 2,
         "pad_token_id": 1,
+        "decoder_start_token_id": 2,
     }
 
     def position_offset(self, config: Any) -> int:

@@ -53,6 +53,10 @@ class Marian(EncoderDecoder):
         "share_encoder_decoder_embeddings": True,
         "tie_word_embeddings": True,
         "max_position_embeddings": 1024,
+        "eos_token_id": 0,
+        "pad_token_id": 58100,
+        "decoder_start_token_id": 58100,
+        "forced_eos_token_id": 0,
     }
 
     # --- export -----------------------------------------------------------------------------------
