@@ -6,7 +6,14 @@
 #   make dist
 PYTHON ?= python3
 VENV   ?= .venv
+# a venv's programs are in Scripts/ on Windows (make from Git Bash or MSYS2), bin/ elsewhere
+ifeq ($(OS),Windows_NT)
+BIN    := $(VENV)/Scripts
+EXE    := .exe
+else
 BIN    := $(VENV)/bin
+EXE    :=
+endif
 PIP    := $(BIN)/pip install --disable-pip-version-check -q
 # `make test` needs torch (the export extra pins it in pyproject.toml). On Linux, PyPI's torch is the
 # CUDA build (gigabytes); PyTorch's own CPU index has the CPU build. Where that index answers, torch is
@@ -26,17 +33,17 @@ DIST_VENV ?= .venv-dist
 
 .PHONY: run test lint install install-dev ocr-models default-pack dist clean
 
-$(BIN)/python:
+$(BIN)/python$(EXE):
 	$(PYTHON) -m venv $(VENV)
 
 # pip runs again only when pyproject.toml is newer than the last install (the code itself is an
 # editable install), so a second `make run` starts the app at once. The dev install holds the runtime
 # one, so it stamps both: the first `make run` after `make test` does not install again.
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
+$(VENV)/.installed: pyproject.toml | $(BIN)/python$(EXE)
 	$(PIP) -e .
 	touch $@
 
-$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python$(EXE)
 	@if [ "$$(uname -s)" = Linux ] && $(BIN)/python -c "import urllib.request; \
 	    urllib.request.urlopen('$(TORCH_CPU_INDEX)/torch/', timeout=15)" 2>/dev/null; then \
 	  echo "installing $(TORCH_PIN) (CPU build) from $(TORCH_CPU_INDEX)"; \
@@ -52,7 +59,7 @@ install-dev: $(VENV)/.installed-dev ocr-models
 
 # The OCR models (screenshot translation, scanned PDFs) from RapidOCR's wheel on PyPI, checked by
 # sha256, into assets/ocr; nothing happens once they are there. Offline, Fanyi runs without OCR.
-ocr-models: | $(BIN)/python
+ocr-models: | $(BIN)/python$(EXE)
 	@$(BIN)/python packaging/ocr_models.py || echo "continuing without OCR models"
 
 # Finds an installed pack; if none, downloads opus-mt-en-zh from the pack catalog (no torch needed).
