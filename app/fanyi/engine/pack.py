@@ -101,7 +101,6 @@ FILE_NAME = text(r"[A-Za-z0-9_-][A-Za-z0-9._-]*", 128, "a plain file name (lette
 BYTES = integer(0, limits.MAX_PACK_BYTES)
 POSITIONS = integer(1, limits.MAX_POSITIONS)
 LANGUAGE_NAME = text(r".{1,64}", 64, "a language's name")
-PROMPT_TEXT = text(r"(?s).+", limits.MAX_PROMPT_CHARS, f"text of at most {limits.MAX_PROMPT_CHARS} characters")
 
 
 def _printable_or_newlines(max_chars: int) -> Any:

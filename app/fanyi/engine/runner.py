@@ -1,4 +1,4 @@
-"""Runs a pack's encoder and one-step decoder sessions; the only module that feeds ONNX Runtime.
+"""Runs an encoder-decoder pack's encoder and one-step decoder sessions (causal_runner.py runs an LLM's graph).
 
 One runner for every family: the graphs have the same inputs and outputs whatever the architecture
 (see export/transformer_graphs.py).

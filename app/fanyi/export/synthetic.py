@@ -189,7 +189,6 @@ _MODEL = {  # config class, model class, activation
     "m2m100": ("M2M100Config", "M2M100ForConditionalGeneration", "relu"),
     "nllb": ("M2M100Config", "M2M100ForConditionalGeneration", "relu"),
 }
-MANY_TO_MANY = tuple(_MODEL)
 # config.json fields of the real folders that transformers does not need but other converters read
 # (CTranslate2 takes mBART's norm placement and decoder start from them)
 _CONFIG_EXTRAS: dict[str, dict[str, Any]] = {

@@ -271,7 +271,6 @@ KINDS = {
     "gemma3": _Kind(_GEMMA_SPECIALS, _GEMMA_ROLES, GEMMA3_TEMPLATE),
     "translategemma": _Kind(_GEMMA_SPECIALS, _GEMMA_ROLES, TRANSLATEGEMMA_TEMPLATE),
 }
-ARCHITECTURES = tuple(KINDS)
 
 
 def released_config(kind: str, shape: TinyLlm, ids: dict[str, int]) -> dict[str, Any]:
