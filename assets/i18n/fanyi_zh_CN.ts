@@ -718,6 +718,10 @@
         <translation>……还有 %1 处</translation>
     </message>
     <message>
+        <source>%1 control characters that the model wrote and no document may hold were left out</source>
+        <translation>模型输出的 %1 个控制字符不能写入文档，已删去</translation>
+    </message>
+    <message>
         <source>Note: %1</source>
         <translation>注意：%1</translation>
     </message>

@@ -191,3 +191,19 @@ def test_the_report_translates_what_the_documents_say():
         keep_reason("Bonjour tout le monde", "fr"),
     }
     assert None not in said and said <= set(_KNOWN)
+
+
+def test_the_report_says_how_many_control_characters_were_left_out(qtbot, tmp_path):
+    from fanyi.documents.base import JobReport
+    from fanyi.ui import i18n
+    from fanyi.ui.report_dialog import ReportDialog
+
+    dialog = ReportDialog(JobReport(tmp_path / "a.docx", tmp_path / "a.zh.docx", translated=3, removed_characters=17))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert dialog.notes.isVisible()
+    assert dialog.notes.text() == (
+        "Note: 17 control characters that the model wrote and no document may hold were left out"
+    )
+    i18n.install("zh_CN")
+    qtbot.waitUntil(lambda: dialog.notes.text() == "注意：模型输出的 17 个控制字符不能写入文档，已删去")

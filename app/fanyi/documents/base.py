@@ -85,6 +85,7 @@ def describe(error: BaseException) -> str:
 
 
 OTHER_REASONS = "other reasons"
+REMOVED_NOTE = "{count} control characters that the model wrote and no document may hold were left out"
 
 
 @dataclass
@@ -103,6 +104,7 @@ class JobReport:
     kept_reasons: Counter[str] = field(default_factory=Counter)
     failed_reasons: Counter[str] = field(default_factory=Counter)
     notes: list[str] = field(default_factory=list)
+    removed_characters: int = 0  # control characters a model wrote, which no document may hold (characters.py)
 
     def keep(self, unit: Unit, reason: str) -> None:
         _tally(self.kept, self.kept_reasons, unit, reason)
@@ -135,6 +137,8 @@ class JobReport:
                 lines.extend(f"    - {e.where} “{e.text}”: {reason}" for e in named)
                 if count > len(named):
                     lines.append(f"    … and {count - len(named)} more: {reason}")
+        if self.removed_characters:
+            lines.append(f"  note: {REMOVED_NOTE.format(count=self.removed_characters)}")
         lines.extend(f"  note: {note}" for note in self.notes)
         return "\n".join(lines)
 

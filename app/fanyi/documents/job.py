@@ -31,6 +31,7 @@ from .base import (
     TranslationFailed,
     Unit,
 )
+from .characters import scrub
 from .policy import keep_reason
 from .registry import Format, format_for
 
@@ -296,7 +297,7 @@ class _Translating:
         reasons = [_reason(unit, self._target) for unit in window]
         keys = self._keys(window)
         wanted = Counter(key for key, reason in zip(keys, reasons) if reason is None)
-        translated: dict[_Key, str] = {}
+        translated: dict[_Key, tuple[str, int]] = {}  # the text, and the characters scrubbed out of it
         failed: dict[_Key, str] = {}
         for batch in _batches(sorted(wanted, key=lambda key: len(key[0]))):
             self._translate(batch, translated, failed)
@@ -312,11 +313,13 @@ class _Translating:
                 self._report.fail(unit, failed[key])
                 results.append(None)
             else:
+                text, removed = translated[key]
                 self._report.translated += 1
-                results.append(translated[key])
+                self._report.removed_characters += removed
+                results.append(text)
         return results
 
-    def _translate(self, batch: list[_Key], translated: dict[_Key, str], failed: dict[_Key, str]) -> None:
+    def _translate(self, batch: list[_Key], translated: dict[_Key, tuple[str, int]], failed: dict[_Key, str]) -> None:
         """Translate a batch; when it fails, each text alone, so one bad text fails only itself."""
         if self._cancel is not None:
             self._cancel.raise_if_cancelled()
@@ -336,10 +339,11 @@ class _Translating:
                 failed[batch[0]] = f"{type(error).__name__}: {error}"
             return
         for key, output in zip(batch, outputs):
+            written, removed = scrub(output.text)
             if output.failures:
                 failed[key] = _failure_reason(key[0], output.failures)
-            elif output.text.strip():
-                translated[key] = output.text.strip()
+            elif written.strip():
+                translated[key] = written.strip(), removed
             else:
                 failed[key] = "the translator returned an empty translation"
 

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from fanyi import documents, limits, routing
 from fanyi.cancel import Cancelled, CancelToken
+from fanyi.documents.characters import scrub
 from fanyi.documents.html import HtmlText
 from fanyi.documents.policy import keep_reason
 from fanyi.engine.gate import TimedOut
@@ -430,7 +431,7 @@ def _translate_html(
         return bool(unit.keep or keep_reason(unit.text, target_lang))
 
     wanted = [unit.text for group in units for unit in group if not kept(unit)]
-    done = iter(translator.translate_batch(wanted, options, progress, cancel=cancel))
+    done = iter(scrub(text)[0] for text in translator.translate_batch(wanted, options, progress, cancel=cancel))
     results = []
     for markup, group in zip(markups, units):
         translations = [None if kept(unit) else next(done) for unit in group]

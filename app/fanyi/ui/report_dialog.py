@@ -88,7 +88,7 @@ class ReportDialog(Retranslating, QDialog):
         self.failures.setVisible(bool(report.failed_reasons))
         self.notes = QLabel()
         self.notes.setWordWrap(True)
-        self.notes.setVisible(bool(report.notes))
+        self.notes.setVisible(bool(report.notes or report.removed_characters))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         self.open_button = QPushButton(clicked=lambda: _open(report.output))
@@ -150,6 +150,10 @@ class ReportDialog(Retranslating, QDialog):
             if count > len(named):
                 more = self.tr("… and %1 more").replace("%1", str(count - len(named)))
                 self.failures.addTopLevelItem(QTreeWidgetItem(["", more, known_text(reason)]))
-        self.notes.setText("\n".join(self.tr("Note: %1").replace("%1", known_text(note)) for note in r.notes))
+        notes = [known_text(note) for note in r.notes]
+        if r.removed_characters:
+            removed = self.tr("%1 control characters that the model wrote and no document may hold were left out")
+            notes.insert(0, removed.replace("%1", str(r.removed_characters)))
+        self.notes.setText("\n".join(self.tr("Note: %1").replace("%1", note) for note in notes))
         self.open_button.setText(self.tr("Open"))
         self.folder_button.setText(self.tr("Show in folder"))
