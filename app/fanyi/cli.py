@@ -34,32 +34,52 @@ if TYPE_CHECKING:
     from .engine.translator import Translator
     from .packs.catalog import CatalogEntry
     from .packs.download import TransferProgress
+    from .rewriter import Rewriter
 
 SUBCOMMANDS = ("translate", "file", "export", "validate", "models", "serve")
 LINE_BATCH_PIECES = 64  # sentences (and the layout between them) of a line translated and written at once
 
 
-def _choose(args: argparse.Namespace, given: DecodeOptions | None = None) -> tuple[Path, DecodeOptions | None]:
+def _choose(
+    args: argparse.Namespace, given: DecodeOptions | None = None, text: str = ""
+) -> tuple[Path | Rewriter | None, DecodeOptions | None]:
     """The pack and the languages to ask it for: ``--model`` as named, with ``--source``/``--target`` in its
     own codes (or zh-TW / zh-HK: its Simplified converted by OpenCC); without it the router's choice
     (fanyi.routing) for those languages, in any style (en, zh-Hant, zh-TW, eng_Latn), the default pack
-    winning a tie. ``given``: the options checked so far."""
+    winning a tie. ``given``: the options checked so far. With ``text`` (whose language the router tells
+    when --source is not given), no pack where none is needed: a Rewriter for Chinese asked for in
+    Chinese (OpenCC), None for a text in the target language already, which stays as it is."""
     from . import routing
     from .packs import library
+    from .rewriter import Rewriter
 
     source, target = getattr(args, "source", None), getattr(args, "target", None)
     if args.model:
         pack = library.find_pack(args.model)
         if target and routing.requested(target).variant in routing.CONVERTED:
-            found = routing.route([pack], source or routing.AUTO, target)
+            found = routing.route([pack], source or routing.AUTO, target, text)
             if found.direction is not None:
                 return pack.path, routing.decode_options(found.direction, found.variant, given)
+            if found.rewrite is not None:
+                return Rewriter(found.rewrite), given
         return pack.path, given
     default = library.find_pack(None)  # a clear message when nothing usable is installed
-    found = routing.route(library.list_packs(), source or routing.AUTO, target or routing.AUTO, prefer=[default.path])
+    found = routing.route(
+        library.list_packs(), source or routing.AUTO, target or routing.AUTO, text, prefer=[default.path]
+    )
     if found.direction is None:
+        if found.rewrite is not None:
+            return Rewriter(found.rewrite), given
+        if text and not source:
+            return None, given
         raise ValueError(f"--source and --target are both {found.source}: there is nothing to translate")
     return found.direction.pack.path, routing.decode_options(found.direction, found.variant, given)
+
+
+def _by_text(args: argparse.Namespace) -> bool:
+    """Whether each text is routed by its own language: a target asked for and no source (Chinese asked
+    for in Chinese is then OpenCC's, not a model's)."""
+    return bool(getattr(args, "target", None) and not getattr(args, "source", None))
 
 
 def _decode_options(args: argparse.Namespace) -> DecodeOptions:
@@ -119,15 +139,25 @@ def add_glossary_argument(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_translate(args: argparse.Namespace) -> int:
-    # a bad option or glossary is refused before the model is loaded
-    pack, options = _choose(args, _decode_options(args))
+    # a bad option, language or glossary is refused before a model is loaded
+    given = _decode_options(args)
+    chosen = _choose(args, given)
     glossary = read_glossary(args.glossary)
-    translator = _open_translator(pack, args.threads)
-    if glossary is not None:
-        options = with_glossary(options, glossary, translator.languages(options))
+    opened: dict[Path, Translator] = {}
     lines = InputLines(args.text)
     failures: Sequence[Failure]
     for text in lines:
+        pack, options = _choose(args, given, text) if _by_text(args) else chosen
+        if pack is None:  # in the target language already: as it is
+            sys.stdout.write(text + "\n")
+            continue
+        translator: Translator | Rewriter
+        if isinstance(pack, Path):
+            translator = opened.get(pack) or opened.setdefault(pack, _open_translator(pack, args.threads))
+            if glossary is not None:
+                options = with_glossary(options, glossary, translator.languages(options))
+        else:
+            translator = pack  # a Rewriter: OpenCC, no model
         if args.stream and sys.stdout.isatty():
             failures = _stream_to_terminal(translator.translate_stream(text, options)).failures
         else:
@@ -140,7 +170,7 @@ def cmd_translate(args: argparse.Namespace) -> int:
     return 1 if lines.skipped else 0
 
 
-def _write_in_batches(translator: Translator, text: str, options: DecodeOptions | None) -> list[Failure]:
+def _write_in_batches(translator: Translator | Rewriter, text: str, options: DecodeOptions | None) -> list[Failure]:
     """Translate a line and write it, a batch of sentences at a time, as ``translate(text)`` renders it:
     a line of a megabyte shows its first sentences at once instead of nothing for minutes."""
     languages = translator.languages(options)
@@ -418,9 +448,23 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def cmd_file(args: argparse.Namespace) -> int:
     from .documents import command
+    from .rewriter import Rewriter
 
     pack, options = _choose(args)  # the router's choice, in the pack's own codes (None: --model as named)
-    return command.run(args, lambda: _open_translator(pack, args.threads), options, read_glossary(args.glossary))
+    assert isinstance(pack, Path)  # asked without a text: a pack
+
+    def instead(text: str) -> Rewriter | None:
+        """OpenCC for a document in Chinese (its first text tells) asked for in Chinese; else None: the pack."""
+        chosen, _ = _choose(args, None, text)
+        return chosen if isinstance(chosen, Rewriter) else None
+
+    return command.run(
+        args,
+        lambda: _open_translator(pack, args.threads),
+        options,
+        read_glossary(args.glossary),
+        instead if _by_text(args) else None,
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -320,6 +320,10 @@
         <translation>翻译失败</translation>
     </message>
     <message>
+        <source>Chinese written anew by OpenCC (%1), no model</source>
+        <translation>由 OpenCC（%1）转换中文写法，未用模型</translation>
+    </message>
+    <message>
         <source>%1 s · from cache</source>
         <translation>%1 秒 · 来自缓存</translation>
     </message>
@@ -344,16 +348,16 @@
         <translation>无法打开模型：%1</translation>
     </message>
     <message>
+        <source>Install a model before translating documents</source>
+        <translation>请先安装模型再翻译文档</translation>
+    </message>
+    <message>
         <source>Translate documents</source>
         <translation>翻译文档</translation>
     </message>
     <message>
         <source>Documents (%1)</source>
         <translation>文档 (%1)</translation>
-    </message>
-    <message>
-        <source>Install a model before translating documents</source>
-        <translation>请先安装模型再翻译文档</translation>
     </message>
     <message>
         <source>Fanyi — offline translator</source>

@@ -70,6 +70,24 @@ def test_a_pack_chosen_by_hand_stays_until_auto_is_pressed(qtbot, make_app, both
     assert win.detected_label.text() == "Detected: English"
 
 
+def test_chinese_typed_with_taiwans_traditional_chosen_is_written_by_opencc(qtbot, make_app, pack_dir):
+    """Only English → Chinese installed (the default install), 台灣正體 chosen: Chinese typed or pasted
+    comes out in Taiwan's Traditional, converted by OpenCC, no model; the history says so."""
+    app = make_app(opener=FakeTranslator.opener(slow=False), settings=Settings(target_variant="zh-TW"))
+    win = app.window
+    win.show()
+    qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
+    win.source.set_text("请观看关于软件更新的视频。")
+    wait_for(qtbot, win, "tiny-en-zh", "請觀看關於軟體更新的影片。")
+    assert win.detected_label.text() == "Detected: Chinese (no model)"
+    assert win.stats_label.text() == "Chinese written anew by OpenCC (s2twp), no model"
+    qtbot.waitUntil(lambda: bool(app.history.store.search()))
+    assert app.history.store.search()[0].pack == "OpenCC"
+    hong_kong = [b for b in win.variant_group.buttons() if b.property("variant") == "zh-HK"][0]
+    qtbot.mouseClick(hong_kong, Qt.MouseButton.LeftButton)
+    wait_for(qtbot, win, "tiny-en-zh", "請觀看關於軟件更新的視頻。")
+
+
 def test_a_language_no_pack_translates_from_is_named(qtbot, make_app, ui_dirs, tiny_pack_zh_en):
     (ui_dirs / "bundled" / "tiny-zh-en").symlink_to(tiny_pack_zh_en, target_is_directory=True)
     app = make_app(opener=FakeTranslator.opener(slow=False))

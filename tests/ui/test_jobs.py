@@ -207,3 +207,22 @@ def test_the_report_says_how_many_control_characters_were_left_out(qtbot, tmp_pa
     )
     i18n.install("zh_CN")
     qtbot.waitUntil(lambda: dialog.notes.text() == "注意：模型输出的 17 个控制字符不能写入文档，已删去")
+
+
+def test_a_chinese_document_with_taiwans_traditional_chosen_is_written_by_opencc(
+    qtbot, make_app, fake_backend, tmp_path
+):
+    from fanyi.ui.settings import Settings
+
+    src = tmp_path / "notes.txt"
+    src.write_text("请观看关于软件更新的视频。\n\n打印机的缓存满了。\n", encoding="utf-8")
+    app = make_app(fake_backend, settings=Settings(target_variant="zh-TW"))
+    win = app.window
+    win.show()
+    qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
+    drop(win, src)
+    job = next(iter(app.documents.jobs.jobs.values()))
+    qtbot.waitUntil(lambda: job.state == DONE, timeout=TRANSLATE_TIMEOUT)
+    assert job.output == tmp_path / "notes.zh-TW.txt"
+    assert job.output.read_text(encoding="utf-8") == "請觀看關於軟體更新的影片。\n\n印表機的快取滿了。\n"
+    assert "translated: 2 of 2" in job.summary

@@ -13,7 +13,7 @@ from fanyi.cancel import CancelToken
 from fanyi.engine.language_choice import LanguageChoice
 from fanyi.engine.options import DecodeOptions
 from fanyi.engine.results import Translation
-from fanyi.limits import REPORT_ENTRIES_PER_REASON, REPORT_REASONS
+from fanyi.limits import DETECT_SAMPLE_CHARS, REPORT_ENTRIES_PER_REASON, REPORT_REASONS
 from fanyi.oneline import one_line
 
 
@@ -62,6 +62,19 @@ class DocumentHandler(Protocol):
     def write(
         self, out: BinaryIO, translations: Iterator[str | None], *, bilingual: bool, target_lang: str
     ) -> None: ...
+
+
+def sample(document: DocumentHandler, cancel: CancelToken | None = None) -> str:
+    """The first of a document's text, enough to tell its language."""
+    found = ""
+    for unit in document.units():
+        if cancel is not None:
+            cancel.raise_if_cancelled()
+        if not unit.keep and unit.text.strip():
+            found += unit.text + "\n"
+            if len(found) >= DETECT_SAMPLE_CHARS:
+                break
+    return found
 
 
 @dataclass(frozen=True)

@@ -77,9 +77,11 @@ def run(
     translator_factory: Callable[[], TextTranslator],
     options: DecodeOptions | None = None,
     glossary: Glossary | None = None,
+    instead: Callable[[str], TextTranslator | None] | None = None,
 ) -> int:
     """Translate every input; 0 when all were translated completely, 1 otherwise, 2 for a usage error.
-    ``options``: the languages as the router chose them; without, --target and --source as given."""
+    ``options``: the languages as the router chose them; without, --target and --source as given.
+    ``instead``: see translate_document (a Chinese document asked for in Chinese: OpenCC, not the model)."""
     inputs: list[Path] = args.inputs
     output: Path | None = args.output
     if output is not None and len(inputs) > 1 and not output.is_dir():
@@ -113,6 +115,7 @@ def run(
                 bilingual=args.bilingual,
                 options=options,
                 progress=bar,
+                instead=instead,
             )
         except DocumentError as error:
             bar.close()

@@ -31,6 +31,7 @@ from fanyi.documents.policy import keep_reason
 from fanyi.engine.gate import TimedOut
 from fanyi.engine.options import DecodeOptions
 from fanyi.engine.pack import PackError
+from fanyi.rewriter import Rewriter
 from fanyi.routing import NoRoute, Pair, Route
 
 from . import languages
@@ -42,7 +43,7 @@ from .line import Line
 from .models import Models, holds
 
 if TYPE_CHECKING:
-    from fanyi.documents.base import DocumentHandler, Unit
+    from fanyi.documents.base import TextTranslator, Unit
     from fanyi.engine.language_choice import LanguageChoice
     from fanyi.engine.results import StreamEvent, Translation
     from fanyi.engine.translator import Translator
@@ -132,7 +133,8 @@ class Core:
         with self.answering():
             self.check(job)
             routes = [self.route(job.source, job.target, text, html=job.html) for text in job.texts]
-            results = list(job.texts)  # a text already in the target language comes back as it is
+            # a text already in the target language comes back as it is, or (Chinese) written anew by OpenCC
+            results = [_rewritten(route, text) for route, text in zip(routes, job.texts)]
             alternatives: list[list[str]] = [[] for _ in job.texts]
             groups: dict[tuple[Path, str | None, str | None, str | None], list[int]] = {}
             for i, route in enumerate(routes):
@@ -214,7 +216,7 @@ class Core:
                 raise ApiError(400, "the stream translates one plain text at a time")
             route = self.route(job.source, job.target, job.texts[0])
             if route.direction is None:
-                yield route, iter(job.texts)
+                yield route, iter([_rewritten(route, job.texts[0])])
                 return
             with self._holding(route, cancel, glossary=job.glossary) as (translator, options, share):
                 yield route, _sharing(translator.translate_stream(job.texts[0], options, cancel), share)
@@ -244,22 +246,35 @@ class Core:
         with self.answering():
             auto = AUTO in (source.strip().lower(), target.strip().lower())
             opened = documents.format_for(document.source).open(document.source, cancel) if auto else None
-            sample = _sample(opened, cancel) if opened is not None else ""
+            sample = documents.sample(opened, cancel) if opened is not None else ""
             route = self.route(source, target, sample)
             if route.direction is None:
-                raise ApiError(400, f"the document is in {languages.name(route.source)} already")
+                if route.rewrite is None:
+                    raise ApiError(400, f"the document is in {languages.name(route.source)} already")
+                # Chinese asked for in Chinese: written anew by OpenCC, no model and no turn to wait for
+                self._run_document(document, Rewriter(route.rewrite), None, cancel, lambda done, total: None)
+                return
             with self._holding(route, cancel) as (translator, options, share):
-                document.status, document.started = TRANSLATING, time.monotonic()
-                between = _between_batches(share)
+                self._run_document(document, translator, options, cancel, _between_batches(share))
 
-                def progress(done: int, total: int) -> None:
-                    document.progress = (done, total)
-                    between(done, total)
+    def _run_document(
+        self,
+        document: Document,
+        translator: TextTranslator,
+        options: DecodeOptions | None,
+        cancel: CancelToken,
+        between: Callable[[int, int], None],
+    ) -> None:
+        document.status, document.started = TRANSLATING, time.monotonic()
 
-                counting = _Counting(translator)
-                result = documents.translate_document(
-                    document.source, counting, dst=document.folder, options=options, cancel=cancel, progress=progress
-                )
+        def progress(done: int, total: int) -> None:
+            document.progress = (done, total)
+            between(done, total)
+
+        counting = _Counting(translator)
+        result = documents.translate_document(
+            document.source, counting, dst=document.folder, options=options, cancel=cancel, progress=progress
+        )
         document.succeed(result.output, counting.characters)
         with self._lock:
             self.characters += counting.characters
@@ -351,7 +366,7 @@ class _Counting:
     """A translator for the documents' code that counts what it translates; everything else is the
     translator's own."""
 
-    def __init__(self, translator: Translator) -> None:
+    def __init__(self, translator: TextTranslator) -> None:
         self._translator = translator
         self.characters = 0
 
@@ -382,16 +397,9 @@ class _Counting:
         return getattr(self._translator, name)
 
 
-def _sample(document: DocumentHandler, cancel: CancelToken) -> str:
-    """The first of a document's text, enough to tell its language."""
-    sample = ""
-    for unit in document.units():
-        cancel.raise_if_cancelled()
-        if not unit.keep and unit.text.strip():
-            sample += unit.text + "\n"
-            if len(sample) >= limits.DETECT_SAMPLE_CHARS:
-                break
-    return sample
+def _rewritten(route: PackRoute, text: str) -> str:
+    """A text no pack translates (``route`` has no direction): as it is, or Chinese written anew by OpenCC."""
+    return text if route.rewrite is None else Rewriter(route.rewrite).translate(text)
 
 
 def _between_batches(share: Callable[[], None]) -> Callable[[int, int], None]:

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from fanyi import routing
 from fanyi.documents.registry import SUPPORTED_SUFFIXES
 from fanyi.packs.library import PackInfo
+from fanyi.rewriter import NAME as REWRITER
 from fanyi.routing import Choice
 from fanyi.ui.controllers.direction import DirectionController
 from fanyi.ui.controllers.documents import DocumentController
@@ -349,10 +350,11 @@ class MainWindow(Retranslating, QMainWindow):
         self._update_direction()
         if self._choice is not None and self.direction.follow(self._choice.direction):
             return  # translated again once the other pack is loaded or the languages are set
-        if self.service.model is None:
+        rewrite = self.direction.rewrite(self._choice)  # Chinese into Chinese: OpenCC, no model
+        if self.service.model is None and rewrite is None:
             return  # _on_loaded translates once the model is ready
         options = self.direction.options()
-        key = (text, options)
+        key = (text, options, rewrite)
         if not force and key in (self._done_key, self._req_key if self._req_id else None):
             return
         self._done_key = None
@@ -361,7 +363,7 @@ class MainWindow(Retranslating, QMainWindow):
         self.target.view.begin()
         self.target.activity.setText(self.tr("Translating…"))
         self._set_status(str)
-        self._req_id = self.service.request(text, options)
+        self._req_id = self.service.request(text, options, rewrite=rewrite)
         self._req_key = key
 
     def _on_delta(self, req_id: int, delta: str) -> None:
@@ -386,7 +388,9 @@ class MainWindow(Retranslating, QMainWindow):
         self._set_status(lambda: self._describe(stats))
         if self.packs.current is not None:
             assert self._req_key is not None  # set with the request
-            self._draft = self.history.record(self._req_key[0], text, self._draft, pack=self.packs.current.name)
+            source, _options, rewrite = self._req_key
+            pack = REWRITER if rewrite is not None else self.packs.current.name
+            self._draft = self.history.record(source, text, self._draft, pack=pack)
 
     def _on_failed(self, req_id: int, message: str) -> None:
         if req_id != self._req_id:
@@ -405,6 +409,8 @@ class MainWindow(Retranslating, QMainWindow):
 
     def _describe(self, stats: dict) -> str:
         seconds, tokens = float(stats.get("seconds", 0.0)), int(stats.get("tokens", 0))
+        if "opencc" in stats:
+            return self.tr("Chinese written anew by OpenCC (%1), no model").replace("%1", stats["opencc"])
         if tokens == 0:
             return self.tr("%1 s · from cache").replace("%1", f"{seconds:.2f}")
         rate = tokens / seconds if seconds > 0 else 0.0

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from fanyi import routing
+from fanyi.rewriter import NAME as REWRITER
 from fanyi.routing import Choice, Direction
 from fanyi.ui.controllers.direction import DirectionController
 from fanyi.ui.i18n import Retranslating, variant_names
@@ -65,6 +66,7 @@ class TranslatePopup(Retranslating, QWidget):
         self._req_id: int | None = None
         self._choice: Choice | None = None
         self._manual: Direction | None = None  # turned round by the user, for this text
+        self._rewrite: str | None = None  # the text shown is Chinese written anew by OpenCC, no model
         self._was_active = False
         self._message = False  # showing a message (no model, nothing recognised…) instead of a translation
         self._drag_from: QPoint | None = None
@@ -190,8 +192,11 @@ class TranslatePopup(Retranslating, QWidget):
 
     @property
     def pack_name(self) -> str | None:
-        """The pack translating (or that translated) the text shown, which may not be the window's."""
-        return self._choice.direction.pack.name if self._choice is not None else None
+        """The pack translating (or that translated) the text shown, which may not be the window's; OpenCC's
+        name for Chinese written anew."""
+        if self._choice is None:
+            return None
+        return REWRITER if self._rewrite is not None else self._choice.direction.pack.name
 
     # --- actions ----------------------------------------------------------------------------------
     def swap(self) -> None:
@@ -251,8 +256,13 @@ class TranslatePopup(Retranslating, QWidget):
         self.status.show()
         self._update_variants()
         self._fit_width()
+        self._rewrite = self._direction.rewrite(self._choice)
         self._req_id = self._service.request(
-            self.source_text, self._direction.options(direction), channel=CHANNEL, pack=direction.pack.path
+            self.source_text,
+            self._direction.options(direction),
+            channel=CHANNEL,
+            pack=direction.pack.path,
+            rewrite=self._rewrite,
         )
         self._fit()
 

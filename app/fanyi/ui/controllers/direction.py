@@ -8,11 +8,13 @@ router (fanyi.routing) and follow its answer here.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Signal
 
 from fanyi import routing
 from fanyi.engine.options import DecodeOptions
+from fanyi.rewriter import Rewriter
 from fanyi.routing import Choice, Direction
 from fanyi.ui.controllers.glossary import GlossaryController
 from fanyi.ui.controllers.packs import PackController
@@ -62,6 +64,13 @@ class DirectionController(QObject):
             return Choice(current, None) if current is not None else None
         return routing.choose(text, current, self._packs.installed, self._settings.default_pack.value)
 
+    def rewrite(self, choice: Choice | None) -> str | None:
+        """How the chosen text is written anew by OpenCC, no model (fanyi.routing.rewrite): Chinese into a
+        direction that writes Chinese, the way the user chose."""
+        if choice is None:
+            return None
+        return routing.rewrite(choice.direction, choice.detected, self.wanted_variant)
+
     def reverse(self, direction: Direction) -> Direction | None:
         return routing.reverse(direction, self._packs.installed)
 
@@ -92,6 +101,21 @@ class DirectionController(QObject):
 
     def set_variant(self, key: str) -> None:
         self._settings.target_variant.set(key)
+
+    def document_rewriter(self) -> Callable[[str], Rewriter | None]:
+        """For a document queued now: given its first text, OpenCC where it is Chinese and the window's direction
+        writes Chinese (as ``rewrite`` for typed text), else None. Called in the documents' thread: it holds
+        values only."""
+        direction, wanted = self.current(), self.wanted_variant
+
+        def rewriter(text: str) -> Rewriter | None:
+            if direction is None:
+                return None
+            detected = routing.choose(text, direction, [direction.pack]).detected
+            way = routing.rewrite(direction, detected, wanted)
+            return Rewriter(way) if way is not None else None
+
+        return rewriter
 
     def written(self, direction: Direction) -> str | None:
         """How ``direction`` writes Chinese for the user's choice; None when it offers no choice."""
