@@ -168,6 +168,8 @@ class Choice(Generic[P]):
     direction: Direction[P]
     detected: str | None  # the text's language (a pack's code); None when the text has no letters
     supported: bool = True  # False: no installed pack translates from the detected language
+    # a direction pinned by the user: the one automatic direction would take for the text, when another
+    suggested: Direction[P] | None = None
 
 
 @dataclass(frozen=True)

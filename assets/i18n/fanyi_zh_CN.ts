@@ -292,6 +292,10 @@
         <translation>切换方向：%1</translation>
     </message>
     <message>
+        <source>Switch to %1</source>
+        <translation>改为 %1</translation>
+    </message>
+    <message>
         <source>Detected: %1</source>
         <translation>自动检测：%1</translation>
     </message>
@@ -348,16 +352,16 @@
         <translation>无法打开模型：%1</translation>
     </message>
     <message>
-        <source>Install a model before translating documents</source>
-        <translation>请先安装模型再翻译文档</translation>
-    </message>
-    <message>
         <source>Translate documents</source>
         <translation>翻译文档</translation>
     </message>
     <message>
         <source>Documents (%1)</source>
         <translation>文档 (%1)</translation>
+    </message>
+    <message>
+        <source>Documents are translated by a model, and none is installed yet.</source>
+        <translation>翻译文档需要模型，目前尚未安装任何模型。</translation>
     </message>
     <message>
         <source>Fanyi — offline translator</source>

@@ -140,7 +140,9 @@ def test_without_a_model_no_job_is_queued(qtbot, make_app, ui_dirs, tmp_path):
     src = tmp_path / "a.txt"
     src.write_text("Hello.")
     drop(app.window, src)
-    assert app.documents.jobs.jobs == {} and "Install a model" in app.window.stats_label.text()
+    assert app.documents.jobs.jobs == {}
+    offer = app.window.download_offer  # the download, offered where the file was dropped
+    assert offer is not None and offer.isVisible() and offer.defaultButton().text().startswith("Download")
 
 
 def test_without_a_model_documents_says_so_before_a_file_is_chosen(qtbot, make_app, ui_dirs, monkeypatch):
@@ -150,7 +152,7 @@ def test_without_a_model_documents_says_so_before_a_file_is_chosen(qtbot, make_a
     monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *args: (asked.append(args), ([], ""))[1])
     app = make_app()
     app.window.open_documents()
-    assert asked == [] and "Install a model" in app.window.stats_label.text()
+    assert asked == [] and app.window.download_offer is not None and app.window.download_offer.isVisible()
 
 
 def test_the_documents_dialog_opens_in_the_home_folder(qtbot, make_app, fake_backend, tmp_path, monkeypatch):
@@ -226,3 +228,4 @@ def test_a_chinese_document_with_taiwans_traditional_chosen_is_written_by_opencc
     assert job.output == tmp_path / "notes.zh-TW.txt"
     assert job.output.read_text(encoding="utf-8") == "請觀看關於軟體更新的影片。\n\n印表機的快取滿了。\n"
     assert "translated: 2 of 2" in job.summary
+

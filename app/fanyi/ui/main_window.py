@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QLayout,
     QMainWindow,
     QMenu,
-    QSizePolicy,
+    QMessageBox,
     QSplitter,
     QStackedWidget,
     QToolButton,
@@ -39,9 +39,9 @@ from fanyi.ui.controllers.settings import LiveSettings
 from fanyi.ui.history import Draft, Entry
 from fanyi.ui.i18n import Retranslating, direction, quantization_name, variant_names
 from fanyi.ui.jobs_panel import JobsPanel
-from fanyi.ui.language_names import language_label
+from fanyi.ui.language_names import language_label, pair_label
 from fanyi.ui.language_picker import LanguagePicker, widen_list
-from fanyi.ui.layout import container, hbox, vbox
+from fanyi.ui.layout import STRETCH, container, hbox, vbox
 from fanyi.ui.memory_check import confirm_load
 from fanyi.ui.no_model_page import NoModelPage
 from fanyi.ui.pack_ops import PackOperations
@@ -53,6 +53,12 @@ from fanyi.ui.worker import ModelInfo
 DEBOUNCE_MS = 350  # a pause this long counts as "done typing"
 NOTICE_MS = 20_000  # how long a one-time notice (a damaged history file was replaced) stays in the status bar
 PAGE_TRANSLATE, PAGE_NO_MODEL = range(2)
+
+
+def _mismatched(choice: Choice) -> bool:
+    """The text is not in the language its direction translates from."""
+    detected = choice.detected
+    return detected is not None and routing.language_of(detected) != routing.language_of(choice.direction.from_language)
 
 
 class MainWindow(Retranslating, QMainWindow):
@@ -86,6 +92,7 @@ class MainWindow(Retranslating, QMainWindow):
         self._req_key: tuple | None = None  # (text, options) of the running request
         self._done_key: tuple | None = None  # (text, options) of what the target pane shows
         self._draft: Draft | None = None  # the history entry of the text being edited
+        self.download_offer: QMessageBox | None = None  # Documents… without a model: the download, offered
         self._choice: Choice | None = None
         self._documents_folder = QDir.homePath()
         self._status: Callable[[], str] = str  # makes the status bar's text, again when the UI language changes
@@ -136,10 +143,14 @@ class MainWindow(Retranslating, QMainWindow):
         self.auto_button.setObjectName("autoDirection")
         self.auto_button.setStyleSheet(CHECKED_TOGGLES)
         self.detected_label = QLabel()
-        # it takes what room is left (its tooltip has the rest) and never pushes the buttons about
-        self.detected_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        # as wide as its text where there is room, else cut (its tooltip has the rest): it never pushes the
+        # buttons about
+        self.detected_label.setMinimumWidth(1)
         self.detected_label.setObjectName("detectedLanguage")
         self.detected_label.setStyleSheet("color: palette(placeholder-text);")
+        # a direction pinned by hand while the text is in another language: one click to the one that fits
+        self.switch_button = QToolButton(clicked=self._take_suggestion)
+        self.switch_button.hide()
         self.variant_group = QButtonGroup(self)
         self.variant_group.setExclusive(True)
         buttons = []
@@ -168,7 +179,9 @@ class MainWindow(Retranslating, QMainWindow):
             self.swap_button,
             self.target_picker,
             self.auto_button,
-            (self.detected_label, 1),
+            self.detected_label,
+            self.switch_button,
+            STRETCH,
             self.documents_button,
             self.history_button,
             self.models_button,
@@ -269,11 +282,18 @@ class MainWindow(Retranslating, QMainWindow):
         self.source.set_text(translation)
 
     def _update_direction(self) -> None:
-        """The Auto button, and what was detected in the text."""
+        """The Auto button, and what was detected in the text: always with automatic direction; with a
+        direction pinned by hand, when the text is in another language, with a switch to one that fits."""
         auto = self.direction.auto
         self.auto_button.setChecked(auto)
-        choice = self._choice if auto else None
-        if choice is None or choice.detected is None:
+        choice = self._choice
+        suggested = choice.suggested if choice is not None and not auto else None
+        self.switch_button.setVisible(suggested is not None)
+        if suggested is not None:
+            self.switch_button.setText(
+                self.tr("Switch to %1").replace("%1", pair_label(suggested.from_language, suggested.to_language))
+            )
+        if choice is None or choice.detected is None or not (auto or suggested or _mismatched(choice)):
             self.detected_label.setText("")
             self.detected_label.setToolTip("")
             return
@@ -286,6 +306,11 @@ class MainWindow(Retranslating, QMainWindow):
             self.detected_label.setToolTip(
                 self.tr("No installed model translates from %1: download one in Models.").replace("%1", name)
             )
+
+    def _take_suggestion(self) -> None:
+        """Translate the text in the direction that fits its language; the direction stays pinned."""
+        if self._choice is not None and self._choice.suggested is not None:
+            self.direction.follow(self._choice.suggested)
 
     def _loaded_pack(self, model: ModelInfo | None) -> PackInfo | None:
         """The window's pack once its model is loaded (a model is given only then)."""
@@ -470,7 +495,7 @@ class MainWindow(Retranslating, QMainWindow):
     # --- documents ------------------------------------------------------------------------------
     def open_documents(self) -> None:
         if self.packs.current is None:  # said before a file is chosen, not after
-            self._set_status(lambda: self.tr("Install a model before translating documents"))
+            self.offer_download()
             return
         patterns = " ".join(f"*{suffix}" for suffix in SUPPORTED_SUFFIXES)
         # The user's home, then the folder chosen last; never the folder Fanyi happened to be started in.
@@ -487,7 +512,21 @@ class MainWindow(Retranslating, QMainWindow):
 
     def enqueue_document(self, path: Path) -> None:
         if not self.documents.enqueue(path, bilingual=self.bilingual_action.isChecked()):
-            self._set_status(lambda: self.tr("Install a model before translating documents"))
+            self.offer_download()
+
+    def offer_download(self) -> None:
+        """Documents need a model and none is installed: say so, with the no-model page's own Download."""
+        page = self.no_model
+        box = QMessageBox(QMessageBox.Icon.Information, self.tr("Translate documents"), "", parent=self)
+        box.setText(self.tr("Documents are translated by a model, and none is installed yet."))
+        box.setInformativeText(page.model_note.text())
+        download = box.addButton(page.download_button.text(), QMessageBox.ButtonRole.AcceptRole)
+        download.setEnabled(page.download_button.isEnabled())  # not while a download runs
+        download.clicked.connect(page.download_button.click)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(download)
+        self.download_offer = box
+        box.open()
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if any(url.isLocalFile() for url in event.mimeData().urls()):
