@@ -20,12 +20,11 @@ from .app_options import APP_OPTIONS
 from .cancel import Cancelled
 from .defaults import API_HOST, API_PORT, THREADS
 from .engine.options import DecodeOptions
-from .engine.results import Failure, Rewind, StreamEvent, Translation
+from .engine.results import Failure, Rewind, StreamEvent, Translation, describe_failures
 from .engine.segment import separator_text, split_text
 from .export.errors import ExportError, FetchError
 from .glossary import ANY, Glossary, read_csv, with_glossary
 from .hosts import is_loopback
-from .limits import REPORT_ENTRIES_PER_REASON
 from .packs.errors import LibraryError
 from .sizes import human_duration, human_size, human_speed
 from .terminal import InputLines, OutputFailed, cancel_on_signals, guarded_stdout, signalled, silence_stdout
@@ -166,7 +165,7 @@ def cmd_translate(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
         sys.stdout.flush()
         if failures:
-            print(f"fanyi: warning: {_describe_failures(failures)}", file=sys.stderr, flush=True)
+            print(f"fanyi: warning: {describe_failures(failures)}", file=sys.stderr, flush=True)
     return 1 if lines.skipped else 0
 
 
@@ -202,26 +201,6 @@ def _stream_to_terminal(events: Iterable[StreamEvent]) -> Translation:
         sys.stdout.flush()
         seen.append(event)
     return Translation.collect(seen)
-
-
-def _describe_failures(failures: Sequence[Failure]) -> str:
-    """One line, however many: how many sentences are left as they were, and why, naming the first few
-    of each reason (as a document's report does)."""
-
-    def quoted(text: str) -> str:
-        return f"“{text}”" if len(text) <= 60 else f"“{text[:59]}…”"
-
-    by_reason: dict[str, list[str]] = {}
-    for failure in failures:
-        by_reason.setdefault(failure.reason, []).append(failure.source)
-    parts = []
-    for reason, sources in by_reason.items():
-        named = list(dict.fromkeys(sources))[:REPORT_ENTRIES_PER_REASON]  # a sentence said again is not named again
-        parts += [f"{quoted(source)} ({reason})" for source in named]
-        if len(sources) > len(named):
-            parts.append(f"{len(sources) - len(named)} more ({reason})")
-    left = "1 sentence is" if len(failures) == 1 else f"{len(failures)} sentences are"
-    return f"{left} left untranslated: " + "; ".join(parts)
 
 
 def cmd_export(args: argparse.Namespace) -> int:

@@ -16,9 +16,9 @@ class Recording(Translator):
 
     asked: list[DecodeOptions] = []
 
-    def translate_batch(self, texts, options=None, progress=None, cancel=None):
+    def translate_results(self, texts, options=None, progress=None, cancel=None, contexts=None):
         Recording.asked.append(options)
-        return super().translate_batch(texts, options, progress, cancel)
+        return super().translate_results(texts, options, progress, cancel, contexts)
 
 
 def test_the_request_brings_its_glossary_else_the_apps_applies(serve, tiny_pack):
