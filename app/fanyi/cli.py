@@ -23,7 +23,7 @@ from .engine.options import DecodeOptions
 from .engine.results import Failure, Rewind, StreamEvent, Translation, describe_failures
 from .engine.segment import separator_text, split_text
 from .export.errors import ExportError, FetchError
-from .glossary import ANY, Glossary, read_csv, with_glossary
+from .glossary import Glossary, read_csv, with_glossary
 from .hosts import is_loopback
 from .packs.errors import LibraryError
 from .sizes import human_duration, human_size, human_speed
@@ -91,7 +91,7 @@ def read_glossary(path: str | None) -> Glossary | None:
     """The glossary of --glossary FILE.csv (two-column rows apply to whatever pair is translated), or None."""
     if not path:
         return None
-    return read_csv(Path(path), pair=(ANY, ANY))
+    return read_csv(Path(path))
 
 
 def _open_translator(pack: Path, threads: int | None = None) -> Translator:

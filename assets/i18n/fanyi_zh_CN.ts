@@ -46,6 +46,65 @@
     </message>
 </context>
 <context>
+    <name>GlossaryMessages</name>
+    <message>
+        <source>a glossary holds at most {limit} terms</source>
+        <translation>术语表最多只能有 {limit} 个术语</translation>
+    </message>
+    <message>
+        <source>{file} has {count} terms; a glossary holds at most {limit}</source>
+        <translation>{file} 有 {count} 个术语；术语表最多只能有 {limit} 个</translation>
+    </message>
+    <message>
+        <source>{file} is {size} bytes, more than a glossary may be ({limit})</source>
+        <translation>{file} 有 {size} 字节，超过了术语表的上限（{limit}）</translation>
+    </message>
+    <message>
+        <source>{file} is not UTF-8 text (save it as CSV UTF-8)</source>
+        <translation>{file} 不是 UTF-8 文本（请另存为“CSV UTF-8”）</translation>
+    </message>
+    <message>
+        <source>{file} cannot be read: {reason}</source>
+        <translation>无法读取 {file}：{reason}</translation>
+    </message>
+    <message>
+        <source>a glossary row has four columns (source, target, term, translation) or two (term, translation), not {count}</source>
+        <translation>术语表的一行应有四列（源语言、目标语言、术语、译法）或两列（术语、译法），而不是 {count} 列</translation>
+    </message>
+    <message>
+        <source>the term is empty</source>
+        <translation>术语为空</translation>
+    </message>
+    <message>
+        <source>the translation is empty</source>
+        <translation>译法为空</translation>
+    </message>
+    <message>
+        <source>the term must be printable text of at most {limit} characters</source>
+        <translation>术语必须是可打印的文字，最多 {limit} 个字符</translation>
+    </message>
+    <message>
+        <source>the translation must be printable text of at most {limit} characters</source>
+        <translation>译法必须是可打印的文字，最多 {limit} 个字符</translation>
+    </message>
+    <message>
+        <source>the source language {code!r} is not a language code</source>
+        <translation>源语言 {code!r} 不是语言代码</translation>
+    </message>
+    <message>
+        <source>the target language {code!r} is not a language code</source>
+        <translation>目标语言 {code!r} 不是语言代码</translation>
+    </message>
+    <message>
+        <source>{file}, row {row}: {message}</source>
+        <translation>{file}，第 {row} 行：{message}</translation>
+    </message>
+    <message>
+        <source>Row {row}: {message}</source>
+        <translation>第 {row} 行：{message}</translation>
+    </message>
+</context>
+<context>
     <name>GlossaryTab</name>
     <message>
         <source>From</source>
@@ -80,12 +139,8 @@
         <translation>导出…</translation>
     </message>
     <message>
-        <source>How a term is to be translated, per language pair (codes such as en, zh, zh-Hant, ja). An LLM pack is told the terms a paragraph holds; other packs keep them through placeholders, which a model may drop.</source>
-        <translation>按语言对规定术语的译法（语言代码如 en、zh、zh-Hant、ja）。大模型会被告知段落中出现的术语；其他模型通过占位符保留术语，但模型可能会丢掉占位符。</translation>
-    </message>
-    <message>
-        <source>Row {0}: {1}</source>
-        <translation>第 {0} 行：{1}</translation>
+        <source>How a term is to be translated, per language pair (codes such as en, zh, zh-Hant, ja; * for any language). An LLM pack is told the terms a paragraph holds; other packs keep them through placeholders, which a model may drop.</source>
+        <translation>按语言对规定术语的译法（语言代码如 en、zh、zh-Hant、ja；* 表示任何语言）。大模型会被告知段落中出现的术语；其他模型通过占位符保留术语，但模型可能会丢掉占位符。</translation>
     </message>
     <message>
         <source>{0} cannot be written: {1}</source>

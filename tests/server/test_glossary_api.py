@@ -62,7 +62,7 @@ def test_a_bad_glossary_is_a_400_in_the_protocols_shape(serve, tiny_pack):
     bad = requests.post(
         f"{url}/v2/translate", json={"text": ["Hi."], "target_lang": "ZH", "glossary": "a,b,c\n"}, timeout=60
     )
-    assert bad.status_code == 400 and "3 columns" in bad.json()["message"]
+    assert bad.status_code == 400 and "not 3" in bad.json()["message"]
 
 
 @pytest.mark.parametrize("kind", ["qwen3", "hunyuan", "gemma3", "translategemma"])

@@ -96,7 +96,7 @@ class Fields:
             return None
         if isinstance(value, str):
             try:
-                return parse_csv(value.encode("utf-8", "surrogatepass"), name, pair=(ANY, ANY)).for_pair(ANY, ANY)
+                return parse_csv(value.encode("utf-8", "surrogatepass"), name).for_pair(ANY, ANY)
             except GlossaryError as exc:
                 raise ApiError(400, str(exc)) from None
         pairs = list(value.items()) if isinstance(value, dict) else value

@@ -30,6 +30,7 @@ from fanyi.defaults import api_address
 from fanyi.glossary import Glossary, GlossaryError
 from fanyi.packs.catalog import DEFAULT_CATALOG_URLS
 from fanyi.ui import hotkey, region
+from fanyi.ui.glossary_messages import message
 from fanyi.ui.glossary_tab import GlossaryTab
 from fanyi.ui.i18n import LANGUAGE_NAMES, Retranslating
 from fanyi.ui.layout import hbox, vbox
@@ -332,7 +333,7 @@ class SettingsDialog(Retranslating, QDialog):
         try:
             self.glossary_tab.result()
         except GlossaryError as exc:  # say which row, and keep what the user typed
-            self.glossary_tab.say(str(exc))
+            self.glossary_tab.say(message(exc))
             self.tabs.setCurrentWidget(self.glossary_tab)
             return
         bad = [box for box in (self.mirror, self.catalog_url) if not valid_url(box.text().strip())]
