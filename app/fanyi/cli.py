@@ -271,7 +271,9 @@ class _ProgressLine:
 def _direction(entry: CatalogEntry) -> str:
     if len(entry.source_langs) == 1 and len(entry.target_langs) == 1:
         return f"{entry.source_langs[0]}→{entry.target_langs[0]}"
-    return f"{len(set(entry.source_langs) | set(entry.target_langs))} langs"  # as `models list` shows them
+    from . import routing
+
+    return f"{routing.language_count(entry.source_langs, entry.target_langs)} langs"  # as `models list` shows them
 
 
 def _quality(entry: CatalogEntry) -> str:
@@ -341,6 +343,7 @@ def cmd_models_catalog(args: argparse.Namespace) -> int:
 
 
 def cmd_models(args: argparse.Namespace) -> int:
+    from . import routing
     from .packs import library
 
     if args.action == "list":
@@ -352,7 +355,8 @@ def cmd_models(args: argparse.Namespace) -> int:
         for p in packs:
             kind = "bundled" if p.bundled else "user"
             if p.usable:
-                languages = f"{len(p.languages)} langs" if p.languages else p.source_lang + "→" + p.target_lang
+                count = routing.language_count(p.source_languages, p.languages)
+                languages = f"{count} langs" if p.languages else p.source_lang + "→" + p.target_lang
                 print(f"{p.name:24} {languages:10} {human_size(p.size_bytes):>9} {p.quantization:6} {kind:9} {p.path}")
             else:  # the reason names the folder or file
                 print(f"{p.name:24} {'-':10} {'-':>9} {'-':6} {kind:9} broken ({p.problem})")

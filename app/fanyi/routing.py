@@ -185,6 +185,13 @@ def multilingual(pack: Pack) -> bool:
     return bool(pack.languages)
 
 
+def language_count(sources: Iterable[str], targets: Iterable[str]) -> int:
+    """How many languages a multilingual pack (or a catalog entry) offers, as every list of packs says it
+    (the window, the model manager, the command line, the API's messages): its codes, sources and targets
+    together (HY-MT1.5's 33 languages and 5 varieties are 38)."""
+    return len(set(sources) | set(targets))
+
+
 def _one_way(packs: Iterable[P]) -> list[P]:
     return [p for p in packs if p.usable and not multilingual(p)]
 
@@ -433,7 +440,7 @@ def _describe(packs: Sequence[Pack]) -> str:
     return ", ".join(
         sorted(
             {
-                f"{p.name} ({len(_sources(p))}→{len(_targets(p))} languages)"
+                f"{p.name} ({language_count(p.source_languages, p.languages)} languages)"
                 if multilingual(p)
                 else f"{p.source_lang}→{p.target_lang}"
                 for p in packs

@@ -550,6 +550,10 @@
         <translation>已安装</translation>
     </message>
     <message>
+        <source>%1 languages: %2</source>
+        <translation>%1 种语言：%2</translation>
+    </message>
+    <message>
         <source>It does not allow commercial use.</source>
         <translation>它不允许商业使用。</translation>
     </message>

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QDir, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QDir, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -23,6 +23,8 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QSplitter,
     QStackedWidget,
+    QStyle,
+    QStyleOptionComboBox,
     QToolButton,
 )
 
@@ -222,11 +224,14 @@ class MainWindow(Retranslating, QMainWindow):
         self.pack_box.clear()
         for pack in packs:
             languages = (
-                self.tr("%1 languages").replace("%1", str(len(pack.languages)))
+                self.tr("%1 languages").replace(
+                    "%1", str(routing.language_count(pack.source_languages, pack.languages))
+                )
                 if pack.languages
                 else direction(pack.source_lang, pack.target_lang)
             )
-            self.pack_box.addItem(f"{languages}  ·  {pack.name}", pack.name)
+            # the name first: beside a many-to-many pack's pickers the box is cut at its right
+            self.pack_box.addItem(f"{pack.name}  ·  {languages}", pack.name)
         widen_list(self.pack_box)
         self.pages.setCurrentIndex(PAGE_TRANSLATE if packs else PAGE_NO_MODEL)
         for widget in (self.pack_box, self.swap_button, self.auto_button, self.detected_label):
@@ -321,17 +326,27 @@ class MainWindow(Retranslating, QMainWindow):
         shown = pack is not None and routing.multilingual(pack)
         for picker in (self.source_picker, self.target_picker):
             picker.setVisible(shown)
-        # beside the two pickers the pack box gives up width (its label is cut, its list is whole) so
-        # the top bar still fits a 1000-pixel window
+        # beside the two pickers the pack box gives up width (its label is cut after the pack's name, its list
+        # is whole) so the top bar still fits a 1000-pixel window
         self.pack_box.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
             if shown
             else QComboBox.SizeAdjustPolicy.AdjustToContents
         )
+        self.pack_box.setMinimumWidth(self._name_width() if shown else 0)
         if pack is not None and shown:
             source, target = routing.saved_languages(pack, self.settings.pack_languages.value)
             self.source_picker.set_languages(list(pack.source_languages), source)
             self.target_picker.set_languages(list(pack.languages), target)
+
+    def _name_width(self) -> int:
+        """The pack box's width that shows the longest installed pack's name whole."""
+        box = self.pack_box
+        text = max((box.fontMetrics().horizontalAdvance(p.name) for p in self.packs.installed), default=0)
+        option = QStyleOptionComboBox()
+        box.initStyleOption(option)
+        contents = QSize(text, box.fontMetrics().height())
+        return box.style().sizeFromContents(QStyle.ContentsType.CT_ComboBox, option, contents, box).width()
 
     def _on_language_chosen(self) -> None:
         chosen = self.source_picker.code(), self.target_picker.code()  # before pinning redraws the pickers
