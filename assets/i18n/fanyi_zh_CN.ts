@@ -650,6 +650,17 @@
     </message>
 </context>
 <context>
+    <name>OpenPath</name>
+    <message>
+        <source>This desktop has no program set to open it. It is here:</source>
+        <translation>这台电脑的桌面没有设置打开它的程序。它在这里：</translation>
+    </message>
+    <message>
+        <source>Copy the path</source>
+        <translation>复制路径</translation>
+    </message>
+</context>
+<context>
     <name>PackOpProgress</name>
     <message>
         <source>Cancelling…</source>

@@ -229,3 +229,45 @@ def test_a_chinese_document_with_taiwans_traditional_chosen_is_written_by_opencc
     assert job.output.read_text(encoding="utf-8") == "請觀看關於軟體更新的影片。\n\n印表機的快取滿了。\n"
     assert "translated: 2 of 2" in job.summary
 
+
+def test_open_and_show_in_folder_say_where_the_output_is_when_the_desktop_cannot_open_it(
+    qtbot, make_app, fake_backend, tmp_path
+):
+    """Without a launcher (Qt only writes a line on the terminal) the buttons did nothing."""
+    from PySide6.QtCore import QObject, Slot
+    from PySide6.QtGui import QDesktopServices
+
+    src = tmp_path / "notes.txt"
+    src.write_text("The first paragraph.\n", encoding="utf-8")
+    app = make_app(fake_backend)
+    win = app.window
+    win.show()
+    qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
+    drop(win, src)
+    job = next(iter(app.documents.jobs.jobs.values()))
+    row = win.jobs_panel.rows[job.id]
+    qtbot.waitUntil(lambda: job.state == DONE, timeout=TRANSLATE_TIMEOUT)
+    qtbot.mouseClick(row.folder_button, Qt.MouseButton.LeftButton)  # offscreen: no program opens anything
+    box = row.cannot_open
+    assert box is not None and box.isVisible()
+    assert box.text() == "This desktop has no program set to open it. It is here:"
+    assert box.informativeText() == str(tmp_path)
+    qtbot.mouseClick(box.defaultButton(), Qt.MouseButton.LeftButton)
+    assert QApplication.clipboard().text() == str(tmp_path) and not box.isVisible()
+
+    class Launcher(QObject):  # a desktop that opens files
+        def __init__(self) -> None:
+            super().__init__()
+            self.opened: list[str] = []
+
+        @Slot(QUrl)
+        def open(self, url: QUrl) -> None:
+            self.opened.append(url.toLocalFile())
+
+    launcher = Launcher()
+    QDesktopServices.setUrlHandler("file", launcher, "open")
+    try:
+        qtbot.mouseClick(row.open_button, Qt.MouseButton.LeftButton)
+    finally:
+        QDesktopServices.unsetUrlHandler("file")
+    assert launcher.opened == [str(job.output)] and row.cannot_open is None
