@@ -97,6 +97,21 @@ def test_chinese_asked_for_in_chinese_is_written_anew_by_opencc_not_a_model(tiny
     assert "translated: 1 of 1" in converted.stdout
 
 
+def test_each_commands_usage_line_names_it_and_the_help_says_what_llm_packs_need():
+    """The subcommands' usage read "usage: fanyi [--translate-clipboard | …] fanyi COMMAND ... translate"."""
+    for command, usage in (
+        (["translate"], "usage: fanyi translate [-h]"),
+        (["file"], "usage: fanyi file [-h]"),
+        (["models", "install"], "usage: fanyi models install [-h]"),
+        (["serve"], "usage: fanyi serve [-h]"),
+    ):
+        shown = run(*command, "--help")
+        assert shown.returncode == 0 and shown.stdout.startswith(usage), shown.stdout[:200]
+    for command in ("translate", "file"):
+        source_help = " ".join(run(command, "--help").stdout.split("--source")[-1].split())
+        assert "translation LLM pack" in source_help and "require" in source_help
+
+
 def test_models_list_fetch_from_local_folder_and_remove(tiny_hf_en_zh, dirs):
     empty = run("models", "list", env_extra=dirs)
     assert "No translation model is installed" in empty.stdout

@@ -19,7 +19,7 @@ from . import __version__, paths
 from .app_options import APP_OPTIONS
 from .cancel import Cancelled
 from .defaults import API_HOST, API_PORT, THREADS
-from .engine.options import DecodeOptions
+from .engine.options import DecodeOptions, OutOfRange
 from .engine.results import Failure, Rewind, StreamEvent, Translation, describe_failures
 from .engine.segment import separator_text, split_text
 from .export.errors import ExportError, FetchError
@@ -81,10 +81,14 @@ def _by_text(args: argparse.Namespace) -> bool:
     return bool(getattr(args, "target", None) and not getattr(args, "source", None))
 
 
-def _decode_options(args: argparse.Namespace) -> DecodeOptions:
-    return DecodeOptions(
-        beams=args.beams, max_length=args.max_length, target=args.target, source=getattr(args, "source", None)
-    )
+def _decode_options(args: argparse.Namespace, *, languages: bool = True) -> DecodeOptions:
+    """The options given on the command line; one that is out of range is named as it was typed (--max-length)."""
+    chosen = {"target": args.target, "source": getattr(args, "source", None)} if languages else {}
+    try:
+        return DecodeOptions(beams=args.beams, max_length=args.max_length, **chosen)
+    except OutOfRange as exc:
+        flag = "--" + exc.field.replace("_", "-")
+        raise ValueError(f"{flag} must be an integer from {exc.low} to {exc.high}, not {exc.got}") from None
 
 
 def read_glossary(path: str | None) -> Glossary | None:
@@ -113,17 +117,20 @@ def _add_decode_arguments(p: argparse.ArgumentParser) -> None:
         "--target",
         help="target language: without --model any code (zh-Hant, fr, yue) and the pack "
         "that translates into it is chosen; with --model, the model's own code: a "
-        "variant of a multi-target OPUS-MT model (cmn_Hans, cmn_Hant, yue) or a "
-        "language of an mBART-50, M2M100 or NLLB model (zh_CN, zh, zho_Hans). "
+        "variant of a multi-target OPUS-MT model (cmn_Hans, cmn_Hant, yue), a "
+        "language of an mBART-50, M2M100 or NLLB model (zh_CN, zh, zho_Hans) or of a "
+        "translation LLM pack (zh, zh-Hant, ja). Chinese text asked for in Chinese is "
+        "written anew by OpenCC, no model. "
         "zh-TW and zh-HK (any pack that writes Chinese): Traditional with the words "
         "Taiwan or Hong Kong use, converted from Simplified by OpenCC; a bare zh-Hant "
         "is zh-TW's",
     )
     p.add_argument(
         "--source",
-        help="source language: without --model any code (en, zh); with --model, the "
-        "model's own code for an mBART-50, M2M100 or NLLB model (en_XX, en, eng_Latn), "
-        "which those require",
+        help="source language: without --model any code (en, zh; with --target and no --source, "
+        "each line's own is told from it); with --model, the model's own code, which a many-to-many pack "
+        "(mBART-50, M2M100, NLLB: en_XX, en, eng_Latn) and a translation LLM pack "
+        "(HY-MT1.5, Qwen3, Gemma 3: en) require",
     )
     add_glossary_argument(p)
 
@@ -401,7 +408,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     models = Models(lambda: packs, lambda path: _open_translator(path, args.threads))
     default = library.find_pack(args.model)
     models.gate(default)  # opened now, so that a broken pack is told before anything listens
-    options = DecodeOptions(beams=args.beams, max_length=args.max_length)
+    options = _decode_options(args, languages=False)
     glossary = read_glossary(args.glossary)
     core = Core(
         models,
@@ -460,7 +467,7 @@ def build_parser() -> argparse.ArgumentParser:
     # Read by the app (fanyi.ui.app.run) before this parser runs: listed here so that --help shows them.
     for flag, text in APP_OPTIONS.items():
         parser.add_argument(flag, action="store_true", help=text)
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, prog="fanyi")  # "usage: fanyi translate …"
 
     p = sub.add_parser("translate", help="translate text given as arguments or read line by line from stdin")
     _add_decode_arguments(p)
@@ -469,7 +476,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="print tokens as they are decided (on a terminal; into a pipe, each line once it is final)",
     )
-    p.add_argument("text", nargs="*")
+    p.add_argument("text", nargs="*", help="the text to translate; without it, stdin line by line")
     p.set_defaults(run=cmd_translate)
 
     p = sub.add_parser(

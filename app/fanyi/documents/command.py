@@ -33,7 +33,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="LANG",
         help="target language (as for fanyi translate: zh, zh-TW, zh-HK, fr, or a pack's own code such as cmn_Hans)",
     )
-    parser.add_argument("--source", metavar="LANG", help="source language of an mBART-50/M2M100/NLLB pack, e.g. en_XX")
+    parser.add_argument(
+        "--source",
+        metavar="LANG",
+        help="source language, which a many-to-many pack (mBART-50, M2M100, NLLB: en_XX, eng_Latn) and a "
+        "translation LLM pack (HY-MT1.5, Qwen3, Gemma 3: en) require with --model",
+    )
 
 
 class ProgressBar:
