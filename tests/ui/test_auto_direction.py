@@ -63,13 +63,13 @@ def test_a_pack_chosen_by_hand_stays_until_auto_is_pressed(qtbot, make_app, both
     assert not win.auto_button.isChecked() and not load_settings().auto_direction
     win.source.set_text(ENGLISH)
     wait_for(qtbot, win, "tiny-zh-en", "THEWEATHERISFINETODAY。")  # pinned: English through zh→en
-    # …but not silently: what the text is, and one click to the direction that fits it
-    assert win.detected_label.text() == "Detected: English"
+    # …but not silently: above the text, what it is, and one click to the direction that fits it
+    assert win.hint_bar.isVisible() and win.hint.text() == "Detected: English" and win.detected_label.text() == ""
     assert win.switch_button.isVisible() and win.switch_button.text() == "Switch to English → Chinese"
     qtbot.mouseClick(win.auto_button, Qt.MouseButton.LeftButton)
     wait_for(qtbot, win, "tiny-en-zh", "THEWEATHERISFINETODAY。")
     assert win.auto_button.isChecked() and load_settings().auto_direction
-    assert win.detected_label.text() == "Detected: English" and not win.switch_button.isVisible()
+    assert win.detected_label.text() == "Detected: English" and not win.hint_bar.isVisible()
 
 
 def test_a_pinned_direction_offers_a_one_click_switch_for_text_in_another_language(qtbot, make_app, both_ways):
@@ -81,15 +81,15 @@ def test_a_pinned_direction_offers_a_one_click_switch_for_text_in_another_langua
     qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
     win.source.set_text(ENGLISH)
     wait_for(qtbot, win, "tiny-en-zh", "THEWEATHERISFINETODAY。")
-    assert win.detected_label.text() == "" and not win.switch_button.isVisible()  # it fits: nothing to say
+    assert not win.hint_bar.isVisible() and win.detected_label.text() == ""  # it fits: nothing to say
     win.source.set_text(CHINESE)
     wait_for(qtbot, win, "tiny-en-zh", CHINESE)  # 简体 asked for: written in Simplified, as it is
-    assert win.detected_label.text() == "Detected: Chinese"
+    assert win.hint_bar.isVisible() and win.hint.text() == "Detected: Chinese"
     assert win.switch_button.text() == "Switch to Chinese → English" and win.switch_button.isVisible()
     qtbot.mouseClick(win.switch_button, Qt.MouseButton.LeftButton)
     wait_for(qtbot, win, "tiny-zh-en", "今天天气很好。。")
     assert not win.auto_button.isChecked()  # the switch is a choice by hand too: it stays
-    assert win.detected_label.text() == "" and not win.switch_button.isVisible()
+    assert not win.hint_bar.isVisible()
 
 
 def test_chinese_typed_with_taiwans_traditional_chosen_is_written_by_opencc(qtbot, make_app, pack_dir):

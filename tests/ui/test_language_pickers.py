@@ -209,3 +209,8 @@ def test_an_llm_packs_name_is_whole_and_its_language_count_the_same_everywhere(q
     assert manager.table.item(0, LANGUAGES_COLUMN).text().startswith(f"{count} languages: ")
     with pytest.raises(routing.NoRoute, match=rf"\({count} languages\)"):
         routing.route([info], "en", "xx")
+    # pinned, with Chinese typed: the hint and its switch go above the text, the top bar still fits 1000 px
+    app.direction.set_auto(False)
+    win.source.set_text("请观看关于软件更新的视频。")
+    qtbot.waitUntil(lambda: win.switch_button.isVisible(), timeout=TRANSLATE_TIMEOUT)
+    assert win.minimumSizeHint().width() <= 1000

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMenu,
     QMessageBox,
+    QSizePolicy,
     QSplitter,
     QStackedWidget,
     QStyle,
@@ -109,6 +110,7 @@ class MainWindow(Retranslating, QMainWindow):
         # how Chinese is written belongs to the translation: above it, where there is room for five buttons
         self.target.header.addWidget(self.variant_box)
         self.target.header.addStretch()
+        self.source.header.addWidget(self.hint_bar)
         self.jobs_panel = JobsPanel(documents.jobs)
         self.no_model = NoModelPage(ops)
         self.pages = QStackedWidget()
@@ -145,14 +147,16 @@ class MainWindow(Retranslating, QMainWindow):
         self.auto_button.setObjectName("autoDirection")
         self.auto_button.setStyleSheet(CHECKED_TOGGLES)
         self.detected_label = QLabel()
-        # as wide as its text where there is room, else cut (its tooltip has the rest): it never pushes the
-        # buttons about
-        self.detected_label.setMinimumWidth(1)
+        # it takes what room is left (its tooltip has the rest) and never pushes the buttons about
+        self.detected_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.detected_label.setObjectName("detectedLanguage")
         self.detected_label.setStyleSheet("color: palette(placeholder-text);")
-        # a direction pinned by hand while the text is in another language: one click to the one that fits
+        # a direction pinned by hand while the text is in another language: said above the text (the top bar
+        # has no room to spare beside a many-to-many pack's pickers), with one click to the direction that fits
+        self.hint = QLabel()
         self.switch_button = QToolButton(clicked=self._take_suggestion)
-        self.switch_button.hide()
+        self.hint_bar = container(hbox(self.hint, self.switch_button, STRETCH, margin=0))
+        self.hint_bar.hide()
         self.variant_group = QButtonGroup(self)
         self.variant_group.setExclusive(True)
         buttons = []
@@ -181,9 +185,7 @@ class MainWindow(Retranslating, QMainWindow):
             self.swap_button,
             self.target_picker,
             self.auto_button,
-            self.detected_label,
-            self.switch_button,
-            STRETCH,
+            (self.detected_label, 1),
             self.documents_button,
             self.history_button,
             self.models_button,
@@ -287,30 +289,38 @@ class MainWindow(Retranslating, QMainWindow):
         self.source.set_text(translation)
 
     def _update_direction(self) -> None:
-        """The Auto button, and what was detected in the text: always with automatic direction; with a
-        direction pinned by hand, when the text is in another language, with a switch to one that fits."""
+        """The Auto button, and what was detected in the text: with automatic direction beside it; with a
+        direction pinned by hand, above the text when it is in another language, with a switch to one that
+        fits."""
         auto = self.direction.auto
         self.auto_button.setChecked(auto)
         choice = self._choice
         suggested = choice.suggested if choice is not None and not auto else None
+        pinned_hint = choice is not None and not auto and (suggested is not None or _mismatched(choice))
+        for label, shown in ((self.detected_label, auto), (self.hint, pinned_hint)):
+            said = shown and choice is not None and choice.detected is not None
+            text, tip = self._detected_text(choice) if said and choice is not None else ("", "")
+            label.setText(text)
+            label.setToolTip(tip)
+        self.hint_bar.setVisible(pinned_hint)
         self.switch_button.setVisible(suggested is not None)
         if suggested is not None:
             self.switch_button.setText(
                 self.tr("Switch to %1").replace("%1", pair_label(suggested.from_language, suggested.to_language))
             )
-        if choice is None or choice.detected is None or not (auto or suggested or _mismatched(choice)):
-            self.detected_label.setText("")
-            self.detected_label.setToolTip("")
-            return
-        name = language_label(choice.detected)
+
+    def _detected_text(self, choice: Choice) -> tuple[str, str]:
+        """What was detected, and its tooltip."""
+        name = language_label(str(choice.detected))
         if choice.supported:
-            self.detected_label.setText(self.tr("Detected: %1").replace("%1", name))
-            self.detected_label.setToolTip(self.tr("Choose a direction by hand to keep it; Auto goes back"))
-        else:
-            self.detected_label.setText(self.tr("Detected: %1 (no model)").replace("%1", name))
-            self.detected_label.setToolTip(
-                self.tr("No installed model translates from %1: download one in Models.").replace("%1", name)
+            return (
+                self.tr("Detected: %1").replace("%1", name),
+                self.tr("Choose a direction by hand to keep it; Auto goes back"),
             )
+        return (
+            self.tr("Detected: %1 (no model)").replace("%1", name),
+            self.tr("No installed model translates from %1: download one in Models.").replace("%1", name),
+        )
 
     def _take_suggestion(self) -> None:
         """Translate the text in the direction that fits its language; the direction stays pinned."""
