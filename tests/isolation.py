@@ -9,6 +9,10 @@
   this process and in every Python the tests start; a test that tried fails (at its teardown) with what it
   did, even if the code under test swallowed the error. Comparing the real home before and after the
   session cannot do that on a shared machine: other programs write there at the same time.
+- TMPDIR points into that temporary folder too, for this process's Qt (QDir.tempPath: the single-instance
+  socket and lock) and for every subprocess: what a test leaves there, a Fanyi it killed included, goes
+  with the folder at the end of the session (the suite used to leave /tmp/fanyi-<hash> sockets behind).
+  pytest's own folders (tmp_path) are kept only for tests that failed (pyproject.toml).
 - OMP_NUM_THREADS=1: torch (the reference the tests compare with) and the BLAS libraries otherwise start
   a thread per core, and on a busy two-core machine their barriers spin: a tiny model's generate() took
   ten times the CPU. ONNX Runtime's threads are set by the code under test, not by this.
@@ -96,8 +100,10 @@ def pytest_configure(config: pytest.Config) -> None:
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(SITE), env.get("PYTHONPATH")) if p)
     for name in DROPPED:
         env.pop(name, None)
+    (_root / "tmp").mkdir()
     env.update(
         home_env(_root / "home"),
+        TMPDIR=str(_root / "tmp"),
         OMP_NUM_THREADS="1",
         HF_HUB_OFFLINE="1",
         TRANSFORMERS_OFFLINE="1",

@@ -157,13 +157,14 @@ def test_the_server_stacks_modules_named_by_string_exist():
 
 
 def test_opencc_is_bundled_where_it_reads_its_dictionaries():
-    """fanyi.variants converts with OpenCC's s2twp and s2hk, which it finds in opencc/clib/share/opencc
-    beside its module: a path kept, and the configurations the app asks for are there."""
+    """fanyi.variants converts with OpenCC's s2twp and s2hk (and t2s, s2t when Chinese is written anew), which
+    it finds in opencc/clib/share/opencc beside its module: a path kept, and the configurations the app asks
+    for are there."""
     import opencc
 
     from fanyi import variants
 
     share = Path(opencc.__file__).parent / "clib" / "share" / "opencc"
-    for profile in variants.PROFILES.values():
+    for profile, _tag in variants.REWRITE.values():
         assert (share / f"{profile}.json").is_file() and contents.keep(f"opencc/clib/share/opencc/{profile}.json")
     assert "opencc" in contents.HIDDEN_IMPORTS

@@ -66,6 +66,52 @@ def test_without_a_model_the_languages_choose_the_pack(tiny_pack, tiny_pack_zh_e
     assert nothing.returncode == 2 and "no installed model translates ja into zh" in nothing.stderr
 
 
+def test_chinese_asked_for_in_chinese_is_written_anew_by_opencc_not_a_model(tiny_pack, dirs, tmp_path):
+    """--target zh-TW on Chinese: Taiwan's Traditional by OpenCC (not the en→zh pack's output), line by line
+    beside English lines that the pack translates; the same for a document; 繁→简 with --target zh."""
+    from fanyi import variants
+    from fanyi.engine.options import DecodeOptions
+
+    os.symlink(tiny_pack, os.path.join(dirs["FANYI_MODELS_DIR"], tiny_pack.name))
+    chinese = "请观看关于软件更新的视频。"
+    taiwan = variants.rewrite(chinese, "zh-TW")
+    assert taiwan == "請觀看關於軟體更新的影片。"
+    done = run("translate", "--target", "zh-TW", chinese, env_extra=dirs)
+    assert (done.returncode, done.stdout) == (0, taiwan + "\n"), done.stderr
+    assert run("translate", "--source", "zh", "--target", "zh-HK", chinese, env_extra=dirs).stdout == (
+        variants.rewrite(chinese, "zh-HK") + "\n"
+    )
+    assert run("translate", "--target", "zh", stdin="請觀看關於軟體更新的影片。\n", env_extra=dirs).stdout == (
+        "请观看关于软体更新的影片。\n"
+    )
+    mixed = run("translate", "--target", "zh-TW", stdin=f"Good morning.\n{chinese}\n", env_extra=dirs)
+    english = Translator.open(tiny_pack, threads=1).translate("Good morning.", DecodeOptions(convert="zh-TW"))
+    assert mixed.stdout == f"{english}\n{taiwan}\n", mixed.stderr
+    with_model = run("translate", "--model", str(tiny_pack), "--target", "zh-TW", chinese, env_extra=dirs)
+    assert with_model.stdout == taiwan + "\n"
+    document = tmp_path / "notes.txt"
+    document.write_text(f"{chinese}\n", encoding="utf-8")
+    converted = run("file", str(document), "--target", "zh-TW", env_extra=dirs)
+    assert converted.returncode == 0, converted.stderr
+    assert (tmp_path / "notes.zh-TW.txt").read_text(encoding="utf-8") == taiwan + "\n"
+    assert "translated: 1 of 1" in converted.stdout
+
+
+def test_each_commands_usage_line_names_it_and_the_help_says_what_llm_packs_need():
+    """The subcommands' usage read "usage: fanyi [--translate-clipboard | …] fanyi COMMAND ... translate"."""
+    for command, usage in (
+        (["translate"], "usage: fanyi translate [-h]"),
+        (["file"], "usage: fanyi file [-h]"),
+        (["models", "install"], "usage: fanyi models install [-h]"),
+        (["serve"], "usage: fanyi serve [-h]"),
+    ):
+        shown = run(*command, "--help")
+        assert shown.returncode == 0 and shown.stdout.startswith(usage), shown.stdout[:200]
+    for command in ("translate", "file"):
+        source_help = " ".join(run(command, "--help").stdout.split("--source")[-1].split())
+        assert "translation LLM pack" in source_help and "require" in source_help
+
+
 def test_models_list_fetch_from_local_folder_and_remove(tiny_hf_en_zh, dirs):
     empty = run("models", "list", env_extra=dirs)
     assert "No translation model is installed" in empty.stdout

@@ -11,20 +11,20 @@ from fanyi import limits
 from fanyi.engine.options import DecodeOptions
 from fanyi.engine.sessions import default_threads, session_options, thread_count
 
-BOUNDED = [  # field, the largest value allowed, the bound's name
-    ("beams", limits.MAX_BEAMS, "MAX_BEAMS"),
-    ("max_length", limits.MAX_DECODE_LENGTH, "MAX_DECODE_LENGTH"),
-    ("max_new_tokens", limits.MAX_DECODE_LENGTH, "MAX_DECODE_LENGTH"),
-    ("min_length", limits.MAX_DECODE_LENGTH, "MAX_DECODE_LENGTH"),
-    ("no_repeat_ngram_size", limits.MAX_NO_REPEAT_NGRAM, "MAX_NO_REPEAT_NGRAM"),
+BOUNDED = [  # field, the largest value allowed
+    ("beams", limits.MAX_BEAMS),
+    ("max_length", limits.MAX_DECODE_LENGTH),
+    ("max_new_tokens", limits.MAX_DECODE_LENGTH),
+    ("min_length", limits.MAX_DECODE_LENGTH),
+    ("no_repeat_ngram_size", limits.MAX_NO_REPEAT_NGRAM),
 ]
 
 
-@pytest.mark.parametrize("name, most, bound", BOUNDED, ids=[b[0] for b in BOUNDED])
-def test_options_past_their_bound_are_refused_naming_it(name, most, bound):
+@pytest.mark.parametrize("name, most", BOUNDED, ids=[b[0] for b in BOUNDED])
+def test_options_past_their_bound_are_refused_naming_it(name, most):
     DecodeOptions(**{name: most})  # the bound itself is allowed
     for value in (most + 1, 100_000, 10**9):
-        with pytest.raises(ValueError, match=rf"{name} must be an integer from \d+ to {most} \(limits\.{bound}\)"):
+        with pytest.raises(ValueError, match=rf"^{name} must be an integer from \d+ to {most}, got {value}$"):
             DecodeOptions(**{name: value})
 
 
@@ -76,8 +76,8 @@ def test_cli_refuses_huge_beams_and_lengths_in_one_line(tiny_pack):
         result = run("translate", "--model", str(tiny_pack), *args, "Good morning.")
         assert result.returncode == 2
         assert result.stdout == ""
-        assert result.stderr.count("\n") == 1 and str(bound) in result.stderr, result.stderr
-        assert result.stderr.startswith("fanyi: ")
+        # the option as it was typed, the range, and no name of the code's ("limits.MAX_BEAMS")
+        assert result.stderr == f"fanyi: {args[0]} must be an integer from 1 to {bound}, not {args[1]}\n"
 
 
 def test_cli_refuses_a_non_integer_beam_count(tiny_pack):

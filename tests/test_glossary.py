@@ -35,8 +35,13 @@ def test_two_column_files_take_the_pair_they_are_given():
 @pytest.mark.parametrize(
     "data, message",
     [
-        (b"a,b,c\n", "g.csv, row 1 has 3 columns; a glossary row has four columns"),
-        (b"source,target,term,translation\nen,zh,,x\n", "g.csv, row 2 has an empty term"),
+        (
+            b"a,b,c\n",
+            r"^g.csv, row 1: a glossary row has four columns \(source, target, term, translation\) or two "
+            r"\(term, translation\), not 3$",
+        ),
+        (b"a\n", r"^g.csv, row 1: a glossary row has four columns .* or two \(term, translation\), not 1$"),
+        (b"source,target,term,translation\nen,zh,,x\n", "^g.csv, row 2: the term is empty$"),
         (b"en,zh,\xff\xfe,x\n", "g.csv is not UTF-8 text"),
         (b"en,z h,GPU,x\n", "target language 'z h' is not a language code"),
         (b"en,zh,GPU,\x07\n", "must be printable text"),
@@ -46,6 +51,12 @@ def test_a_bad_file_is_refused_in_one_line(data, message):
     with pytest.raises(GlossaryError, match=message) as err:
         parse_csv(data, "g.csv")
     assert "\n" not in str(err.value)
+
+
+def test_two_column_rows_apply_to_any_pair_unless_given_one():
+    """What the command line and the API took, the app's import takes too (it refused "four columns")."""
+    glossary = parse_csv("term,translation\nGPU,显卡\n".encode(), "g.csv")
+    assert glossary.terms == (Term(ANY, ANY, "GPU", "显卡"),) and glossary.for_pair("en", "zh") == (("GPU", "显卡"),)
 
 
 def test_a_file_too_large_is_refused_before_it_is_parsed(tmp_path, monkeypatch):
@@ -148,7 +159,7 @@ def test_cli_takes_a_glossary_and_refuses_a_bad_one_before_loading(tiny_pack, tm
     ok = subprocess.run(run + ["--glossary", str(good), "Hello world."], capture_output=True, text=True, timeout=120)
     assert ok.returncode == 0, ok.stderr
     refused = subprocess.run(run + ["--glossary", str(bad), "Hello."], capture_output=True, text=True, timeout=120)
-    assert refused.returncode != 0 and "bad.csv, row 1 has 3 columns" in refused.stderr
+    assert refused.returncode != 0 and "bad.csv, row 1: a glossary row has four columns" in refused.stderr
     assert len(refused.stderr.strip().splitlines()) == 1
     missing = subprocess.run(
         run + ["--glossary", str(tmp_path / "none.csv"), "Hi."], capture_output=True, text=True, timeout=120

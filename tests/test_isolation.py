@@ -7,7 +7,6 @@ import os
 import socket
 import subprocess
 import sys
-import tempfile
 import textwrap
 from pathlib import Path
 
@@ -45,15 +44,46 @@ def test_every_test_has_its_own_empty_home(isolated_home):
         assert folder.is_relative_to(isolated_home), folder
 
 
-def test_qt_keeps_its_files_in_a_temporary_home():
-    """Qt settles its folders once per process (QtProject.conf): they must be temporary ones."""
+def test_qt_keeps_its_files_in_a_temporary_home(tmp_path_factory):
+    """Qt settles its folders once per process (QtProject.conf): they must be temporary ones (the session's,
+    or pytest's: an xdist worker's TMPDIR is its controller's session folder, its pytest folder elsewhere)."""
     from PySide6.QtCore import QSettings, QStandardPaths
 
-    temporary = Path(tempfile.gettempdir()).resolve()
+    temporary = [p.resolve() for p in (isolation._root, tmp_path_factory.getbasetemp())]
     qt_project = QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "QtProject").fileName()
     config = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.ConfigLocation)
-    for path in (Path(qt_project), Path(config)):
-        assert path.resolve().is_relative_to(temporary) and not path.resolve().is_relative_to(REAL_HOME), path
+    for path in (Path(qt_project).resolve(), Path(config).resolve()):
+        assert any(path.is_relative_to(t) for t in temporary) and not path.is_relative_to(REAL_HOME), path
+
+
+def test_temporary_files_of_qt_and_of_subprocesses_go_with_the_sessions_folder():
+    """The single-instance socket and lock (QDir.tempPath) of the apps the tests start, killed ones included,
+    were left in /tmp as fanyi-<hash> files."""
+    from PySide6.QtCore import QDir
+
+    from fanyi.ui.instance import SingleInstance
+
+    root = isolation._root.resolve()
+    assert Path(QDir.tempPath()).resolve().is_relative_to(root)
+    told = subprocess.run(
+        [sys.executable, "-c", "import tempfile; print(tempfile.gettempdir())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert Path(told.stdout.strip()).resolve().is_relative_to(root)
+    instance = SingleInstance("fanyi-isolation-check")
+    assert instance.claim()
+    try:
+        assert (Path(QDir.tempPath()) / "fanyi-isolation-check.lock").exists()
+    finally:
+        instance.release()
+
+
+def test_pytest_keeps_the_folders_of_failed_tests_only(pytestconfig):
+    """A passing session left 241 MB in /tmp/pytest-of-<user> (the last three sessions' tiny models)."""
+    assert pytestconfig.getini("tmp_path_retention_policy") == "failed"
+    assert int(pytestconfig.getini("tmp_path_retention_count")) <= 1
 
 
 def test_a_write_into_the_real_home_is_refused_and_noted(probe):

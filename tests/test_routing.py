@@ -21,6 +21,7 @@ from fanyi.routing import (
     pairs,
     requested,
     reverse,
+    rewrite,
     route,
     saved_languages,
     variant,
@@ -143,7 +144,7 @@ def test_auto_detects_the_source_and_the_other_language():
     found = route(packs, AUTO, AUTO, CHINESE)
     assert (found.direction, found.source) == (Direction(ZH_EN), "zh") and 0 < found.confidence <= 1
     assert route(packs, AUTO, "zh", ENGLISH).direction == Direction(EN_ZH)
-    assert route(packs, AUTO, "zh", CHINESE).direction is None
+    assert route(packs, AUTO, "zh", CHINESE).direction is None  # no model: written in Simplified (below)
     with pytest.raises(NoRoute, match="translates from zh"):
         route([EN_ZH], AUTO, AUTO, CHINESE)
 
@@ -287,3 +288,40 @@ def test_a_converted_variant_asks_for_simplified_and_converts_it():
     assert decode_options(Direction(ZH_EN), "zh-TW") == DecodeOptions()
     assert written(Direction(EN_ZH), "yue") == "yue" and written(Direction(EN_ZH_2), "yue") == "cmn_Hans"
     assert written(Direction(ZH_EN), "zh-TW") is None
+
+
+# --- Chinese asked for in Chinese: OpenCC alone, no model ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "target, way",
+    [
+        ("zh-TW", "zh-TW"),
+        ("ZH-HANT", "zh-TW"),  # DeepL's: the default Traditional
+        ("zh-HK", "zh-HK"),
+        ("zh", "cmn_Hans"),
+        ("zh-Hans", "cmn_Hans"),
+        ("cmn_Hant", "cmn_Hant"),  # a pack's own code: the characters alone
+        ("yue", None),  # Cantonese is a language, not a script: the text stays as it is
+    ],
+)
+def test_a_chinese_text_asked_for_in_chinese_is_written_anew_without_a_model(target, way):
+    for source in (AUTO, "zh", "zh-Hant"):
+        found = route([EN_ZH, ZH_EN], source, target, CHINESE)
+        assert (found.direction, found.source, found.rewrite) == (None, "zh", way)
+    assert route([NLLB], AUTO, target, CHINESE).rewrite == way  # a many-to-many pack asks no model either
+    assert route([EN_ZH], AUTO, target, ENGLISH).rewrite is None  # English is translated
+
+
+def test_the_window_writes_chinese_anew_where_its_direction_writes_chinese():
+    """Chinese typed while the direction is English → Chinese: written the way the user chose, by OpenCC."""
+    assert rewrite(Direction(EN_ZH), "zh", "zh-TW") == "zh-TW"
+    assert rewrite(Direction(EN_ZH), "zh", "cmn_Hans") == "cmn_Hans"
+    assert rewrite(Direction(EN_ZH), "zh", "cmn_Hant") == "cmn_Hant"
+    assert rewrite(Direction(EN_ZH), "zh", "yue") is None  # Cantonese: the model's own
+    assert rewrite(Direction(EN_ZH_2), "zh", "zh-HK") == "zh-HK"
+    assert rewrite(Direction(EN_ZH), "en", "zh-TW") is None and rewrite(Direction(EN_ZH), None, "zh-TW") is None
+    assert rewrite(Direction(ZH_EN), "zh", "zh-TW") is None  # into English: a translation
+    assert rewrite(Direction(NLLB, "eng_Latn", "zho_Hant"), "zho_Hans", "zh-TW") == "cmn_Hant"
+    assert rewrite(Direction(NLLB, "eng_Latn", "zho_Hans"), "zho_Hant", "zh-HK") == "zh-HK"
+    assert rewrite(Direction(NLLB, "eng_Latn", "yue_Hant"), "zho_Hans", "zh-TW") is None

@@ -62,3 +62,14 @@ def test_the_engine_converts_its_simplified_output_streamed_and_not(tiny_transla
         assert tiny_translator.translate(text, options) == expected
         assert Translation.collect(tiny_translator.translate_stream(text, options)).text == expected
         assert tiny_translator.translate_results([text, ""], options)[1].text == ""
+
+
+def test_chinese_of_either_script_is_written_the_way_asked_for():
+    assert variants.rewrite("软件和视频，干净的头发", "zh-TW") == "軟體和影片，乾淨的頭髮"
+    assert (
+        variants.rewrite("軟件和視頻，乾淨的頭髮", "zh-TW") == "軟體和影片，乾淨的頭髮"
+    )  # Traditional in, Taiwan's out
+    assert variants.rewrite("软件和视频", "zh-HK") == "軟件和視頻"
+    assert variants.rewrite("軟體和影片，乾淨的頭髮", "cmn_Hans") == "软体和影片，干净的头发"
+    assert variants.rewrite("软件和视频，干净", "cmn_Hant") == "軟件和視頻，乾淨"
+    assert variants.rewrite("Hello, world.", "zh-TW") == "Hello, world." and variants.rewrite("", "zh-TW") == ""

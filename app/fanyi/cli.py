@@ -19,13 +19,12 @@ from . import __version__, paths
 from .app_options import APP_OPTIONS
 from .cancel import Cancelled
 from .defaults import API_HOST, API_PORT, THREADS
-from .engine.options import DecodeOptions
-from .engine.results import Failure, Rewind, StreamEvent, Translation
+from .engine.options import DecodeOptions, OutOfRange
+from .engine.results import Failure, Rewind, StreamEvent, Translation, describe_failures
 from .engine.segment import separator_text, split_text
 from .export.errors import ExportError, FetchError
-from .glossary import ANY, Glossary, read_csv, with_glossary
+from .glossary import Glossary, read_csv, with_glossary
 from .hosts import is_loopback
-from .limits import REPORT_ENTRIES_PER_REASON
 from .packs.errors import LibraryError
 from .sizes import human_duration, human_size, human_speed
 from .terminal import InputLines, OutputFailed, cancel_on_signals, guarded_stdout, signalled, silence_stdout
@@ -34,45 +33,69 @@ if TYPE_CHECKING:
     from .engine.translator import Translator
     from .packs.catalog import CatalogEntry
     from .packs.download import TransferProgress
+    from .rewriter import Rewriter
 
 SUBCOMMANDS = ("translate", "file", "export", "validate", "models", "serve")
 LINE_BATCH_PIECES = 64  # sentences (and the layout between them) of a line translated and written at once
 
 
-def _choose(args: argparse.Namespace, given: DecodeOptions | None = None) -> tuple[Path, DecodeOptions | None]:
+def _choose(
+    args: argparse.Namespace, given: DecodeOptions | None = None, text: str = ""
+) -> tuple[Path | Rewriter | None, DecodeOptions | None]:
     """The pack and the languages to ask it for: ``--model`` as named, with ``--source``/``--target`` in its
     own codes (or zh-TW / zh-HK: its Simplified converted by OpenCC); without it the router's choice
     (fanyi.routing) for those languages, in any style (en, zh-Hant, zh-TW, eng_Latn), the default pack
-    winning a tie. ``given``: the options checked so far."""
+    winning a tie. ``given``: the options checked so far. With ``text`` (whose language the router tells
+    when --source is not given), no pack where none is needed: a Rewriter for Chinese asked for in
+    Chinese (OpenCC), None for a text in the target language already, which stays as it is."""
     from . import routing
     from .packs import library
+    from .rewriter import Rewriter
 
     source, target = getattr(args, "source", None), getattr(args, "target", None)
     if args.model:
         pack = library.find_pack(args.model)
         if target and routing.requested(target).variant in routing.CONVERTED:
-            found = routing.route([pack], source or routing.AUTO, target)
+            found = routing.route([pack], source or routing.AUTO, target, text)
             if found.direction is not None:
                 return pack.path, routing.decode_options(found.direction, found.variant, given)
+            if found.rewrite is not None:
+                return Rewriter(found.rewrite), given
         return pack.path, given
     default = library.find_pack(None)  # a clear message when nothing usable is installed
-    found = routing.route(library.list_packs(), source or routing.AUTO, target or routing.AUTO, prefer=[default.path])
+    found = routing.route(
+        library.list_packs(), source or routing.AUTO, target or routing.AUTO, text, prefer=[default.path]
+    )
     if found.direction is None:
+        if found.rewrite is not None:
+            return Rewriter(found.rewrite), given
+        if text and not source:
+            return None, given
         raise ValueError(f"--source and --target are both {found.source}: there is nothing to translate")
     return found.direction.pack.path, routing.decode_options(found.direction, found.variant, given)
 
 
-def _decode_options(args: argparse.Namespace) -> DecodeOptions:
-    return DecodeOptions(
-        beams=args.beams, max_length=args.max_length, target=args.target, source=getattr(args, "source", None)
-    )
+def _by_text(args: argparse.Namespace) -> bool:
+    """Whether each text is routed by its own language: a target asked for and no source (Chinese asked
+    for in Chinese is then OpenCC's, not a model's)."""
+    return bool(getattr(args, "target", None) and not getattr(args, "source", None))
+
+
+def _decode_options(args: argparse.Namespace, *, languages: bool = True) -> DecodeOptions:
+    """The options given on the command line; one that is out of range is named as it was typed (--max-length)."""
+    chosen = {"target": args.target, "source": getattr(args, "source", None)} if languages else {}
+    try:
+        return DecodeOptions(beams=args.beams, max_length=args.max_length, **chosen)
+    except OutOfRange as exc:
+        flag = "--" + exc.field.replace("_", "-")
+        raise ValueError(f"{flag} must be an integer from {exc.low} to {exc.high}, not {exc.got}") from None
 
 
 def read_glossary(path: str | None) -> Glossary | None:
     """The glossary of --glossary FILE.csv (two-column rows apply to whatever pair is translated), or None."""
     if not path:
         return None
-    return read_csv(Path(path), pair=(ANY, ANY))
+    return read_csv(Path(path))
 
 
 def _open_translator(pack: Path, threads: int | None = None) -> Translator:
@@ -94,17 +117,20 @@ def _add_decode_arguments(p: argparse.ArgumentParser) -> None:
         "--target",
         help="target language: without --model any code (zh-Hant, fr, yue) and the pack "
         "that translates into it is chosen; with --model, the model's own code: a "
-        "variant of a multi-target OPUS-MT model (cmn_Hans, cmn_Hant, yue) or a "
-        "language of an mBART-50, M2M100 or NLLB model (zh_CN, zh, zho_Hans). "
+        "variant of a multi-target OPUS-MT model (cmn_Hans, cmn_Hant, yue), a "
+        "language of an mBART-50, M2M100 or NLLB model (zh_CN, zh, zho_Hans) or of a "
+        "translation LLM pack (zh, zh-Hant, ja). Chinese text asked for in Chinese is "
+        "written anew by OpenCC, no model. "
         "zh-TW and zh-HK (any pack that writes Chinese): Traditional with the words "
         "Taiwan or Hong Kong use, converted from Simplified by OpenCC; a bare zh-Hant "
         "is zh-TW's",
     )
     p.add_argument(
         "--source",
-        help="source language: without --model any code (en, zh); with --model, the "
-        "model's own code for an mBART-50, M2M100 or NLLB model (en_XX, en, eng_Latn), "
-        "which those require",
+        help="source language: without --model any code (en, zh; with --target and no --source, "
+        "each line's own is told from it); with --model, the model's own code, which a many-to-many pack "
+        "(mBART-50, M2M100, NLLB: en_XX, en, eng_Latn) and a translation LLM pack "
+        "(HY-MT1.5, Qwen3, Gemma 3: en) require",
     )
     add_glossary_argument(p)
 
@@ -119,15 +145,25 @@ def add_glossary_argument(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_translate(args: argparse.Namespace) -> int:
-    # a bad option or glossary is refused before the model is loaded
-    pack, options = _choose(args, _decode_options(args))
+    # a bad option, language or glossary is refused before a model is loaded
+    given = _decode_options(args)
+    chosen = _choose(args, given)
     glossary = read_glossary(args.glossary)
-    translator = _open_translator(pack, args.threads)
-    if glossary is not None:
-        options = with_glossary(options, glossary, translator.languages(options))
+    opened: dict[Path, Translator] = {}
     lines = InputLines(args.text)
     failures: Sequence[Failure]
     for text in lines:
+        pack, options = _choose(args, given, text) if _by_text(args) else chosen
+        if pack is None:  # in the target language already: as it is
+            sys.stdout.write(text + "\n")
+            continue
+        translator: Translator | Rewriter
+        if isinstance(pack, Path):
+            translator = opened.get(pack) or opened.setdefault(pack, _open_translator(pack, args.threads))
+            if glossary is not None:
+                options = with_glossary(options, glossary, translator.languages(options))
+        else:
+            translator = pack  # a Rewriter: OpenCC, no model
         if args.stream and sys.stdout.isatty():
             failures = _stream_to_terminal(translator.translate_stream(text, options)).failures
         else:
@@ -136,11 +172,11 @@ def cmd_translate(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
         sys.stdout.flush()
         if failures:
-            print(f"fanyi: warning: {_describe_failures(failures)}", file=sys.stderr, flush=True)
+            print(f"fanyi: warning: {describe_failures(failures)}", file=sys.stderr, flush=True)
     return 1 if lines.skipped else 0
 
 
-def _write_in_batches(translator: Translator, text: str, options: DecodeOptions | None) -> list[Failure]:
+def _write_in_batches(translator: Translator | Rewriter, text: str, options: DecodeOptions | None) -> list[Failure]:
     """Translate a line and write it, a batch of sentences at a time, as ``translate(text)`` renders it:
     a line of a megabyte shows its first sentences at once instead of nothing for minutes."""
     languages = translator.languages(options)
@@ -172,26 +208,6 @@ def _stream_to_terminal(events: Iterable[StreamEvent]) -> Translation:
         sys.stdout.flush()
         seen.append(event)
     return Translation.collect(seen)
-
-
-def _describe_failures(failures: Sequence[Failure]) -> str:
-    """One line, however many: how many sentences are left as they were, and why, naming the first few
-    of each reason (as a document's report does)."""
-
-    def quoted(text: str) -> str:
-        return f"“{text}”" if len(text) <= 60 else f"“{text[:59]}…”"
-
-    by_reason: dict[str, list[str]] = {}
-    for failure in failures:
-        by_reason.setdefault(failure.reason, []).append(failure.source)
-    parts = []
-    for reason, sources in by_reason.items():
-        named = list(dict.fromkeys(sources))[:REPORT_ENTRIES_PER_REASON]  # a sentence said again is not named again
-        parts += [f"{quoted(source)} ({reason})" for source in named]
-        if len(sources) > len(named):
-            parts.append(f"{len(sources) - len(named)} more ({reason})")
-    left = "1 sentence is" if len(failures) == 1 else f"{len(failures)} sentences are"
-    return f"{left} left untranslated: " + "; ".join(parts)
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -262,7 +278,9 @@ class _ProgressLine:
 def _direction(entry: CatalogEntry) -> str:
     if len(entry.source_langs) == 1 and len(entry.target_langs) == 1:
         return f"{entry.source_langs[0]}→{entry.target_langs[0]}"
-    return f"{len(set(entry.source_langs) | set(entry.target_langs))} langs"  # as `models list` shows them
+    from . import routing
+
+    return f"{routing.language_count(entry.source_langs, entry.target_langs)} langs"  # as `models list` shows them
 
 
 def _quality(entry: CatalogEntry) -> str:
@@ -332,6 +350,7 @@ def cmd_models_catalog(args: argparse.Namespace) -> int:
 
 
 def cmd_models(args: argparse.Namespace) -> int:
+    from . import routing
     from .packs import library
 
     if args.action == "list":
@@ -343,7 +362,8 @@ def cmd_models(args: argparse.Namespace) -> int:
         for p in packs:
             kind = "bundled" if p.bundled else "user"
             if p.usable:
-                languages = f"{len(p.languages)} langs" if p.languages else p.source_lang + "→" + p.target_lang
+                count = routing.language_count(p.source_languages, p.languages)
+                languages = f"{count} langs" if p.languages else p.source_lang + "→" + p.target_lang
                 print(f"{p.name:24} {languages:10} {human_size(p.size_bytes):>9} {p.quantization:6} {kind:9} {p.path}")
             else:  # the reason names the folder or file
                 print(f"{p.name:24} {'-':10} {'-':>9} {'-':6} {kind:9} broken ({p.problem})")
@@ -388,7 +408,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     models = Models(lambda: packs, lambda path: _open_translator(path, args.threads))
     default = library.find_pack(args.model)
     models.gate(default)  # opened now, so that a broken pack is told before anything listens
-    options = DecodeOptions(beams=args.beams, max_length=args.max_length)
+    options = _decode_options(args, languages=False)
     glossary = read_glossary(args.glossary)
     core = Core(
         models,
@@ -418,9 +438,23 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def cmd_file(args: argparse.Namespace) -> int:
     from .documents import command
+    from .rewriter import Rewriter
 
     pack, options = _choose(args)  # the router's choice, in the pack's own codes (None: --model as named)
-    return command.run(args, lambda: _open_translator(pack, args.threads), options, read_glossary(args.glossary))
+    assert isinstance(pack, Path)  # asked without a text: a pack
+
+    def instead(text: str) -> Rewriter | None:
+        """OpenCC for a document in Chinese (its first text tells) asked for in Chinese; else None: the pack."""
+        chosen, _ = _choose(args, None, text)
+        return chosen if isinstance(chosen, Rewriter) else None
+
+    return command.run(
+        args,
+        lambda: _open_translator(pack, args.threads),
+        options,
+        read_glossary(args.glossary),
+        instead if _by_text(args) else None,
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -433,7 +467,7 @@ def build_parser() -> argparse.ArgumentParser:
     # Read by the app (fanyi.ui.app.run) before this parser runs: listed here so that --help shows them.
     for flag, text in APP_OPTIONS.items():
         parser.add_argument(flag, action="store_true", help=text)
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, prog="fanyi")  # "usage: fanyi translate …"
 
     p = sub.add_parser("translate", help="translate text given as arguments or read line by line from stdin")
     _add_decode_arguments(p)
@@ -442,7 +476,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="print tokens as they are decided (on a terminal; into a pipe, each line once it is final)",
     )
-    p.add_argument("text", nargs="*")
+    p.add_argument("text", nargs="*", help="the text to translate; without it, stdin line by line")
     p.set_defaults(run=cmd_translate)
 
     p = sub.add_parser(

@@ -7,8 +7,12 @@ paragraph through the model's terminology prompt, and has an encoder-decoder pac
 placeholder in the term's place, which is replaced by the given translation afterwards.
 
 CSV files have a header and four columns (source, target, term, translation), or two (term,
-translation) when the pair is given by the caller (``fanyi translate --glossary FILE.csv``). Written
-as UTF-8 with a byte-order mark so that Excel shows Chinese; read with or without one.
+translation), which apply to whatever pair is translated (``ANY``, shown as ``*``) unless the caller
+gives them a pair. Written as UTF-8 with a byte-order mark so that Excel shows Chinese; read with or
+without one.
+
+A ``GlossaryError`` says what is wrong in one English line; its ``template`` (one of ``MESSAGES``) and
+values let the app say the same in its UI language (fanyi.ui.glossary_messages).
 """
 
 from __future__ import annotations
@@ -25,11 +29,52 @@ from .engine.options import DecodeOptions
 from .fsutil import atomic_write_bytes
 
 HEADER = ("source", "target", "term", "translation")
-ANY = "*"  # the pair of a two-column file given on the command line: whatever the request's pair is
+ANY = "*"  # the pair of a two-column row: whatever the request's pair is
+
+# What a GlossaryError says; {names} are its values
+TOO_MANY = "a glossary holds at most {limit} terms"
+FILE_TOO_MANY = "{file} has {count} terms; a glossary holds at most {limit}"
+TOO_LARGE = "{file} is {size} bytes, more than a glossary may be ({limit})"
+NOT_UTF8 = "{file} is not UTF-8 text (save it as CSV UTF-8)"
+UNREADABLE = "{file} cannot be read: {reason}"
+COLUMNS = "a glossary row has four columns (source, target, term, translation) or two (term, translation), not {count}"
+EMPTY_TERM = "the term is empty"
+EMPTY_TRANSLATION = "the translation is empty"
+NOT_TEXT_TERM = "the term must be printable text of at most {limit} characters"
+NOT_TEXT_TRANSLATION = "the translation must be printable text of at most {limit} characters"
+NOT_CODE_SOURCE = "the source language {code!r} is not a language code"
+NOT_CODE_TARGET = "the target language {code!r} is not a language code"
+MESSAGES = (
+    TOO_MANY,
+    FILE_TOO_MANY,
+    TOO_LARGE,
+    NOT_UTF8,
+    UNREADABLE,
+    COLUMNS,
+    EMPTY_TERM,
+    EMPTY_TRANSLATION,
+    NOT_TEXT_TERM,
+    NOT_TEXT_TRANSLATION,
+    NOT_CODE_SOURCE,
+    NOT_CODE_TARGET,
+)
+AT_ROW = "{file}, row {row}: {message}"  # where a row's message is: "g.csv, row 3: the term is empty"
+AT_TABLE_ROW = "Row {row}: {message}"  # a row of no file (the app's Glossary tab)
 
 
 class GlossaryError(ValueError):
-    """A glossary file that cannot be read, in one line naming the file and the row."""
+    """A glossary that cannot be read or kept, in one line naming the file and the row: ``template`` (one of
+    MESSAGES) filled with ``values``, at ``row`` of ``file`` when it is a row's."""
+
+    def __init__(self, template: str, *, file: str = "", row: int = 0, **values: object) -> None:
+        self.template, self.file, self.row, self.values = template, file, row, values
+        message = template.format(file=file, **values)
+        where = AT_ROW if file else AT_TABLE_ROW
+        super().__init__(where.format(file=file, row=row, message=message) if row else message)
+
+    def at(self, row: int, file: str = "") -> GlossaryError:
+        """The same problem, said of ``row`` (of ``file``)."""
+        return GlossaryError(self.template, file=file, row=row, **self.values)
 
 
 @dataclass(frozen=True)
@@ -58,9 +103,9 @@ class Glossary:
         """A copy with `term` added (or put in place of `replacing`); the same term of the same pair once."""
         kept = [t for t in self.terms if t != replacing and not _same_entry(t, term)]
         if len(kept) >= limits.MAX_GLOSSARY_TERMS:
-            raise GlossaryError(f"a glossary holds at most {limits.MAX_GLOSSARY_TERMS} terms")
+            raise GlossaryError(TOO_MANY, limit=limits.MAX_GLOSSARY_TERMS)
         index = self.terms.index(replacing) if replacing in self.terms else len(kept)
-        kept.insert(min(index, len(kept)), _checked(term, "the term"))
+        kept.insert(min(index, len(kept)), _checked(term))
         return replace(self, terms=tuple(kept))
 
     def without(self, term: Term) -> Glossary:
@@ -78,28 +123,29 @@ def _same_entry(a: Term, b: Term) -> bool:
     return a.term.casefold() == b.term.casefold() and a.applies_to(b.source, b.target)
 
 
-def _checked(term: Term, where: str) -> Term:
-    for name, value in (("term", term.term), ("translation", term.translation)):
+def _checked(term: Term) -> Term:
+    for value, empty, not_text in (
+        (term.term, EMPTY_TERM, NOT_TEXT_TERM),
+        (term.translation, EMPTY_TRANSLATION, NOT_TEXT_TRANSLATION),
+    ):
         if not value.strip():
-            raise GlossaryError(f"{where} has an empty {name}")
+            raise GlossaryError(empty)
         if len(value) > limits.MAX_GLOSSARY_TERM_CHARS or not value.isprintable():
-            raise GlossaryError(
-                f"{where}: the {name} must be printable text of at most {limits.MAX_GLOSSARY_TERM_CHARS} characters"
-            )
-    for name, value in (("source", term.source), ("target", term.target)):
+            raise GlossaryError(not_text, limit=limits.MAX_GLOSSARY_TERM_CHARS)
+    for value, not_code in ((term.source, NOT_CODE_SOURCE), (term.target, NOT_CODE_TARGET)):
         if value != ANY and not re.fullmatch(r"[A-Za-z0-9_-]{1,32}", value):
-            raise GlossaryError(f"{where}: {name} language {value!r} is not a language code")
+            raise GlossaryError(not_code, code=value)
     return Term(term.source, term.target, term.term.strip(), term.translation.strip())
 
 
-def parse_csv(data: bytes, name: str, pair: tuple[str, str] | None = None) -> Glossary:
-    """A glossary from CSV bytes; `pair` is the language pair of two-column files."""
+def parse_csv(data: bytes, name: str, pair: tuple[str, str] = (ANY, ANY)) -> Glossary:
+    """A glossary from CSV bytes; `pair` is the language pair of two-column rows (by default any)."""
     if len(data) > limits.MAX_GLOSSARY_BYTES:
-        raise GlossaryError(f"{name} is {len(data)} bytes, more than a glossary may be ({limits.MAX_GLOSSARY_BYTES})")
+        raise GlossaryError(TOO_LARGE, file=name, size=len(data), limit=limits.MAX_GLOSSARY_BYTES)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise GlossaryError(f"{name} is not UTF-8 text (save it as CSV UTF-8)") from None
+        raise GlossaryError(NOT_UTF8, file=name) from None
     rows = [
         (number, row)
         for number, row in enumerate(csv.reader(io.StringIO(text)), start=1)
@@ -109,29 +155,24 @@ def parse_csv(data: bytes, name: str, pair: tuple[str, str] | None = None) -> Gl
         rows = rows[1:]
     terms: list[Term] = []
     for number, row in rows:
-        where = f"{name}, row {number}"
         cells = [c.strip() for c in row]
-        if len(cells) == 4:
-            term = Term(*cells)
-        elif len(cells) == 2 and pair is not None:
-            term = Term(pair[0], pair[1], *cells)
-        else:
-            wanted = "four columns (source, target, term, translation)" + (
-                " or two (term, translation)" if pair else ""
-            )
-            raise GlossaryError(f"{where} has {len(cells)} columns; a glossary row has {wanted}")
-        terms.append(_checked(term, where))
+        if len(cells) not in (2, 4):
+            raise GlossaryError(COLUMNS, file=name, row=number, count=len(cells))
+        try:
+            terms.append(_checked(Term(*cells) if len(cells) == 4 else Term(*pair, *cells)))
+        except GlossaryError as exc:
+            raise exc.at(number, name) from None
     if len(terms) > limits.MAX_GLOSSARY_TERMS:
-        raise GlossaryError(f"{name} has {len(terms)} terms; a glossary holds at most {limits.MAX_GLOSSARY_TERMS}")
+        raise GlossaryError(FILE_TOO_MANY, file=name, count=len(terms), limit=limits.MAX_GLOSSARY_TERMS)
     return Glossary().merged(Glossary(tuple(terms)))
 
 
-def read_csv(path: Path, pair: tuple[str, str] | None = None) -> Glossary:
+def read_csv(path: Path, pair: tuple[str, str] = (ANY, ANY)) -> Glossary:
     try:
         with open(path, "rb") as handle:
             data = handle.read(limits.MAX_GLOSSARY_BYTES + 1)
     except OSError as exc:
-        raise GlossaryError(f"{path} cannot be read: {exc.strerror or exc}") from None
+        raise GlossaryError(UNREADABLE, file=str(path), reason=exc.strerror or exc) from None
     return parse_csv(data, str(path), pair)
 
 

@@ -26,7 +26,9 @@ The questions, one function each:
   ``Choice`` (the window and the popup);
 - ``reverse(current, packs)``: the other way round (the swap buttons);
 - ``default_pack``, ``saved_languages``, ``variant``, ``decode_options``: what the user's settings
-  add to a ``Direction``; ``pairs``: every language pair the packs translate (the API's lists).
+  add to a ``Direction``; ``pairs``: every language pair the packs translate (the API's lists);
+- ``rewrite``: Chinese text into a direction that writes Chinese is no translation: OpenCC writes it the
+  way asked for (简→繁, 繁→简), no model; ``route`` says the same in ``Route.rewrite``.
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ from fanyi.engine.language_choice import base_language
 from fanyi.engine.options import DecodeOptions
 
 AUTO = "auto"  # a source told by the text; a target that is "the other language" of the text
-SIMPLIFIED, TRADITIONAL, CANTONESE = "cmn_Hans", "cmn_Hant", "yue"
+SIMPLIFIED, TRADITIONAL, CANTONESE = variants.SIMPLIFIED, variants.TRADITIONAL, "yue"
 TAIWAN, HONG_KONG = variants.TAIWAN, variants.HONG_KONG  # Simplified output converted by OpenCC
 CONVERTED = (TAIWAN, HONG_KONG)
 # how Chinese is written: as packs' target tokens name it, and the two a pack's Simplified is converted into
@@ -149,11 +151,14 @@ class Direction(Generic[P]):
 class Route(Generic[P]):
     """What ``route`` found for a request."""
 
-    direction: Direction[P] | None  # None: the text is in the target language already and stays as it is
+    direction: Direction[P] | None  # None: the text is in the target language already: no model (see rewrite)
     source: str  # the source language ("en", "zh"), given or detected
     confidence: float  # of the detection; 1.0 when the source was given
     # a one-way pack's target token, or a CONVERTED variant (any pack); None for the pack's default
     variant: str | None = None
+    # without a direction: Chinese asked for in Chinese, written this way by OpenCC (variants.REWRITE);
+    # None: the text stays as it is
+    rewrite: str | None = None
 
 
 @dataclass(frozen=True)
@@ -163,6 +168,8 @@ class Choice(Generic[P]):
     direction: Direction[P]
     detected: str | None  # the text's language (a pack's code); None when the text has no letters
     supported: bool = True  # False: no installed pack translates from the detected language
+    # a direction pinned by the user: the one automatic direction would take for the text, when another
+    suggested: Direction[P] | None = None
 
 
 @dataclass(frozen=True)
@@ -176,6 +183,13 @@ class Pair:
 
 def multilingual(pack: Pack) -> bool:
     return bool(pack.languages)
+
+
+def language_count(sources: Iterable[str], targets: Iterable[str]) -> int:
+    """How many languages a multilingual pack (or a catalog entry) offers, as every list of packs says it
+    (the window, the model manager, the command line, the API's messages): its codes, sources and targets
+    together (HY-MT1.5's 33 languages and 5 varieties are 38)."""
+    return len(set(sources) | set(targets))
 
 
 def _one_way(packs: Iterable[P]) -> list[P]:
@@ -311,8 +325,8 @@ def route(
             [c for p in ranked if wanted_target.code in _targets(p) for c in _sources(p)] + [wanted_target.code]
         )
         wanted_source, confidence = _detect(text, candidates, ranked)
-    if wanted_source.code == wanted_target.code:
-        return Route(None, wanted_source.code, confidence)
+    if wanted_source.code == wanted_target.code:  # 简→繁, 繁→简: OpenCC alone
+        return Route(None, wanted_source.code, confidence, rewrite=_rewritten(wanted_target.variant))
     fitting = [p for p in ranked if wanted_source.code in _sources(p) and wanted_target.code in _targets(p)]
     if not fitting:
         raise NoRoute(
@@ -426,13 +440,29 @@ def _describe(packs: Sequence[Pack]) -> str:
     return ", ".join(
         sorted(
             {
-                f"{p.name} ({len(_sources(p))}→{len(_targets(p))} languages)"
+                f"{p.name} ({language_count(p.source_languages, p.languages)} languages)"
                 if multilingual(p)
                 else f"{p.source_lang}→{p.target_lang}"
                 for p in packs
             }
         )
     )
+
+
+def _rewritten(way: str | None) -> str | None:
+    """The way Chinese text is written anew for a Chinese target written ``way``; None for one that is no
+    script (Cantonese is a language of its own: that text stays as it is)."""
+    return way if way in variants.REWRITE else None
+
+
+def rewrite(direction: Direction[Any], detected: str | None, wanted: str | None) -> str | None:
+    """How a text in ``detected`` (a pack's code) is written anew, with no model, instead of being translated
+    in ``direction``: when it is Chinese and the direction writes Chinese, the way ``written`` gives for the
+    user's choice ``wanted`` (or the target's own script); None when it is to be translated."""
+    target = language_of(direction.to_language)
+    if detected is None or language_of(detected).code != "zh" or target.code != "zh":
+        return None
+    return _rewritten(written(direction, wanted) or target.variant)
 
 
 def _unique(codes: Iterable[str]) -> list[str]:

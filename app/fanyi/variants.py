@@ -7,6 +7,10 @@ phrase with OpenCC's region profiles: ``s2twp`` for Taiwan (软件 → 軟體, �
 (fanyi.engine.converted) or not. No Qt; OpenCC (C++, its dictionaries ~1.3 MB) is imported and its
 dictionaries loaded at the first conversion, in the thread that translates.
 
+A Chinese text asked for in Chinese needs no model at all: ``rewrite`` writes Chinese of either script
+the way asked for (``REWRITE``: 简体 by ``t2s``, the characters alone by ``s2t``, Taiwan's and Hong Kong's
+as above). The router (fanyi.routing) decides when; ``fanyi.rewriter`` stands where a translator would.
+
 ``DEFAULT_TRADITIONAL`` is what a request for Traditional Chinese without a region (zh-Hant, DeepL's
 ZH-HANT) gets: Taiwan's, converted, rather than the model's own ``>>cmn_Hant<<`` output — see the
 README ("Traditional Chinese") for why, and what was and was not measured.
@@ -21,20 +25,29 @@ if TYPE_CHECKING:
     from opencc import OpenCC
 
 TAIWAN, HONG_KONG = "zh-TW", "zh-HK"
+SIMPLIFIED, TRADITIONAL = "cmn_Hans", "cmn_Hant"  # as OPUS-MT's target tokens name them
 PROFILES = {TAIWAN: "s2twp", HONG_KONG: "s2hk"}  # OpenCC configurations, by region
 REGIONS = tuple(PROFILES)
 DEFAULT_TRADITIONAL = TAIWAN
+# Chinese of either script written one way, with no model: the OpenCC configuration, and the BCP 47 tag
+# that names the result (in an output's file name, a document's lang attributes)
+REWRITE = {
+    SIMPLIFIED: ("t2s", "zh-Hans"),
+    TRADITIONAL: ("s2t", "zh-Hant"),
+    TAIWAN: (PROFILES[TAIWAN], TAIWAN),
+    HONG_KONG: (PROFILES[HONG_KONG], HONG_KONG),
+}
 _converters: dict[str, OpenCC] = {}
 _lock = threading.Lock()  # two threads' first conversions would both load the dictionaries
 
 
-def _converter(region: str) -> OpenCC:
+def _converter(profile: str) -> OpenCC:
     with _lock:
-        if region not in _converters:
+        if profile not in _converters:
             import opencc  # ~20 ms to load a profile's dictionaries; only when a conversion is asked for
 
-            _converters[region] = opencc.OpenCC(PROFILES[region])
-        return _converters[region]
+            _converters[profile] = opencc.OpenCC(profile)
+        return _converters[profile]
 
 
 def check(region: str | None) -> None:
@@ -45,4 +58,9 @@ def check(region: str | None) -> None:
 
 def convert(text: str, region: str) -> str:
     """Simplified ``text`` in Traditional characters with ``region``'s words."""
-    return _converter(region).convert(text) if text else text
+    return _converter(PROFILES[region]).convert(text) if text else text
+
+
+def rewrite(text: str, way: str) -> str:
+    """Chinese ``text``, Simplified or Traditional, written the way ``way`` (a key of REWRITE) says."""
+    return _converter(REWRITE[way][0]).convert(text) if text else text

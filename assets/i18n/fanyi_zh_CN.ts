@@ -46,6 +46,65 @@
     </message>
 </context>
 <context>
+    <name>GlossaryMessages</name>
+    <message>
+        <source>a glossary holds at most {limit} terms</source>
+        <translation>术语表最多只能有 {limit} 个术语</translation>
+    </message>
+    <message>
+        <source>{file} has {count} terms; a glossary holds at most {limit}</source>
+        <translation>{file} 有 {count} 个术语；术语表最多只能有 {limit} 个</translation>
+    </message>
+    <message>
+        <source>{file} is {size} bytes, more than a glossary may be ({limit})</source>
+        <translation>{file} 有 {size} 字节，超过了术语表的上限（{limit}）</translation>
+    </message>
+    <message>
+        <source>{file} is not UTF-8 text (save it as CSV UTF-8)</source>
+        <translation>{file} 不是 UTF-8 文本（请另存为“CSV UTF-8”）</translation>
+    </message>
+    <message>
+        <source>{file} cannot be read: {reason}</source>
+        <translation>无法读取 {file}：{reason}</translation>
+    </message>
+    <message>
+        <source>a glossary row has four columns (source, target, term, translation) or two (term, translation), not {count}</source>
+        <translation>术语表的一行应有四列（源语言、目标语言、术语、译法）或两列（术语、译法），而不是 {count} 列</translation>
+    </message>
+    <message>
+        <source>the term is empty</source>
+        <translation>术语为空</translation>
+    </message>
+    <message>
+        <source>the translation is empty</source>
+        <translation>译法为空</translation>
+    </message>
+    <message>
+        <source>the term must be printable text of at most {limit} characters</source>
+        <translation>术语必须是可打印的文字，最多 {limit} 个字符</translation>
+    </message>
+    <message>
+        <source>the translation must be printable text of at most {limit} characters</source>
+        <translation>译法必须是可打印的文字，最多 {limit} 个字符</translation>
+    </message>
+    <message>
+        <source>the source language {code!r} is not a language code</source>
+        <translation>源语言 {code!r} 不是语言代码</translation>
+    </message>
+    <message>
+        <source>the target language {code!r} is not a language code</source>
+        <translation>目标语言 {code!r} 不是语言代码</translation>
+    </message>
+    <message>
+        <source>{file}, row {row}: {message}</source>
+        <translation>{file}，第 {row} 行：{message}</translation>
+    </message>
+    <message>
+        <source>Row {row}: {message}</source>
+        <translation>第 {row} 行：{message}</translation>
+    </message>
+</context>
+<context>
     <name>GlossaryTab</name>
     <message>
         <source>From</source>
@@ -80,12 +139,8 @@
         <translation>导出…</translation>
     </message>
     <message>
-        <source>How a term is to be translated, per language pair (codes such as en, zh, zh-Hant, ja). An LLM pack is told the terms a paragraph holds; other packs keep them through placeholders, which a model may drop.</source>
-        <translation>按语言对规定术语的译法（语言代码如 en、zh、zh-Hant、ja）。大模型会被告知段落中出现的术语；其他模型通过占位符保留术语，但模型可能会丢掉占位符。</translation>
-    </message>
-    <message>
-        <source>Row {0}: {1}</source>
-        <translation>第 {0} 行：{1}</translation>
+        <source>How a term is to be translated, per language pair (codes such as en, zh, zh-Hant, ja; * for any language). An LLM pack is told the terms a paragraph holds; other packs keep them through placeholders, which a model may drop.</source>
+        <translation>按语言对规定术语的译法（语言代码如 en、zh、zh-Hant、ja；* 表示任何语言）。大模型会被告知段落中出现的术语；其他模型通过占位符保留术语，但模型可能会丢掉占位符。</translation>
     </message>
     <message>
         <source>{0} cannot be written: {1}</source>
@@ -292,6 +347,10 @@
         <translation>切换方向：%1</translation>
     </message>
     <message>
+        <source>Switch to %1</source>
+        <translation>改为 %1</translation>
+    </message>
+    <message>
         <source>Detected: %1</source>
         <translation>自动检测：%1</translation>
     </message>
@@ -318,6 +377,10 @@
     <message>
         <source>Translation failed</source>
         <translation>翻译失败</translation>
+    </message>
+    <message>
+        <source>Chinese written anew by OpenCC (%1), no model</source>
+        <translation>由 OpenCC（%1）转换中文写法，未用模型</translation>
     </message>
     <message>
         <source>%1 s · from cache</source>
@@ -352,8 +415,8 @@
         <translation>文档 (%1)</translation>
     </message>
     <message>
-        <source>Install a model before translating documents</source>
-        <translation>请先安装模型再翻译文档</translation>
+        <source>Documents are translated by a model, and none is installed yet.</source>
+        <translation>翻译文档需要模型，目前尚未安装任何模型。</translation>
     </message>
     <message>
         <source>Fanyi — offline translator</source>
@@ -487,6 +550,10 @@
         <translation>已安装</translation>
     </message>
     <message>
+        <source>%1 languages: %2</source>
+        <translation>%1 种语言：%2</translation>
+    </message>
+    <message>
         <source>It does not allow commercial use.</source>
         <translation>它不允许商业使用。</translation>
     </message>
@@ -580,6 +647,17 @@
     <message>
         <source>Import .zip…</source>
         <translation>导入 .zip…</translation>
+    </message>
+</context>
+<context>
+    <name>OpenPath</name>
+    <message>
+        <source>This desktop has no program set to open it. It is here:</source>
+        <translation>这台电脑的桌面没有设置打开它的程序。它在这里：</translation>
+    </message>
+    <message>
+        <source>Copy the path</source>
+        <translation>复制路径</translation>
     </message>
 </context>
 <context>
@@ -716,6 +794,10 @@
     <message>
         <source>… and %1 more</source>
         <translation>……还有 %1 处</translation>
+    </message>
+    <message>
+        <source>%1 control characters that the model wrote and no document may hold were left out</source>
+        <translation>模型输出的 %1 个控制字符不能写入文档，已删去</translation>
     </message>
     <message>
         <source>Note: %1</source>

@@ -32,7 +32,8 @@ SEED = int(os.environ.get("FUZZ_SEED", "20240611"))
 CASES_PER_FORMAT = 40
 
 
-def _seeds(tmp: Path) -> dict[str, bytes]:
+def seed_documents(tmp: Path) -> dict[str, bytes]:
+    """A small valid document of every format, by suffix (the pdf twice: plain and flate-compressed)."""
     from test_docx import build_docx
     from test_epub import ENTRIES, chapter
     from test_html import PAGE
@@ -129,7 +130,7 @@ def cases(seeds: dict[str, bytes], kind: str) -> list[tuple[str, bytes]]:
 
 @pytest.fixture(scope="module")
 def seeds(tmp_path_factory) -> dict[str, bytes]:
-    return _seeds(tmp_path_factory.mktemp("seeds"))
+    return seed_documents(tmp_path_factory.mktemp("seeds"))
 
 
 KINDS = [".txt", ".md", ".srt", ".vtt", ".html", ".xhtml", ".docx", ".pptx", ".epub", ".pdf", ".flate.pdf"]

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from fanyi.cancel import CancelToken
 from fanyi.engine.pack import ModelPack
+from fanyi.engine.results import Translation
 from fanyi.packs.library import PackInfo
 
 # Texts the tiny random packs translate into something non-empty (and different per target token).
@@ -51,6 +52,10 @@ class _Double:
         self.target_tokens = dict(self.pack.target_tokens)
         self.default_target = self.pack.default_target
         self.last_stats = {"tokens": 0, "seconds": 0.0}
+
+    def translate_results(self, texts, options=None, progress=None, cancel=None, contexts=None):
+        """What Translator.translate_results gives, made of the double's translate_batch (no failures)."""
+        return [Translation(text) for text in self.translate_batch(texts, options, progress, cancel)]
 
 
 class ExplodingTranslator(_Double):

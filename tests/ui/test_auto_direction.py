@@ -63,11 +63,51 @@ def test_a_pack_chosen_by_hand_stays_until_auto_is_pressed(qtbot, make_app, both
     assert not win.auto_button.isChecked() and not load_settings().auto_direction
     win.source.set_text(ENGLISH)
     wait_for(qtbot, win, "tiny-zh-en", "THEWEATHERISFINETODAY。")  # pinned: English through zh→en
-    assert win.detected_label.text() == ""
+    # …but not silently: above the text, what it is, and one click to the direction that fits it
+    assert win.hint_bar.isVisible() and win.hint.text() == "Detected: English" and win.detected_label.text() == ""
+    assert win.switch_button.isVisible() and win.switch_button.text() == "Switch to English → Chinese"
     qtbot.mouseClick(win.auto_button, Qt.MouseButton.LeftButton)
     wait_for(qtbot, win, "tiny-en-zh", "THEWEATHERISFINETODAY。")
     assert win.auto_button.isChecked() and load_settings().auto_direction
-    assert win.detected_label.text() == "Detected: English"
+    assert win.detected_label.text() == "Detected: English" and not win.hint_bar.isVisible()
+
+
+def test_a_pinned_direction_offers_a_one_click_switch_for_text_in_another_language(qtbot, make_app, both_ways):
+    """Chinese typed into a pinned English → Chinese: no longer fed to that pack silently. It is written anew
+    in the Chinese asked for (OpenCC, no model), the hint says it is Chinese, and one click turns round."""
+    app = make_app(opener=FakeTranslator.opener(slow=False), settings=Settings(auto_direction=False))
+    win = app.window
+    win.show()
+    qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
+    win.source.set_text(ENGLISH)
+    wait_for(qtbot, win, "tiny-en-zh", "THEWEATHERISFINETODAY。")
+    assert not win.hint_bar.isVisible() and win.detected_label.text() == ""  # it fits: nothing to say
+    win.source.set_text(CHINESE)
+    wait_for(qtbot, win, "tiny-en-zh", CHINESE)  # 简体 asked for: written in Simplified, as it is
+    assert win.hint_bar.isVisible() and win.hint.text() == "Detected: Chinese"
+    assert win.switch_button.text() == "Switch to Chinese → English" and win.switch_button.isVisible()
+    qtbot.mouseClick(win.switch_button, Qt.MouseButton.LeftButton)
+    wait_for(qtbot, win, "tiny-zh-en", "今天天气很好。。")
+    assert not win.auto_button.isChecked()  # the switch is a choice by hand too: it stays
+    assert not win.hint_bar.isVisible()
+
+
+def test_chinese_typed_with_taiwans_traditional_chosen_is_written_by_opencc(qtbot, make_app, pack_dir):
+    """Only English → Chinese installed (the default install), 台灣正體 chosen: Chinese typed or pasted
+    comes out in Taiwan's Traditional, converted by OpenCC, no model; the history says so."""
+    app = make_app(opener=FakeTranslator.opener(slow=False), settings=Settings(target_variant="zh-TW"))
+    win = app.window
+    win.show()
+    qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
+    win.source.set_text("请观看关于软件更新的视频。")
+    wait_for(qtbot, win, "tiny-en-zh", "請觀看關於軟體更新的影片。")
+    assert win.detected_label.text() == "Detected: Chinese (no model)"
+    assert win.stats_label.text() == "Chinese written anew by OpenCC (s2twp), no model"
+    qtbot.waitUntil(lambda: bool(app.history.store.search()))
+    assert app.history.store.search()[0].pack == "OpenCC"
+    hong_kong = [b for b in win.variant_group.buttons() if b.property("variant") == "zh-HK"][0]
+    qtbot.mouseClick(hong_kong, Qt.MouseButton.LeftButton)
+    wait_for(qtbot, win, "tiny-en-zh", "請觀看關於軟件更新的視頻。")
 
 
 def test_a_language_no_pack_translates_from_is_named(qtbot, make_app, ui_dirs, tiny_pack_zh_en):
@@ -124,10 +164,10 @@ def test_the_popup_follows_a_pinned_direction(qtbot, make_app, both_ways):
     qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
     QApplication.clipboard().setText(CHINESE)
     app.translate_clipboard()
-    qtbot.waitUntil(
-        lambda: app.popup._req_id is None and app.popup.text() == "今天天气很好。。", timeout=TRANSLATE_TIMEOUT
-    )
-    assert app.popup.direction_label.text() == "English → Chinese" and app.popup.detected_label.text() == ""
+    qtbot.waitUntil(lambda: app.popup._req_id is None and app.popup.text() == CHINESE, timeout=TRANSLATE_TIMEOUT)
+    # pinned English → Chinese: the Chinese is not fed to that pack but written anew (简体: as it is)
+    assert app.popup.direction_label.text() == "English → Chinese"
+    assert app.popup.detected_label.text() == "Detected: Chinese"
 
 
 def test_the_spare_model_serves_the_other_direction_without_reloading(qtbot, make_app, both_ways):
@@ -161,3 +201,20 @@ def test_many_to_many_packs_switch_languages(qtbot, make_app, tiny_nllb_pack, ui
     qtbot.waitUntil(lambda: win._req_id is None and win.target.view.text() == expected, timeout=TRANSLATE_TIMEOUT)
     assert (win.source_picker.code(), win.target_picker.code()) == ("zho_Hans", "eng_Latn")
     assert win.detected_label.text() == "Detected: Chinese (Simplified)"
+
+
+def test_the_popups_way_of_writing_chinese_is_its_own(qtbot, make_app, pack_dir):
+    """台 clicked in the popup writes the popup's text in Taiwan's Traditional; the window keeps its 简体."""
+    app = make_app(opener=FakeTranslator.opener(slow=False))
+    qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
+    QApplication.clipboard().setText(ENGLISH)
+    app.translate_clipboard()
+    popup = app.popup
+    qtbot.waitUntil(lambda: popup._req_id is None and popup.text() == "THEWEATHERISFINETODAY。")
+    taiwan = [b for b in popup.variant_group.buttons() if b.property("variant") == "zh-TW"][0]
+    qtbot.mouseClick(taiwan, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: popup._req_id is None and popup.text() == "台THE台WEATHER台IS台FINE台TODAY。")
+    assert taiwan.isChecked() and app.settings.target_variant.value == "cmn_Hans"
+    assert load_settings().target_variant == "cmn_Hans"
+    window_variant = [b for b in app.window.variant_group.buttons() if b.isChecked()]
+    assert [b.property("variant") for b in window_variant] == ["cmn_Hans"]

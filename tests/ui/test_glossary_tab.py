@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QTableWidgetItem
 
 from fanyi.glossary import Glossary, GlossaryError, Term, read_csv, write_csv
 from fanyi.ui.controllers.glossary import GlossaryController, glossary_path
+from fanyi.ui.glossary_messages import message
 from fanyi.ui.glossary_tab import GlossaryTab
 from fanyi.ui.settings import Settings
 from fanyi.ui.settings_dialog import SettingsDialog
@@ -52,7 +53,11 @@ def test_import_merges_and_export_writes_csv(qtbot, tmp_path):
     bad = tmp_path / "bad.csv"
     bad.write_text("only,three,columns\n", encoding="utf-8")
     tab.import_file(bad)
-    assert "3 columns" in tab.note.text() and len(tab.result().terms) == 3  # nothing lost
+    assert tab.note.text().endswith(
+        "bad.csv, row 1: a glossary row has four columns (source, target, term, "
+        "translation) or two (term, translation), not 3"
+    )
+    assert len(tab.result().terms) == 3  # nothing lost
     out = tmp_path / "out.csv"
     tab.export_file(out)
     assert read_csv(out) == tab.result()
@@ -82,3 +87,38 @@ def test_requests_carry_the_terms_of_their_language_pair(qtbot, make_app, fake_b
     app.glossary.set(Glossary(TERMS.terms + (Term("zh", "en", "包", "pack"),)))
     assert changed  # the window translates again
     assert app.direction.options().glossary == (("pack", "模型包"), ("glossary", "术语表"))
+
+
+def test_a_two_column_file_imports_as_the_command_line_reads_it(qtbot, tmp_path):
+    """term,translation rows (what `fanyi translate --glossary` and the README take) apply to any pair: *."""
+    tab = GlossaryTab(TERMS)
+    qtbot.addWidget(tab)
+    source = tmp_path / "two.csv"
+    source.write_text("term,translation\nGPU,显卡\n", encoding="utf-8")
+    tab.import_file(source)
+    assert [tab.table.item(2, c).text() for c in range(4)] == ["*", "*", "GPU", "显卡"]
+    assert tab.result().for_pair("en", "zh")[-1] == ("GPU", "显卡") and tab.result().for_pair("fr", "de")
+
+
+def test_what_is_wrong_is_said_in_the_ui_language(qtbot, tmp_path):
+    from fanyi import glossary
+    from fanyi.ui import i18n
+    from fanyi.ui.glossary_messages import _AT, _KNOWN
+
+    assert set(_KNOWN) == set(glossary.MESSAGES) and all(_KNOWN[t] == t for t in _KNOWN)
+    assert all(_AT[t] == t for t in _AT)
+    tab = GlossaryTab(TERMS)
+    qtbot.addWidget(tab)
+    i18n.install("zh_CN")
+    bad = tmp_path / "bad.csv"
+    bad.write_text("a\n", encoding="utf-8")
+    tab.import_file(bad)
+    assert (
+        tab.note.text()
+        == f"{bad}，第 1 行：术语表的一行应有四列（源语言、目标语言、术语、译法）或两列（术语、译法），而不是 1 列"
+    )
+    tab.table.setItem(1, 3, QTableWidgetItem(""))
+    with pytest.raises(GlossaryError) as err:
+        tab.result()
+    tab.say(message(err.value))
+    assert tab.note.text() == "第 2 行：译法为空"

@@ -193,12 +193,34 @@ def test_what_counts_as_the_same_text():
     assert not continues(None, draft.source, "p")
 
 
-def test_every_popup_translation_is_an_entry_of_its_own(qtbot, make_app, fake_backend):
+def test_the_same_text_and_translation_is_one_entry_whatever_asked_for_it(qtbot, make_app, fake_backend):
+    """The window, the popup, the hotkey and a variant clicked back made four entries of one translation."""
+    from PySide6.QtWidgets import QApplication
+
     app = make_app(fake_backend)
+    win = app.window
     qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
+    win.source.set_text("Good news.")
+    wait_idle(qtbot, win)
+    first = app.history.store.search()
+    assert [(e.source, e.target) for e in first] == [("Good news.", "GOODNEWS。")]
+    app.history.store.set_starred([first[0].id], True)
+    for _ in range(2):  # the popup, then the hotkey: the same text, the same pack, the same translation
+        QApplication.clipboard().setText("Good news.")
+        app.translate_clipboard()
+        with qtbot.waitSignal(app.popup.translated, timeout=LOAD_TIMEOUT):
+            pass
+    popup = app.popup
+    for variant in ("cmn_Hant", "cmn_Hans"):  # another way of writing in the popup (another entry), then back
+        button = next(b for b in popup.variant_group.buttons() if b.property("variant") == variant)
+        with qtbot.waitSignal(popup.translated, timeout=LOAD_TIMEOUT):
+            button.click()
+    entries = app.history.store.search()
+    assert [(e.source, e.target) for e in entries] == [("Good news.", "GOODNEWS。"), ("Good news.", "繁GOOD繁NEWS。")]
+    assert entries[0].starred  # the star of the copy that went is kept
     app.history.record("Copied once.", "复制一次。", pack="tiny-en-zh")
-    app.history.record("Copied once.", "复制一次。", pack="tiny-en-zh")
-    assert [e.source for e in app.history.store.search()] == ["Copied once.", "Copied once."]
+    app.history.record("Copied once.", "复制一次。", pack="another-pack")  # another pack: another entry
+    assert [e.pack for e in app.history.store.search()[:2]] == ["another-pack", "tiny-en-zh"]
 
 
 def test_a_reopened_entry_translated_again_is_not_copied(qtbot, make_app, fake_backend):
@@ -298,7 +320,35 @@ def test_each_entry_is_two_lines_cut_to_the_lists_width(qtbot, ui_dirs):
     metrics = dialog.list.fontMetrics()
     assert len(lines) == 2 and all(line.endswith("…") for line in lines)
     assert all(metrics.horizontalAdvance(line) < dialog.list.viewport().width() for line in lines)
-    assert dialog.list.visualItemRect(item).height() < 3 * metrics.lineSpacing()
+    assert (
+        dialog.list.visualItemRect(item).height()
+        < metrics.boundingRect(0, 0, 99999, 99999, 0, item.text()).height() + metrics.lineSpacing()
+    )
     dialog.resize(900, 500)  # wider: more of each text
     qtbot.waitUntil(lambda: len(dialog.list.item(0).text()) > len("\n".join(lines)))
+    history.close()
+
+
+def test_an_entry_with_a_line_of_chinese_keeps_both_lines(qtbot, ui_dirs):
+    """Chinese is drawn in a taller fallback font: an entry whose first line was Chinese lost its translation
+    line, the first ending in a stray "…" (the view cut what did not fit its height). Seen under xcb with a CJK
+    font installed (Noto CJK); the offscreen platform's metrics did not show it."""
+    from PySide6.QtGui import QColor
+
+    history = History()
+    history.record("今天天气很好。" * 3, "The weather is fine today. " * 5, "tiny-zh-en")
+    history.record("Hello there.", "你好。", "tiny-en-zh")
+    dialog = HistoryDialog(history, True)
+    qtbot.addWidget(dialog)
+    dialog.resize(680, 500)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    for row in range(dialog.list.count()):
+        image = dialog.list.viewport().grab(dialog.list.visualItemRect(dialog.list.item(row))).toImage()
+        inked = [
+            any(QColor(image.pixel(x, y)).lightness() < 100 for x in range(image.width()))
+            for y in range(image.height())
+        ]
+        lines_drawn = sum(1 for y in range(len(inked)) if inked[y] and (y == 0 or not inked[y - 1]))
+        assert lines_drawn == 2, dialog.list.item(row).text()
     history.close()

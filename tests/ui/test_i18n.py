@@ -41,11 +41,11 @@ def test_switching_the_ui_language_changes_visible_strings(qtbot, make_app, fake
     qtbot.waitUntil(lambda: win.target.copy_button.text() == "复制")
     assert win.settings_button.text() == "设置"
     assert win.source.count.text() == "字符数：0"
-    assert win.pack_box.itemText(0).startswith("英语 → 中文")
+    assert win.pack_box.itemText(0) == "tiny-en-zh  ·  英语 → 中文"
     assert win.windowTitle() == "Fanyi 翻译 — 离线翻译器"
     app.settings.update(ui_language="en")
     qtbot.waitUntil(lambda: win.target.copy_button.text() == "Copy")
-    assert win.pack_box.itemText(0).startswith("English → Chinese")
+    assert win.pack_box.itemText(0) == "tiny-en-zh  ·  English → Chinese"
 
 
 def test_auto_follows_the_system_locale(monkeypatch):

@@ -140,7 +140,9 @@ def test_without_a_model_no_job_is_queued(qtbot, make_app, ui_dirs, tmp_path):
     src = tmp_path / "a.txt"
     src.write_text("Hello.")
     drop(app.window, src)
-    assert app.documents.jobs.jobs == {} and "Install a model" in app.window.stats_label.text()
+    assert app.documents.jobs.jobs == {}
+    offer = app.window.download_offer  # the download, offered where the file was dropped
+    assert offer is not None and offer.isVisible() and offer.defaultButton().text().startswith("Download")
 
 
 def test_without_a_model_documents_says_so_before_a_file_is_chosen(qtbot, make_app, ui_dirs, monkeypatch):
@@ -150,7 +152,7 @@ def test_without_a_model_documents_says_so_before_a_file_is_chosen(qtbot, make_a
     monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *args: (asked.append(args), ([], ""))[1])
     app = make_app()
     app.window.open_documents()
-    assert asked == [] and "Install a model" in app.window.stats_label.text()
+    assert asked == [] and app.window.download_offer is not None and app.window.download_offer.isVisible()
 
 
 def test_the_documents_dialog_opens_in_the_home_folder(qtbot, make_app, fake_backend, tmp_path, monkeypatch):
@@ -191,3 +193,81 @@ def test_the_report_translates_what_the_documents_say():
         keep_reason("Bonjour tout le monde", "fr"),
     }
     assert None not in said and said <= set(_KNOWN)
+
+
+def test_the_report_says_how_many_control_characters_were_left_out(qtbot, tmp_path):
+    from fanyi.documents.base import JobReport
+    from fanyi.ui import i18n
+    from fanyi.ui.report_dialog import ReportDialog
+
+    dialog = ReportDialog(JobReport(tmp_path / "a.docx", tmp_path / "a.zh.docx", translated=3, removed_characters=17))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert dialog.notes.isVisible()
+    assert dialog.notes.text() == (
+        "Note: 17 control characters that the model wrote and no document may hold were left out"
+    )
+    i18n.install("zh_CN")
+    qtbot.waitUntil(lambda: dialog.notes.text() == "注意：模型输出的 17 个控制字符不能写入文档，已删去")
+
+
+def test_a_chinese_document_with_taiwans_traditional_chosen_is_written_by_opencc(
+    qtbot, make_app, fake_backend, tmp_path
+):
+    from fanyi.ui.settings import Settings
+
+    src = tmp_path / "notes.txt"
+    src.write_text("请观看关于软件更新的视频。\n\n打印机的缓存满了。\n", encoding="utf-8")
+    app = make_app(fake_backend, settings=Settings(target_variant="zh-TW"))
+    win = app.window
+    win.show()
+    qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
+    drop(win, src)
+    job = next(iter(app.documents.jobs.jobs.values()))
+    qtbot.waitUntil(lambda: job.state == DONE, timeout=TRANSLATE_TIMEOUT)
+    assert job.output == tmp_path / "notes.zh-TW.txt"
+    assert job.output.read_text(encoding="utf-8") == "請觀看關於軟體更新的影片。\n\n印表機的快取滿了。\n"
+    assert "translated: 2 of 2" in job.summary
+
+
+def test_open_and_show_in_folder_say_where_the_output_is_when_the_desktop_cannot_open_it(
+    qtbot, make_app, fake_backend, tmp_path
+):
+    """Without a launcher (Qt only writes a line on the terminal) the buttons did nothing."""
+    from PySide6.QtCore import QObject, Slot
+    from PySide6.QtGui import QDesktopServices
+
+    src = tmp_path / "notes.txt"
+    src.write_text("The first paragraph.\n", encoding="utf-8")
+    app = make_app(fake_backend)
+    win = app.window
+    win.show()
+    qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
+    drop(win, src)
+    job = next(iter(app.documents.jobs.jobs.values()))
+    row = win.jobs_panel.rows[job.id]
+    qtbot.waitUntil(lambda: job.state == DONE, timeout=TRANSLATE_TIMEOUT)
+    qtbot.mouseClick(row.folder_button, Qt.MouseButton.LeftButton)  # offscreen: no program opens anything
+    box = row.cannot_open
+    assert box is not None and box.isVisible()
+    assert box.text() == "This desktop has no program set to open it. It is here:"
+    assert box.informativeText() == str(tmp_path)
+    qtbot.mouseClick(box.defaultButton(), Qt.MouseButton.LeftButton)
+    assert QApplication.clipboard().text() == str(tmp_path) and not box.isVisible()
+
+    class Launcher(QObject):  # a desktop that opens files
+        def __init__(self) -> None:
+            super().__init__()
+            self.opened: list[str] = []
+
+        @Slot(QUrl)
+        def open(self, url: QUrl) -> None:
+            self.opened.append(url.toLocalFile())
+
+    launcher = Launcher()
+    QDesktopServices.setUrlHandler("file", launcher, "open")
+    try:
+        qtbot.mouseClick(row.open_button, Qt.MouseButton.LeftButton)
+    finally:
+        QDesktopServices.unsetUrlHandler("file")
+    assert launcher.opened == [str(job.output)] and row.cannot_open is None

@@ -56,7 +56,7 @@ def test_pickers_start_from_english_to_chinese_with_taiwans_and_hong_kongs_tradi
     assert labels["deu_Latn"] == "German · deu_Latn"  # one script only: not named
     assert labels["ace_Arab"] == "Acehnese (Arabic script) · ace_Arab"  # two scripts: named
     assert labels["eng_Latn"] == "English · eng_Latn"
-    assert win.pack_box.itemText(0).startswith("202 languages")
+    assert win.pack_box.itemText(0) == f"{nllb_window.packs.current.name}  ·  202 languages"
 
 
 def test_choosing_languages_translates_with_them_and_is_remembered(qtbot, make_app, nllb_window, nllb_pack):
@@ -121,7 +121,7 @@ def test_names_follow_the_ui_language(qtbot, nllb_window):
     assert labels["yue_Hant"] == "粤语（繁体） · yue_Hant"
     assert labels["deu_Latn"] == "德语 · deu_Latn"
     assert win.target_picker.code() == "zho_Hans"  # re-labelling keeps the choice
-    assert win.pack_box.itemText(0).startswith("202 种语言")
+    assert win.pack_box.itemText(0).endswith("  ·  202 种语言")
 
 
 def test_marian_packs_keep_the_variant_buttons(window):
@@ -176,3 +176,41 @@ def test_every_language_an_llm_family_offers_has_a_name_in_both_ui_languages(qap
         i18n.install(ui)
         assert not [code for code in sorted(codes) if base_name(code) == code], ui
     i18n.install("en")
+
+
+def test_an_llm_packs_name_is_whole_and_its_language_count_the_same_everywhere(qtbot, make_app, tiny_llm_pack, ui_dirs):
+    """The selector read "38 languages · tiny-h…"; the window, the model manager and the API counted 38/22 and
+    36/20 for the same packs."""
+    from PySide6.QtWidgets import QStyle, QStyleOptionComboBox
+
+    from fanyi import routing
+    from fanyi.packs import library
+    from fanyi.ui.model_manager import LANGUAGES_COLUMN
+
+    pack = tiny_llm_pack("hunyuan")
+    (ui_dirs / "bundled" / pack.name).symlink_to(pack, target_is_directory=True)
+    app = make_app(opener=open_translator)
+    win = app.window
+    win.resize(980, 600)
+    win.show()
+    qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
+    info = library.find_pack(pack.name)
+    count = routing.language_count(info.source_languages, info.languages)
+    assert win.pack_box.itemText(0) == f"{pack.name}  ·  {count} languages"
+    box = win.pack_box
+    option = QStyleOptionComboBox()
+    box.initStyleOption(option)
+    field = box.style().subControlRect(
+        QStyle.ComplexControl.CC_ComboBox, option, QStyle.SubControl.SC_ComboBoxEditField, box
+    )
+    assert field.width() >= box.fontMetrics().horizontalAdvance(pack.name)  # the name is shown whole
+    app.show_models()
+    manager = app._dialogs["models"]
+    assert manager.table.item(0, LANGUAGES_COLUMN).text().startswith(f"{count} languages: ")
+    with pytest.raises(routing.NoRoute, match=rf"\({count} languages\)"):
+        routing.route([info], "en", "xx")
+    # pinned, with Chinese typed: the hint and its switch go above the text, the top bar still fits 1000 px
+    app.direction.set_auto(False)
+    win.source.set_text("请观看关于软件更新的视频。")
+    qtbot.waitUntil(lambda: win.switch_button.isVisible(), timeout=TRANSLATE_TIMEOUT)
+    assert win.minimumSizeHint().width() <= 1000

@@ -52,6 +52,23 @@ def test_without_a_model_the_window_opens_and_offers_one_download(qtbot, empty_a
     assert not popup.isVisible() and win.isVisible() and win.pages.currentIndex() == PAGE_NO_MODEL
 
 
+def test_documents_without_a_model_offer_the_download(qtbot, empty_app, publish, tmp_path):
+    """Documents… (or a file dropped) with no model: the page's own download, offered where it was asked for,
+    not a line in the status bar."""
+    publish(1)
+    win = empty_app.window
+    win.documents_button.click()
+    offer = win.download_offer
+    assert offer is not None and offer.isVisible()
+    assert offer.text() == "Documents are translated by a model, and none is installed yet."
+    download = offer.defaultButton()
+    assert download.text() == win.no_model.download_button.text() == "Download English → Chinese"
+    assert win.stats_label.text() == "No model installed"  # nothing said there instead
+    qtbot.mouseClick(download, Qt.MouseButton.LeftButton)
+    wait_op(qtbot, empty_app)
+    assert library.find_pack(PACK_ID).pack_version == 1 and win.pages.currentIndex() == PAGE_TRANSLATE
+
+
 def test_the_download_button_installs_the_default_pack_from_the_catalog(qtbot, empty_app, publish):
     published = publish(1)
     seen: list[TransferProgress] = []

@@ -396,3 +396,22 @@ def test_every_caption_keeps_its_distance_from_its_field(qtbot, ui_dirs, languag
             label = caption.widget()
             text_right = label.x() + label.fontMetrics().horizontalAdvance(label.text())
             assert text_right + FIELD_GAP <= field.geometry().x() + 1, (label.text(), text_right, field.geometry())
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_every_tab_title_is_whole_at_the_default_size(qtbot, ui_dirs, language):
+    """English opened at 560 px and cut the Glossary tab to "G" behind scroll arrows."""
+    from PySide6.QtWidgets import QToolButton
+
+    from fanyi.ui import i18n
+
+    i18n.install(language)
+    dialog = SettingsDialog(Settings(), tray_available=True)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    bar = dialog.tabs.tabBar()
+    assert not [b for b in bar.findChildren(QToolButton) if b.isVisible()]  # no scroll arrows
+    assert all(bar.tabRect(i).right() < bar.width() for i in range(bar.count()))
+    assert dialog.tabs.geometry().right() < dialog.width()  # and the dialog holds the whole tab widget
+    assert all(bar.tabText(i) for i in range(bar.count()))

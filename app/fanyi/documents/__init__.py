@@ -21,6 +21,7 @@ from .base import (
     Unit,
     UnsupportedFormat,
     Untranslated,
+    sample,
 )
 from .job import JobResult, output_path_for, translate_document
 from .registry import FORMATS, SUPPORTED_SUFFIXES, format_for
@@ -46,5 +47,6 @@ __all__ = [
     "Untranslated",
     "format_for",
     "output_path_for",
+    "sample",
     "translate_document",
 ]

@@ -13,7 +13,7 @@ from fanyi.cancel import CancelToken
 from fanyi.engine.language_choice import LanguageChoice
 from fanyi.engine.options import DecodeOptions
 from fanyi.engine.results import Translation
-from fanyi.limits import REPORT_ENTRIES_PER_REASON, REPORT_REASONS
+from fanyi.limits import DETECT_SAMPLE_CHARS, REPORT_ENTRIES_PER_REASON, REPORT_REASONS
 from fanyi.oneline import one_line
 
 
@@ -66,6 +66,19 @@ class DocumentHandler(Protocol):
     ) -> None: ...
 
 
+def sample(document: DocumentHandler, cancel: CancelToken | None = None) -> str:
+    """The first of a document's text, enough to tell its language."""
+    found = ""
+    for unit in document.units():
+        if cancel is not None:
+            cancel.raise_if_cancelled()
+        if not unit.keep and unit.text.strip():
+            found += unit.text + "\n"
+            if len(found) >= DETECT_SAMPLE_CHARS:
+                break
+    return found
+
+
 @dataclass(frozen=True)
 class Untranslated:
     """A unit that was not translated, and why."""
@@ -87,6 +100,7 @@ def describe(error: BaseException) -> str:
 
 
 OTHER_REASONS = "other reasons"
+REMOVED_NOTE = "{count} control characters that the model wrote and no document may hold were left out"
 
 
 @dataclass
@@ -105,6 +119,7 @@ class JobReport:
     kept_reasons: Counter[str] = field(default_factory=Counter)
     failed_reasons: Counter[str] = field(default_factory=Counter)
     notes: list[str] = field(default_factory=list)
+    removed_characters: int = 0  # control characters a model wrote, which no document may hold (characters.py)
 
     def keep(self, unit: Unit, reason: str) -> None:
         _tally(self.kept, self.kept_reasons, unit, reason)
@@ -137,6 +152,8 @@ class JobReport:
                 lines.extend(f"    - {e.where} “{e.text}”: {reason}" for e in named)
                 if count > len(named):
                     lines.append(f"    … and {count - len(named)} more: {reason}")
+        if self.removed_characters:
+            lines.append(f"  note: {REMOVED_NOTE.format(count=self.removed_characters)}")
         lines.extend(f"  note: {note}" for note in self.notes)
         return "\n".join(lines)
 

@@ -33,7 +33,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="LANG",
         help="target language (as for fanyi translate: zh, zh-TW, zh-HK, fr, or a pack's own code such as cmn_Hans)",
     )
-    parser.add_argument("--source", metavar="LANG", help="source language of an mBART-50/M2M100/NLLB pack, e.g. en_XX")
+    parser.add_argument(
+        "--source",
+        metavar="LANG",
+        help="source language, which a many-to-many pack (mBART-50, M2M100, NLLB: en_XX, eng_Latn) and a "
+        "translation LLM pack (HY-MT1.5, Qwen3, Gemma 3: en) require with --model",
+    )
 
 
 class ProgressBar:
@@ -77,9 +82,11 @@ def run(
     translator_factory: Callable[[], TextTranslator],
     options: DecodeOptions | None = None,
     glossary: Glossary | None = None,
+    instead: Callable[[str], TextTranslator | None] | None = None,
 ) -> int:
     """Translate every input; 0 when all were translated completely, 1 otherwise, 2 for a usage error.
-    ``options``: the languages as the router chose them; without, --target and --source as given."""
+    ``options``: the languages as the router chose them; without, --target and --source as given.
+    ``instead``: see translate_document (a Chinese document asked for in Chinese: OpenCC, not the model)."""
     inputs: list[Path] = args.inputs
     output: Path | None = args.output
     if output is not None and len(inputs) > 1 and not output.is_dir():
@@ -113,6 +120,7 @@ def run(
                 bilingual=args.bilingual,
                 options=options,
                 progress=bar,
+                instead=instead,
             )
         except DocumentError as error:
             bar.close()

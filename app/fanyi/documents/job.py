@@ -8,7 +8,7 @@ import os
 import re
 import tempfile
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, cast
@@ -30,7 +30,9 @@ from .base import (
     TextTranslator,
     TranslationFailed,
     Unit,
+    sample,
 )
+from .characters import scrub
 from .policy import keep_reason
 from .registry import Format, format_for
 
@@ -109,8 +111,13 @@ def translate_document(
     options: DecodeOptions | None = None,
     progress: ProgressCallback | None = None,
     cancel: CancelToken | None = None,
+    instead: Callable[[str], TextTranslator | None] | None = None,
 ) -> JobResult:
     """Translate ``src`` into a new file; raises a DocumentError (nothing written) or Cancelled.
+
+    ``instead``: given the document's first text (once it is open: a document is read once), what
+    translates it instead of ``translator`` and ``options``, or None (the router's answer for a Chinese
+    document asked for in Chinese: fanyi.rewriter).
 
     Without ``dst`` (or with a folder) the output is ``name.zh.ext`` there (see ``output_language``),
     or the first free ``name.zh.N.ext``; the name is claimed atomically when the output is complete, so two jobs on one
@@ -119,22 +126,21 @@ def translate_document(
     """
     src = Path(src)
     fmt = check_source(src)
-    target = (options.target if options is not None else None) or translator.target_lang
-    if dst is None or Path(dst).is_dir():
-        folder = None if dst is None else Path(dst)
-        # Taiwan's or Hong Kong's Traditional (OpenCC) named as such: name.zh-TW.ext
-        language = (options.convert if options is not None else None) or output_language(
-            translator, options.target if options is not None else None
-        )
-        dst = output_path_for(src, language, folder)
-        names, replace = _output_names(src, language, folder), False  # numbered names never replace
-    else:
-        dst = Path(dst)
-        names, replace = iter([dst]), overwrite
+    given = Path(dst) if dst is not None else None
+    named = given if given is not None and not given.is_dir() else None  # a file's name, not a folder's
+    folder = given if named is None else None
+    dst, names = _output(src, translator, options, named, folder)
     _check_writable(src, dst, overwrite=overwrite)
     sweep_stale(dst.parent)
     try:
         document = fmt.open(src, cancel, progress)
+        if instead is not None and (other := instead(sample(document, cancel))) is not None:
+            translator, options = other, None
+            if named is None:
+                dst, names = _output(src, translator, options, None, folder)
+        target = (options.target if options is not None else None) or translator.target_lang
+        if getattr(translator, "rewrites", False):  # fanyi.rewriter: Chinese written anew; none kept as Chinese
+            target = ""
         total, kept = _count(document.units(), target, cancel)
     except MemoryError:
         raise _out_of_memory(src) from None
@@ -156,7 +162,7 @@ def translate_document(
             if report.translated == 0:
                 reason = report.failed[0].reason if report.failed else "no translation came back"
                 raise TranslationFailed(src, f"None of the text in {src} could be translated: {reason}.")
-            dst = _publish(stage, names, replace=replace)
+            dst = _publish(stage, names, replace=named is not None and overwrite)  # numbered names never replace
     except (DocumentError, Cancelled):
         raise
     except MemoryError:
@@ -165,6 +171,19 @@ def translate_document(
         raise NotWritable(dst, f"Could not write {dst}: {error.strerror or error}.") from error
     report.output = dst
     return JobResult(dst, report)
+
+
+def _output(
+    src: Path, translator: TextTranslator, options: DecodeOptions | None, named: Path | None, folder: Path | None
+) -> tuple[Path, Iterator[Path]]:
+    """The output's name, and the names to claim in turn: ``named`` alone, else ``name.zh.ext`` in ``folder``
+    (the source's by default) and its numbered followers."""
+    if named is not None:
+        return named, iter([named])
+    # Taiwan's or Hong Kong's Traditional (OpenCC) named as such: name.zh-TW.ext
+    target = options.target if options is not None else None
+    language = (options.convert if options is not None else None) or output_language(translator, target)
+    return output_path_for(src, language, folder), _output_names(src, language, folder)
 
 
 def _publish(stage: Staged, names: Iterator[Path], *, replace: bool) -> Path:
@@ -302,7 +321,7 @@ class _Translating:
         reasons = [_reason(unit, self._target) for unit in window]
         keys = self._keys(window)
         wanted = Counter(key for key, reason in zip(keys, reasons) if reason is None)
-        translated: dict[_Key, str] = {}
+        translated: dict[_Key, tuple[str, int]] = {}  # the text, and the characters scrubbed out of it
         failed: dict[_Key, str] = {}
         for batch in _batches(sorted(wanted, key=lambda key: len(key[0]))):
             self._translate(batch, translated, failed)
@@ -318,11 +337,13 @@ class _Translating:
                 self._report.fail(unit, failed[key])
                 results.append(None)
             else:
+                text, removed = translated[key]
                 self._report.translated += 1
-                results.append(translated[key])
+                self._report.removed_characters += removed
+                results.append(text)
         return results
 
-    def _translate(self, batch: list[_Key], translated: dict[_Key, str], failed: dict[_Key, str]) -> None:
+    def _translate(self, batch: list[_Key], translated: dict[_Key, tuple[str, int]], failed: dict[_Key, str]) -> None:
         """Translate a batch; when it fails, each text alone, so one bad text fails only itself."""
         if self._cancel is not None:
             self._cancel.raise_if_cancelled()
@@ -344,10 +365,11 @@ class _Translating:
                 failed[batch[0]] = f"{type(error).__name__}: {error}"
             return
         for key, output in zip(batch, outputs):
+            written, removed = scrub(output.text)
             if output.failures:
                 failed[key] = _failure_reason(key[0], output.failures)
-            elif output.text.strip():
-                translated[key] = output.text.strip()
+            elif written.strip():
+                translated[key] = written.strip(), removed
             else:
                 failed[key] = "the translator returned an empty translation"
 

@@ -10,7 +10,6 @@ the report also say; a PDF in which neither finds text is refused with a message
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -48,11 +47,10 @@ from fanyi.limits import (
 from . import pdfbounds, pdfocr
 from .base import CorruptDocument, DocumentError, EncryptedDocument, NoTextFound, Unit, describe
 from .bounds import Tally, too_large
+from .characters import FORBIDDEN
 
 LAYOUT_NOTE = "the page layout of the PDF is not kept: this is its text, joined into paragraphs"
 OCR_NOTE = "{pages} no text layer (a scan): the text there was recognised by OCR and may hold misread characters"
-# Characters XML cannot hold; a damaged font's ToUnicode map can produce them.
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 pdfbounds.install()
 # pdfminer logs warnings about damaged files; with no handler of ours Python would print them on
@@ -121,7 +119,8 @@ def _paragraphs(path: Path) -> tuple[list[tuple[int, str]], list[int]]:
                 before = len(found)
                 for box in device.get_result():
                     if isinstance(box, LTTextContainer):
-                        text = join_hard_wrapped(_NOT_XML.sub("", box.get_text()).strip())
+                        # a damaged font's ToUnicode map can give characters XML cannot hold
+                        text = join_hard_wrapped(FORBIDDEN.sub("", box.get_text()).strip())
                         if text:
                             units.add()
                             chars.add(len(text))
@@ -175,7 +174,7 @@ class PdfDocument:
             return
         if recognised:
             self.notes += (OCR_NOTE.format(pages=_pages(sorted({page for page, _ in recognised}))),)
-        cleaned = [(page, _NOT_XML.sub("", text)) for page, text in recognised]
+        cleaned = [(page, FORBIDDEN.sub("", text)) for page, text in recognised]
         self._paragraphs = sorted(self._paragraphs + cleaned, key=lambda item: item[0])
         if not self._paragraphs:
             raise NoTextFound(
@@ -198,7 +197,7 @@ class PdfDocument:
             if translation is None or bilingual:
                 document.add_paragraph(text)
             if translation is not None:
-                document.add_paragraph(_NOT_XML.sub("", translation))
+                document.add_paragraph(translation)
         document.save(out)
 
 

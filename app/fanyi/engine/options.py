@@ -37,13 +37,13 @@ class DecodeOptions:
 
     def __post_init__(self) -> None:
         variants.check(self.convert)
-        for name, (low, high, bound) in _INTEGER_RANGES.items():
+        for name, (low, high) in _INTEGER_RANGES.items():
             value = getattr(self, name)
             if value is None:
                 continue
             # bool is an int to Python, not to a user: DecodeOptions(beams=True) is a mistake
             if type(value) is not int or not low <= value <= high:
-                raise ValueError(f"{name} must be an integer from {low} to {high} ({bound}), got {value!r}")
+                raise OutOfRange(name, low, high, value)
         for name in ("length_penalty", "repetition_penalty"):
             value = getattr(self, name)
             if value is not None and (
@@ -68,11 +68,20 @@ class DecodeOptions:
             )
 
 
-# field: (lowest, highest, where the highest comes from)
+# field: (lowest, highest), the highest from fanyi.limits
 _INTEGER_RANGES = {
-    "beams": (1, limits.MAX_BEAMS, "limits.MAX_BEAMS"),
-    "max_length": (1, limits.MAX_DECODE_LENGTH, "limits.MAX_DECODE_LENGTH"),
-    "max_new_tokens": (1, limits.MAX_DECODE_LENGTH, "limits.MAX_DECODE_LENGTH"),
-    "min_length": (0, limits.MAX_DECODE_LENGTH, "limits.MAX_DECODE_LENGTH"),
-    "no_repeat_ngram_size": (0, limits.MAX_NO_REPEAT_NGRAM, "limits.MAX_NO_REPEAT_NGRAM"),
+    "beams": (1, limits.MAX_BEAMS),
+    "max_length": (1, limits.MAX_DECODE_LENGTH),
+    "max_new_tokens": (1, limits.MAX_DECODE_LENGTH),
+    "min_length": (0, limits.MAX_DECODE_LENGTH),
+    "no_repeat_ngram_size": (0, limits.MAX_NO_REPEAT_NGRAM),
 }
+
+
+class OutOfRange(ValueError):
+    """An integer option that is not one, or past its bound: ``field`` and the range, so that a caller can
+    name the option its own way (the command line says --max-length)."""
+
+    def __init__(self, field: str, low: int, high: int, got: object) -> None:
+        self.field, self.low, self.high, self.got = field, low, high, got
+        super().__init__(f"{field} must be an integer from {low} to {high}, got {got!r}")

@@ -7,8 +7,10 @@ lists it, so a caller can say so (a document's coverage report, the app's warnin
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+
+from fanyi.limits import REPORT_ENTRIES_PER_REASON
 
 from .degenerate import REASONS
 
@@ -56,3 +58,23 @@ class Translation:
             else:
                 failures.append(event)
         return cls("".join(pieces), tuple(failures))
+
+
+def describe_failures(failures: Sequence[Failure]) -> str:
+    """One line, however many: how many sentences are left as they were, and why, naming the first few
+    of each reason (as a document's report does): the command line's warning, the local API's log."""
+
+    def quoted(text: str) -> str:
+        return f"“{text}”" if len(text) <= 60 else f"“{text[:59]}…”"
+
+    by_reason: dict[str, list[str]] = {}
+    for failure in failures:
+        by_reason.setdefault(failure.reason, []).append(failure.source)
+    parts = []
+    for reason, sources in by_reason.items():
+        named = list(dict.fromkeys(sources))[:REPORT_ENTRIES_PER_REASON]  # a sentence said again is not named again
+        parts += [f"{quoted(source)} ({reason})" for source in named]
+        if len(sources) > len(named):
+            parts.append(f"{len(sources) - len(named)} more ({reason})")
+    left = "1 sentence is" if len(failures) == 1 else f"{len(failures)} sentences are"
+    return f"{left} left untranslated: " + "; ".join(parts)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from fanyi import limits
 from fanyi.cancel import Cancelled, CancelToken
+from fanyi.engine.results import Translation
 
 
 @dataclass(eq=False)
@@ -26,7 +27,7 @@ class Order:
 
     texts: list[str]
     cancel: CancelToken  # the request's own: its client hung up, or the server stops
-    results: list[str] | None = None
+    results: list[Translation] | None = None
     error: BaseException | None = None
     done: threading.Event = field(default_factory=threading.Event)
 
@@ -38,7 +39,7 @@ class Order:
         """What the request waits for its turn with: fires when it is cancelled or when a batch did its work."""
         return _Either(self)
 
-    def finish(self, results: list[str] | None = None, error: BaseException | None = None) -> None:
+    def finish(self, results: list[Translation] | None = None, error: BaseException | None = None) -> None:
         self.results, self.error = results, error
         self.done.set()
 

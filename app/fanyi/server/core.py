@@ -25,11 +25,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from fanyi import documents, limits, routing
 from fanyi.cancel import Cancelled, CancelToken
+from fanyi.documents.characters import scrub
 from fanyi.documents.html import HtmlText
 from fanyi.documents.policy import keep_reason
 from fanyi.engine.gate import TimedOut
 from fanyi.engine.options import DecodeOptions
 from fanyi.engine.pack import PackError
+from fanyi.engine.results import Failure, Translation, describe_failures
+from fanyi.rewriter import Rewriter
 from fanyi.routing import NoRoute, Pair, Route
 
 from . import languages
@@ -41,9 +44,9 @@ from .line import Line
 from .models import Models, holds
 
 if TYPE_CHECKING:
-    from fanyi.documents.base import DocumentHandler, Unit
+    from fanyi.documents.base import TextTranslator, Unit
     from fanyi.engine.language_choice import LanguageChoice
-    from fanyi.engine.results import StreamEvent, Translation
+    from fanyi.engine.results import StreamEvent
     from fanyi.engine.translator import Translator
     from fanyi.packs.library import PackInfo
 
@@ -71,6 +74,8 @@ class Outcome:
     sources: list[str]  # of each text, given or detected
     confidences: list[float]
     alternatives: list[list[str]]  # per text: other translations, none equal to it (empty unless asked)
+    # per text: the sentences a pack left as they were (it degenerated on them); each protocol says so
+    untranslated: list[tuple[Failure, ...]]
 
 
 class Core:
@@ -131,7 +136,8 @@ class Core:
         with self.answering():
             self.check(job)
             routes = [self.route(job.source, job.target, text, html=job.html) for text in job.texts]
-            results = list(job.texts)  # a text already in the target language comes back as it is
+            # a text already in the target language comes back as it is, or (Chinese) written anew by OpenCC
+            results = [Translation(_rewritten(route, text)) for route, text in zip(routes, job.texts)]
             alternatives: list[list[str]] = [[] for _ in job.texts]
             groups: dict[tuple[Path, str | None, str | None, str | None], list[int]] = {}
             for i, route in enumerate(routes):
@@ -141,8 +147,8 @@ class Core:
                 route = routes[indices[0]]
                 texts = [job.texts[i] for i in indices]
                 if not (job.html or job.alternatives):
-                    for i, text in zip(indices, self._together(route, texts, cancel, job.glossary)):
-                        results[i] = text
+                    for i, result in zip(indices, self._together(route, texts, cancel, job.glossary)):
+                        results[i] = result
                     continue
                 with self._holding(route, cancel, glossary=job.glossary) as (translator, options, share):
                     between = _between_batches(share)
@@ -151,16 +157,24 @@ class Core:
                         target = routing.language_of(route.direction.to_language).code
                         done = _translate_html(translator, texts, options, cancel, target, between, xml=job.xml)
                     else:
-                        done = translator.translate_batch(texts, options, between, cancel=cancel)
-                    for i, text in zip(indices, done):
-                        results[i] = text
+                        done = translator.translate_results(texts, options, between, cancel=cancel)
+                    for i, result in zip(indices, done):
+                        results[i] = result
                         if job.alternatives and not job.html:
                             others = translator.alternatives(job.texts[i], job.alternatives, options, cancel)
-                            alternatives[i] = [other for other in others if other != text][: job.alternatives]
+                            alternatives[i] = [other for other in others if other != result.text][: job.alternatives]
                             if i != indices[-1]:
                                 share()
         self._count(job)
-        return Outcome(results, [r.source for r in routes], [r.confidence for r in routes], alternatives)
+        if failures := [f for result in results for f in result.failures]:
+            log.warning("local API: %s", describe_failures(failures))
+        return Outcome(
+            [r.text for r in results],
+            [r.source for r in routes],
+            [r.confidence for r in routes],
+            alternatives,
+            [r.failures for r in results],
+        )
 
     def _together(
         self,
@@ -168,7 +182,7 @@ class Core:
         texts: list[str],
         cancel: CancelToken,
         glossary: tuple[tuple[str, str], ...] | None = None,
-    ) -> list[str]:
+    ) -> list[Translation]:
         """``texts`` translated in one batch with those of every request waiting for the same model and options
         when the turn comes (batching.py); the request whose turn it is translates the batch."""
         order = Order(texts, cancel)
@@ -181,7 +195,7 @@ class Core:
                     batch = self._orders.take(key, order)
                     token = all_cancelled(batch)
                     try:
-                        done = translator.translate_batch(
+                        done = translator.translate_results(
                             [t for o in batch for t in o.texts],
                             options,
                             _between_batches(lambda: share(token)),
@@ -213,7 +227,7 @@ class Core:
                 raise ApiError(400, "the stream translates one plain text at a time")
             route = self.route(job.source, job.target, job.texts[0])
             if route.direction is None:
-                yield route, iter(job.texts)
+                yield route, iter([_rewritten(route, job.texts[0])])
                 return
             with self._holding(route, cancel, glossary=job.glossary) as (translator, options, share):
                 yield route, _sharing(translator.translate_stream(job.texts[0], options, cancel), share)
@@ -243,23 +257,43 @@ class Core:
         with self.answering():
             auto = AUTO in (source.strip().lower(), target.strip().lower())
             opened = documents.format_for(document.source).open(document.source, cancel) if auto else None
-            sample = _sample(opened, cancel) if opened is not None else ""
+            sample = documents.sample(opened, cancel) if opened is not None else ""
             route = self.route(source, target, sample)
             if route.direction is None:
-                raise ApiError(400, f"the document is in {languages.name(route.source)} already")
+                if route.rewrite is None:
+                    raise ApiError(400, f"the document is in {languages.name(route.source)} already")
+                # Chinese asked for in Chinese: written anew by OpenCC, no model and no turn to wait for
+                self._run_document(document, Rewriter(route.rewrite), None, cancel, lambda done, total: None)
+                return
             with self._holding(route, cancel) as (translator, options, share):
-                document.status, document.started = TRANSLATING, time.monotonic()
-                between = _between_batches(share)
+                self._run_document(document, translator, options, cancel, _between_batches(share))
 
-                def progress(done: int, total: int) -> None:
-                    document.progress = (done, total)
-                    between(done, total)
+    def _run_document(
+        self,
+        document: Document,
+        translator: TextTranslator,
+        options: DecodeOptions | None,
+        cancel: CancelToken,
+        between: Callable[[int, int], None],
+    ) -> None:
+        document.status, document.started = TRANSLATING, time.monotonic()
 
-                counting = _Counting(translator)
-                result = documents.translate_document(
-                    document.source, counting, dst=document.folder, options=options, cancel=cancel, progress=progress
-                )
-        document.succeed(result.output, counting.characters)
+        def progress(done: int, total: int) -> None:
+            document.progress = (done, total)
+            between(done, total)
+
+        counting = _Counting(translator)
+        result = documents.translate_document(
+            document.source, counting, dst=document.folder, options=options, cancel=cancel, progress=progress
+        )
+        if untranslated := result.report.failed_count:
+            log.warning(
+                "local API: %s: %d parts left as they were: %s",
+                document.name,
+                untranslated,
+                result.report.failed[0].reason,
+            )
+        document.succeed(result.output, counting.characters, untranslated)
         with self._lock:
             self.characters += counting.characters
 
@@ -350,7 +384,7 @@ class _Counting:
     """A translator for the documents' code that counts what it translates; everything else is the
     translator's own."""
 
-    def __init__(self, translator: Translator) -> None:
+    def __init__(self, translator: TextTranslator) -> None:
         self._translator = translator
         self.characters = 0
 
@@ -383,16 +417,9 @@ class _Counting:
         return getattr(self._translator, name)
 
 
-def _sample(document: DocumentHandler, cancel: CancelToken) -> str:
-    """The first of a document's text, enough to tell its language."""
-    sample = ""
-    for unit in document.units():
-        cancel.raise_if_cancelled()
-        if not unit.keep and unit.text.strip():
-            sample += unit.text + "\n"
-            if len(sample) >= limits.DETECT_SAMPLE_CHARS:
-                break
-    return sample
+def _rewritten(route: PackRoute, text: str) -> str:
+    """A text no pack translates (``route`` has no direction): as it is, or Chinese written anew by OpenCC."""
+    return text if route.rewrite is None else Rewriter(route.rewrite).translate(text)
 
 
 def _between_batches(share: Callable[[], None]) -> Callable[[int, int], None]:
@@ -422,9 +449,9 @@ def _translate_html(
     progress: Callable[[int, int], None],
     *,
     xml: bool,
-) -> list[str]:
+) -> list[Translation]:
     """The text of each HTML (or XML) fragment translated in place by the documents' HTML code; markup kept
-    as it is."""
+    as it is. Each result lists the sentences of its fragment a pack left as they were."""
     markups = [HtmlText(text, xhtml=xml) for text in texts]
     units = [list(markup.units()) for markup in markups]
 
@@ -432,9 +459,11 @@ def _translate_html(
         return bool(unit.keep or keep_reason(unit.text, target_lang))
 
     wanted = [unit.text for group in units for unit in group if not kept(unit)]
-    done = iter(translator.translate_batch(wanted, options, progress, cancel=cancel))
+    done = iter(translator.translate_results(wanted, options, progress, cancel=cancel))
     results = []
     for markup, group in zip(markups, units):
         translations = [None if kept(unit) else next(done) for unit in group]
-        results.append(markup.rewrite(iter(translations), bilingual=False, target_lang=target_lang))
+        written = iter(None if t is None else scrub(t.text)[0] for t in translations)
+        failures = tuple(f for t in translations if t is not None for f in t.failures)
+        results.append(Translation(markup.rewrite(written, bilingual=False, target_lang=target_lang), failures))
     return results

@@ -8,7 +8,9 @@ list (JSON or repeated form fields), ``target_lang`` (ZH, ZH-HANS, ZH-HANT, EN-U
 ``source_lang``, ``tag_handling`` (html, or xml: the text of each element translated, markup kept;
 its options such as ignore_tags are ignored), the key as ``Authorization: DeepL-Auth-Key …``. Options
 this engine has no use for (formality, glossaries, split_sentences …) are accepted and ignored.
-Errors are ``{"message": "..."}`` with the status DeepL uses.
+Errors are ``{"message": "..."}`` with the status DeepL uses. Sentences a pack left as they were are
+Fanyi's own ``untranslated`` field of a translation, ``[{"source", "reason"}]``, and the
+``X-Fanyi-Untranslated`` header (their count); a document's status has ``untranslated_parts``.
 """
 
 from __future__ import annotations
@@ -27,7 +29,15 @@ from . import files, languages
 from .core import ApiRequest, Core
 from .errors import ApiError
 from .files import Document
-from .web import document_request, guarded, presented_key, read_fields, translate_in_line
+from .web import (
+    document_request,
+    guarded,
+    presented_key,
+    read_fields,
+    translate_in_line,
+    untranslated,
+    untranslated_header,
+)
 
 # There is no quota here; clients show usage against a limit, so the limit is a number that reads as plenty.
 CHARACTER_LIMIT = 10**12
@@ -89,14 +99,15 @@ async def _translate(core: Core, request: Request) -> Response:
         glossary=fields.glossary(),
     )
     outcome = await translate_in_line(core, request, job)
-    return JSONResponse(
-        {
-            "translations": [
-                {"detected_source_language": code(language), "text": text, "billed_characters": len(source)}
-                for text, language, source in zip(outcome.texts, outcome.sources, texts)
-            ]
-        }
-    )
+    translations = []
+    for text, language, source, failures in zip(outcome.texts, outcome.sources, texts, outcome.untranslated):
+        entry: dict[str, Any] = {"detected_source_language": code(language), "text": text}
+        entry["billed_characters"] = len(source)
+        if failures:  # Fanyi's own: the sentences of this text left as they were
+            entry["untranslated"] = untranslated(failures)
+        translations.append(entry)
+    count = sum(map(len, outcome.untranslated))
+    return JSONResponse({"translations": translations}, headers=untranslated_header(count))
 
 
 async def _languages(core: Core, request: Request) -> Response:
@@ -174,11 +185,13 @@ async def _status(core: Core, request: Request) -> Response:
     body: dict[str, Any] = {"document_id": document.id, "status": document.status}
     if document.status == files.DONE:
         body["billed_characters"] = document.characters
+        if document.untranslated:  # Fanyi's own: parts of the document left as they were
+            body["untranslated_parts"] = document.untranslated
     elif document.status == files.ERROR:
         body["error_message"] = document.error
     elif (seconds := document.seconds_remaining()) is not None:
         body["seconds_remaining"] = seconds
-    return JSONResponse(body)
+    return JSONResponse(body, headers=untranslated_header(document.untranslated))
 
 
 async def _result(core: Core, request: Request) -> Response:

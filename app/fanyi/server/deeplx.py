@@ -1,13 +1,15 @@
 """DeepLX: ``POST /translate`` with ``{"text", "source_lang", "target_lang"}``.
 
-Answers ``{"code": 200, "data": ..., "alternatives": [], ...}``; the key as ``Authorization: Bearer …``
-or ``?token=``. Errors are ``{"code": status, "message": "..."}`` with the same HTTP status.
+Answers ``{"code": 200, "data": ..., "alternatives": [], ...}`` (with Fanyi's own ``untranslated`` and
+``X-Fanyi-Untranslated`` header, as deepl.py says, for sentences left as they were); the key as
+``Authorization: Bearer …`` or ``?token=``. Errors are ``{"code": status, "message": "..."}`` with the same HTTP status.
 The path is LibreTranslate's too; app.py sends a body with ``text`` (and no ``q``) here.
 """
 
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -15,7 +17,7 @@ from starlette.responses import JSONResponse, Response
 from . import deepl, languages
 from .core import ApiRequest, Core
 from .errors import ApiError
-from .web import Fields, presented_key, translate_in_line
+from .web import Fields, presented_key, translate_in_line, untranslated, untranslated_header
 
 _ids = itertools.count(1)
 
@@ -36,14 +38,15 @@ async def translate(core: Core, request: Request, fields: Fields) -> Response:
         raise ApiError(400, "text and target_lang are required")
     job = ApiRequest([text], fields.text("source_lang") or languages.AUTO, target)
     outcome = await translate_in_line(core, request, job)
-    return JSONResponse(
-        {
-            "code": 200,
-            "id": next(_ids),
-            "data": outcome.texts[0],
-            "alternatives": [],  # the model gives one translation
-            "source_lang": deepl.code(outcome.sources[0]),
-            "target_lang": target.upper(),
-            "method": "Fanyi",
-        }
-    )
+    body: dict[str, Any] = {
+        "code": 200,
+        "id": next(_ids),
+        "data": outcome.texts[0],
+        "alternatives": [],  # the model gives one translation
+        "source_lang": deepl.code(outcome.sources[0]),
+        "target_lang": target.upper(),
+        "method": "Fanyi",
+    }
+    if failures := outcome.untranslated[0]:  # Fanyi's own: the sentences left as they were
+        body["untranslated"] = untranslated(failures)
+    return JSONResponse(body, headers=untranslated_header(len(failures)))

@@ -40,6 +40,7 @@ class Document:
     output: Path | None = None
     error: str = ""
     characters: int = 0  # translated: DeepL's billed_characters
+    untranslated: int = 0  # parts left as they were: the pack could not translate them
     progress: tuple[int, int] = (0, 0)  # units done, of
     started: float = 0.0  # time.monotonic() when the translation started
     finished_at: float | None = None
@@ -58,8 +59,8 @@ class Document:
             return None
         return round((time.monotonic() - self.started) * (total - done) / done)
 
-    def succeed(self, output: Path, characters: int) -> None:
-        self.output, self.characters, self.status = output, characters, DONE
+    def succeed(self, output: Path, characters: int, untranslated: int = 0) -> None:
+        self.output, self.characters, self.untranslated, self.status = output, characters, untranslated, DONE
         self._finish()
 
     def fail(self, message: str) -> None:

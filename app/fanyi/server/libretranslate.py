@@ -6,6 +6,9 @@ answers ``{"translatedFileUrl"}`` once translated) and ``GET /download_file/<nam
 ``format`` ``text`` or ``html``, ``alternatives`` a number of other translations wanted (the beam's
 next best; none for HTML), the key in ``api_key``; JSON or form bodies. Errors are
 ``{"error": "..."}`` with the status. ``/translate`` is shared with DeepLX; app.py tells them apart.
+Sentences a pack left as they were (it degenerated on them) are Fanyi's own ``untranslated`` field,
+``[{"source", "reason"}]`` (a list of them per text for a list ``q``), and the ``X-Fanyi-Untranslated``
+header (their count); a file's, ``untranslatedParts``.
 """
 
 from __future__ import annotations
@@ -23,7 +26,17 @@ from fanyi import documents, langid, limits
 from . import languages
 from .core import ApiRequest, Core
 from .errors import ApiError
-from .web import Fields, document_request, guarded, in_line, presented_key, read_fields, translate_in_line
+from .web import (
+    Fields,
+    document_request,
+    guarded,
+    in_line,
+    presented_key,
+    read_fields,
+    translate_in_line,
+    untranslated,
+    untranslated_header,
+)
 
 
 def error(status: int, message: str) -> Response:
@@ -54,7 +67,11 @@ async def translate(core: Core, request: Request, fields: Fields) -> Response:
         body["detectedLanguage"] = detected[0] if single else detected
     if wanted:  # the beam's next best; none for HTML (as in LibreTranslate)
         body["alternatives"] = outcome.alternatives[0] if single else outcome.alternatives
-    return JSONResponse(body)
+    count = sum(map(len, outcome.untranslated))
+    if count:  # Fanyi's own: the sentences left as they were, as the texts are (one list, or one per text)
+        lists = [untranslated(failures) for failures in outcome.untranslated]
+        body["untranslated"] = lists[0] if single else lists
+    return JSONResponse(body, headers=untranslated_header(count))
 
 
 def routes(core: Core) -> list[Route]:
@@ -94,7 +111,10 @@ async def _translate_file(core: Core, request: Request) -> Response:
         core.files.remove(document)
         raise
     name = urllib.parse.quote(f"{document.id}.{document.download_name}")
-    return JSONResponse({"translatedFileUrl": f"{request.base_url}download_file/{name}"})
+    body: dict[str, Any] = {"translatedFileUrl": f"{request.base_url}download_file/{name}"}
+    if document.untranslated:  # Fanyi's own: parts of the document left as they were
+        body["untranslatedParts"] = document.untranslated
+    return JSONResponse(body, headers=untranslated_header(document.untranslated))
 
 
 async def _download_file(core: Core, request: Request) -> Response:

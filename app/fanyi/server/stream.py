@@ -8,7 +8,8 @@ server-sent events, each piece of the translation as soon as the decoder has dec
     event: rewind  data: {"chars": 3}             (drop the last 3 characters: a sentence the model
                                                    looped on is being translated again)
     event: untranslated  data: {"source": "…", "reason": "…"}   (a sentence left as it was)
-    event: done    data: {"translatedText": "…"}  (the whole translation, rewinds applied)
+    event: done    data: {"translatedText": "…"}  (the whole translation, rewinds applied; with
+                   "untranslated": [{"source", "reason"}, …] when sentences were left as they were)
     event: error   data: {"error": "…"}             (instead of done, when it fails midway)
 
 A request that fails before it starts is answered like LibreTranslate: ``{"error"}`` with a status.
@@ -18,6 +19,7 @@ A client that closes the connection cancels the translation at its next decoder 
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -26,13 +28,15 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 from fanyi.cancel import Cancelled, CancelToken
-from fanyi.engine.results import Failure, Rewind, Translation
+from fanyi.engine.results import Failure, Rewind, Translation, describe_failures
 from fanyi.oneline import error_line
 
 from . import languages, libretranslate
 from .core import ApiRequest, Core
 from .errors import ApiError
-from .web import ThreadStream, guarded, presented_key, read_fields
+from .web import ThreadStream, guarded, presented_key, read_fields, untranslated
+
+log = logging.getLogger(__name__)
 
 
 def event(data: dict[str, Any], name: str | None = None) -> str:
@@ -88,7 +92,12 @@ async def _events(stream: ThreadStream, source: str, target: str) -> AsyncIterat
                 yield event({"source": piece.source, "reason": piece.reason}, "untranslated")
             else:
                 yield event({"text": piece})
-        yield event({"translatedText": Translation.collect(pieces).text}, "done")
+        done = Translation.collect(pieces)
+        answer: dict[str, Any] = {"translatedText": done.text}
+        if done.failures:  # as the untranslated events said, all together
+            answer["untranslated"] = untranslated(done.failures)
+            log.warning("local API: %s", describe_failures(done.failures))
+        yield event(answer, "done")
     except Cancelled:
         return
     except Exception as exc:  # noqa: BLE001 - the status is sent already; the failure goes as an event

@@ -10,7 +10,7 @@ import json
 import logging
 import re
 import urllib.parse
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -22,6 +22,7 @@ from starlette.types import Message
 
 from fanyi import documents, limits
 from fanyi.cancel import Cancelled, CancelToken
+from fanyi.engine.results import Failure
 from fanyi.glossary import ANY, GlossaryError, parse_csv
 from fanyi.limits import MiB
 from fanyi.oneline import error_line
@@ -95,7 +96,7 @@ class Fields:
             return None
         if isinstance(value, str):
             try:
-                return parse_csv(value.encode("utf-8", "surrogatepass"), name, pair=(ANY, ANY)).for_pair(ANY, ANY)
+                return parse_csv(value.encode("utf-8", "surrogatepass"), name).for_pair(ANY, ANY)
             except GlossaryError as exc:
                 raise ApiError(400, str(exc)) from None
         pairs = list(value.items()) if isinstance(value, dict) else value
@@ -308,6 +309,20 @@ async def in_line(core: Core, request: Request, work: Callable[[CancelToken], T]
 
 async def translate_in_line(core: Core, request: Request, job: ApiRequest) -> Outcome:
     return await in_line(core, request, lambda token: core.translate(job, token))
+
+
+# Fanyi's own response header: how many sentences (texts) or parts (documents) a pack left as they were,
+# when any; the body says which in each protocol's shape
+UNTRANSLATED_HEADER = "X-Fanyi-Untranslated"
+
+
+def untranslated_header(count: int) -> dict[str, str]:
+    return {UNTRANSLATED_HEADER: str(count)} if count else {}
+
+
+def untranslated(failures: Sequence[Failure]) -> list[dict[str, str]]:
+    """Sentences a pack left as they were, as the protocols' ``untranslated`` field lists them."""
+    return [{"source": f.source, "reason": f.reason} for f in failures]
 
 
 async def _cancel_on_disconnect(request: Request, token: CancelToken) -> None:

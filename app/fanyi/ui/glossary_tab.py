@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from fanyi.glossary import Glossary, GlossaryError, Term, read_csv, write_csv
+from fanyi.ui.glossary_messages import message
 from fanyi.ui.i18n import Retranslating
 from fanyi.ui.layout import STRETCH, hbox, vbox
 
@@ -68,8 +69,8 @@ class GlossaryTab(Retranslating, QWidget):
         self.note.setText(
             self.tr(
                 "How a term is to be translated, per language pair (codes such as en, zh, "
-                "zh-Hant, ja). An LLM pack is told the terms a paragraph holds; other packs "
-                "keep them through placeholders, which a model may drop."
+                "zh-Hant, ja; * for any language). An LLM pack is told the terms a paragraph holds; "
+                "other packs keep them through placeholders, which a model may drop."
             )
         )
 
@@ -113,7 +114,7 @@ class GlossaryTab(Retranslating, QWidget):
             try:
                 glossary = glossary.with_term(Term(*cells))
             except GlossaryError as exc:
-                raise GlossaryError(self.tr("Row {0}: {1}").format(row + 1, exc)) from None
+                raise exc.at(row + 1) from None
         return glossary
 
     def say(self, problem: str) -> None:
@@ -122,16 +123,17 @@ class GlossaryTab(Retranslating, QWidget):
 
     # --- files ----------------------------------------------------------------------------------------
     def import_file(self, path: Path) -> None:
+        """Merge a CSV file in: four columns, or two (term, translation) for any language pair (``*``)."""
         try:
             self.show_glossary(self.result().merged(read_csv(path)))
         except GlossaryError as exc:
-            self.say(str(exc))
+            self.say(message(exc))
 
     def export_file(self, path: Path) -> None:
         try:
             write_csv(self.result(), path)
         except GlossaryError as exc:
-            self.say(str(exc))
+            self.say(message(exc))
         except OSError as exc:
             self.say(self.tr("{0} cannot be written: {1}").format(path, exc.strerror or exc))
 

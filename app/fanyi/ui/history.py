@@ -3,7 +3,9 @@
 Every translation is its own entry, but translate-as-you-type must not leave a row for every pause:
 a window remembers the ``Draft`` it saved last and the next translation updates that row while it is
 the same text being edited (``continues``), and adds a row for a new text (one pasted over the old,
-typed after select-all, or reopened from elsewhere). Starred entries (favourites) are never
+typed after select-all, or reopened from elsewhere). The same text with the same translation by the
+same pack is one entry, whatever asked for it (the window, the popup, the hotkey, a variant clicked
+back): saved again, it moves to the top, starred if either copy was. Starred entries (favourites) are never
 dropped to keep the file small, nor deleted by Clear.
 
 A damaged database (not SQLite, pages that fail SQLite's check, a foreign table) is moved aside,
@@ -164,17 +166,31 @@ class History:
         return Draft(self.save(source, target, pack, entry_id), source, pack)
 
     def save(self, source: str, target: str, pack: str, entry_id: int | None = None) -> int:
-        """Insert a row, or update ``entry_id`` when it still exists; returns the row id."""
+        """Update ``entry_id`` when it still exists, else the row that holds the same text and translation by
+        the same pack, else insert one; other rows holding the same go (their star kept). Returns the row id."""
 
         def work(db: sqlite3.Connection) -> int:
             with db:
-                if entry_id is not None:
+                same = db.execute(
+                    "SELECT id, starred FROM history WHERE source=? AND target=? AND pack=? ORDER BY id DESC",
+                    (source, target, pack),
+                ).fetchall()
+                starred = int(any(star for _id, star in same))
+                kept = next((row_id for row_id, _star in same if row_id == entry_id), None)
+                if kept is None and entry_id is not None:
                     cur = db.execute(
-                        "UPDATE history SET source=?, target=?, pack=?, created=? WHERE id=?",
-                        (source, target, pack, time.time(), entry_id),
+                        "UPDATE history SET source=?, target=?, pack=?, created=?, starred=max(starred, ?) WHERE id=?",
+                        (source, target, pack, time.time(), starred, entry_id),
                     )
-                    if cur.rowcount:
-                        return entry_id
+                    kept = entry_id if cur.rowcount else None
+                if kept is None and same:
+                    kept = same[0][0]
+                if kept is not None:
+                    db.execute(
+                        "UPDATE history SET created=?, starred=max(starred, ?) WHERE id=?", (time.time(), starred, kept)
+                    )
+                    db.executemany("DELETE FROM history WHERE id=?", [(i,) for i, _star in same if i != kept])
+                    return kept
                 cur = db.execute(
                     "INSERT INTO history (created, pack, source, target) VALUES (?, ?, ?, ?)",
                     (time.time(), pack, source, target),

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-from PySide6.QtCore import QDir, Qt, QTimer, Signal
+from PySide6.QtCore import QDir, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QResizeEvent, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -56,6 +56,9 @@ class HistoryDialog(Retranslating, QDialog):
         # two lines an entry, each cut with "…" at the list's width (see _label): wrapped, a line ran onto a
         # third with a word or two ("Se…") left on it
         self.list.setWordWrap(False)
+        # and never cut again by the view: an entry whose line of Chinese (a taller fallback font) did not fit
+        # the height lost its second line, the first ending in a stray "…"
+        self.list.setTextElideMode(Qt.TextElideMode.ElideNone)
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.setAlternatingRowColors(True)  # two lines an entry: tell the entries apart
         self.list.setSpacing(2)
@@ -99,7 +102,8 @@ class HistoryDialog(Retranslating, QDialog):
         self.list.clear()  # first: clearing the selection asks _update_buttons about the old entries
         self._entries = self._guarded(self.entries) or []
         for entry in self._entries:
-            item = QListWidgetItem(self._label(entry))
+            item = QListWidgetItem()
+            self._set_label(item, entry)
             item.setData(Qt.ItemDataRole.UserRole, entry.id)
             item.setToolTip(entry.target)
             self.list.addItem(item)
@@ -114,11 +118,18 @@ class HistoryDialog(Retranslating, QDialog):
         lines = (f"{star}{when}  {one_line(entry.source, PREVIEW)}", f"→ {one_line(entry.target, PREVIEW)}")
         return "\n".join(metrics.elidedText(line, Qt.TextElideMode.ElideRight, width) for line in lines)
 
+    def _set_label(self, item: QListWidgetItem, entry: Entry) -> None:
+        """The entry's two lines, and room for both in the fonts they are drawn in (Chinese ones are taller)."""
+        text = self._label(entry)
+        item.setText(text)
+        needed = self.list.fontMetrics().boundingRect(QRect(0, 0, 1 << 20, 1 << 20), 0, text)
+        item.setSizeHint(QSize(needed.width(), needed.height() + 2 * self.list.spacing() + 4))
+
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self.list.doItemsLayout()  # the viewport's new width, before the lines are cut to it
         for row, entry in enumerate(self._entries):
-            self.list.item(row).setText(self._label(entry))
+            self._set_label(self.list.item(row), entry)
 
     def selected(self) -> list[Entry]:
         rows = sorted(index.row() for index in self.list.selectionModel().selectedRows())

@@ -58,6 +58,7 @@ class _Spec:
     threads: int | None
     options: DecodeOptions | None
     token: CancelToken
+    instead: Callable[[str], TextTranslator | None] | None = None  # see fanyi.documents.job.translate_document
 
 
 class _Runner(QObject):
@@ -96,6 +97,7 @@ class _Runner(QObject):
                 options=spec.options,
                 progress=lambda done, total: self.progress.emit(spec.job_id, done, total),
                 cancel=spec.token,
+                instead=spec.instead,
             )
         except Cancelled:
             self.cancelled.emit(spec.job_id)
@@ -133,12 +135,18 @@ class DocumentJobs(QObject):
         self._thread.start()
 
     def enqueue(
-        self, source: Path, pack_dir: Path, threads: int | None, options: DecodeOptions | None, bilingual: bool = False
+        self,
+        source: Path,
+        pack_dir: Path,
+        threads: int | None,
+        options: DecodeOptions | None,
+        bilingual: bool = False,
+        instead: Callable[[str], TextTranslator | None] | None = None,
     ) -> Job:
         job = Job(next(self._ids), Path(source), bilingual)
         self.jobs[job.id] = job
         self.added.emit(job)
-        self._submit.emit(_Spec(job.id, job.source, bilingual, Path(pack_dir), threads, options, job.token))
+        self._submit.emit(_Spec(job.id, job.source, bilingual, Path(pack_dir), threads, options, job.token, instead))
         return job
 
     def cancel(self, job_id: int) -> None:

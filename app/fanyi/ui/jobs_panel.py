@@ -9,12 +9,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QUrl
-from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QMessageBox, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
 from fanyi.ui.i18n import Retranslating
 from fanyi.ui.jobs import CANCELLED, DONE, FAILED, QUEUED, RUNNING, DocumentJobs, Job
+from fanyi.ui.open_path import open_path
 
 if TYPE_CHECKING:
     from fanyi.ui.report_dialog import ReportDialog
@@ -34,6 +33,7 @@ class JobRow(Retranslating, QWidget):
         self.cancel_button = QPushButton(clicked=lambda: jobs.cancel(job.id))
         self.open_button = QPushButton(clicked=lambda: self._open(self.job.output))
         self.folder_button = QPushButton(clicked=lambda: self._open(self.job.output and self.job.output.parent))
+        self.cannot_open: QMessageBox | None = None  # the desktop could not open the output: where it is
         self.report_button = QPushButton(clicked=self.show_report)
         self.report_dialog: ReportDialog | None = None
         self.dismiss_button = QPushButton("×", clicked=lambda: jobs.remove(job.id))
@@ -54,9 +54,9 @@ class JobRow(Retranslating, QWidget):
             layout.addWidget(button)
         self.retranslate()
 
-    @staticmethod
-    def _open(path: Path | None) -> None:
-        QDesktopServices.openUrl(QUrl.fromLocalFile(str(path)))
+    def _open(self, path: Path | None) -> None:
+        if path is not None:
+            self.cannot_open = open_path(path, self)
 
     def show_report(self) -> None:
         from fanyi.ui.report_dialog import ReportDialog  # noqa: PLC0415 - loaded when first opened

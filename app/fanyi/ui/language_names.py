@@ -260,3 +260,8 @@ def language_label(code: str, neighbours: Iterable[str] = ()) -> str:
         shown = _translate(SCRIPTS[script]) if script in SCRIPTS else script
         return QCoreApplication.translate("languages", "%1 (%2)").replace("%1", name).replace("%2", shown)
     return name
+
+
+def pair_label(source: str, target: str) -> str:
+    """A direction as the window and the popup name it: "English → Chinese"."""
+    return f"{language_label(source)} → {language_label(target)}"

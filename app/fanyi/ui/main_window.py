@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QDir, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QDir, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -20,15 +20,19 @@ from PySide6.QtWidgets import (
     QLayout,
     QMainWindow,
     QMenu,
+    QMessageBox,
     QSizePolicy,
     QSplitter,
     QStackedWidget,
+    QStyle,
+    QStyleOptionComboBox,
     QToolButton,
 )
 
 from fanyi import routing
 from fanyi.documents.registry import SUPPORTED_SUFFIXES
 from fanyi.packs.library import PackInfo
+from fanyi.rewriter import NAME as REWRITER
 from fanyi.routing import Choice
 from fanyi.ui.controllers.direction import DirectionController
 from fanyi.ui.controllers.documents import DocumentController
@@ -38,9 +42,9 @@ from fanyi.ui.controllers.settings import LiveSettings
 from fanyi.ui.history import Draft, Entry
 from fanyi.ui.i18n import Retranslating, direction, quantization_name, variant_names
 from fanyi.ui.jobs_panel import JobsPanel
-from fanyi.ui.language_names import language_label
+from fanyi.ui.language_names import language_label, pair_label
 from fanyi.ui.language_picker import LanguagePicker, widen_list
-from fanyi.ui.layout import container, hbox, vbox
+from fanyi.ui.layout import STRETCH, container, hbox, vbox
 from fanyi.ui.memory_check import confirm_load
 from fanyi.ui.no_model_page import NoModelPage
 from fanyi.ui.pack_ops import PackOperations
@@ -52,6 +56,12 @@ from fanyi.ui.worker import ModelInfo
 DEBOUNCE_MS = 350  # a pause this long counts as "done typing"
 NOTICE_MS = 20_000  # how long a one-time notice (a damaged history file was replaced) stays in the status bar
 PAGE_TRANSLATE, PAGE_NO_MODEL = range(2)
+
+
+def _mismatched(choice: Choice) -> bool:
+    """The text is not in the language its direction translates from."""
+    detected = choice.detected
+    return detected is not None and routing.language_of(detected) != routing.language_of(choice.direction.from_language)
 
 
 class MainWindow(Retranslating, QMainWindow):
@@ -85,6 +95,7 @@ class MainWindow(Retranslating, QMainWindow):
         self._req_key: tuple | None = None  # (text, options) of the running request
         self._done_key: tuple | None = None  # (text, options) of what the target pane shows
         self._draft: Draft | None = None  # the history entry of the text being edited
+        self.download_offer: QMessageBox | None = None  # Documents… without a model: the download, offered
         self._choice: Choice | None = None
         self._documents_folder = QDir.homePath()
         self._status: Callable[[], str] = str  # makes the status bar's text, again when the UI language changes
@@ -99,6 +110,7 @@ class MainWindow(Retranslating, QMainWindow):
         # how Chinese is written belongs to the translation: above it, where there is room for five buttons
         self.target.header.addWidget(self.variant_box)
         self.target.header.addStretch()
+        self.source.header.addWidget(self.hint_bar)
         self.jobs_panel = JobsPanel(documents.jobs)
         self.no_model = NoModelPage(ops)
         self.pages = QStackedWidget()
@@ -139,6 +151,12 @@ class MainWindow(Retranslating, QMainWindow):
         self.detected_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.detected_label.setObjectName("detectedLanguage")
         self.detected_label.setStyleSheet("color: palette(placeholder-text);")
+        # a direction pinned by hand while the text is in another language: said above the text (the top bar
+        # has no room to spare beside a many-to-many pack's pickers), with one click to the direction that fits
+        self.hint = QLabel()
+        self.switch_button = QToolButton(clicked=self._take_suggestion)
+        self.hint_bar = container(hbox(self.hint, self.switch_button, STRETCH, margin=0))
+        self.hint_bar.hide()
         self.variant_group = QButtonGroup(self)
         self.variant_group.setExclusive(True)
         buttons = []
@@ -208,11 +226,14 @@ class MainWindow(Retranslating, QMainWindow):
         self.pack_box.clear()
         for pack in packs:
             languages = (
-                self.tr("%1 languages").replace("%1", str(len(pack.languages)))
+                self.tr("%1 languages").replace(
+                    "%1", str(routing.language_count(pack.source_languages, pack.languages))
+                )
                 if pack.languages
                 else direction(pack.source_lang, pack.target_lang)
             )
-            self.pack_box.addItem(f"{languages}  ·  {pack.name}", pack.name)
+            # the name first: beside a many-to-many pack's pickers the box is cut at its right
+            self.pack_box.addItem(f"{pack.name}  ·  {languages}", pack.name)
         widen_list(self.pack_box)
         self.pages.setCurrentIndex(PAGE_TRANSLATE if packs else PAGE_NO_MODEL)
         for widget in (self.pack_box, self.swap_button, self.auto_button, self.detected_label):
@@ -268,23 +289,43 @@ class MainWindow(Retranslating, QMainWindow):
         self.source.set_text(translation)
 
     def _update_direction(self) -> None:
-        """The Auto button, and what was detected in the text."""
+        """The Auto button, and what was detected in the text: with automatic direction beside it; with a
+        direction pinned by hand, above the text when it is in another language, with a switch to one that
+        fits."""
         auto = self.direction.auto
         self.auto_button.setChecked(auto)
-        choice = self._choice if auto else None
-        if choice is None or choice.detected is None:
-            self.detected_label.setText("")
-            self.detected_label.setToolTip("")
-            return
-        name = language_label(choice.detected)
-        if choice.supported:
-            self.detected_label.setText(self.tr("Detected: %1").replace("%1", name))
-            self.detected_label.setToolTip(self.tr("Choose a direction by hand to keep it; Auto goes back"))
-        else:
-            self.detected_label.setText(self.tr("Detected: %1 (no model)").replace("%1", name))
-            self.detected_label.setToolTip(
-                self.tr("No installed model translates from %1: download one in Models.").replace("%1", name)
+        choice = self._choice
+        suggested = choice.suggested if choice is not None and not auto else None
+        pinned_hint = choice is not None and not auto and (suggested is not None or _mismatched(choice))
+        for label, shown in ((self.detected_label, auto), (self.hint, pinned_hint)):
+            said = shown and choice is not None and choice.detected is not None
+            text, tip = self._detected_text(choice) if said and choice is not None else ("", "")
+            label.setText(text)
+            label.setToolTip(tip)
+        self.hint_bar.setVisible(pinned_hint)
+        self.switch_button.setVisible(suggested is not None)
+        if suggested is not None:
+            self.switch_button.setText(
+                self.tr("Switch to %1").replace("%1", pair_label(suggested.from_language, suggested.to_language))
             )
+
+    def _detected_text(self, choice: Choice) -> tuple[str, str]:
+        """What was detected, and its tooltip."""
+        name = language_label(str(choice.detected))
+        if choice.supported:
+            return (
+                self.tr("Detected: %1").replace("%1", name),
+                self.tr("Choose a direction by hand to keep it; Auto goes back"),
+            )
+        return (
+            self.tr("Detected: %1 (no model)").replace("%1", name),
+            self.tr("No installed model translates from %1: download one in Models.").replace("%1", name),
+        )
+
+    def _take_suggestion(self) -> None:
+        """Translate the text in the direction that fits its language; the direction stays pinned."""
+        if self._choice is not None and self._choice.suggested is not None:
+            self.direction.follow(self._choice.suggested)
 
     def _loaded_pack(self, model: ModelInfo | None) -> PackInfo | None:
         """The window's pack once its model is loaded (a model is given only then)."""
@@ -295,17 +336,27 @@ class MainWindow(Retranslating, QMainWindow):
         shown = pack is not None and routing.multilingual(pack)
         for picker in (self.source_picker, self.target_picker):
             picker.setVisible(shown)
-        # beside the two pickers the pack box gives up width (its label is cut, its list is whole) so
-        # the top bar still fits a 1000-pixel window
+        # beside the two pickers the pack box gives up width (its label is cut after the pack's name, its list
+        # is whole) so the top bar still fits a 1000-pixel window
         self.pack_box.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
             if shown
             else QComboBox.SizeAdjustPolicy.AdjustToContents
         )
+        self.pack_box.setMinimumWidth(self._name_width() if shown else 0)
         if pack is not None and shown:
             source, target = routing.saved_languages(pack, self.settings.pack_languages.value)
             self.source_picker.set_languages(list(pack.source_languages), source)
             self.target_picker.set_languages(list(pack.languages), target)
+
+    def _name_width(self) -> int:
+        """The pack box's width that shows the longest installed pack's name whole."""
+        box = self.pack_box
+        text = max((box.fontMetrics().horizontalAdvance(p.name) for p in self.packs.installed), default=0)
+        option = QStyleOptionComboBox()
+        box.initStyleOption(option)
+        contents = QSize(text, box.fontMetrics().height())
+        return box.style().sizeFromContents(QStyle.ContentsType.CT_ComboBox, option, contents, box).width()
 
     def _on_language_chosen(self) -> None:
         chosen = self.source_picker.code(), self.target_picker.code()  # before pinning redraws the pickers
@@ -349,10 +400,11 @@ class MainWindow(Retranslating, QMainWindow):
         self._update_direction()
         if self._choice is not None and self.direction.follow(self._choice.direction):
             return  # translated again once the other pack is loaded or the languages are set
-        if self.service.model is None:
+        rewrite = self.direction.rewrite(self._choice)  # Chinese into Chinese: OpenCC, no model
+        if self.service.model is None and rewrite is None:
             return  # _on_loaded translates once the model is ready
         options = self.direction.options()
-        key = (text, options)
+        key = (text, options, rewrite)
         if not force and key in (self._done_key, self._req_key if self._req_id else None):
             return
         self._done_key = None
@@ -361,7 +413,7 @@ class MainWindow(Retranslating, QMainWindow):
         self.target.view.begin()
         self.target.activity.setText(self.tr("Translating…"))
         self._set_status(str)
-        self._req_id = self.service.request(text, options)
+        self._req_id = self.service.request(text, options, rewrite=rewrite)
         self._req_key = key
 
     def _on_delta(self, req_id: int, delta: str) -> None:
@@ -386,7 +438,9 @@ class MainWindow(Retranslating, QMainWindow):
         self._set_status(lambda: self._describe(stats))
         if self.packs.current is not None:
             assert self._req_key is not None  # set with the request
-            self._draft = self.history.record(self._req_key[0], text, self._draft, pack=self.packs.current.name)
+            source, _options, rewrite = self._req_key
+            pack = REWRITER if rewrite is not None else self.packs.current.name
+            self._draft = self.history.record(source, text, self._draft, pack=pack)
 
     def _on_failed(self, req_id: int, message: str) -> None:
         if req_id != self._req_id:
@@ -405,6 +459,8 @@ class MainWindow(Retranslating, QMainWindow):
 
     def _describe(self, stats: dict) -> str:
         seconds, tokens = float(stats.get("seconds", 0.0)), int(stats.get("tokens", 0))
+        if "opencc" in stats:
+            return self.tr("Chinese written anew by OpenCC (%1), no model").replace("%1", stats["opencc"])
         if tokens == 0:
             return self.tr("%1 s · from cache").replace("%1", f"{seconds:.2f}")
         rate = tokens / seconds if seconds > 0 else 0.0
@@ -464,7 +520,7 @@ class MainWindow(Retranslating, QMainWindow):
     # --- documents ------------------------------------------------------------------------------
     def open_documents(self) -> None:
         if self.packs.current is None:  # said before a file is chosen, not after
-            self._set_status(lambda: self.tr("Install a model before translating documents"))
+            self.offer_download()
             return
         patterns = " ".join(f"*{suffix}" for suffix in SUPPORTED_SUFFIXES)
         # The user's home, then the folder chosen last; never the folder Fanyi happened to be started in.
@@ -481,7 +537,21 @@ class MainWindow(Retranslating, QMainWindow):
 
     def enqueue_document(self, path: Path) -> None:
         if not self.documents.enqueue(path, bilingual=self.bilingual_action.isChecked()):
-            self._set_status(lambda: self.tr("Install a model before translating documents"))
+            self.offer_download()
+
+    def offer_download(self) -> None:
+        """Documents need a model and none is installed: say so, with the no-model page's own Download."""
+        page = self.no_model
+        box = QMessageBox(QMessageBox.Icon.Information, self.tr("Translate documents"), "", parent=self)
+        box.setText(self.tr("Documents are translated by a model, and none is installed yet."))
+        box.setInformativeText(page.model_note.text())
+        download = box.addButton(page.download_button.text(), QMessageBox.ButtonRole.AcceptRole)
+        download.setEnabled(page.download_button.isEnabled())  # not while a download runs
+        download.clicked.connect(page.download_button.click)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(download)
+        self.download_offer = box
+        box.open()
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if any(url.isLocalFile() for url in event.mimeData().urls()):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from fanyi import routing
 from fanyi.packs import install, library
 from fanyi.packs.catalog import CatalogEntry
 from fanyi.packs.errors import LibraryError
@@ -29,6 +30,7 @@ from fanyi.packs.install import Available, Status
 from fanyi.packs.memory import memory_needed
 from fanyi.ui import i18n
 from fanyi.ui.i18n import Retranslating, direction, quantization_name
+from fanyi.ui.language_names import language_label
 from fanyi.ui.layout import STRETCH, container, hbox, vbox
 from fanyi.ui.memory_check import confirm_load, memory_text
 from fanyi.ui.pack_ops import PackOperations, PackOpProgress, ask_and_import, size_text
@@ -71,7 +73,10 @@ def _selected_row(table: QTableWidget) -> int | None:
 def _languages(sources: Sequence[str], targets: Sequence[str]) -> str:
     if len(sources) == 1 and len(targets) == 1:
         return direction(sources[0], targets[0])
-    return " · ".join(sorted({i18n.language_name(code) for code in (*sources, *targets)}))
+    codes = {*sources, *targets}  # each named once, with its script where two share a language
+    names = " · ".join(sorted({language_label(code, codes) for code in codes}))
+    count = QCoreApplication.translate("ModelManager", "%1 languages: %2")
+    return count.replace("%1", str(routing.language_count(sources, targets))).replace("%2", names)
 
 
 def _quality(entry: CatalogEntry) -> str:

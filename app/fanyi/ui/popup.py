@@ -23,10 +23,11 @@ from PySide6.QtWidgets import (
 )
 
 from fanyi import routing
+from fanyi.rewriter import NAME as REWRITER
 from fanyi.routing import Choice, Direction
 from fanyi.ui.controllers.direction import DirectionController
 from fanyi.ui.i18n import Retranslating, variant_names
-from fanyi.ui.language_names import language_label
+from fanyi.ui.language_names import language_label, pair_label
 from fanyi.ui.layout import STRETCH, container, hbox, vbox
 from fanyi.ui.panes import TargetView, UntranslatedBadge, excerpt, unwrap_if_hard_wrapped
 from fanyi.ui.settings import SHORT_VARIANTS
@@ -65,6 +66,9 @@ class TranslatePopup(Retranslating, QWidget):
         self._req_id: int | None = None
         self._choice: Choice | None = None
         self._manual: Direction | None = None  # turned round by the user, for this text
+        # how the popup writes Chinese (简/台/港…), chosen in it: its own, not the window's (None: the window's)
+        self._variant: str | None = None
+        self._rewrite: str | None = None  # the text shown is Chinese written anew by OpenCC, no model
         self._was_active = False
         self._message = False  # showing a message (no model, nothing recognised…) instead of a translation
         self._drag_from: QPoint | None = None
@@ -190,8 +194,11 @@ class TranslatePopup(Retranslating, QWidget):
 
     @property
     def pack_name(self) -> str | None:
-        """The pack translating (or that translated) the text shown, which may not be the window's."""
-        return self._choice.direction.pack.name if self._choice is not None else None
+        """The pack translating (or that translated) the text shown, which may not be the window's; OpenCC's
+        name for Chinese written anew."""
+        if self._choice is None:
+            return None
+        return REWRITER if self._rewrite is not None else self._choice.direction.pack.name
 
     # --- actions ----------------------------------------------------------------------------------
     def swap(self) -> None:
@@ -216,7 +223,7 @@ class TranslatePopup(Retranslating, QWidget):
         self.close()
 
     def _on_variant_chosen(self, button: QToolButton) -> None:
-        self._direction.set_variant(button.property("variant"))
+        self._variant = button.property("variant")  # the popup's own: the window keeps its choice
         self._request()
 
     # --- translating ------------------------------------------------------------------------------
@@ -251,8 +258,13 @@ class TranslatePopup(Retranslating, QWidget):
         self.status.show()
         self._update_variants()
         self._fit_width()
+        self._rewrite = self._direction.rewrite(self._choice, self._variant)
         self._req_id = self._service.request(
-            self.source_text, self._direction.options(direction), channel=CHANNEL, pack=direction.pack.path
+            self.source_text,
+            self._direction.options(direction, self._variant),
+            channel=CHANNEL,
+            pack=direction.pack.path,
+            rewrite=self._rewrite,
         )
         self._fit()
 
@@ -315,9 +327,7 @@ class TranslatePopup(Retranslating, QWidget):
             self.swap_button.setEnabled(False)
             return
         direction = choice.direction
-        self.direction_label.setText(
-            f"{language_label(direction.from_language)} → {language_label(direction.to_language)}"
-        )
+        self.direction_label.setText(pair_label(direction.from_language, direction.to_language))
         if choice.detected is None:
             self.detected_label.setText("")
         elif choice.supported:
@@ -337,7 +347,7 @@ class TranslatePopup(Retranslating, QWidget):
     def _update_variants(self) -> None:
         direction = self._choice.direction if self._choice is not None else None
         offered = routing.ways_of_writing(direction) if direction is not None else []
-        chosen = self._direction.written(direction) if direction is not None else None
+        chosen = self._direction.written(direction, self._variant) if direction is not None else None
         for button in self.variant_group.buttons():
             key = button.property("variant")
             button.setVisible(key in offered)

@@ -6,8 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import cast
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, QUrl
-from PySide6.QtGui import QDesktopServices
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -15,6 +14,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHeaderView,
     QLabel,
+    QMessageBox,
     QPushButton,
     QTreeWidget,
     QTreeWidgetItem,
@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from fanyi.documents.base import OTHER_REASONS, JobReport
 from fanyi.ui.i18n import Retranslating
+from fanyi.ui.open_path import open_path
 
 # What fanyi.documents says about a part it leaves as it was, and about a whole document: English,
 # translated here by these source strings (QT_TRANSLATE_NOOP lets lupdate find them).
@@ -47,10 +48,6 @@ def known_text(text: str) -> str:
     """A reason or note in the UI language; one we do not know (an engine's message) as it is."""
     source = _KNOWN.get(text)
     return QCoreApplication.translate("ReportDialog", str(source)) if source else text
-
-
-def _open(path: Path | None) -> None:
-    QDesktopServices.openUrl(QUrl.fromLocalFile(str(path)))
 
 
 class ReportDialog(Retranslating, QDialog):
@@ -88,11 +85,12 @@ class ReportDialog(Retranslating, QDialog):
         self.failures.setVisible(bool(report.failed_reasons))
         self.notes = QLabel()
         self.notes.setWordWrap(True)
-        self.notes.setVisible(bool(report.notes))
+        self.notes.setVisible(bool(report.notes or report.removed_characters))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
-        self.open_button = QPushButton(clicked=lambda: _open(report.output))
-        self.folder_button = QPushButton(clicked=lambda: _open(report.output and report.output.parent))
+        self.open_button = QPushButton(clicked=lambda: self._open(report.output))
+        self.folder_button = QPushButton(clicked=lambda: self._open(report.output and report.output.parent))
+        self.cannot_open: QMessageBox | None = None  # the desktop could not open the output: where it is
         for button in (self.open_button, self.folder_button):
             buttons.addButton(button, QDialogButtonBox.ButtonRole.ActionRole)
             button.setEnabled(report.output is not None)
@@ -111,6 +109,10 @@ class ReportDialog(Retranslating, QDialog):
         else:
             self.setMinimumWidth(480)
             self.adjustSize()
+
+    def _open(self, path: Path | None) -> None:
+        if path is not None:
+            self.cannot_open = open_path(path, self)
 
     def retranslate(self) -> None:
         r = self.report
@@ -150,6 +152,10 @@ class ReportDialog(Retranslating, QDialog):
             if count > len(named):
                 more = self.tr("… and %1 more").replace("%1", str(count - len(named)))
                 self.failures.addTopLevelItem(QTreeWidgetItem(["", more, known_text(reason)]))
-        self.notes.setText("\n".join(self.tr("Note: %1").replace("%1", known_text(note)) for note in r.notes))
+        notes = [known_text(note) for note in r.notes]
+        if r.removed_characters:
+            removed = self.tr("%1 control characters that the model wrote and no document may hold were left out")
+            notes.insert(0, removed.replace("%1", str(r.removed_characters)))
+        self.notes.setText("\n".join(self.tr("Note: %1").replace("%1", note) for note in notes))
         self.open_button.setText(self.tr("Open"))
         self.folder_button.setText(self.tr("Show in folder"))

@@ -30,6 +30,7 @@ from fanyi.defaults import api_address
 from fanyi.glossary import Glossary, GlossaryError
 from fanyi.packs.catalog import DEFAULT_CATALOG_URLS
 from fanyi.ui import hotkey, region
+from fanyi.ui.glossary_messages import message
 from fanyi.ui.glossary_tab import GlossaryTab
 from fanyi.ui.i18n import LANGUAGE_NAMES, Retranslating
 from fanyi.ui.layout import hbox, vbox
@@ -45,6 +46,7 @@ def _note() -> QLabel:
     return label
 
 
+MIN_WIDTH = 560  # the dialog's narrowest, when its tabs' titles need less
 FIELD_GAP = 16  # between a caption and its field ("LibreTranslate、DeepL" touched its field with the style's 6)
 
 
@@ -69,7 +71,6 @@ class SettingsDialog(Retranslating, QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         self.setLayout(vbox(self.tabs, buttons))
-        self.setMinimumWidth(560)
 
         self._original = settings
         self._load(settings)
@@ -332,7 +333,7 @@ class SettingsDialog(Retranslating, QDialog):
         try:
             self.glossary_tab.result()
         except GlossaryError as exc:  # say which row, and keep what the user typed
-            self.glossary_tab.say(str(exc))
+            self.glossary_tab.say(message(exc))
             self.tabs.setCurrentWidget(self.glossary_tab)
             return
         bad = [box for box in (self.mirror, self.catalog_url) if not valid_url(box.text().strip())]
@@ -350,6 +351,11 @@ class SettingsDialog(Retranslating, QDialog):
         self.setWindowTitle(self.tr("Settings"))
         for index, title in enumerate(self._tab_titles):
             self.tabs.setTabText(index, title())
+        # every tab's title whole in this UI language, no scroll arrows (English cut the Glossary tab to "G")
+        self.tabs.setMinimumWidth(self.tabs.tabBar().sizeHint().width())
+        layout = self.layout()
+        assert layout is not None  # set in __init__, before the texts
+        self.setMinimumWidth(max(MIN_WIDTH, layout.minimumSize().width()))
         for caption, field, label, tip in self._texts:
             caption.setText(label() if label else "")
             caption.setVisible(label is not None)

@@ -34,6 +34,7 @@ from fanyi.cancel import Cancelled, CancelToken
 from fanyi.engine.gate import TranslatorGate
 from fanyi.engine.options import DecodeOptions
 from fanyi.engine.results import Rewind, Translation
+from fanyi.rewriter import Rewriter
 
 if TYPE_CHECKING:
     from fanyi.engine.translator import Translator
@@ -78,6 +79,7 @@ class _Request:
     options: DecodeOptions | None
     token: CancelToken
     pack: str | None = None  # a pack folder; None for the loaded model
+    rewrite: str | None = None  # Chinese written anew by OpenCC (fanyi.rewriter), no model at all
 
 
 def _message(exc: BaseException) -> str:
@@ -187,7 +189,9 @@ class TranslationWorker(QObject):
             self.cancelled.emit(request.req_id)
             return
         try:
-            if request.pack is None or request.pack == self._loaded:
+            if request.rewrite is not None:
+                events, stats = self._translate(request, Rewriter(request.rewrite))
+            elif request.pack is None or request.pack == self._loaded:
                 with self._gate.use(request.token, urgent=True) as translator:
                     if translator is None:
                         self.failed.emit(
@@ -209,7 +213,7 @@ class TranslationWorker(QObject):
             self.untranslated.emit(request.req_id, result.failures)
         self.finished.emit(request.req_id, result.text, stats)
 
-    def _translate(self, request: _Request, translator: Translator) -> tuple[list, dict]:
+    def _translate(self, request: _Request, translator: Translator | Rewriter) -> tuple[list, dict]:
         events = []
         for event in translator.translate_stream(request.text, request.options, request.token):
             events.append(event)
@@ -266,14 +270,20 @@ class TranslationService(QObject):
         self._load.emit(str(pack_dir), threads or None)
 
     def request(
-        self, text: str, options: DecodeOptions | None = None, channel: str = "main", pack: Path | None = None
+        self,
+        text: str,
+        options: DecodeOptions | None = None,
+        channel: str = "main",
+        pack: Path | None = None,
+        rewrite: str | None = None,
     ) -> int:
-        """Translate ``text`` with the loaded model, or with the pack in folder ``pack`` (see the module docstring)."""
+        """Translate ``text`` with the loaded model, or with the pack in folder ``pack`` (see the module
+        docstring), or write Chinese anew the way ``rewrite`` says (OpenCC, no model: fanyi.rewriter)."""
         req_id = next(self._ids)
         self.cancel(channel)
         token = CancelToken()
         self._tokens[channel] = token
-        self._worker.submit(_Request(req_id, channel, text, options, token, str(pack) if pack else None))
+        self._worker.submit(_Request(req_id, channel, text, options, token, str(pack) if pack else None, rewrite))
         self._wake.emit()
         return req_id
 

@@ -8,11 +8,13 @@ router (fanyi.routing) and follow its answer here.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Signal
 
 from fanyi import routing
 from fanyi.engine.options import DecodeOptions
+from fanyi.rewriter import Rewriter
 from fanyi.routing import Choice, Direction
 from fanyi.ui.controllers.glossary import GlossaryController
 from fanyi.ui.controllers.packs import PackController
@@ -56,11 +58,24 @@ class DirectionController(QObject):
         return Direction(pack, *routing.saved_languages(pack, self._settings.pack_languages.value))
 
     def choose(self, text: str, start: Direction | None = None) -> Choice | None:
-        """The direction to translate ``text`` in: detected from it, or the window's when the user pinned one."""
+        """The direction to translate ``text`` in: detected from it, or the window's when the user pinned one;
+        pinned, what the text is written in is still told, with the direction automatic direction would
+        take (``Choice.suggested``: a one-click switch)."""
         current = start or self.current()
-        if current is None or not self.auto:
-            return Choice(current, None) if current is not None else None
-        return routing.choose(text, current, self._packs.installed, self._settings.default_pack.value)
+        if current is None:
+            return None
+        found = routing.choose(text, current, self._packs.installed, self._settings.default_pack.value)
+        if self.auto:
+            return found
+        suggested = found.direction if found.direction != current else None
+        return Choice(current, found.detected, found.supported, suggested=suggested)
+
+    def rewrite(self, choice: Choice | None, variant: str | None = None) -> str | None:
+        """How the chosen text is written anew by OpenCC, no model (fanyi.routing.rewrite): Chinese into a
+        direction that writes Chinese, the way the user chose (``variant``: the popup's own choice)."""
+        if choice is None:
+            return None
+        return routing.rewrite(choice.direction, choice.detected, variant or self.wanted_variant)
 
     def reverse(self, direction: Direction) -> Direction | None:
         return routing.reverse(direction, self._packs.installed)
@@ -93,17 +108,33 @@ class DirectionController(QObject):
     def set_variant(self, key: str) -> None:
         self._settings.target_variant.set(key)
 
-    def written(self, direction: Direction) -> str | None:
-        """How ``direction`` writes Chinese for the user's choice; None when it offers no choice."""
-        return routing.written(direction, self.wanted_variant)
+    def document_rewriter(self) -> Callable[[str], Rewriter | None]:
+        """For a document queued now: given its first text, OpenCC where it is Chinese and the window's direction
+        writes Chinese (as ``rewrite`` for typed text), else None. Called in the documents' thread: it holds
+        values only."""
+        direction, wanted = self.current(), self.wanted_variant
 
-    def options(self, direction: Direction | None = None) -> DecodeOptions:
-        """Decoding options for ``direction`` (by default the window's): its languages, the user's variant,
-        beams and length, and the glossary's terms of its language pair."""
+        def rewriter(text: str) -> Rewriter | None:
+            if direction is None:
+                return None
+            detected = routing.choose(text, direction, [direction.pack]).detected
+            way = routing.rewrite(direction, detected, wanted)
+            return Rewriter(way) if way is not None else None
+
+        return rewriter
+
+    def written(self, direction: Direction, variant: str | None = None) -> str | None:
+        """How ``direction`` writes Chinese for the user's choice (or ``variant``, the popup's own); None when
+        it offers no choice."""
+        return routing.written(direction, variant or self.wanted_variant)
+
+    def options(self, direction: Direction | None = None, variant: str | None = None) -> DecodeOptions:
+        """Decoding options for ``direction`` (by default the window's): its languages, the user's variant
+        (or ``variant``, the popup's own), beams and length, and the glossary's terms of its language pair."""
         direction = direction or self.current()
         if direction is None:
             return self.user_options()
-        options = routing.decode_options(direction, self.wanted_variant, self.user_options())
+        options = routing.decode_options(direction, variant or self.wanted_variant, self.user_options())
         return dataclasses.replace(
             options, glossary=self._glossary.entries(direction.from_language, direction.to_language)
         )

@@ -28,7 +28,14 @@ class DocumentController(QObject):
         if pack is None:
             return False
         # Documents run in the background at the engine's own default (None) unless the user chose.
-        self.jobs.enqueue(path, pack.path, self._settings.threads.value or None, self._direction.options(), bilingual)
+        self.jobs.enqueue(
+            path,
+            pack.path,
+            self._settings.threads.value or None,
+            self._direction.options(),
+            bilingual,
+            instead=self._direction.document_rewriter(),  # a Chinese document asked for in Chinese: OpenCC
+        )
         return True
 
     def shutdown(self) -> None:

@@ -14,6 +14,7 @@ from PySide6.QtCore import QObject, Signal
 from fanyi import paths
 from fanyi.fsutil import move_aside
 from fanyi.glossary import Glossary, GlossaryError, read_csv, write_csv
+from fanyi.ui.glossary_messages import message
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +30,7 @@ class GlossaryController(QObject):
     def __init__(self, path: Path | None = None) -> None:
         super().__init__()
         self._path = path or glossary_path()
-        self._problem: str | None = None  # why a damaged file was put aside, until said
+        self._problem: GlossaryError | None = None  # why a damaged file was put aside, until said
         self._glossary = self._load()
 
     @property
@@ -60,11 +61,12 @@ class GlossaryController(QObject):
             except OSError:
                 kept = None
             log.warning("glossary: %s; kept as %s, starting empty", exc, kept)
-            self._problem = str(exc)
+            self._problem = exc
             return Glossary()
 
     def announce(self) -> None:
         """Say once, in the status bar, that a damaged glossary was put aside (called when the window exists)."""
         if self._problem is not None:
-            self.notice.emit(self.tr("The glossary could not be read and was put aside: {0}").format(self._problem))
+            problem = message(self._problem)  # in the UI language of the moment it is said
+            self.notice.emit(self.tr("The glossary could not be read and was put aside: {0}").format(problem))
             self._problem = None
