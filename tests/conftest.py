@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
+from fakesources import hub, modelscope  # noqa: F401 - shared fixtures: a Hub and ModelScope on 127.0.0.1
 from isolation import isolated_home, pytest_configure, pytest_sessionfinish, pytest_unconfigure  # noqa: F401
 from packserver import archives, publish, server  # noqa: F401 - shared fixtures: a local pack server
 
@@ -105,12 +106,14 @@ def tiny_translator(tiny_pack):
 
 @pytest.fixture()
 def user_dirs(tmp_path, monkeypatch) -> Path:
-    """Empty user data/config folders and no bundled packs, as on a fresh machine."""
+    """Empty user data/config folders, no bundled packs and no shipped catalog, as on a fresh machine."""
     monkeypatch.setenv("FANYI_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("FANYI_CONFIG_DIR", str(tmp_path / "config"))
     empty = tmp_path / "bundled"
     empty.mkdir()
     monkeypatch.setenv("FANYI_MODELS_DIR", str(empty))
+    # nor the catalog of recipes the checkout ships (subprocesses see the checkout's assets)
+    monkeypatch.setenv("FANYI_CATALOG_FILE", str(tmp_path / "no-bundle" / "catalog.json"))
     monkeypatch.setattr("fanyi.paths.bundle_root", lambda: tmp_path / "no-bundle")
     return tmp_path
 

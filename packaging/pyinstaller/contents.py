@@ -1,15 +1,18 @@
 """What goes into the bundle, for build.spec: resources, the default pack, and what to leave out.
 
 The runtime imports fanyi, onnxruntime, numpy, sentencepiece, platformdirs, pynput, lxml, python-docx,
-pdfminer, pypdfium2 (scanned PDF pages, for OCR), truststore with ssl (pack downloads), py3langid with
+pdfminer, pypdfium2 (scanned PDF pages, for OCR), truststore with ssl (downloads), py3langid with
 its model, PySide6's QtCore/QtGui/QtWidgets and QtNetwork (QLocalServer: a second launch hands over to
 the running app), and for the local API (fanyi.server) starlette, uvicorn (with h11, anyio, click) and
 python-multipart, all plain Python, jinja2 (an LLM pack's chat template), and OpenCC (fanyi.variants:
 its extension module and its dictionaries, ~2.3 MB; not its command-line tools, static libraries or
-headers). The OCR models (assets/ocr, from packaging/ocr_models.py) are data; OCR itself needs nothing
-more than onnxruntime and numpy.
-Everything else is left out: the export tooling's torch/transformers/onnx, and the Qt modules, plugins
-and translations nothing here loads.
+headers). A model downloaded from where its authors publish it is converted on the user's computer, so
+the converter is in too: huggingface_hub (with requests and PyYAML, which it imports) lists and resolves
+the Hub's files, onnx builds the graphs and onnxslim (with sympy, which it imports) simplifies them; the
+tiny checkpoint the self-test converts is assets/selftest. The OCR models (assets/ocr, from
+packaging/ocr_models.py) are data; OCR itself needs nothing more than onnxruntime and numpy.
+Everything else is left out: torch and transformers (the validator), Xet storage's client (the bytes
+come through fanyi.packs.download), and the Qt modules, plugins and translations nothing here loads.
 """
 
 from __future__ import annotations
@@ -53,12 +56,12 @@ HIDDEN_IMPORTS += [
 # (the dictionaries it reads from opencc/clib/share/opencc, and more that _DROP leaves out)
 HIDDEN_IMPORTS += ["opencc"]
 
-# fanyi.export is bundled for its error types and `fanyi models fetch` says which extra is missing,
-# so its lazy imports of the export tooling must not drag that tooling in.
+# fanyi.export's lazy imports of the validator (transformers, torch) must not drag it in; huggingface_hub
+# imports hf_xet and fsspec only for what Fanyi never asks of it (Xet transfers, its file system).
 # fmt: off
 EXCLUDES = [
-    "torch", "transformers", "onnx", "onnxslim", "safetensors", "huggingface_hub", "sympy", "scipy",
-    "tkinter", "matplotlib", "IPython", "pytest", "setuptools", "pip", "yaml",
+    "torch", "transformers", "safetensors", "hf_xet", "fsspec", "scipy",
+    "tkinter", "matplotlib", "IPython", "pytest", "setuptools", "pip",
     # lxml's hook collects every submodule; the documents use lxml.etree only
     "lxml.objectify", "lxml.html", "lxml.isoschematron",
     "readline",  # ssl stays: pack downloads (fanyi.packs.download) need TLS
