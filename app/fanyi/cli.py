@@ -324,14 +324,21 @@ def _ask_licence(entry: CatalogEntry, accepted: bool) -> bool:
 
 def cmd_models_catalog(args: argparse.Namespace) -> int:
     """available / install / update / get: packs of the catalog's recipes, or of any model, made without torch."""
-    from .packs import install
+    from .packs import catalog, install
 
     def warn(message: str) -> None:
         print(f"fanyi: {message}", file=sys.stderr)
 
-    refresh = args.action != "available" or args.refresh
-    cat = install.load_catalog(refresh=refresh, warn=warn)
+    line = _ProgressLine()
+    source = _preference(args)
+    # `get` takes any model: the list of packs only says whether it has a recipe (and a licence) for it
+    cat = (
+        catalog.load()
+        if args.action == "get"
+        else install.load_catalog(refresh=args.action != "available" or args.refresh, warn=warn)
+    )
     if args.action == "available":
+        assert cat is not None
         print(f"{'id':24} {'direction':10} {'size':>9} {'quant':6} {'license':14} {'quality':10} status")
         for row in install.available(cat):
             e = row.entry
@@ -340,16 +347,15 @@ def cmd_models_catalog(args: argparse.Namespace) -> int:
                 f"{e.license.name:14} {_quality(e):10} {row.status.value}"
             )
         return 0
-    line = _ProgressLine()
-    source = _preference(args)
     try:
         if args.action == "get":
-            info = _get(args, cat, source, line)
-            if info is None:
+            got = _get(args, cat, source, line)
+            if got is None:
                 return 2
             line.close()
-            print(f"installed {info.name} in {info.path}")
+            print(f"installed {got.name} in {got.path}")
         elif args.action == "install":
+            assert cat is not None  # load_catalog has one or raises
             entry = install.find_entry(cat, args.name)
             if not _ask_licence(entry, args.accept_license):
                 return 2
@@ -357,6 +363,7 @@ def cmd_models_catalog(args: argparse.Namespace) -> int:
             line.close()
             print(f"installed {info.name} (version {info.pack_version}) in {info.path}")
         else:
+            assert cat is not None
             done = install.update(
                 cat, [args.name] if args.name else [], mirror=args.mirror, source=source, progress=line
             )
@@ -374,13 +381,14 @@ def cmd_models_catalog(args: argparse.Namespace) -> int:
         line.close()
 
 
-def _get(args: argparse.Namespace, cat: Catalog, source: Preference, line: _ProgressLine) -> PackInfo | None:
+def _get(args: argparse.Namespace, cat: Catalog | None, source: Preference, line: _ProgressLine) -> PackInfo | None:
     """`fanyi models get REPO_ID`: any model of a family Fanyi runs, made into a pack here. A repository that a
     catalog recipe names brings that recipe's licence question along."""
     from .packs.from_source import Recipe, make_pack
     from .packs.sources.order import for_repo
 
-    known = next((e for e in cat.packs if e.huggingface is not None and e.huggingface.repo == args.repo_id), None)
+    entries = cat.packs if cat is not None else ()
+    known = next((e for e in entries if e.huggingface is not None and e.huggingface.repo == args.repo_id), None)
     if known is not None and not _ask_licence(known, args.accept_license):
         return None
     name = args.name or args.repo_id.rsplit("/", 1)[-1].lower()
