@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 import sys
 import zipfile
+from pathlib import Path
 
 import pytest
 
@@ -109,6 +111,22 @@ def test_get_offline_is_one_clear_line(dirs):
     assert nothing.returncode == 2 and "no download source can be reached" in line
     bad = run("models", "get", "Helsinki-NLP/opus-mt-en-zh", "--from", "gitee", env_extra=dirs)
     assert bad.returncode == 2 and "unknown download source 'gitee'" in bad.stderr
+
+
+def test_installing_the_default_pack_offline_is_one_line(dirs, tmp_path):
+    """What `make run` does without a pack: the shipped recipe of opus-mt-en-zh, from the sources Settings →
+    Downloads names (here a server that is not there); offline, one line, and nothing left."""
+    from packserver import closed_port_url
+
+    config = Path(dirs["FANYI_CONFIG_DIR"])
+    config.mkdir(parents=True)
+    (config / "settings.json").write_text(
+        json.dumps({"download_source": "url", "download_source_url": closed_port_url("")}), encoding="utf-8"
+    )
+    result = run("models", "install", "opus-mt-en-zh", env_extra={**dirs, "HF_HUB_OFFLINE": ""})
+    errors = [line for line in result.stderr.splitlines() if line.startswith("fanyi:")]
+    assert result.returncode == 2 and len(errors) == 1 and "no download source can be reached" in errors[0]
+    assert "Traceback" not in result.stderr and not (Path(dirs["FANYI_DATA_DIR"]) / "models").exists()
 
 
 def test_translate_without_a_model_says_how_to_get_one(dirs):

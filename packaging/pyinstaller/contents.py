@@ -25,6 +25,7 @@ from pathlib import Path
 DEFAULT_PACK = "opus-mt-en-zh"  # fanyi.packs.library.DEFAULT_PACK; read here without importing the app
 CATALOG = "catalog.json"  # fanyi.packs.catalog.CATALOG_FILE, which the app looks for in its assets folder
 OCR_MODELS = ("PP-OCRv6_det_small.onnx", "PP-OCRv6_rec_small.onnx")  # fanyi.ocr.DET_MODEL, REC_MODEL
+SELFTEST_MODEL = ("selftest", "tiny-marian")  # fanyi.selftest.SELFTEST_MODEL, under assets: what it converts
 
 # Format modules of fanyi.documents are imported by name (documents/registry.py): analysis cannot see them.
 HIDDEN_IMPORTS = [
@@ -130,11 +131,12 @@ def langid_model() -> Path:
 
 def datas(root: Path) -> list[tuple[str, str]]:
     """(source, bundle folder) pairs: the icon, compiled UI translations, py3langid's model, the OCR models
-    with their licence notices, the catalog and the default pack.
+    with their licence notices, the self-test's tiny checkpoint, the catalog and the default pack.
 
-    assets/catalog.json is the release's catalog of packs (fanyi.packs.catalog), put there by the installers'
-    workflow (packaging/packs.py fetch-default) with the default pack; it is not committed. Nor are
-    the OCR models: packaging/build.py fetches them first, and a bundle is not built without them.
+    assets/catalog.json is the catalog of recipes (fanyi.packs.catalog): the one committed (packaging/packs.py
+    recipes), or a release's, which the installers' workflow puts there (packaging/packs.py fetch-default) with
+    the default pack. The OCR models are not committed: packaging/build.py fetches them first, and a bundle is
+    not built without them.
     """
     found = [(str(root / "assets" / "icons" / "fanyi.svg"), "assets/icons")]
     found += [(str(qm), "assets/i18n") for qm in sorted((root / "assets" / "i18n").glob("*.qm"))]
@@ -144,6 +146,10 @@ def datas(root: Path) -> list[tuple[str, str]]:
     if missing:
         raise FileNotFoundError(f"{', '.join(missing)} not in {ocr}: run python packaging/ocr_models.py")
     found += [(str(path), "assets/ocr") for path in sorted(ocr.iterdir()) if not path.name.startswith(".")]
+    checkpoint = root.joinpath("assets", *SELFTEST_MODEL)
+    if not (checkpoint / "config.json").is_file():
+        raise FileNotFoundError(f"{checkpoint} is missing: the self-test's checkpoint (packaging/selftest_model.py)")
+    found += [(str(path), "/".join(("assets", *SELFTEST_MODEL))) for path in sorted(checkpoint.iterdir())]
     if (shipped := root / "assets" / CATALOG).is_file():
         found.append((str(shipped), "assets"))
     if pack := default_pack(root / "models"):

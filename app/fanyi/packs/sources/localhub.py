@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import socketserver
 import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -53,6 +54,16 @@ def is_lfs(name: str) -> bool:
     return name.endswith(LFS_SUFFIXES)
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def server_bind(self) -> None:
+        """As HTTPServer's, without its reverse lookup of the address's host name (socket.getfqdn): the
+        self-test asks no name server anything."""
+        socketserver.TCPServer.server_bind(self)
+        self.server_name, self.server_port = "127.0.0.1", self.server_address[1]
+
+
 class LocalHub:
     """A Hub on 127.0.0.1 while used as a context manager; `endpoint` is its address (HF_ENDPOINT's value)."""
 
@@ -60,7 +71,7 @@ class LocalHub:
         self.repos: dict[str, HubRepo] = {}
         self.requests: list[tuple[str, str, dict[str, str]]] = []  # (method, path, headers lower-cased) of each
         self.cdn: str | None = None  # where large files are redirected to: this server unless set (another host)
-        self._server: ThreadingHTTPServer | None = None
+        self._server: _Server | None = None
 
     def add(self, repo_id: str, folder: Path, *, gated: bool = False, refs: tuple[str, ...] = ()) -> HubRepo:
         """Serve the top-level files of `folder` as `repo_id`, at one commit that `main` (and `refs`) name."""
@@ -78,8 +89,7 @@ class LocalHub:
         return f"http://127.0.0.1:{self._server.server_port}"
 
     def __enter__(self) -> LocalHub:
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-        self._server.daemon_threads = True
+        self._server = _Server(("127.0.0.1", 0), _Handler)
         self._server.hub = self  # type: ignore[attr-defined]  # the handler finds its hub here
         threading.Thread(target=self._server.serve_forever, daemon=True).start()
         return self
