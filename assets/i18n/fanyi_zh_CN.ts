@@ -423,10 +423,6 @@
         <translation>有更新</translation>
     </message>
     <message>
-        <source>Needs a Hugging Face token</source>
-        <translation>需要 Hugging Face 令牌</translation>
-    </message>
-    <message>
         <source>Without the list of models, a model pack can still be imported (Installed → Import).</source>
         <translation>没有模型列表时，仍可导入模型包（已安装 → 导入）。</translation>
     </message>
@@ -489,6 +485,10 @@
     <message>
         <source>Installed</source>
         <translation>已安装</translation>
+    </message>
+    <message>
+        <source>Token needed</source>
+        <translation>需要令牌</translation>
     </message>
     <message>
         <source>It does not allow commercial use.</source>
@@ -964,6 +964,10 @@
         <translation>其他应用</translation>
     </message>
     <message>
+        <source>In mainland China, where huggingface.co is blocked or slow, choose hf-mirror.com or ModelScope. Every file is checked against the checksums of the model&apos;s pinned revision, whichever source sends it. The system proxy is used. The model list address is optional: the list comes with Fanyi.</source>
+        <translation>在中国大陆，huggingface.co 无法访问或很慢，请选择 hf-mirror.com 或魔搭 ModelScope。无论来自哪个来源，每个文件都会按模型固定版本的校验和进行核对。使用系统代理。模型列表地址可不填：模型列表随 Fanyi 提供。</translation>
+    </message>
+    <message>
         <source>Let other apps on this computer use Fanyi</source>
         <translation>允许本机上的其他应用使用 Fanyi</translation>
     </message>
@@ -982,10 +986,6 @@
     <message>
         <source>Custom address</source>
         <translation>自定义地址</translation>
-    </message>
-    <message>
-        <source>Every file is checked against the checksums of the model&apos;s pinned revision, whichever source sends it. The system proxy is used. The model list address is optional: the list comes with Fanyi.</source>
-        <translation>无论来自哪个来源，每个文件都会按模型固定版本的校验和进行核对。使用系统代理。模型列表地址可不填：模型列表随 Fanyi 提供。</translation>
     </message>
     <message>
         <source>Optional: apps must then send this key</source>

@@ -191,7 +191,7 @@ class ModelManager(Retranslating, QDialog):
             Status.INSTALLED: self.tr("Installed"),
             Status.UPDATE: self.tr("Update available"),
         }
-        gated = self.tr("Needs a Hugging Face token")
+        gated = self.tr("Token needed")  # the Hub gives a gated model's files only with one (Settings → Downloads)
         _fill(
             self.available,
             [

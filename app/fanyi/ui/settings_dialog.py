@@ -441,6 +441,7 @@ class SettingsDialog(Retranslating, QDialog):
         self.download_note.setStyleSheet("")
         self.download_note.setText(
             self.tr(
+                "In mainland China, where huggingface.co is blocked or slow, choose hf-mirror.com or ModelScope. "
                 "Every file is checked against the checksums of the model's pinned revision, whichever source "
                 "sends it. The system proxy is used. The model list address is optional: the list comes with Fanyi."
             )
