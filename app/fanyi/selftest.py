@@ -133,6 +133,8 @@ def _loopback_only() -> Iterator[None]:
 def _check_conversion(say: Say) -> None:
     """A model from a Hub becomes a pack that translates, through the app's download and the bundled converter."""
     from fanyi.engine.translator import Translator
+    from fanyi.export.errors import ExportError
+    from fanyi.packs.errors import LibraryError
     from fanyi.packs.from_source import Recipe, make_pack
     from fanyi.packs.sources.hub import HubSource
     from fanyi.packs.sources.localhub import LocalHub
@@ -145,7 +147,10 @@ def _check_conversion(say: Say) -> None:
     with _loopback_only(), LocalHub() as hub, tempfile.TemporaryDirectory(prefix="fanyi-self-test-") as packs:
         hub.add(SELFTEST_REPO, folder)
         origin = Origin(HubSource(hub.endpoint, "url"), SELFTEST_REPO, "main")
-        pack = make_pack(Recipe(SELFTEST_REPO.split("/")[1], [origin]), packs_dir=Path(packs))
+        try:
+            pack = make_pack(Recipe(SELFTEST_REPO.split("/")[1], [origin]), packs_dir=Path(packs))
+        except (LibraryError, ExportError) as exc:  # the sentence says what failed
+            raise SelfTestError(f"converting a model from a Hub failed: {exc}") from None
         text = Translator.open(pack.path, threads=1).translate(SENTENCE)
     if not text.strip():
         raise SelfTestError(f"the pack converted from {SELFTEST_REPO} translates {SENTENCE!r} to nothing")
