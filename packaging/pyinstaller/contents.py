@@ -62,9 +62,6 @@ HIDDEN_IMPORTS += ["opencc"]
 # fmt: off
 EXCLUDES = [
     "torch", "transformers", "safetensors", "hf_xet", "fsspec", "scipy",
-    # requests imports cryptography only to warn about an old version of it, and urllib3's pyOpenSSL
-    # adapter is never switched on (TLS is the standard ssl with truststore): 14 MB of OpenSSL bindings
-    "cryptography", "OpenSSL", "urllib3.contrib.pyopenssl",
     "tkinter", "matplotlib", "IPython", "pytest", "setuptools", "pip",
     # lxml's hook collects every submodule; the documents use lxml.etree only
     "lxml.objectify", "lxml.html", "lxml.isoschematron",

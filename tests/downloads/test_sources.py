@@ -85,6 +85,26 @@ def test_only_what_the_converter_reads_is_downloaded_and_verified(hub, tiny_hf_e
     assert [p for _m, p, _h in hub.requests] == [f"/api/models/{REPO}/revision/main"]
 
 
+def test_a_file_in_xet_storage_comes_over_plain_http_without_the_xet_client(hub, tiny_hf_en_zh, tmp_path, monkeypatch):
+    """Where the Hub says a file is in Xet storage (X-Xet-Hash), it is asked for at its resolve address, as
+    hf_hub_download does without hf_xet, and the Hub's redirect is followed: the Xet client is never needed."""
+    from huggingface_hub import file_download
+    from huggingface_hub.utils import XetFileData
+
+    def xet(response, endpoint=None):
+        large = response.headers.get("X-Linked-Etag")
+        return XetFileData(file_hash="x" * 64, refresh_route="/api/xet") if large else None
+
+    monkeypatch.setattr(file_download, "parse_xet_file_data_from_response", xet)
+    hub.add(REPO, tiny_hf_en_zh)
+    commit = hub.repos[REPO].commit
+    fetch([at(hub)], tmp_path / "out")
+    gets = [p for m, p, _h in hub.requests if m == "GET" and not p.startswith("/api/")]
+    weights = gets.index(f"/{REPO}/resolve/{commit}/model.safetensors")
+    assert gets[weights + 1].startswith("/cdn/")  # the redirect, followed
+    assert (tmp_path / "out" / "model.safetensors").read_bytes() == (tiny_hf_en_zh / "model.safetensors").read_bytes()
+
+
 def test_a_repository_of_pickled_weights_only_is_refused_before_anything_is_downloaded(hub, tiny_hf_en_zh, tmp_path):
     folder = with_extras(tiny_hf_en_zh, tmp_path)
     (folder / "model.safetensors").unlink()

@@ -216,6 +216,15 @@ def test_the_download_source_and_the_token_are_saved_privately_and_bad_values_fa
     assert load_settings().download_source == "auto"
 
 
+def test_the_hugging_face_token_is_never_shown_in_a_repr_or_a_log(ui_dirs, caplog):
+    assert "hf_secret" not in repr(Settings(hf_token="hf_secret"))
+    settings_path().parent.mkdir(parents=True)
+    settings_path().write_text(json.dumps({"hf_token": ["hf_secret"]}), encoding="utf-8")
+    with caplog.at_level(logging.WARNING):
+        assert load_settings().hf_token == ""
+    assert "ignoring hf_token" in caplog.text and "hf_secret" not in caplog.text
+
+
 def test_a_hand_edited_address_that_is_not_http_is_dropped_on_load(ui_dirs):
     settings_path().parent.mkdir(parents=True)
     settings_path().write_text(

@@ -27,6 +27,7 @@ TARGET_VARIANTS = {"cmn_Hans": "简体", "zh-TW": "台灣正體", "zh-HK": "香�
 SHORT_VARIANTS = {"cmn_Hans": "简", "zh-TW": "台", "zh-HK": "港", "cmn_Hant": "繁", "yue": "粤"}  # the popup's
 TEXT_SIZES = (10, 11, 12, 13, 14, 16, 18, 20, 24, 28, 32)  # points offered for the panes' text
 TEXT_SIZE_RANGE = (6, 72)  # what a hand-edited file may hold; 0 = the default size
+SECRETS = ("api_key", "hf_token")  # settings whose values are never logged
 
 
 @dataclass
@@ -54,7 +55,8 @@ class Settings:
     # where models are downloaded from (fanyi.packs.sources.order): auto, hf, hf-mirror, modelscope, or url
     download_source: str = "auto"
     download_source_url: str = ""  # with "url": a server that speaks the Hugging Face Hub's API
-    hf_token: str = ""  # a Hugging Face access token for gated models; "" = HF_TOKEN or huggingface-cli's login
+    # a Hugging Face access token for gated models; "" = HF_TOKEN or huggingface-cli's login; never in a repr or log
+    hf_token: str = field(default="", repr=False)
     catalog_url: str = ""  # where to read the list of packs from; "" = the catalog's own URLs
     api_enabled: bool = False  # "let other apps on this computer use Fanyi": the local API on 127.0.0.1
     api_port: int = defaults.API_PORT
@@ -139,7 +141,8 @@ def _coerce(raw: dict) -> dict:
         if type(value) is expected:
             values[f.name] = value
         else:
-            log.warning("settings: ignoring %s=%r (expected %s)", f.name, value, expected.__name__)
+            shown = "…" if f.name in SECRETS else repr(value)
+            log.warning("settings: ignoring %s=%s (expected %s)", f.name, shown, expected.__name__)
     return values
 
 
