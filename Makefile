@@ -1,5 +1,5 @@
 # Two commands set everything up on a fresh machine:
-#   make run    virtualenv + install + find (or, when online, download) the default pack + start the app
+#   make run    virtualenv + install + find (or, when online, download and convert) the default pack + start the app
 #   make test   virtualenv + install with the test extras + `make lint` + the whole test suite
 #   make lint   the static checks alone: ruff (lint, import order, formatting), mypy, zizmor on the workflows
 # and one builds this platform's bundle and installer into dist/ (see packaging/build.py):
@@ -62,8 +62,9 @@ install-dev: $(VENV)/.installed-dev ocr-models
 ocr-models: | $(BIN)/python$(EXE)
 	@$(BIN)/python packaging/ocr_models.py || echo "continuing without OCR models"
 
-# Finds an installed pack; if none, downloads opus-mt-en-zh from the pack catalog (no torch needed).
-# Offline that prints one line saying so, and the app starts anyway (it offers Import pack).
+# Finds an installed pack; if none, makes opus-mt-en-zh from the catalog's recipe: its files come from the
+# Hugging Face Hub, hf-mirror.com or ModelScope (the first that answers) and are converted here, no torch
+# needed. Offline that prints one line saying so, and the app starts anyway (it offers Import pack).
 default-pack: install
 	@$(BIN)/fanyi models list | grep -q '→' || $(BIN)/fanyi models install opus-mt-en-zh || true
 

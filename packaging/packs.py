@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
-"""Release model packs: build them from packs.json and publish a catalog; fetch the default for the installers.
+"""Release model packs: the app's catalog of recipes, built and validated packs, the default for the installers.
 
+  python packaging/packs.py recipes            # packs.json → assets/catalog.json, the catalog the app ships
   python packaging/packs.py build --flores flores200_dataset/devtest --llm-limit 300 \\
       --base-url URL [--base-url MIRROR ...]
   python packaging/packs.py build --only opus-mt-en-zh --hf-dir opus-mt-en-zh=~/hf/opus-mt-en-zh \\
       --test-set en-zh NAME SRC_FILE REF_FILE --base-url https://example.org/packs
   python packaging/packs.py fetch-default --catalog-url URL [--models models] [--assets assets]
 
-`build` needs the `export` and `release` extras (torch, transformers, sacrebleu) and writes the
+`recipes` needs the runtime only, and writes the recipes as packs.json states them (revisions, sizes as
+estimated); `build` needs the `export` and `release` extras (torch, transformers, sacrebleu) and writes the
 archives, catalog.json and quality.md into --out; it exits 1, writing no catalog, when a required
 pack fails export, validation, the quality gate or the reference check. OPUS-MT packs are published
 in int8, translation LLMs (HY-MT1.5, Qwen3, TranslateGemma) in int4, each gated against PyTorch.
@@ -90,9 +92,10 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument(
         "--base-url",
         action="append",
-        required=True,
+        default=[],
         metavar="URL",
-        help="where the archives will be published; an archive's URLs are these + '/' + its name, in order",
+        help="where the archives will be published; an archive's URLs are these + '/' + its name, in order "
+        "(without it the catalog lists no archive: the app makes every pack from the model's own files)",
     )
     b.add_argument(
         "--catalog-url",
@@ -120,6 +123,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="record a reference even when int8 agrees with PyTorch on none of the sentences "
         "(tiny random test models only)",
     )
+
+    r = sub.add_parser("recipes", help="write the catalog of recipes the app ships (no build, no network)")
+    r.add_argument("--packs", type=Path, default=ROOT / "packaging" / "packs.json", help="the list of packs")
+    r.add_argument("--out", type=Path, default=ROOT / "assets" / "catalog.json")
 
     f = sub.add_parser(
         "fetch-default", help="download the catalog's default pack into models/ and the catalog into assets/"
@@ -184,9 +191,25 @@ def _fetch_default(args: argparse.Namespace) -> int:
     return 0
 
 
+def _recipes(args: argparse.Namespace) -> int:
+    from release.spec import SpecError, recipes_catalog
+
+    from fanyi.fsutil import atomic_write_text
+    from fanyi.packs import catalog
+
+    try:
+        atomic_write_text(args.out, catalog.to_json(recipes_catalog(args.packs)))
+    except SpecError as exc:
+        print(f"packs.py: error: {exc}", file=sys.stderr)
+        return 2
+    print(f"recipes of {args.packs.name} in {args.out}", file=sys.stderr)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return _build(args) if args.command == "build" else _fetch_default(args)
+    commands = {"build": _build, "recipes": _recipes, "fetch-default": _fetch_default}
+    return commands[args.command](args)
 
 
 if __name__ == "__main__":

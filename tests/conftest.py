@@ -6,14 +6,29 @@ the packs exported from it; tests compare our engine with transformers on the sa
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
 import pytest
+from fakesources import hub, modelscope  # noqa: F401 - shared fixtures: a Hub and ModelScope on 127.0.0.1
 from isolation import isolated_home, pytest_configure, pytest_sessionfinish, pytest_unconfigure  # noqa: F401
 from packserver import archives, publish, server  # noqa: F401 - shared fixtures: a local pack server
 
+from fanyi import paths
+from fanyi.paths import bundle_root as checkout_root  # the real one, whatever a test patches later
+
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+@contextlib.contextmanager
+def _real_assets():
+    """The checkout's assets while a tiny model is built: a test with user_dirs hides the checkout (its
+    bundled packs and catalog), and a model built on first use inside it would train its tokenizer on no
+    corpus — a different model for every test after it."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(paths, "bundle_root", checkout_root)
+        yield
 
 
 @pytest.fixture(scope="session")
@@ -105,12 +120,14 @@ def tiny_translator(tiny_pack):
 
 @pytest.fixture()
 def user_dirs(tmp_path, monkeypatch) -> Path:
-    """Empty user data/config folders and no bundled packs, as on a fresh machine."""
+    """Empty user data/config folders, no bundled packs and no shipped catalog, as on a fresh machine."""
     monkeypatch.setenv("FANYI_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("FANYI_CONFIG_DIR", str(tmp_path / "config"))
     empty = tmp_path / "bundled"
     empty.mkdir()
     monkeypatch.setenv("FANYI_MODELS_DIR", str(empty))
+    # nor the catalog of recipes the checkout ships (subprocesses see the checkout's assets)
+    monkeypatch.setenv("FANYI_CATALOG_FILE", str(tmp_path / "no-bundle" / "catalog.json"))
     monkeypatch.setattr("fanyi.paths.bundle_root", lambda: tmp_path / "no-bundle")
     return tmp_path
 
@@ -127,7 +144,8 @@ def tiny_hf_many(models_root):
 
     def get(family: str) -> Path:
         if family not in built:
-            built[family] = build_many_to_many_folder(models_root / f"hf-{family}", family)
+            with _real_assets():
+                built[family] = build_many_to_many_folder(models_root / f"hf-{family}", family)
         return built[family]
 
     return get
@@ -164,7 +182,8 @@ def tiny_hf_llm(models_root):
 
     def get(kind: str) -> Path:
         if kind not in built:
-            built[kind] = build_tiny_llm(models_root / f"hf-llm-{kind}", kind)
+            with _real_assets():
+                built[kind] = build_tiny_llm(models_root / f"hf-llm-{kind}", kind)
         return built[kind]
 
     return get

@@ -184,19 +184,21 @@ def unpacked_size(pack: Path) -> int:
 
 
 def entry(pack_id: str, version: int, zip_path: Path, urls: list[str], *, unpacked: int, **changes) -> dict:
+    """A catalog entry (a recipe) that also lists a prebuilt archive: what the archive tests install."""
     digest = file_digest(zip_path)
     doc = {
         "id": pack_id,
         "version": version,
         "default": True,
         "display_name": {"en": "English → Chinese", "zh_CN": "英语 → 中文"},
-        "model_id": "Helsinki-NLP/opus-mt-en-zh",
-        "revision": "0" * 40,
         "architecture": "marian",
         "source_langs": ["en"],
         "target_langs": ["zh"],
         "target_tokens": ["cmn_Hans", "cmn_Hant", "yue"],
-        "quantization": "int8",
+        "sources": {"huggingface": {"repo": "Helsinki-NLP/opus-mt-en-zh", "revision": "0" * 40}},
+        "convert": {"quantize": "int8"},
+        "download_size": digest["size"],
+        "pack_size": unpacked,
         "format_version": FORMAT_VERSION,
         "archive": {
             "file": zip_path.name,
@@ -215,7 +217,7 @@ def entry(pack_id: str, version: int, zip_path: Path, urls: list[str], *, unpack
 def catalog_doc(entries: list[dict], serial: int = 1, catalog_urls: list[str] | None = None) -> bytes:
     return json.dumps(
         {
-            "schema": 1,
+            "schema": 2,
             "serial": serial,
             "generated": "2026-12-01T00:00:00Z",
             "catalog_urls": catalog_urls or [],

@@ -81,8 +81,16 @@ def _ocr_models(root: Path) -> list[Path]:
     return files
 
 
+def _selftest_model(root: Path) -> Path:
+    folder = root.joinpath("assets", *contents.SELFTEST_MODEL)
+    folder.mkdir(parents=True)
+    (folder / "config.json").write_text("{}", encoding="utf-8")
+    return folder
+
+
 def test_datas_hold_the_icon_translations_ocr_models_and_the_pack(tmp_path):
     (tmp_path / "assets" / "icons").mkdir(parents=True)
+    checkpoint = _selftest_model(tmp_path)
     (tmp_path / "assets" / "i18n").mkdir()
     (tmp_path / "assets" / "i18n" / "fanyi_zh_CN.qm").write_bytes(b"")
     ocr = _ocr_models(tmp_path)
@@ -95,11 +103,33 @@ def test_datas_hold_the_icon_translations_ocr_models_and_the_pack(tmp_path):
     model = next(Path(src) for src, dest in found if dest == "py3langid/data")
     assert model.is_file() and model.name == "model.npz.xz"  # where py3langid reads it from
     assert sorted(src for src, dest in found if dest == "assets/ocr") == sorted(map(str, ocr))
+    assert (str(checkpoint / "config.json"), "assets/selftest/tiny-marian") in found
 
 
-def test_a_bundle_is_not_built_without_the_ocr_models(tmp_path):
+def test_the_self_tests_checkpoint_is_the_apps_small_and_bundled():
+    """The model `fanyi --self-test` converts: where the app looks for it, committed, a real repository's files."""
+    from fanyi import selftest
+    from fanyi.export.checkpoint_files import needed_files
+
+    assert contents.SELFTEST_MODEL == selftest.SELFTEST_MODEL
+    folder = ROOT.joinpath("assets", *contents.SELFTEST_MODEL)
+    files = {p.name for p in folder.iterdir()}
+    assert sum(p.stat().st_size for p in folder.iterdir()) < 200 * 1024
+    assert set(needed_files(files, lambda name: (folder / name).read_bytes())) == files
+
+
+def test_the_converter_and_the_hubs_client_are_bundled_the_validator_is_not():
+    # cryptography stays too: pdfminer decrypts encrypted PDFs with it
+    assert not {"onnx", "huggingface_hub", "requests", "yaml", "cryptography"} & set(contents.EXCLUDES)
+    assert {"torch", "transformers", "hf_xet"} <= set(contents.EXCLUDES)
+
+
+def test_a_bundle_is_not_built_without_the_ocr_models_or_the_self_tests_checkpoint(tmp_path):
     (tmp_path / "assets" / "i18n").mkdir(parents=True)
     with pytest.raises(FileNotFoundError, match="PP-OCRv6_det_small.onnx, PP-OCRv6_rec_small.onnx not in"):
+        contents.datas(tmp_path)
+    _ocr_models(tmp_path)
+    with pytest.raises(FileNotFoundError, match="the self-test's checkpoint"):
         contents.datas(tmp_path)
 
 
@@ -130,6 +160,7 @@ def test_default_pack_name_matches_the_library():
 def test_the_release_catalog_is_bundled_into_assets_when_present(tmp_path):
     (tmp_path / "assets" / "i18n").mkdir(parents=True)
     _ocr_models(tmp_path)
+    _selftest_model(tmp_path)
     shipped = tmp_path / "assets" / "catalog.json"
     assert not any(src == str(shipped) for src, _dest in contents.datas(tmp_path))
     shipped.write_text("{}", encoding="utf-8")

@@ -1,10 +1,12 @@
-"""fanyi.packs.catalog: a catalog is validated as a whole, round-trips, and the newest copy wins."""
+"""fanyi.packs.catalog: a catalog of recipes is validated as a whole, round-trips, and the newest copy wins;
+the catalog the app ships is packaging/packs.json's recipes and needs no file hosted by this project."""
 
 from __future__ import annotations
 
 import copy
 import json
 import logging
+from pathlib import Path
 
 import pytest
 
@@ -16,13 +18,22 @@ ENTRY = {
     "version": 1,
     "default": True,
     "display_name": {"en": "English → Chinese", "zh_CN": "英语 → 中文"},
-    "model_id": "Helsinki-NLP/opus-mt-en-zh",
-    "revision": "a4193836671069f1f80ce341f9227a850ffb52d4",
     "architecture": "marian",
     "source_langs": ["en"],
     "target_langs": ["zh"],
     "target_tokens": ["cmn_Hans", "cmn_Hant", "yue"],
-    "quantization": "int8",
+    "sources": {
+        "huggingface": {"repo": "Helsinki-NLP/opus-mt-en-zh", "revision": "a4193836671069f1f80ce341f9227a850ffb52d4"},
+        "modelscope": {"repo": "Helsinki-NLP/opus-mt-en-zh", "revision": "master"},
+    },
+    "files": {
+        "config.json": {"size": 1394, "sha256": "cd" * 32},
+        "model.safetensors": {"size": 310_000_000},
+    },
+    "convert": {"quantize": "int8", "embeddings": "fp32"},
+    "converted": {"fanyi": "0.1.0", "files": {"encoder.onnx": "ef" * 32, "shared.bin": "12" * 32}},
+    "download_size": 312_000_000,
+    "pack_size": 82_000_000,
     "format_version": 2,
     "archive": {
         "file": "opus-mt-en-zh-int8-v1.zip",
@@ -45,7 +56,7 @@ def doc(serial: int = 5, **entry_changes) -> dict:
     entry = copy.deepcopy(ENTRY)
     entry.update(entry_changes)
     return {
-        "schema": 1,
+        "schema": 2,
         "serial": serial,
         "generated": "2026-12-03T00:00:00Z",
         "catalog_urls": ["https://example.org/catalog.json"],
@@ -63,8 +74,30 @@ def test_parse_reads_every_field_and_round_trips():
     assert entry.quality.top1_agreement == 0.97 and entry.quality.bleu.of("int8") == 30.9
     assert entry.family_title == "MarianMT" and entry.kv_cache_bytes is None and not entry.license.must_ask
     assert entry.title("zh_CN") == "英语 → 中文" and entry.title("fr") == "English → Chinese"
+    # the recipe: where the model is, its files, how it is converted and what the conversion must give
+    assert (entry.model_id, entry.revision) == (
+        "Helsinki-NLP/opus-mt-en-zh",
+        "a4193836671069f1f80ce341f9227a850ffb52d4",
+    )
+    assert entry.huggingface.pinned and not entry.modelscope.pinned and not entry.gated
+    assert (
+        entry.files["config.json"] == catalog.Pin(1394, "cd" * 32) and entry.files["model.safetensors"].sha256 is None
+    )
+    assert entry.convert == catalog.Conversion("int8", "fp32", 32) and entry.quantization == "int8"
+    assert entry.converted.files["shared.bin"] == "12" * 32 and entry.converted.fanyi == "0.1.0"
+    assert (entry.download_size, entry.pack_size) == (312_000_000, 82_000_000)
     again = catalog.parse(catalog.to_json(cat), "again")
     assert again.packs == cat.packs and again.serial == 5 and again.catalog_urls == cat.catalog_urls
+
+
+def test_a_recipe_needs_no_archive_and_no_project_hosted_file():
+    """Without an archive the entry is the recipe alone: the pack is made from the model's own files."""
+    raw = doc()
+    for key in ("archive", "urls", "format_version", "converted", "files"):
+        del raw["packs"][0][key]
+    entry = catalog.parse(json.dumps(raw), "test").packs[0]
+    assert entry.archive is None and entry.urls == () and entry.converted is None and entry.files == {}
+    assert catalog.parse(catalog.to_json(catalog.parse(json.dumps(raw), "t")), "again").packs == (entry,)
 
 
 @pytest.mark.parametrize(
@@ -78,7 +111,17 @@ def test_parse_reads_every_field_and_round_trips():
         ({"archive": {**ENTRY["archive"], "size": 10**13}}, "out of range"),
         ({"urls": []}, "non-empty list"),
         ({"urls": ["file:///etc/passwd"]}, "http(s) URLs"),
-        ({"quantization": "INT 4"}, "invalid quantization"),
+        ({"convert": {"quantize": "INT 4"}}, "invalid quantize"),
+        ({"convert": {"quantize": "int4", "block_size": 7}}, "invalid block_size"),
+        ({"convert": {"quantize": "int4", "embeddings": "int3"}}, "invalid embeddings"),
+        ({"sources": {}}, "names no repository"),
+        ({"sources": {"huggingface": {"repo": "no-owner", "revision": "main"}}}, "is not owner/name"),
+        ({"sources": {"huggingface": {"repo": "a/b", "revision": "../../etc"}}}, "is not a commit, branch or tag"),
+        ({"files": {"../x": {"size": 1}}}, "invalid file entry"),
+        ({"files": {"config.json": {"size": 1, "sha256": "xyz"}}}, "64 hex digits"),
+        ({"files": {"config.json": {"size": 0}}}, "out of range"),
+        ({"converted": {"fanyi": "0.1.0", "files": {"a.onnx": "no"}}}, "converted files must map"),
+        ({"download_size": 0}, "download_size 0 is out of range"),
         ({"architecture": "../t5"}, "invalid architecture"),
         ({"kv_cache_bytes": -1}, "kv_cache_bytes is out of range"),
         ({"quality": [{"test_set": "x", "source": "English"}]}, "must be language codes"),
@@ -97,8 +140,9 @@ def test_a_bad_entry_is_refused_with_its_reason(change, message):
 
 
 def test_unknown_schema_duplicate_ids_and_garbage_are_refused():
-    with pytest.raises(CatalogError, match="schema 2 is not supported"):
-        catalog.parse(json.dumps({**doc(), "schema": 2}), "test")
+    # schema 1 (prebuilt archives only) was never published: nothing reads it
+    with pytest.raises(CatalogError, match="schema 1 is not supported"):
+        catalog.parse(json.dumps({**doc(), "schema": 1}), "test")
     twice = doc()
     twice["packs"].append(twice["packs"][0])
     with pytest.raises(CatalogError, match="share an id"):
@@ -109,6 +153,7 @@ def test_unknown_schema_duplicate_ids_and_garbage_are_refused():
 
 def test_load_prefers_the_newest_copy_and_ignores_a_damaged_cache(user_dirs, monkeypatch):
     bundled = user_dirs / "bundle" / "assets" / "catalog.json"
+    monkeypatch.delenv("FANYI_CATALOG_FILE")
     monkeypatch.setattr("fanyi.paths.assets_dir", lambda: bundled.parent)
     assert catalog.load() is None
     catalog.save(catalog.parse(json.dumps(doc(serial=5)), "b"), bundled)
@@ -117,6 +162,9 @@ def test_load_prefers_the_newest_copy_and_ignores_a_damaged_cache(user_dirs, mon
     assert catalog.load().serial == 7
     catalog.cached_path().write_text("{broken", encoding="utf-8")
     assert catalog.load().serial == 5
+    monkeypatch.setenv("FANYI_CATALOG_FILE", str(user_dirs / "other.json"))  # a catalog file given instead
+    catalog.save(catalog.parse(json.dumps(doc(serial=6)), "d"), user_dirs / "other.json")
+    assert catalog.load().serial == 6
 
 
 def test_many_to_many_packs_are_listed_like_any_other():
@@ -128,7 +176,7 @@ def test_many_to_many_packs_are_listed_like_any_other():
         source_langs=["eng_Latn", "zho_Hans", "yue_Hant"],
         target_langs=["eng_Latn", "zho_Hans", "zho_Hant", "yue_Hant"],
         target_tokens=[],
-        model_id="facebook/nllb-200-distilled-600M",
+        sources={"huggingface": {"repo": "facebook/nllb-200-distilled-600M", "revision": "main"}},
         default=False,
         license={
             "name": "CC-BY-NC-4.0",
@@ -169,8 +217,11 @@ def test_many_to_many_packs_are_listed_like_any_other():
 LLM = dict(
     id="hy-mt1.5-1.8b",
     architecture="hunyuan",
-    quantization="int4",
-    model_id="tencent/HY-MT1.5-1.8B",
+    convert={"quantize": "int4", "embeddings": "int8", "block_size": 128},
+    sources={
+        "huggingface": {"repo": "tencent/HY-MT1.5-1.8B", "revision": "dbad03788f49709801014c95d481a514c272ca52"},
+        "modelscope": {"repo": "Tencent-Hunyuan/HY-MT1.5-1.8B", "revision": "master"},
+    },
     default=False,
     source_langs=["zh", "en", "zh-Hant", "yue"],
     target_langs=["zh", "en", "zh-Hant", "yue"],
@@ -238,7 +289,7 @@ def test_an_entry_of_a_family_or_quantization_this_fanyi_does_not_run_is_left_ou
     raw = doc()
     raw["packs"] += [
         {**copy.deepcopy(ENTRY), "id": "future-model", "architecture": "mamba9"},
-        {**copy.deepcopy(ENTRY), "id": "future-quant", "quantization": "int2"},
+        {**copy.deepcopy(ENTRY), "id": "future-quant", "convert": {"quantize": "int2"}},
     ]
     cat = catalog.parse(json.dumps(raw), "test")
     assert [p.id for p in cat.packs] == ["opus-mt-en-zh"]
@@ -251,3 +302,29 @@ def test_an_entry_of_a_family_or_quantization_this_fanyi_does_not_run_is_left_ou
     raw["packs"][1]["urls"] = []
     with pytest.raises(CatalogError, match="future-model.*urls"):
         catalog.parse(json.dumps(raw), "test")
+
+
+def test_the_shipped_catalog_is_packs_json_s_recipes_and_lists_the_five_packs_from_their_authors():
+    """assets/catalog.json is what `packs.py recipes` writes from packaging/packs.json (regenerate it after an
+    edit), and it gets every pack from the Hub or ModelScope: no file hosted by this project."""
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    sys.path.insert(0, str(root / "packaging"))
+    from release.spec import recipes_catalog
+
+    shipped = root / "assets" / "catalog.json"
+    assert shipped.read_text(encoding="utf-8") == catalog.to_json(recipes_catalog(root / "packaging" / "packs.json"))
+    cat = catalog.read(shipped)
+    wanted = {"opus-mt-en-zh", "opus-mt-zh-en", "qwen3-1.7b", "hy-mt1.5-1.8b", "translategemma-4b"}
+    assert wanted <= {p.id for p in cat.packs} and cat.default_entry().id == "opus-mt-en-zh"
+    for entry in cat.packs:
+        assert entry.archive is None and entry.urls == () and cat.catalog_urls == ()
+        assert entry.huggingface is not None and entry.comment
+    assert cat.find("hy-mt1.5-1.8b").license.must_ask and cat.find("hy-mt1.5-1.8b").modelscope.repo == (
+        "Tencent-Hunyuan/HY-MT1.5-1.8B"
+    )
+    gemma = cat.find("translategemma-4b")
+    assert gemma.gated and gemma.license.must_ask and "Settings → Downloads" in gemma.license.summary("en")[-1]
+    assert cat.find("qwen3-1.7b").modelscope.repo == "Qwen/Qwen3-1.7B"
+    assert [e.convert.quantize for e in (cat.find("opus-mt-en-zh"), cat.find("qwen3-1.7b"))] == ["int8", "int4"]

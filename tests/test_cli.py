@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 import sys
 import zipfile
+from pathlib import Path
 
 import pytest
 
@@ -112,38 +114,72 @@ def test_each_commands_usage_line_names_it_and_the_help_says_what_llm_packs_need
         assert "translation LLM pack" in source_help and "require" in source_help
 
 
-def test_models_list_fetch_from_local_folder_and_remove(tiny_hf_en_zh, dirs):
+def test_models_list_get_from_a_hub_and_remove(tiny_hf_en_zh, dirs, monkeypatch):
+    from fanyi.packs.sources.localhub import LocalHub
+
     empty = run("models", "list", env_extra=dirs)
     assert "No translation model is installed" in empty.stdout
-    fetched = run(
-        "models", "fetch", "opus-mt-en-zh", "--source", str(tiny_hf_en_zh), "--quantize", "none", env_extra=dirs
-    )
-    assert fetched.returncode == 0, fetched.stderr
+    with LocalHub() as hub:
+        hub.add("Helsinki-NLP/opus-mt-en-zh", tiny_hf_en_zh)
+        got = run(
+            "models",
+            "get",
+            "Helsinki-NLP/opus-mt-en-zh",
+            "--quantize",
+            "none",
+            env_extra={**dirs, "HF_ENDPOINT": hub.endpoint, "HF_HUB_OFFLINE": "", "NO_PROXY": "127.0.0.1"},
+        )
+    assert got.returncode == 0, got.stderr
+    assert got.stdout.startswith("installed opus-mt-en-zh in ")
     listed = run("models", "list", env_extra=dirs)
     assert "opus-mt-en-zh" in listed.stdout and "en→zh" in listed.stdout and "user" in listed.stdout
+    assert " none " in listed.stdout  # --quantize none
     translated = run("translate", "Hello.", env_extra=dirs)
     assert translated.returncode == 0 and translated.stdout.strip()
     assert run("models", "remove", "opus-mt-en-zh", env_extra=dirs).returncode == 0
     assert "No translation model" in run("models", "list", env_extra=dirs).stdout
 
 
-def test_fetch_offline_is_one_clear_line(dirs):
-    result = run(
-        "models",
-        "fetch",
-        "opus-mt-en-zh",
-        env_extra={**dirs, "HF_HUB_OFFLINE": "1", "HF_HOME": dirs["FANYI_DATA_DIR"] + "/hf"},
+def test_get_offline_is_one_clear_line(dirs):
+    from packserver import closed_port_url
+
+    def error_lines(result):  # progress lines ("asking huggingface.co for the model's files") aside
+        return [line for line in result.stderr.splitlines() if line.startswith("fanyi:")]
+
+    offline = run(
+        "models", "get", "Helsinki-NLP/opus-mt-en-zh", "--from", "hf", env_extra={**dirs, "HF_HUB_OFFLINE": "1"}
     )
-    assert result.returncode == 2
-    lines = [line for line in result.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1 and "cannot reach the Hugging Face hub" in lines[0]
+    [line] = error_lines(offline)
+    assert offline.returncode == 2 and "HF_HUB_OFFLINE is set" in line and "Traceback" not in offline.stderr
+    online = {**dirs, "HF_HUB_OFFLINE": ""}
+    nothing = run("models", "get", "Helsinki-NLP/opus-mt-en-zh", "--from", closed_port_url(""), env_extra=online)
+    [line] = error_lines(nothing)
+    assert nothing.returncode == 2 and "no download source can be reached" in line
+    bad = run("models", "get", "Helsinki-NLP/opus-mt-en-zh", "--from", "gitee", env_extra=dirs)
+    assert bad.returncode == 2 and "unknown download source 'gitee'" in bad.stderr
+
+
+def test_installing_the_default_pack_offline_is_one_line(dirs, tmp_path):
+    """What `make run` does without a pack: the shipped recipe of opus-mt-en-zh, from the sources Settings →
+    Downloads names (here a server that is not there); offline, one line, and nothing left."""
+    from packserver import closed_port_url
+
+    config = Path(dirs["FANYI_CONFIG_DIR"])
+    config.mkdir(parents=True)
+    (config / "settings.json").write_text(
+        json.dumps({"download_source": "url", "download_source_url": closed_port_url("")}), encoding="utf-8"
+    )
+    result = run("models", "install", "opus-mt-en-zh", env_extra={**dirs, "HF_HUB_OFFLINE": ""})
+    errors = [line for line in result.stderr.splitlines() if line.startswith("fanyi:")]
+    assert result.returncode == 2 and len(errors) == 1 and "no download source can be reached" in errors[0]
+    assert "Traceback" not in result.stderr and not (Path(dirs["FANYI_DATA_DIR"]) / "models").exists()
 
 
 def test_translate_without_a_model_says_how_to_get_one(dirs):
     result = run("translate", "Hello", env_extra=dirs)
     assert result.returncode == 2
     assert "fanyi models install opus-mt-en-zh" in result.stderr and "fanyi models import" in result.stderr
-    assert "fetch" not in result.stderr  # building a model needs torch: not what a user is pointed at
+    assert "fetch" not in result.stderr
 
 
 def test_import_zip_and_refuse_escaping_archive(tiny_pack, dirs, tmp_path):

@@ -117,15 +117,14 @@ def test_a_signal_during_start_up_is_one_word(tiny_pack, tmp_path, signum, delay
 def test_a_redirect_loop_is_said_once_in_one_line(user_dirs, server, monkeypatch, tmp_path, caplog):
     from packserver import Route
 
-    from fanyi.packs import catalog, download
+    from fanyi.packs import download
     from fanyi.packs import install as installer
 
     server.routes["/loop.json"] = Route(b"", location="/loop.json")
     server.routes["/also-loop.json"] = Route(b"", status=301, location="/loop.json")
     monkeypatch.setenv("FANYI_CATALOG_URL", server.url("/loop.json"))
-    monkeypatch.setattr(catalog, "DEFAULT_CATALOG_URLS", (server.url("/also-loop.json"),))
     with pytest.raises(download.DownloadError) as failure:
-        installer.load_catalog(refresh=True)
+        installer.load_catalog(refresh=True, user_url=server.url("/also-loop.json"))
     message = str(failure.value)
     assert "\n" not in message and message.count("redirects in a loop") == 2  # one per address, each one line
     # an archive at two addresses of one host that both loop: the reason once, with the host

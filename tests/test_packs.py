@@ -55,8 +55,17 @@ def spec(pack_id: str, **changes) -> dict:
         "id": pack_id,
         "version": 3,
         "display_name": {"en": "English → Chinese", "zh_CN": "英语 → 中文"},
-        "model_id": "Helsinki-NLP/opus-mt-en-zh",
-        "commit": "a4193836671069f1f80ce341f9227a850ffb52d4",
+        "architecture": "marian",
+        "sources": {
+            "huggingface": {
+                "repo": "Helsinki-NLP/opus-mt-en-zh",
+                "revision": "a4193836671069f1f80ce341f9227a850ffb52d4",
+            },
+            "modelscope": {"repo": "Helsinki-NLP/opus-mt-en-zh", "revision": "master"},
+        },
+        "convert": {"quantize": "int8"},
+        "download_size": 310_000_000,
+        "pack_size": 80_000_000,
         "source_lang": "en",
         "target_lang": "zh",
         "license": LICENSE,
@@ -69,8 +78,11 @@ def llm_spec(pack_id: str, **changes) -> dict:
         "id": pack_id,
         "version": 2,
         "display_name": {"en": "Tiny translation LLM"},
-        "model_id": "Qwen/Qwen3-1.7B",
-        "commit": "d3e258980a49b060055ea9038dad99d75923f7c4",
+        "architecture": "qwen3",
+        "sources": {"huggingface": {"repo": "Qwen/Qwen3-1.7B", "revision": "d3e258980a49b060055ea9038dad99d75923f7c4"}},
+        "convert": {"quantize": "int4"},
+        "download_size": 4_000_000_000,
+        "pack_size": 1_100_000_000,
         "languages": list(QWEN3_LANGUAGES),
         "score": LLM_DIRECTIONS,
         "license": LLM_LICENSE,
@@ -234,6 +246,60 @@ def test_build_writes_a_catalog_the_app_reads_with_the_archives_true_size_and_sh
     assert entry.revision == "a4193836671069f1f80ce341f9227a850ffb52d4" and entry.quantization == "int8"
     assert entry.target_tokens == ("cmn_Hans", "cmn_Hant", "yue") and entry.license.name == "Apache-2.0"
     assert entry.family_title == "MarianMT" and entry.kv_cache_bytes > 0
+    assert entry.modelscope == catalog.Repository("Helsinki-NLP/opus-mt-en-zh", "master")
+
+
+def test_the_published_recipe_pins_every_file_and_the_converted_files(release, tiny_hf_en_zh):
+    """The release writes what it measured into the recipe: each file of the model with its size and sha256, the
+    conversion validation chose, and the sha256 of the converted files, which the app checks its own against."""
+    out, _ = release
+    entry = catalog.read(out / "catalog.json").default_entry()
+    assert set(entry.files) == {p.name for p in tiny_hf_en_zh.iterdir()}
+    for name, pin in entry.files.items():
+        digest = file_digest(tiny_hf_en_zh / name)
+        assert (pin.size, pin.sha256) == (digest["size"], digest["sha256"])
+    assert entry.download_size == sum(pin.size for pin in entry.files.values())
+    assert entry.convert.quantize == "int8" and entry.convert.embeddings in ("int8", "fp32")
+    from fanyi import __version__
+
+    assert entry.converted.fanyi == __version__
+    assert {"encoder.onnx", "decoder.onnx", "shared.bin", "vocab.json"} <= set(entry.converted.files)
+    assert "MODEL_LICENSE.txt" not in entry.converted.files  # the release adds it after converting
+    with zipfile.ZipFile(out / entry.archive.file) as zf:  # the published pack holds exactly those files
+        published = json.loads(zf.read("manifest.json"))["files"]
+    assert {n: published[n]["sha256"] for n in entry.converted.files} == entry.converted.files
+    assert entry.pack_size == sum(published[n]["size"] for n in entry.converted.files)
+
+
+def test_a_pack_made_from_the_published_recipe_is_the_one_the_release_validated(
+    release, tiny_hf_en_zh, user_dirs, monkeypatch
+):
+    """The app makes the pack from the model's own files (a Hub on this computer serving them) and its converted
+    files equal the release's hashes; a recipe whose hashes differ installs nothing."""
+    from fanyi.packs import install, library
+    from fanyi.packs.errors import LibraryError
+    from fanyi.packs.sources.localhub import LocalHub
+    from fanyi.packs.sources.order import Preference
+
+    monkeypatch.delenv("HF_HUB_OFFLINE")
+    out, _ = release
+    entry = catalog.read(out / "catalog.json").default_entry()
+    recipe_only = dataclasses.replace(entry, archive=None, urls=())
+    with LocalHub() as hub:
+        hub.add("Helsinki-NLP/opus-mt-en-zh", tiny_hf_en_zh)
+        hub.repos["Helsinki-NLP/opus-mt-en-zh"].refs[entry.revision] = hub.repos["Helsinki-NLP/opus-mt-en-zh"].commit
+        here = Preference("url", hub.endpoint)
+        tampered = dataclasses.replace(
+            recipe_only,
+            converted=catalog.Converted(entry.converted.fanyi, {**entry.converted.files, "shared.bin": "0" * 64}),
+        )
+        with pytest.raises(LibraryError, match=r"not the one the release validated \(shared.bin differ"):
+            install.install(tampered, source=here)
+        assert library.list_packs() == []
+        pack = install.install(recipe_only, source=here)
+    installed = json.loads((pack.path / "manifest.json").read_text(encoding="utf-8"))["files"]
+    assert {n: installed[n]["sha256"] for n in entry.converted.files} == entry.converted.files
+    assert pack.pack_version == entry.version
 
 
 def test_scores_compare_pytorch_and_both_packs_on_the_test_set(release):
@@ -351,11 +417,11 @@ def test_the_llm_archive_carries_its_licence_notice_and_a_reference_with_its_dir
     assert (ref.source, ref.target, ref.int8_weights) == ("en", "zh", ()) and ref.sentence in reference.SENTENCES["en"]
     options = DecodeOptions(source=ref.source, target=ref.target)
     assert Translator.open(pack.path).translate(ref.sentence, options) == ref.output
-    # the catalog's memory estimate of the entry is the installed pack's (the archive adds manifest.json)
+    # the catalog's memory estimate of the entry is the converted pack's (the release adds the licence files)
     installed = memory.memory_needed(pack.manifest)
-    manifest_size = (pack.path / "manifest.json").stat().st_size
+    licence_files = sum((pack.path / name).stat().st_size for name in (notices.NOTICE, notices.LICENSE_COPY))
     assert entry.kv_cache_bytes == memory.kv_cache_bytes(pack.manifest) > 0
-    assert 0 <= memory.memory_needed(entry) - installed <= manifest_size * memory.WEIGHTS_FACTOR + 1
+    assert 0 <= installed - memory.memory_needed(entry) <= licence_files * memory.WEIGHTS_FACTOR + 1
 
 
 def test_an_optional_pack_that_fails_is_left_out_with_a_warning(release):
@@ -415,7 +481,9 @@ def test_the_committed_pack_list_pins_commits_and_has_one_required_default():
     from fanyi.packs import library
 
     assert default.id == library.DEFAULT_PACK and not default.optional
-    assert all(len(s.commit) == 40 for s in specs)
+    # a commit everywhere but where its files were found to be pickled only: there a safetensors ref
+    assert {s.id for s in specs if not s.huggingface.pinned} == {"opus-mt-en-zh"}
+    assert default.huggingface.revision == "refs/pr/26" and all(s.comment for s in specs)
     assert {s.id: s.optional for s in specs}["opus-mt-tc-bible-big-zhx-en"] is True
     by_id = {s.id: s for s in specs}
     hy, qwen, gemma = by_id["hy-mt1.5-1.8b"], by_id["qwen3-1.7b"], by_id["translategemma-4b"]
@@ -427,7 +495,10 @@ def test_the_committed_pack_list_pins_commits_and_has_one_required_default():
     assert not hy.optional and not qwen.optional and gemma.optional
     assert hy.license.excluded_territories == ("EU", "GB", "KR") and hy.license.max_monthly_active_users == 100_000_000
     assert hy.license.must_ask and gemma.license.must_ask and not qwen.license.must_ask
-    assert hy.commit in hy.license.url and qwen.commit in qwen.license.url
+    assert hy.huggingface.revision in hy.license.url and qwen.huggingface.revision in qwen.license.url
+    assert (hy.modelscope.repo, qwen.modelscope.repo) == ("Tencent-Hunyuan/HY-MT1.5-1.8B", "Qwen/Qwen3-1.7B")
+    assert gemma.huggingface.gated and not hy.huggingface.gated
+    assert [s.convert.quantize for s in (default, hy, qwen, gemma)] == ["int8", "int4", "int4", "int4"]
     assert hy.license.notice and gemma.license.notice and qwen.license.notice is None
     for s in (hy, qwen, gemma):
         assert s.directions == (("en", "zh"), ("zh", "en")) and not s.fp32_pack
@@ -439,56 +510,6 @@ def test_the_committed_pack_list_pins_commits_and_has_one_required_default():
     assert hy.languages == tuple(hunyuan.LANGUAGES) and qwen.languages == gemma.languages == tuple(qwen3.LANGUAGES)
 
 
-def test_the_download_takes_the_tokenizer_licence_and_every_shard_of_a_big_model(tmp_path, monkeypatch):
-    """What packs.py build downloads of an LLM repository (huggingface_hub faked: the tests use no network)."""
-    import types
-
-    import huggingface_hub
-
-    from fanyi.export.errors import FetchError
-    from fanyi.export.fetch import download
-
-    shards = ["model-00001-of-00002.safetensors", "model-00002-of-00002.safetensors"]
-    repo = {
-        "config.json": "{}",
-        "tokenizer.json": "{}",
-        "tokenizer_config.json": "{}",
-        "LICENSE": "Apache",
-        "README.md": "card",
-        "merges.txt": "",
-        "model.safetensors.index.json": json.dumps({"weight_map": {"a": shards[0], "b": shards[1], "c": shards[1]}}),
-        **dict.fromkeys(shards, "weights"),
-    }
-    commit = "d3e258980a49b060055ea9038dad99d75923f7c4"
-    fetched = []
-
-    class Api:
-        def model_info(self, repo_id, revision):
-            return types.SimpleNamespace(sha=commit, siblings=[types.SimpleNamespace(rfilename=n) for n in repo])
-
-    def hub_download(repo_id, filename, revision, cache_dir):
-        assert revision == commit
-        fetched.append(filename)
-        path = cache_dir / filename
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(repo[filename], encoding="utf-8")
-        return str(path)
-
-    monkeypatch.setattr(huggingface_hub, "HfApi", Api)
-    monkeypatch.setattr(huggingface_hub, "hf_hub_download", hub_download)
-    into = tmp_path / "model"
-    into.mkdir()
-    assert download("Qwen/Qwen3-1.7B", "main", into, lambda _m: None, None, cache_dir=tmp_path / "cache") == commit
-    got = sorted(p.name for p in into.iterdir())
-    assert got == sorted(
-        ["config.json", "tokenizer.json", "tokenizer_config.json", "LICENSE", "model.safetensors.index.json", *shards]
-    )
-    assert (into / shards[0]).stat().st_ino == (tmp_path / "cache" / shards[0]).stat().st_ino  # linked, not copied
-    del repo[shards[1]]  # an index naming a shard the repository lacks
-    with pytest.raises(FetchError, match="names 'model-00002-of-00002.safetensors', which the repository"):
-        download("Qwen/Qwen3-1.7B", "main", tmp_path / "again", lambda _m: None, None, cache_dir=tmp_path / "c2")
-
-
 def test_a_local_folder_for_a_pack_that_is_not_listed_is_refused(tmp_path):
     code, err = run("build", "--hf-dir", f"opus-mt-en-zz={tmp_path}", "--base-url", BASES[0], "--out", str(tmp_path))
     assert code == 2 and "--hf-dir: opus-mt-en-zz not in" in err
@@ -498,7 +519,9 @@ def test_a_local_folder_for_a_pack_that_is_not_listed_is_refused(tmp_path):
 @pytest.mark.parametrize(
     "change, message",
     [
-        ({"commit": "main"}, "full 40-digit commit"),
+        ({"sources": {"huggingface": {"repo": "no-owner", "revision": "main"}}}, "repo' as owner/name"),
+        ({"sources": {"modelscope": {"repo": "a/b", "revision": "master"}}}, "'huggingface' is missing"),
+        ({"convert": {"quantize": "int3"}}, "unknown quantize"),
         ({"version": 0}, "at least 1"),
         ({"license": {"name": "MIT", "url": "x"}}, "'commercial_use' is missing"),
         ({"default": False}, "exactly one pack must be the default"),

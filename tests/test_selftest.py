@@ -32,8 +32,11 @@ def test_self_test_translates_with_the_bundled_pack_and_leaves_user_folders_alon
     result = self_test(bundled, tmp_path)
     assert result.returncode == 0, result.stderr
     assert result.stdout.rstrip().endswith("self-test passed")
-    for check in ("icon", "UI translation", "Qt translation", "window", "model", "translation", "onnxruntime"):
+    checks = ("icon", "UI translation", "Qt translation", "window", "convert", "model", "translation", "onnxruntime")
+    for check in checks:
         assert re.search(rf"^\s+{check}\s+ok\b", result.stdout, re.M), (check, result.stdout)
+    # the tiny checkpoint of assets/selftest went through a Hub on this computer and the converter
+    assert "fanyi/selftest-tiny-marian from a Hub on 127.0.0.1 → int8 pack" in result.stdout
     assert f"{tiny_pack_int8.name} (int8, bundled)" in result.stdout
     assert not (tmp_path / "user-data").exists() and not (tmp_path / "user-config").exists()
 

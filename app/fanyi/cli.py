@@ -15,14 +15,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 from unicodedata import east_asian_width
 
-from . import __version__, paths
+from . import __version__
 from .app_options import APP_OPTIONS
 from .cancel import Cancelled
 from .defaults import API_HOST, API_PORT, THREADS
 from .engine.options import DecodeOptions, OutOfRange
 from .engine.results import Failure, Rewind, StreamEvent, Translation, describe_failures
 from .engine.segment import separator_text, split_text
-from .export.errors import ExportError, FetchError
+from .export.errors import ExportError
 from .glossary import Glossary, read_csv, with_glossary
 from .hosts import is_loopback
 from .packs.errors import LibraryError
@@ -31,8 +31,10 @@ from .terminal import InputLines, OutputFailed, cancel_on_signals, guarded_stdou
 
 if TYPE_CHECKING:
     from .engine.translator import Translator
-    from .packs.catalog import CatalogEntry
+    from .packs.catalog import Catalog, CatalogEntry
     from .packs.download import TransferProgress
+    from .packs.library import PackInfo
+    from .packs.sources.order import Preference
     from .rewriter import Rewriter
 
 SUBCOMMANDS = ("translate", "file", "export", "validate", "models", "serve")
@@ -246,24 +248,22 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 class _ProgressLine:
-    """Download progress on stderr: one updating line on a terminal, a line per tenth otherwise."""
+    """Progress on stderr: one updating line on a terminal, a line per tenth (and per step) otherwise."""
 
     def __init__(self, stream: TextIO | None = None) -> None:
         self.stream = stream or sys.stderr
         self.tty = self.stream.isatty()
-        self._shown: tuple[str, int] | None = None  # (phase, tenth) last printed, off a terminal
+        self._shown: tuple[str, int, str] | None = None  # (phase, tenth, detail) last printed, off a terminal
         self._width = 0
 
     def __call__(self, p: TransferProgress) -> None:
-        text = f"{p.phase} {human_size(p.done)} of {human_size(p.total)}"
-        if p.bytes_per_second:
-            text += f", {human_speed(p.bytes_per_second)}"
-        if p.seconds_left is not None and p.done < p.total:
-            text += f", {human_duration(p.seconds_left)} left"
+        text = progress_text(p)
         if self.tty:
             self._width = max(self._width, len(text))
             self.stream.write("\r" + text.ljust(self._width))
-        elif self._shown != (key := (p.phase, p.done * 10 // max(p.total, 1))):
+        elif self._shown != (
+            key := (p.phase, p.done * 10 // max(p.total, 1), p.detail if p.phase != "downloading" else "")
+        ):
             self._shown = key
             self.stream.write(text + "\n")
         self.stream.flush()
@@ -273,6 +273,21 @@ class _ProgressLine:
             self.stream.write("\n")
             self.stream.flush()
             self._width = 0
+
+
+def progress_text(p: TransferProgress) -> str:
+    """A progress report in words: bytes, speed and time left, or the layer converted."""
+    if p.phase == "connecting":
+        return f"asking {p.detail} for the model's files"
+    if p.phase == "converting":
+        done = f"converting layer {p.done}/{p.total}" if p.total else "converting"
+        return f"{done}: {p.detail}" if p.detail else done
+    text = f"{p.phase} {human_size(p.done)} of {human_size(p.total)}"
+    if p.bytes_per_second:
+        text += f", {human_speed(p.bytes_per_second)}"
+    if p.seconds_left is not None and p.done < p.total:
+        text += f", {human_duration(p.seconds_left)} left"
+    return text
 
 
 def _direction(entry: CatalogEntry) -> str:
@@ -300,41 +315,76 @@ def _license_terms(entry: CatalogEntry) -> str:
     return "\n".join(lines)
 
 
+def _preference(args: argparse.Namespace) -> Preference:
+    """The download sources: --from, else the app's setting (Settings → Downloads), with its token."""
+    from .packs.sources.order import Preference
+    from .ui.settings import load_settings  # plain JSON, no Qt
+
+    settings = load_settings()
+    given = getattr(args, "source", None)
+    if given:
+        return Preference.parse(given, settings.hf_token)
+    return Preference(settings.download_source, settings.download_source_url, settings.hf_token)
+
+
+def _ask_licence(entry: CatalogEntry, accepted: bool) -> bool:
+    """A licence that restricts use is printed, and installs only once accepted (--accept-license)."""
+    if not entry.license.must_ask or accepted:
+        return True
+    print(_license_terms(entry), file=sys.stderr)
+    print(
+        f"fanyi: {entry.id} is published under {entry.license.name}: read its terms above, then "
+        "run the same command with --accept-license to install it",
+        file=sys.stderr,
+    )
+    return False
+
+
 def cmd_models_catalog(args: argparse.Namespace) -> int:
-    """available / install / update: packs from the catalog, downloaded without torch."""
-    from .packs import install
+    """available / install / update / get: packs of the catalog's recipes, or of any model, made without torch."""
+    from .packs import catalog, install
 
     def warn(message: str) -> None:
         print(f"fanyi: {message}", file=sys.stderr)
 
-    refresh = args.action != "available" or args.refresh
-    cat = install.load_catalog(refresh=refresh, warn=warn)
+    line = _ProgressLine()
+    source = _preference(args)
+    # `get` takes any model: the list of packs only says whether it has a recipe (and a licence) for it
+    cat = (
+        catalog.load()
+        if args.action == "get"
+        else install.load_catalog(refresh=args.action != "available" or args.refresh, warn=warn)
+    )
     if args.action == "available":
+        assert cat is not None
         print(f"{'id':24} {'direction':10} {'size':>9} {'quant':6} {'license':14} {'quality':10} status")
         for row in install.available(cat):
             e = row.entry
             print(
-                f"{e.id:24} {_direction(e):10} {human_size(e.archive.size):>9} {e.quantization:6} "
+                f"{e.id:24} {_direction(e):10} {human_size(e.download_size):>9} {e.quantization:6} "
                 f"{e.license.name:14} {_quality(e):10} {row.status.value}"
             )
         return 0
-    line = _ProgressLine()
     try:
-        if args.action == "install":
-            entry = install.find_entry(cat, args.name)
-            if entry.license.must_ask and not args.accept_license:
-                print(_license_terms(entry), file=sys.stderr)
-                print(
-                    f"fanyi: {entry.id} is published under {entry.license.name}: read its terms above, then "
-                    "run the same command with --accept-license to install it",
-                    file=sys.stderr,
-                )
+        if args.action == "get":
+            got = _get(args, cat, source, line)
+            if got is None:
                 return 2
-            info = install.install(entry, mirror=args.mirror, progress=line)
+            line.close()
+            print(f"installed {got.name} in {got.path}")
+        elif args.action == "install":
+            assert cat is not None  # load_catalog has one or raises
+            entry = install.find_entry(cat, args.name)
+            if not _ask_licence(entry, args.accept_license):
+                return 2
+            info = install.install(entry, mirror=args.mirror, source=source, progress=line)
             line.close()
             print(f"installed {info.name} (version {info.pack_version}) in {info.path}")
         else:
-            done = install.update(cat, [args.name] if args.name else [], mirror=args.mirror, progress=line)
+            assert cat is not None
+            done = install.update(
+                cat, [args.name] if args.name else [], mirror=args.mirror, source=source, progress=line
+            )
             line.close()
             for info in done:
                 print(f"updated {info.name} to version {info.pack_version}")
@@ -343,10 +393,30 @@ def cmd_models_catalog(args: argparse.Namespace) -> int:
         return 0
     except KeyboardInterrupt:
         line.close()
-        print("cancelled: the partial download is kept, and the same command resumes it", file=sys.stderr)
+        print("cancelled: what was downloaded is kept, and the same command resumes it", file=sys.stderr)
         return 130
     finally:
         line.close()
+
+
+def _get(args: argparse.Namespace, cat: Catalog | None, source: Preference, line: _ProgressLine) -> PackInfo | None:
+    """`fanyi models get REPO_ID`: any model of a family Fanyi runs, made into a pack here. A repository that a
+    catalog recipe names brings that recipe's licence question along."""
+    from .packs.from_source import Recipe, make_pack
+    from .packs.sources.order import for_repo
+
+    entries = cat.packs if cat is not None else ()
+    known = next((e for e in entries if e.huggingface is not None and e.huggingface.repo == args.repo_id), None)
+    if known is not None and not _ask_licence(known, args.accept_license):
+        return None
+    name = args.name or args.repo_id.rsplit("/", 1)[-1].lower()
+    conversion = None
+    if args.quantize:
+        from .packs.catalog import Conversion
+
+        conversion = Conversion(args.quantize, "fp32" if args.quantize == "none" else "int8")
+    recipe = Recipe(name, for_repo(args.repo_id, args.revision, source), conversion=conversion)
+    return make_pack(recipe, progress=line)
 
 
 def cmd_models(args: argparse.Namespace) -> int:
@@ -375,21 +445,6 @@ def cmd_models(args: argparse.Namespace) -> int:
     if args.action == "remove":
         library.remove_pack(args.name)
         print(f"removed {args.name}")
-        return 0
-    if args.action == "fetch":
-        from .export.fetch import fetch_and_install
-
-        ok, why = library.can_build_default()
-        if not ok:
-            raise LibraryError(why)
-        pack = fetch_and_install(
-            args.name,
-            paths.user_packs_dir(),
-            source=Path(args.source) if args.source else None,
-            quantize=args.quantize,
-            progress=lambda m: print(m, file=sys.stderr),
-        )
-        print(f"installed {pack.name} in {pack.path}")
         return 0
     raise AssertionError(args.action)
 
@@ -519,36 +574,57 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--references", help="file of reference translations, one per line (teacher forcing)")
     p.set_defaults(run=cmd_validate)
 
-    p = sub.add_parser("models", help="list, download, update, import, remove or build model packs")
+    p = sub.add_parser("models", help="list, download, update, import or remove model packs")
     msub = p.add_subparsers(dest="action", required=True)
     msub.add_parser("list", help="the packs installed on this computer")
     avail = msub.add_parser("available", help="the packs that can be downloaded, and which are installed")
     avail.add_argument("--refresh", action="store_true", help="fetch the newest list of packs first")
     avail.set_defaults(run=cmd_models_catalog)
-    inst = msub.add_parser("install", help="download, verify and install a pack (no export tools needed)")
-    inst.add_argument("name", help="a pack id from `fanyi models available`, e.g. opus-mt-en-zh")
-    inst.add_argument(
-        "--accept-license",
-        action="store_true",
-        help="install a pack whose licence restricts where or how it may be used (its terms are printed without this)",
+    inst = msub.add_parser(
+        "install",
+        help="make a pack of the list from the model's own files and install it: download from the Hugging Face "
+        "Hub, hf-mirror.com or ModelScope, verify, convert (no torch needed)",
     )
+    inst.add_argument("name", help="a pack id from `fanyi models available`, e.g. opus-mt-en-zh")
+    get = msub.add_parser(
+        "get",
+        help="make a pack of any model Fanyi runs (MarianMT, mBART-50, M2M100, NLLB, HY-MT, Qwen3, Gemma 3) "
+        "from its repository: download, verify, convert, install",
+    )
+    get.add_argument("repo_id", help="the model's repository, e.g. Helsinki-NLP/opus-mt-en-zh or Qwen/Qwen3-1.7B")
+    get.add_argument("--revision", help="a commit, branch or tag (default: the latest, main / master)")
+    get.add_argument(
+        "--quantize",
+        choices=["int4", "int8", "none"],
+        help="the weights: int8 (the default for MarianMT and the other encoder-decoders), int4 (the default for "
+        "LLMs) or none (fp32)",
+    )
+    get.add_argument("--name", help="the installed pack's name (default: the repository's name, lower case)")
+    for q in (inst, get):
+        q.add_argument(
+            "--accept-license",
+            action="store_true",
+            help="install a pack whose licence restricts where or how it may be used "
+            "(its terms are printed without this)",
+        )
     upd = msub.add_parser("update", help="install newer versions of installed packs")
     upd.add_argument("name", nargs="?", help="only this pack")
     for q in (inst, upd):
-        q.add_argument("--mirror", help="a server holding the pack archives under their file names; tried first")
+        q.add_argument("--mirror", help="a server holding prebuilt pack archives under their file names; tried first")
+    for q in (inst, upd, get):
+        q.add_argument(
+            "--from",
+            dest="source",
+            metavar="SOURCE",
+            help="where to download the model from: hf (the Hugging Face Hub, or HF_ENDPOINT), hf-mirror "
+            "(hf-mirror.com), modelscope (modelscope.cn), or the address of a server that speaks the Hub's API "
+            "(default: Settings → Downloads, automatic: the Hub, then hf-mirror.com, then ModelScope)",
+        )
         q.set_defaults(run=cmd_models_catalog)
     imp = msub.add_parser("import")
     imp.add_argument("source", help="pack folder or .zip")
     rm = msub.add_parser("remove")
     rm.add_argument("name")
-    fetch = msub.add_parser(
-        "fetch",
-        help="build a pack from a Hugging Face model: download, export, validate, "
-        "install (needs the export extra and internet)",
-    )
-    fetch.add_argument("name", nargs="?", default="opus-mt-en-zh")
-    fetch.add_argument("--source", help="build from this local Hugging Face folder instead of downloading")
-    fetch.add_argument("--quantize", choices=["none", "int8"], default="int8")
     p.set_defaults(run=cmd_models)
 
     p = sub.add_parser("serve", help="a local LibreTranslate-, DeepL- and DeepLX-compatible translation API")
@@ -646,7 +722,6 @@ def _user_errors() -> tuple[type[Exception], ...]:
         PackError,
         LibraryError,
         ExportError,
-        FetchError,
         ServerError,
         ValueError,
         FileNotFoundError,

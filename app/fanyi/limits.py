@@ -28,6 +28,8 @@ def max_threads() -> int:
 
 # --- model packs (manifests, imports, downloads) --------------------------------------------------
 MAX_PACK_BYTES = 8 * GiB  # the sum of a pack's files: NLLB-3.3B in int8 fits, a padding attack does not
+# the files a conversion reads from a model's repository: TranslateGemma-4B's bf16 shards are ~8.6 GB
+MAX_MODEL_FILES_BYTES = 64 * GiB
 MAX_MANIFEST_BYTES = 4 * MiB
 MAX_ARCHIVE_RATIO = 20  # uncompressed / compressed, per member of a pack .zip; model weights compress ~1.1×
 ARCHIVE_RATIO_FLOOR = 1 * MiB  # smaller members are not held to the ratio: a short JSON file may compress 30×
@@ -41,6 +43,9 @@ CONNECT_TIMEOUT_S = 15.0  # to open a connection (through a proxy too)
 READ_TIMEOUT_S = 30.0  # between any two pieces of an answer: a stalled server is left after this
 DOWNLOAD_RETRIES = 3  # resumes of a broken transfer from one URL before the next URL is tried
 CATALOG_TIMEOUT_S = 15.0  # the whole catalog is ~500 KB: a server that needs longer is skipped
+# a download source's list of a repository's files (packs.sources): the automatic order moves on to the next
+# source when one does not answer within this, which is what tells a blocked huggingface.co quickly
+SOURCE_LIST_TIMEOUT_S = 10.0
 
 # manifest values (engine/pack.py): a manifest has no checksum, so every value the runtime reads from
 # it is bounded; a pack past one of these is refused (listed as broken), never clamped.

@@ -8,6 +8,12 @@ fails on any difference. Installers' CI runs it on the frozen bundle, where it p
 onnxruntime's native libraries, Qt's plugins and the assets were all packed, and that the engine
 translates there exactly as it did on the build machine.
 
+It also converts a model as a user's download is converted: the tiny MarianMT checkpoint in
+assets/selftest (packaging/selftest_model.py) is served by a Hub on 127.0.0.1 (fanyi.packs.sources.localhub)
+and goes through the app's own path — listed, downloaded, verified, converted by the bundled converter into a
+temporary folder — and the pack it makes must translate. Nothing leaves this computer: the Hub is on the
+loopback address, asked without a proxy and without a token.
+
 Settings, history and user packs go to a temporary folder, so a self-test never reads or writes the
 user's own: only bundled packs (and FANYI_MODELS_DIR) are found.
 
@@ -38,6 +44,8 @@ if TYPE_CHECKING:
 
 SENTENCE = "Hello, how are you today?"
 TIMEOUT_S = 120.0
+SELFTEST_MODEL = ("selftest", "tiny-marian")  # under the assets folder
+SELFTEST_REPO = "fanyi/selftest-tiny-marian"  # its name on the Hub the self-test serves
 Say = Callable[[str, str], None]  # (check, detail): one report line
 
 
@@ -100,6 +108,57 @@ def _check_assets(fanyi: FanyiApp, say: Say) -> None:
     if not QTranslator().load("qtbase_zh_CN", i18n.qt_translations_dir()):
         raise SelfTestError(f"Qt's Chinese translation (qtbase_zh_CN.qm) is missing from {i18n.qt_translations_dir()}")
     say("Qt translation", "ok, qtbase_zh_CN.qm")
+
+
+@contextlib.contextmanager
+def _loopback_only() -> Iterator[None]:
+    """The self-test's Hub is asked directly (no proxy a user set), and asked at all (whatever HF_HUB_OFFLINE says)."""
+    changes = {"NO_PROXY": "127.0.0.1", "no_proxy": "127.0.0.1", "HF_HUB_OFFLINE": None}
+    saved = {name: os.environ.get(name) for name in changes}
+    for name, value in changes.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+def _check_conversion(say: Say) -> None:
+    """A model from a Hub becomes a pack that translates, through the app's download and the bundled converter."""
+    from fanyi.engine.translator import Translator
+    from fanyi.export.errors import ExportError
+    from fanyi.packs.errors import LibraryError
+    from fanyi.packs.from_source import Recipe, make_pack
+    from fanyi.packs.sources.hub import HubSource
+    from fanyi.packs.sources.localhub import LocalHub
+    from fanyi.packs.sources.order import Origin
+
+    folder = paths.assets_dir().joinpath(*SELFTEST_MODEL)
+    if not (folder / "config.json").is_file():
+        raise SelfTestError(f"{folder} is missing: the model the self-test converts was not bundled")
+    started = time.monotonic()
+    with _loopback_only(), LocalHub() as hub, tempfile.TemporaryDirectory(prefix="fanyi-self-test-") as packs:
+        hub.add(SELFTEST_REPO, folder)
+        origin = Origin(HubSource(hub.endpoint, "url"), SELFTEST_REPO, "main")
+        try:
+            pack = make_pack(Recipe(SELFTEST_REPO.split("/")[1], [origin]), packs_dir=Path(packs))
+        except (LibraryError, ExportError) as exc:  # the sentence says what failed
+            raise SelfTestError(f"converting a model from a Hub failed: {exc}") from None
+        text = Translator.open(pack.path, threads=1).translate(SENTENCE)
+    if not text.strip():
+        raise SelfTestError(f"the pack converted from {SELFTEST_REPO} translates {SENTENCE!r} to nothing")
+    say(
+        "convert",
+        f"ok, {SELFTEST_REPO} from a Hub on 127.0.0.1 → {pack.quantization} pack "
+        f"in {time.monotonic() - started:.1f} s, which translates",
+    )
 
 
 def _show_window(window: MainWindow, say: Say, t0: float) -> None:
@@ -215,6 +274,7 @@ def _run_checks(say: Say) -> None:
         _check_assets(fanyi, say)
         window = fanyi.window
         _show_window(window, say, t0)
+        _check_conversion(say)
         pack = fanyi.packs.current
         if pack is None:
             packs = library.list_packs()

@@ -486,6 +486,10 @@
         <translation>有更新</translation>
     </message>
     <message>
+        <source>Token needed</source>
+        <translation>需要令牌</translation>
+    </message>
+    <message>
         <source>Without the list of models, a model pack can still be imported (Installed → Import).</source>
         <translation>没有模型列表时，仍可导入模型包（已安装 → 导入）。</translation>
     </message>
@@ -633,8 +637,8 @@
         <translation>下载 %1（%2）</translation>
     </message>
     <message>
-        <source>Model %1 from %2, licence %3. Needs an internet connection once.</source>
-        <translation>模型 %1，来自 %2，许可证 %3。只需联网一次。</translation>
+        <source>Model %1 from %2, licence %3: downloaded from Hugging Face, hf-mirror.com or ModelScope (Settings → Downloads) and converted on this computer. Needs an internet connection once.</source>
+        <translation>模型 %1，来自 %2，许可证 %3：从 Hugging Face、hf-mirror.com 或魔搭 ModelScope 下载（设置 → 下载），在本机转换。只需联网一次。</translation>
     </message>
     <message>
         <source>Already have a model pack?</source>
@@ -678,12 +682,12 @@
         <translation>正在导入 %1…</translation>
     </message>
     <message>
-        <source>Downloading %1…</source>
-        <translation>正在下载 %1…</translation>
+        <source>Getting %1…</source>
+        <translation>正在获取 %1…</translation>
     </message>
     <message>
-        <source>Downloading the English→Chinese model…</source>
-        <translation>正在下载英译中模型…</translation>
+        <source>Getting the English→Chinese model…</source>
+        <translation>正在获取英译中模型…</translation>
     </message>
     <message>
         <source>Reading the list of models…</source>
@@ -890,10 +894,6 @@
         <translation>截图翻译快捷键</translation>
     </message>
     <message>
-        <source>Download mirror</source>
-        <translation>下载镜像</translation>
-    </message>
-    <message>
         <source>Model list address</source>
         <translation>模型列表地址</translation>
     </message>
@@ -1026,12 +1026,24 @@
         <translation>下载</translation>
     </message>
     <message>
-        <source>Other apps</source>
-        <translation>其他应用</translation>
+        <source>Download models from</source>
+        <translation>模型下载来源</translation>
     </message>
     <message>
-        <source>Optional. A mirror is tried first when a model is downloaded (for example where GitHub is slow); every download is still checked against the model list&apos;s checksums. The system proxy is used.</source>
-        <translation>可选。下载模型时会先尝试镜像（例如 GitHub 较慢时）；每次下载仍会按模型列表中的校验和核对。会使用系统代理。</translation>
+        <source>Models come from where their authors publish them. Automatic tries Hugging Face, then its mirror hf-mirror.com, then ModelScope, and uses the first that answers. In mainland China, choose hf-mirror.com or ModelScope. A custom address is a server that works like Hugging Face.</source>
+        <translation>模型从其作者发布的地方下载。“自动”依次尝试 Hugging Face、其镜像 hf-mirror.com 和魔搭 ModelScope，使用第一个有响应的来源。在中国大陆，请选择 hf-mirror.com 或魔搭 ModelScope。自定义地址是与 Hugging Face 接口相同的服务器。</translation>
+    </message>
+    <message>
+        <source>Hugging Face token</source>
+        <translation>Hugging Face 令牌</translation>
+    </message>
+    <message>
+        <source>Only for models that Hugging Face gives out after you accept their licence (TranslateGemma). Create one at huggingface.co → Settings → Access Tokens. It is sent to Hugging Face only (to hf-mirror.com too when you choose it), and kept in your settings file.</source>
+        <translation>仅用于需在 Hugging Face 上接受许可证后才能下载的模型（TranslateGemma）。在 huggingface.co → Settings → Access Tokens 创建。令牌只发送给 Hugging Face（选择 hf-mirror.com 时也发送给它），并保存在你的设置文件中。</translation>
+    </message>
+    <message>
+        <source>Other apps</source>
+        <translation>其他应用</translation>
     </message>
     <message>
         <source>Let other apps on this computer use Fanyi</source>
@@ -1040,6 +1052,22 @@
     <message>
         <source>Apps such as Pot, Zotero, Immersive Translate or Calibre then translate with Fanyi: enter the address below in them. Only programs on this computer can connect.</source>
         <translation>开启后，Pot、Zotero、沉浸式翻译或 Calibre 等应用即可用 Fanyi 翻译：在这些应用中填入下面的地址。只有本机上的程序可以连接。</translation>
+    </message>
+    <message>
+        <source>Hugging Face</source>
+        <translation>Hugging Face</translation>
+    </message>
+    <message>
+        <source>ModelScope</source>
+        <translation>魔搭 ModelScope</translation>
+    </message>
+    <message>
+        <source>Custom address</source>
+        <translation>自定义地址</translation>
+    </message>
+    <message>
+        <source>In mainland China, where huggingface.co is blocked or slow, choose hf-mirror.com or ModelScope. Every file is checked against the checksums of the model&apos;s pinned revision, whichever source sends it. The system proxy is used. The model list address is optional: the list comes with Fanyi.</source>
+        <translation>在中国大陆，huggingface.co 无法访问或很慢，请选择 hf-mirror.com 或魔搭 ModelScope。无论来自哪个来源，每个文件都会按模型固定版本的校验和进行核对。使用系统代理。模型列表地址可不填：模型列表随 Fanyi 提供。</translation>
     </message>
     <message>
         <source>Optional: apps must then send this key</source>
@@ -2102,8 +2130,28 @@
 <context>
     <name>pack_ops</name>
     <message>
-        <source>The download servers cannot be reached. Check the internet connection or the proxy, set a download mirror in Settings, or import a pack.</source>
-        <translation>无法连接下载服务器。请检查网络连接或代理，在“设置”中填写下载镜像，或导入模型包。</translation>
+        <source>The download servers cannot be reached. Check the internet connection or the proxy. Where huggingface.co is blocked or slow (as in mainland China), choose hf-mirror.com or ModelScope in Settings → Downloads. Or import a pack.</source>
+        <translation>无法连接下载服务器。请检查网络连接或代理。若 huggingface.co 无法访问或很慢（如在中国大陆），请在“设置 → 下载”中选择 hf-mirror.com 或魔搭 ModelScope。也可以导入模型包。</translation>
+    </message>
+    <message>
+        <source>Hugging Face refuses the access token for this model. Open %1, log in with the token&apos;s account and accept the model&apos;s licence, then try again.</source>
+        <translation>Hugging Face 拒绝了此模型的访问令牌。请打开 %1，用该令牌所属的账号登录并接受模型的许可证，然后重试。</translation>
+    </message>
+    <message>
+        <source>This model is gated on Hugging Face. Open %1, log in and accept its licence, then enter an access token in Settings → Downloads (huggingface.co → Settings → Access Tokens) and try again.</source>
+        <translation>此模型在 Hugging Face 上需申请访问。请打开 %1，登录并接受其许可证，然后在“设置 → 下载”中填写访问令牌（huggingface.co → Settings → Access Tokens），再重试。</translation>
+    </message>
+    <message>
+        <source>Asking %1 for the model&apos;s files…</source>
+        <translation>正在向 %1 查询模型文件…</translation>
+    </message>
+    <message>
+        <source>Converting…</source>
+        <translation>正在转换…</translation>
+    </message>
+    <message>
+        <source>Converting: layer %1 of %2</source>
+        <translation>正在转换：第 %1 层，共 %2 层</translation>
     </message>
     <message>
         <source>Checking and installing…</source>

@@ -5,10 +5,13 @@
 #   3. build a tiny random int8 pack with the repository's own exporter from the dev venv (.venv,
 #      make install-dev), and put it into the bundle when no real pack was bundled (models/ empty);
 #   4. run the bundle's `fanyi --self-test` offscreen with an empty environment (no venv, no
-#      PYTHONPATH, a fresh HOME) and check it left no Fanyi settings or data in that HOME;
+#      PYTHONPATH, a fresh HOME) and check it left no Fanyi settings or data in that HOME; the self-test
+#      also converts the tiny checkpoint of assets/selftest served by a Hub on 127.0.0.1 with the bundled
+#      converter (no torch in the bundle) and translates with the pack it made;
 #   5. `fanyi file` translates a .txt, .html, .docx and .pdf with the bundle, and a scanned (image-only)
 #      PDF through the bundled OCR models, without touching the network;
-#   6. `fanyi models install` downloads the tiny pack from a catalog served on this machine;
+#   6. `fanyi models install` downloads the tiny pack from a catalog (an entry with a prebuilt archive)
+#      served on this machine;
 #   7. `fanyi serve` on a free localhost port answers a LibreTranslate /translate request with what
 #      `fanyi translate` says (the local API was packed);
 #   7. portable mode: with fanyi-portable.txt beside the executable, `fanyi models import` puts the
@@ -136,13 +139,15 @@ with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zf:
 httpd = ThreadingHTTPServer(("127.0.0.1", 0), partial(SimpleHTTPRequestHandler, directory=str(served)))
 threading.Thread(target=httpd.serve_forever, daemon=True).start()
 base, data = f"http://127.0.0.1:{httpd.server_port}", archive.read_bytes()
-entry = {"id": pack.name, "version": 1, "display_name": {"en": "tiny"}, "model_id": "tiny", "revision": "0",
-         "architecture": "marian", "source_langs": ["en"], "target_langs": ["zh"], "quantization": "int8",
+unpacked = sum(f["size"] for f in manifest["files"].values())
+entry = {"id": pack.name, "version": 1, "display_name": {"en": "tiny"}, "architecture": "marian",
+         "source_langs": ["en"], "target_langs": ["zh"], "sources": {"huggingface": {"repo": "tiny/tiny", "revision": "0" * 40}},
+         "convert": {"quantize": "int8"}, "download_size": len(data), "pack_size": unpacked,
          "format_version": manifest["format_version"], "urls": [f"{base}/{archive.name}"],
          "archive": {"file": archive.name, "size": len(data), "sha256": hashlib.sha256(data).hexdigest(),
-                     "unpacked_size": sum(f["size"] for f in manifest["files"].values())},
+                     "unpacked_size": unpacked},
          "license": {"name": "MIT", "url": "https://opensource.org/license/mit", "commercial_use": True}}
-(served / "catalog.json").write_text(json.dumps({"schema": 1, "serial": 1, "packs": [entry]}))
+(served / "catalog.json").write_text(json.dumps({"schema": 2, "serial": 1, "packs": [entry]}))
 env = {"PATH": "/usr/bin:/bin", "HOME": str(served), "LANG": "C.UTF-8", "FANYI_DATA_DIR": str(served / "data"),
        "FANYI_CATALOG_URL": f"{base}/catalog.json"}
 done = subprocess.run([exe, "models", "install", pack.name], env=env, capture_output=True, text=True, timeout=300)

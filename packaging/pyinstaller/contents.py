@@ -1,15 +1,18 @@
 """What goes into the bundle, for build.spec: resources, the default pack, and what to leave out.
 
 The runtime imports fanyi, onnxruntime, numpy, sentencepiece, platformdirs, pynput, lxml, python-docx,
-pdfminer, pypdfium2 (scanned PDF pages, for OCR), truststore with ssl (pack downloads), py3langid with
+pdfminer, pypdfium2 (scanned PDF pages, for OCR), truststore with ssl (downloads), py3langid with
 its model, PySide6's QtCore/QtGui/QtWidgets and QtNetwork (QLocalServer: a second launch hands over to
 the running app), and for the local API (fanyi.server) starlette, uvicorn (with h11, anyio, click) and
 python-multipart, all plain Python, jinja2 (an LLM pack's chat template), and OpenCC (fanyi.variants:
 its extension module and its dictionaries, ~2.3 MB; not its command-line tools, static libraries or
-headers). The OCR models (assets/ocr, from packaging/ocr_models.py) are data; OCR itself needs nothing
-more than onnxruntime and numpy.
-Everything else is left out: the export tooling's torch/transformers/onnx, and the Qt modules, plugins
-and translations nothing here loads.
+headers). A model downloaded from where its authors publish it is converted on the user's computer, so
+the converter is in too: huggingface_hub (with requests and PyYAML, which it imports) lists and resolves
+the Hub's files and onnx builds the graphs (the converter needs no onnxslim or sympy); the
+tiny checkpoint the self-test converts is assets/selftest. The OCR models (assets/ocr, from
+packaging/ocr_models.py) are data; OCR itself needs nothing more than onnxruntime and numpy.
+Everything else is left out: torch and transformers (the validator), Xet storage's client (the bytes
+come through fanyi.packs.download), and the Qt modules, plugins and translations nothing here loads.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from pathlib import Path
 DEFAULT_PACK = "opus-mt-en-zh"  # fanyi.packs.library.DEFAULT_PACK; read here without importing the app
 CATALOG = "catalog.json"  # fanyi.packs.catalog.CATALOG_FILE, which the app looks for in its assets folder
 OCR_MODELS = ("PP-OCRv6_det_small.onnx", "PP-OCRv6_rec_small.onnx")  # fanyi.ocr.DET_MODEL, REC_MODEL
+SELFTEST_MODEL = ("selftest", "tiny-marian")  # fanyi.selftest.SELFTEST_MODEL, under assets: what it converts
 
 # Format modules of fanyi.documents are imported by name (documents/registry.py): analysis cannot see them.
 HIDDEN_IMPORTS = [
@@ -53,12 +57,12 @@ HIDDEN_IMPORTS += [
 # (the dictionaries it reads from opencc/clib/share/opencc, and more that _DROP leaves out)
 HIDDEN_IMPORTS += ["opencc"]
 
-# fanyi.export is bundled for its error types and `fanyi models fetch` says which extra is missing,
-# so its lazy imports of the export tooling must not drag that tooling in.
+# fanyi.export's lazy imports of the validator (transformers, torch) must not drag it in; huggingface_hub
+# imports hf_xet and fsspec only for what Fanyi never asks of it (Xet transfers, its file system).
 # fmt: off
 EXCLUDES = [
-    "torch", "transformers", "onnx", "onnxslim", "safetensors", "huggingface_hub", "sympy", "scipy",
-    "tkinter", "matplotlib", "IPython", "pytest", "setuptools", "pip", "yaml",
+    "torch", "transformers", "safetensors", "hf_xet", "fsspec", "scipy",
+    "tkinter", "matplotlib", "IPython", "pytest", "setuptools", "pip",
     # lxml's hook collects every submodule; the documents use lxml.etree only
     "lxml.objectify", "lxml.html", "lxml.isoschematron",
     "readline",  # ssl stays: pack downloads (fanyi.packs.download) need TLS
@@ -127,11 +131,12 @@ def langid_model() -> Path:
 
 def datas(root: Path) -> list[tuple[str, str]]:
     """(source, bundle folder) pairs: the icon, compiled UI translations, py3langid's model, the OCR models
-    with their licence notices, the catalog and the default pack.
+    with their licence notices, the self-test's tiny checkpoint, the catalog and the default pack.
 
-    assets/catalog.json is the release's catalog of packs (fanyi.packs.catalog), put there by the installers'
-    workflow (packaging/packs.py fetch-default) with the default pack; it is not committed. Nor are
-    the OCR models: packaging/build.py fetches them first, and a bundle is not built without them.
+    assets/catalog.json is the catalog of recipes (fanyi.packs.catalog): the one committed (packaging/packs.py
+    recipes), or a release's, which the installers' workflow puts there (packaging/packs.py fetch-default) with
+    the default pack. The OCR models are not committed: packaging/build.py fetches them first, and a bundle is
+    not built without them.
     """
     found = [(str(root / "assets" / "icons" / "fanyi.svg"), "assets/icons")]
     found += [(str(qm), "assets/i18n") for qm in sorted((root / "assets" / "i18n").glob("*.qm"))]
@@ -141,6 +146,10 @@ def datas(root: Path) -> list[tuple[str, str]]:
     if missing:
         raise FileNotFoundError(f"{', '.join(missing)} not in {ocr}: run python packaging/ocr_models.py")
     found += [(str(path), "assets/ocr") for path in sorted(ocr.iterdir()) if not path.name.startswith(".")]
+    checkpoint = root.joinpath("assets", *SELFTEST_MODEL)
+    if not (checkpoint / "config.json").is_file():
+        raise FileNotFoundError(f"{checkpoint} is missing: the self-test's checkpoint (packaging/selftest_model.py)")
+    found += [(str(path), "/".join(("assets", *SELFTEST_MODEL))) for path in sorted(checkpoint.iterdir())]
     if (shipped := root / "assets" / CATALOG).is_file():
         found.append((str(shipped), "assets"))
     if pack := default_pack(root / "models"):

@@ -1,16 +1,21 @@
 """`packs.py build`: every pack of packs.json → exported, validated, scored, gated, zipped; then the catalog.
 
-Per pack: the Hugging Face files at the pinned commit (or a local folder) → the published pack (int8
-for OPUS-MT, int4 for translation LLMs) and, unless packs.json says no, an fp32 pack, each validated
-against PyTorch → BLEU/chrF of PyTorch, fp32 and the published pack in each direction scored, on the
-same test sentences → the gate (the published pack may lose at most so much against PyTorch) → the
-reference translation in its manifest, the model's licence and notice beside it → a deterministic
-.zip → a catalog entry. A failing pack fails the release, unless it is optional: then it is left out
-with a warning. catalog.json and quality.md are written only when every required pack passed.
+Per pack: the Hugging Face files at the pinned revision (downloaded as the app downloads them,
+fanyi.packs.sources, or a local folder) → the published pack (int8 for OPUS-MT, int4 for translation LLMs)
+and, unless packs.json says no, an fp32 pack, each validated against PyTorch → BLEU/chrF of PyTorch, fp32
+and the published pack in each direction scored, on the same test sentences → the gate (the published
+pack may lose at most so much against PyTorch) → the reference translation in its manifest, the model's
+licence and notice beside it → a deterministic .zip → a catalog entry: the recipe of packs.json with what
+the release measured — the commit the revision resolved to, every file's size and sha256, the conversion
+options validation chose and the sha256 of the converted files (which a pack converted on a user's
+computer must have), the archive. A failing pack fails the release, unless it is optional: then it is
+left out with a warning. catalog.json and quality.md are written only when every required pack passed.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -18,17 +23,19 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
+from fanyi import __version__
 from fanyi.engine.options import DecodeOptions
-from fanyi.engine.pack import ModelPack, PackError
-from fanyi.export.errors import ExportError, FetchError
+from fanyi.engine.pack import MANIFEST, ModelPack, PackError, file_digest
+from fanyi.export.errors import ExportError
 from fanyi.export.hf_weights import detect_family
 from fanyi.export.validate import INT8_MIN_TOP1, ValidationReport
 from fanyi.fsutil import atomic_write_text
 from fanyi.packs import catalog, memory
-from fanyi.packs.catalog import Catalog, CatalogEntry, Quality
+from fanyi.packs.catalog import Catalog, CatalogEntry, Conversion, Converted, Pin, Quality, Repository
+from fanyi.packs.errors import LibraryError
 
 from . import archive, notices, reference, report, scoring, traditional
-from .spec import PackSpec
+from .spec import PackSpec, recipe
 from .testsets import HANT, TestSet, TestSetError, flores
 
 Say = Callable[[str], None]
@@ -86,32 +93,55 @@ class BuiltPack:
     traditional: report.TraditionalRows | None = None
 
 
-def _hf_folder(spec: PackSpec, opts: BuildOptions, work: Path, say: Say) -> Path:
+@dataclass(frozen=True)
+class Model:
+    """The model's files as the release converts them: the folder, the commit, every file's size and sha256."""
+
+    folder: Path
+    commit: str
+    files: dict[str, Pin]
+
+
+def _pins(folder: Path, names: list[str]) -> dict[str, Pin]:
+    digests = {name: file_digest(folder / name) for name in names}
+    return {name: Pin(d["size"], d["sha256"]) for name, d in digests.items()}
+
+
+def _model(spec: PackSpec, opts: BuildOptions, work: Path, say: Say) -> Model:
+    revision = spec.huggingface.revision
     if spec.id in opts.hf_dirs:
-        say(f"using the local folder {opts.hf_dirs[spec.id]} as {spec.model_id}@{spec.commit[:12]}")
-        return opts.hf_dirs[spec.id]
-    from fanyi.export.fetch import download
+        folder = opts.hf_dirs[spec.id]
+        say(f"using the local folder {folder} as {spec.model_id}@{revision[:12]}")
+        names = sorted(p.name for p in folder.iterdir() if p.is_file())
+        return Model(folder, revision, _pins(folder, names))
+    from fanyi.packs.sources.fetch import fetch_repository
+    from fanyi.packs.sources.hub import HubSource, hub_endpoint, implicit_token
+    from fanyi.packs.sources.order import Origin
 
     folder = work / spec.model_id.rsplit("/", 1)[-1]  # the exporter may read the languages from the name
-    folder.mkdir(parents=True)
-    # cached in the pack's work folder: an LLM's 4 GB leave the build machine's disk with it
-    commit = download(spec.model_id, spec.commit, folder, say, None, cache_dir=work / "hf-cache")
-    if commit != spec.commit:
-        raise PackFailed(f"the hub served {spec.model_id} at {commit}, not the pinned {spec.commit}")
-    return folder
+    say(f"downloading {spec.model_id}@{revision} from {hub_endpoint()}")
+    # through the app's own download path, into the pack's work folder: an LLM's 4 GB leave with it
+    hub = HubSource(hub_endpoint(), "hf", token=implicit_token())
+    fetched = fetch_repository([Origin(hub, spec.model_id, revision)], folder)
+    commit = fetched.revision
+    if spec.huggingface.pinned and commit != revision:
+        raise PackFailed(f"the hub served {spec.model_id} at {commit}, not the pinned {revision}")
+    if not spec.huggingface.pinned:
+        say(f"{revision} is commit {commit}: the catalog pins that")
+    return Model(folder, commit, _pins(folder, list(fetched.files)))
 
 
 def _export(
-    spec: PackSpec, hf_dir: Path, work: Path, quantize: str, opts: BuildOptions, say: Say
+    spec: PackSpec, model: Model, work: Path, quantize: str, opts: BuildOptions, say: Say
 ) -> tuple[Path, ValidationReport]:
     from fanyi.export.fetch import export_validated
 
     pack_dir, validation = export_validated(
-        hf_dir,
+        model.folder,
         work / quantize,
         spec.id,
         spec.model_id,
-        spec.commit,
+        model.commit,
         quantize,
         say,
         opts.min_top1.get(quantize, INT8_MIN_TOP1),
@@ -150,17 +180,33 @@ def _translate(
     return outputs
 
 
+def _converted(pack_dir: Path) -> tuple[Conversion, Converted, int]:
+    """The conversion validation chose, the converted files' sha256 and their bytes, as exported (before the
+    reference, the pack version and the licence files go in: a pack converted on a user's computer has none)."""
+    manifest = json.loads((pack_dir / MANIFEST).read_text(encoding="utf-8"))
+    q = manifest["quantization"]
+    conversion = Conversion(q["mode"], q.get("embeddings") or "int8", q.get("block_size") or 32)
+    files = manifest["files"]
+    return (
+        conversion,
+        Converted(__version__, {n: f["sha256"] for n, f in files.items()}),
+        sum(f["size"] for f in files.values()),
+    )
+
+
 def build_pack(spec: PackSpec, opts: BuildOptions, work: Path, say: Say) -> BuiltPack:
-    hf_dir = _hf_folder(spec, opts, work, say)
+    model = _model(spec, opts, work, say)
+    hf_dir = model.folder
     family, _folder = detect_family(hf_dir)
     quantize = "int4" if family.decoder_only else "int8"
     packs: dict[str, Path] = {}  # system → pack folder; the published one last
     if spec.fp32_pack:
-        packs["fp32"], _ = _export(spec, hf_dir, work, "none", opts, say)
-    packs[quantize], validation = _export(spec, hf_dir, work, quantize, opts, say)
+        packs["fp32"], _ = _export(spec, model, work, "none", opts, say)
+    packs[quantize], validation = _export(spec, model, work, quantize, opts, say)
     pack_dir = packs[quantize]
     pack = ModelPack.open(pack_dir)
     _check_languages(spec, pack)
+    conversion, converted, pack_size = _converted(pack_dir)
 
     scored = []
     for source, target in spec.directions:
@@ -186,29 +232,28 @@ def build_pack(spec: PackSpec, opts: BuildOptions, work: Path, say: Say) -> Buil
     ref = reference.choose(hf_dir, pack_dir, opts.allow_reference_disagreement)
     reference.record(pack_dir, spec.version, ref)
     say(f"reference: {ref.sentence!r} → {ref.output!r}")
-    added = notices.add_licence_files(pack_dir, hf_dir, spec.license, spec.model_id, spec.commit)
+    added = notices.add_licence_files(pack_dir, hf_dir, spec.license, spec.model_id, model.commit)
     if added:
         say(f"licence files in the pack: {', '.join(added)}")
     built = archive.write_zip(pack_dir, opts.out / f"{spec.id}-{quantize}-v{spec.version}.zip")
     say(f"{built.file}: {built.size} bytes, sha256 {built.sha256}")
     one_way = not spec.languages
-    entry = CatalogEntry(
-        id=spec.id,
-        version=spec.version,
-        display_name=spec.display_name,
-        model_id=spec.model_id,
-        revision=spec.commit,
+    entry = dataclasses.replace(
+        recipe(spec),
+        huggingface=Repository(spec.model_id, model.commit, gated=spec.huggingface.gated),
+        files=model.files,
+        convert=conversion,
+        converted=converted,
+        download_size=sum(pin.size for pin in model.files.values()),
+        pack_size=pack_size,
         architecture=pack.architecture["type"],
         source_langs=(pack.source_lang,) if one_way else tuple(pack.source_languages),
         target_langs=(pack.target_lang,) if one_way else tuple(pack.target_languages),
         target_tokens=tuple(pack.target_tokens),
-        quantization=pack.quantization,
-        format_version=pack.manifest["format_version"],
         archive=built,
         urls=tuple(f"{base.rstrip('/')}/{built.file}" for base in opts.base_urls),
-        license=spec.license,
+        format_version=pack.manifest["format_version"],
         qualities=tuple(_quality(s) for s in scored),
-        default=spec.default,
         kv_cache_bytes=memory.kv_cache_bytes(pack.manifest),
     )
     return BuiltPack(entry, scored, hant)
@@ -230,7 +275,7 @@ def _rounded(scores: catalog.Scores) -> catalog.Scores:
 
 
 # errors that say what is wrong with a pack in one line; anything else is a bug and keeps its traceback
-PACK_ERRORS = (PackFailed, ExportError, FetchError, PackError, TestSetError, reference.ReferenceMismatch)
+PACK_ERRORS = (PackFailed, ExportError, LibraryError, PackError, TestSetError, reference.ReferenceMismatch)
 
 
 def default_serial(now: datetime) -> int:

@@ -1,4 +1,10 @@
-"""packaging/packs.json: which packs a release publishes, each pinned to one commit of its model."""
+"""packaging/packs.json: the packs Fanyi offers, each a recipe: where its model is published (a commit of
+its Hugging Face repository, its ModelScope copy), how it is converted, its licence; and what a release checks.
+
+`recipe(spec)` is the catalog entry the app ships (`packs.py recipes` writes assets/catalog.json from every
+spec); a release (pipeline.py) fills in what it measured: the commit a ref resolved to, the files' sizes
+and sha256, the converted files' sha256, the quality.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +14,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from fanyi.packs.catalog import License
+from fanyi.packs import catalog
+from fanyi.packs.catalog import (
+    BLOCK_SIZES,
+    EMBEDDINGS,
+    QUANTIZATIONS,
+    Catalog,
+    CatalogEntry,
+    Conversion,
+    License,
+    Repository,
+)
 
-_COMMIT = re.compile(r"^[0-9a-f]{40}$")
+_REVISION = re.compile(r"^(?!.*\.\.)[A-Za-z0-9][A-Za-z0-9._/-]{0,127}$")
 _TERRITORY = re.compile(r"^[A-Z]{2}$")
 
 
@@ -23,9 +39,15 @@ class PackSpec:
     id: str  # the pack's name when installed, and its catalog id
     version: int  # the catalog version: raise it to offer users an update
     display_name: dict[str, str]
-    model_id: str  # the Hugging Face repository
-    commit: str  # the pinned commit of that repository (40 hex digits), never a branch
+    architecture: str  # the family's manifest name (fanyi.engine.families): marian, qwen3, hunyuan, gemma3
+    # the Hugging Face repository and its revision: a commit, or (where the commit found has only pickled
+    # weights) the ref of a safetensors conversion, which the release resolves to its commit
+    huggingface: Repository
     license: License
+    convert: Conversion  # until a release validated the faster choices: the converter's options it chose
+    download_size: int  # estimates until a release measured them (the catalog says which)
+    pack_size: int
+    modelscope: Repository | None = None  # the same model's copy on ModelScope (a branch or tag: no commits there)
     # what the exported manifest must say, checked after export: one direction (source_lang,
     # target_lang), or a translation LLM's languages (both ways, the model's own codes)
     source_lang: str | None = None
@@ -37,6 +59,10 @@ class PackSpec:
     default: bool = False  # the pack the installers carry and the app offers first
     optional: bool = False  # a failure skips the pack with a warning instead of failing the release
     comment: str = ""  # for people: where the commit was found, why a choice was made
+
+    @property
+    def model_id(self) -> str:
+        return self.huggingface.repo
 
     @property
     def directions(self) -> tuple[tuple[str, str], ...]:
@@ -83,6 +109,29 @@ def _license(lic: dict, where: str) -> License:
     )
 
 
+def _repository(raw: dict, where: str, key: str) -> Repository:
+    repo = _field(raw, "repo", str, where)
+    revision = _field(raw, "revision", str, where)
+    if "/" not in repo or not _REVISION.match(revision):
+        raise SpecError(f"{where}: {key} needs 'repo' as owner/name and a 'revision' (commit, branch or tag)")
+    return Repository(repo, revision, gated=_field(raw, "gated", bool, where, False))
+
+
+def _conversion(raw: dict, where: str) -> Conversion:
+    conversion = Conversion(
+        quantize=_field(raw, "quantize", str, where),
+        embeddings=_field(raw, "embeddings", str, where, "int8"),
+        block_size=_field(raw, "block_size", int, where, 32),
+    )
+    if (
+        conversion.quantize not in QUANTIZATIONS
+        or conversion.embeddings not in EMBEDDINGS
+        or conversion.block_size not in BLOCK_SIZES
+    ):
+        raise SpecError(f"{where}: 'convert' has an unknown quantize, embeddings or block_size")
+    return conversion
+
+
 def _directions(raw: dict, where: str) -> tuple[tuple[str, str], ...]:
     pairs = _field(raw, "score", list, where, [])
     if not all(isinstance(p, list) and len(p) == 2 and all(isinstance(c, str) and c for c in p) for p in pairs):
@@ -95,9 +144,9 @@ def _spec(raw: object, where: str) -> PackSpec:
         raise SpecError(f"{where}: a pack must be an object")
     pack_id = _field(raw, "id", str, where)
     where = f"{where} ({pack_id})"
-    commit = _field(raw, "commit", str, where)
-    if not _COMMIT.match(commit):
-        raise SpecError(f"{where}: 'commit' must be a full 40-digit commit hash, not {commit!r}")
+    sources = _field(raw, "sources", dict, where)
+    huggingface = _repository(_field(sources, "huggingface", dict, where), where, "huggingface")
+    modelscope = sources.get("modelscope")
     names = _field(raw, "display_name", dict, where)
     if not isinstance(names.get("en"), str) or not all(isinstance(v, str) and v for v in names.values()):
         raise SpecError(f"{where}: 'display_name' needs a non-empty 'en' name")
@@ -119,9 +168,13 @@ def _spec(raw: object, where: str) -> PackSpec:
         id=pack_id,
         version=version,
         display_name=dict(names),
-        model_id=_field(raw, "model_id", str, where),
-        commit=commit,
+        architecture=_field(raw, "architecture", str, where),
+        huggingface=huggingface,
+        modelscope=None if modelscope is None else _repository(modelscope, where, "modelscope"),
         license=_license(_field(raw, "license", dict, where), where),
+        convert=_conversion(_field(raw, "convert", dict, where), where),
+        download_size=_field(raw, "download_size", int, where),
+        pack_size=_field(raw, "pack_size", int, where),
         source_lang=source,
         target_lang=target,
         languages=languages,
@@ -133,14 +186,19 @@ def _spec(raw: object, where: str) -> PackSpec:
     )
 
 
-def load_specs(path: Path) -> list[PackSpec]:
-    """The packs of packs.json, in order; SpecError on the first problem."""
+def _read(path: Path) -> dict[str, Any]:
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise SpecError(f"{path} cannot be read: {exc}") from None
     if not isinstance(raw, dict) or not isinstance(raw.get("packs"), list):
         raise SpecError(f"{path}: expected an object with a list 'packs'")
+    return raw
+
+
+def load_specs(path: Path) -> list[PackSpec]:
+    """The packs of packs.json, in order; SpecError on the first problem."""
+    raw = _read(path)
     specs = [_spec(p, f"{path}, pack {i + 1}") for i, p in enumerate(raw["packs"])]
     ids = [s.id for s in specs]
     if len(set(ids)) != len(ids):
@@ -151,3 +209,36 @@ def load_specs(path: Path) -> list[PackSpec]:
     if defaults[0].optional:
         raise SpecError(f"{path}: the default pack {defaults[0].id} cannot be optional")
     return specs
+
+
+def recipe(spec: PackSpec) -> CatalogEntry:
+    """The catalog entry of a pack no release has built yet: what packs.json says, sizes as estimated."""
+    one_way = not spec.languages
+    return CatalogEntry(
+        id=spec.id,
+        version=spec.version,
+        display_name=spec.display_name,
+        architecture=spec.architecture,
+        source_langs=(spec.source_lang,) if one_way and spec.source_lang else spec.languages,
+        target_langs=(spec.target_lang,) if one_way and spec.target_lang else spec.languages,
+        license=spec.license,
+        convert=spec.convert,
+        download_size=spec.download_size,
+        pack_size=spec.pack_size,
+        huggingface=spec.huggingface,
+        modelscope=spec.modelscope,
+        default=spec.default,
+        comment=spec.comment,
+    )
+
+
+def recipes_catalog(path: Path) -> Catalog:
+    """The catalog of recipes of packs.json, as the app ships it: dated by packs.json's 'recipes_date', which
+    also gives its serial (YYYYMMDD0000, below any release's YYYYMMDDHHMM of that day and after)."""
+    date = _field(_read(path), "recipes_date", str, str(path))
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
+        raise SpecError(f"{path}: 'recipes_date' must be YYYY-MM-DD")
+    text = catalog.to_json(
+        Catalog(int(date.replace("-", "")) * 10000, date, tuple(recipe(s) for s in load_specs(path)))
+    )
+    return catalog.parse(text.encode("utf-8"), "the recipes")  # the app's own reader must accept them

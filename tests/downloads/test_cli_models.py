@@ -111,7 +111,7 @@ def test_ctrl_c_keeps_the_partial_download_and_the_next_install_resumes(user_dir
     process.send_signal(signal.SIGINT)
     _out, err = process.communicate(timeout=60)
     assert process.returncode == 130, err
-    assert "cancelled: the partial download is kept, and the same command resumes it" in err
+    assert "cancelled: what was downloaded is kept, and the same command resumes it" in err
     assert part.stat().st_size == stall_at and not paths.user_packs_dir().exists()
     resumed = run("models", "install", PACK_ID, env=env)
     assert resumed.returncode == 0, resumed.stderr

@@ -16,6 +16,7 @@ from fanyi.engine.translator import Translator
 from fanyi.packs import catalog, catalog_fetch, install, library
 from fanyi.packs.errors import DownloadError, LibraryError
 from fanyi.packs.install import Status
+from fanyi.packs.sources.order import Preference
 
 
 def packs_dir_contents() -> list[str]:
@@ -53,12 +54,23 @@ def test_installing_what_is_installed_downloads_nothing(user_dirs, publish, serv
     assert install.install(cat.packs[0]).pack_version == 1 and server.requests == []
 
 
-def test_a_wrong_sha256_in_the_catalog_installs_nothing(user_dirs, publish, archives):
+# where the model's own files would come from when the archive fails: a server that is not there
+NO_SOURCE = Preference("url", closed_port_url(""))
+
+
+@pytest.fixture
+def online(monkeypatch):
+    """huggingface_hub allowed to ask (the tests' environment sets HF_HUB_OFFLINE)."""
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+
+
+def test_a_wrong_sha256_in_the_catalog_installs_nothing(user_dirs, publish, archives, online):
     doc = publish(1)
     publish(1, archive={**doc["archive"], "sha256": "0" * 64})
     cat = install.load_catalog()
-    with pytest.raises(DownloadError, match="sha256 does not match the catalog's"):
-        install.install(cat.packs[0])
+    with pytest.raises(DownloadError, match="the prebuilt archive: .* sha256 does not match the catalog's") as failure:
+        install.install(cat.packs[0], source=NO_SOURCE)
+    assert str(failure.value).startswith("no download source can be reached")  # the model's files were asked for
     assert packs_dir_contents() == [] and downloads_dir_contents() == []
 
 
@@ -122,28 +134,17 @@ def test_update_of_a_pack_that_is_not_installed_says_so(user_dirs, publish):
         install.update(cat, ["nope"])
 
 
-def test_a_pack_of_an_older_format_is_refused_as_an_outdated_list(user_dirs, publish, server):
+@pytest.mark.parametrize("offset", [-1, 1])
+def test_an_archive_of_another_pack_format_is_not_downloaded_the_pack_is_made_from_the_model(
+    user_dirs, publish, server, offset, online
+):
     from fanyi.engine.pack import FORMAT_VERSION
 
-    publish(1, format_version=FORMAT_VERSION - 1)
+    publish(1, format_version=FORMAT_VERSION + offset)
     entry = install.load_catalog().packs[0]
     server.requests.clear()
-    with pytest.raises(LibraryError, match="the list of packs is older than this Fanyi"):
-        install.install(entry)
-    assert server.requests == []
-
-
-def test_a_pack_format_this_fanyi_cannot_read_is_refused_before_downloading(user_dirs, publish, server):
-    from fanyi.engine.pack import FORMAT_VERSION
-
-    publish(1, format_version=FORMAT_VERSION + 1)
-    entry = install.load_catalog().packs[0]
-    server.requests.clear()
-    with pytest.raises(
-        LibraryError,
-        match=f"pack format {FORMAT_VERSION + 1}, and this Fanyi reads format {FORMAT_VERSION}: update Fanyi",
-    ):
-        install.install(entry)
+    with pytest.raises(DownloadError, match="no download source can be reached"):
+        install.install(entry, source=NO_SOURCE)
     assert server.requests == []
 
 
@@ -177,8 +178,7 @@ def test_an_update_over_a_bundled_pack_installs_a_user_copy_that_wins(user_dirs,
 
 
 # --- refreshing the catalog -------------------------------------------------------------------------
-def test_refresh_keeps_a_catalog_only_when_it_is_not_older(user_dirs, publish, server, monkeypatch):
-    monkeypatch.setattr(catalog, "DEFAULT_CATALOG_URLS", ())  # after an older copy refresh tries the next URL
+def test_refresh_keeps_a_catalog_only_when_it_is_not_older(user_dirs, publish, server):
     publish(2, serial=7)
     assert catalog_fetch.refresh().serial == 7
     current = catalog.load()
@@ -193,7 +193,6 @@ def test_refresh_tries_the_urls_in_order(user_dirs, server, monkeypatch):
     server.routes["/user.json"] = Route(b"", status=500)
     monkeypatch.setenv("FANYI_CATALOG_URL", server.url("/env.json"))  # 404
     current = catalog.parse(catalog_doc([], serial=1, catalog_urls=[server.url("/own.json")]), "test")
-    monkeypatch.setattr(catalog, "DEFAULT_CATALOG_URLS", (server.url("/default.json"),))
     assert catalog_fetch.refresh(current, user_url=server.url("/user.json")).serial == 3
     assert [p for p, _r in server.requests] == ["/env.json", "/user.json", "/own.json"]
 
@@ -220,13 +219,11 @@ def test_only_https_or_loopback_or_an_explicit_url_is_trusted_for_the_catalog(mo
         "http://127.0.0.1:8/c.json",
         "http://localhost:8/c.json",
         "http://[::1]:8/c.json",
-        *catalog.DEFAULT_CATALOG_URLS,
-    ]
+    ]  # and no address of this project's: the catalog the app ships needs none
 
 
 def test_no_catalog_and_no_network_is_one_line(user_dirs, monkeypatch):
     monkeypatch.setenv("FANYI_CATALOG_URL", closed_port_url())
-    monkeypatch.setattr(catalog, "DEFAULT_CATALOG_URLS", (closed_port_url("/default.json"),))
     with pytest.raises(DownloadError) as failure:
         install.load_catalog()
     assert failure.value.unreachable and "\n" not in str(failure.value)
@@ -237,7 +234,6 @@ def test_a_failed_refresh_falls_back_to_the_copy_on_this_machine(user_dirs, publ
     publish(1)
     install.load_catalog()
     monkeypatch.setenv("FANYI_CATALOG_URL", closed_port_url())
-    monkeypatch.setattr(catalog, "DEFAULT_CATALOG_URLS", ())
     warnings = []
     assert install.load_catalog(refresh=True, warn=warnings.append).serial == 1
     assert len(warnings) == 1 and "cannot be reached" in warnings[0] and "using the list of packs from" in warnings[0]

@@ -1,6 +1,7 @@
 """Screenshots of the windows besides the main one, as a person sees them: a document's job row and
-coverage report, Settings (the Chinese variant, the tray options without a tray, other apps), the
-model manager offline, the history, and the page shown without a model.
+coverage report, Settings (the Chinese variant, the tray options without a tray, downloads, other apps), the
+model manager with the catalog the app ships (its recipes) and a licence asked about, the history, and the
+page shown without a model (FANYI_SHOT_EMPTY), also while a model is converted.
 
 Run under an X server with a window manager, from the repository root (see make_screenshots.py):
 
@@ -8,8 +9,10 @@ Run under an X server with a window manager, from the repository root (see make_
 
 FANYI_SHOT_LANGUAGE (en, zh_CN) chooses the UI language. The document is translated by the tests'
 stand-in engine (tests/ui/ui_fakes.py: capitals for a translation, and a sentence with LOOPS that
-fails as a degenerate one does), so its report has every kind of row; the model list is fetched from
-a closed port, so the model manager is offline for real.
+fails as a degenerate one does), so its report has every kind of row. The model manager lists the
+checkout's assets/catalog.json, as the installed app lists the one it ships. The page without a model is
+shown as it looks mid-conversion: a stand-in operation keeps the page busy and this script sends its progress
+(a tiny model converts too fast to be caught), through the real widgets.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from make_screenshots import DemoTranslator, capture, demo_pack, play
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 from ui_fakes import LOOPS, FakeTranslator
 
@@ -50,13 +54,11 @@ def main() -> int:
         FANYI_DATA_DIR=str(tmp / "data"),
         FANYI_CONFIG_DIR=str(tmp / "config"),
         FANYI_MODELS_DIR=str(tmp / "models"),
-        FANYI_CATALOG_URL="http://127.0.0.1:9/catalog.json",
     )
     (tmp / "models").mkdir(parents=True)
     if not empty:
         demo_pack(tmp / "models" / DemoTranslator.name, DemoTranslator)
 
-    import fanyi.packs.catalog
     from fanyi.ui import i18n, theme
     from fanyi.ui.app import FanyiApp
     from fanyi.ui.settings import Settings
@@ -69,7 +71,33 @@ def main() -> int:
     win.setGeometry(30, 30, 1000, 600)
     win.show()
     if empty:
-        play(qapp, [lambda: capture("no-model.png") or qapp.quit()], interval_ms=300, start_ms=800)
+
+        def converting() -> bool:
+            from fanyi.packs.download import TransferProgress
+
+            # an operation that runs until cancelled, so the page is busy as during a real one
+            app.ops._start(
+                app.ops.tr("Getting %1…").replace("%1", "opus-mt-en-zh"),
+                lambda token: token.wait(60),
+                lambda _result: None,
+                cancellable=True,
+            )
+            app.ops.transfer.emit(TransferProgress("converting", 7, 12, 0.0, None, "building the MarianMT graphs"))
+            return True
+
+        def cancel() -> bool:
+            app.ops.cancel()
+            app.ops.wait()
+            qapp.quit()
+            return True
+
+        steps = [
+            lambda: capture("no-model.png") is None,
+            converting,
+            lambda: capture("no-model-converting.png") is None,
+            cancel,
+        ]
+        play(qapp, steps, interval_ms=300, start_ms=800)
         app.shutdown()
         return 0
 
@@ -121,18 +149,23 @@ def main() -> int:
 
     def models() -> bool:
         dialogs["settings"].close()
-        fanyi.packs.catalog.DEFAULT_CATALOG_URLS = ()  # offline: only the closed port above is tried
         app.show_models()
         manager = dialogs["models"] = app._dialogs["models"]
-        manager.move(80, 100)
+        manager.move(30, 100)
         manager.tabs.setCurrentIndex(1)
-        manager.refresh_button.click()
         return True
 
-    def models_offline() -> bool:
-        if app.ops.busy or not dialogs["models"].error.isVisible():
-            return False
-        capture("models-offline.png")
+    def models_listed() -> bool:
+        capture("models-available.png")
+        manager = dialogs["models"]
+        row = next(i for i, r in enumerate(manager.rows) if r.entry.id == "hy-mt1.5-1.8b")
+        manager.available.selectRow(row)
+        QTimer.singleShot(600, lambda: capture("licence-terms.png"))
+        QTimer.singleShot(900, lambda: QApplication.activeModalWidget().reject())
+        manager.download_selected()  # asks about the licence (a modal box: the timers above run inside it)
+        return True
+
+    def done() -> bool:
         qapp.quit()
         return True
 
@@ -143,9 +176,11 @@ def main() -> int:
         history_shown,
         settings_tab(0, "settings-translation.png"),
         settings_tab(2, "settings-tray.png"),
+        settings_tab(3, "settings-downloads.png"),
         settings_tab(4, "settings-apps.png"),
         models,
-        models_offline,
+        models_listed,
+        done,
     ]
     play(qapp, steps, interval_ms=300, start_ms=800)
     app.shutdown()

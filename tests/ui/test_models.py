@@ -117,7 +117,6 @@ def test_a_download_shows_its_progress_can_be_cancelled_and_then_resumes(qtbot, 
 
 def test_without_a_connection_the_page_says_so_in_the_users_language(qtbot, empty_app, monkeypatch):
     monkeypatch.setenv("FANYI_CATALOG_URL", closed_port_url())
-    monkeypatch.setattr("fanyi.packs.catalog.DEFAULT_CATALOG_URLS", ())
     page = empty_app.window.no_model
     qtbot.mouseClick(page.download_button, Qt.MouseButton.LeftButton)
     wait_op(qtbot, empty_app)
@@ -132,7 +131,6 @@ def test_without_a_connection_the_page_says_so_in_the_users_language(qtbot, empt
 def test_offline_the_model_manager_says_what_failed_once_and_what_still_works(qtbot, empty_app, monkeypatch):
     """After a failed refresh the Available tab said "click Refresh list" beside the red "cannot be reached"."""
     monkeypatch.setenv("FANYI_CATALOG_URL", closed_port_url())
-    monkeypatch.setattr("fanyi.packs.catalog.DEFAULT_CATALOG_URLS", ())
     page = empty_app.window.no_model
     assert "size and licence are shown once" in page.model_note.text()  # no list: what is not known yet
     empty_app.show_models()
@@ -258,16 +256,82 @@ def test_a_pack_too_big_for_this_computer_is_marked_and_asked_about(
     assert app.packs.current == current and win.pack_box.currentData() == current.name  # nothing loaded
 
 
-def test_the_download_mirror_setting_is_tried_first(qtbot, empty_app, publish, server):
-    published = publish(1)
-    archive = server.routes[f"/packs/{published['archive']['file']}"].body
-    server.routes[f"/mirror/{published['archive']['file']}"] = Route(archive)
-    empty_app.settings.update(download_mirror=server.url("/mirror/"))
+@pytest.fixture
+def recipe_hub(server, tiny_hf_en_zh, monkeypatch):
+    """A Hub on this computer serving the tiny model as Helsinki-NLP/opus-mt-en-zh, and a catalog whose
+    default entry is its recipe (no archive): what the app ships, pointed at a Hub here."""
+    from packserver import catalog_doc
+
+    from fanyi.packs.sources.localhub import LocalHub
+
+    monkeypatch.delenv("HF_HUB_OFFLINE")
+    with LocalHub() as hub:
+        commit = hub.add("Helsinki-NLP/opus-mt-en-zh", tiny_hf_en_zh).commit
+        entry = {
+            "id": PACK_ID,
+            "version": 1,
+            "default": True,
+            "display_name": {"en": "English → Chinese", "zh_CN": "英语 → 中文"},
+            "architecture": "marian",
+            "source_langs": ["en"],
+            "target_langs": ["zh"],
+            "sources": {"huggingface": {"repo": "Helsinki-NLP/opus-mt-en-zh", "revision": commit}},
+            "convert": {"quantize": "int8"},
+            "download_size": 1_000_000,
+            "pack_size": 800_000,
+            "license": {
+                "name": "Apache-2.0",
+                "url": "https://www.apache.org/licenses/LICENSE-2.0",
+                "commercial_use": True,
+            },
+        }
+        server.routes["/catalog.json"] = Route(catalog_doc([entry]))
+        monkeypatch.setenv("FANYI_CATALOG_URL", server.url("/catalog.json"))
+        yield hub
+
+
+def test_the_download_button_makes_the_pack_from_the_source_chosen_in_settings(qtbot, empty_app, recipe_hub):
+    """Settings → Downloads names a Hub-compatible address: the model's files come from there, are converted
+    (the progress shows bytes, then layers) and the pack is installed; nothing is left in the downloads."""
+    empty_app.settings.update(download_source="url", download_source_url=recipe_hub.endpoint, hf_token="hf_secret")
+    shown: list[str] = []
+    progress = empty_app.window.no_model.findChild(PackOpProgress)
+    empty_app.ops.transfer.connect(lambda _p: shown.append(progress.detail.text()))
     qtbot.mouseClick(empty_app.window.no_model.download_button, Qt.MouseButton.LeftButton)
     wait_op(qtbot, empty_app)
-    assert library.find_pack(PACK_ID).pack_version == 1
-    fetched = [p for p, _range in server.requests if p.endswith(".zip")]
-    assert fetched == [f"/mirror/{published['archive']['file']}"]
+    assert library.find_pack(PACK_ID).pack_version == 1 and library.find_pack(PACK_ID).quantization == "int8"
+    assert any(text.startswith("Asking 127.0.0.1:") for text in shown)
+    assert any(" of " in text and "MB" in text or "KB" in text for text in shown)  # bytes
+    assert any(text.startswith("Converting: layer ") for text in shown)
+    assert not any(paths.downloads_dir().rglob("*.safetensors"))
+    # the token went to that address, as a bearer token (it is the Hub the user chose)
+    assert {h.get("authorization") for _m, _p, h in recipe_hub.requests} == {"Bearer hf_secret"}
+
+
+def test_a_gated_model_says_what_to_do_in_the_users_language(qtbot, empty_app, recipe_hub):
+    recipe_hub.repos["Helsinki-NLP/opus-mt-en-zh"].gated = True
+    empty_app.settings.update(download_source="url", download_source_url=recipe_hub.endpoint)
+    page = empty_app.window.no_model
+    qtbot.mouseClick(page.download_button, Qt.MouseButton.LeftButton)
+    wait_op(qtbot, empty_app)
+    assert page.error.isVisible() and "gated on Hugging Face" in page.error.text()
+    assert f"{recipe_hub.endpoint}/Helsinki-NLP/opus-mt-en-zh" in page.error.text()
+    assert "Settings → Downloads" in page.error.text()
+    i18n.install("zh_CN")
+    qtbot.mouseClick(page.download_button, Qt.MouseButton.LeftButton)
+    wait_op(qtbot, empty_app)
+    assert "访问令牌" in page.error.text() and "设置 → 下载" in page.error.text()
+
+
+def test_unreachable_sources_suggest_the_mirror_and_modelscope_in_chinese(qtbot, empty_app, recipe_hub):
+    empty_app.settings.update(download_source="url", download_source_url=closed_port_url(""))
+    i18n.install("zh_CN")
+    page = empty_app.window.no_model
+    qtbot.mouseClick(page.download_button, Qt.MouseButton.LeftButton)
+    wait_op(qtbot, empty_app)
+    assert (
+        "hf-mirror.com" in page.error.text() and "ModelScope" in page.error.text() and "无法连接" in page.error.text()
+    )
 
 
 def test_importing_a_pack_folder_switches_to_translating(qtbot, empty_app, tiny_pack):

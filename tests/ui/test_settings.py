@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import os
 
 import pytest
 from ui_fakes import LOAD_TIMEOUT
@@ -181,27 +182,56 @@ def test_a_corrupt_file_is_kept_before_defaults_replace_it(ui_dirs):
 def test_download_addresses_are_checked_before_they_are_kept(qtbot, ui_dirs):
     dialog = SettingsDialog(Settings(), tray_available=False)
     qtbot.addWidget(dialog)
-    dialog.mirror.setText("ftp://mirror.example.cn/packs")
-    dialog.accept()
+    assert dialog.source.currentData() == "auto" and not dialog.source_url.isEnabled()
+    dialog.source.setCurrentIndex(dialog.source.findData("url"))
+    assert dialog.source_url.isEnabled()
+    dialog.accept()  # a custom address, but none given
     assert dialog.result() != dialog.DialogCode.Accepted and "https://" in dialog.download_note.text()
-    dialog.mirror.setText("  https://mirror.example.cn/packs/ ")
+    dialog.source_url.setText("ftp://mirror.example.cn/hub")
+    dialog.accept()
+    assert dialog.result() != dialog.DialogCode.Accepted
+    dialog.source_url.setText("  https://mirror.example.cn/hub ")
     dialog.catalog_url.setText("https://example.org/catalog.json")
+    dialog.hf_token.setText(" hf_secret ")
     dialog.accept()
     assert dialog.result() == dialog.DialogCode.Accepted
     kept = dialog.result_settings()
-    assert (kept.download_mirror, kept.catalog_url) == (
-        "https://mirror.example.cn/packs/",
+    assert (kept.download_source, kept.download_source_url, kept.catalog_url, kept.hf_token) == (
+        "url",
+        "https://mirror.example.cn/hub",
         "https://example.org/catalog.json",
+        "hf_secret",
     )
+    assert dialog.hf_token.echoMode() == dialog.hf_token.EchoMode.Password  # never shown on the screen
+
+
+def test_the_download_source_and_the_token_are_saved_privately_and_bad_values_fall_back(ui_dirs):
+    save_settings(Settings(download_source="modelscope", hf_token="hf_secret"))
+    assert load_settings().download_source == "modelscope" and load_settings().hf_token == "hf_secret"
+    if os.name == "posix":  # readable by this user only while it holds a secret
+        assert settings_path().stat().st_mode & 0o077 == 0
+    settings_path().write_text(json.dumps({"download_source": "gitee"}), encoding="utf-8")
+    assert load_settings().download_source == "auto"
+    settings_path().write_text(json.dumps({"download_source": "url"}), encoding="utf-8")  # no address
+    assert load_settings().download_source == "auto"
+
+
+def test_the_hugging_face_token_is_never_shown_in_a_repr_or_a_log(ui_dirs, caplog):
+    assert "hf_secret" not in repr(Settings(hf_token="hf_secret"))
+    settings_path().parent.mkdir(parents=True)
+    settings_path().write_text(json.dumps({"hf_token": ["hf_secret"]}), encoding="utf-8")
+    with caplog.at_level(logging.WARNING):
+        assert load_settings().hf_token == ""
+    assert "ignoring hf_token" in caplog.text and "hf_secret" not in caplog.text
 
 
 def test_a_hand_edited_address_that_is_not_http_is_dropped_on_load(ui_dirs):
     settings_path().parent.mkdir(parents=True)
     settings_path().write_text(
-        '{"download_mirror": "file:///etc", "catalog_url": "https://ok.example/c.json"}', encoding="utf-8"
+        '{"download_source_url": "file:///etc", "catalog_url": "https://ok.example/c.json"}', encoding="utf-8"
     )
     loaded = load_settings()
-    assert (loaded.download_mirror, loaded.catalog_url) == ("", "https://ok.example/c.json")
+    assert (loaded.download_source_url, loaded.catalog_url) == ("", "https://ok.example/c.json")
 
 
 def test_remembered_languages_round_trip_and_bad_entries_are_dropped(ui_dirs):
@@ -245,7 +275,7 @@ def test_the_dialog_is_in_tabs_with_every_field_where_a_user_looks(qtbot, ui_dir
             dialog.start_in_tray,
             dialog.close_to_tray,
         ],
-        "Downloads": [dialog.mirror, dialog.catalog_url, dialog.download_note],
+        "Downloads": [dialog.source, dialog.source_url, dialog.hf_token, dialog.catalog_url, dialog.download_note],
         "Other apps": [dialog.api_enabled, dialog.api_port, dialog.api_key, dialog.api_address, dialog.api_deeplx],
         "Glossary": [dialog.glossary_tab.table, dialog.glossary_tab.import_button],
     }
@@ -268,7 +298,7 @@ def test_the_options_say_what_they_do(qtbot, ui_dirs):
 def test_a_bad_address_shows_the_downloads_tab(qtbot, ui_dirs):
     dialog = SettingsDialog(Settings(), tray_available=False)
     qtbot.addWidget(dialog)
-    dialog.mirror.setText("ftp://x")
+    dialog.catalog_url.setText("ftp://x")
     dialog.accept()
     assert dialog.tabs.tabText(dialog.tabs.currentIndex()) == "Downloads"
 

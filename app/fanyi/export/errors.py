@@ -3,7 +3,3 @@
 
 class ExportError(Exception):
     """A model folder that cannot be turned into a pack, with the reason."""
-
-
-class FetchError(Exception):
-    """A model that cannot be downloaded or built here, in one line."""

@@ -1,13 +1,22 @@
-"""The pack catalog: which prebuilt packs exist, where to download them, and how to check them.
+"""The pack catalog: a recipe for every pack Fanyi offers, and how to check what it makes.
 
-A catalog is a JSON document (``"schema": 1``) that the release workflow writes (packaging/packs.py)
-and publishes next to the pack archives. The app reads the newest of two copies: the one shipped
-inside the app (``assets/catalog.json`` in the installers) and the one saved the last time the user
-refreshed the list (``catalog.json`` in the user data folder).
+A catalog is a JSON document (``"schema": 2``). Each entry is a *recipe*: where the model is published
+(its Hugging Face repository and revision, its ModelScope copy), the files the conversion reads with their
+sizes and sha256 where known, the conversion's options, the licence, and — once the release pipeline has
+converted and validated it — the sha256 of the converted files, so that a pack made on a user's computer
+is checked against the one that was scored. A prebuilt archive of the pack is optional: used when it
+answers, else the pack is made from the model's own files (packs.from_source). No file hosted by this
+project is needed.
 
-Trust: an archive's sha256 and size come from a catalog the app trusts — the copy it shipped with,
-or one fetched from a catalog URL over HTTPS — never from the server that hands out the archive, so
-a mirror cannot substitute a different pack; it can only fail to serve the right one.
+packaging/packs.py writes the catalog from packaging/packs.json: ``packs.py recipes`` the one the app
+ships (``assets/catalog.json``, committed), ``packs.py build`` the one a release publishes with the
+revisions resolved to commits, the files' hashes and the converted files' hashes filled in. The app reads
+the newest of two copies: the one shipped inside it and the one saved the last time the user refreshed
+the list (``catalog.json`` in the user data folder).
+
+Trust: a file's sha256 comes from the recipe where it pins one (the same bytes from any source), else from
+the source itself (the Hub's LFS sha256 at a pinned commit, ModelScope's Sha256); an archive's sha256 and
+size come from the catalog, never from the server that hands it out.
 
 No Qt and no network here: parsing, validation, choosing the newest copy, saving.
 """
@@ -16,6 +25,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -27,14 +37,21 @@ from ..fsutil import atomic_write_text
 
 log = logging.getLogger(__name__)
 
-SCHEMA = 1
+SCHEMA = 2
 CATALOG_FILE = "catalog.json"
-# Where the release workflow publishes the catalog (a release asset of the project's repository);
-# a catalog also lists its own URLs, so a fork's installers refresh from the fork.
-DEFAULT_CATALOG_URLS = ("https://github.com/fanyi-app/fanyi/releases/download/packs/catalog.json",)
+CATALOG_FILE_ENV = "FANYI_CATALOG_FILE"
 QUANTIZATIONS = ("none", "int8", "int4")
+EMBEDDINGS = ("int8", "int4", "fp32")
+BLOCK_SIZES = (16, 32, 64, 128, 256)
 _ID = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
+COMMIT = re.compile(r"^[0-9a-f]{40}$")
+# "owner/name" on the Hub and on ModelScope
+_REPO = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,95}/[A-Za-z0-9][A-Za-z0-9._-]{0,95}$")
+# a commit, a branch or tag, or a pull request's ref ("refs/pr/26"): no "..", nothing a URL reinterprets
+_REVISION = re.compile(r"^(?!.*\.\.)[A-Za-z0-9][A-Za-z0-9._/-]{0,127}$")
+# a repository's top-level file the conversion reads
+_REPO_FILE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$")
 # a model's own language codes: en, ast, cmn_Hans (OPUS-MT), en_XX (mBART-50), eng_Latn (NLLB), mul,
 # zh-Hant (the LLMs' prompts)
 _LANG = re.compile(r"^[a-z]{2,3}([_-][A-Z][a-z]{3}|_[A-Z]{2})?$")
@@ -102,28 +119,95 @@ class Archive:
 
 
 @dataclass(frozen=True)
+class Repository:
+    """Where a model is published at one download source: its id there and the revision to take."""
+
+    repo: str  # "owner/name"
+    revision: str  # a commit (the Hub), else a branch, tag or ref, which the release pipeline pins where it can
+    gated: bool = False  # the source asks for a token and an accepted licence (HTTP 401 without them)
+
+    @property
+    def pinned(self) -> bool:
+        return bool(COMMIT.match(self.revision))
+
+
+@dataclass(frozen=True)
+class Pin:
+    """A file of the model's repository as the recipe knows it: its size, and its sha256 where known."""
+
+    size: int
+    sha256: str | None = None
+
+
+@dataclass(frozen=True)
+class Conversion:
+    """fanyi.export.convert.export_pack's options for this pack."""
+
+    quantize: str  # "int8" (MarianMT), "int4" (LLMs), "none"
+    embeddings: str = "int8"  # the embedding/output matrix: "int8", "int4" (LLMs) or "fp32"
+    block_size: int = 32  # inputs per int4 block (LLMs)
+
+
+@dataclass(frozen=True)
+class Converted:
+    """The converted files of the pack the release pipeline validated and scored: a pack made on a user's
+    computer by the same converter must have exactly these (fanyi.export makes the same bytes everywhere)."""
+
+    fanyi: str  # the Fanyi version whose converter made them
+    files: dict[str, str]  # pack file name -> sha256 (the manifest, which records where it was made, aside)
+
+
+@dataclass(frozen=True)
 class CatalogEntry:
     id: str  # the installed pack's name (its manifest's "name")
     version: int  # a higher version of the same id is an update
     display_name: dict[str, str]  # by UI language: "en" always, "zh_CN" usually
-    model_id: str  # the Hugging Face repository it was built from
-    revision: str  # the commit of that repository
     architecture: str
     source_langs: tuple[str, ...]
     target_langs: tuple[str, ...]
-    target_tokens: tuple[str, ...]  # e.g. ("cmn_Hans", "cmn_Hant", "yue"); empty for one target
-    quantization: str
-    format_version: int  # the pack format (fanyi.engine.pack.FORMAT_VERSION) it was exported with
-    archive: Archive
-    urls: tuple[str, ...]  # in the order to try them
     license: License
+    convert: Conversion
+    download_size: int  # bytes of the files the conversion reads (an estimate until the release fills `files`)
+    pack_size: int  # bytes of the converted pack (an estimate until the release pipeline measured it)
+    huggingface: Repository | None = None
+    modelscope: Repository | None = None
+    files: dict[str, Pin] = field(default_factory=dict)  # the repository's files the conversion reads, where known
+    converted: Converted | None = None
+    target_tokens: tuple[str, ...] = ()  # e.g. ("cmn_Hans", "cmn_Hant", "yue"); empty for one target
     qualities: tuple[Quality, ...] = ()  # one per direction scored
     default: bool = False  # the pack offered first (the no-model page's button)
-    # keys and values of a full context, for the memory estimate (fanyi.packs.memory); None in old catalogs
+    # keys and values of a full context, for the memory estimate (fanyi.packs.memory); None when not known
     kv_cache_bytes: int | None = None
+    # a prebuilt archive of the pack, tried first when present; format_version is the pack format it holds
+    archive: Archive | None = None
+    urls: tuple[str, ...] = ()  # the archive's, in the order to try them
+    format_version: int | None = None
+    comment: str = ""  # for people: where the facts of this entry come from
 
     def title(self, ui_language: str = "en") -> str:
         return self.display_name.get(ui_language) or self.display_name["en"]
+
+    @property
+    def model_id(self) -> str:
+        """The model's repository, as its authors name it (the Hub's id where it is there)."""
+        repository = self.huggingface or self.modelscope
+        assert repository is not None  # parse() refuses an entry without one
+        return repository.repo
+
+    @property
+    def revision(self) -> str:
+        repository = self.huggingface or self.modelscope
+        assert repository is not None
+        return repository.revision
+
+    @property
+    def quantization(self) -> str:
+        return self.convert.quantize
+
+    @property
+    def gated(self) -> bool:
+        """The Hub asks for a token and an accepted licence before it gives the files."""
+        return self.huggingface is not None and self.huggingface.gated
 
     @property
     def quality(self) -> Quality | None:
@@ -261,6 +345,81 @@ class _Unsupported(Exception):
     """A well-formed entry for a family or quantization this Fanyi does not run (a newer one's)."""
 
 
+def _repository(raw: dict[str, Any], key: str, where: str) -> Repository | None:
+    r = _get(raw, key, dict, where, optional=True)
+    if r is None:
+        return None
+    repo, revision = _get(r, "repo", str, where), _get(r, "revision", str, where)
+    _check(bool(_REPO.match(repo)), where, f"{key} repo {repo!r} is not owner/name")
+    _check(bool(_REVISION.match(revision)), where, f"{key} revision {revision!r} is not a commit, branch or tag")
+    return Repository(repo, revision, gated=bool(_get(r, "gated", bool, where, optional=True)))
+
+
+def _size(value: int, where: str, what: str) -> int:
+    _check(0 < value <= limits.MAX_MODEL_FILES_BYTES, where, f"{what} {value} is out of range")
+    return value
+
+
+def _pins(raw: dict[str, Any], where: str) -> dict[str, Pin]:
+    files = _get(raw, "files", dict, where, optional=True) or {}
+    _check(len(files) <= limits.MAX_PACK_FILES * 4, where, "too many files")
+    pins = {}
+    for name, pin in files.items():
+        _check(bool(_REPO_FILE.match(name)) and isinstance(pin, dict), where, f"invalid file entry {name!r}")
+        sha = _get(pin, "sha256", str, where, optional=True)
+        _check(sha is None or bool(_SHA256.match(sha)), where, f"{name}: sha256 must be 64 hex digits")
+        pins[name] = Pin(_size(_get(pin, "size", int, where), where, f"{name} size"), sha)
+    return pins
+
+
+def _conversion(raw: dict[str, Any], where: str) -> Conversion:
+    c = _get(raw, "convert", dict, where)
+    conversion = Conversion(
+        quantize=_get(c, "quantize", str, where),
+        embeddings=_get(c, "embeddings", str, where, optional=True) or "int8",
+        block_size=_get(c, "block_size", int, where, optional=True) or 32,
+    )
+    _check(conversion.embeddings in EMBEDDINGS, where, f"invalid embeddings {conversion.embeddings!r}")
+    _check(conversion.block_size in BLOCK_SIZES, where, f"invalid block_size {conversion.block_size}")
+    _check(
+        bool(re.fullmatch(r"[a-z0-9_]{1,16}", conversion.quantize)), where, f"invalid quantize {conversion.quantize!r}"
+    )
+    return conversion
+
+
+def _converted(raw: dict[str, Any], where: str) -> Converted | None:
+    c = _get(raw, "converted", dict, where, optional=True)
+    if c is None:
+        return None
+    files = _get(c, "files", dict, where)
+    _check(
+        0 < len(files) <= limits.MAX_PACK_FILES
+        and all(_REPO_FILE.match(n) and isinstance(h, str) and _SHA256.match(h) for n, h in files.items()),
+        where,
+        "converted files must map file names to sha256",
+    )
+    return Converted(_get(c, "fanyi", str, where), dict(files))
+
+
+def _archive(raw: dict[str, Any], where: str) -> tuple[Archive | None, tuple[str, ...], int | None]:
+    a = _get(raw, "archive", dict, where, optional=True)
+    if a is None:
+        return None, (), None
+    archive = Archive(
+        file=_get(a, "file", str, where),
+        size=_get(a, "size", int, where),
+        sha256=_get(a, "sha256", str, where).lower(),
+        unpacked_size=_get(a, "unpacked_size", int, where),
+    )
+    _check(bool(_FILE.match(archive.file)), where, f"invalid archive file name {archive.file!r}")
+    _check(bool(_SHA256.match(archive.sha256)), where, "archive sha256 must be 64 hex digits")
+    for size in (archive.size, archive.unpacked_size):
+        _check(0 < size <= limits.MAX_PACK_BYTES, where, f"archive size {size} is out of range")
+    urls = _strings(raw, "urls", where)
+    _check(bool(urls) and all(_url_ok(u) for u in urls), where, "urls must be a non-empty list of http(s) URLs")
+    return archive, urls, _get(raw, "format_version", int, where)
+
+
 def _entry(raw: object, where: str) -> CatalogEntry:
     _check(isinstance(raw, dict), where, "a pack entry must be an object")
     assert isinstance(raw, dict)
@@ -277,23 +436,10 @@ def _entry(raw: object, where: str) -> CatalogEntry:
     )
     architecture = _get(raw, "architecture", str, where)
     _check(bool(re.fullmatch(r"[a-z0-9_]{1,32}", architecture)), where, f"invalid architecture {architecture!r}")
-    quantization = _get(raw, "quantization", str, where)
-    _check(bool(re.fullmatch(r"[a-z0-9_]{1,16}", quantization)), where, f"invalid quantization {quantization!r}")
-
-    a = _get(raw, "archive", dict, where)
-    archive = Archive(
-        file=_get(a, "file", str, where),
-        size=_get(a, "size", int, where),
-        sha256=_get(a, "sha256", str, where).lower(),
-        unpacked_size=_get(a, "unpacked_size", int, where),
-    )
-    _check(bool(_FILE.match(archive.file)), where, f"invalid archive file name {archive.file!r}")
-    _check(bool(_SHA256.match(archive.sha256)), where, "archive sha256 must be 64 hex digits")
-    for size in (archive.size, archive.unpacked_size):
-        _check(0 < size <= limits.MAX_PACK_BYTES, where, f"archive size {size} is out of range")
-    urls = _strings(raw, "urls", where)
-    _check(bool(urls) and all(_url_ok(u) for u in urls), where, "urls must be a non-empty list of http(s) URLs")
-
+    sources = _get(raw, "sources", dict, where)
+    huggingface, modelscope = (_repository(sources, key, where) for key in ("huggingface", "modelscope"))
+    _check(huggingface is not None or modelscope is not None, where, "sources names no repository")
+    archive, urls, format_version = _archive(raw, where)
     quality = raw.get("quality")
     qualities = (
         ()
@@ -306,26 +452,31 @@ def _entry(raw: object, where: str) -> CatalogEntry:
         id=pack_id,
         version=version,
         display_name=dict(names),
-        model_id=_get(raw, "model_id", str, where),
-        revision=_get(raw, "revision", str, where),
         architecture=architecture,
         source_langs=_strings(raw, "source_langs", where, _LANG),
         target_langs=_strings(raw, "target_langs", where, _LANG),
-        target_tokens=_strings(raw, "target_tokens", where, optional=True),
-        quantization=quantization,
-        format_version=_get(raw, "format_version", int, where),
-        archive=archive,
-        urls=urls,
         license=_license(_get(raw, "license", dict, where), where),
+        convert=_conversion(raw, where),
+        download_size=_size(_get(raw, "download_size", int, where), where, "download_size"),
+        pack_size=_size(_get(raw, "pack_size", int, where), where, "pack_size"),
+        huggingface=huggingface,
+        modelscope=modelscope,
+        files=_pins(raw, where),
+        converted=_converted(raw, where),
+        target_tokens=_strings(raw, "target_tokens", where, optional=True),
         qualities=qualities,
         default=bool(_get(raw, "default", bool, where, optional=True)),
         kv_cache_bytes=kv_cache,
+        archive=archive,
+        urls=urls,
+        format_version=format_version,
+        comment=_get(raw, "comment", str, where, optional=True) or "",
     )
     # checked last: an entry this Fanyi cannot run is still checked as a whole, then left out
     if architecture not in FAMILIES:
         raise _Unsupported(f"{pack_id}: architecture {architecture!r} needs a newer Fanyi")
-    if quantization not in QUANTIZATIONS:
-        raise _Unsupported(f"{pack_id}: quantization {quantization!r} needs a newer Fanyi")
+    if entry.quantization not in QUANTIZATIONS:
+        raise _Unsupported(f"{pack_id}: quantization {entry.quantization!r} needs a newer Fanyi")
     return entry
 
 
@@ -378,23 +529,50 @@ def read(path: Path) -> Catalog:
 
 
 # --- writing ---------------------------------------------------------------------------------------
-def to_json(catalog: Catalog) -> str:
-    def entry(p: CatalogEntry) -> dict[str, Any]:
-        out = asdict(p)
-        for key in ("source_langs", "target_langs", "target_tokens", "urls"):
-            out[key] = list(out[key])
-        qualities = out.pop("qualities")
-        # one direction: an object, as catalogs had it before packs of many directions
-        if qualities:
-            out["quality"] = qualities[0] if len(qualities) == 1 else qualities
-        return out
+def entry_json(p: CatalogEntry) -> dict[str, Any]:
+    """One entry as the catalog writes it (parse() reads it back to an equal entry)."""
+    out: dict[str, Any] = {
+        "id": p.id,
+        "version": p.version,
+        "default": p.default,
+        "display_name": p.display_name,
+        "architecture": p.architecture,
+        "source_langs": list(p.source_langs),
+        "target_langs": list(p.target_langs),
+        "target_tokens": list(p.target_tokens),
+        "sources": {
+            key: {"repo": r.repo, "revision": r.revision, **({"gated": True} if r.gated else {})}
+            for key, r in (("huggingface", p.huggingface), ("modelscope", p.modelscope))
+            if r is not None
+        },
+        "files": {
+            name: {"size": pin.size, **({"sha256": pin.sha256} if pin.sha256 else {})} for name, pin in p.files.items()
+        },
+        "convert": asdict(p.convert),
+        "download_size": p.download_size,
+        "pack_size": p.pack_size,
+        "kv_cache_bytes": p.kv_cache_bytes,
+        "license": asdict(p.license),
+    }
+    if p.converted is not None:
+        out["converted"] = asdict(p.converted)
+    if p.archive is not None:
+        out.update(archive=asdict(p.archive), urls=list(p.urls), format_version=p.format_version)
+    qualities = [asdict(q) for q in p.qualities]
+    if qualities:  # one direction: an object, as catalogs had it before packs of many directions
+        out["quality"] = qualities[0] if len(qualities) == 1 else qualities
+    if p.comment:
+        out["comment"] = p.comment
+    return out
 
+
+def to_json(catalog: Catalog) -> str:
     doc = {
         "schema": SCHEMA,
         "serial": catalog.serial,
         "generated": catalog.generated,
         "catalog_urls": list(catalog.catalog_urls),
-        "packs": [entry(p) for p in catalog.packs],
+        "packs": [entry_json(p) for p in catalog.packs],
     }
     return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
 
@@ -406,7 +584,9 @@ def save(catalog: Catalog, path: Path) -> None:
 
 # --- the copies on this machine --------------------------------------------------------------------
 def bundled_path() -> Path:
-    return paths.assets_dir() / CATALOG_FILE
+    """The catalog the app ships (assets/catalog.json), or the file FANYI_CATALOG_FILE names instead."""
+    given = os.environ.get(CATALOG_FILE_ENV)
+    return Path(given) if given else paths.assets_dir() / CATALOG_FILE
 
 
 def cached_path() -> Path:

@@ -1,7 +1,9 @@
 """Refreshing the pack catalog from the network (packs.catalog itself never connects).
 
 The catalog URLs are tried in order: ``FANYI_CATALOG_URL`` when set, then a URL the user set, then
-the current copy's own ``catalog_urls``, then catalog.DEFAULT_CATALOG_URLS. The catalog is what the
+the current copy's own ``catalog_urls`` (where the release that made it publishes newer ones). The app
+ships a catalog of recipes, which needs no refresh to download any of its packs; a refresh brings
+newer versions and the release pipeline's hashes where a catalog is published. The catalog is what the
 app trusts an archive's sha256 from, so only HTTPS is accepted, except for http to this computer
 (loopback: tests, a local mirror) and a URL the user set explicitly (env or setting). A fetched copy
 replaces the cached one only when its serial is at least the current copy's: a stale mirror of the
@@ -33,7 +35,7 @@ def trusted(url: str, explicit: bool) -> bool:
 def catalog_urls(current: Catalog | None, user_url: str | None = None) -> list[str]:
     """The URLs to try, in order, without repeats or untrusted ones."""
     explicit = [u for u in (os.environ.get(ENV_URL), user_url) if u]
-    implicit = list(current.catalog_urls if current else ()) + list(catalog.DEFAULT_CATALOG_URLS)
+    implicit = list(current.catalog_urls if current else ())
     urls = [u for u in explicit if trusted(u, True)] + [u for u in implicit if trusted(u, False)]
     for url in set(explicit + implicit) - set(urls):
         log.warning("ignoring the catalog URL %s: only https (or http to this computer) is trusted", url)

@@ -10,7 +10,12 @@ Python's compiled-in CA paths point into the build machine.
 A file arrives as DEST.part, whose bytes are hashed as they come; a later call (after a restart of
 the process too) hashes the bytes already there and asks for the rest with ``Range``. Only when
 the last byte is in and size and sha256 equal the expected ones is DEST.part renamed to DEST; a
-file that does not match is deleted. Cancel and errors leave DEST.part for the next call.
+file that does not match is deleted. Cancel and errors leave DEST.part for the next call. A file whose
+sha256 nobody states (a model repository's small files) is checked by its size, and its caller checks
+what else it knows (packs.sources: the Hub's git blob id).
+
+Credentials (a Hugging Face token) go only to the host they were given for: they are sent as headers
+urllib does not repeat on a redirect, so a CDN the Hub redirects to never sees them.
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ from ..cancel import Cancelled, CancelToken
 from ..engine.pack import file_digest
 from .diskspace import full_disk_reported, require_free
 from .errors import DownloadError
+from .sources import Credentials
 
 log = logging.getLogger(__name__)
 
@@ -51,11 +57,14 @@ _CONTENT_RANGE = re.compile(r"bytes (?P<start>\d+)-(?P<end>\d+)/(?P<total>\d+|\*
 
 @dataclass(frozen=True)
 class TransferProgress:
-    phase: str  # "downloading", or "installing" (packs.install: unpacking and verifying)
-    done: int  # bytes
+    # "downloading" (bytes), "converting" (layers: packs.from_source), "installing" (bytes unpacked and
+    # verified), or "connecting" (asking a download source for a repository's files; total 0)
+    phase: str
+    done: int  # bytes, or layers while converting
     total: int
     bytes_per_second: float  # smoothed; 0 until measured
     seconds_left: float | None  # None until the speed is known
+    detail: str = ""  # the file or download source it is about
 
 
 TransferCallback = Callable[[TransferProgress], None]
@@ -167,9 +176,9 @@ class _Failure(Exception):
     """One attempt at one URL failed. kind: unreachable (no answer), refused (an answer, but not the
     file), dropped (the body stopped: retry with Range), damaged (wrong bytes: start over elsewhere)."""
 
-    def __init__(self, kind: str, reason: str) -> None:
+    def __init__(self, kind: str, reason: str, status: int | None = None) -> None:
         super().__init__(reason)
-        self.kind, self.reason = kind, reason
+        self.kind, self.reason, self.status = kind, reason, status
 
 
 def _describe(reason: object) -> _Failure:
@@ -189,18 +198,24 @@ def _describe(reason: object) -> _Failure:
 
 
 def _open(
-    opener: urllib.request.OpenerDirector, url: str, headers: dict[str, str], timeouts: Timeouts
+    opener: urllib.request.OpenerDirector,
+    url: str,
+    headers: dict[str, str],
+    timeouts: Timeouts,
+    credentials: Credentials | None = None,
 ) -> http.client.HTTPResponse:
+    request = urllib.request.Request(url, headers={**_HEADERS, **headers})
+    if credentials is not None and urlsplit(url).netloc == credentials.host:
+        for name, value in credentials.headers.items():
+            request.add_unredirected_header(name, value)  # for this host only: never to where it redirects
     try:
-        response: http.client.HTTPResponse = opener.open(
-            urllib.request.Request(url, headers={**_HEADERS, **headers}), timeout=timeouts.connect
-        )
+        response: http.client.HTTPResponse = opener.open(request, timeout=timeouts.connect)
         return response
     except urllib.error.HTTPError as exc:
         exc.close()
         if 300 <= exc.code < 400:  # urllib gave up following: a loop, or more than 10 redirects
             raise _Failure("refused", "it redirects in a loop (or more than 10 times)") from None
-        raise _Failure("refused", " ".join(f"HTTP {exc.code} {exc.reason}".split())) from None
+        raise _Failure("refused", " ".join(f"HTTP {exc.code} {exc.reason}".split()), exc.code) from None
     except urllib.error.URLError as exc:
         raise _describe(exc.reason) from None
     except (OSError, http.client.HTTPException) as exc:  # the status line did not come (in time)
@@ -226,7 +241,9 @@ def _summary(what: str, failures: list[tuple[str, _Failure]]) -> DownloadError:
     for url, failure in failures:
         hosts_of.setdefault(failure.reason, []).append(_host(url))
     reasons = "; ".join(f"{', '.join(dict.fromkeys(hosts))}: {reason}" for reason, hosts in hosts_of.items())
-    return DownloadError(f"cannot download {what}: {reasons or 'no download address'}")
+    statuses = {f.status for _url, f in failures}
+    status = statuses.pop() if len(statuses) == 1 else None  # every address answered the same
+    return DownloadError(f"cannot download {what}: {reasons or 'no download address'}", status=status)
 
 
 # --- the partial file -----------------------------------------------------------------------------
@@ -271,7 +288,7 @@ class _Partial:
             self.path.unlink(missing_ok=True)
 
 
-def _accept(response: http.client.HTTPResponse, part: _Partial) -> None:
+def _accept(response: http.client.HTTPResponse, part: _Partial, authority: str) -> None:
     """Check the answer's status and range; a 200 to a resume request starts the file over."""
     if response.status == 206 and part.done:
         m = _CONTENT_RANGE.fullmatch(response.headers.get("Content-Range", ""))
@@ -285,7 +302,16 @@ def _accept(response: http.client.HTTPResponse, part: _Partial) -> None:
         raise _Failure("refused", f"HTTP {response.status}")
     length = response.headers.get("Content-Length", "")
     if length.isdigit() and part.done + int(length) > part.size:
-        raise _Failure("refused", f"it sends {part.done + int(length)} bytes, the catalog lists {part.size}")
+        raise _Failure("refused", f"it sends {part.done + int(length)} bytes, {authority} lists {part.size}")
+
+
+@dataclass(frozen=True)
+class _Request:
+    """How one file is asked for: the credentials for its hosts, and whose numbers it is checked against."""
+
+    timeouts: Timeouts
+    credentials: Credentials | None
+    authority: str  # "the catalog", "the recipe", "huggingface.co": for messages
 
 
 def _transfer(
@@ -294,11 +320,12 @@ def _transfer(
     part: _Partial,
     meter: Meter,
     cancel: CancelToken | None,
-    timeouts: Timeouts,
+    how: _Request,
 ) -> None:
     """Append the rest of the file from `url` to `part`; returns when exactly `size` bytes are in."""
-    with _open(opener, url, {"Range": f"bytes={part.done}-"} if part.done else {}, timeouts) as response:
-        _accept(response, part)
+    asked = {"Range": f"bytes={part.done}-"} if part.done else {}
+    with _open(opener, url, asked, how.timeouts, how.credentials) as response:
+        _accept(response, part, how.authority)
         meter.restart(part.done)
         while True:
             if cancel is not None:
@@ -314,7 +341,7 @@ def _transfer(
                     return
                 raise _Failure("dropped", "the connection closed early")
             if part.done == part.size:
-                raise _Failure("damaged", f"it sends more than the {part.size} bytes the catalog lists")
+                raise _Failure("damaged", f"it sends more than the {part.size} bytes {how.authority} lists")
             part.write(chunk)
             meter.update(part.done)
 
@@ -325,7 +352,7 @@ def _from_url(
     part: _Partial,
     meter: Meter,
     cancel: CancelToken | None,
-    timeouts: Timeouts,
+    how: _Request,
     retries: int,
     retry_delay: float,
 ) -> _Failure | None:
@@ -334,7 +361,7 @@ def _from_url(
     attempt = 0
     while part.done < part.size:
         try:
-            _transfer(opener, url, part, meter, cancel, timeouts)
+            _transfer(opener, url, part, meter, cancel, how)
         except _Failure as failure:
             attempt += 1
             if failure.kind != "dropped" or attempt > retries:
@@ -347,10 +374,11 @@ def _from_url(
     return None
 
 
-def _already_there(dest: Path, sha256: str, size: int) -> bool:
+def already_there(dest: Path, sha256: str | None, size: int) -> bool:
+    """Whether `dest` is complete: of `size` bytes and `sha256` (when given); a file that is not is deleted."""
     if not dest.is_file():
         return False
-    if dest.stat().st_size == size and file_digest(dest)["sha256"] == sha256:
+    if dest.stat().st_size == size and (sha256 is None or file_digest(dest)["sha256"] == sha256):
         return True
     dest.unlink()
     return False
@@ -360,23 +388,29 @@ def download(
     urls: Sequence[str],
     dest: Path,
     *,
-    sha256: str,
+    sha256: str | None,
     size: int,
     progress: TransferCallback | None = None,
     cancel: CancelToken | None = None,
     timeouts: Timeouts = Timeouts(),
     retries: int = limits.DOWNLOAD_RETRIES,
     retry_delay: float = 1.0,
+    credentials: Credentials | None = None,
+    authority: str = "the catalog",
 ) -> Path:
     """Download the file of `size` bytes and `sha256` to `dest`, trying `urls` in order; returns `dest`.
 
-    Raises DownloadError (one line) when no URL delivered the file, DiskSpaceError when the disk is
-    too full, Cancelled when `cancel` was cancelled (DEST.part is kept for the next call).
+    `sha256` None: nobody states it, and the size alone is checked. `credentials`: headers (a token) sent to
+    their own host only, never to another of `urls` nor to where one redirects. `authority` names whose size
+    and sha256 these are, in messages. Raises DownloadError (one line) when no URL delivered the file,
+    DiskSpaceError when the disk is too full, Cancelled when `cancel` was cancelled (DEST.part is kept for the
+    next call).
     """
     dest = Path(dest)
-    if _already_there(dest, sha256, size):
+    if already_there(dest, sha256, size):
         return dest
     dest.parent.mkdir(parents=True, exist_ok=True)
+    how = _Request(timeouts, credentials, authority)
     meter = Meter("downloading", size, progress)
     part = _Partial(dest.with_name(dest.name + ".part"), size, cancel)
     failures: list[tuple[str, _Failure]] = []
@@ -387,13 +421,13 @@ def download(
         opener = _opener(timeouts)
         with full_disk_reported(dest.parent, need):
             for url in urls:
-                failure = _from_url(opener, url, part, meter, cancel, timeouts, retries, retry_delay)
-                if failure is None and part.hash.hexdigest() == sha256:
+                failure = _from_url(opener, url, part, meter, cancel, how, retries, retry_delay)
+                if failure is None and sha256 in (None, part.hash.hexdigest()):
                     part.finish(dest)
                     meter.update(size, final=True)
                     return dest
                 if failure is None:
-                    failure = _Failure("damaged", "the file's sha256 does not match the catalog's; it was deleted")
+                    failure = _Failure("damaged", f"the file's sha256 does not match {authority}'s; it was deleted")
                 if failure.kind == "damaged":
                     part.restart()
                 # info: the DownloadError tells every reason once; a warning reached stderr a second time
@@ -409,7 +443,7 @@ def fetch_bytes(url: str, max_bytes: int, timeout: float = limits.CATALOG_TIMEOU
     try:
         with _open(_opener(Timeouts(timeout, timeout)), url, {}, Timeouts(timeout, timeout)) as response:
             if response.status != 200:
-                raise _Failure("refused", f"HTTP {response.status}")
+                raise _Failure("refused", f"HTTP {response.status}", response.status)
             chunks: list[bytes] = []
             total = 0
             while True:
@@ -424,4 +458,6 @@ def fetch_bytes(url: str, max_bytes: int, timeout: float = limits.CATALOG_TIMEOU
                     raise _Failure("refused", f"it sends more than {max_bytes} bytes")
                 chunks.append(block)
     except _Failure as failure:
-        raise DownloadError(f"{url}: {failure.reason}", unreachable=failure.kind == "unreachable") from None
+        raise DownloadError(
+            f"{url}: {failure.reason}", unreachable=failure.kind == "unreachable", status=failure.status
+        ) from None

@@ -16,8 +16,23 @@ class DiskSpaceError(LibraryError):
 
 
 class DownloadError(LibraryError):
-    """A download that failed, in one line; `unreachable` when no server could be reached at all."""
+    """A download that failed, in one line; `unreachable` when no server could be reached at all; `status` the
+    HTTP status a server answered with, where that is what failed."""
 
-    def __init__(self, message: str, unreachable: bool = False) -> None:
+    def __init__(self, message: str, unreachable: bool = False, status: int | None = None) -> None:
         super().__init__(message)
-        self.unreachable = unreachable
+        self.unreachable, self.status = unreachable, status
+
+
+class AccessDenied(DownloadError):
+    """A repository a download source refuses without a token or an accepted licence (HTTP 401/403: gated or
+    private). `page` is the model's page, where its licence is accepted; `token_sent` says whether a token was
+    offered and refused."""
+
+    def __init__(self, message: str, page: str, token_sent: bool) -> None:
+        super().__init__(message)
+        self.page, self.token_sent = page, token_sent
+
+
+class NotFound(DownloadError):
+    """The repository, the revision or a file does not exist at a download source."""

@@ -2,10 +2,13 @@
 
 Meant to be driven from a worker thread: plain calls that take progress (a callable given
 download.TransferProgress) and cancel (CancelToken). Every failure is a LibraryError — DownloadError,
-DiskSpaceError or LibraryError itself — whose message is one line for the user; a cancel raises
-Cancelled and keeps the partial download, which the next install of the same pack resumes.
+DiskSpaceError or LibraryError itself — or an ExportError, whose message is one line for the user; a
+cancel raises Cancelled and keeps the partial download, which the next install of the same pack resumes.
 
-Trust: the archive's sha256 and size come from the catalog (packs.catalog), never from the server or
+An entry is a recipe: its pack is made from the model's own files (packs.from_source), from the download
+sources the user prefers. An entry that also lists a prebuilt archive gets that first, when it answers.
+
+Trust: an archive's sha256 and size come from the catalog (packs.catalog), never from the server or
 mirror that sends it. The archive is verified before anything is unpacked; the unpacked pack's own
 checksums are verified and its name and version must be the catalog entry's before it is put in place.
 """
@@ -22,8 +25,10 @@ from ..cancel import Cancelled, CancelToken
 from ..engine.pack import FORMAT_VERSION
 from . import catalog, catalog_fetch, download, library, unpack
 from .catalog import Catalog, CatalogEntry
-from .errors import DiskSpaceError, LibraryError
+from .errors import AccessDenied, DiskSpaceError, DownloadError, LibraryError, NotFound
+from .from_source import Recipe, make_pack
 from .library import PackInfo
+from .sources.order import AUTOMATIC, Preference, for_entry
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +55,8 @@ def load_catalog(
     with no copy at all the DownloadError is raised (one line: e.g. the servers cannot be reached).
     """
     local = catalog.load()
-    if local is not None and not refresh:
+    # the catalog shipped with the app is complete without a refresh; one is asked for where one is published
+    if local is not None and (not refresh or not catalog_fetch.catalog_urls(local, user_url)):
         return local
     try:
         return catalog_fetch.refresh(local, user_url=user_url)
@@ -86,6 +92,8 @@ def find_entry(cat: Catalog, pack_id: str) -> CatalogEntry:
 
 def archive_urls(entry: CatalogEntry, mirror: str | None = None) -> list[str]:
     """Where to download `entry`'s archive from: the user's mirror first, then the catalog's URLs."""
+    if entry.archive is None:
+        return []
     if not mirror:
         return list(entry.urls)
     if not mirror.startswith(("https://", "http://")):
@@ -93,30 +101,61 @@ def archive_urls(entry: CatalogEntry, mirror: str | None = None) -> list[str]:
     return [mirror.rstrip("/") + "/" + entry.archive.file, *entry.urls]
 
 
+def recipe(entry: CatalogEntry, source: Preference) -> Recipe:
+    """What packs.from_source makes for `entry`, from the sources `source` asks for."""
+    return Recipe(
+        name=entry.id,
+        origins=for_entry(entry, source),
+        version=entry.version,
+        conversion=entry.convert,
+        pins=entry.files,
+        converted=entry.converted,
+    )
+
+
 def install(
     entry: CatalogEntry,
     *,
     mirror: str | None = None,
+    source: Preference = AUTOMATIC,
     progress: download.TransferCallback | None = None,
     cancel: CancelToken | None = None,
 ) -> PackInfo:
-    """Download, verify and install `entry`, replacing an older user-installed version; returns the pack.
+    """Install `entry`, replacing an older user-installed version; returns the pack.
 
-    A pack already installed at this version (or newer) is returned as it is, without a download.
+    From its prebuilt archive when it lists one that this Fanyi reads and that answers, else made from the
+    model's files (from the sources `source` asks for). A pack already installed at this version (or newer)
+    is returned as it is, without a download.
     """
-    if entry.format_version != FORMAT_VERSION:
-        remedy = (
-            "update Fanyi to install it"
-            if entry.format_version > FORMAT_VERSION
-            else "the list of packs is older than this Fanyi: try again when it is updated"
-        )
-        raise LibraryError(
-            f"{entry.id} is published in pack format {entry.format_version}, and this Fanyi "
-            f"reads format {FORMAT_VERSION}: {remedy}"
-        )
     current = next((p for p in library.list_packs() if p.name == entry.id), None)
     if current is not None and current.pack_version >= entry.version:
         return current
+    archive_failure: DownloadError | None = None
+    if entry.archive is not None and entry.format_version == FORMAT_VERSION:
+        try:
+            return _install_archive(entry, mirror, progress, cancel)
+        except DownloadError as exc:  # the archive's servers do not deliver: the model's own sources may
+            log.info("%s: the prebuilt archive cannot be downloaded (%s); made from the model instead", entry.id, exc)
+            archive_failure = exc
+    elif entry.archive is not None:  # another Fanyi's pack format: made here from the model instead
+        log.info("%s: the archive holds pack format %s, not %s", entry.id, entry.format_version, FORMAT_VERSION)
+    try:
+        return make_pack(recipe(entry, source), progress=progress, cancel=cancel)
+    except (AccessDenied, NotFound):
+        raise
+    except DownloadError as exc:
+        if archive_failure is None:
+            raise
+        raise DownloadError(
+            f"{exc}; and the prebuilt archive: {archive_failure}",
+            unreachable=exc.unreachable and archive_failure.unreachable,
+        ) from None
+
+
+def _install_archive(
+    entry: CatalogEntry, mirror: str | None, progress: download.TransferCallback | None, cancel: CancelToken | None
+) -> PackInfo:
+    assert entry.archive is not None
     archive = download.download(
         archive_urls(entry, mirror),
         paths.downloads_dir() / entry.archive.file,
@@ -150,6 +189,7 @@ def update(
     names: Sequence[str] = (),
     *,
     mirror: str | None = None,
+    source: Preference = AUTOMATIC,
     progress: download.TransferCallback | None = None,
     cancel: CancelToken | None = None,
 ) -> list[PackInfo]:
@@ -164,4 +204,4 @@ def update(
     wanted = [
         row.entry for row in rows.values() if row.status is Status.UPDATE and (not names or row.entry.id in names)
     ]
-    return [install(entry, mirror=mirror, progress=progress, cancel=cancel) for entry in wanted]
+    return [install(entry, mirror=mirror, source=source, progress=progress, cancel=cancel) for entry in wanted]

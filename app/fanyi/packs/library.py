@@ -9,7 +9,6 @@ over the pack an installer shipped), the higher manifest ``pack_version`` wins (
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import shutil
 from dataclasses import dataclass
@@ -172,13 +171,3 @@ def remove_pack(name: str) -> None:
         pack.path.unlink()  # the link is what was installed here, not what it points to
     else:
         shutil.rmtree(pack.path)
-
-
-def can_build_default() -> tuple[bool, str]:
-    """Whether this installation can download and export a model (the `export` extra is installed)."""
-    missing = [m for m in ("torch", "transformers", "onnx", "huggingface_hub") if importlib.util.find_spec(m) is None]
-    if missing:
-        return False, (
-            f"building a model needs the export tools: pip install 'fanyi[export]' (missing: {', '.join(missing)})"
-        )
-    return True, ""

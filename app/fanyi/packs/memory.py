@@ -49,8 +49,8 @@ def kv_cache_bytes(manifest: Mapping[str, Any]) -> int:
 def memory_needed(pack: CatalogEntry | Mapping[str, Any]) -> int:
     """Bytes of memory translating with this pack takes: a catalog entry, or an installed pack's manifest."""
     if isinstance(pack, CatalogEntry):
-        # an older catalog says nothing of the cache: the files and the runtime are most of it
-        return _estimate(pack.archive.unpacked_size, pack.kv_cache_bytes or 0)
+        # an entry that says nothing of the cache: the files and the runtime are most of it
+        return _estimate(pack.pack_size, pack.kv_cache_bytes or 0)
     return _estimate(sum(f["size"] for f in pack["files"].values()), kv_cache_bytes(pack))
 
 

@@ -196,6 +196,7 @@ class ModelManager(Retranslating, QDialog):
             Status.INSTALLED: self.tr("Installed"),
             Status.UPDATE: self.tr("Update available"),
         }
+        gated = self.tr("Token needed")  # the Hub gives a gated model's files only with one (Settings → Downloads)
         _fill(
             self.available,
             [
@@ -203,12 +204,12 @@ class ModelManager(Retranslating, QDialog):
                     r.entry.title(language),
                     _languages(r.entry.source_langs, r.entry.target_langs),
                     r.entry.family_title,
-                    size_text(r.entry.archive.size),
+                    size_text(r.entry.download_size),
                     memory_text(memory_needed(r.entry)),
                     quantization_name(r.entry.quantization),
                     r.entry.license.name,
                     _quality(r.entry),
-                    statuses[r.status],
+                    gated if r.entry.gated and r.status is Status.NOT_INSTALLED else statuses[r.status],
                 )
                 for r in self.rows
             ],

@@ -100,10 +100,13 @@ class NoModelPage(Retranslating, QWidget):
             self.download_button.setText(
                 self.tr("Download %1 (%2)")
                 .replace("%1", direction(entry.source_langs[0], entry.target_langs[0]))
-                .replace("%2", size_text(entry.archive.size))
+                .replace("%2", size_text(entry.download_size))
             )
             self.model_note.setText(
-                self.tr("Model %1 from %2, licence %3. Needs an internet connection once.")
+                self.tr(
+                    "Model %1 from %2, licence %3: downloaded from Hugging Face, hf-mirror.com or ModelScope "
+                    "(Settings → Downloads) and converted on this computer. Needs an internet connection once."
+                )
                 .replace("%1", entry.id)
                 .replace("%2", entry.model_id)
                 .replace("%3", entry.license.name)

@@ -1,8 +1,11 @@
-"""Getting model packs from the UI: download from the catalog, refresh the catalog, import a folder or .zip.
+"""Getting model packs from the UI: make a pack of the catalog from the model's own files (download,
+convert, install), refresh the catalog, import a folder or .zip.
 
-Each takes from a second (a catalog, checksums of a pack folder) to minutes (a download), so it runs
-in a thread and reports through signals; the model manager and the no-model page share one instance
-and show it with ``PackOpProgress``. The work itself is fanyi.packs.install / fanyi.packs.library: no Qt there.
+Each takes from a second (a catalog, checksums of a pack folder) to minutes (a download and a conversion),
+so it runs in a thread and reports through signals; the model manager and the no-model page share one
+instance and show it with ``PackOpProgress``: bytes, speed and time left while downloading, the layer while
+converting, and Cancel. The download sources and the Hugging Face token are the settings' (Settings →
+Downloads). The work itself is fanyi.packs.install / fanyi.packs.library: no Qt there.
 """
 
 from __future__ import annotations
@@ -18,8 +21,9 @@ from fanyi.cancel import Cancelled, CancelToken
 from fanyi.packs import catalog, install, library
 from fanyi.packs.catalog import Catalog, CatalogEntry
 from fanyi.packs.download import TransferProgress
-from fanyi.packs.errors import DownloadError, LibraryError
+from fanyi.packs.errors import AccessDenied, DownloadError, LibraryError
 from fanyi.packs.library import PackInfo
+from fanyi.packs.sources.order import Preference
 from fanyi.ui.i18n import Retranslating
 
 log = logging.getLogger(__name__)
@@ -38,6 +42,8 @@ class _Call(QThread):
             result = self._fn()
         except Cancelled:
             self._fail("")
+        except AccessDenied as exc:
+            self._fail(gated_text(exc))
         except DownloadError as exc:
             self._fail(unreachable_text() if exc.unreachable else str(exc))
         except Exception as exc:  # noqa: BLE001 - LibraryError/PackError carry a sentence; a bug shows, not crashes
@@ -50,9 +56,27 @@ class _Call(QThread):
 def unreachable_text() -> str:
     return QCoreApplication.translate(
         "pack_ops",
-        "The download servers cannot be reached. Check the internet connection or the proxy, "
-        "set a download mirror in Settings, or import a pack.",
+        "The download servers cannot be reached. Check the internet connection or the proxy. Where "
+        "huggingface.co is blocked or slow (as in mainland China), choose hf-mirror.com or ModelScope in "
+        "Settings → Downloads. Or import a pack.",
     )
+
+
+def gated_text(exc: AccessDenied) -> str:
+    """A gated model (TranslateGemma on the Hub): what to do, in the UI language."""
+    if exc.token_sent:
+        text = QCoreApplication.translate(
+            "pack_ops",
+            "Hugging Face refuses the access token for this model. Open %1, log in with the token's account and "
+            "accept the model's licence, then try again.",
+        )
+    else:
+        text = QCoreApplication.translate(
+            "pack_ops",
+            "This model is gated on Hugging Face. Open %1, log in and accept its licence, then enter an access "
+            "token in Settings → Downloads (huggingface.co → Settings → Access Tokens) and try again.",
+        )
+    return text.replace("%1", exc.page)
 
 
 class PackOperations(QObject):
@@ -87,11 +111,20 @@ class PackOperations(QObject):
             cancellable=False,  # bounded by disk speed; import_pack removes what it staged on any error
         )
 
+    def _source(self) -> Preference:
+        """Where to download from, as Settings → Downloads says (read when an operation starts)."""
+        settings = self._settings()
+        return Preference(
+            getattr(settings, "download_source", "auto"),
+            getattr(settings, "download_source_url", ""),
+            getattr(settings, "hf_token", ""),
+        )
+
     def install(self, entry: CatalogEntry) -> None:
-        mirror = getattr(self._settings(), "download_mirror", "") or None
+        source = self._source()
         self._start(
-            self.tr("Downloading %1…").replace("%1", entry.id),
-            lambda token: install.install(entry, mirror=mirror, progress=self.transfer.emit, cancel=token),
+            self.tr("Getting %1…").replace("%1", entry.id),
+            lambda token: install.install(entry, source=source, progress=self.transfer.emit, cancel=token),
             self.succeeded.emit,
             cancellable=True,
         )
@@ -102,7 +135,7 @@ class PackOperations(QObject):
             self.install(entry)
             return
         user_url = getattr(self._settings(), "catalog_url", "") or None
-        mirror = getattr(self._settings(), "download_mirror", "") or None
+        source = self._source()
 
         def run(token: CancelToken) -> PackInfo:
             cat = install.load_catalog(refresh=True, user_url=user_url)
@@ -110,9 +143,9 @@ class PackOperations(QObject):
             entry = cat.default_entry()
             if entry is None:
                 raise LibraryError("the list of packs is empty")
-            return install.install(entry, mirror=mirror, progress=self.transfer.emit, cancel=token)
+            return install.install(entry, source=source, progress=self.transfer.emit, cancel=token)
 
-        self._start(self.tr("Downloading the English→Chinese model…"), run, self.succeeded.emit, cancellable=True)
+        self._start(self.tr("Getting the English→Chinese model…"), run, self.succeeded.emit, cancellable=True)
 
     def refresh_catalog(self) -> None:
         user_url = getattr(self._settings(), "catalog_url", "") or None
@@ -164,7 +197,17 @@ def size_text(size: int, decimals: int = 0) -> str:
 
 
 def transfer_text(p: TransferProgress) -> str:
-    """ "12.3 MB of 78.1 MB · 2.1 MB/s · about 25 s left" in the UI language."""
+    """ "12.3 MB of 78.1 MB · 2.1 MB/s · about 25 s left", "Converting: layer 3 of 12" in the UI language."""
+    if p.phase == "connecting":
+        return QCoreApplication.translate("pack_ops", "Asking %1 for the model's files…").replace("%1", p.detail)
+    if p.phase == "converting":
+        if not p.total:
+            return QCoreApplication.translate("pack_ops", "Converting…")
+        return (
+            QCoreApplication.translate("pack_ops", "Converting: layer %1 of %2")
+            .replace("%1", str(p.done))
+            .replace("%2", str(p.total))
+        )
     if p.phase != "downloading":
         return QCoreApplication.translate("pack_ops", "Checking and installing…")
     parts = [
@@ -231,7 +274,11 @@ class PackOpProgress(Retranslating, QWidget):
         self.bar.setValue(done // BAR_UNIT)
 
     def _on_transfer(self, p: TransferProgress) -> None:
-        self._on_progress(p.done, p.total)
+        if p.phase == "converting":  # layers, not bytes
+            self.bar.setRange(0, p.total)
+            self.bar.setValue(p.done)
+        else:
+            self._on_progress(p.done, p.total)
         self.detail.setText(transfer_text(p))
 
     def retranslate(self) -> None:

@@ -11,6 +11,8 @@ from typing import Any
 
 from fanyi import defaults, limits, paths
 from fanyi.fsutil import atomic_write_text, move_aside
+from fanyi.packs.sources.order import KINDS as SOURCE_KINDS
+from fanyi.packs.sources.order import URL
 
 log = logging.getLogger(__name__)
 
@@ -25,6 +27,7 @@ TARGET_VARIANTS = {"cmn_Hans": "简体", "zh-TW": "台灣正體", "zh-HK": "香�
 SHORT_VARIANTS = {"cmn_Hans": "简", "zh-TW": "台", "zh-HK": "港", "cmn_Hant": "繁", "yue": "粤"}  # the popup's
 TEXT_SIZES = (10, 11, 12, 13, 14, 16, 18, 20, 24, 28, 32)  # points offered for the panes' text
 TEXT_SIZE_RANGE = (6, 72)  # what a hand-edited file may hold; 0 = the default size
+SECRETS = ("api_key", "hf_token")  # settings whose values are never logged
 
 
 @dataclass
@@ -49,7 +52,11 @@ class Settings:
     start_at_login: bool = False  # fanyi.autostart's entry; the app writes or removes it when this changes
     text_size: int = 0  # points of the source and target panes' text; 0 = a little larger than the UI's
     default_pack: str = ""  # a pack name; "" = the first English→Chinese pack found
-    download_mirror: str = ""  # a base URL tried first for pack archives; "" = the catalog's own URLs
+    # where models are downloaded from (fanyi.packs.sources.order): auto, hf, hf-mirror, modelscope, or url
+    download_source: str = "auto"
+    download_source_url: str = ""  # with "url": a server that speaks the Hugging Face Hub's API
+    # a Hugging Face access token for gated models; "" = HF_TOKEN or huggingface-cli's login; never in a repr or log
+    hf_token: str = field(default="", repr=False)
     catalog_url: str = ""  # where to read the list of packs from; "" = the catalog's own URLs
     api_enabled: bool = False  # "let other apps on this computer use Fanyi": the local API on 127.0.0.1
     api_port: int = defaults.API_PORT
@@ -99,9 +106,11 @@ class Settings:
         self.api_origins = [origin for origin in self.api_origins if isinstance(origin, str)]
         if not 1 <= self.api_port <= 65535:
             self.api_port = default("api_port")
-        for name in ("download_mirror", "catalog_url"):
+        for name in ("download_source_url", "catalog_url"):
             if not valid_url(getattr(self, name)):
                 setattr(self, name, default(name))
+        if self.download_source not in SOURCE_KINDS or (self.download_source == URL and not self.download_source_url):
+            self.download_source = default("download_source")
 
 
 def _upper_bounds() -> dict[str, int]:
@@ -132,7 +141,8 @@ def _coerce(raw: dict) -> dict:
         if type(value) is expected:
             values[f.name] = value
         else:
-            log.warning("settings: ignoring %s=%r (expected %s)", f.name, value, expected.__name__)
+            shown = "…" if f.name in SECRETS else repr(value)
+            log.warning("settings: ignoring %s=%s (expected %s)", f.name, shown, expected.__name__)
     return values
 
 
@@ -168,9 +178,9 @@ def _keep_aside(path: Path, why: str) -> None:
 def save_settings(settings: Settings, path: Path | None = None) -> None:
     path = path or settings_path()
     path.parent.mkdir(parents=True, exist_ok=True)
-    # readable by this user only while it holds the API key
+    # readable by this user only while it holds a secret: the API key, the Hugging Face token
     atomic_write_text(
         path,
         json.dumps(dataclasses.asdict(settings), ensure_ascii=False, indent=2) + "\n",
-        private=bool(settings.api_key),
+        private=bool(settings.api_key or settings.hf_token),
     )

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 from fanyi import limits
 from fanyi.defaults import api_address
 from fanyi.glossary import Glossary, GlossaryError
-from fanyi.packs.catalog import DEFAULT_CATALOG_URLS
+from fanyi.packs.sources.order import AUTO, HF, HF_MIRROR, MODELSCOPE, URL
 from fanyi.ui import hotkey, region
 from fanyi.ui.glossary_messages import message
 from fanyi.ui.glossary_tab import GlossaryTab
@@ -37,6 +37,7 @@ from fanyi.ui.layout import hbox, vbox
 from fanyi.ui.settings import DOUBLE_COPY, TARGET_VARIANTS, TEXT_SIZES, THEMES, Settings, valid_url
 
 HOTKEY_NONE, HOTKEY_DOUBLE_COPY, HOTKEY_COMBO = range(3)
+SOURCES = (AUTO, HF, HF_MIRROR, MODELSCOPE, URL)  # the download source box's entries, in order
 Text = Callable[[], str]
 
 
@@ -186,12 +187,36 @@ class SettingsDialog(Retranslating, QDialog):
         return tab
 
     def _downloads_tab(self) -> QFormLayout:
-        """Where models are downloaded from."""
-        self.mirror = QLineEdit(placeholderText="https://…")
-        self.catalog_url = QLineEdit(placeholderText=DEFAULT_CATALOG_URLS[0])
+        """Where models are downloaded from, the Hugging Face token, the list of models."""
+        self.source = QComboBox()
+        for kind in SOURCES:
+            self.source.addItem("", kind)
+        self.source_url = QLineEdit(placeholderText="https://…")
+        self.source.currentIndexChanged.connect(lambda _i: self.source_url.setEnabled(self.source.currentData() == URL))
+        self.hf_token = QLineEdit(echoMode=QLineEdit.EchoMode.Password, placeholderText="hf_…")
+        self.catalog_url = QLineEdit(placeholderText="https://…")
         self.download_note = _note()
         tab = self._tab(lambda: self.tr("Downloads"))
-        self._row(tab, self.mirror, lambda: self.tr("Download mirror"))
+        self._row(
+            tab,
+            hbox(self.source, (self.source_url, 1)),
+            lambda: self.tr("Download models from"),
+            lambda: self.tr(
+                "Models come from where their authors publish them. Automatic tries Hugging Face, then its "
+                "mirror hf-mirror.com, then ModelScope, and uses the first that answers. In mainland China, "
+                "choose hf-mirror.com or ModelScope. A custom address is a server that works like Hugging Face."
+            ),
+        )
+        self._row(
+            tab,
+            self.hf_token,
+            lambda: self.tr("Hugging Face token"),
+            lambda: self.tr(
+                "Only for models that Hugging Face gives out after you accept their licence (TranslateGemma). "
+                "Create one at huggingface.co → Settings → Access Tokens. It is sent to Hugging Face only "
+                "(to hf-mirror.com too when you choose it), and kept in your settings file."
+            ),
+        )
         self._row(tab, self.catalog_url, lambda: self.tr("Model list address"))
         self._row(tab, self.download_note)
         return tab
@@ -268,7 +293,10 @@ class SettingsDialog(Retranslating, QDialog):
         self.screenshot_keys.setKeySequence(QKeySequence(s.screenshot_hotkey))
         self._show_tray_settings()
         self.history.setChecked(s.history)
-        self.mirror.setText(s.download_mirror)
+        self.source.setCurrentIndex(max(0, self.source.findData(s.download_source)))
+        self.source_url.setText(s.download_source_url)
+        self.source_url.setEnabled(s.download_source == URL)
+        self.hf_token.setText(s.hf_token)
         self.catalog_url.setText(s.catalog_url)
         self.api_enabled.setChecked(s.api_enabled)
         self.api_port.setValue(s.api_port)
@@ -304,7 +332,9 @@ class SettingsDialog(Retranslating, QDialog):
             start_in_tray=self.start_in_tray.isChecked() if self._tray_available else self._original.start_in_tray,
             close_to_tray=self.close_to_tray.isChecked() if self._tray_available else self._original.close_to_tray,
             history=self.history.isChecked(),
-            download_mirror=self.mirror.text().strip(),
+            download_source=self.source.currentData(),
+            download_source_url=self.source_url.text().strip(),
+            hf_token=self.hf_token.text().strip(),
             catalog_url=self.catalog_url.text().strip(),
             api_enabled=self.api_enabled.isChecked(),
             api_port=self.api_port.value(),
@@ -336,7 +366,9 @@ class SettingsDialog(Retranslating, QDialog):
             self.glossary_tab.say(message(exc))
             self.tabs.setCurrentWidget(self.glossary_tab)
             return
-        bad = [box for box in (self.mirror, self.catalog_url) if not valid_url(box.text().strip())]
+        bad = [box for box in (self.source_url, self.catalog_url) if not valid_url(box.text().strip())]
+        if self.source.currentData() == URL and not self.source_url.text().strip():
+            bad.insert(0, self.source_url)
         if bad:  # say so here rather than drop what the user typed
             self.download_note.setText(self.tr("An address must start with https:// or http://."))
             self.download_note.setStyleSheet("color: #b3261e;")
@@ -402,11 +434,22 @@ class SettingsDialog(Retranslating, QDialog):
         self.close_to_tray.setText(self.tr("Closing the window keeps Fanyi in the tray"))
         self.tray_note.setText("" if self._tray_available else self.tr("This desktop has no system tray."))
         self.tray_note.setVisible(not self._tray_available)
+        for index, text in enumerate(
+            (
+                self.tr("Automatic"),
+                self.tr("Hugging Face"),
+                "hf-mirror.com",
+                self.tr("ModelScope"),
+                self.tr("Custom address"),
+            )
+        ):
+            self.source.setItemText(index, text)
         self.download_note.setStyleSheet("")
         self.download_note.setText(
             self.tr(
-                "Optional. A mirror is tried first when a model is downloaded (for example where GitHub is slow); "
-                "every download is still checked against the model list's checksums. The system proxy is used."
+                "In mainland China, where huggingface.co is blocked or slow, choose hf-mirror.com or ModelScope. "
+                "Every file is checked against the checksums of the model's pinned revision, whichever source "
+                "sends it. The system proxy is used. The model list address is optional: the list comes with Fanyi."
             )
         )
         self.api_enabled.setText(self.tr("Let other apps on this computer use Fanyi"))
