@@ -7,7 +7,7 @@ import os
 from collections.abc import Sequence
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
-from PySide6.QtGui import QPalette
+from PySide6.QtGui import QPalette, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -36,6 +36,7 @@ from fanyi.ui.memory_check import confirm_load, memory_text
 from fanyi.ui.pack_ops import PackOperations, PackOpProgress, ask_and_import, size_text
 
 LANGUAGES_COLUMN = 1
+LANGUAGES_MIN_WIDTH = 160  # what the languages column keeps when the dialog grows to show the others whole
 
 
 def _table(columns: int) -> QTableWidget:
@@ -148,6 +149,16 @@ class ModelManager(Retranslating, QDialog):
         ops.catalog_changed.connect(lambda _cat: self.refresh())
         ops.failed.connect(self._show_error)
         self.retranslate()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        """As wide as the catalog's columns need, within the screen: quality and status not behind a scroll bar."""
+        super().showEvent(event)
+        header = self.available.horizontalHeader()
+        columns = sum(header.sectionSize(i) for i in range(header.count()) if i != LANGUAGES_COLUMN)
+        needed = columns + LANGUAGES_MIN_WIDTH + self.width() - self.available.viewport().width()
+        screen = self.screen().availableGeometry().width()
+        if needed > self.width():
+            self.resize(min(needed, screen * 95 // 100), self.height())
 
     # --- contents ---------------------------------------------------------------------------------
     def refresh(self) -> None:
