@@ -505,9 +505,10 @@ def test_the_committed_pack_list_pins_commits_and_has_one_required_default():
         # what the app shows before the download, in both UI languages
         assert len(s.license.restrictions.get("en", ())) == len(s.license.restrictions.get("zh_CN", ()))
     # the languages the families offer: the exported pack is checked against these
-    from fanyi.engine.families import hunyuan, qwen3
+    from fanyi.engine.families import gemma3, hunyuan, qwen3
 
-    assert hy.languages == tuple(hunyuan.LANGUAGES) and qwen.languages == gemma.languages == tuple(qwen3.LANGUAGES)
+    assert hy.languages == tuple(hunyuan.LANGUAGES) and qwen.languages == tuple(qwen3.LANGUAGES)
+    assert gemma.languages == tuple(gemma3.LANGUAGES)
 
 
 def test_a_local_folder_for_a_pack_that_is_not_listed_is_refused(tmp_path):
