@@ -49,23 +49,22 @@ def _choose(
     when --source is not given), no pack where none is needed: a Rewriter for Chinese asked for in
     Chinese (OpenCC), None for a text in the target language already, which stays as it is."""
     from . import routing
+    from .languages import AUTO, CONVERTED, requested
     from .packs import library
     from .rewriter import Rewriter
 
     source, target = getattr(args, "source", None), getattr(args, "target", None)
     if args.model:
         pack = library.find_pack(args.model)
-        if target and routing.requested(target).variant in routing.CONVERTED:
-            found = routing.route([pack], source or routing.AUTO, target, text)
+        if target and requested(target).variant in CONVERTED:
+            found = routing.route([pack], source or AUTO, target, text)
             if found.direction is not None:
                 return pack.path, routing.decode_options(found.direction, found.variant, given)
             if found.rewrite is not None:
                 return Rewriter(found.rewrite), given
         return pack.path, given
     default = library.find_pack(None)  # a clear message when nothing usable is installed
-    found = routing.route(
-        library.list_packs(), source or routing.AUTO, target or routing.AUTO, text, prefer=[default.path]
-    )
+    found = routing.route(library.list_packs(), source or AUTO, target or AUTO, text, prefer=[default.path])
     if found.direction is None:
         if found.rewrite is not None:
             return Rewriter(found.rewrite), given

@@ -32,6 +32,7 @@ from fanyi.engine.gate import TimedOut
 from fanyi.engine.options import DecodeOptions
 from fanyi.engine.pack import PackError
 from fanyi.engine.results import Failure, Translation, describe_failures
+from fanyi.languages import AUTO, language_of
 from fanyi.rewriter import Rewriter
 from fanyi.routing import NoRoute, Pair, Route
 
@@ -39,7 +40,7 @@ from . import languages
 from .batching import Order, Orders, all_cancelled
 from .errors import ApiError
 from .files import TRANSLATING, Document, Files
-from .languages import AUTO, UnknownLanguage
+from .languages import UnknownLanguage
 from .line import Line
 from .models import Models, holds
 
@@ -154,7 +155,7 @@ class Core:
                     between = _between_batches(share)
                     if job.html:
                         assert route.direction is not None  # grouped: a route with a direction
-                        target = routing.language_of(route.direction.to_language).code
+                        target = language_of(route.direction.to_language).code
                         done = _translate_html(translator, texts, options, cancel, target, between, xml=job.xml)
                     else:
                         done = translator.translate_results(texts, options, between, cancel=cancel)

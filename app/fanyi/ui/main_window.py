@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from fanyi import routing
 from fanyi.documents.registry import SUPPORTED_SUFFIXES
+from fanyi.languages import VARIANT_NAMES, language_of
 from fanyi.packs.library import PackInfo
 from fanyi.rewriter import NAME as REWRITER
 from fanyi.routing import Choice
@@ -49,7 +50,6 @@ from fanyi.ui.memory_check import confirm_load
 from fanyi.ui.no_model_page import NoModelPage
 from fanyi.ui.pack_ops import PackOperations
 from fanyi.ui.panes import SourcePane, TargetPane, text_font
-from fanyi.ui.settings import TARGET_VARIANTS
 from fanyi.ui.theme import CHECKED_TOGGLES
 from fanyi.ui.worker import ModelInfo
 
@@ -61,7 +61,7 @@ PAGE_TRANSLATE, PAGE_NO_MODEL = range(2)
 def _mismatched(choice: Choice) -> bool:
     """The text is not in the language its direction translates from."""
     detected = choice.detected
-    return detected is not None and routing.language_of(detected) != routing.language_of(choice.direction.from_language)
+    return detected is not None and language_of(detected) != language_of(choice.direction.from_language)
 
 
 class MainWindow(Retranslating, QMainWindow):
@@ -160,7 +160,7 @@ class MainWindow(Retranslating, QMainWindow):
         self.variant_group = QButtonGroup(self)
         self.variant_group.setExclusive(True)
         buttons = []
-        for key, label in TARGET_VARIANTS.items():
+        for key, label in VARIANT_NAMES.items():
             buttons.append(QToolButton(text=label, checkable=True, autoRaise=False))
             buttons[-1].setProperty("variant", key)
             self.variant_group.addButton(buttons[-1])

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from fanyi import routing
+from fanyi.languages import SHORT_VARIANT_NAMES
 from fanyi.rewriter import NAME as REWRITER
 from fanyi.routing import Choice, Direction
 from fanyi.ui.controllers.direction import DirectionController
@@ -30,7 +31,6 @@ from fanyi.ui.i18n import Retranslating, variant_names
 from fanyi.ui.language_names import language_label, pair_label
 from fanyi.ui.layout import STRETCH, container, hbox, vbox
 from fanyi.ui.panes import TargetView, UntranslatedBadge, excerpt, unwrap_if_hard_wrapped
-from fanyi.ui.settings import SHORT_VARIANTS
 from fanyi.ui.theme import CHECKED_TOGGLES
 from fanyi.ui.worker import TranslationService
 
@@ -141,7 +141,7 @@ class TranslatePopup(Retranslating, QWidget):
         self.untranslated.setWordWrap(True)
         self.variant_group = QButtonGroup(self)
         buttons = []
-        for key, label in SHORT_VARIANTS.items():
+        for key, label in SHORT_VARIANT_NAMES.items():
             buttons.append(QToolButton(text=label, checkable=True))
             buttons[-1].setProperty("variant", key)
             self.variant_group.addButton(buttons[-1])

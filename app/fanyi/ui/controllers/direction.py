@@ -47,7 +47,7 @@ class DirectionController(QObject):
 
     @property
     def wanted_variant(self) -> str:
-        """The way of writing Chinese the user chose (fanyi.routing.VARIANTS), where a direction offers it."""
+        """The way of writing Chinese the user chose (fanyi.languages.VARIANTS), where a direction offers it."""
         return self._settings.target_variant.value
 
     def current(self) -> Direction | None:
