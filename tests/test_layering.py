@@ -298,3 +298,39 @@ def test_the_code_table_check_sees_tables_of_any_style():
         'A = {"cmn_Hans": 1, "zh-TW": 2, "yue": 3}\nB = ("no", "fig", "vol", "pp", "sec")\nC = ["en", "zh"]'
     )
     assert [line for line, _codes in code_tables(tree)] == [1]
+
+
+# --- the engine's public face --------------------------------------------------------------------
+# What the engine offers is declared in fanyi/engine/__init__.py; the rest of the package imports it from
+# there. The exporter builds packs with the families' export-time readers, no part of that face.
+ENGINE_INSIDERS = ("fanyi.engine", "fanyi.export")
+
+
+def test_the_engine_is_used_through_its_public_face():
+    reaching_in = sorted(
+        f"{i.source} (line {i.line}) imports {i.target}"
+        for i in package_imports()
+        if i.target.startswith("fanyi.engine.") and not i.source.startswith(ENGINE_INSIDERS)
+    )
+    assert not reaching_in, "import these from fanyi.engine:\n" + "\n".join(reaching_in)
+
+
+def test_the_engine_face_names_what_its_modules_hold_and_loads_each_when_asked():
+    import fanyi.engine as engine
+
+    for name in engine.__all__:
+        module = importlib.import_module(f"fanyi.engine.{engine._HOMES[name]}")
+        assert getattr(engine, name) is getattr(module, name), name
+    assert sorted(engine._HOMES) == sorted(engine.__all__)
+    typed = [  # what type checkers see: the imports under TYPE_CHECKING, each from its home
+        (alias.name, node.module)
+        for node in ast.walk(ast.parse(Path(engine.__file__).read_text(encoding="utf-8")))
+        if isinstance(node, ast.ImportFrom) and node.level == 1
+        for alias in node.names
+    ]
+    assert sorted(typed) == sorted(engine._HOMES.items())
+    probe = (
+        "import sys\nfrom fanyi.engine import DecodeOptions, Failure\nprint('fanyi.engine.translator' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120)
+    assert out.stdout.strip() == "False"

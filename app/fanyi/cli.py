@@ -19,9 +19,17 @@ from . import __version__, paths
 from .app_options import APP_OPTIONS
 from .cancel import Cancelled
 from .defaults import API_HOST, API_PORT, THREADS
-from .engine.options import DecodeOptions, OutOfRange
-from .engine.results import Failure, Rewind, StreamEvent, Translation, describe_failures
-from .engine.segment import separator_text, split_text
+from .engine import (
+    DecodeOptions,
+    Failure,
+    OutOfRange,
+    Rewind,
+    StreamEvent,
+    Translation,
+    describe_failures,
+    separator_text,
+    split_text,
+)
 from .export.errors import ExportError, FetchError
 from .glossary import Glossary, read_csv, with_glossary
 from .hosts import is_loopback
@@ -30,7 +38,7 @@ from .sizes import human_duration, human_size, human_speed
 from .terminal import InputLines, OutputFailed, cancel_on_signals, guarded_stdout, signalled, silence_stdout
 
 if TYPE_CHECKING:
-    from .engine.translator import Translator
+    from .engine import Translator
     from .packs.catalog import CatalogEntry
     from .packs.download import TransferProgress
     from .rewriter import Rewriter
@@ -98,7 +106,7 @@ def read_glossary(path: str | None) -> Glossary | None:
 
 
 def _open_translator(pack: Path, threads: int | None = None) -> Translator:
-    from .engine.translator import Translator
+    from .engine import Translator
 
     return Translator.open(pack, threads=threads)
 
@@ -638,7 +646,7 @@ def unknown_command(word: str) -> str:
 
 def _user_errors() -> tuple[type[Exception], ...]:
     """Errors that are the input's fault: one line on stderr, no traceback."""
-    from .engine.pack import PackError
+    from .engine import PackError
     from .server.run import ServerError
 
     errors: list[type[Exception]] = [

@@ -24,8 +24,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from . import limits
-from .engine.language_choice import LanguageChoice
-from .engine.options import DecodeOptions
+from .engine import DecodeOptions, LanguageChoice
 from .fsutil import atomic_write_bytes
 from .languages import base_language
 

@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
 from fanyi import langid, variants
-from fanyi.engine.options import DecodeOptions
+from fanyi.engine import DecodeOptions
 from fanyi.languages import (
     AUTO,
     CANTONESE,

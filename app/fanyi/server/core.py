@@ -28,10 +28,7 @@ from fanyi.cancel import Cancelled, CancelToken
 from fanyi.documents.characters import scrub
 from fanyi.documents.html import HtmlText
 from fanyi.documents.policy import keep_reason
-from fanyi.engine.gate import TimedOut
-from fanyi.engine.options import DecodeOptions
-from fanyi.engine.pack import PackError
-from fanyi.engine.results import Failure, Translation, describe_failures
+from fanyi.engine import DecodeOptions, Failure, PackError, TimedOut, Translation, describe_failures
 from fanyi.languages import AUTO, language_of
 from fanyi.rewriter import Rewriter
 from fanyi.routing import NoRoute, Pair, Route
@@ -46,9 +43,7 @@ from .models import Models, holds
 
 if TYPE_CHECKING:
     from fanyi.documents.base import TextTranslator, Unit
-    from fanyi.engine.language_choice import LanguageChoice
-    from fanyi.engine.results import StreamEvent
-    from fanyi.engine.translator import Translator
+    from fanyi.engine import LanguageChoice, StreamEvent, Translator
     from fanyi.packs.library import PackInfo
 
     PackRoute = Route[PackInfo]

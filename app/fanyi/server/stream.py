@@ -28,7 +28,7 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 from fanyi.cancel import Cancelled, CancelToken
-from fanyi.engine.results import Failure, Rewind, Translation, describe_failures
+from fanyi.engine import Failure, Rewind, Translation, describe_failures
 from fanyi.languages import AUTO
 from fanyi.oneline import error_line
 

@@ -22,7 +22,7 @@ from starlette.types import Message
 
 from fanyi import documents, limits
 from fanyi.cancel import Cancelled, CancelToken
-from fanyi.engine.results import Failure
+from fanyi.engine import Failure
 from fanyi.glossary import ANY, GlossaryError, parse_csv
 from fanyi.languages import AUTO
 from fanyi.limits import MiB

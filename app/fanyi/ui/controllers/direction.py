@@ -13,7 +13,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, Signal
 
 from fanyi import routing
-from fanyi.engine.options import DecodeOptions
+from fanyi.engine import DecodeOptions
 from fanyi.rewriter import Rewriter
 from fanyi.routing import Choice, Direction
 from fanyi.ui.controllers.glossary import GlossaryController
