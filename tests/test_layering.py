@@ -334,3 +334,17 @@ def test_the_engine_face_names_what_its_modules_hold_and_loads_each_when_asked()
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120)
     assert out.stdout.strip() == "False"
+
+
+def test_the_runtime_package_builds_no_test_models():
+    """Random-weight models for the tests and benchmarks are built by tests/tiny_models, which no bundle holds:
+    nothing in the package seeds torch or saves a Hugging Face model or tokenizer."""
+    building = sorted(
+        f"{path.relative_to(PACKAGE)}:{node.lineno}"
+        for path in PACKAGE.rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in ("manual_seed", "save_pretrained")
+    )
+    assert not building, building

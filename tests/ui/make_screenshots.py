@@ -3,7 +3,7 @@ pickers of a many-to-many (NLLB) pack.
 
 Run under an X server (the real xcb platform, not offscreen), from the repository root:
 
-    Xvfb :99 -screen 0 1060x680x24 & DISPLAY=:99 PYTHONPATH=app python tests/ui/make_screenshots.py
+    Xvfb :99 -screen 0 1060x680x24 & DISPLAY=:99 PYTHONPATH=app:tests python tests/ui/make_screenshots.py
 
 FANYI_SHOT_LANGUAGE (en, zh_CN) and FANYI_SHOT_THEME (light, dark) choose how the app looks, and
 FANYI_SHOT_DIR another folder for the pictures (to look at them without replacing the README's).
@@ -129,8 +129,9 @@ def demo_opener(pack_dir, *_args):
 
 
 def nllb_pack(folder: Path) -> None:
+    from tiny_models.synthetic import build_many_to_many_folder
+
     from fanyi.export.convert import export_pack
-    from fanyi.export.synthetic import build_many_to_many_folder
 
     hf = build_many_to_many_folder(folder.parent.parent / "hf-nllb", "nllb")
     export_pack(hf, folder, name=NLLB_NAME, model_id=f"facebook/{NLLB_NAME}")
