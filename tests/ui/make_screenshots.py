@@ -237,7 +237,7 @@ def main() -> int:
         return True
 
     def popup() -> bool:
-        if win._req_id is not None:
+        if win.stream.req_id is not None:
             return False  # let the main window finish first
         QGuiApplication.clipboard().setText(CLIPBOARD)
         QCursor.setPos(QPoint(560, 250))
@@ -254,7 +254,7 @@ def main() -> int:
         return True
 
     def taiwan_done() -> bool:
-        if win._req_id is not None or "軟體" not in win.target.view.text():
+        if win.stream.req_id is not None or "軟體" not in win.target.view.text():
             return False
         QGuiApplication.clipboard().setText(CLIPBOARD_EN)
         QCursor.setPos(QPoint(560, 250))
@@ -262,7 +262,7 @@ def main() -> int:
         return True
 
     def popup_taiwan() -> bool:
-        if app.popup._req_id is not None or not app.popup.text():
+        if app.popup.stream.req_id is not None or not app.popup.text():
             return False
         capture("traditional-taiwan.png")
         app.popup.hide()
@@ -273,7 +273,7 @@ def main() -> int:
         return True
 
     def pickers() -> bool:
-        if app.service.model is None or app.service.model.name != NLLB_NAME or win._req_id is not None:
+        if app.service.model is None or app.service.model.name != NLLB_NAME or win.stream.req_id is not None:
             return False
         if not win.target.view.text():
             win.source.set_text(SOURCE.split("\n\n")[0])  # English → Chinese (Simplified), the pack's default
