@@ -1,7 +1,7 @@
 """Random-weight mBART-50 and NLLB-200-distilled-600M folders at their real configurations.
 
     sizes: d_model 1024, 12+12 layers, 16 heads, ffn 4096; mBART-50: GELU, learned positions, vocab
-    250054; NLLB-600M: ReLU, sinusoidal positions, vocab 256206 (fanyi.export.synthetic).
+    250054; NLLB-600M: ReLU, sinusoidal positions, vocab 256206 (tests/tiny_models/synthetic.py).
 
 The tokenizers are trained on assets/corpus and grown with filler pieces to the real vocabulary
 size, so the embedding and output matrices, the pack and the tokenizer.json have their real sizes.
@@ -11,10 +11,18 @@ benchmark in a minute, not a measurement.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from fanyi.export.synthetic import MBART_LARGE_50, NLLB_200_600M, TinyShape, build_many_to_many_folder, real_shape
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the test-model builders
+from tiny_models.synthetic import (
+    MBART_LARGE_50,
+    NLLB_200_600M,
+    TinyShape,
+    build_many_to_many_folder,
+    real_shape,
+)
 
 
 @dataclass(frozen=True)

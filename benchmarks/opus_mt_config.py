@@ -12,11 +12,14 @@ random pad row CTranslate2 would compute a different model than PyTorch and ours
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
-from fanyi.export.spm_files import train_marian_tokenizer
-from fanyi.export.synthetic import EN_ZH_TARGETS, OPUS_MT_EN_ZH, build_random_marian, opus_mt_en_zh_shape
 from fanyi.paths import assets_dir
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the test-model builders
+from tiny_models.spm_files import train_marian_tokenizer
+from tiny_models.synthetic import EN_ZH_TARGETS, OPUS_MT_EN_ZH, build_random_marian, opus_mt_en_zh_shape
 
 PAD_ZEROED = "pad-row-zeroed"  # marker file: the folder has the real checkpoint's zero pad embedding
 

@@ -38,14 +38,14 @@ def models_root(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def tiny_hf_en_zh(models_root) -> Path:
-    from fanyi.export.synthetic import build_tiny_folder
+    from tiny_models.synthetic import build_tiny_folder
 
     return build_tiny_folder(models_root / "hf-opus-mt-en-zh", direction="en-zh", multi_target=True)
 
 
 @pytest.fixture(scope="session")
 def tiny_hf_zh_en(models_root) -> Path:
-    from fanyi.export.synthetic import build_tiny_folder
+    from tiny_models.synthetic import build_tiny_folder
 
     return build_tiny_folder(models_root / "hf-opus-mt-zh-en", direction="zh-en", multi_target=False, seed=1)
 
@@ -138,7 +138,7 @@ def user_dirs(tmp_path, monkeypatch) -> Path:
 @pytest.fixture(scope="session")
 def tiny_hf_many(models_root):
     """family → a tiny random Hugging Face folder of that family, built on first use."""
-    from fanyi.export.synthetic import build_many_to_many_folder
+    from tiny_models.synthetic import build_many_to_many_folder
 
     built: dict[str, Path] = {}
 
@@ -176,7 +176,7 @@ def tiny_nllb_pack(tiny_many_pack) -> Path:
 @pytest.fixture(scope="session")
 def tiny_hf_llm(models_root):
     """kind ("qwen3", "hunyuan", "gemma3") → a tiny random Hugging Face folder, built on first use."""
-    from fanyi.export.synthetic_llm import build_tiny_llm
+    from tiny_models.synthetic_llm import build_tiny_llm
 
     built: dict[str, Path] = {}
 

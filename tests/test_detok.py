@@ -7,10 +7,10 @@ import re
 from pathlib import Path
 
 import pytest
+from tiny_models.spm_files import train_marian_tokenizer
 
 from fanyi.engine.detok import StreamDecoder, _safe_split
 from fanyi.engine.tokenizer import Tokenizer, clean_up_tokenization
-from fanyi.export.spm_files import train_marian_tokenizer
 
 CORPUS = Path(__file__).resolve().parents[1] / "assets" / "corpus"
 CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")

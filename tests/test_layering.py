@@ -248,3 +248,103 @@ def test_every_library_the_runtime_imports_is_a_declared_runtime_dependency():
     }
     assert not undeclared, f"imported at run time but not in [project].dependencies: {undeclared}"
     assert not set(third_party_imports(skip="export")) & EXPORT_ONLY
+
+
+# --- one home for language codes ------------------------------------------------------------------
+# fanyi.languages owns language codes, their aliases, scripts and names, and the ways of writing Chinese;
+# what a model offers, in its own codes, stays with its family, and the exporter keeps the lists models
+# were trained with. A table of codes anywhere else is a second answer to a question asked there.
+CODE_TABLES_BELONG = ("languages", "engine/families", "export")
+_CODE = re.compile(r"[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*")
+
+
+def _is_language_code(value: object) -> bool:
+    from fanyi.languages import HAN_LANGUAGES, english_name, primary_subtag
+
+    return (
+        isinstance(value, str)
+        and _CODE.fullmatch(value) is not None
+        and (english_name(value) is not None or primary_subtag(value) in HAN_LANGUAGES)
+    )
+
+
+def code_tables(tree: ast.AST) -> Iterator[tuple[int, list[str]]]:
+    """Literal tables (dict keys, sets, lists, tuples) of three or more strings, nearly all language codes."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Dict):
+            elements = node.keys
+        elif isinstance(node, (ast.Set, ast.List, ast.Tuple)):
+            elements = node.elts
+        else:
+            continue
+        strings = [e.value for e in elements if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+        codes = [s for s in strings if _is_language_code(s)]
+        if len(codes) >= 3 and len(codes) * 4 >= len(strings) * 3:
+            yield node.lineno, codes
+
+
+def test_language_codes_have_one_home():
+    found = {
+        f"{path.relative_to(PACKAGE)}:{line}": codes[:6]
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if not path.relative_to(PACKAGE).as_posix().startswith(CODE_TABLES_BELONG)
+        for line, codes in code_tables(ast.parse(path.read_text(encoding="utf-8")))
+    }
+    assert not found, f"tables of language codes outside fanyi.languages: {found}"
+
+
+def test_the_code_table_check_sees_tables_of_any_style():
+    tree = ast.parse(
+        'A = {"cmn_Hans": 1, "zh-TW": 2, "yue": 3}\nB = ("no", "fig", "vol", "pp", "sec")\nC = ["en", "zh"]'
+    )
+    assert [line for line, _codes in code_tables(tree)] == [1]
+
+
+# --- the engine's public face --------------------------------------------------------------------
+# What the engine offers is declared in fanyi/engine/__init__.py; the rest of the package imports it from
+# there. The exporter builds packs with the families' export-time readers, no part of that face.
+ENGINE_INSIDERS = ("fanyi.engine", "fanyi.export")
+
+
+def test_the_engine_is_used_through_its_public_face():
+    reaching_in = sorted(
+        f"{i.source} (line {i.line}) imports {i.target}"
+        for i in package_imports()
+        if i.target.startswith("fanyi.engine.") and not i.source.startswith(ENGINE_INSIDERS)
+    )
+    assert not reaching_in, "import these from fanyi.engine:\n" + "\n".join(reaching_in)
+
+
+def test_the_engine_face_names_what_its_modules_hold_and_loads_each_when_asked():
+    import fanyi.engine as engine
+
+    for name in engine.__all__:
+        module = importlib.import_module(f"fanyi.engine.{engine._HOMES[name]}")
+        assert getattr(engine, name) is getattr(module, name), name
+    assert sorted(engine._HOMES) == sorted(engine.__all__)
+    typed = [  # what type checkers see: the imports under TYPE_CHECKING, each from its home
+        (alias.name, node.module)
+        for node in ast.walk(ast.parse(Path(engine.__file__).read_text(encoding="utf-8")))
+        if isinstance(node, ast.ImportFrom) and node.level == 1
+        for alias in node.names
+    ]
+    assert sorted(typed) == sorted(engine._HOMES.items())
+    probe = (
+        "import sys\nfrom fanyi.engine import DecodeOptions, Failure\nprint('fanyi.engine.translator' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120)
+    assert out.stdout.strip() == "False"
+
+
+def test_the_runtime_package_builds_no_test_models():
+    """Random-weight models for the tests and benchmarks are built by tests/tiny_models, which no bundle holds:
+    nothing in the package seeds torch or saves a Hugging Face model or tokenizer."""
+    building = sorted(
+        f"{path.relative_to(PACKAGE)}:{node.lineno}"
+        for path in PACKAGE.rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in ("manual_seed", "save_pretrained")
+    )
+    assert not building, building

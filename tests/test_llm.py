@@ -1,6 +1,6 @@
 """Decoder-only LLM packs (HY-MT1.5's HunYuan dense, Qwen3, Gemma 3) against transformers on the same weights.
 
-Tiny random models of each real architecture (tests/conftest.py, fanyi.export.synthetic_llm) are
+Tiny random models of each real architecture (tests/conftest.py, tests/tiny_models/synthetic_llm.py) are
 exported and compared with transformers 4.57: the prompt's ids with apply_chat_template, greedy ids
 with generate(), teacher-forced logits with the model's forward pass.
 """

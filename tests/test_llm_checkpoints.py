@@ -1,5 +1,5 @@
 """Translation LLMs as their released checkpoints are (issue 27): the tiny models carry the released
-configs' options (fanyi.export.synthetic_llm), and each pack prompts, stops and offers languages as the
+configs' options (tests/tiny_models/synthetic_llm.py), and each pack prompts, stops and offers languages as the
 model's card and template say. transformers is the reference, called as each card's example calls it."""
 
 from __future__ import annotations

@@ -7,19 +7,16 @@ from pathlib import Path
 import pytest
 
 from fanyi.engine.options import DecodeOptions
+from fanyi.languages import AUTO
 from fanyi.packs.library import PackInfo
 from fanyi.routing import (
-    AUTO,
     Direction,
-    Language,
     NoRoute,
     Pair,
     choose,
     decode_options,
     default_pack,
-    language_of,
     pairs,
-    requested,
     reverse,
     rewrite,
     route,
@@ -74,50 +71,6 @@ NLLB = many(
     "nllb", ("ace_Arab", "ace_Latn", "eng_Latn", "fra_Latn", "rus_Cyrl", "yue_Hant", "zho_Hans", "zho_Hant"), "zho_Hans"
 )
 MBART = many("mbart", ("en_XX", "fr_XX", "zh_CN"), "zh_CN")
-
-
-@pytest.mark.parametrize(
-    "code, expected",
-    [
-        ("zh", Language("zh", "cmn_Hans")),
-        ("ZH-HANT", Language("zh", "cmn_Hant")),
-        ("zh-TW", Language("zh", "cmn_Hant")),
-        ("zho_Hant", Language("zh", "cmn_Hant")),
-        ("zh_CN", Language("zh", "cmn_Hans")),
-        ("cmn_Hant", Language("zh", "cmn_Hant")),
-        ("yue", Language("zh", "yue")),
-        ("yue_Hant", Language("zh", "yue")),
-        ("en", Language("en")),
-        ("EN-US", Language("en")),
-        ("en_XX", Language("en")),
-        ("eng_Latn", Language("en")),
-        ("pt-BR", Language("pt")),
-    ],
-)
-def test_codes_of_every_style_name_one_language(code, expected):
-    assert language_of(code) == expected
-
-
-@pytest.mark.parametrize(
-    "code, expected",
-    [
-        ("zh-TW", "zh-TW"),
-        ("zh_TW", "zh-TW"),
-        ("zh-Hant-TW", "zh-TW"),
-        ("ZH-HK", "zh-HK"),
-        ("zh-MO", "zh-HK"),
-        ("zh-Hant", "zh-TW"),
-        ("ZH-HANT", "zh-TW"),  # Traditional without a region: the default, Taiwan's (OpenCC)
-        ("cmn_Hant", "cmn_Hant"),
-        ("zho_Hant", "cmn_Hant"),  # a pack's own code: the model's own Traditional
-        ("zh", "cmn_Hans"),
-        ("zh-CN", "cmn_Hans"),
-        ("yue", "yue"),
-    ],
-)
-def test_what_a_client_asks_for_knows_taiwan_and_hong_kong(code, expected):
-    assert requested(code) == Language("zh", expected)
-    assert requested("en-US") == Language("en")
 
 
 # --- a language pair: the local API and the command line ------------------------------------------

@@ -13,8 +13,9 @@ import pytest
 
 transformers = pytest.importorskip("transformers")
 
+from tiny_models.spm_files import train_marian_tokenizer  # noqa: E402
+
 from fanyi.engine.tokenizer import Tokenizer  # noqa: E402
-from fanyi.export.spm_files import train_marian_tokenizer  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "assets" / "corpus"

@@ -1,4 +1,10 @@
-"""Fanyi: an offline English-Chinese translator running MarianMT models on ONNX Runtime."""
+"""Fanyi: an offline translator, English↔Chinese first, for text, the clipboard, screenshots and documents.
+
+It runs MarianMT (OPUS-MT), mBART-50, M2M100 and NLLB-200 models and translation LLMs (Qwen3, HY-MT1.5,
+TranslateGemma) on ONNX Runtime, from model packs on this machine: the desktop app (``fanyi.ui``), the
+command line (``fanyi.cli``) and a local LibreTranslate/DeepL-compatible API (``fanyi.server``), with no
+network once a pack is installed.
+"""
 
 import os
 

@@ -19,9 +19,17 @@ from . import __version__
 from .app_options import APP_OPTIONS
 from .cancel import Cancelled
 from .defaults import API_HOST, API_PORT, THREADS
-from .engine.options import DecodeOptions, OutOfRange
-from .engine.results import Failure, Rewind, StreamEvent, Translation, describe_failures
-from .engine.segment import separator_text, split_text
+from .engine import (
+    DecodeOptions,
+    Failure,
+    OutOfRange,
+    Rewind,
+    StreamEvent,
+    Translation,
+    describe_failures,
+    separator_text,
+    split_text,
+)
 from .export.errors import ExportError
 from .glossary import Glossary, read_csv, with_glossary
 from .hosts import is_loopback
@@ -30,7 +38,7 @@ from .sizes import human_duration, human_size, human_speed
 from .terminal import InputLines, OutputFailed, cancel_on_signals, guarded_stdout, signalled, silence_stdout
 
 if TYPE_CHECKING:
-    from .engine.translator import Translator
+    from .engine import Translator
     from .packs.catalog import Catalog, CatalogEntry
     from .packs.download import TransferProgress
     from .packs.library import PackInfo
@@ -51,23 +59,22 @@ def _choose(
     when --source is not given), no pack where none is needed: a Rewriter for Chinese asked for in
     Chinese (OpenCC), None for a text in the target language already, which stays as it is."""
     from . import routing
+    from .languages import AUTO, CONVERTED, requested
     from .packs import library
     from .rewriter import Rewriter
 
     source, target = getattr(args, "source", None), getattr(args, "target", None)
     if args.model:
         pack = library.find_pack(args.model)
-        if target and routing.requested(target).variant in routing.CONVERTED:
-            found = routing.route([pack], source or routing.AUTO, target, text)
+        if target and requested(target).variant in CONVERTED:
+            found = routing.route([pack], source or AUTO, target, text)
             if found.direction is not None:
                 return pack.path, routing.decode_options(found.direction, found.variant, given)
             if found.rewrite is not None:
                 return Rewriter(found.rewrite), given
         return pack.path, given
     default = library.find_pack(None)  # a clear message when nothing usable is installed
-    found = routing.route(
-        library.list_packs(), source or routing.AUTO, target or routing.AUTO, text, prefer=[default.path]
-    )
+    found = routing.route(library.list_packs(), source or AUTO, target or AUTO, text, prefer=[default.path])
     if found.direction is None:
         if found.rewrite is not None:
             return Rewriter(found.rewrite), given
@@ -101,7 +108,7 @@ def read_glossary(path: str | None) -> Glossary | None:
 
 
 def _open_translator(pack: Path, threads: int | None = None) -> Translator:
-    from .engine.translator import Translator
+    from .engine import Translator
 
     return Translator.open(pack, threads=threads)
 
@@ -715,7 +722,7 @@ def unknown_command(word: str) -> str:
 
 def _user_errors() -> tuple[type[Exception], ...]:
     """Errors that are the input's fault: one line on stderr, no traceback."""
-    from .engine.pack import PackError
+    from .engine import PackError
     from .server.run import ServerError
 
     errors: list[type[Exception]] = [

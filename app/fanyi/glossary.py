@@ -24,9 +24,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from . import limits
-from .engine.language_choice import LanguageChoice, base_language
-from .engine.options import DecodeOptions
+from .engine import DecodeOptions, LanguageChoice
 from .fsutil import atomic_write_bytes
+from .languages import base_language
 
 HEADER = ("source", "target", "term", "translation")
 ANY = "*"  # the pair of a two-column row: whatever the request's pair is

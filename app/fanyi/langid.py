@@ -28,100 +28,12 @@ from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 from fanyi import limits
-from fanyi.documents.policy import CHINESE
-from fanyi.engine.language_choice import base_language
+from fanyi.languages import HAN, base_language, scripts_of
 
 SYLLABIC_WEIGHT = 3
 SHORT_TEXT_LETTERS = 12  # below this many letters, a tie within a script keeps the preferred language
 
-HAN, LATIN = "CJK", "LATIN"  # scripts are named by the first word of their letters' Unicode names
 _SYLLABIC = frozenset({HAN, "HIRAGANA", "KATAKANA", "HANGUL", "YI"})
-# ISO 15924 codes of NLLB-200's language codes (eng_Latn, zho_Hant) → the Unicode name word
-_SCRIPT_CODES = {
-    "Latn": (LATIN,),
-    "Hans": (HAN,),
-    "Hant": (HAN,),
-    "Jpan": (HAN, "HIRAGANA", "KATAKANA"),
-    "Kore": ("HANGUL", HAN),
-    "Hang": ("HANGUL",),
-    "Cyrl": ("CYRILLIC",),
-    "Arab": ("ARABIC",),
-    "Grek": ("GREEK",),
-    "Hebr": ("HEBREW",),
-    "Deva": ("DEVANAGARI",),
-    "Beng": ("BENGALI",),
-    "Guru": ("GURMUKHI",),
-    "Gujr": ("GUJARATI",),
-    "Orya": ("ORIYA",),
-    "Taml": ("TAMIL",),
-    "Telu": ("TELUGU",),
-    "Knda": ("KANNADA",),
-    "Mlym": ("MALAYALAM",),
-    "Sinh": ("SINHALA",),
-    "Thai": ("THAI",),
-    "Laoo": ("LAO",),
-    "Tibt": ("TIBETAN",),
-    "Mymr": ("MYANMAR",),
-    "Khmr": ("KHMER",),
-    "Geor": ("GEORGIAN",),
-    "Armn": ("ARMENIAN",),
-    "Ethi": ("ETHIOPIC",),
-    "Tfng": ("TIFINAGH",),
-    "Olck": ("OL",),
-    "Mtei": ("MEETEI",),
-}
-# Languages (ISO 639-1, or 639-3 where there is none) not written in the Latin script, for codes that
-# name no script (mBART-50's zh_CN, M2M100's ru); any other language counts as Latin-script.
-_NOT_LATIN = {
-    **dict.fromkeys(CHINESE, (HAN,)),
-    "ja": (HAN, "HIRAGANA", "KATAKANA"),
-    "ko": ("HANGUL", HAN),
-    "ru": ("CYRILLIC",),
-    "uk": ("CYRILLIC",),
-    "be": ("CYRILLIC",),
-    "bg": ("CYRILLIC",),
-    "mk": ("CYRILLIC",),
-    "sr": ("CYRILLIC",),
-    "kk": ("CYRILLIC",),
-    "ky": ("CYRILLIC",),
-    "mn": ("CYRILLIC",),
-    "tg": ("CYRILLIC",),
-    "ba": ("CYRILLIC",),
-    "tt": ("CYRILLIC",),
-    "ar": ("ARABIC",),
-    "fa": ("ARABIC",),
-    "ur": ("ARABIC",),
-    "ps": ("ARABIC",),
-    "sd": ("ARABIC",),
-    "ug": ("ARABIC",),
-    "ckb": ("ARABIC",),
-    "he": ("HEBREW",),
-    "yi": ("HEBREW",),
-    "el": ("GREEK",),
-    "hi": ("DEVANAGARI",),
-    "mr": ("DEVANAGARI",),
-    "ne": ("DEVANAGARI",),
-    "sa": ("DEVANAGARI",),
-    "bn": ("BENGALI",),
-    "as": ("BENGALI",),
-    "pa": ("GURMUKHI",),
-    "gu": ("GUJARATI",),
-    "or": ("ORIYA",),
-    "ta": ("TAMIL",),
-    "te": ("TELUGU",),
-    "kn": ("KANNADA",),
-    "ml": ("MALAYALAM",),
-    "si": ("SINHALA",),
-    "th": ("THAI",),
-    "lo": ("LAO",),
-    "bo": ("TIBETAN",),
-    "my": ("MYANMAR",),
-    "km": ("KHMER",),
-    "ka": ("GEORGIAN",),
-    "hy": ("ARMENIAN",),
-    "am": ("ETHIOPIC",),
-    "ti": ("ETHIOPIC",),
-}
 
 
 class Detection(NamedTuple):
@@ -136,15 +48,6 @@ def _script(char: str) -> str | None:
         return None
     name = unicodedata.name(char, "")
     return name.split(" ", 1)[0] if name else None
-
-
-def scripts_of(code: str) -> tuple[str, ...]:
-    """The scripts a language code is written in."""
-    parts = code.replace("-", "_").split("_")
-    for part in parts[1:]:
-        if part in _SCRIPT_CODES:
-            return _SCRIPT_CODES[part]
-    return _NOT_LATIN.get(base_language(code), (LATIN,))
 
 
 def letter_counts(text: str) -> Counter[str]:

@@ -15,9 +15,7 @@ from typing import Any
 
 from fanyi import variants
 from fanyi.cancel import CancelToken
-from fanyi.engine.language_choice import LanguageChoice
-from fanyi.engine.options import DecodeOptions
-from fanyi.engine.results import StreamEvent, Translation
+from fanyi.engine import DecodeOptions, LanguageChoice, StreamEvent, Translation
 
 NAME = "OpenCC"  # what a rewritten text says it came from (the window's history, the status bar)
 

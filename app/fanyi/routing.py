@@ -11,12 +11,11 @@ Packs are of two kinds, told apart by their PackInfo alone:
   translation LLM packs do): ``source_languages`` and ``languages`` (its targets) in its own codes
   (en_XX, en, eng_Latn, zho_Hant); ``source_lang`` and ``target_lang`` are then "mul".
 
-Codes of every style meet in ``language_of``: en, EN-US, en_XX and eng_Latn are English; zh-TW,
-zho_Hant and cmn_Hant are Chinese written in Traditional characters; a bare zh is Simplified.
-What a client or the command line asks for is read by ``requested``, which also knows the two
-Traditional Chinese that any pack writing Simplified can make (fanyi.variants, OpenCC): zh-TW (繁體（台灣）)
-and zh-HK (繁體（香港）); a bare zh-Hant asks for ``variants.DEFAULT_TRADITIONAL``, and a pack's own
-code (cmn_Hant, zho_Hant) for the model's own Traditional.
+Codes of every style are read by fanyi.languages: en, EN-US, en_XX and eng_Latn are English; zh-TW,
+zho_Hant and cmn_Hant are Chinese written in Traditional characters; a bare zh is Simplified. What a
+client or the command line asks for (``languages.requested``) may also be one of the two Traditional
+Chinese that any pack writing Simplified can make (fanyi.variants, OpenCC): zh-TW (繁體（台灣）) and zh-HK
+(繁體（香港）).
 
 The questions, one function each:
 
@@ -34,36 +33,28 @@ The questions, one function each:
 from __future__ import annotations
 
 import dataclasses
-import functools
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
 from fanyi import langid, variants
-from fanyi.engine.language_choice import base_language
-from fanyi.engine.options import DecodeOptions
+from fanyi.engine import DecodeOptions
+from fanyi.languages import (
+    AUTO,
+    CANTONESE,
+    CONVERTED,
+    ENGLISH,
+    SIMPLIFIED,
+    TRADITIONAL,
+    VARIANTS,
+    Language,
+    base_language,
+    language_of,
+    requested,
+)
 
-AUTO = "auto"  # a source told by the text; a target that is "the other language" of the text
-SIMPLIFIED, TRADITIONAL, CANTONESE = variants.SIMPLIFIED, variants.TRADITIONAL, "yue"
-TAIWAN, HONG_KONG = variants.TAIWAN, variants.HONG_KONG  # Simplified output converted by OpenCC
-CONVERTED = (TAIWAN, HONG_KONG)
-# how Chinese is written: as packs' target tokens name it, and the two a pack's Simplified is converted into
-VARIANTS = (SIMPLIFIED, TRADITIONAL, TAIWAN, HONG_KONG, CANTONESE)
-ENGLISH = "en"
 DEFAULT_PAIR = ("en", "zh")  # what a pack is chosen for when the user has not chosen one
-_CHINESE = frozenset({"zh", "cmn", "zho", "chi"})
-_VARIANT_OF_SUBTAG = {
-    "hans": SIMPLIFIED,
-    "cn": SIMPLIFIED,
-    "sg": SIMPLIFIED,
-    "my": SIMPLIFIED,
-    "hant": TRADITIONAL,
-    "tw": TRADITIONAL,
-    "hk": TRADITIONAL,
-    "mo": TRADITIONAL,
-    "yue": CANTONESE,
-}
 
 
 class Pack(Protocol):
@@ -95,39 +86,6 @@ P = TypeVar("P", bound=Pack)  # the router hands back the packs it was given, of
 
 class NoRoute(ValueError):
     """No installed pack translates what was asked; the message is one line for the user."""
-
-
-@dataclass(frozen=True)
-class Language:
-    code: str  # as one-way packs name languages: "en", "zh"
-    variant: str | None = None  # how Chinese is written (one of VARIANTS); None for other languages
-
-
-@functools.lru_cache(maxsize=4096)
-def language_of(code: str) -> Language:
-    """A language code of any style (a client's, BCP 47, a pack's own) as a Language."""
-    base, *subtags = code.strip().lower().replace("_", "-").split("-")
-    if base == CANTONESE:
-        return Language("zh", CANTONESE)
-    if base in _CHINESE:
-        return Language("zh", next((_VARIANT_OF_SUBTAG[s] for s in subtags if s in _VARIANT_OF_SUBTAG), SIMPLIFIED))
-    return Language(base_language(base))
-
-
-def requested(code: str) -> Language:
-    """A language as a client or the command line asks for it: as ``language_of`` reads it, except that
-    zh-TW and zh-HK (zh-Hant-TW …, zh-MO) ask for Taiwan's and Hong Kong's Traditional (CONVERTED) and a
-    bare zh-Hant for the default Traditional; a pack's own codes (cmn_Hant, zho_Hant) stay the model's."""
-    found = language_of(code)
-    base, *subtags = code.strip().lower().replace("_", "-").split("-")
-    if found.code != "zh" or base != "zh":
-        return found
-    if region := next((_REGION[s] for s in subtags if s in _REGION), None):
-        return Language("zh", region)
-    return Language("zh", variants.DEFAULT_TRADITIONAL) if found.variant == TRADITIONAL else found
-
-
-_REGION = {"tw": TAIWAN, "hk": HONG_KONG, "mo": HONG_KONG}
 
 
 @dataclass(frozen=True)

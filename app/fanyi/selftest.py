@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, TextIO
 from fanyi import __version__, paths
 
 if TYPE_CHECKING:
-    from fanyi.engine.options import DecodeOptions
+    from fanyi.engine import DecodeOptions
     from fanyi.packs.library import PackInfo
     from fanyi.ui.app import FanyiApp
     from fanyi.ui.main_window import MainWindow
@@ -221,15 +221,14 @@ def _translate(fanyi: FanyiApp, pack: PackInfo, say: Say) -> None:
 
 def _int8_weights() -> str:
     """The int8 weight path this machine runs (engine/int8_weights.py)."""
-    from fanyi.engine.int8_weights import needs_reduced_range
+    from fanyi.engine import needs_reduced_range
 
     return "reduced" if needs_reduced_range() else "full"
 
 
 def _check_reference(fanyi: FanyiApp, pack: PackInfo, say: Say) -> None:
     """A release pack records one translation made when it was built; this installation must repeat it."""
-    from fanyi.engine.options import DecodeOptions
-    from fanyi.engine.pack import ModelPack, PackError
+    from fanyi.engine import DecodeOptions, ModelPack, PackError
 
     try:
         reference = ModelPack.open(pack.path, verify=False).reference

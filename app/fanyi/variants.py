@@ -11,9 +11,8 @@ A Chinese text asked for in Chinese needs no model at all: ``rewrite`` writes Ch
 the way asked for (``REWRITE``: 简体 by ``t2s``, the characters alone by ``s2t``, Taiwan's and Hong Kong's
 as above). The router (fanyi.routing) decides when; ``fanyi.rewriter`` stands where a translator would.
 
-``DEFAULT_TRADITIONAL`` is what a request for Traditional Chinese without a region (zh-Hant, DeepL's
-ZH-HANT) gets: Taiwan's, converted, rather than the model's own ``>>cmn_Hant<<`` output — see the
-README ("Traditional Chinese") for why, and what was and was not measured.
+The codes of the ways of writing Chinese, and which one a request for Traditional without a region gets
+(``DEFAULT_TRADITIONAL``), are fanyi.languages'.
 """
 
 from __future__ import annotations
@@ -21,22 +20,16 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING
 
+from fanyi.languages import BCP47, HONG_KONG, SIMPLIFIED, TAIWAN, TRADITIONAL
+
 if TYPE_CHECKING:
     from opencc import OpenCC
 
-TAIWAN, HONG_KONG = "zh-TW", "zh-HK"
-SIMPLIFIED, TRADITIONAL = "cmn_Hans", "cmn_Hant"  # as OPUS-MT's target tokens name them
 PROFILES = {TAIWAN: "s2twp", HONG_KONG: "s2hk"}  # OpenCC configurations, by region
 REGIONS = tuple(PROFILES)
-DEFAULT_TRADITIONAL = TAIWAN
 # Chinese of either script written one way, with no model: the OpenCC configuration, and the BCP 47 tag
 # that names the result (in an output's file name, a document's lang attributes)
-REWRITE = {
-    SIMPLIFIED: ("t2s", "zh-Hans"),
-    TRADITIONAL: ("s2t", "zh-Hant"),
-    TAIWAN: (PROFILES[TAIWAN], TAIWAN),
-    HONG_KONG: (PROFILES[HONG_KONG], HONG_KONG),
-}
+REWRITE = {way: (profile, BCP47[way]) for way, profile in {SIMPLIFIED: "t2s", TRADITIONAL: "s2t", **PROFILES}.items()}
 _converters: dict[str, OpenCC] = {}
 _lock = threading.Lock()  # two threads' first conversions would both load the dictionaries
 

@@ -24,6 +24,13 @@
     </message>
 </context>
 <context>
+    <name>Dialogs</name>
+    <message>
+        <source>The glossary could not be saved: {0}</source>
+        <translation>无法保存术语表：{0}</translation>
+    </message>
+</context>
+<context>
     <name>FanyiApp</name>
     <message>
         <source>Fanyi is still running</source>
@@ -32,10 +39,6 @@
     <message>
         <source>It is in the tray, where the clipboard hotkey still works. Quit it from the tray icon&apos;s menu, or untick “Closing the window keeps Fanyi in the tray” in Settings.</source>
         <translation>它在系统托盘中，剪贴板快捷键照常可用。要退出，请使用托盘图标的菜单；或在设置中取消勾选“关闭窗口后 Fanyi 仍在托盘中运行”。</translation>
-    </message>
-    <message>
-        <source>The glossary could not be saved: {0}</source>
-        <translation>无法保存术语表：{0}</translation>
     </message>
 </context>
 <context>

@@ -44,7 +44,8 @@ import sys
 from pathlib import Path
 
 from fanyi.export.convert import export_pack
-from fanyi.export.synthetic import build_tiny_folder
+sys.path.insert(0, "tests")  # the test-model builders
+from tiny_models.synthetic import build_tiny_folder
 
 hf = build_tiny_folder(Path(sys.argv[1]), direction="en-zh", multi_target=True)
 export_pack(hf, Path(sys.argv[2]), quantize="int8", name="tiny-en-zh-int8")

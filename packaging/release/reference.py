@@ -17,10 +17,10 @@ from dataclasses import asdict
 from pathlib import Path
 
 from fanyi.engine.int8_weights import needs_reduced_range
-from fanyi.engine.language_choice import base_language
 from fanyi.engine.options import DecodeOptions
 from fanyi.engine.pack import MANIFEST, ModelPack, Reference
 from fanyi.fsutil import atomic_write_text
+from fanyi.languages import base_language
 
 from .scoring import reference_translations
 

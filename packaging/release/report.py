@@ -107,7 +107,7 @@ def quality_markdown(
             "",
             "English translated into Traditional Chinese each way the app can ask for it, scored against the "
             "test set's Traditional reference (`packaging/release/traditional.py`; the app's default for 繁體 is "
-            "`fanyi.variants.DEFAULT_TRADITIONAL`).",
+            "`fanyi.languages.DEFAULT_TRADITIONAL`).",
             "",
         ]
         lines += [traditional.table(h.rows, f"{h.pack_id}, {h.test_set}") + "\n" for h in hant]

@@ -6,9 +6,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from fanyi.engine.language_choice import base_language
 from fanyi.engine.options import DecodeOptions
 from fanyi.engine.pack import ModelPack
+from fanyi.languages import base_language
 from fanyi.packs.catalog import Scores
 
 from .testsets import TestSet

@@ -47,6 +47,6 @@ def test_threads_share_two_arenas():
 
 def test_the_server_asks_for_few_arenas_before_its_threads_start(monkeypatch, serve, tiny_pack):
     calls = []
-    monkeypatch.setattr("fanyi.engine.allocator.few_arenas", lambda: calls.append(True) or True)
+    monkeypatch.setattr("fanyi.server.run.few_arenas", lambda: calls.append(True) or True)
     serve([tiny_pack])
     assert calls == [True]

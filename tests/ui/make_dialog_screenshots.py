@@ -123,8 +123,8 @@ def main() -> int:
         list(win.jobs_panel.rows.values())[0].report_dialog.close()
         for text, translation in HISTORY:
             app.history.record(text, translation, pack=DemoTranslator.name)
-        app.show_history()
-        dialogs["history"] = app._dialogs["history"]
+        app.dialogs.show_history()
+        dialogs["history"] = app.dialogs.open["history"]
         dialogs["history"].move(160, 80)
         return True
 
@@ -149,8 +149,8 @@ def main() -> int:
 
     def models() -> bool:
         dialogs["settings"].close()
-        app.show_models()
-        manager = dialogs["models"] = app._dialogs["models"]
+        app.dialogs.show_models()
+        manager = dialogs["models"] = app.dialogs.open["models"]
         manager.move(30, 100)
         manager.tabs.setCurrentIndex(1)
         return True

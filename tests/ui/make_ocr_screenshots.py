@@ -3,7 +3,7 @@
 Run under an X server (the real xcb platform, not offscreen), from the repository root, with the
 OCR models in assets/ocr (packaging/ocr_models.py) and xdotool and ImageMagick installed:
 
-    Xvfb :141 -screen 0 1060x680x24 & DISPLAY=:141 PYTHONPATH=app:tests/ui python tests/ui/make_ocr_screenshots.py
+    Xvfb :141 -screen 0 1060x680x24 & DISPLAY=:141 PYTHONPATH=app:tests:tests/ui python tests/ui/make_ocr_screenshots.py
 
 A plain window stands in for another application showing text. The screen capture, the overlay,
 the mouse drag (real X events from xdotool), the OCR (the real models, in the worker thread) and
@@ -41,8 +41,9 @@ class Translator(DemoTranslator):
 
 def demo_pack(tmp: Path) -> None:
     """A tiny random pack named opus-mt-en-zh, so the app lists a valid pack; the stand-in translates."""
+    from tiny_models.synthetic import build_tiny_folder
+
     from fanyi.export.convert import export_pack
-    from fanyi.export.synthetic import build_tiny_folder
 
     hf = build_tiny_folder(tmp / "hf", direction="en-zh", multi_target=True)
     export_pack(hf, tmp / "models" / DemoTranslator.name, name=DemoTranslator.name)

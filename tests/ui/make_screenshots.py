@@ -3,7 +3,7 @@ pickers of a many-to-many (NLLB) pack.
 
 Run under an X server (the real xcb platform, not offscreen), from the repository root:
 
-    Xvfb :99 -screen 0 1060x680x24 & DISPLAY=:99 PYTHONPATH=app python tests/ui/make_screenshots.py
+    Xvfb :99 -screen 0 1060x680x24 & DISPLAY=:99 PYTHONPATH=app:tests python tests/ui/make_screenshots.py
 
 FANYI_SHOT_LANGUAGE (en, zh_CN) and FANYI_SHOT_THEME (light, dark) choose how the app looks, and
 FANYI_SHOT_DIR another folder for the pictures (to look at them without replacing the README's).
@@ -129,8 +129,9 @@ def demo_opener(pack_dir, *_args):
 
 
 def nllb_pack(folder: Path) -> None:
+    from tiny_models.synthetic import build_many_to_many_folder
+
     from fanyi.export.convert import export_pack
-    from fanyi.export.synthetic import build_many_to_many_folder
 
     hf = build_many_to_many_folder(folder.parent.parent / "hf-nllb", "nllb")
     export_pack(hf, folder, name=NLLB_NAME, model_id=f"facebook/{NLLB_NAME}")
@@ -236,7 +237,7 @@ def main() -> int:
         return True
 
     def popup() -> bool:
-        if win._req_id is not None:
+        if win.stream.req_id is not None:
             return False  # let the main window finish first
         QGuiApplication.clipboard().setText(CLIPBOARD)
         QCursor.setPos(QPoint(560, 250))
@@ -253,7 +254,7 @@ def main() -> int:
         return True
 
     def taiwan_done() -> bool:
-        if win._req_id is not None or "軟體" not in win.target.view.text():
+        if win.stream.req_id is not None or "軟體" not in win.target.view.text():
             return False
         QGuiApplication.clipboard().setText(CLIPBOARD_EN)
         QCursor.setPos(QPoint(560, 250))
@@ -261,7 +262,7 @@ def main() -> int:
         return True
 
     def popup_taiwan() -> bool:
-        if app.popup._req_id is not None or not app.popup.text():
+        if app.popup.stream.req_id is not None or not app.popup.text():
             return False
         capture("traditional-taiwan.png")
         app.popup.hide()
@@ -272,7 +273,7 @@ def main() -> int:
         return True
 
     def pickers() -> bool:
-        if app.service.model is None or app.service.model.name != NLLB_NAME or win._req_id is not None:
+        if app.service.model is None or app.service.model.name != NLLB_NAME or win.stream.req_id is not None:
             return False
         if not win.target.view.text():
             win.source.set_text(SOURCE.split("\n\n")[0])  # English → Chinese (Simplified), the pack's default

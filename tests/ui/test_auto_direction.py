@@ -29,7 +29,7 @@ def wait_for(qtbot, win, pack: str, translation: str) -> None:
         lambda: (
             win.service.model is not None
             and win.service.model.name == pack
-            and win._req_id is None
+            and win.stream.req_id is None
             and win.target.view.text() == translation
         ),
         timeout=TRANSLATE_TIMEOUT,
@@ -139,12 +139,15 @@ def test_the_popup_picks_its_own_direction_and_leaves_the_window_alone(qtbot, ma
     # turned round by hand: this text only
     qtbot.mouseClick(popup.swap_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(
-        lambda: popup._req_id is None and popup.direction_label.text() == "Chinese → English", timeout=TRANSLATE_TIMEOUT
+        lambda: popup.stream.req_id is None and popup.direction_label.text() == "Chinese → English",
+        timeout=TRANSLATE_TIMEOUT,
     )
     assert popup.detected_label.text() == "" and popup.text() == "THEWEATHERISFINETODAY。"
     QApplication.clipboard().setText(CHINESE)
     app.translate_clipboard()
-    qtbot.waitUntil(lambda: popup._req_id is None and popup.text() == "今天天气很好。。", timeout=TRANSLATE_TIMEOUT)
+    qtbot.waitUntil(
+        lambda: popup.stream.req_id is None and popup.text() == "今天天气很好。。", timeout=TRANSLATE_TIMEOUT
+    )
     assert popup.direction_label.text() == "Chinese → English"
 
 
@@ -164,7 +167,7 @@ def test_the_popup_follows_a_pinned_direction(qtbot, make_app, both_ways):
     qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
     QApplication.clipboard().setText(CHINESE)
     app.translate_clipboard()
-    qtbot.waitUntil(lambda: app.popup._req_id is None and app.popup.text() == CHINESE, timeout=TRANSLATE_TIMEOUT)
+    qtbot.waitUntil(lambda: app.popup.stream.req_id is None and app.popup.text() == CHINESE, timeout=TRANSLATE_TIMEOUT)
     # pinned English → Chinese: the Chinese is not fed to that pack but written anew (简体: as it is)
     assert app.popup.direction_label.text() == "English → Chinese"
     assert app.popup.detected_label.text() == "Detected: Chinese"
@@ -198,7 +201,7 @@ def test_many_to_many_packs_switch_languages(qtbot, make_app, tiny_nllb_pack, ui
     reference = Translator.open(tiny_nllb_pack, threads=1)
     win.source.set_text(CHINESE)
     expected = reference.translate(CHINESE, DecodeOptions(source="zho_Hans", target="eng_Latn"))
-    qtbot.waitUntil(lambda: win._req_id is None and win.target.view.text() == expected, timeout=TRANSLATE_TIMEOUT)
+    qtbot.waitUntil(lambda: win.stream.req_id is None and win.target.view.text() == expected, timeout=TRANSLATE_TIMEOUT)
     assert (win.source_picker.code(), win.target_picker.code()) == ("zho_Hans", "eng_Latn")
     assert win.detected_label.text() == "Detected: Chinese (Simplified)"
 
@@ -210,10 +213,10 @@ def test_the_popups_way_of_writing_chinese_is_its_own(qtbot, make_app, pack_dir)
     QApplication.clipboard().setText(ENGLISH)
     app.translate_clipboard()
     popup = app.popup
-    qtbot.waitUntil(lambda: popup._req_id is None and popup.text() == "THEWEATHERISFINETODAY。")
+    qtbot.waitUntil(lambda: popup.stream.req_id is None and popup.text() == "THEWEATHERISFINETODAY。")
     taiwan = [b for b in popup.variant_group.buttons() if b.property("variant") == "zh-TW"][0]
     qtbot.mouseClick(taiwan, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: popup._req_id is None and popup.text() == "台THE台WEATHER台IS台FINE台TODAY。")
+    qtbot.waitUntil(lambda: popup.stream.req_id is None and popup.text() == "台THE台WEATHER台IS台FINE台TODAY。")
     assert taiwan.isChecked() and app.settings.target_variant.value == "cmn_Hans"
     assert load_settings().target_variant == "cmn_Hans"
     window_variant = [b for b in app.window.variant_group.buttons() if b.isChecked()]

@@ -67,8 +67,8 @@ def test_history_off_saves_nothing(qtbot, make_app, fake_backend):
     wait_idle(qtbot, win)
     assert win.target.view.text() == "PRIVATETEXT。"
     assert app.history.record("From the popup.", "来自弹窗。", pack="tiny-en-zh") is None  # the popup's path too
-    app.show_history()  # looking at an empty history does not create one
-    dialog = app._dialogs["history"]
+    app.dialogs.show_history()  # looking at an empty history does not create one
+    dialog = app.dialogs.open["history"]
     assert dialog.list.count() == 0 and "switched off" in dialog.note.text()
     assert not dialog.clear_button.isEnabled()
     assert not history_path().exists()
@@ -139,8 +139,8 @@ def test_the_app_tells_once_in_chinese_and_keeps_saving(qtbot, make_app, fake_ba
     wait_idle(qtbot, win)
     assert win.statusBar().currentMessage() == ""
     assert len(list(path.parent.glob("history.sqlite3.corrupt-*"))) == 1
-    app.show_history()
-    assert app._dialogs["history"].list.count() == 1  # one draft, updated
+    app.dialogs.show_history()
+    assert app.dialogs.open["history"].list.count() == 1  # one draft, updated
     i18n.install("en")  # while the dialog can still read the history it shows
 
 
@@ -154,8 +154,8 @@ def test_a_history_that_cannot_be_opened_is_said_once_and_translating_goes_on(qt
     assert win.target.view.text() == "TEXT。"
     assert win.statusBar().currentMessage().startswith("History cannot be saved: ")
     win.statusBar().clearMessage()
-    app.show_history()
-    assert "history" not in app._dialogs and win.statusBar().currentMessage() == ""
+    app.dialogs.show_history()
+    assert "history" not in app.dialogs.open and win.statusBar().currentMessage() == ""
     assert history_path().is_dir()
 
 

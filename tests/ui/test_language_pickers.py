@@ -37,7 +37,7 @@ def items(picker) -> list[tuple[str, str]]:
 
 def wait_translated(qtbot, win, text: str, options: DecodeOptions, reference: Translator) -> None:
     expected = reference.translate(text, options)
-    qtbot.waitUntil(lambda: win._req_id is None and win.target.view.text() == expected, timeout=TRANSLATE_TIMEOUT)
+    qtbot.waitUntil(lambda: win.stream.req_id is None and win.target.view.text() == expected, timeout=TRANSLATE_TIMEOUT)
 
 
 def test_pickers_start_from_english_to_chinese_with_taiwans_and_hong_kongs_traditional(nllb_window):
@@ -204,8 +204,8 @@ def test_an_llm_packs_name_is_whole_and_its_language_count_the_same_everywhere(q
         QStyle.ComplexControl.CC_ComboBox, option, QStyle.SubControl.SC_ComboBoxEditField, box
     )
     assert field.width() >= box.fontMetrics().horizontalAdvance(pack.name)  # the name is shown whole
-    app.show_models()
-    manager = app._dialogs["models"]
+    app.dialogs.show_models()
+    manager = app.dialogs.open["models"]
     assert manager.table.item(0, LANGUAGES_COLUMN).text().startswith(f"{count} languages: ")
     with pytest.raises(routing.NoRoute, match=rf"\({count} languages\)"):
         routing.route([info], "en", "xx")

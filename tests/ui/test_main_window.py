@@ -15,7 +15,7 @@ def long_text(paragraphs: int = 12) -> str:
 
 
 def wait_idle(qtbot, win) -> None:
-    qtbot.waitUntil(lambda: win._req_id is None and not win._debounce.isActive(), timeout=TRANSLATE_TIMEOUT)
+    qtbot.waitUntil(lambda: win.stream.req_id is None and not win._debounce.isActive(), timeout=TRANSLATE_TIMEOUT)
 
 
 # Sentences the tiny model translates without degenerating, so that every partial text shown is a
@@ -50,7 +50,7 @@ def test_an_edit_mid_translation_cancels_it_and_shows_only_the_new_one(qtbot, wi
     first = long_text(20)
     window.source.set_text(first)
     window.translate_now()
-    old_id = window._req_id
+    old_id = window.stream.req_id
     qtbot.waitUntil(lambda: len(window.target.view.text()) > 0, timeout=TRANSLATE_TIMEOUT)
     cancelled = []
     window.service.cancelled.connect(cancelled.append)
@@ -89,7 +89,7 @@ def test_ctrl_enter_translates_at_once_when_typing_translation_is_off(qtbot, mak
     qtbot.waitUntil(lambda: app.service.model is not None)
     qtbot.keyClicks(win.source.edit, "Hello there.")
     qtbot.wait(500)
-    assert win.target.view.text() == "" and win._req_id is None
+    assert win.target.view.text() == "" and win.stream.req_id is None
     qtbot.keyClick(win.source.edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
     wait_idle(qtbot, win)
     assert win.target.view.text() == "HELLOTHERE。"
@@ -284,7 +284,7 @@ def test_the_history_models_and_settings_buttons_open_their_dialogs(qtbot, make_
     win.show()
     qtbot.mouseClick(win.models_button, Qt.MouseButton.LeftButton)
     qtbot.mouseClick(win.history_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: {"models", "history"} <= set(app._dialogs))
-    assert all(dialog.isVisible() for dialog in app._dialogs.values())
+    qtbot.waitUntil(lambda: {"models", "history"} <= set(app.dialogs.open))
+    assert all(dialog.isVisible() for dialog in app.dialogs.open.values())
     qtbot.mouseClick(win.settings_button, Qt.MouseButton.LeftButton)
     assert len(settings_opened) == 1

@@ -133,8 +133,8 @@ def test_offline_the_model_manager_says_what_failed_once_and_what_still_works(qt
     monkeypatch.setenv("FANYI_CATALOG_URL", closed_port_url())
     page = empty_app.window.no_model
     assert "size and licence are shown once" in page.model_note.text()  # no list: what is not known yet
-    empty_app.show_models()
-    manager = empty_app._dialogs["models"]
+    empty_app.dialogs.show_models()
+    manager = empty_app.dialogs.open["models"]
     qtbot.mouseClick(manager.refresh_button, Qt.MouseButton.LeftButton)
     wait_op(qtbot, empty_app)
     assert manager.error.isVisible() and manager.error.text() == unreachable_text()
@@ -143,8 +143,8 @@ def test_offline_the_model_manager_says_what_failed_once_and_what_still_works(qt
 
 def test_the_model_manager_lists_available_packs_downloads_and_updates(qtbot, empty_app, publish, monkeypatch):
     publish(1)
-    empty_app.show_models()
-    manager = empty_app._dialogs["models"]
+    empty_app.dialogs.show_models()
+    manager = empty_app.dialogs.open["models"]
     assert "Refresh list" in manager.catalog_note.text()  # no list yet
     qtbot.mouseClick(manager.refresh_button, Qt.MouseButton.LeftButton)
     wait_op(qtbot, empty_app)
@@ -183,8 +183,8 @@ def test_a_non_commercial_licence_is_shown_before_the_download(qtbot, empty_app,
             "commercial_use": False,
         },
     )
-    empty_app.show_models()
-    manager = empty_app._dialogs["models"]
+    empty_app.dialogs.show_models()
+    manager = empty_app.dialogs.open["models"]
     qtbot.mouseClick(manager.refresh_button, Qt.MouseButton.LeftButton)
     wait_op(qtbot, empty_app)
     asked = []
@@ -217,8 +217,8 @@ def test_a_licences_terms_are_shown_and_accepted_before_the_download(qtbot, empt
             "ask_before_download": True,
         },
     )
-    empty_app.show_models()
-    manager = empty_app._dialogs["models"]
+    empty_app.dialogs.show_models()
+    manager = empty_app.dialogs.open["models"]
     qtbot.mouseClick(manager.refresh_button, Qt.MouseButton.LeftButton)
     wait_op(qtbot, empty_app)
     shown = []
@@ -241,8 +241,8 @@ def test_a_pack_too_big_for_this_computer_is_marked_and_asked_about(
     library.import_pack(tiny_pack_zh_en)
     monkeypatch.setattr("fanyi.ui.memory_check.physical_memory", lambda: 64 << 20)  # 64 MB of RAM
     app = make_app(fake_backend)
-    app.show_models()
-    manager = app._dialogs["models"]
+    app.dialogs.show_models()
+    manager = app.dialogs.open["models"]
     memory = [manager.table.item(r, 4).text() for r in range(manager.table.rowCount())]
     assert all(m.startswith("⚠ ") for m in memory)
     asked = []
@@ -374,8 +374,8 @@ def test_the_model_manager_lists_removes_and_sets_the_default(
 ):
     library.import_pack(tiny_pack_int8)
     app = make_app(fake_backend)
-    app.show_models()
-    manager = app._dialogs["models"]
+    app.dialogs.show_models()
+    manager = app.dialogs.open["models"]
     rows = {
         manager.table.item(r, 0).text(): [manager.table.item(r, c).text() for c in range(8)]
         for r in range(manager.table.rowCount())
@@ -413,8 +413,8 @@ def test_a_broken_pack_is_listed_greyed_never_chosen_and_removable(
     qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
     assert win.pack_box.count() == 1
 
-    app.show_models()
-    manager = app._dialogs["models"]
+    app.dialogs.show_models()
+    manager = app.dialogs.open["models"]
     names = [manager.table.item(r, 0).text() for r in range(manager.table.rowCount())]
     row = names.index("aaa-broken")
     cell = manager.table.item(row, 1)
@@ -494,8 +494,8 @@ def test_set_as_default_switches_the_window_to_that_pack(qtbot, make_app, fake_b
     qtbot.waitUntil(
         lambda: app.service.model is not None and app.service.model.name == "tiny-en-zh", timeout=LOAD_TIMEOUT
     )
-    app.show_models()
-    manager = app._dialogs["models"]
+    app.dialogs.show_models()
+    manager = app.dialogs.open["models"]
     manager.select("tiny-zh-en")
     qtbot.mouseClick(manager.default_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(
@@ -511,8 +511,8 @@ def test_a_pack_of_many_languages_keeps_the_other_columns_in_sight(qtbot, make_a
 
     pack = library.import_pack(tiny_llm_pack("hunyuan", "none"))
     app = make_app(fake_backend)
-    app.show_models()
-    manager = app._dialogs["models"]
+    app.dialogs.show_models()
+    manager = app.dialogs.open["models"]
     qtbot.waitExposed(manager)
     table = manager.table
     row = [p.name for p in manager.packs].index(pack.name)

@@ -118,12 +118,12 @@ def test_the_popup_is_as_tall_as_its_text_then_scrolls(qtbot, make_app, fake_bac
     few = " ".join(f"Sentence number {i} is here." for i in range(12))
     QApplication.clipboard().setText(few)
     app.translate_clipboard()
-    qtbot.waitUntil(lambda: popup._req_id is None and popup.text().endswith("。"), timeout=TRANSLATE_TIMEOUT)
+    qtbot.waitUntil(lambda: popup.stream.req_id is None and popup.text().endswith("。"), timeout=TRANSLATE_TIMEOUT)
     assert popup.width() == WIDTH[1] and popup.height() > short_height and bar.maximum() == 0
     many = "\n".join(f"Line {i}." for i in range(40))
     QApplication.clipboard().setText(many)
     app.translate_clipboard()
-    qtbot.waitUntil(lambda: popup._req_id is None and popup.text().count("\n") == 39, timeout=TRANSLATE_TIMEOUT)
+    qtbot.waitUntil(lambda: popup.stream.req_id is None and popup.text().count("\n") == 39, timeout=TRANSLATE_TIMEOUT)
     assert popup.view.height() < (VIEW_LINES[1] + 1) * popup.view.fontMetrics().lineSpacing() + 12
     assert bar.maximum() > 0  # past the most lines it scrolls
 
@@ -203,7 +203,7 @@ def test_the_popup_writes_taiwans_words_with_the_real_engine(qtbot, make_app, ba
     options = app.direction.options(popup._choice.direction)
     assert options.convert == "zh-TW" and options.target == "cmn_Hans"
     expected = backend.translate(popup.source_text, options)
-    qtbot.waitUntil(lambda: popup._req_id is None and popup.text() == expected, timeout=TRANSLATE_TIMEOUT)
+    qtbot.waitUntil(lambda: popup.stream.req_id is None and popup.text() == expected, timeout=TRANSLATE_TIMEOUT)
     if backend.kind == "real":  # the engine converts: what it wrote is OpenCC's Taiwan form of its Simplified
         simplified = backend.translate(popup.source_text, DecodeOptions(target="cmn_Hans"))
         assert expected == variants.convert(simplified, "zh-TW")
@@ -227,7 +227,9 @@ def test_the_popups_buttons_and_labels_show_their_whole_text(qtbot, make_app, fa
         QApplication.clipboard().setText(f"Fine. It {LOOPS}.")
         app.translate_clipboard()
         popup = app.popup
-        qtbot.waitUntil(lambda: popup._req_id is None and not popup.untranslated.isHidden(), timeout=TRANSLATE_TIMEOUT)
+        qtbot.waitUntil(
+            lambda: popup.stream.req_id is None and not popup.untranslated.isHidden(), timeout=TRANSLATE_TIMEOUT
+        )
         popup.layout().activate()
         for widget in (
             popup.open_button,

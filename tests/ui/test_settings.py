@@ -387,17 +387,20 @@ class _X11Clipboard:
         return self.selected if mode == QClipboard.Mode.Selection else self.copied
 
 
-def test_the_hotkey_takes_the_selection_when_asked_and_there_is_one(make_app, ui_dirs, monkeypatch):
+def test_the_hotkey_takes_the_selection_when_asked_and_there_is_one(make_app, fake_backend, monkeypatch):
     from PySide6.QtGui import QGuiApplication
 
-    app = make_app(settings=Settings(translate_selection=True))
+    app = make_app(fake_backend, settings=Settings(translate_selection=True))
+    shown = []
+    monkeypatch.setattr(app.popup, "show_text", lambda text: shown.append(text))
     monkeypatch.setattr(QGuiApplication, "clipboard", staticmethod(lambda: _X11Clipboard("copied", "selected")))
-    assert app.copied_text() == "selected"
+    app.translate_clipboard()
     monkeypatch.setattr(QGuiApplication, "clipboard", staticmethod(lambda: _X11Clipboard("copied", "")))
-    assert app.copied_text() == "copied"  # nothing selected: the clipboard
+    app.translate_clipboard()  # nothing selected: the clipboard
     app.settings.translate_selection.set(False)
     monkeypatch.setattr(QGuiApplication, "clipboard", staticmethod(lambda: _X11Clipboard("copied", "selected")))
-    assert app.copied_text() == "copied"
+    app.translate_clipboard()
+    assert shown == ["selected", "copied", "copied"]
 
 
 @pytest.mark.parametrize("language", ["en", "zh_CN"])

@@ -1,4 +1,5 @@
-"""The UI loads no engine at import, and only the worker touches fanyi.engine.translator."""
+"""The UI loads no engine at import, only the worker touches fanyi.engine.translator, and the app class only builds
+and connects."""
 
 from __future__ import annotations
 
@@ -43,5 +44,14 @@ def imported_modules(path: Path) -> set[str]:
 
 
 def test_only_the_worker_imports_the_translator():
-    importers = [p.relative_to(UI).as_posix() for p in FILES if "fanyi.engine.translator" in imported_modules(p)]
+    translator = {"fanyi.engine.translator", "fanyi.engine.Translator"}
+    importers = [p.relative_to(UI).as_posix() for p in FILES if translator & imported_modules(p)]
     assert importers == ["worker.py"]
+
+
+def test_the_app_only_builds_and_connects():
+    """FanyiApp builds the controllers, windows and ways in and connects them; the dialogs and the clipboard
+    are modules of their own, and the class stays within 200 lines."""
+    tree = ast.parse((UI / "app.py").read_text(encoding="utf-8"))
+    app = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "FanyiApp")
+    assert app.end_lineno - app.lineno + 1 <= 200

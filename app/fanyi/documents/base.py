@@ -10,9 +10,7 @@ from pathlib import Path
 from typing import BinaryIO, Protocol
 
 from fanyi.cancel import CancelToken
-from fanyi.engine.language_choice import LanguageChoice
-from fanyi.engine.options import DecodeOptions
-from fanyi.engine.results import Translation
+from fanyi.engine import DecodeOptions, LanguageChoice, Translation
 from fanyi.limits import DETECT_SAMPLE_CHARS, REPORT_ENTRIES_PER_REASON, REPORT_REASONS
 from fanyi.oneline import one_line
 

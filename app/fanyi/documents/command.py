@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TextIO
 
 from fanyi.cancel import Cancelled
-from fanyi.engine.options import DecodeOptions
+from fanyi.engine import DecodeOptions
 from fanyi.glossary import Glossary, with_glossary
 
 from .base import DocumentError, TextTranslator

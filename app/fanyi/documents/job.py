@@ -14,8 +14,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, cast
 
 from fanyi.cancel import Cancelled, CancelToken
-from fanyi.engine.options import DecodeOptions
-from fanyi.engine.results import Failure
+from fanyi.engine import DecodeOptions, Failure
 from fanyi.fsutil import Staged, staged, sweep_stale
 from fanyi.oneline import one_line
 from fanyi.progress import ProgressCallback

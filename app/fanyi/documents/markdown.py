@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from fanyi.engine.segment import join_hard_wrapped
+from fanyi.engine import join_hard_wrapped
 
 from .base import Unit
 from .inline import Kind, Piece, has_words, marked_text, render, source_text

@@ -34,7 +34,7 @@ from pdfminer.pdfpage import PDFPage
 
 from fanyi import ocr
 from fanyi.cancel import CancelToken
-from fanyi.engine.segment import join_hard_wrapped
+from fanyi.engine import join_hard_wrapped
 from fanyi.limits import (
     MAX_PDF_PAGE_CHARS,
     MAX_PDF_PAGES,

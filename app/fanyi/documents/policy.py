@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from fanyi.languages import HAN_LANGUAGES, LATIN_LANGUAGES, english_name, primary_subtag
+
 _CODE_TOKEN = re.compile(r"\S*(?:://|[\\/_@]|\(\)|==?|->)\S*")
 
 
@@ -39,17 +41,14 @@ _HAN = re.compile(f"[{_HAN_RANGES}]")
 _CJK = re.compile(f"[{_HAN_RANGES}\u3040-\u30ff\uac00-\ud7af]")  # Han, kana, Hangul
 _LATIN = re.compile(r"[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff]")
 
-CHINESE = ("zh", "cmn", "yue", "wuu", "lzh", "gan", "hak", "nan")  # languages written in Han characters
-_LATIN_LANGUAGES = ("en", "fr", "de", "es", "it", "pt", "nl", "sv", "da", "nb", "fi", "pl", "cs", "ro", "id", "vi")
-
 
 def target_script(target_lang: str) -> tuple[re.Pattern[str], str] | None:
     """A pattern for letters already in the target's script and a name for it, when we know the script."""
-    code = re.split(r"[-_]", target_lang.lower())[0]
-    if code in CHINESE:
+    code = primary_subtag(target_lang)
+    if code in HAN_LANGUAGES:
         return _HAN, "Chinese"
     if code in ("ja", "ko"):
-        return _CJK, {"ja": "Japanese", "ko": "Korean"}[code]
-    if code in _LATIN_LANGUAGES:
+        return _CJK, english_name(code) or code
+    if code in LATIN_LANGUAGES:
         return _LATIN, "in Latin script"
     return None

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from fanyi.engine.segment import join_hard_wrapped
+from fanyi.engine import join_hard_wrapped
 
 from .base import Unit
 from .stream import Block, StreamDocument, line_ending, too_long

@@ -28,8 +28,8 @@ import math
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
 
+from ..languages import is_cjk_language
 from .options import DecodeOptions
-from .segment import is_cjk_language
 
 LOOP, RUNAWAY, EMPTY = "loop", "runaway", "empty"
 REASONS = {

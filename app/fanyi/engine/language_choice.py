@@ -16,25 +16,6 @@ if TYPE_CHECKING:
     from .options import DecodeOptions
     from .pack_view import PackView
 
-# NLLB-200's ISO 639-3 codes of languages that have an ISO 639-1 code (the sentence splitter and
-# joiner, the language names and the language detector know languages by that one)
-# fmt: off
-ISO639_1 = {
-    "afr": "af", "amh": "am", "bak": "ba", "bel": "be", "bul": "bg", "ben": "bn", "bos": "bs", "cat": "ca",
-    "ces": "cs", "cym": "cy", "dan": "da", "deu": "de", "ell": "el", "eng": "en", "spa": "es", "est": "et",
-    "fin": "fi", "fra": "fr", "gle": "ga", "gla": "gd", "glg": "gl", "guj": "gu", "hau": "ha", "heb": "he",
-    "hin": "hi", "hrv": "hr", "hat": "ht", "hun": "hu", "hye": "hy", "ind": "id", "ibo": "ig", "isl": "is",
-    "ita": "it", "jpn": "ja", "jav": "jv", "kat": "ka", "kaz": "kk", "khm": "km", "kan": "kn", "kor": "ko",
-    "ltz": "lb", "lug": "lg", "lin": "ln", "lao": "lo", "lit": "lt", "lvs": "lv", "plt": "mg", "mkd": "mk",
-    "mal": "ml", "khk": "mn", "mar": "mr", "zsm": "ms", "mya": "my", "npi": "ne", "nld": "nl", "nso": "ns",
-    "oci": "oc", "ory": "or", "pan": "pa", "pol": "pl", "pbt": "ps", "por": "pt", "ron": "ro", "rus": "ru",
-    "snd": "sd", "sin": "si", "slk": "sk", "slv": "sl", "som": "so", "als": "sq", "srp": "sr", "ssw": "ss",
-    "sun": "su", "swe": "sv", "swh": "sw", "tam": "ta", "tel": "te", "tha": "th", "tgl": "tl", "tsn": "tn",
-    "tur": "tr", "ukr": "uk", "urd": "ur", "uzn": "uz", "vie": "vi", "wol": "wo", "xho": "xh", "ydd": "yi",
-    "yor": "yo", "zho": "zh", "cmn": "zh", "zul": "zu", "bod": "bo", "uig": "ug", "fil": "tl",
-}
-# fmt: on
-
 
 @dataclass(frozen=True)
 class LanguageChoice:
@@ -44,12 +25,6 @@ class LanguageChoice:
     target_lang: str  # for joining sentences: no spaces between Chinese ones
     source: str | None = None  # the languages in the pack's codes, where a prompt names them (LLMs)
     target: str | None = None
-
-
-def base_language(code: str) -> str:
-    """A model's language code as the splitter and joiner read it: zh_CN → zh, zho_Hans → zh, eng_Latn → en."""
-    base = code.replace("-", "_").split("_")[0].lower()
-    return ISO639_1.get(base, base)
 
 
 def offered(pack: PackView, what: str, wanted: str, choices: list[str]) -> None:

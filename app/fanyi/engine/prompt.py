@@ -26,7 +26,7 @@ import jinja2
 import jinja2.ext
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-from .language_choice import base_language
+from ..languages import base_language
 
 PLACEHOLDER = re.compile(r"\{(text|source_language|target_language|terms|context)\}")
 # the instruction used, by what a request carries: markup, a glossary, context, a Chinese pair

@@ -22,10 +22,11 @@ from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from ..languages import is_cjk_language
+
 __all__ = [
     "Segment",
     "SentenceCache",
-    "is_cjk_language",
     "join_hard_wrapped",
     "join_translations",
     "limit_length",
@@ -94,8 +95,6 @@ _URL = re.compile(
     r"|(?<![a-z0-9._%+-])[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+",
     re.IGNORECASE,
 )
-
-_CJK_LANGUAGES = frozenset({"zh", "cmn", "yue", "wuu", "lzh", "ja"})
 
 
 def split_text(text: str, *, source_lang: str = "en") -> list[Segment]:
@@ -237,11 +236,6 @@ def _inside(spans: list[tuple[int, int]], position: int) -> bool:
 
 def _sentence(text: str) -> Segment:
     return Segment(text, any(char.isalpha() for char in text))
-
-
-def is_cjk_language(lang: str) -> bool:
-    """Chinese, Japanese and their variants ("zh", "zh-CN", "cmn_Hans", "yue", "ja"): written without spaces."""
-    return lang.lower().replace("_", "-").split("-")[0] in _CJK_LANGUAGES
 
 
 def _is_wide(char: str) -> bool:

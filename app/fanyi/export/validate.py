@@ -16,12 +16,12 @@ import numpy as np
 
 from ..engine.families import HfFolder
 from ..engine.families.causal_lm import CausalLM
-from ..engine.language_choice import base_language
 from ..engine.options import DecodeOptions
 from ..engine.pack import ModelPack
 from ..engine.processors import log_softmax
 from ..engine.search_settings import resolve
 from ..engine.translator import Translator
+from ..languages import base_language
 from ..paths import assets_dir
 from .hf_weights import model_class
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from fanyi import paths
-from fanyi.engine.sessions import open_session
+from fanyi.engine import open_session
 
 from . import detect, read
 from .image import ImageError, as_rgb

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypeVar, cast
 
-from fanyi.engine.segment import join_hard_wrapped
+from fanyi.engine import join_hard_wrapped
 
 COLUMN_GAP = 2.0
 COLUMN_WIDTH = 10.0

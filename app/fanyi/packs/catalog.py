@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import limits, paths
-from ..engine.families import FAMILIES
+from ..engine import FAMILIES
 from ..fsutil import atomic_write_text
 
 log = logging.getLogger(__name__)

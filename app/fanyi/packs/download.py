@@ -41,7 +41,7 @@ import truststore
 
 from .. import __version__, limits
 from ..cancel import Cancelled, CancelToken
-from ..engine.pack import file_digest
+from ..engine import file_digest
 from .diskspace import full_disk_reported, require_free
 from .errors import DownloadError
 from .sources import Credentials

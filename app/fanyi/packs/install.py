@@ -22,7 +22,7 @@ from enum import Enum
 
 from .. import paths
 from ..cancel import Cancelled, CancelToken
-from ..engine.pack import FORMAT_VERSION
+from ..engine import FORMAT_VERSION
 from . import catalog, catalog_fetch, download, library, unpack
 from .catalog import Catalog, CatalogEntry
 from .errors import AccessDenied, DiskSpaceError, DownloadError, LibraryError, NotFound

@@ -17,7 +17,7 @@ from typing import Any
 
 from .. import paths
 from ..cancel import CancelToken
-from ..engine.pack import MANIFEST, ModelPack, PackError
+from ..engine import MANIFEST, ModelPack, PackError
 from ..progress import ProgressCallback
 from . import unpack
 from .errors import LibraryError

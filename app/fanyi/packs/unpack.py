@@ -33,7 +33,7 @@ from typing import IO, Any, BinaryIO, Protocol
 
 from .. import limits, paths
 from ..cancel import CancelToken
-from ..engine.pack import MANIFEST, ModelPack, PackError
+from ..engine import MANIFEST, ModelPack, PackError
 from ..progress import ProgressCallback
 from .diskspace import full_disk_reported, require_free
 from .errors import LibraryError

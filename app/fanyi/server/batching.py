@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from fanyi import limits
 from fanyi.cancel import Cancelled, CancelToken
-from fanyi.engine.results import Translation
+from fanyi.engine import Translation
 
 
 @dataclass(eq=False)

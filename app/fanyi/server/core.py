@@ -28,10 +28,8 @@ from fanyi.cancel import Cancelled, CancelToken
 from fanyi.documents.characters import scrub
 from fanyi.documents.html import HtmlText
 from fanyi.documents.policy import keep_reason
-from fanyi.engine.gate import TimedOut
-from fanyi.engine.options import DecodeOptions
-from fanyi.engine.pack import PackError
-from fanyi.engine.results import Failure, Translation, describe_failures
+from fanyi.engine import DecodeOptions, Failure, PackError, TimedOut, Translation, describe_failures
+from fanyi.languages import AUTO, language_of
 from fanyi.rewriter import Rewriter
 from fanyi.routing import NoRoute, Pair, Route
 
@@ -39,15 +37,13 @@ from . import languages
 from .batching import Order, Orders, all_cancelled
 from .errors import ApiError
 from .files import TRANSLATING, Document, Files
-from .languages import AUTO, UnknownLanguage
+from .languages import UnknownLanguage
 from .line import Line
 from .models import Models, holds
 
 if TYPE_CHECKING:
     from fanyi.documents.base import TextTranslator, Unit
-    from fanyi.engine.language_choice import LanguageChoice
-    from fanyi.engine.results import StreamEvent
-    from fanyi.engine.translator import Translator
+    from fanyi.engine import LanguageChoice, StreamEvent, Translator
     from fanyi.packs.library import PackInfo
 
     PackRoute = Route[PackInfo]
@@ -154,7 +150,7 @@ class Core:
                     between = _between_batches(share)
                     if job.html:
                         assert route.direction is not None  # grouped: a route with a direction
-                        target = routing.language_of(route.direction.to_language).code
+                        target = language_of(route.direction.to_language).code
                         done = _translate_html(translator, texts, options, cancel, target, between, xml=job.xml)
                     else:
                         done = translator.translate_results(texts, options, between, cancel=cancel)

@@ -24,6 +24,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from fanyi import documents
+from fanyi.languages import AUTO, DEEPL
 
 from . import files, languages
 from .core import ApiRequest, Core
@@ -49,7 +50,7 @@ def error(status: int, message: str) -> Response:
 
 
 def code(language: str, variant: str | None = None) -> str:
-    return languages.DEEPL_CODE.get(variant or "", language.upper())
+    return DEEPL.get(variant or "", language.upper())
 
 
 def routes(core: Core) -> list[Route]:
@@ -92,7 +93,7 @@ async def _translate(core: Core, request: Request) -> Response:
         raise ApiError(400, f"tag_handling must be html or xml, not {handling!r}")
     job = ApiRequest(
         texts,
-        fields.text("source_lang") or languages.AUTO,
+        fields.text("source_lang") or AUTO,
         target,
         html=bool(handling),
         xml=handling == "xml",
@@ -117,7 +118,7 @@ async def _languages(core: Core, request: Request) -> Response:
     found: dict[str, dict[str, Any]] = {}
     for direction in core.directions():
         if kind == "target":
-            codes = [code(direction.target, v) for v in direction.variants if v in languages.DEEPL_CODE]
+            codes = [code(direction.target, v) for v in direction.variants if v in DEEPL]
             if codes:  # plain ZH too, as DeepL lists it: clients offer what this list holds
                 codes.insert(0, code(direction.target))
             codes = codes or (["EN-GB", "EN-US"] if direction.target == "en" else [code(direction.target)])

@@ -14,7 +14,9 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from . import deepl, languages
+from fanyi.languages import AUTO
+
+from . import deepl
 from .core import ApiRequest, Core
 from .errors import ApiError
 from .web import Fields, presented_key, translate_in_line, untranslated, untranslated_header
@@ -36,7 +38,7 @@ async def translate(core: Core, request: Request, fields: Fields) -> Response:
     text, target = fields.text("text"), fields.text("target_lang")
     if not text or not target:
         raise ApiError(400, "text and target_lang are required")
-    job = ApiRequest([text], fields.text("source_lang") or languages.AUTO, target)
+    job = ApiRequest([text], fields.text("source_lang") or AUTO, target)
     outcome = await translate_in_line(core, request, job)
     body: dict[str, Any] = {
         "code": 200,

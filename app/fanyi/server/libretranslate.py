@@ -22,6 +22,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from fanyi import documents, langid, limits
+from fanyi.languages import AUTO, BCP47, SIMPLIFIED, TRADITIONAL
 
 from . import languages
 from .core import ApiRequest, Core
@@ -57,12 +58,12 @@ async def translate(core: Core, request: Request, fields: Fields) -> Response:
     if text_format not in ("text", "html"):
         raise ApiError(400, f"format must be text or html, not {text_format!r}")
     single = not fields.is_list("q")
-    source = fields.text("source", languages.AUTO) or languages.AUTO
+    source = fields.text("source", AUTO) or AUTO
     wanted = fields.count("alternatives", limits.API_MAX_ALTERNATIVES)
     job = ApiRequest(q, source, target, html=text_format == "html", alternatives=wanted, glossary=fields.glossary())
     outcome = await translate_in_line(core, request, job)
     body: dict[str, Any] = {"translatedText": outcome.texts[0] if single else outcome.texts}
-    if source.strip().lower() == languages.AUTO:
+    if source.strip().lower() == AUTO:
         detected = [_detection(s, c) for s, c in zip(outcome.sources, outcome.confidences)]
         body["detectedLanguage"] = detected[0] if single else detected
     if wanted:  # the beam's next best; none for HTML (as in LibreTranslate)
@@ -140,7 +141,7 @@ async def _frontend_settings(core: Core) -> Response:
             "filesTranslation": True,
             "supportedFilesFormat": list(documents.SUPPORTED_SUFFIXES),
             "language": {
-                "source": {"code": languages.AUTO, "name": "Auto Detect"},
+                "source": {"code": AUTO, "name": "Auto Detect"},
                 "target": {"code": target, "name": languages.name(target)},
             },
         }
@@ -152,7 +153,7 @@ async def _languages(core: Core) -> Response:
     targets: dict[str, list[str]] = {}
     for direction in core.directions():
         into = _codes(direction.target, direction.variants)
-        written = (languages.SIMPLIFIED, languages.TRADITIONAL) if direction.source == "zh" else ()
+        written = (SIMPLIFIED, TRADITIONAL) if direction.source == "zh" else ()
         for code in _codes(direction.source, written) + into:
             targets.setdefault(code, [])
         for code in _codes(direction.source, written):
@@ -164,7 +165,7 @@ async def _languages(core: Core) -> Response:
 
 def _codes(language: str, variants: tuple[str, ...]) -> list[str]:
     """A pack language's codes: plain "zh" (what most clients send), then "zh-Hans", "zh-Hant", "yue" as offered."""
-    return [language] + [languages.LIBRE_CODE[v] for v in variants]
+    return [language] + [BCP47[v] for v in variants]
 
 
 async def _detect(core: Core, request: Request) -> Response:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from fanyi.engine.gate import TranslatorGate
+from fanyi.engine import TranslatorGate
 from fanyi.packs.library import PackInfo
 
 OpenPack = Callable[[Path], Any]  # pack folder → Translator

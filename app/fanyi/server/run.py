@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from fanyi import limits
-from fanyi.engine import allocator
+from fanyi.engine import few_arenas
 
 from .core import Core
 
@@ -67,7 +67,7 @@ def _server(core: Core, browsers: BrowserPolicy, *, quiet: bool) -> uvicorn.Serv
     # uvicorn and starlette load when a server starts, not with this module (the CLI imports it for ServerError)
     import uvicorn  # noqa: PLC0415
 
-    allocator.few_arenas()  # translations run in the line's many threads: without this each kept its own freed memory
+    few_arenas()  # translations run in the line's many threads: without this each kept its own freed memory
 
     from .app import create_app  # noqa: PLC0415
     from .connections import Connection  # noqa: PLC0415

@@ -28,10 +28,11 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 from fanyi.cancel import Cancelled, CancelToken
-from fanyi.engine.results import Failure, Rewind, Translation, describe_failures
+from fanyi.engine import Failure, Rewind, Translation, describe_failures
+from fanyi.languages import AUTO
 from fanyi.oneline import error_line
 
-from . import languages, libretranslate
+from . import libretranslate
 from .core import ApiRequest, Core
 from .errors import ApiError
 from .web import ThreadStream, guarded, presented_key, read_fields, untranslated
@@ -57,9 +58,7 @@ async def _stream(core: Core, request: Request) -> Response:
     text, target = fields.text("q"), fields.text("target")
     if text is None or target is None:
         raise ApiError(400, "q (one text) and target are required")
-    job = ApiRequest(
-        [text], fields.text("source", languages.AUTO) or languages.AUTO, target, glossary=fields.glossary()
-    )
+    job = ApiRequest([text], fields.text("source", AUTO) or AUTO, target, glossary=fields.glossary())
 
     def produce(token: CancelToken, post: Callable[[Any], None]) -> None:
         with core.streaming(job, token) as (route, pieces):

@@ -22,15 +22,15 @@ from starlette.types import Message
 
 from fanyi import documents, limits
 from fanyi.cancel import Cancelled, CancelToken
-from fanyi.engine.results import Failure
+from fanyi.engine import Failure
 from fanyi.glossary import ANY, GlossaryError, parse_csv
+from fanyi.languages import AUTO
 from fanyi.limits import MiB
 from fanyi.oneline import error_line
 
 from .core import ApiRequest, Core, Outcome
 from .errors import ApiError
 from .files import Document, safe_name
-from .languages import AUTO
 from .line import Line, QueueFull
 
 log = logging.getLogger(__name__)

@@ -2,24 +2,25 @@
 
 ``FanyiApp`` builds the controllers (fanyi.ui.controllers), the windows and the ways in — the
 tray, the global hotkeys, a later launch of Fanyi — and connects them; each controller does its
-own job, and each window is given the controllers it needs.
+own job, and each window is given the controllers it needs. The dialogs the window opens are
+fanyi.ui.dialogs'; what the clipboard hotkey reads is fanyi.ui.clipboard's.
 """
 
 from __future__ import annotations
 
 import signal
-import sqlite3
 import sys
 from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QClipboard, QGuiApplication, QIcon
-from PySide6.QtWidgets import QApplication, QDialog
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QApplication
 
 from fanyi import paths
 from fanyi.app_options import app_parser
 from fanyi.documents.job import translate_document
 from fanyi.ui import i18n, theme
+from fanyi.ui.clipboard import copied_text
 from fanyi.ui.controllers.api import ApiController
 from fanyi.ui.controllers.autostart import AutostartController
 from fanyi.ui.controllers.direction import DirectionController
@@ -29,6 +30,7 @@ from fanyi.ui.controllers.history import HistoryController
 from fanyi.ui.controllers.packs import PackController
 from fanyi.ui.controllers.screen_text import ScreenTextController
 from fanyi.ui.controllers.settings import LiveSettings
+from fanyi.ui.dialogs import Dialogs
 from fanyi.ui.hotkey import GlobalHotkey
 from fanyi.ui.instance import SHOW, TRANSLATE_CLIPBOARD, TRANSLATE_REGION, SingleInstance
 from fanyi.ui.jobs import DocumentJobs, RunDocument
@@ -79,9 +81,12 @@ class FanyiApp(QObject):
         self.tray = Tray(self.icon)
         self.hotkey = GlobalHotkey()
         self.screenshot_hotkey = GlobalHotkey()
+        # the dialogs belong to the window, which is built when first asked for
+        self.dialogs = Dialogs(
+            self.settings, self.packs, self.ops, self.glossary, self.history, self.tray, lambda: self.window
+        )
         self._window: MainWindow | None = None
         self._popup: TranslatePopup | None = None
-        self._dialogs: dict[str, QDialog] = {}  # non-modal windows kept alive while open
         self._started = False  # tests build the app without start(): no global hotkey then
         self._connect()
 
@@ -94,7 +99,7 @@ class FanyiApp(QObject):
         self.screenshot_hotkey.triggered.connect(self.translate_screen_region)
         self.screen_text.found.connect(lambda text: self.popup.show_text(text))
         self.screen_text.message.connect(lambda text: self.popup.show_message(text))
-        for source in (self.history.notice, self.api.status_changed, self.autostart.notice):
+        for source in (self.history.notice, self.api.status_changed, self.autostart.notice, self.dialogs.notice):
             source.connect(self.notice)
         self.settings.ui_language.changed.connect(i18n.install)
         self.settings.theme.changed.connect(theme.apply)
@@ -179,9 +184,9 @@ class FanyiApp(QObject):
                 self.keeps_running_in_tray,
             )
             self._window.setWindowIcon(self.icon)
-            self._window.history_requested.connect(self.show_history)
-            self._window.models_requested.connect(self.show_models)
-            self._window.settings_requested.connect(self.show_settings)
+            self._window.history_requested.connect(self.dialogs.show_history)
+            self._window.models_requested.connect(self.dialogs.show_models)
+            self._window.settings_requested.connect(self.dialogs.show_settings)
             self._window.quit_requested.connect(self.quit)
             self._window.kept_in_tray.connect(self._say_kept_in_tray)
             self.notice.connect(self._window.show_notice)
@@ -211,15 +216,7 @@ class FanyiApp(QObject):
     def translate_clipboard(self) -> None:
         """The hotkey, the tray and `fanyi --translate-clipboard`: the copied (or selected) text in the popup."""
         if not self._say_no_model():
-            self.popup.show_text(self.copied_text())
-
-    def copied_text(self) -> str:
-        """The clipboard's text, or with the selection setting (X11) the selected text when there is some."""
-        clipboard = QGuiApplication.clipboard()
-        selecting = self.settings.translate_selection.value and clipboard.supportsSelection()
-        if selecting and (selected := clipboard.text(QClipboard.Mode.Selection)):
-            return selected
-        return clipboard.text()
+            self.popup.show_text(copied_text(self.settings.translate_selection.value))
 
     def translate_screen_region(self) -> None:
         """Cover the screens to choose a region; its text is recognised and translated in the popup."""
@@ -236,46 +233,6 @@ class FanyiApp(QObject):
             return False
         self.popup.show_no_model()
         return True
-
-    def show_settings(self) -> None:
-        from fanyi.ui.settings_dialog import SettingsDialog  # noqa: PLC0415 - loaded when first opened
-
-        dialog = SettingsDialog(self.settings.current, self.tray.available, self.window, self.glossary.glossary)
-        self.tray.available_changed.connect(dialog.set_tray_available)
-        if dialog.exec():
-            self.settings.apply(dialog.result_settings())
-            try:
-                self.glossary.set(dialog.result_glossary())
-            except OSError as exc:
-                self.notice.emit(self.tr("The glossary could not be saved: {0}").format(exc.strerror or exc))
-        dialog.deleteLater()  # parented to the window, it would otherwise live as long as the window
-
-    def show_models(self) -> None:
-        from fanyi.ui.model_manager import ModelManager  # noqa: PLC0415 - loaded when first opened
-
-        default = self.packs.default()
-        manager = ModelManager(self.ops, default.name if default else "", self.window)
-        manager.packs_changed.connect(self.packs.refresh)
-        manager.default_chosen.connect(self.packs.set_default)
-        self._keep_open("models", manager)
-
-    def show_history(self) -> None:
-        from fanyi.ui.history_dialog import HistoryDialog  # noqa: PLC0415 - loaded when first opened
-
-        try:
-            history = self.history.for_viewing()
-        except (sqlite3.Error, OSError):
-            return  # said in the status bar
-        dialog = HistoryDialog(history, self.settings.history.value, self.window)
-        dialog.reopen.connect(self.window.reopen)
-        self._keep_open("history", dialog)
-
-    def _keep_open(self, name: str, dialog: QDialog) -> None:
-        if old := self._dialogs.pop(name, None):
-            old.close()
-        self._dialogs[name] = dialog
-        dialog.finished.connect(lambda _result: self._dialogs.pop(name, None))
-        dialog.show()
 
 
 def run(argv: list[str], *, opener: OpenTranslator = open_translator) -> int:

@@ -13,6 +13,7 @@ from pathlib import Path
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QLibraryInfo, QLocale, QTranslator
 
 from fanyi import paths
+from fanyi.languages import CANTONESE, HONG_KONG, MULTIPLE, SIMPLIFIED, TAIWAN, TRADITIONAL
 from fanyi.ui.language_names import base_name
 
 # Names are shown in their own language so a user can always find theirs.
@@ -26,16 +27,15 @@ QT_GAPS = (
 )
 
 _VARIANT_NAMES = {
-    "cmn_Hans": QT_TRANSLATE_NOOP("variants", "Simplified Chinese"),
-    "zh-TW": QT_TRANSLATE_NOOP("variants", "Traditional Chinese with Taiwan's words (软件 → 軟體), by OpenCC"),
-    "zh-HK": QT_TRANSLATE_NOOP("variants", "Traditional Chinese with Hong Kong's words (视频 → 視頻), by OpenCC"),
-    "cmn_Hant": QT_TRANSLATE_NOOP("variants", "Traditional Chinese as the model writes it"),
-    "yue": QT_TRANSLATE_NOOP("variants", "Cantonese"),
+    SIMPLIFIED: QT_TRANSLATE_NOOP("variants", "Simplified Chinese"),
+    TAIWAN: QT_TRANSLATE_NOOP("variants", "Traditional Chinese with Taiwan's words (软件 → 軟體), by OpenCC"),
+    HONG_KONG: QT_TRANSLATE_NOOP("variants", "Traditional Chinese with Hong Kong's words (视频 → 視頻), by OpenCC"),
+    TRADITIONAL: QT_TRANSLATE_NOOP("variants", "Traditional Chinese as the model writes it"),
+    CANTONESE: QT_TRANSLATE_NOOP("variants", "Cantonese"),
 }
 
 _installed: list[QTranslator] = []
 _current = "en"
-MANY = "mul"  # a many-to-many pack's source_lang and target_lang (ISO 639-2 "multiple languages")
 
 
 class Retranslating:
@@ -100,13 +100,13 @@ def language_name(code: str) -> str:
 
 
 def direction(source: str, target: str) -> str:
-    if MANY in (source, target):  # a many-to-many pack: its languages are chosen in the window
+    if MULTIPLE in (source, target):  # a many-to-many pack: its languages are chosen in the window
         return QCoreApplication.translate("languages", "Many languages")
     return f"{language_name(source)} → {language_name(target)}"
 
 
 def variant_names() -> dict[str, str]:
-    """What each way of writing Chinese (fanyi.routing.VARIANTS) is, in the UI language, for tooltips."""
+    """What each way of writing Chinese (fanyi.languages.VARIANTS) is, in the UI language, for tooltips."""
     return {key: QCoreApplication.translate("variants", str(name)) for key, name in _VARIANT_NAMES.items()}
 
 

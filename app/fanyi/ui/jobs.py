@@ -18,7 +18,7 @@ from PySide6.QtCore import QObject, QThread, Signal, Slot
 from fanyi.cancel import Cancelled, CancelToken
 from fanyi.documents.base import JobReport, TextTranslator
 from fanyi.documents.job import JobResult, translate_document
-from fanyi.engine.options import DecodeOptions
+from fanyi.engine import DecodeOptions
 from fanyi.ui.worker import OpenTranslator
 
 log = logging.getLogger(__name__)

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from fanyi import routing
 from fanyi.documents.registry import SUPPORTED_SUFFIXES
+from fanyi.languages import VARIANT_NAMES, language_of
 from fanyi.packs.library import PackInfo
 from fanyi.rewriter import NAME as REWRITER
 from fanyi.routing import Choice
@@ -49,19 +50,20 @@ from fanyi.ui.memory_check import confirm_load
 from fanyi.ui.no_model_page import NoModelPage
 from fanyi.ui.pack_ops import PackOperations
 from fanyi.ui.panes import SourcePane, TargetPane, text_font
-from fanyi.ui.settings import TARGET_VARIANTS
+from fanyi.ui.request_stream import RequestStream
 from fanyi.ui.theme import CHECKED_TOGGLES
 from fanyi.ui.worker import ModelInfo
 
 DEBOUNCE_MS = 350  # a pause this long counts as "done typing"
 NOTICE_MS = 20_000  # how long a one-time notice (a damaged history file was replaced) stays in the status bar
 PAGE_TRANSLATE, PAGE_NO_MODEL = range(2)
+CHANNEL = "main"  # the window's requests (the popup has its own)
 
 
 def _mismatched(choice: Choice) -> bool:
     """The text is not in the language its direction translates from."""
     detected = choice.detected
-    return detected is not None and routing.language_of(detected) != routing.language_of(choice.direction.from_language)
+    return detected is not None and language_of(detected) != language_of(choice.direction.from_language)
 
 
 class MainWindow(Retranslating, QMainWindow):
@@ -91,7 +93,6 @@ class MainWindow(Retranslating, QMainWindow):
         self._keep_in_tray = keep_in_tray
         self.setObjectName("mainWindow")
         self.setAcceptDrops(True)
-        self._req_id: int | None = None
         self._req_key: tuple | None = None  # (text, options) of the running request
         self._done_key: tuple | None = None  # (text, options) of what the target pane shows
         self._draft: Draft | None = None  # the history entry of the text being edited
@@ -103,6 +104,15 @@ class MainWindow(Retranslating, QMainWindow):
         top_bar = self._top_bar()
         self.source = SourcePane()
         self.target = TargetPane()
+        self.stream = RequestStream(
+            self.service,
+            CHANNEL,
+            self.target.view,
+            self.target.untranslated,
+            finished=self._finished,
+            failed=self._failed,
+            cancelled=self._cancelled,
+        )
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.source)
         self.splitter.addWidget(self.target)
@@ -160,7 +170,7 @@ class MainWindow(Retranslating, QMainWindow):
         self.variant_group = QButtonGroup(self)
         self.variant_group.setExclusive(True)
         buttons = []
-        for key, label in TARGET_VARIANTS.items():
+        for key, label in VARIANT_NAMES.items():
             buttons.append(QToolButton(text=label, checkable=True, autoRaise=False))
             buttons[-1].setProperty("variant", key)
             self.variant_group.addButton(buttons[-1])
@@ -204,18 +214,9 @@ class MainWindow(Retranslating, QMainWindow):
         self.source.translate_requested.connect(lambda: self.translate_now(force=True))
         for keys in ("Ctrl+Return", "Ctrl+Enter"):
             QShortcut(QKeySequence(keys), self, activated=lambda: self.translate_now(force=True))
-        for name in (
-            "loading",
-            "loaded",
-            "load_failed",
-            "delta",
-            "rewound",
-            "untranslated",
-            "finished",
-            "failed",
-            "cancelled",
-        ):
-            getattr(self.service, name).connect(getattr(self, f"_on_{name}"))
+        self.service.loading.connect(self._on_loading)
+        self.service.loaded.connect(self._on_loaded)
+        self.service.load_failed.connect(self._on_load_failed)
         self.packs.changed.connect(self.refresh_packs)
         self.direction.changed.connect(self._on_options_changed)
         self.settings.text_size.changed.connect(self.set_text_size)
@@ -386,8 +387,7 @@ class MainWindow(Retranslating, QMainWindow):
         self._debounce.stop()
         text = self.source.text()
         if not text.strip():
-            self.service.cancel()
-            self._req_id = None
+            self.stream.cancel()
             self._done_key = None
             self.target.clear_error()
             self.target.untranslated.clear()
@@ -405,7 +405,7 @@ class MainWindow(Retranslating, QMainWindow):
             return  # _on_loaded translates once the model is ready
         options = self.direction.options()
         key = (text, options, rewrite)
-        if not force and key in (self._done_key, self._req_key if self._req_id else None):
+        if not force and key in (self._done_key, self._req_key if self.stream.req_id else None):
             return
         self._done_key = None
         self.target.clear_error()
@@ -413,25 +413,10 @@ class MainWindow(Retranslating, QMainWindow):
         self.target.view.begin()
         self.target.activity.setText(self.tr("Translating…"))
         self._set_status(str)
-        self._req_id = self.service.request(text, options, rewrite=rewrite)
+        self.stream.request(text, options, rewrite=rewrite)
         self._req_key = key
 
-    def _on_delta(self, req_id: int, delta: str) -> None:
-        if req_id == self._req_id:
-            self.target.view.append(delta)
-
-    def _on_rewound(self, req_id: int, chars: int) -> None:
-        if req_id == self._req_id:
-            self.target.view.rewind(chars)
-
-    def _on_untranslated(self, req_id: int, failures: tuple) -> None:
-        if req_id == self._req_id:
-            self.target.untranslated.show_failures(failures)
-
-    def _on_finished(self, req_id: int, text: str, stats: dict) -> None:
-        if req_id != self._req_id:
-            return
-        self._req_id = None
+    def _finished(self, text: str, stats: dict) -> None:
         self._done_key = self._req_key
         self.target.view.finish(text)
         self.target.activity.setText("")
@@ -442,20 +427,13 @@ class MainWindow(Retranslating, QMainWindow):
             pack = REWRITER if rewrite is not None else self.packs.current.name
             self._draft = self.history.record(source, text, self._draft, pack=pack)
 
-    def _on_failed(self, req_id: int, message: str) -> None:
-        if req_id != self._req_id:
-            return
-        self._req_id = None
+    def _failed(self, message: str) -> None:
         self.target.activity.setText("")
         self.target.show_error(self.tr("Translation failed: %1").replace("%1", message))
         self._set_status(lambda: self.tr("Translation failed"))
 
-    def _on_cancelled(self, req_id: int) -> None:
-        # Our own newer requests replace _req_id first; a match means a model switch cancelled it,
-        # and _on_loaded will translate again.
-        if req_id == self._req_id:
-            self._req_id = None
-            self.target.activity.setText("")
+    def _cancelled(self) -> None:
+        self.target.activity.setText("")  # a model switch cancelled it: _on_loaded translates again
 
     def _describe(self, stats: dict) -> str:
         seconds, tokens = float(stats.get("seconds", 0.0)), int(stats.get("tokens", 0))

@@ -17,9 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from fanyi.engine.degenerate import EMPTY, LOOP, RUNAWAY
-from fanyi.engine.results import Failure
-from fanyi.engine.segment import join_hard_wrapped
+from fanyi.engine import EMPTY, LOOP, RUNAWAY, Failure, join_hard_wrapped
 from fanyi.ui.i18n import Retranslating
 
 FLUSH_MS = 30  # deltas are coalesced so a fast stream costs one document edit per frame, not per token

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from fanyi import routing
+from fanyi.languages import SHORT_VARIANT_NAMES
 from fanyi.rewriter import NAME as REWRITER
 from fanyi.routing import Choice, Direction
 from fanyi.ui.controllers.direction import DirectionController
@@ -30,7 +31,7 @@ from fanyi.ui.i18n import Retranslating, variant_names
 from fanyi.ui.language_names import language_label, pair_label
 from fanyi.ui.layout import STRETCH, container, hbox, vbox
 from fanyi.ui.panes import TargetView, UntranslatedBadge, excerpt, unwrap_if_hard_wrapped
-from fanyi.ui.settings import SHORT_VARIANTS
+from fanyi.ui.request_stream import RequestStream
 from fanyi.ui.theme import CHECKED_TOGGLES
 from fanyi.ui.worker import TranslationService
 
@@ -62,8 +63,6 @@ class TranslatePopup(Retranslating, QWidget):
         super().__init__(None, flags)
         self.setObjectName("translatePopup")
         self._direction = direction
-        self._service = service
-        self._req_id: int | None = None
         self._choice: Choice | None = None
         self._manual: Direction | None = None  # turned round by the user, for this text
         # how the popup writes Chinese (简/台/港…), chosen in it: its own, not the window's (None: the window's)
@@ -106,8 +105,15 @@ class TranslatePopup(Retranslating, QWidget):
         self.setLayout(vbox(frame, margin=0))
         self.download_button.hide()
         self._fit()
-        for name in ("delta", "rewound", "untranslated", "finished", "failed", "cancelled"):
-            getattr(self._service, name).connect(getattr(self, f"_on_{name}"))
+        self.stream = RequestStream(
+            service,
+            CHANNEL,
+            self.view,
+            self.untranslated,
+            finished=self._finished,
+            failed=self._failed,
+            cancelled=self._cancelled,
+        )
         self.retranslate()
 
     def _header(self) -> QWidget:
@@ -141,7 +147,7 @@ class TranslatePopup(Retranslating, QWidget):
         self.untranslated.setWordWrap(True)
         self.variant_group = QButtonGroup(self)
         buttons = []
-        for key, label in SHORT_VARIANTS.items():
+        for key, label in SHORT_VARIANT_NAMES.items():
             buttons.append(QToolButton(text=label, checkable=True))
             buttons[-1].setProperty("variant", key)
             self.variant_group.addButton(buttons[-1])
@@ -179,8 +185,7 @@ class TranslatePopup(Retranslating, QWidget):
 
     def show_message(self, text: str, near: QPoint | None = None, *, download: bool = False) -> None:
         """A sentence instead of a translation (no text found in a screen region, no screen to capture…)."""
-        self._service.cancel(CHANNEL)
-        self._req_id = None
+        self.stream.cancel()
         self._choice = None
         self.source_text = ""
         self._set_mode(message=True, download=download)
@@ -229,8 +234,7 @@ class TranslatePopup(Retranslating, QWidget):
     # --- translating ------------------------------------------------------------------------------
     def _translate(self) -> None:
         if not self.source_text:
-            self._service.cancel(CHANNEL)
-            self._req_id = None
+            self.stream.cancel()
             self._choice = None
             self.view.set_text("")
             self.view.hide()
@@ -259,46 +263,29 @@ class TranslatePopup(Retranslating, QWidget):
         self._update_variants()
         self._fit_width()
         self._rewrite = self._direction.rewrite(self._choice, self._variant)
-        self._req_id = self._service.request(
+        self.stream.request(
             self.source_text,
             self._direction.options(direction, self._variant),
-            channel=CHANNEL,
             pack=direction.pack.path,
             rewrite=self._rewrite,
         )
         self._fit()
 
-    def _on_delta(self, req_id: int, delta: str) -> None:
-        if req_id == self._req_id:
-            self.view.append(delta)
+    def _finished(self, text: str, _stats: dict) -> None:
+        self.view.finish(text)
+        self.status.setText("")
+        self.status.hide()
+        self._fit()
+        self.translated.emit(self.source_text, text)
 
-    def _on_rewound(self, req_id: int, chars: int) -> None:
-        if req_id == self._req_id:
-            self.view.rewind(chars)
+    def _failed(self, message: str) -> None:
+        self.status.setText(self.tr("Translation failed: %1").replace("%1", message))
+        self._fit()
 
-    def _on_untranslated(self, req_id: int, failures: tuple) -> None:
-        if req_id == self._req_id:
-            self.untranslated.show_failures(failures)
-
-    def _on_finished(self, req_id: int, text: str, stats: dict) -> None:
-        if req_id == self._req_id:
-            self._req_id = None
-            self.view.finish(text)
-            self.status.setText("")
-            self.status.hide()
-            self._fit()
-            self.translated.emit(self.source_text, text)
-
-    def _on_failed(self, req_id: int, message: str) -> None:
-        if req_id == self._req_id:
-            self._req_id = None
-            self.status.setText(self.tr("Translation failed: %1").replace("%1", message))
-            self._fit()
-
-    def _on_cancelled(self, req_id: int) -> None:
-        # Closing and re-showing clear or replace _req_id first, so a match means the model was
-        # switched under us: ask again, the request runs on the new model.
-        if req_id == self._req_id and self.isVisible():
+    def _cancelled(self) -> None:
+        # closing and re-showing cancel or replace the request first: the model was switched under us, so
+        # ask again, and the request runs on the new model
+        if self.isVisible():
             self._request()
 
     # --- what is shown ----------------------------------------------------------------------------
@@ -432,8 +419,7 @@ class TranslatePopup(Retranslating, QWidget):
             super().keyPressEvent(event)
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        self._service.cancel(CHANNEL)
-        self._req_id = None
+        self.stream.cancel()
         self._drag_from = None
         super().closeEvent(event)
         self.closed.emit()

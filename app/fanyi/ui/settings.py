@@ -11,6 +11,7 @@ from typing import Any
 
 from fanyi import defaults, limits, paths
 from fanyi.fsutil import atomic_write_text, move_aside
+from fanyi.languages import SIMPLIFIED, VARIANTS
 from fanyi.packs.sources.order import KINDS as SOURCE_KINDS
 from fanyi.packs.sources.order import URL
 
@@ -20,11 +21,6 @@ SETTINGS_FILE = "settings.json"
 DOUBLE_COPY = "Ctrl+C, Ctrl+C"  # the hotkey value meaning "press Ctrl+C twice quickly"
 THEMES = ("system", "light", "dark")
 UI_LANGUAGES = ("auto", "zh_CN", "en")
-# The ways of writing Chinese (fanyi.routing.VARIANTS) as Chinese readers name them (not translated): a
-# pack's own target tokens, and Taiwan's and Hong Kong's Traditional made from its Simplified by OpenCC.
-# 台灣正體 is how Taiwan names its standard script; the model's own Traditional is told apart as 模型繁體.
-TARGET_VARIANTS = {"cmn_Hans": "简体", "zh-TW": "台灣正體", "zh-HK": "香港繁體", "cmn_Hant": "模型繁體", "yue": "粤语"}
-SHORT_VARIANTS = {"cmn_Hans": "简", "zh-TW": "台", "zh-HK": "港", "cmn_Hant": "繁", "yue": "粤"}  # the popup's
 TEXT_SIZES = (10, 11, 12, 13, 14, 16, 18, 20, 24, 28, 32)  # points offered for the panes' text
 TEXT_SIZE_RANGE = (6, 72)  # what a hand-edited file may hold; 0 = the default size
 SECRETS = ("api_key", "hf_token")  # settings whose values are never logged
@@ -41,7 +37,7 @@ class Settings:
     max_length: int = 0
     threads: int = 0
     translate_as_you_type: bool = True
-    target_variant: str = "cmn_Hans"
+    target_variant: str = SIMPLIFIED
     ui_language: str = "auto"
     theme: str = "system"
     hotkey: str = "Ctrl+Alt+F"  # a QKeySequence string, DOUBLE_COPY, or "" for none
@@ -91,7 +87,7 @@ class Settings:
             self.screenshot_hotkey = default("screenshot_hotkey")
         if self.ui_language not in UI_LANGUAGES:
             self.ui_language = default("ui_language")
-        if self.target_variant not in TARGET_VARIANTS:
+        if self.target_variant not in VARIANTS:
             self.target_variant = default("target_variant")
         self.pack_languages = {
             name: list(pair)

@@ -28,13 +28,14 @@ from PySide6.QtWidgets import (
 from fanyi import limits
 from fanyi.defaults import api_address
 from fanyi.glossary import Glossary, GlossaryError
+from fanyi.languages import VARIANT_NAMES
 from fanyi.packs.sources.order import AUTO, HF, HF_MIRROR, MODELSCOPE, URL
 from fanyi.ui import hotkey, region
 from fanyi.ui.glossary_messages import message
 from fanyi.ui.glossary_tab import GlossaryTab
 from fanyi.ui.i18n import LANGUAGE_NAMES, Retranslating
 from fanyi.ui.layout import hbox, vbox
-from fanyi.ui.settings import DOUBLE_COPY, TARGET_VARIANTS, TEXT_SIZES, THEMES, Settings, valid_url
+from fanyi.ui.settings import DOUBLE_COPY, TEXT_SIZES, THEMES, Settings, valid_url
 
 HOTKEY_NONE, HOTKEY_DOUBLE_COPY, HOTKEY_COMBO = range(3)
 SOURCES = (AUTO, HF, HF_MIRROR, MODELSCOPE, URL)  # the download source box's entries, in order
@@ -84,7 +85,7 @@ class SettingsDialog(Retranslating, QDialog):
         self.threads = QSpinBox(minimum=0, maximum=limits.max_threads())
         self.as_you_type = QCheckBox()
         self.variant = QComboBox()
-        for key, label in TARGET_VARIANTS.items():
+        for key, label in VARIANT_NAMES.items():
             self.variant.addItem(label, key)
         self.history = QCheckBox()
         tab = self._tab(lambda: self.tr("Translation"))

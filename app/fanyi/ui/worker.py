@@ -1,8 +1,8 @@
 """The translation worker: one QObject in its own QThread owns the Translator.
 
-This is the only UI module that imports ``fanyi.engine.translator`` (and so onnxruntime), and only
-when a model is opened, so the window appears before the engine is loaded. The GUI talks to the
-worker through ``TranslationService``; results come back only as signals.
+This is the only UI module that imports the Translator (and with it numpy and the families; onnxruntime
+with its first session), and only when a model is opened, so the window appears before the engine is
+loaded. The GUI talks to the worker through ``TranslationService``; results come back only as signals.
 
 Requests are "latest wins" per channel (the main window and the clipboard popup are two channels):
 a new request cancels the running one of its channel through its CancelToken, and a request still
@@ -31,13 +31,11 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
 
 from fanyi.cancel import Cancelled, CancelToken
-from fanyi.engine.gate import TranslatorGate
-from fanyi.engine.options import DecodeOptions
-from fanyi.engine.results import Rewind, Translation
+from fanyi.engine import DecodeOptions, Rewind, Translation, TranslatorGate
 from fanyi.rewriter import Rewriter
 
 if TYPE_CHECKING:
-    from fanyi.engine.translator import Translator
+    from fanyi.engine import Translator
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +44,7 @@ OpenTranslator = Callable[[Path, int | None], "Translator"]
 
 def open_translator(pack_dir: Path, threads: int | None = None) -> Translator:
     """The real engine; passed around as a factory so tests and the document queue can swap or reuse it."""
-    from fanyi.engine.translator import Translator  # noqa: PLC0415 - the engine loads in the worker thread
+    from fanyi.engine import Translator  # noqa: PLC0415 - the engine loads in the worker thread
 
     return Translator.open(pack_dir, threads=threads)
 

@@ -34,7 +34,6 @@ if TYPE_CHECKING:
     from ..search import Decoder, SearchSettings
 
 OPTIONAL_TOKENIZER_FILES = ("tokenizer_config.json",)  # decode settings (clean-up of spaces)
-MULTIPLE = "mul"  # ISO 639-2 "multiple languages": a many-to-many pack's source_lang and target_lang
 UNSUPPORTED = "{architecture} is not supported; Fanyi exports {supported}"
 
 

@@ -19,9 +19,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from ... import limits
+from ...languages import MULTIPLE, base_language
 from ..causal_runner import CausalRunner
 from ..chat_tokenizer import ChatTokenizer
-from ..language_choice import LanguageChoice, base_language, pick_languages
+from ..language_choice import LanguageChoice, pick_languages
 from ..prompt import CONTEXT, DEFAULT, FORMATTED, TERMINOLOGY, Prompts, Request, strip_rule
 from ..schema import Invalid, integer, show, text
 from ..segment import Segment, split_paragraphs
@@ -29,7 +30,6 @@ from .base import (
     ACTIVATION,
     HEADS,
     LAYERS,
-    MULTIPLE,
     POSITIONS,
     VOCAB,
     WIDTH,

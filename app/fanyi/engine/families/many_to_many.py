@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..language_choice import LanguageChoice, base_language, pick_languages
+from ...languages import MULTIPLE, base_language
+from ..language_choice import LanguageChoice, pick_languages
 from ..schema import Invalid, show
-from .base import MULTIPLE, ExportRefused, HfFolder, check_ids_in_vocabulary
+from .base import ExportRefused, HfFolder, check_ids_in_vocabulary
 from .seq2seq import EncoderDecoder
 
 if TYPE_CHECKING:

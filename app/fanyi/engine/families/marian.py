@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ...languages import ALIASES
 from ..language_choice import LanguageChoice, offered
 from ..schema import Invalid, show
 from ..tokenizer import Tokenizer, load_spm, read_vocab
@@ -22,19 +23,6 @@ if TYPE_CHECKING:
     from ..pack_view import PackView
 
 LANG_TOKEN = re.compile(r"^>>(.+)<<$")
-# "zhx" (ISO 639-5: the Chinese languages) is what multi-variety models such as opus-mt-tc-bible-big-zhx-en read
-ISO3_TO_ISO1 = {
-    "eng": "en",
-    "zho": "zh",
-    "cmn": "zh",
-    "zhx": "zh",
-    "deu": "de",
-    "fra": "fr",
-    "jpn": "ja",
-    "kor": "ko",
-    "spa": "es",
-    "rus": "ru",
-}
 
 
 @register
@@ -82,7 +70,7 @@ class Marian(EncoderDecoder):
 
         def norm(code: str | None, fallback: str | None) -> str:
             code = (code or fallback or "und").lower()
-            return ISO3_TO_ISO1.get(code, code)
+            return ALIASES.get(code, code)
 
         cfg = folder.tokenizer_config
         target_lang = norm(cfg.get("target_lang"), name_match and name_match.group(2))

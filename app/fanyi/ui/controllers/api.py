@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal, Slot
 
 from fanyi.defaults import API_HOST
-from fanyi.engine.options import DecodeOptions
+from fanyi.engine import DecodeOptions
 from fanyi.ui.controllers.packs import PackController
 from fanyi.ui.controllers.settings import LiveSettings
 from fanyi.ui.worker import OpenTranslator

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, Signal
 
 from fanyi import routing
-from fanyi.engine.options import DecodeOptions
+from fanyi.engine import DecodeOptions
 from fanyi.rewriter import Rewriter
 from fanyi.routing import Choice, Direction
 from fanyi.ui.controllers.glossary import GlossaryController
@@ -47,7 +47,7 @@ class DirectionController(QObject):
 
     @property
     def wanted_variant(self) -> str:
-        """The way of writing Chinese the user chose (fanyi.routing.VARIANTS), where a direction offers it."""
+        """The way of writing Chinese the user chose (fanyi.languages.VARIANTS), where a direction offers it."""
         return self._settings.target_variant.value
 
     def current(self) -> Direction | None:

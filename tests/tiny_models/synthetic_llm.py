@@ -38,8 +38,8 @@ from typing import Any
 
 from tokenizers import AddedToken, Tokenizer, decoders, models, pre_tokenizers, trainers
 
-from ..engine.families.gemma3 import LANGUAGES as GEMMA3_LANGUAGES
-from ..paths import assets_dir
+from fanyi.engine.families.gemma3 import LANGUAGES as GEMMA3_LANGUAGES
+from fanyi.paths import assets_dir
 
 QWEN3_TEMPLATE = """{%- if tools %}
     {{- '<|im_start|>system\\n' }}

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..paths import assets_dir
+from fanyi.paths import assets_dir
+
 from .spm_files import train_fast_tokenizer, train_m2m100_tokenizer, train_marian_tokenizer
 
 OPUS_MT_EN_ZH = dict(

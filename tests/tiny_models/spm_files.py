@@ -110,7 +110,7 @@ def _write_json(path: Path, data: dict[str, Any]) -> None:
 def pad_sentencepiece(model: bytes, pieces: int) -> bytes:
     """A unigram model grown to `pieces` pieces with "▁filler<i>" ones no real text segments into:
     the size of a real model's vocabulary (250k for mBART-50), for size and speed numbers."""
-    from sentencepiece import sentencepiece_model_pb2  # noqa: PLC0415 - needs protobuf, which nothing else does
+    from sentencepiece import sentencepiece_model_pb2
 
     pb2: Any = sentencepiece_model_pb2  # protobuf makes its classes on import: no static types
     proto = pb2.ModelProto()
