@@ -132,7 +132,7 @@ def _loopback_only() -> Iterator[None]:
 
 def _check_conversion(say: Say) -> None:
     """A model from a Hub becomes a pack that translates, through the app's download and the bundled converter."""
-    from fanyi.engine.translator import Translator
+    from fanyi.engine import Translator
     from fanyi.export.errors import ExportError
     from fanyi.packs.errors import LibraryError
     from fanyi.packs.from_source import Recipe, make_pack

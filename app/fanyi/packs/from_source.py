@@ -23,12 +23,12 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .. import __version__, paths
 from ..cancel import CancelToken
-from ..engine.families import ExportRefused, HfFolder, family_for_folder
-from ..engine.pack import MANIFEST
-from ..export.errors import ExportError
+from ..engine import MANIFEST
+from ..export.hf_weights import detect_family
 from ..fsutil import atomic_write_text
 from . import unpack
 from .catalog import Conversion, Converted, Pin
@@ -67,13 +67,10 @@ def cache_folder(recipe: Recipe) -> Path:
     return paths.downloads_dir() / SOURCES_FOLDER / f"{recipe.name}@{revision}" / first.repo_id.rsplit("/", 1)[-1]
 
 
-def _model(folder: Path) -> tuple[HfFolder, bool]:
-    """The folder's configuration and whether it is a decoder-only LLM; ExportError for what no family exports."""
-    try:
-        hf = HfFolder.read(folder)
-        return hf, family_for_folder(hf).decoder_only
-    except ExportRefused as exc:
-        raise ExportError(str(exc)) from None
+def _model(folder: Path) -> tuple[dict[str, Any], bool]:
+    """The folder's config.json and whether it is a decoder-only LLM; ExportError for what no family exports."""
+    family, hf = detect_family(folder)
+    return hf.config, family.decoder_only
 
 
 def default_conversion(decoder_only: bool) -> Conversion:
@@ -82,8 +79,8 @@ def default_conversion(decoder_only: bool) -> Conversion:
 
 def pack_estimate(folder: Path, weights_bytes: int, conversion: Conversion | None) -> int:
     """Bytes of the converted pack, from the weights' bytes, their dtype and the quantization."""
-    hf, decoder_only = _model(folder)
-    dtype = str(hf.config.get("torch_dtype") or hf.config.get("dtype") or "float32")
+    config, decoder_only = _model(folder)
+    dtype = str(config.get("torch_dtype") or config.get("dtype") or "float32")
     parameters = weights_bytes / DTYPE_BYTES.get(dtype, 2)  # an unknown dtype: counted as 16-bit, the larger pack
     quantize = (conversion or default_conversion(decoder_only)).quantize
     return int(parameters * PACK_BYTES_PER_PARAMETER[quantize])
@@ -151,7 +148,7 @@ def _convert(
         from ..export.convert import export_pack  # noqa: PLC0415 - onnx: the converter loads when it converts
     except ImportError as exc:
         raise LibraryError(f"this installation cannot convert models: {exc.name} is missing ({exc})") from None
-    _hf, decoder_only = _model(fetched.folder)
+    _config, decoder_only = _model(fetched.folder)
     conversion = recipe.conversion or default_conversion(decoder_only)
     layers = [0, 0]
 
