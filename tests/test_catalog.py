@@ -333,12 +333,12 @@ def test_the_shipped_catalog_is_packs_json_s_recipes_and_lists_the_five_packs_fr
 def test_each_llm_recipe_offers_the_languages_its_family_offers_and_says_how_many():
     """A recipe's languages are what the pack converted from it will offer (the family's, checked against its chat
     template at export): the model manager and its name must not promise others (TranslateGemma listed Qwen3's)."""
-    from fanyi.engine.families import FAMILIES
+    from fanyi.export.loaders import LOADERS
 
     cat = catalog.read(Path(__file__).resolve().parents[1] / "assets" / "catalog.json")
-    llms = [e for e in cat.packs if FAMILIES[e.architecture].decoder_only]
+    llms = [e for e in cat.packs if LOADERS[e.architecture].decoder_only]
     assert {e.id for e in llms} >= {"qwen3-1.7b", "hy-mt1.5-1.8b", "translategemma-4b"}
     for entry in llms:
-        offered = list(FAMILIES[entry.architecture].languages)
+        offered = list(LOADERS[entry.architecture].languages)
         assert list(entry.source_langs) == offered == list(entry.target_langs), entry.id
         assert f"{len(offered)} languages" in entry.title("en") and f"{len(offered)} 种语言" in entry.title("zh_CN")

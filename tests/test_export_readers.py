@@ -10,12 +10,12 @@ import struct
 import numpy as np
 import pytest
 
-from fanyi.engine.families import FAMILIES, HfFolder
 from fanyi.export import tables
 from fanyi.export.checkpoint import Checkpoint
 from fanyi.export.errors import ExportError
 from fanyi.export.generation import DEFAULTS, model_settings, read_generation_config
-from fanyi.export.hf_weights import detect_family, rotary_tables
+from fanyi.export.hf_weights import detect_loader, rotary_tables
+from fanyi.export.loaders import LOADERS, HfFolder
 from fanyi.export.tokenizer_info import HfTokenizer
 
 MANY = ("mbart50", "m2m100", "nllb")
@@ -37,7 +37,7 @@ def _transformers_model(folder):
 
     from fanyi.export.hf_weights import model_class
 
-    family, hf = detect_family(folder)
+    family, hf = detect_loader(folder)
     return getattr(transformers, model_class(family, hf)).from_pretrained(folder).eval()
 
 
@@ -131,7 +131,7 @@ def test_rotary_tables_at_full_head_size_are_transformers_within_one_unit(folder
     import torch
     import transformers
 
-    family, folder = detect_family(folder_of(kind))
+    family, folder = detect_loader(folder_of(kind))
     head = 256 if kind == "gemma3" else 128
     raw = {**folder.config, **rope, "head_dim": head, "max_position_embeddings": 8192}
     config_class = transformers.AutoConfig.for_model(raw["model_type"]).__class__
@@ -170,7 +170,7 @@ def _same_facts(folder, family) -> None:
 
 @pytest.mark.parametrize("kind", ["marian", *MANY, *LLMS])
 def test_the_tokenizer_facts_are_autotokenizers(folder_of, kind):
-    family, folder = detect_family(folder_of(kind))
+    family, folder = detect_loader(folder_of(kind))
     _same_facts(folder.path, family)
 
 
@@ -187,7 +187,7 @@ def test_a_tokenizer_class_default_fills_what_the_configuration_leaves_out(folde
     for key in ("bos_token", "unk_token", "pad_token"):
         config.pop(key, None)
     (folder / "tokenizer_config.json").write_text(json.dumps(config), encoding="utf-8")
-    _same_facts(folder, FAMILIES["qwen3"])
+    _same_facts(folder, LOADERS["qwen3"])
 
 
 def test_the_older_format_takes_its_special_tokens_from_special_tokens_map(folder_of, tmp_path):
@@ -196,7 +196,7 @@ def test_the_older_format_takes_its_special_tokens_from_special_tokens_map(folde
     config.pop("added_tokens_decoder")
     config["eos_token"] = "<bos>"  # overridden by special_tokens_map.json in this format
     (folder / "tokenizer_config.json").write_text(json.dumps(config), encoding="utf-8")
-    _same_facts(folder, FAMILIES["gemma3"])
+    _same_facts(folder, LOADERS["gemma3"])
 
 
 def test_a_chat_template_in_tokenizer_config_is_found_as_transformers_finds_it(folder_of, tmp_path):
@@ -209,7 +209,7 @@ def test_a_chat_template_in_tokenizer_config_is_found_as_transformers_finds_it(f
     assert HfTokenizer(folder, "Qwen2Tokenizer").chat_template == template
     config["chat_template"] = template
     (folder / "tokenizer_config.json").write_text(json.dumps(config), encoding="utf-8")
-    _same_facts(folder, FAMILIES["qwen3"])
+    _same_facts(folder, LOADERS["qwen3"])
 
 
 # --- generation settings and configuration defaults ---------------------------------------------------
@@ -233,7 +233,7 @@ def test_generation_settings_are_read_as_generation_config_reads_them(folder_of,
         theirs = GenerationConfig.from_model_config(AutoConfig.from_pretrained(folder)).to_diff_dict()
     else:
         theirs = GenerationConfig.from_pretrained(folder).to_diff_dict()
-    family, hf = detect_family(folder)
+    family, hf = detect_loader(folder)
     ours = read_generation_config(folder, *model_settings(family, hf))
     for key in ("transformers_version", "_from_model_config"):
         theirs.pop(key, None)
@@ -241,11 +241,11 @@ def test_generation_settings_are_read_as_generation_config_reads_them(folder_of,
     assert ours == theirs
 
 
-@pytest.mark.parametrize("name", sorted(FAMILIES))
+@pytest.mark.parametrize("name", sorted(LOADERS))
 def test_each_familys_configuration_defaults_are_its_transformers_configs(name):
     import transformers
 
-    family = FAMILIES[name]
+    family = LOADERS[name]
     config_class = {
         "marian": transformers.MarianConfig,
         "mbart50": transformers.MBartConfig,

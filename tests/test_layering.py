@@ -348,3 +348,27 @@ def test_the_runtime_package_builds_no_test_models():
         and node.func.attr in ("manual_seed", "save_pretrained")
     )
     assert not building, building
+
+
+def test_the_engine_holds_nothing_only_the_export_reads():
+    """How a checkpoint becomes a pack is each family's loader (fanyi.export.loaders); the engine's families say
+    only how a pack runs, so the installed app carries no export-time reader in its engine."""
+    from fanyi.engine import FAMILIES
+    from fanyi.export.loaders import LOADERS
+
+    assert set(LOADERS) == set(FAMILIES)
+    export_only = (
+        "architectures",
+        "config_defaults",
+        "model_config",
+        "check_folder",
+        "manifest_languages",
+        "manifest_prompt",
+        "manifest_architecture",
+        "weights",
+        "rotary_specs",
+        "instructions",
+    )
+    for name, family in FAMILIES.items():
+        assert not [attr for attr in export_only if hasattr(family, attr)], name
+        assert LOADERS[name].family is family

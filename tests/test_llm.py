@@ -17,13 +17,13 @@ import pytest
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
-from fanyi.engine.families import HfFolder  # noqa: E402
 from fanyi.engine.options import DecodeOptions  # noqa: E402
 from fanyi.engine.prompt import Request, StripRule  # noqa: E402
 from fanyi.engine.results import Translation  # noqa: E402
 from fanyi.engine.translator import Translator  # noqa: E402
 from fanyi.export.errors import ExportError  # noqa: E402
 from fanyi.export.hf_weights import model_class  # noqa: E402
+from fanyi.export.loaders import LOADERS, HfFolder  # noqa: E402
 
 KINDS = ("qwen3", "hunyuan", "gemma3", "translategemma")
 EN_ZH = DecodeOptions(source="en", target="zh", max_new_tokens=24)
@@ -41,7 +41,7 @@ class Reference:
 
     def __init__(self, hf: Path, translator: Translator):
         family = translator.family
-        name = model_class(family, HfFolder.read(hf))
+        name = model_class(LOADERS[family.name], HfFolder.read(hf))
         self.model = getattr(transformers, name).from_pretrained(hf, dtype=torch.float32).eval()
         self.tokenizer = transformers.AutoTokenizer.from_pretrained(hf)
         self.translator = translator

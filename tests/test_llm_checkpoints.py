@@ -15,13 +15,13 @@ import pytest
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
-from fanyi.engine.families import HfFolder  # noqa: E402
-from fanyi.engine.families.gemma3 import Gemma3  # noqa: E402
 from fanyi.engine.options import DecodeOptions  # noqa: E402
 from fanyi.engine.prompt import Request  # noqa: E402
 from fanyi.engine.translator import Translator  # noqa: E402
 from fanyi.export.errors import ExportError  # noqa: E402
 from fanyi.export.generation import generation_defaults  # noqa: E402
+from fanyi.export.loaders import HfFolder  # noqa: E402
+from fanyi.export.loaders.gemma3 import Gemma3Loader  # noqa: E402
 
 HOUSE = "It’s on the house."  # the cards' example sentence
 
@@ -39,12 +39,14 @@ def test_gemma3s_released_generation_config_exports_and_one_that_changes_tokens_
     folder = tiny_hf_llm("gemma3")
     released = json.loads((folder / "generation_config.json").read_text(encoding="utf-8"))
     assert released["cache_implementation"] == "hybrid"  # as gemma-3-4b-it's generation_config.json
-    assert generation_defaults(folder, Gemma3(), HfFolder.read(folder))["eos_token_ids"] == released["eos_token_id"]
+    assert (
+        generation_defaults(folder, Gemma3Loader(), HfFolder.read(folder))["eos_token_ids"] == released["eos_token_id"]
+    )
     changed = tmp_path / "hf"
     shutil.copytree(folder, changed)
     (changed / "generation_config.json").write_text(json.dumps({**released, "penalty_alpha": 0.6}), encoding="utf-8")
     with pytest.raises(ExportError, match="generation setting penalty_alpha=0.6 is not supported") as err:
-        generation_defaults(changed, Gemma3(), HfFolder.read(changed))
+        generation_defaults(changed, Gemma3Loader(), HfFolder.read(changed))
     assert "\n" not in str(err.value)
 
 
@@ -197,7 +199,7 @@ def test_gemma3_packs_offer_translategemmas_languages_not_qwen3s(tiny_llm_pack):
     for kind in ("gemma3", "translategemma"):
         languages = manifest(tiny_llm_pack(kind))["languages"]
         assert "cs" in languages["source"] and "yue" not in languages["source"]
-        assert languages["source"] == languages["target"] == list(Gemma3.languages)
+        assert languages["source"] == languages["target"] == list(Gemma3Loader.languages)
 
 
 def test_an_offered_code_the_template_cannot_render_fails_the_export_in_one_line(tiny_hf_llm, tmp_path):
@@ -219,8 +221,8 @@ def test_gemma_embedding_scale_is_fp32_sqrt_hidden_not_the_bfloat16_buffer(tiny_
     hidden = model.config.hidden_size
     buffer = float(model.get_decoder().embed_tokens.embed_scale)
     assert buffer != float(np.float32(math.sqrt(hidden)))  # √96 rounded to bfloat16: 9.8125
-    config = Gemma3().model_config(HfFolder.read(hf))
-    assert np.float32(Gemma3().extras(config)["embed_scale"]) == np.float32(math.sqrt(hidden))
+    config = Gemma3Loader().model_config(HfFolder.read(hf))
+    assert np.float32(Gemma3Loader().extras(config)["embed_scale"]) == np.float32(math.sqrt(hidden))
 
 
 # --- 6. the context prompt as the card writes it ------------------------------------------------------

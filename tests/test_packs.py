@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from fanyi.engine.families.qwen3 import LANGUAGES as QWEN3_LANGUAGES
 from fanyi.engine.options import DecodeOptions
 from fanyi.engine.pack import ModelPack, file_digest
 from fanyi.engine.segment import split_text
 from fanyi.engine.translator import Translator
+from fanyi.export.loaders.qwen3 import LANGUAGES as QWEN3_LANGUAGES
 from fanyi.packs import catalog, memory, unpack
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -505,7 +505,7 @@ def test_the_committed_pack_list_pins_commits_and_has_one_required_default():
         # what the app shows before the download, in both UI languages
         assert len(s.license.restrictions.get("en", ())) == len(s.license.restrictions.get("zh_CN", ()))
     # the languages the families offer: the exported pack is checked against these
-    from fanyi.engine.families import gemma3, hunyuan, qwen3
+    from fanyi.export.loaders import gemma3, hunyuan, qwen3
 
     assert hy.languages == tuple(hunyuan.LANGUAGES) and qwen.languages == tuple(qwen3.LANGUAGES)
     assert gemma.languages == tuple(gemma3.LANGUAGES)

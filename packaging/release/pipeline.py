@@ -27,7 +27,7 @@ from fanyi import __version__
 from fanyi.engine.options import DecodeOptions
 from fanyi.engine.pack import MANIFEST, ModelPack, PackError, file_digest
 from fanyi.export.errors import ExportError
-from fanyi.export.hf_weights import detect_family
+from fanyi.export.hf_weights import detect_loader
 from fanyi.export.validate import INT8_MIN_TOP1, ValidationReport
 from fanyi.fsutil import atomic_write_text
 from fanyi.packs import catalog, memory
@@ -197,8 +197,8 @@ def _converted(pack_dir: Path) -> tuple[Conversion, Converted, int]:
 def build_pack(spec: PackSpec, opts: BuildOptions, work: Path, say: Say) -> BuiltPack:
     model = _model(spec, opts, work, say)
     hf_dir = model.folder
-    family, _folder = detect_family(hf_dir)
-    quantize = "int4" if family.decoder_only else "int8"
+    loader, _folder = detect_loader(hf_dir)
+    quantize = "int4" if loader.decoder_only else "int8"
     packs: dict[str, Path] = {}  # system → pack folder; the published one last
     if spec.fp32_pack:
         packs["fp32"], _ = _export(spec, model, work, "none", opts, say)
@@ -210,8 +210,8 @@ def build_pack(spec: PackSpec, opts: BuildOptions, work: Path, say: Say) -> Buil
 
     scored = []
     for source, target in spec.directions:
-        test_set = opts.test_set(source, target, family.decoder_only)
-        outputs = _translate(hf_dir, packs, test_set, source, target, family.decoder_only, say)
+        test_set = opts.test_set(source, target, loader.decoder_only)
+        outputs = _translate(hf_dir, packs, test_set, source, target, loader.decoder_only, say)
         bleu, chrf = scoring.metrics(outputs, list(test_set.references), target, quantize)
         say(f"{test_set.label} ({source}→{target}): {bleu.text()}; {chrf.text()}")
         if failures := scoring.gate_failures((bleu, chrf), opts.max_loss[quantize]):
@@ -223,7 +223,7 @@ def build_pack(spec: PackSpec, opts: BuildOptions, work: Path, say: Say) -> Buil
             scoring.Scored(spec.id, quantize, source, target, test_set, outputs, validation.top1_agreement, bleu, chrf)
         )
     hant = None
-    if ("en", "zh") in spec.directions and (hant_set := opts.traditional_set(family.decoder_only)) is not None:
+    if ("en", "zh") in spec.directions and (hant_set := opts.traditional_set(loader.decoder_only)) is not None:
         hant = report.TraditionalRows(spec.id, hant_set.label, traditional.compare_pack(pack_dir, hant_set, say))
     if "fp32" in packs:
         shutil.rmtree(packs.pop("fp32"))  # several gigabytes for an LLM: gone before the archive is written

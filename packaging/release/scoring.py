@@ -91,6 +91,7 @@ def chat_translations(
 
     from fanyi.engine.prompt import strip_rule
     from fanyi.engine.search_settings import resolve
+    from fanyi.export.loaders import LOADERS
 
     family = pack.family
     prompts = family.open_tokenizer(pack).prompts
@@ -98,7 +99,8 @@ def chat_translations(
     strip = strip_rule(pack.manifest["prompt"]["strip"])
     max_new_tokens = resolve(pack, options).max_length - 1
     tokenizer = transformers.AutoTokenizer.from_pretrained(hf_dir)
-    model = getattr(transformers, family.model_class).from_pretrained(hf_dir, dtype=torch.float32).eval()
+    model_class = getattr(transformers, LOADERS[family.name].model_class)
+    model = model_class.from_pretrained(hf_dir, dtype=torch.float32).eval()
     out = []
     for i, sentence in enumerate(sentences, 1):
         ids = list(

@@ -22,7 +22,7 @@ Where the files come from (the real files cannot be downloaded on the machines t
 - TranslateGemma: the template could not be read here. TRANSLATEGEMMA_TEMPLATE is a stand-in written from
   the card's description (one user entry with source_lang_code and target_lang_code, codes mapped to names
   by the template, an unknown code refused) and the prompt text public code quotes; its languages are the
-  ones Fanyi offers (families/gemma3.py). Its generation_config.json is a third-party copy's: only <eos>
+  ones Fanyi offers (export/loaders/gemma3.py). Its generation_config.json is a third-party copy's: only <eos>
   ends a sequence.
 
 Sizes are shrunk (layers, width, heads, vocabulary) and so is Gemma 3's sliding window (1024 → 16), so
@@ -38,7 +38,7 @@ from typing import Any
 
 from tokenizers import AddedToken, Tokenizer, decoders, models, pre_tokenizers, trainers
 
-from fanyi.engine.families.gemma3 import LANGUAGES as GEMMA3_LANGUAGES
+from fanyi.export.loaders.gemma3 import LANGUAGES as GEMMA3_LANGUAGES
 from fanyi.paths import assets_dir
 
 QWEN3_TEMPLATE = """{%- if tools %}

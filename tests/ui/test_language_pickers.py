@@ -166,11 +166,11 @@ def test_an_llm_pack_has_the_pickers_and_streams_its_translation(qtbot, make_app
 
 def test_every_language_an_llm_family_offers_has_a_name_in_both_ui_languages(qapp):
     """HY-MT1.5's Tibetan and Uyghur showed as "bo" and "ug" in the pickers and the model manager."""
-    from fanyi.engine.families.base import FAMILIES
+    from fanyi.export.loaders import LOADERS
     from fanyi.ui import i18n
     from fanyi.ui.language_names import base_name
 
-    codes = {code for family in FAMILIES.values() for code in getattr(family, "languages", {})}
+    codes = {code for loader in LOADERS.values() for code in getattr(loader, "languages", {})}
     assert {"bo", "ug", "yue", "zh-Hant"} <= codes
     for ui in ("en", "zh_CN"):
         i18n.install(ui)

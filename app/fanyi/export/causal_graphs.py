@@ -35,10 +35,10 @@ from typing import Any
 import numpy as np
 from onnx import TensorProto
 
-from ..engine.families.weights import CausalWeights, DecoderBlock, Linear, Table
 from .external_data import SharedData
 from .graph import MS_DOMAIN, GraphBuilder, LayerDone, Shape, nothing
 from .transformer_graphs import PADDING_LOGIT, padded_vocab, top_block, top_ids
+from .weights import CausalWeights, DecoderBlock, Linear, Table
 
 FLOAT, INT64, INT32, UINT8 = TensorProto.FLOAT, TensorProto.INT64, TensorProto.INT32, TensorProto.UINT8
 GRAPH_FILE = "decoder.onnx"

@@ -18,9 +18,8 @@ import onnx
 
 from ..cancel import CancelToken
 from ..engine.chat_tokenizer import check_chat_tokenizer
-from ..engine.families import OPTIONAL_TOKENIZER_FILES, Family, HfFolder
-from ..engine.families.causal_lm import CHAT_TEMPLATE, CausalLM
-from ..engine.families.weights import CausalWeights, Seq2SeqWeights
+from ..engine.families import OPTIONAL_TOKENIZER_FILES, Family
+from ..engine.families.causal_lm import CHAT_TEMPLATE
 from ..engine.json_tokenizer import JsonTokenizer
 from ..engine.pack_format import (
     FORMAT_VERSION,
@@ -33,9 +32,12 @@ from .chat_checks import record_chat_template
 from .errors import ExportError
 from .external_data import SharedData
 from .generation import SUPPORTED_GENERATION_KEYS, generation_defaults
-from .hf_weights import detect_family, model_weights
+from .hf_weights import detect_loader, model_weights
+from .loaders import HfFolder, Loader
+from .loaders.causal_lm import CausalLMLoader
 from .tokenizer_info import HfTokenizer
 from .transformer_graphs import QuantizeSpec, build_decoder, build_encoder
+from .weights import CausalWeights, Seq2SeqWeights
 
 StatusCallback = Callable[[str], None]  # a line for the user about what the export is doing
 QUANTIZATIONS = ("none", "int8", "int4")
@@ -87,17 +89,18 @@ def build_manifest(
     name: str,
     model_id: str | None,
     revision: str | None,
-    family: Family,
+    loader: Loader,
     tokenizer: HfTokenizer,
 ) -> dict[str, Any]:
-    gen = generation_defaults(folder.path, family, folder)
-    languages = family.manifest_languages(folder, lambda: tokenizer, gen)
+    family = loader.family
+    gen = generation_defaults(folder.path, loader, folder)
+    languages = loader.manifest_languages(folder, lambda: tokenizer, gen)
     unk = languages.pop("unk")
     manifest = {
         "format_version": FORMAT_VERSION,
         "name": name,
         "source_model": {"id": model_id, "revision": revision},
-        "architecture": {"type": family.name, **family.manifest_architecture(config, weights)},
+        "architecture": {"type": family.name, **loader.manifest_architecture(config, weights)},
         "tokenizer": "tokenizers"
         if "tokenizer.json" in family.tokenizer_files
         else "marian"
@@ -117,8 +120,8 @@ def build_manifest(
         "quantization": _quantization(spec),
         "files": {},
     }
-    if isinstance(family, CausalLM):
-        manifest["prompt"] = family.manifest_prompt(tokenizer)
+    if isinstance(loader, CausalLMLoader):
+        manifest["prompt"] = loader.manifest_prompt(tokenizer)
     return manifest
 
 
@@ -145,16 +148,17 @@ def export_pack(
     hf_dir, out_dir = Path(hf_dir), Path(out_dir)
     if out_dir.exists() and not overwrite:
         raise ExportError(f"{out_dir} already exists; choose another folder or remove it")
-    family, folder = detect_family(hf_dir)
+    loader, folder = detect_loader(hf_dir)
+    family = loader.family
     spec = quantize_spec(quantize, embeddings, decoder_only=family.decoder_only, block_size=block_size)
-    config = family.model_config(folder)
+    config = loader.model_config(folder)
 
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     say(f"reading the {family.title} tokenizer")
-    tokenizer = HfTokenizer(hf_dir, family.hf_tokenizer_class)
+    tokenizer = HfTokenizer(hf_dir, loader.hf_tokenizer_class)
     tokenizer_data = tokenizer_files(family, hf_dir, tokenizer)
     say(f"reading the {family.title} weights")
-    weights = model_weights(family, config, hf_dir)
+    weights = model_weights(loader, config, hf_dir)
     manifest = build_manifest(
         folder,
         config,
@@ -163,10 +167,10 @@ def export_pack(
         name=name or hf_dir.name,
         model_id=model_id,
         revision=revision,
-        family=family,
+        loader=loader,
         tokenizer=tokenizer,
     )
-    if isinstance(family, CausalLM):
+    if isinstance(loader, CausalLMLoader):
         record_chat_template(
             manifest, tokenizer_data[CHAT_TEMPLATE].decode("utf-8"), tokenizer_data["tokenizer.json"].decode("utf-8")
         )

@@ -12,8 +12,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..engine.families import Family, HfFolder
 from .errors import ExportError
+from .loaders import HfFolder, Loader
 
 # generation_config fields the runtime implements; anything else set to a non-default value is refused
 SUPPORTED_GENERATION_KEYS = (
@@ -139,14 +139,14 @@ def _read(path: Path) -> dict[str, Any]:
     return data
 
 
-def model_settings(family: Family, folder: HfFolder) -> tuple[dict[str, Any], dict[str, Any] | None]:
+def model_settings(loader: Loader, folder: HfFolder) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """What GenerationConfig.from_model_config reads: the model's configuration with its class's defaults, and
     its decoder's where that is another (a multimodal checkpoint's text_config, with its class's defaults) or
     a flat encoder-decoder configuration without its encoder's keys."""
-    config = vars(family.model_config(folder))
+    config = vars(loader.model_config(folder))
     if isinstance(folder.config.get("text_config"), dict):
         return folder.config, config
-    if not family.decoder_only:
+    if not loader.decoder_only:
         return config, {k: v for k, v in config.items() if not k.startswith("encoder")}
     return config, None
 
@@ -168,17 +168,17 @@ def read_generation_config(
     return {k: v for k, v in settings.items() if k not in DEFAULTS or v != DEFAULTS[k]}
 
 
-def generation_defaults(hf_dir: Path, family: Family, folder: HfFolder) -> dict[str, Any]:
+def generation_defaults(hf_dir: Path, loader: Loader, folder: HfFolder) -> dict[str, Any]:
     """Generation settings exactly as `generate()` would use them.
 
     forced_bos_token_id is how mBART-50, M2M100 and NLLB choose the target language; the runtime
     sets it per request, so a default in the folder is only kept as the default target language.
     A decoder-only model's sampling settings are left out: its packs decode greedily.
     """
-    given = read_generation_config(hf_dir, *model_settings(family, folder))
+    given = read_generation_config(hf_dir, *model_settings(loader, folder))
     gen = {**DEFAULTS, **given}
-    ignored = IDS + tuple(OUTPUT_NEUTRAL_GENERATION_KEYS) + (SAMPLING_KEYS if family.decoder_only else ())
-    if gen["do_sample"] and not family.decoder_only:
+    ignored = IDS + tuple(OUTPUT_NEUTRAL_GENERATION_KEYS) + (SAMPLING_KEYS if loader.decoder_only else ())
+    if gen["do_sample"] and not loader.decoder_only:
         raise ExportError(
             "the model's generation config samples (do_sample=True); Fanyi decodes greedily or by beam search"
         )
@@ -191,7 +191,7 @@ def generation_defaults(hf_dir: Path, family: Family, folder: HfFolder) -> dict[
     eos_ids = [eos] if isinstance(eos, int) else list(eos or [])
     out: dict[str, Any] = {key: gen[key] for key in SUPPORTED_GENERATION_KEYS}
     start = gen["decoder_start_token_id"]
-    if family.decoder_only:
+    if loader.decoder_only:
         # greedy, generate(do_sample=False); decoder_start only stands for the prompt in the search
         out.update(
             num_beams=1,
@@ -201,7 +201,7 @@ def generation_defaults(hf_dir: Path, family: Family, folder: HfFolder) -> dict[
         )
         start = gen["bos_token_id"] if gen["bos_token_id"] is not None else (eos_ids or [None])[0]
     pad = gen["pad_token_id"]
-    if pad is None and family.decoder_only and eos_ids:
+    if pad is None and loader.decoder_only and eos_ids:
         pad = eos_ids[0]  # what generate() pads with then; a decoder-only pack pads only its prompt chunks
     if not eos_ids or pad is None or start is None:
         raise ExportError("the model must define eos_token_id, pad_token_id and decoder_start_token_id")

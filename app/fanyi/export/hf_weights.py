@@ -1,6 +1,6 @@
-"""Read a Hugging Face model folder into its family, numpy weights and generation settings, without torch.
+"""Read a Hugging Face model folder into its loader, numpy weights and computed tables, without torch.
 
-Which family a folder holds is the registry's answer (fanyi.engine.families); anything else is
+Which loader reads a folder is the registry's answer (fanyi.export.loaders); anything else is
 refused with a message naming its architecture. The configuration is config.json over the defaults
 of transformers' configuration class; the weights come from the safetensors files by their names
 (checkpoint.py); the tables a model computes rather than stores (sinusoidal positions, rotary cos/sin)
@@ -14,30 +14,30 @@ from typing import Any
 
 import numpy as np
 
-from ..engine.families import ExportRefused, Family, HfFolder, family_for_folder
-from ..engine.families.causal_lm import CausalLM
-from ..engine.families.seq2seq import EncoderDecoder
-from ..engine.families.weights import CausalWeights, RopeSpec, Rotary, Seq2SeqWeights
 from . import tables
 from .checkpoint import Checkpoint
 from .errors import ExportError
+from .loaders import ExportRefused, HfFolder, Loader, loader_for_folder
+from .loaders.causal_lm import CausalLMLoader
+from .loaders.seq2seq import EncoderDecoderLoader
+from .weights import CausalWeights, RopeSpec, Rotary, Seq2SeqWeights
 
 
-def detect_family(hf_dir: Path) -> tuple[Family, HfFolder]:
-    """The family of a Hugging Face folder and the folder's configuration; ExportError when none exports it."""
+def detect_loader(hf_dir: Path) -> tuple[Loader, HfFolder]:
+    """The loader of a Hugging Face folder and the folder's configuration; ExportError when none reads it."""
     try:
         folder = HfFolder.read(hf_dir)
-        family = family_for_folder(folder)
-        family.check_folder(folder)
+        loader = loader_for_folder(folder)
+        loader.check_folder(folder)
     except ExportRefused as exc:
         raise ExportError(str(exc)) from None
-    return family, folder
+    return loader, folder
 
 
-def model_class(family: Family, folder: HfFolder) -> str:
+def model_class(loader: Loader, folder: HfFolder) -> str:
     """The transformers class of the folder (for validating against it): its own architecture where the family
     exports it (Gemma 3 takes Gemma3ForCausalLM and Gemma3ForConditionalGeneration), else the family's."""
-    return folder.architecture if folder.architecture in family.architectures else family.model_class
+    return folder.architecture if folder.architecture in loader.architectures else loader.model_class
 
 
 def rotary_tables(specs: dict[str, RopeSpec], positions: int) -> dict[str, Rotary]:
@@ -52,22 +52,22 @@ def rotary_tables(specs: dict[str, RopeSpec], positions: int) -> dict[str, Rotar
     return out
 
 
-def position_tables(family: EncoderDecoder, config: Any, tensors: Checkpoint) -> tuple[np.ndarray, np.ndarray]:
+def position_tables(loader: EncoderDecoderLoader, config: Any, tensors: Checkpoint) -> tuple[np.ndarray, np.ndarray]:
     """The encoder's and decoder's position tables: stored in the checkpoint (mBART's learned ones, and MarianMT's
     where it saved them, which transformers then loads), else computed as the model computes them."""
-    rows = family.position_rows(config)
+    rows = loader.position_rows(config)
 
     def table(side: str) -> np.ndarray:
         name = f"model.{side}.embed_positions.weight"
-        if family.positions != "fairseq" and tensors.has(name):
+        if loader.positions != "fairseq" and tensors.has(name):
             stored = tensors.array(name)
             if stored.shape != (rows, config.d_model):
                 raise ExportError(f"{name} has the shape {list(stored.shape)}, the configuration says {rows} rows")
             return stored
-        if family.positions == "sinusoidal":
+        if loader.positions == "sinusoidal":
             return tables.marian_positions(rows, config.d_model)
-        if family.positions == "fairseq":
-            return tables.fairseq_positions(rows, config.d_model, family.pad_position(config))
+        if loader.positions == "fairseq":
+            return tables.fairseq_positions(rows, config.d_model, loader.pad_position(config))
         raise ExportError(f"the checkpoint has no {name}")
 
     encoder = table("encoder")
@@ -77,14 +77,14 @@ def position_tables(family: EncoderDecoder, config: Any, tensors: Checkpoint) ->
     return encoder, decoder
 
 
-def model_weights(family: Family, config: Any, hf_dir: Path) -> Seq2SeqWeights | CausalWeights:
+def model_weights(loader: Loader, config: Any, hf_dir: Path) -> Seq2SeqWeights | CausalWeights:
     """The model's weights as the graph builders take them."""
     tensors = Checkpoint.open(hf_dir)
     try:
-        if isinstance(family, CausalLM):
-            rotary = rotary_tables(family.rotary_specs(config), family.table_positions(config))
-            return family.weights(tensors, config, rotary)
-        assert isinstance(family, EncoderDecoder)
-        return family.weights(tensors, config, position_tables(family, config, tensors))
+        if isinstance(loader, CausalLMLoader):
+            rotary = rotary_tables(loader.rotary_specs(config), loader.table_positions(config))
+            return loader.weights(tensors, config, rotary)
+        assert isinstance(loader, EncoderDecoderLoader)
+        return loader.weights(tensors, config, position_tables(loader, config, tensors))
     except ValueError as exc:
         raise ExportError(str(exc)) from None

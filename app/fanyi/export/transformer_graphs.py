@@ -49,10 +49,10 @@ from dataclasses import dataclass
 import numpy as np
 from onnx import TensorProto, helper, numpy_helper
 
-from ..engine.families.weights import Attention, Layer, Linear, Norm, Seq2SeqWeights
 from ..engine.pack_format import INT8_SCALE_SUFFIX, INT8_WEIGHT_SUFFIX
 from ..engine.runner import MAX_TOP_IDS
 from .graph import MS_DOMAIN, GraphBuilder, LayerDone, Shape, nothing, quantize_columns
+from .weights import Attention, Layer, Linear, Norm, Seq2SeqWeights
 
 FLOAT, INT64, INT32, BOOL = TensorProto.FLOAT, TensorProto.INT64, TensorProto.INT32, TensorProto.BOOL
 TOP_BLOCK = 128  # the top-id search scans the logits in blocks of this many tokens

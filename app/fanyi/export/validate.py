@@ -14,7 +14,6 @@ from pathlib import Path
 
 import numpy as np
 
-from ..engine.families import HfFolder
 from ..engine.families.causal_lm import CausalLM
 from ..engine.options import DecodeOptions
 from ..engine.pack import ModelPack
@@ -24,6 +23,7 @@ from ..engine.translator import Translator
 from ..languages import base_language
 from ..paths import assets_dir
 from .hf_weights import model_class
+from .loaders import LOADERS, HfFolder
 
 FP32_MAX_LOGIT_DIFF = 1e-3
 INT8_MIN_TOP1 = 0.9
@@ -81,7 +81,7 @@ class _Seq2SeqReference:
         import transformers
 
         family = translator.family
-        self.model = getattr(transformers, family.model_class).from_pretrained(hf_dir).eval()
+        self.model = getattr(transformers, LOADERS[family.name].model_class).from_pretrained(hf_dir).eval()
         if family.many_to_many:
             sources = translator.source_languages
             source = next((c for c in sources if base_language(c) == "en"), sources[0])
@@ -140,7 +140,7 @@ class _CausalReference(_Seq2SeqReference):
 
         family = translator.family
         assert isinstance(family, CausalLM)  # validate_pack chose this reference for it
-        name = model_class(family, HfFolder.read(hf_dir))
+        name = model_class(LOADERS[family.name], HfFolder.read(hf_dir))
         self.model = getattr(transformers, name).from_pretrained(hf_dir, dtype=torch.float32).eval()
         self.tokenizer = transformers.AutoTokenizer.from_pretrained(hf_dir)
         self.options = DecodeOptions(source="en" if "en" in translator.source_languages else None)

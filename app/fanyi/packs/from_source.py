@@ -28,7 +28,7 @@ from typing import Any
 from .. import __version__, paths
 from ..cancel import CancelToken
 from ..engine import MANIFEST
-from ..export.hf_weights import detect_family
+from ..export.hf_weights import detect_loader
 from ..fsutil import atomic_write_text
 from . import unpack
 from .catalog import Conversion, Converted, Pin
@@ -69,8 +69,8 @@ def cache_folder(recipe: Recipe) -> Path:
 
 def _model(folder: Path) -> tuple[dict[str, Any], bool]:
     """The folder's config.json and whether it is a decoder-only LLM; ExportError for what no family exports."""
-    family, hf = detect_family(folder)
-    return hf.config, family.decoder_only
+    loader, hf = detect_loader(folder)
+    return hf.config, loader.decoder_only
 
 
 def default_conversion(decoder_only: bool) -> Conversion:

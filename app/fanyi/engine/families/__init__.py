@@ -1,7 +1,7 @@
-"""The model families Fanyi runs, one module each, found through one registry (base.py).
+"""The model families Fanyi runs, one module each, found through one registry by name (base.py).
 
-Importing this package registers every family; the order decides which family claims a folder
-whose architecture several share (M2M100 before NLLB).
+Importing this package registers every family. How a Hugging Face checkpoint becomes a pack of a family is
+fanyi.export.loaders', not the engine's.
 """
 
 from __future__ import annotations
@@ -10,25 +10,17 @@ from . import gemma3, hunyuan, m2m100, marian, mbart50, nllb, qwen3  # noqa: F40
 from .base import (
     FAMILIES,
     OPTIONAL_TOKENIZER_FILES,
-    ExportRefused,
     Family,
-    HfFolder,
     check_ids_in_vocabulary,
-    family_for_folder,
     family_named,
     family_of,
-    supported,
 )
 
 __all__ = [
     "FAMILIES",
     "OPTIONAL_TOKENIZER_FILES",
-    "ExportRefused",
     "Family",
-    "HfFolder",
     "check_ids_in_vocabulary",
-    "family_for_folder",
     "family_named",
     "family_of",
-    "supported",
 ]

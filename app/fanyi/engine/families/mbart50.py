@@ -3,10 +3,10 @@ learned positions offset by two rows, tokenizer.json; languages as en_XX, zh_CN 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..json_tokenizer import JsonTokenizer
-from .base import HfFolder, clean_up_spaces, register
+from .base import clean_up_spaces, register
 from .many_to_many import LEARNED_POSITION_OFFSET, ManyToMany
 
 if TYPE_CHECKING:
@@ -28,26 +28,7 @@ def open_json_tokenizer(pack: PackView) -> JsonTokenizer:
 class MBart50(ManyToMany):
     name = "mbart50"
     title = "mBART-50"
-    architectures = ("MBartForConditionalGeneration",)
-    model_types = ("mbart",)
-    model_class = "MBartForConditionalGeneration"
-    hf_tokenizer_class = "MBart50Tokenizer"
     tokenizer_files = ("tokenizer.json",)
-    layernorm_embedding = True
-    positions = "learned"
-
-    def claims(self, folder: HfFolder) -> bool:
-        tokenizer = folder.tokenizer_class
-        return tokenizer.startswith("MBart50") or (not tokenizer and folder.has("tokenizer.json"))
-
-    def refusal(self, folder: HfFolder) -> str:
-        return (
-            f"{folder.path}: {folder.architecture} with the {folder.tokenizer_class or 'unknown'} tokenizer is "
-            "not supported; of mBART models Fanyi exports the mBART-50 ones (MBart50Tokenizer)"
-        )
-
-    def position_offset(self, config: Any) -> int:
-        return LEARNED_POSITION_OFFSET
 
     def extra_position_rows(self) -> int:
         return LEARNED_POSITION_OFFSET

@@ -6,8 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..json_tokenizer import JsonTokenizer
-from .base import HfFolder, register
-from .m2m100 import ARCHITECTURE
+from .base import register
 from .many_to_many import FairseqPositions, ManyToMany
 from .mbart50 import open_json_tokenizer
 
@@ -19,21 +18,7 @@ if TYPE_CHECKING:
 class Nllb(FairseqPositions, ManyToMany):
     name = "nllb"
     title = "NLLB-200"
-    architectures = (ARCHITECTURE,)
-    model_types = ("m2m_100",)
-    model_class = ARCHITECTURE
-    hf_tokenizer_class = "NllbTokenizer"
     tokenizer_files = ("tokenizer.json",)
-
-    def claims(self, folder: HfFolder) -> bool:
-        return (
-            folder.tokenizer_class.startswith("Nllb")
-            or folder.has("tokenizer.json")
-            or folder.has("sentencepiece.bpe.model")
-        )
-
-    def refusal(self, folder: HfFolder) -> str:
-        return f"{folder.path}: {folder.architecture} has no tokenizer Fanyi knows (M2M100Tokenizer or NllbTokenizer)"
 
     def open_tokenizer(self, pack: PackView) -> JsonTokenizer:
         return open_json_tokenizer(pack)

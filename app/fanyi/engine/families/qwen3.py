@@ -4,69 +4,11 @@ instructions ask for the translation only, and the chat template runs with think
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
-
-from .base import ExportRefused, register
+from .base import register
 from .causal_lm import CausalLM
-
-# code → (English name, Chinese name)
-LANGUAGES = {
-    "en": ("English", "英语"),
-    "zh": ("Simplified Chinese", "简体中文"),
-    "zh-Hant": ("Traditional Chinese", "繁体中文"),
-    "yue": ("Cantonese", "粤语"),
-    "ja": ("Japanese", "日语"),
-    "ko": ("Korean", "韩语"),
-    "fr": ("French", "法语"),
-    "de": ("German", "德语"),
-    "es": ("Spanish", "西班牙语"),
-    "it": ("Italian", "意大利语"),
-    "pt": ("Portuguese", "葡萄牙语"),
-    "ru": ("Russian", "俄语"),
-    "ar": ("Arabic", "阿拉伯语"),
-    "vi": ("Vietnamese", "越南语"),
-    "th": ("Thai", "泰语"),
-    "id": ("Indonesian", "印尼语"),
-    "ms": ("Malay", "马来语"),
-    "tr": ("Turkish", "土耳其语"),
-    "pl": ("Polish", "波兰语"),
-    "nl": ("Dutch", "荷兰语"),
-    "uk": ("Ukrainian", "乌克兰语"),
-    "hi": ("Hindi", "印地语"),
-}
-ASK = "Translate the following text into {target_language}. Output only the translation, nothing else."
 
 
 @register
 class Qwen3(CausalLM):
     name = "qwen3"
     title = "Qwen3"
-    architectures = ("Qwen3ForCausalLM",)
-    model_types = ("qwen3",)
-    model_class = "Qwen3ForCausalLM"
-    hf_tokenizer_class = "Qwen2Tokenizer"
-    config_defaults: ClassVar[dict[str, Any]] = {  # Qwen3Config's
-        "head_dim": 128,
-        "rms_norm_eps": 1e-6,
-        "rope_theta": 10000.0,
-        "rope_scaling": None,
-        "tie_word_embeddings": False,
-        "hidden_act": "silu",
-        "attention_bias": False,
-        "use_sliding_window": False,
-        "max_position_embeddings": 32768,
-    }
-    languages = LANGUAGES
-    instructions = {
-        "default": (ASK + "\n\n{text}", "en"),
-        "terminology": ("Translate these terms as given:\n{terms}\n\n" + ASK + "\n\n{text}", "en"),
-        "context": ("Earlier text, for context only (do not translate it):\n{context}\n\n" + ASK + "\n\n{text}", "en"),
-    }
-    template_kwargs = {"enable_thinking": False}
-
-    def check_config(self, config: Any) -> None:
-        super().check_config(config)
-        if config.use_sliding_window:
-            raise ExportRefused(
-                "use_sliding_window=true is not supported for Qwen3 (its released models do not use it)"
-            )

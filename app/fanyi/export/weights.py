@@ -1,6 +1,6 @@
 """A model's weights as plain numpy arrays, in the shape the graph builders take them.
 
-The families fill these at export time from a checkpoint's tensors, named as the model's own
+The loaders (fanyi.export.loaders) fill these from a checkpoint's tensors, named as the model's own
 state dict names them (fanyi.export.checkpoint reads them from safetensors files); the graph
 builders in fanyi.export read them. Weights of linear layers are [in, out], as the graphs multiply.
 """
