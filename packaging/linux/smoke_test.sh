@@ -148,7 +148,8 @@ entry = {"id": pack.name, "version": 1, "display_name": {"en": "tiny"}, "archite
          "archive": {"file": archive.name, "size": len(data), "sha256": hashlib.sha256(data).hexdigest(),
                      "unpacked_size": unpacked},
          "license": {"name": "MIT", "url": "https://opensource.org/license/mit", "commercial_use": True}}
-(served / "catalog.json").write_text(json.dumps({"schema": 2, "serial": 1, "packs": [entry]}))
+# newer than the catalog the bundle ships (serials are YYYYMMDDHHMM), or the app keeps that one
+(served / "catalog.json").write_text(json.dumps({"schema": 2, "serial": 999912312359, "packs": [entry]}))
 env = {"PATH": "/usr/bin:/bin", "HOME": str(served), "LANG": "C.UTF-8", "FANYI_DATA_DIR": str(served / "data"),
        "FANYI_CATALOG_URL": f"{base}/catalog.json"}
 done = subprocess.run([exe, "models", "install", pack.name], env=env, capture_output=True, text=True, timeout=300)
