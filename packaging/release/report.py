@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fanyi.packs.catalog import Catalog, Quality
+from fanyi.library.catalog import Catalog, Quality
 
 from . import scoring, traditional
 from .scoring import Scored

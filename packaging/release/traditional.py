@@ -60,9 +60,9 @@ def compare_pack(pack_dir: Path, test_set: TestSet, say: Say | None = None) -> l
     asks for it (fanyi.routing)."""
     from fanyi import routing
     from fanyi.engine.translator import Translator
-    from fanyi.packs import library
+    from fanyi.library import installed
 
-    pack = library.find_pack(str(pack_dir))
+    pack = installed.find_pack(str(pack_dir))
     translator = Translator.open(pack_dir)
     sources, references = list(test_set.sources), list(test_set.references)
 

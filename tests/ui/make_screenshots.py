@@ -138,7 +138,7 @@ def nllb_pack(folder: Path) -> None:
 
 
 def demo_pack(folder: Path, engine: type[DemoTranslator]) -> None:
-    """A pack fanyi.packs.library lists as opus-mt's (its manifest, and files of the sizes it gives, sparse);
+    """A pack fanyi.library.installed lists as opus-mt's (its manifest, and files of the sizes it gives, sparse);
     the stand-in engine never reads them."""
     folder.mkdir(parents=True)
     files = {}

@@ -8,7 +8,7 @@ for as ``hf_hub_download`` asks for it: ``get_hf_file_metadata`` sends ``HEAD {e
 {commit}/{file}`` (following a renamed repository's relative redirects, not the CDN's), which answers with
 the commit (``X-Repo-Commit``, which must be the listed one), the size and sha256 of a large file
 (``X-Linked-Size``, ``X-Linked-Etag``) and, for a large file, the CDN address it redirects to
-(``Location``). The bytes come from that address, else from the resolve URL itself (packs.download:
+(``Location``). The bytes come from that address, else from the resolve URL itself (library.download:
 resume with Range, redirects followed, sha256 checked as they arrive). Files in Hugging Face's Xet storage
 are served over plain HTTP too (the Hub's bridge), so the hf_xet client is never needed.
 
@@ -53,7 +53,7 @@ def implicit_token() -> str | None:
 
 @functools.cache
 def _use_system_certificates() -> None:
-    """huggingface_hub's requests check certificates against the operating system's store, as packs.download
+    """huggingface_hub's requests check certificates against the operating system's store, as library.download
     does (a company's inspecting proxy, the frozen app); the factory is huggingface_hub's documented hook."""
     import requests  # noqa: PLC0415 - huggingface_hub's HTTP library, loaded with it
     from huggingface_hub import configure_http_backend

@@ -1,4 +1,4 @@
-"""packaging/packs.py: the release pipeline end to end on a tiny local model, the gate, and fetch-default."""
+"""packaging/publish.py: the release pipeline end to end on a tiny local model, the gate, and fetch-default."""
 
 from __future__ import annotations
 
@@ -23,11 +23,11 @@ from fanyi.engine.options import DecodeOptions
 from fanyi.engine.pack import ModelPack, file_digest
 from fanyi.engine.segment import split_text
 from fanyi.engine.translator import Translator
-from fanyi.packs import catalog, memory, unpack
+from fanyi.library import catalog, memory, unpack
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "packaging"))
-import packs  # noqa: E402
+import publish  # noqa: E402
 from release import archive, notices, reference, report, traditional  # noqa: E402
 from release.spec import SpecError, load_specs  # noqa: E402
 from release.traditional import PROFILES  # noqa: E402
@@ -93,7 +93,7 @@ def llm_spec(pack_id: str, **changes) -> dict:
 def run(*args: str) -> tuple[int, str]:
     err = io.StringIO()
     with contextlib.redirect_stderr(err):
-        code = packs.main(list(args))
+        code = publish.main(list(args))
     return code, err.getvalue()
 
 
@@ -128,10 +128,10 @@ def _write_test_set(root: Path, name: str, sources: list[str], references: list[
 
 @pytest.fixture(scope="module")
 def release_inputs(tmp_path_factory, tiny_hf_en_zh, tiny_pack, tiny_hf_llm, release_reference):
-    """packs.json with the tiny en→zh model, a tiny Qwen3 translation LLM (with a licence file, as the
+    """recipes.json with the tiny en→zh model, a tiny Qwen3 translation LLM (with a licence file, as the
     real repositories have) and an optional pack that cannot export; 4-sentence test sets en→zh and zh→en."""
     root = tmp_path_factory.mktemp("release")
-    (root / "packs.json").write_text(
+    (root / "recipes.json").write_text(
         json.dumps(
             {
                 "packs": [
@@ -171,8 +171,8 @@ def release_inputs(tmp_path_factory, tiny_hf_en_zh, tiny_pack, tiny_hf_llm, rele
     hant_files = _write_test_set(root, "en-zh-Hant", _read_lines(en_files[0]), hant_refs)
     args = [
         "build",
-        "--packs",
-        str(root / "packs.json"),
+        "--recipes",
+        str(root / "recipes.json"),
         "--hf-dir",
         f"opus-mt-en-zh={tiny_hf_en_zh}",
         "--hf-dir",
@@ -276,10 +276,10 @@ def test_a_pack_made_from_the_published_recipe_is_the_one_the_release_validated(
 ):
     """The app makes the pack from the model's own files (a Hub on this computer serving them) and its converted
     files equal the release's hashes; a recipe whose hashes differ installs nothing."""
-    from fanyi.packs import install, library
-    from fanyi.packs.errors import LibraryError
-    from fanyi.packs.sources.localhub import LocalHub
-    from fanyi.packs.sources.order import Preference
+    from fanyi.library import install, installed
+    from fanyi.library.errors import LibraryError
+    from fanyi.library.sources.localhub import LocalHub
+    from fanyi.library.sources.order import Preference
 
     monkeypatch.delenv("HF_HUB_OFFLINE")
     out, _ = release
@@ -295,10 +295,10 @@ def test_a_pack_made_from_the_published_recipe_is_the_one_the_release_validated(
         )
         with pytest.raises(LibraryError, match=r"not the one the release validated \(shared.bin differ"):
             install.install(tampered, source=here)
-        assert library.list_packs() == []
+        assert installed.list_packs() == []
         pack = install.install(recipe_only, source=here)
-    installed = json.loads((pack.path / "manifest.json").read_text(encoding="utf-8"))["files"]
-    assert {n: installed[n]["sha256"] for n in entry.converted.files} == entry.converted.files
+    files = json.loads((pack.path / "manifest.json").read_text(encoding="utf-8"))["files"]
+    assert {n: files[n]["sha256"] for n in entry.converted.files} == entry.converted.files
     assert pack.pack_version == entry.version
 
 
@@ -440,7 +440,7 @@ def test_the_gate_fails_the_release_and_writes_no_catalog(release_inputs):
     code, err = run(*args, "--out", str(out), "--max-bleu-loss", "-101", "--max-chrf-loss", "-101")
     assert code == 1
     message = err.strip().splitlines()[-1]
-    assert message.startswith("packs.py: release FAILED, no catalog written: opus-mt-en-zh: int8 loses too much")
+    assert message.startswith("publish.py: release FAILED, no catalog written: opus-mt-en-zh: int8 loses too much")
     assert re.search(r"BLEU [\d.]+ \(PyTorch\) → [\d.]+ \(int8\)", message)
     assert "chrF 100.00 (PyTorch) → " in message
     assert "allowed -101" in message
@@ -476,11 +476,11 @@ def test_the_reference_is_the_first_sentence_on_which_int8_equals_pytorch(
 
 
 def test_the_committed_pack_list_pins_commits_and_has_one_required_default():
-    specs = load_specs(ROOT / "packaging" / "packs.json")
+    specs = load_specs(ROOT / "packaging" / "release" / "recipes.json")
     default = next(s for s in specs if s.default)
-    from fanyi.packs import library
+    from fanyi.library import installed
 
-    assert default.id == library.DEFAULT_PACK and not default.optional
+    assert default.id == installed.DEFAULT_PACK and not default.optional
     # a commit everywhere but where its files were found to be pickled only: there a safetensors ref
     assert {s.id for s in specs if not s.huggingface.pinned} == {"opus-mt-en-zh"}
     assert default.huggingface.revision == "refs/pr/26" and all(s.comment for s in specs)
@@ -533,7 +533,7 @@ def test_a_local_folder_for_a_pack_that_is_not_listed_is_refused(tmp_path):
     ],
 )
 def test_a_bad_pack_list_is_refused(tmp_path, change, message):
-    path = tmp_path / "packs.json"
+    path = tmp_path / "recipes.json"
     path.write_text(json.dumps({"packs": [spec("p", **{"default": True, **change})]}), encoding="utf-8")
     with pytest.raises(SpecError, match=message):
         load_specs(path)
@@ -548,7 +548,7 @@ def test_a_bad_pack_list_is_refused(tmp_path, change, message):
     ],
 )
 def test_a_bad_translation_llm_entry_is_refused(tmp_path, change, message):
-    path = tmp_path / "packs.json"
+    path = tmp_path / "recipes.json"
     path.write_text(json.dumps({"packs": [spec("p", default=True), llm_spec("l", **change)]}), encoding="utf-8")
     with pytest.raises(SpecError, match=message):
         load_specs(path)
@@ -569,7 +569,7 @@ def served(tmp_path):
     server.server_close()
 
 
-def publish(release_out: Path, www: Path, url: str, damage: bool = False) -> bytes:
+def serve_release(release_out: Path, www: Path, url: str, damage: bool = False) -> bytes:
     """The release's archive and catalog on the local server; the first URL of the archive is dead."""
     built = catalog.read(release_out / "catalog.json")
     entry = built.packs[0]
@@ -586,7 +586,7 @@ def publish(release_out: Path, www: Path, url: str, damage: bool = False) -> byt
 
 def test_fetch_default_installs_the_verified_default_pack_and_the_catalog(release, served, tmp_path):
     www, url = served
-    data = publish(release[0], www, url)
+    data = serve_release(release[0], www, url)
     models, assets = tmp_path / "models", tmp_path / "assets"
     code, err = run(
         "fetch-default", "--catalog-url", f"{url}/catalog.json", "--models", str(models), "--assets", str(assets)
@@ -601,7 +601,7 @@ def test_fetch_default_installs_the_verified_default_pack_and_the_catalog(releas
 
 def test_fetch_default_refuses_an_archive_that_does_not_match_the_catalog(release, served, tmp_path):
     www, url = served
-    publish(release[0], www, url, damage=True)
+    serve_release(release[0], www, url, damage=True)
     code, err = run(
         "fetch-default",
         "--catalog-url",

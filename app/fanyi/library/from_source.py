@@ -1,11 +1,11 @@
 """A pack made on this computer from the model's own files: download, verify, convert, check, install.
 
 The path of `fanyi models get REPO_ID`, of `fanyi models install ID` for a catalog recipe, of the app's
-Download button and of `make run`: choose the source (packs.sources.order) → list the repository at the
+Download button and of `make run`: choose the source (library.sources.order) → list the repository at the
 pinned revision → check the free disk for the download and the conversion → download what the converter
-reads, with progress, resumable (packs.sources.fetch) → verify every file → convert with
+reads, with progress, resumable (library.sources.fetch) → verify every file → convert with
 fanyi.export.convert.export_pack (progress by layer, cancellable between layers) → compare the converted
-files with the release's hashes where the recipe has them → install all or nothing (packs.unpack).
+files with the release's hashes where the recipe has them → install all or nothing (library.unpack).
 
 The downloaded files wait in the downloads folder (``downloads/sources/<name>@<revision>/<repository>/``
 in the user data folder) until the pack is installed, so a cancel, a failure or a closed app lose nothing
@@ -35,7 +35,7 @@ from .catalog import Conversion, Converted, Pin
 from .diskspace import full_disk_reported
 from .download import Timeouts, TransferCallback, TransferProgress
 from .errors import LibraryError
-from .library import PackInfo
+from .installed import PackInfo
 from .sources.fetch import Fetched, fetch_repository
 from .sources.order import Origin
 

@@ -1,4 +1,4 @@
-"""Models from where their authors publish them (fanyi.packs.sources, fanyi.packs.from_source), against a Hub
+"""Models from where their authors publish them (fanyi.library.sources, fanyi.library.from_source), against a Hub
 and a ModelScope on 127.0.0.1: listing at a revision, what is downloaded, verification, resume, gated
 repositories, the automatic order, and the conversion's failures (a full disk, a cancel) leaving nothing."""
 
@@ -17,16 +17,16 @@ from packserver import closed_port_url
 
 from fanyi import paths
 from fanyi.cancel import Cancelled, CancelToken
-from fanyi.packs import library
-from fanyi.packs.catalog import Pin
-from fanyi.packs.download import Timeouts
-from fanyi.packs.errors import AccessDenied, DiskSpaceError, DownloadError, NotFound
-from fanyi.packs.from_source import Recipe, make_pack
-from fanyi.packs.sources import order
-from fanyi.packs.sources.fetch import fetch_repository, git_blob_id
-from fanyi.packs.sources.hub import HubSource
-from fanyi.packs.sources.modelscope import ModelScopeSource
-from fanyi.packs.sources.order import Origin, Preference
+from fanyi.library import installed
+from fanyi.library.catalog import Pin
+from fanyi.library.download import Timeouts
+from fanyi.library.errors import AccessDenied, DiskSpaceError, DownloadError, NotFound
+from fanyi.library.from_source import Recipe, make_pack
+from fanyi.library.sources import order
+from fanyi.library.sources.fetch import fetch_repository, git_blob_id
+from fanyi.library.sources.hub import HubSource
+from fanyi.library.sources.modelscope import ModelScopeSource
+from fanyi.library.sources.order import Origin, Preference
 
 REPO = "Helsinki-NLP/opus-mt-en-zh"
 FAST = Timeouts(connect=5, read=0.5)
@@ -368,7 +368,7 @@ def test_a_pack_is_made_installed_and_the_downloads_are_gone(hub, tiny_hf_en_zh,
     assert layers[-1][0] == layers[-1][1] == 4 and (1, 4) in layers  # the tiny model's 2 + 2 layers
     assert [p.phase for p in seen][0] == "connecting" and seen[-1].phase == "installing"
     assert not (paths.downloads_dir() / "sources" / "opus-mt-en-zh@main").exists()
-    assert [p.name for p in library.list_packs()] == ["opus-mt-en-zh"]
+    assert [p.name for p in installed.list_packs()] == ["opus-mt-en-zh"]
 
 
 def test_the_free_disk_is_checked_for_the_download_and_the_conversion_first(hub, tiny_hf_en_zh, user_dirs, monkeypatch):
@@ -379,13 +379,13 @@ def test_the_free_disk_is_checked_for_the_download_and_the_conversion_first(hub,
         needs.append(need)
         raise DiskSpaceError(f"not enough disk space on {folder}: need {need}")
 
-    monkeypatch.setattr("fanyi.packs.sources.fetch.require_free", poor)
+    monkeypatch.setattr("fanyi.library.sources.fetch.require_free", poor)
     with pytest.raises(DiskSpaceError):
         make_pack(recipe(hub), timeouts=FAST, retry_delay=0)
     weights = (tiny_hf_en_zh / "model.safetensors").stat().st_size
     assert needs[0] > weights  # the weights still to come, and twice the pack converted from them
     assert not any(p.startswith("/cdn/") and "safetensors" in p for _m, p, _h in hub.requests)
-    assert library.list_packs() == []
+    assert installed.list_packs() == []
 
 
 def test_a_full_disk_during_the_conversion_is_one_line_and_leaves_nothing(hub, tiny_hf_en_zh, user_dirs, monkeypatch):
@@ -399,7 +399,7 @@ def test_a_full_disk_during_the_conversion_is_one_line_and_leaves_nothing(hub, t
     with pytest.raises(DiskSpaceError, match="not enough disk space on"):
         make_pack(recipe(hub), timeouts=FAST, retry_delay=0)
     sources = paths.downloads_dir() / "sources"
-    assert not list(sources.glob(".convert-*")) and library.list_packs() == []
+    assert not list(sources.glob(".convert-*")) and installed.list_packs() == []
     assert not paths.user_packs_dir().exists() or not any(paths.user_packs_dir().iterdir())
     # the verified files wait for the next attempt
     assert (sources / "opus-mt-en-zh@main" / "opus-mt-en-zh" / "model.safetensors").is_file()
@@ -416,11 +416,11 @@ def test_a_cancel_mid_conversion_leaves_nothing_and_the_next_attempt_downloads_n
     with pytest.raises(Cancelled):
         make_pack(recipe(hub), progress=cancel_at_layer_two, cancel=token, timeouts=FAST, retry_delay=0)
     sources = paths.downloads_dir() / "sources"
-    assert not list(sources.glob(".convert-*")) and library.list_packs() == []
+    assert not list(sources.glob(".convert-*")) and installed.list_packs() == []
     hub.requests.clear()
     make_pack(recipe(hub), timeouts=FAST, retry_delay=0)
     assert not any(p.startswith("/cdn/") for _m, p, _h in hub.requests)  # resumed from what was verified
-    assert [p.name for p in library.list_packs()] == ["opus-mt-en-zh"]
+    assert [p.name for p in installed.list_packs()] == ["opus-mt-en-zh"]
 
 
 def test_a_cancel_mid_download_keeps_the_part_and_the_next_attempt_resumes(hub, tiny_hf_en_zh, user_dirs):
@@ -438,7 +438,7 @@ def test_a_cancel_mid_download_keeps_the_part_and_the_next_attempt_resumes(hub, 
     threading.Thread(target=cancel_when_stalled, daemon=True).start()
     with pytest.raises(Cancelled):
         make_pack(recipe(hub), cancel=token, timeouts=Timeouts(connect=5, read=5), retry_delay=0)
-    assert part.stat().st_size == 10_000 and library.list_packs() == []
+    assert part.stat().st_size == 10_000 and installed.list_packs() == []
     make_pack(recipe(hub), timeouts=FAST, retry_delay=0)
     assert [h.get("range") for _m, p, h in hub.requests if p.startswith("/cdn/") and h.get("range")][-1] == (
         "bytes=10000-"
@@ -458,7 +458,7 @@ def test_a_converter_that_cannot_be_imported_is_one_line(hub, tiny_hf_en_zh, use
 
     monkeypatch.delitem(__import__("sys").modules, "fanyi.export.convert", raising=False)
     monkeypatch.setattr(builtins, "__import__", no_onnx)
-    from fanyi.packs.errors import LibraryError
+    from fanyi.library.errors import LibraryError
 
     with pytest.raises(LibraryError, match="this installation cannot convert models: onnx is missing"):
         make_pack(recipe(hub), timeouts=FAST, retry_delay=0)

@@ -1,4 +1,4 @@
-"""Refreshing the pack catalog from the network (packs.catalog itself never connects).
+"""Refreshing the pack catalog from the network (library.catalog itself never connects).
 
 The catalog URLs are tried in order: ``FANYI_CATALOG_URL`` when set, then a URL the user set, then
 the current copy's own ``catalog_urls`` (where the release that made it publishes newer ones). The app

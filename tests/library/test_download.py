@@ -1,4 +1,4 @@
-"""fanyi.packs.download against a local server: resume, mirrors, timeouts, hostile servers, cancel, TLS."""
+"""fanyi.library.download against a local server: resume, mirrors, timeouts, hostile servers, cancel, TLS."""
 
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ import pytest
 from packserver import CancelAfter, PackServer, Route, closed_port_url
 
 from fanyi.cancel import Cancelled
-from fanyi.packs import download
-from fanyi.packs.download import Timeouts
-from fanyi.packs.errors import DiskSpaceError, DownloadError
+from fanyi.library import download
+from fanyi.library.download import Timeouts
+from fanyi.library.errors import DiskSpaceError, DownloadError
 
 BODY = os.urandom(700_000)  # ~11 chunks
 SHA = hashlib.sha256(BODY).hexdigest()

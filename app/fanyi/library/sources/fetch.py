@@ -3,7 +3,7 @@
 For each origin in turn: list the repository at its revision, choose the files the converter reads
 (fanyi.export.checkpoint_files.needed_files: configuration, tokenizer, licence, safetensors weights,
 shards through their index; a repository of pickled weights only is refused before anything is
-downloaded), check each against what the recipe pins, download it into the folder with packs.download
+downloaded), check each against what the recipe pins, download it into the folder with library.download
 and verify it. A file is checked against the sha256 the recipe pins, else the sha256 the source states
 (the Hub's LFS sha256 at a pinned commit, ModelScope's Sha256), else its size and, on the Hub, its git blob
 id (sha1 of the git object, for the small files the Hub does not keep in LFS); a file nobody states a hash
@@ -95,7 +95,7 @@ def fetch_repository(
 
     `pins`: the recipe's files (size, sha256). `need_after(folder, weights_bytes)`: the disk the conversion will
     need besides, asked once the small files are in (it reads config.json); the free space for the rest of the
-    download and that is checked before the weights come. `timeouts`, `retry_delay`: packs.download's.
+    download and that is checked before the weights come. `timeouts`, `retry_delay`: library.download's.
     Raises the most useful failure when no origin delivered: AccessDenied (what to do), NotFound, or a
     DownloadError naming every source's reason (unreachable when none answered).
     """

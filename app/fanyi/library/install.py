@@ -5,10 +5,10 @@ download.TransferProgress) and cancel (CancelToken). Every failure is a LibraryE
 DiskSpaceError or LibraryError itself — or an ExportError, whose message is one line for the user; a
 cancel raises Cancelled and keeps the partial download, which the next install of the same pack resumes.
 
-An entry is a recipe: its pack is made from the model's own files (packs.from_source), from the download
+An entry is a recipe: its pack is made from the model's own files (library.from_source), from the download
 sources the user prefers. An entry that also lists a prebuilt archive gets that first, when it answers.
 
-Trust: an archive's sha256 and size come from the catalog (packs.catalog), never from the server or
+Trust: an archive's sha256 and size come from the catalog (library.catalog), never from the server or
 mirror that sends it. The archive is verified before anything is unpacked; the unpacked pack's own
 checksums are verified and its name and version must be the catalog entry's before it is put in place.
 """
@@ -23,11 +23,11 @@ from enum import Enum
 from .. import paths
 from ..cancel import Cancelled, CancelToken
 from ..engine import FORMAT_VERSION
-from . import catalog, catalog_fetch, download, library, unpack
+from . import catalog, catalog_fetch, download, installed, unpack
 from .catalog import Catalog, CatalogEntry
 from .errors import AccessDenied, DiskSpaceError, DownloadError, LibraryError, NotFound
 from .from_source import Recipe, make_pack
-from .library import PackInfo
+from .installed import PackInfo
 from .sources.order import AUTOMATIC, Preference, for_entry
 
 log = logging.getLogger(__name__)
@@ -43,7 +43,7 @@ class Status(str, Enum):
 class Available:
     entry: CatalogEntry
     status: Status
-    installed: PackInfo | None  # the pack of that name on this machine (library.list_packs' choice)
+    installed: PackInfo | None  # the pack of that name on this machine (installed.list_packs' choice)
 
 
 def load_catalog(
@@ -70,10 +70,10 @@ def load_catalog(
 
 def available(cat: Catalog) -> list[Available]:
     """Every pack of the catalog with its status on this machine."""
-    installed = {p.name: p for p in library.list_packs()}
+    here = {p.name: p for p in installed.list_packs()}
     rows = []
     for entry in cat.packs:
-        info = installed.get(entry.id)
+        info = here.get(entry.id)
         if info is None:
             status = Status.NOT_INSTALLED
         else:
@@ -102,7 +102,7 @@ def archive_urls(entry: CatalogEntry, mirror: str | None = None) -> list[str]:
 
 
 def recipe(entry: CatalogEntry, source: Preference) -> Recipe:
-    """What packs.from_source makes for `entry`, from the sources `source` asks for."""
+    """What library.from_source makes for `entry`, from the sources `source` asks for."""
     return Recipe(
         name=entry.id,
         origins=for_entry(entry, source),
@@ -127,7 +127,7 @@ def install(
     model's files (from the sources `source` asks for). A pack already installed at this version (or newer)
     is returned as it is, without a download.
     """
-    current = next((p for p in library.list_packs() if p.name == entry.id), None)
+    current = next((p for p in installed.list_packs() if p.name == entry.id), None)
     if current is not None and current.pack_version >= entry.version:
         return current
     archive_failure: DownloadError | None = None

@@ -1,5 +1,5 @@
-"""fanyi.packs.catalog: a catalog of recipes is validated as a whole, round-trips, and the newest copy wins;
-the catalog the app ships is packaging/packs.json's recipes and needs no file hosted by this project."""
+"""fanyi.library.catalog: a catalog of recipes is validated as a whole, round-trips, and the newest copy wins;
+the catalog the app ships is packaging/release/recipes.json's recipes and needs no file hosted by this project."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from fanyi.packs import catalog
-from fanyi.packs.catalog import CatalogError
+from fanyi.library import catalog
+from fanyi.library.catalog import CatalogError
 
 ENTRY = {
     "id": "opus-mt-en-zh",
@@ -285,7 +285,7 @@ def test_a_translation_llm_entry_carries_its_family_languages_licence_terms_memo
 
 def test_an_entry_of_a_family_or_quantization_this_fanyi_does_not_run_is_left_out_not_fatal(caplog):
     """A catalog published for a newer Fanyi still offers this one the packs it can run."""
-    caplog.set_level(logging.INFO, logger="fanyi.packs.catalog")
+    caplog.set_level(logging.INFO, logger="fanyi.library.catalog")
     raw = doc()
     raw["packs"] += [
         {**copy.deepcopy(ENTRY), "id": "future-model", "architecture": "mamba9"},
@@ -304,17 +304,19 @@ def test_an_entry_of_a_family_or_quantization_this_fanyi_does_not_run_is_left_ou
         catalog.parse(json.dumps(raw), "test")
 
 
-def test_the_shipped_catalog_is_packs_json_s_recipes_and_lists_the_five_packs_from_their_authors():
-    """assets/catalog.json is what `packs.py recipes` writes from packaging/packs.json (regenerate it after an
-    edit), and it gets every pack from the Hub or ModelScope: no file hosted by this project."""
+def test_the_shipped_catalog_is_the_release_s_recipes_and_lists_the_five_packs_from_their_authors():
+    """assets/catalog.json is what `publish.py recipes` writes from packaging/release/recipes.json (regenerate it
+    after an edit), and it gets every pack from the Hub or ModelScope: no file hosted by this project."""
     import sys
 
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     sys.path.insert(0, str(root / "packaging"))
     from release.spec import recipes_catalog
 
     shipped = root / "assets" / "catalog.json"
-    assert shipped.read_text(encoding="utf-8") == catalog.to_json(recipes_catalog(root / "packaging" / "packs.json"))
+    assert shipped.read_text(encoding="utf-8") == catalog.to_json(
+        recipes_catalog(root / "packaging" / "release" / "recipes.json")
+    )
     cat = catalog.read(shipped)
     wanted = {"opus-mt-en-zh", "opus-mt-zh-en", "qwen3-1.7b", "hy-mt1.5-1.8b", "translategemma-4b"}
     assert wanted <= {p.id for p in cat.packs} and cat.default_entry().id == "opus-mt-en-zh"
@@ -335,7 +337,7 @@ def test_each_llm_recipe_offers_the_languages_its_family_offers_and_says_how_man
     template at export): the model manager and its name must not promise others (TranslateGemma listed Qwen3's)."""
     from fanyi.engine.families import FAMILIES
 
-    cat = catalog.read(Path(__file__).resolve().parents[1] / "assets" / "catalog.json")
+    cat = catalog.read(Path(__file__).resolve().parents[2] / "assets" / "catalog.json")
     llms = [e for e in cat.packs if FAMILIES[e.architecture].decoder_only]
     assert {e.id for e in llms} >= {"qwen3-1.7b", "hy-mt1.5-1.8b", "translategemma-4b"}
     for entry in llms:

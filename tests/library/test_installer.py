@@ -1,4 +1,4 @@
-"""Packs from the catalog (fanyi.packs.install, fanyi.packs.catalog_fetch) against a local server: install,
+"""Packs from the catalog (fanyi.library.install, fanyi.library.catalog_fetch) against a local server: install,
 verify, mirrors, cancel and resume, update, statuses, and which copy of a pack wins."""
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from fanyi import paths
 from fanyi.cancel import Cancelled
 from fanyi.engine.pack import file_digest
 from fanyi.engine.translator import Translator
-from fanyi.packs import catalog, catalog_fetch, install, library
-from fanyi.packs.errors import DownloadError, LibraryError
-from fanyi.packs.install import Status
-from fanyi.packs.sources.order import Preference
+from fanyi.library import catalog, catalog_fetch, install, installed
+from fanyi.library.errors import DownloadError, LibraryError
+from fanyi.library.install import Status
+from fanyi.library.sources.order import Preference
 
 
 def packs_dir_contents() -> list[str]:
@@ -43,7 +43,7 @@ def test_install_downloads_verifies_and_the_pack_translates(user_dirs, publish):
     assert downloads_dir_contents() == []  # the finished .zip is not kept
     assert packs_dir_contents() == [PACK_ID]
     assert [r.status for r in install.available(cat)] == [Status.INSTALLED]
-    assert library.find_pack().name == PACK_ID
+    assert installed.find_pack().name == PACK_ID
 
 
 def test_installing_what_is_installed_downloads_nothing(user_dirs, publish, server):
@@ -159,11 +159,11 @@ def test_the_higher_pack_version_wins_and_the_user_copy_on_a_tie(
     bundled_dir = user_dirs / "bundled"
     copy_pack(tiny_pack_int8, bundled_dir / PACK_ID, PACK_ID, bundled_version)
     copy_pack(tiny_pack_int8, paths.user_packs_dir() / PACK_ID, PACK_ID, user_version)
-    [listed] = library.list_packs()
+    [listed] = installed.list_packs()
     assert listed.bundled == (winner == "bundled") and listed.pack_version == (
         (bundled_version if winner == "bundled" else user_version) or 0
     )
-    assert library.find_pack(PACK_ID) == listed == library.find_pack()
+    assert installed.find_pack(PACK_ID) == listed == installed.find_pack()
 
 
 def test_an_update_over_a_bundled_pack_installs_a_user_copy_that_wins(user_dirs, publish, tiny_pack_int8):
@@ -172,9 +172,9 @@ def test_an_update_over_a_bundled_pack_installs_a_user_copy_that_wins(user_dirs,
     cat = install.load_catalog()
     assert [r.status for r in install.available(cat)] == [Status.UPDATE]
     install.update(cat)
-    assert [(p.bundled, p.pack_version) for p in library.list_packs()] == [(False, 2)]
-    library.remove_pack(PACK_ID)  # the bundled copy is what is left
-    assert [(p.bundled, p.pack_version) for p in library.list_packs()] == [(True, 1)]
+    assert [(p.bundled, p.pack_version) for p in installed.list_packs()] == [(False, 2)]
+    installed.remove_pack(PACK_ID)  # the bundled copy is what is left
+    assert [(p.bundled, p.pack_version) for p in installed.list_packs()] == [(True, 1)]
 
 
 # --- refreshing the catalog -------------------------------------------------------------------------

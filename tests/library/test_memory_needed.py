@@ -1,4 +1,4 @@
-"""fanyi.packs.memory: one estimate of the memory a pack needs, for a catalog entry and an installed pack alike."""
+"""fanyi.library.memory: one estimate of the memory a pack needs, for a catalog entry and an installed pack alike."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from fanyi.engine.pack import ModelPack
-from fanyi.packs import catalog, memory
+from fanyi.library import catalog, memory
 
 MiB = 1 << 20
 # HY-MT1.5-1.8B's configuration: 32 layers, 4 key/value heads of 128 dimensions

@@ -6,7 +6,7 @@ one of them downloaded. ``hub`` answers for huggingface.co, hf-mirror.com and an
 (through huggingface_hub, so ``HF_ENDPOINT`` and ``HF_TOKEN`` work as everywhere else); ``modelscope``
 for ModelScope's HTTP API. ``order`` turns the user's choice (automatic, or one source) into the list
 of sources to try; ``fetch`` downloads the files a conversion needs from the first that delivers them,
-resumable and verified, with packs.download (the bytes never go through the sources' own clients: one
+resumable and verified, with library.download (the bytes never go through the sources' own clients: one
 transfer with resume, progress, cancel and sha256 for every source). ``localhub`` serves a folder as a Hub
 repository on 127.0.0.1, for the self-test.
 

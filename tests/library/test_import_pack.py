@@ -1,4 +1,4 @@
-"""Importing a pack folder or .zip (fanyi.packs.unpack through library.import_pack): only what the manifest
+"""Importing a pack folder or .zip (fanyi.library.unpack through installed.import_pack): only what the manifest
 lists, bounded, no links, all or nothing, and a full disk said in words (issue 11)."""
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from packserver import copy_pack, make_archive
 from fanyi import limits, paths
 from fanyi.cancel import Cancelled, CancelToken
 from fanyi.engine.pack import file_digest
-from fanyi.packs import library, unpack
-from fanyi.packs.errors import DiskSpaceError, LibraryError
+from fanyi.library import installed, unpack
+from fanyi.library.errors import DiskSpaceError, LibraryError
 
 
 def installed_dir_contents() -> list[str]:
@@ -29,11 +29,11 @@ def installed_dir_contents() -> list[str]:
 def test_a_zip_with_the_pack_at_its_top_or_in_one_folder_installs(user_dirs, tiny_pack_int8, tmp_path):
     flat = make_archive(tiny_pack_int8, tmp_path / "flat.zip", "flat-pack", 0, folder=False)
     nested = make_archive(tiny_pack_int8, tmp_path / "nested.zip", "nested-pack", 0)
-    assert library.import_pack(flat).name == "flat-pack"
-    assert library.import_pack(nested).name == "nested-pack"
+    assert installed.import_pack(flat).name == "flat-pack"
+    assert installed.import_pack(nested).name == "nested-pack"
     assert installed_dir_contents() == ["flat-pack", "nested-pack"]
     with pytest.raises(LibraryError, match="'flat-pack' is already installed"):
-        library.import_pack(flat)
+        installed.import_pack(flat)
 
 
 @pytest.mark.parametrize(
@@ -49,7 +49,7 @@ def test_a_zip_with_the_pack_at_its_top_or_in_one_folder_installs(user_dirs, tin
 def test_a_zip_with_a_bad_member_is_refused_and_writes_nothing(user_dirs, tiny_pack_int8, tmp_path, member, why):
     archive = make_archive(tiny_pack_int8, tmp_path / "evil.zip", "opus-mt-en-zh", 1, extra={member: b"x" * 1000})
     with pytest.raises(LibraryError, match=why.replace("\\", "\\\\")):
-        library.import_pack(archive)
+        installed.import_pack(archive)
     assert installed_dir_contents() == []
     assert not (tmp_path / "outside.txt").exists() and not (user_dirs / "data" / "outside.txt").exists()
 
@@ -66,7 +66,7 @@ def test_a_padding_member_cannot_fill_the_disk(user_dirs, tiny_pack_int8, tmp_pa
             member.write(bytes(4 << 20))  # 256 MiB of zeros, ~250 KB compressed
     assert archive.stat().st_size < 2 << 20
     with pytest.raises(LibraryError, match="does not list"):
-        library.import_pack(archive)
+        installed.import_pack(archive)
     assert installed_dir_contents() == []
 
 
@@ -78,7 +78,7 @@ def test_a_listed_member_past_the_compression_ratio_is_refused(user_dirs, tiny_p
     (bomb / "manifest.json").write_text(json.dumps(manifest))
     archive = make_archive(bomb, tmp_path / "bomb.zip", "bomb", 1)
     with pytest.raises(LibraryError, match=f"shared.bin would unpack to more than {limits.MAX_ARCHIVE_RATIO} times"):
-        library.import_pack(archive)
+        installed.import_pack(archive)
     assert installed_dir_contents() == []
 
 
@@ -89,7 +89,7 @@ def test_a_symlink_member_is_refused(user_dirs, tiny_pack_int8, tmp_path):
         info.external_attr = 0o120777 << 16
         zf.writestr(info, "/etc/passwd")
     with pytest.raises(LibraryError, match="entry 'link/secret' is a symbolic link"):
-        library.import_pack(archive)
+        installed.import_pack(archive)
     assert installed_dir_contents() == []
 
 
@@ -99,17 +99,17 @@ def test_a_manifest_listing_a_path_outside_the_pack_is_refused(user_dirs, tiny_p
     manifest["files"]["../../.ssh/id_ed25519"] = {"size": 1, "sha256": "0" * 64}
     (pack / "manifest.json").write_text(json.dumps(manifest))
     with pytest.raises(LibraryError, match=r"lists '\.\./\.\./\.ssh/id_ed25519', which is not a plain file name"):
-        library.import_pack(pack)
+        installed.import_pack(pack)
     assert installed_dir_contents() == []
 
 
 def test_an_oversized_manifest_is_refused_before_it_is_parsed(user_dirs, tiny_pack_int8, tmp_path, monkeypatch):
     monkeypatch.setattr(limits, "MAX_MANIFEST_BYTES", 100)
     with pytest.raises(LibraryError, match="manifest.json is larger than 100 bytes"):
-        library.import_pack(tiny_pack_int8)
+        installed.import_pack(tiny_pack_int8)
     archive = make_archive(tiny_pack_int8, tmp_path / "p.zip", "p", 1)
     with pytest.raises(LibraryError, match="manifest.json is larger than 100 bytes"):
-        library.import_pack(archive)
+        installed.import_pack(archive)
 
 
 @pytest.mark.skipif(not hasattr(os, "symlink") or os.name == "nt", reason="needs symbolic links")
@@ -122,7 +122,7 @@ def test_a_folder_whose_files_link_outside_is_refused(user_dirs, tiny_pack_int8,
     shutil.move(pack / linked, outside)
     (pack / linked).symlink_to(outside)
     with pytest.raises(LibraryError, match=f"{linked} is a symbolic link; links are never followed"):
-        library.import_pack(pack)
+        installed.import_pack(pack)
     assert installed_dir_contents() == []
 
 
@@ -130,7 +130,7 @@ def test_a_folder_import_copies_only_the_listed_files(user_dirs, tiny_pack_int8,
     pack = copy_pack(tiny_pack_int8, tmp_path / "extra", "extra", 1)
     (pack / "notes.txt").write_text("not part of the pack")
     (pack / "sub").mkdir()
-    info = library.import_pack(pack)
+    info = installed.import_pack(pack)
     assert sorted(p.name for p in info.path.iterdir()) == sorted(p.name for p in tiny_pack_int8.iterdir())
 
 
@@ -138,7 +138,7 @@ def test_not_enough_disk_space_is_said_before_writing(user_dirs, tiny_pack_int8,
     Usage = namedtuple("Usage", "total used free")
     monkeypatch.setattr("shutil.disk_usage", lambda _p: Usage(10**9, 10**9 - 2048, 2048))
     with pytest.raises(DiskSpaceError, match=r"^not enough disk space on .*models: need [\d.]+ [KM]B, have 2\.0 KB$"):
-        library.import_pack(tiny_pack_int8)
+        installed.import_pack(tiny_pack_int8)
     assert installed_dir_contents() == []
 
 
@@ -167,7 +167,7 @@ def test_a_disk_filling_up_during_the_import_is_said_in_words_and_leaves_nothing
     writes = [3]
     monkeypatch.setattr(unpack, "_create", lambda path: DiskFillsUp(path, writes))
     with pytest.raises(DiskSpaceError, match=r"^not enough disk space on .*models: need .*, have .*"):
-        library.import_pack(tiny_pack_int8)
+        installed.import_pack(tiny_pack_int8)
     assert writes == [0]  # it did write, then the disk was full
     assert installed_dir_contents() == []  # no pack, no staging folder
 
@@ -180,7 +180,7 @@ def test_cancel_during_an_import_leaves_nothing(user_dirs, tiny_pack_int8):
             token.cancel()
 
     with pytest.raises(Cancelled):
-        library.import_pack(tiny_pack_int8, progress=progress, cancel=token)
+        installed.import_pack(tiny_pack_int8, progress=progress, cancel=token)
     assert installed_dir_contents() == []
 
 
@@ -193,7 +193,7 @@ def test_a_damaged_file_in_a_zip_is_refused(user_dirs, tiny_pack_int8, tmp_path)
     data[middle] ^= 0xFF
     archive.write_bytes(bytes(data))
     with pytest.raises(LibraryError, match="damaged.zip cannot be imported: decoder.onnx is damaged"):
-        library.import_pack(archive)
+        installed.import_pack(archive)
     assert installed_dir_contents() == []
 
 
@@ -206,5 +206,5 @@ def test_leftovers_of_interrupted_installs_are_swept(user_dirs, tiny_pack_int8):
     an_hour_ago = time.time() - unpack.STALE_STAGING_S - 60
     for folder in (stale, legacy):
         os.utime(folder, (an_hour_ago, an_hour_ago))
-    library.import_pack(tiny_pack_int8)
+    installed.import_pack(tiny_pack_int8)
     assert installed_dir_contents() == [".staging-live", tiny_pack_int8.name]

@@ -45,7 +45,7 @@ class PackInfo:
     source_languages: tuple[str, ...] = ()  # a many-to-many pack's source languages (model codes)
     default_target: str | None = None  # the target token or language asked for when none is named
     family: str = ""  # the model family for people: "MarianMT", "HY-MT (HunYuan)", "Qwen3"
-    memory_bytes: int = 0  # what translating with it takes (packs.memory.memory_needed)
+    memory_bytes: int = 0  # what translating with it takes (library.memory.memory_needed)
 
     @property
     def usable(self) -> bool:
@@ -156,7 +156,7 @@ def no_model_message(packs: list[PackInfo] | None = None) -> str:
 
 def import_pack(src: Path, progress: ProgressCallback | None = None, cancel: CancelToken | None = None) -> PackInfo:
     """Install a pack folder or .zip into the user packs folder: only the files its manifest lists,
-    within the limits, every checksum verified, all or nothing (packs.unpack)."""
+    within the limits, every checksum verified, all or nothing (library.unpack)."""
     return PackInfo.of(unpack.install(Path(src), progress=progress, cancel=cancel), bundled=False)
 
 

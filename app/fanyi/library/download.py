@@ -12,7 +12,7 @@ the process too) hashes the bytes already there and asks for the rest with ``Ran
 the last byte is in and size and sha256 equal the expected ones is DEST.part renamed to DEST; a
 file that does not match is deleted. Cancel and errors leave DEST.part for the next call. A file whose
 sha256 nobody states (a model repository's small files) is checked by its size, and its caller checks
-what else it knows (packs.sources: the Hub's git blob id).
+what else it knows (library.sources: the Hub's git blob id).
 
 Credentials (a Hugging Face token) go only to the host they were given for: they are sent as headers
 urllib does not repeat on a redirect, so a CDN the Hub redirects to never sees them.
@@ -57,7 +57,7 @@ _CONTENT_RANGE = re.compile(r"bytes (?P<start>\d+)-(?P<end>\d+)/(?P<total>\d+|\*
 
 @dataclass(frozen=True)
 class TransferProgress:
-    # "downloading" (bytes), "converting" (layers: packs.from_source), "installing" (bytes unpacked and
+    # "downloading" (bytes), "converting" (layers: library.from_source), "installing" (bytes unpacked and
     # verified), or "connecting" (asking a download source for a repository's files; total 0)
     phase: str
     done: int  # bytes, or layers while converting

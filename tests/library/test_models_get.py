@@ -18,7 +18,7 @@ transformers = pytest.importorskip("transformers")
 
 from fanyi.engine.options import DecodeOptions  # noqa: E402
 from fanyi.engine.translator import Translator  # noqa: E402
-from fanyi.packs import library  # noqa: E402
+from fanyi.library import installed  # noqa: E402
 
 REFUSE_TORCH = textwrap.dedent(
     """
@@ -119,7 +119,7 @@ def test_models_get_from_a_hub_installs_a_pack_that_decodes_as_generate(
     name = repo.rsplit("/", 1)[-1].lower()
     assert done.stdout.startswith(f"installed {name} in ")
     assert "converting layer 1/" in done.stderr  # off a terminal: a line per step
-    pack = library.find_pack(name)
+    pack = installed.find_pack(name)
     assert pack.quantization == "none" and not pack.bundled
     assert {p for _m, p, _h in hub.requests if p.startswith("/api/models/")} == {f"/api/models/{repo}/revision/main"}
     (marian_matches_generate if kind == "marian" else qwen3_matches_generate)(pack.path, hf)
@@ -137,7 +137,7 @@ def test_models_get_from_modelscope_installs_the_same_pack(
     env = env_for(user_dirs, MODELSCOPE_DOMAIN=modelscope.endpoint)
     done = fanyi("models", "get", repo, "--quantize", "none", "--from", "modelscope", env=env, torch_free=torch_free)
     assert done.returncode == 0, done.stderr
-    pack = library.find_pack(repo.rsplit("/", 1)[-1].lower())
+    pack = installed.find_pack(repo.rsplit("/", 1)[-1].lower())
     assert {q["Revision"][0] for p, q in modelscope.requests} == {"master"}
     (marian_matches_generate if kind == "marian" else qwen3_matches_generate)(pack.path, hf)
 
@@ -149,7 +149,7 @@ def test_the_default_quantization_is_int8_for_marian_and_int4_for_an_llm(hub, us
     for repo in ("Helsinki-NLP/opus-mt-en-zh", "Qwen/Qwen3-1.7B"):
         done = fanyi("models", "get", repo, env=env)
         assert done.returncode == 0, done.stderr
-    assert {p.name: p.quantization for p in library.list_packs()} == {"opus-mt-en-zh": "int8", "qwen3-1.7b": "int4"}
+    assert {p.name: p.quantization for p in installed.list_packs()} == {"opus-mt-en-zh": "int8", "qwen3-1.7b": "int4"}
 
 
 def test_a_catalog_recipe_installs_from_a_hub_with_its_licence_asked_first(hub, user_dirs, tiny_hf_llm, monkeypatch):
@@ -188,7 +188,7 @@ def test_a_catalog_recipe_installs_from_a_hub_with_its_licence_asked_first(hub, 
         assert asked.returncode == 2 and "--accept-license" in asked.stderr and not hub.requests
     done = fanyi("models", "install", "hy-mt1.5-1.8b", "--accept-license", env=env)
     assert done.returncode == 0, done.stderr
-    pack = library.find_pack("hy-mt1.5-1.8b")
+    pack = installed.find_pack("hy-mt1.5-1.8b")
     assert (pack.pack_version, pack.quantization) == (1, "int4")
     manifest = json.loads((pack.path / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["source_model"] == {"id": "tencent/HY-MT1.5-1.8B", "revision": repo.commit}

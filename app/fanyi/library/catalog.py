@@ -5,11 +5,11 @@ A catalog is a JSON document (``"schema": 2``). Each entry is a *recipe*: where 
 sizes and sha256 where known, the conversion's options, the licence, and — once the release pipeline has
 converted and validated it — the sha256 of the converted files, so that a pack made on a user's computer
 is checked against the one that was scored. A prebuilt archive of the pack is optional: used when it
-answers, else the pack is made from the model's own files (packs.from_source). No file hosted by this
+answers, else the pack is made from the model's own files (library.from_source). No file hosted by this
 project is needed.
 
-packaging/packs.py writes the catalog from packaging/packs.json: ``packs.py recipes`` the one the app
-ships (``assets/catalog.json``, committed), ``packs.py build`` the one a release publishes with the
+packaging/publish.py writes the catalog from packaging/release/recipes.json: ``publish.py recipes`` the one the app
+ships (``assets/catalog.json``, committed), ``publish.py build`` the one a release publishes with the
 revisions resolved to commits, the files' hashes and the converted files' hashes filled in. The app reads
 the newest of two copies: the one shipped inside it and the one saved the last time the user refreshed
 the list (``catalog.json`` in the user data folder).
@@ -176,7 +176,7 @@ class CatalogEntry:
     target_tokens: tuple[str, ...] = ()  # e.g. ("cmn_Hans", "cmn_Hant", "yue"); empty for one target
     qualities: tuple[Quality, ...] = ()  # one per direction scored
     default: bool = False  # the pack offered first (the no-model page's button)
-    # keys and values of a full context, for the memory estimate (fanyi.packs.memory); None when not known
+    # keys and values of a full context, for the memory estimate (fanyi.library.memory); None when not known
     kv_cache_bytes: int | None = None
     # a prebuilt archive of the pack, tried first when present; format_version is the pack format it holds
     archive: Archive | None = None

@@ -1,19 +1,19 @@
 #!/usr/bin/env python3
-"""Release model packs: the app's catalog of recipes, built and validated packs, the default for the installers.
+"""The release's command line: the app's catalog of recipes, built and validated packs, the default for the installers.
 
-  python packaging/packs.py recipes            # packs.json → assets/catalog.json, the catalog the app ships
-  python packaging/packs.py build --flores flores200_dataset/devtest --llm-limit 300 \\
+  python packaging/publish.py recipes          # release/recipes.json → assets/catalog.json, the catalog the app ships
+  python packaging/publish.py build --flores flores200_dataset/devtest --llm-limit 300 \\
       --base-url URL [--base-url MIRROR ...]
-  python packaging/packs.py build --only opus-mt-en-zh --hf-dir opus-mt-en-zh=~/hf/opus-mt-en-zh \\
+  python packaging/publish.py build --only opus-mt-en-zh --hf-dir opus-mt-en-zh=~/hf/opus-mt-en-zh \\
       --test-set en-zh NAME SRC_FILE REF_FILE --base-url https://example.org/packs
-  python packaging/packs.py fetch-default --catalog-url URL [--models models] [--assets assets]
+  python packaging/publish.py fetch-default --catalog-url URL [--models models] [--assets assets]
 
-`recipes` needs the runtime only, and writes the recipes as packs.json states them (revisions, sizes as
+`recipes` needs the runtime only, and writes the recipes as release/recipes.json states them (revisions, sizes as
 estimated); `build` needs the `export` and `release` extras (torch, transformers, sacrebleu) and writes the
 archives, catalog.json and quality.md into --out; it exits 1, writing no catalog, when a required
 pack fails export, validation, the quality gate or the reference check. OPUS-MT packs are published
 in int8, translation LLMs (HY-MT1.5, Qwen3, TranslateGemma) in int4, each gated against PyTorch.
-`fetch-default` needs only the runtime dependencies. Progress goes to stderr. .github/workflows/packs.yml
+`fetch-default` needs only the runtime dependencies. Progress goes to stderr. .github/workflows/release.yml
 and dist.yml run these.
 """
 
@@ -25,6 +25,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+RECIPES = ROOT / "packaging" / "release" / "recipes.json"
 sys.path[:0] = [str(ROOT / "app"), str(Path(__file__).resolve().parent)]
 
 
@@ -47,11 +48,11 @@ def _hf_dir(text: str) -> tuple[str, Path]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="packs.py", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="publish.py", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
 
     b = sub.add_parser("build", help="build, score, gate and zip every pack; write catalog.json and quality.md")
-    b.add_argument("--packs", type=Path, default=ROOT / "packaging" / "packs.json", help="the list of packs")
+    b.add_argument("--recipes", type=Path, default=RECIPES, help="the list of packs, each a recipe")
     b.add_argument("--only", action="append", default=[], metavar="ID", help="build only these packs")
     b.add_argument(
         "--out",
@@ -125,7 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     r = sub.add_parser("recipes", help="write the catalog of recipes the app ships (no build, no network)")
-    r.add_argument("--packs", type=Path, default=ROOT / "packaging" / "packs.json", help="the list of packs")
+    r.add_argument("--recipes", type=Path, default=RECIPES, help="the list of packs, each a recipe")
     r.add_argument("--out", type=Path, default=ROOT / "assets" / "catalog.json")
 
     f = sub.add_parser(
@@ -143,16 +144,16 @@ def _build(args: argparse.Namespace) -> int:
     from release.testsets import TestSetError, from_files
 
     try:
-        specs = load_specs(args.packs)
+        specs = load_specs(args.recipes)
         for option, ids in (("--only", args.only), ("--hf-dir", [i for i, _ in args.hf_dir])):
             if unknown := set(ids) - {s.id for s in specs}:
-                raise SpecError(f"{option}: {', '.join(sorted(unknown))} not in {args.packs}")
+                raise SpecError(f"{option}: {', '.join(sorted(unknown))} not in {args.recipes}")
         specs = [s for s in specs if not args.only or s.id in args.only]
         test_sets = {
             _pair(pair): from_files(name, Path(src), Path(ref), args.limit) for pair, name, src, ref in args.test_set
         }
     except (SpecError, TestSetError, argparse.ArgumentTypeError) as exc:
-        print(f"packs.py: error: {exc}", file=sys.stderr)
+        print(f"publish.py: error: {exc}", file=sys.stderr)
         return 2
     max_loss = {
         "int8": {"BLEU": args.max_bleu_loss, "chrF": args.max_chrf_loss},
@@ -174,7 +175,7 @@ def _build(args: argparse.Namespace) -> int:
     try:
         built = pipeline.build_release(specs, opts, serial=args.serial, catalog_urls=tuple(args.catalog_url), say=_say)
     except pipeline.PackFailed as exc:
-        print(f"packs.py: release FAILED, no catalog written: {exc}", file=sys.stderr)
+        print(f"publish.py: release FAILED, no catalog written: {exc}", file=sys.stderr)
         return 1
     print(f"catalog {built.serial} with {', '.join(p.id for p in built.packs)} in {args.out}", file=sys.stderr)
     return 0
@@ -186,7 +187,7 @@ def _fetch_default(args: argparse.Namespace) -> int:
     try:
         fetch_default(args.catalog_url, args.models, args.assets, lambda m: _say("fetch-default", m))
     except FetchDefaultError as exc:
-        print(f"packs.py: fetch-default FAILED: {exc}", file=sys.stderr)
+        print(f"publish.py: fetch-default FAILED: {exc}", file=sys.stderr)
         return 1
     return 0
 
@@ -195,14 +196,14 @@ def _recipes(args: argparse.Namespace) -> int:
     from release.spec import SpecError, recipes_catalog
 
     from fanyi.fsutil import atomic_write_text
-    from fanyi.packs import catalog
+    from fanyi.library import catalog
 
     try:
-        atomic_write_text(args.out, catalog.to_json(recipes_catalog(args.packs)))
+        atomic_write_text(args.out, catalog.to_json(recipes_catalog(args.recipes)))
     except SpecError as exc:
-        print(f"packs.py: error: {exc}", file=sys.stderr)
+        print(f"publish.py: error: {exc}", file=sys.stderr)
         return 2
-    print(f"recipes of {args.packs.name} in {args.out}", file=sys.stderr)
+    print(f"recipes of {args.recipes.name} in {args.out}", file=sys.stderr)
     return 0
 
 

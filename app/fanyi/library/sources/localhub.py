@@ -1,7 +1,7 @@
 """Folders served as Hugging Face Hub repositories on 127.0.0.1: the self-test's stand-in for huggingface.co,
 and the base of the tests' misbehaving ones.
 
-It answers what huggingface_hub and packs.sources.hub ask, as huggingface.co answers it:
+It answers what huggingface_hub and library.sources.hub ask, as huggingface.co answers it:
 
 - ``GET /api/models/{repo}/revision/{revision}[?blobs=true]``: the commit and the files (with ``blobs``, each
   file's size, git blob id and, for a large file, its LFS sha256);

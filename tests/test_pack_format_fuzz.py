@@ -2,7 +2,7 @@
 
 Mutations of the tiny pack's real manifest (keys dropped, types changed, huge and negative
 numbers, wrong nesting, unicode, path tricks, truncated JSON), from a fixed seed so a failure
-can be replayed: `ModelPack.open` and `library.list_packs` may only succeed or raise PackError
+can be replayed: `ModelPack.open` and `installed.list_packs` may only succeed or raise PackError
 with a message, and what opens must be safe to read and to translate with.
 """
 
@@ -20,7 +20,7 @@ import pytest
 from fanyi import paths
 from fanyi.engine.pack import ModelPack, PackError
 from fanyi.engine.search_settings import resolve
-from fanyi.packs import library
+from fanyi.library import installed
 
 SEED = 20261211
 CASES = 300
@@ -187,7 +187,7 @@ def test_mutated_manifests_open_or_raise_pack_error(tiny_pack, user_dirs, cases)
     for i, text, what in cases:
         _pack_with(tiny_pack, folder, text)
         context = f"case {i} ({what})"
-        listed = library.list_packs()
+        listed = installed.list_packs()
         assert len(listed) == 1, context
         try:
             pack = ModelPack.open(folder)
