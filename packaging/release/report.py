@@ -1,4 +1,4 @@
-"""quality.md: every pack of the release in one table on the same sentences, for the release page and the README."""
+"""quality.md: every pack of the release in one table on the same sentences, for the release page and the docs."""
 
 from __future__ import annotations
 

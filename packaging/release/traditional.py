@@ -8,7 +8,7 @@ Two uses, from the ``packaging`` folder:
     python -m release.traditional --reference ../tests/data/zh_tw_reference.tsv
 
 The first translates FLORES-200 devtest ``eng_Latn`` with the pack and scores each way against
-``zho_Hant`` (a real pack: what the README's choice of the default for 繁體 is to be checked with);
+``zho_Hant`` (a real pack: what docs/traditional-chinese.md's choice of the default for 繁體 is to be checked with);
 the second scores only the conversion, OpenCC's profiles on a reference's own Simplified side, which
 needs no model. The release pipeline (pipeline.py) runs the first on every pack that translates English
 into Chinese when it has such a test set (--flores, or --test-set en-zh-Hant) and writes the table into

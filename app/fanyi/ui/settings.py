@@ -57,7 +57,7 @@ class Settings:
     api_enabled: bool = False  # "let other apps on this computer use Fanyi": the local API on 127.0.0.1
     api_port: int = defaults.API_PORT
     api_key: str = ""  # "" = no key needed
-    # web pages allowed to use the API without a key, as origins ("http://localhost:3000"); no UI: README
+    # web pages allowed to use the API without a key, as origins ("http://localhost:3000"); no UI: docs/local-api.md
     api_origins: list = field(default_factory=list)
     # many-to-many packs: the [source, target] language codes last chosen, by pack name
     pack_languages: dict = field(default_factory=dict)
