@@ -1,6 +1,6 @@
 """Download sources on 127.0.0.1 for the tests: a Hugging Face Hub that misbehaves on request, and ModelScope.
 
-``FaultyHub`` is the app's own stand-in Hub (fanyi.packs.sources.localhub, which speaks the endpoints and
+``FaultyHub`` is the app's own stand-in Hub (fanyi.library.sources.localhub, which speaks the endpoints and
 headers huggingface_hub uses) with faults per file: the connection closed early (a truncated answer), a stall
 after some bytes, other bytes than the listing states. ``FakeModelScope`` answers ModelScope's file list and
 file endpoints as its SDK calls them (modelscope/hub/api.py get_model_files, file_download.py): the JSON
@@ -22,7 +22,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from fanyi.packs.sources.localhub import LocalHub
+from fanyi.library.sources.localhub import LocalHub
 
 STALL_S = 20.0  # far past the clients' read timeouts in these tests; released when the server stops
 

@@ -152,9 +152,9 @@ def test_the_repositorys_ocr_models_are_the_pinned_ones(ocr_models):
 
 
 def test_default_pack_name_matches_the_library():
-    from fanyi.packs import library
+    from fanyi.library import installed
 
-    assert contents.DEFAULT_PACK == library.DEFAULT_PACK
+    assert contents.DEFAULT_PACK == installed.DEFAULT_PACK
 
 
 def test_the_release_catalog_is_bundled_into_assets_when_present(tmp_path):
@@ -169,7 +169,7 @@ def test_the_release_catalog_is_bundled_into_assets_when_present(tmp_path):
 
 def test_catalog_name_and_place_match_the_app():
     from fanyi import paths
-    from fanyi.packs import catalog
+    from fanyi.library import catalog
 
     assert contents.CATALOG == catalog.CATALOG_FILE
     assert catalog.bundled_path() == paths.assets_dir() / contents.CATALOG

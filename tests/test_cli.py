@@ -115,7 +115,7 @@ def test_each_commands_usage_line_names_it_and_the_help_says_what_llm_packs_need
 
 
 def test_models_list_get_from_a_hub_and_remove(tiny_hf_en_zh, dirs, monkeypatch):
-    from fanyi.packs.sources.localhub import LocalHub
+    from fanyi.library.sources.localhub import LocalHub
 
     empty = run("models", "list", env_extra=dirs)
     assert "No translation model is installed" in empty.stdout

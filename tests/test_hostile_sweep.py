@@ -117,8 +117,8 @@ def test_a_signal_during_start_up_is_one_word(tiny_pack, tmp_path, signum, delay
 def test_a_redirect_loop_is_said_once_in_one_line(user_dirs, server, monkeypatch, tmp_path, caplog):
     from packserver import Route
 
-    from fanyi.packs import download
-    from fanyi.packs import install as installer
+    from fanyi.library import download
+    from fanyi.library import install as installer
 
     server.routes["/loop.json"] = Route(b"", location="/loop.json")
     server.routes["/also-loop.json"] = Route(b"", status=301, location="/loop.json")

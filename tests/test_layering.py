@@ -25,7 +25,7 @@ def imported_after(code: str) -> set[str]:
 
 
 def test_engine_imports_no_export_tools_and_no_qt():
-    modules = imported_after("import fanyi.engine.translator, fanyi.packs.library")
+    modules = imported_after("import fanyi.engine.translator, fanyi.library.installed")
     assert not modules & set(FORBIDDEN_IN_ENGINE), modules & set(FORBIDDEN_IN_ENGINE)
     assert "onnxruntime" not in modules  # loaded with the first session, not to read a manifest
 
@@ -44,7 +44,7 @@ def test_cli_parser_imports_nothing_heavy():
 
 
 def test_downloading_and_installing_packs_needs_no_export_tools_no_qt_and_no_onnxruntime():
-    modules = imported_after("import fanyi.packs.install, fanyi.cli")
+    modules = imported_after("import fanyi.library.install, fanyi.cli")
     assert not modules & {"torch", "transformers", "onnx", "onnxruntime", "PySide6", "huggingface_hub"}
     assert "truststore" in modules
 

@@ -8,7 +8,7 @@ import pytest
 
 from fanyi.engine.options import DecodeOptions
 from fanyi.languages import AUTO
-from fanyi.packs.library import PackInfo
+from fanyi.library.installed import PackInfo
 from fanyi.routing import (
     Direction,
     NoRoute,

@@ -54,7 +54,7 @@ def test_self_test_fails_clearly_on_a_damaged_pack(tiny_pack_int8, tmp_path):
 
 
 def _pack_with_reference(reference, tiny_hf_en_zh, tiny_pack_int8, bundled: Path, alter: bool = False):
-    """A copy of the tiny int8 pack with the reference that packaging/packs.py records (optionally altered)."""
+    """A copy of the tiny int8 pack with the reference that packaging/publish.py records (optionally altered)."""
     pack = shutil.copytree(tiny_pack_int8, bundled / tiny_pack_int8.name)
     # a random model agrees with its int8 copy on no sentence: record what the int8 pack says
     ref = reference.choose(tiny_hf_en_zh, pack, allow_disagreement=True)

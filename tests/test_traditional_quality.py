@@ -15,7 +15,7 @@ REFERENCE = ROOT / "tests" / "data" / "zh_tw_reference.tsv"
 
 
 def test_taiwans_profile_writes_the_reference_closest():
-    """What the README reports: with Taiwan's words (s2twp) the conversion is far closer to how Taiwan
+    """What docs/traditional-chinese.md reports: with Taiwan's words (s2twp) the conversion is far closer to how Taiwan
     writes than characters alone (s2t, which is what a Traditional output with Mainland words reads like)."""
     rows = {row.system.split()[1]: row for row in traditional.compare_conversion(traditional.read_pairs(REFERENCE))}
     assert rows["s2twp"].chrf > rows["s2tw"].chrf > rows["s2t"].chrf

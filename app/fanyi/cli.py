@@ -33,16 +33,16 @@ from .engine import (
 from .export.errors import ExportError
 from .glossary import Glossary, read_csv, with_glossary
 from .hosts import is_loopback
-from .packs.errors import LibraryError
+from .library.errors import LibraryError
 from .sizes import human_duration, human_size, human_speed
 from .terminal import InputLines, OutputFailed, cancel_on_signals, guarded_stdout, signalled, silence_stdout
 
 if TYPE_CHECKING:
     from .engine import Translator
-    from .packs.catalog import Catalog, CatalogEntry
-    from .packs.download import TransferProgress
-    from .packs.library import PackInfo
-    from .packs.sources.order import Preference
+    from .library.catalog import Catalog, CatalogEntry
+    from .library.download import TransferProgress
+    from .library.installed import PackInfo
+    from .library.sources.order import Preference
     from .rewriter import Rewriter
 
 SUBCOMMANDS = ("translate", "file", "export", "validate", "models", "serve")
@@ -60,12 +60,12 @@ def _choose(
     Chinese (OpenCC), None for a text in the target language already, which stays as it is."""
     from . import routing
     from .languages import AUTO, CONVERTED, requested
-    from .packs import library
+    from .library import installed
     from .rewriter import Rewriter
 
     source, target = getattr(args, "source", None), getattr(args, "target", None)
     if args.model:
-        pack = library.find_pack(args.model)
+        pack = installed.find_pack(args.model)
         if target and requested(target).variant in CONVERTED:
             found = routing.route([pack], source or AUTO, target, text)
             if found.direction is not None:
@@ -73,8 +73,8 @@ def _choose(
             if found.rewrite is not None:
                 return Rewriter(found.rewrite), given
         return pack.path, given
-    default = library.find_pack(None)  # a clear message when nothing usable is installed
-    found = routing.route(library.list_packs(), source or AUTO, target or AUTO, text, prefer=[default.path])
+    default = installed.find_pack(None)  # a clear message when nothing usable is installed
+    found = routing.route(installed.list_packs(), source or AUTO, target or AUTO, text, prefer=[default.path])
     if found.direction is None:
         if found.rewrite is not None:
             return Rewriter(found.rewrite), given
@@ -324,7 +324,7 @@ def _license_terms(entry: CatalogEntry) -> str:
 
 def _preference(args: argparse.Namespace) -> Preference:
     """The download sources: --from, else the app's setting (Settings → Downloads), with its token."""
-    from .packs.sources.order import Preference
+    from .library.sources.order import Preference
     from .ui.settings import load_settings  # plain JSON, no Qt
 
     settings = load_settings()
@@ -349,7 +349,7 @@ def _ask_licence(entry: CatalogEntry, accepted: bool) -> bool:
 
 def cmd_models_catalog(args: argparse.Namespace) -> int:
     """available / install / update / get: packs of the catalog's recipes, or of any model, made without torch."""
-    from .packs import catalog, install
+    from .library import catalog, install
 
     def warn(message: str) -> None:
         print(f"fanyi: {message}", file=sys.stderr)
@@ -409,8 +409,8 @@ def cmd_models_catalog(args: argparse.Namespace) -> int:
 def _get(args: argparse.Namespace, cat: Catalog | None, source: Preference, line: _ProgressLine) -> PackInfo | None:
     """`fanyi models get REPO_ID`: any model of a family Fanyi runs, made into a pack here. A repository that a
     catalog recipe names brings that recipe's licence question along."""
-    from .packs.from_source import Recipe, make_pack
-    from .packs.sources.order import for_repo
+    from .library.from_source import Recipe, make_pack
+    from .library.sources.order import for_repo
 
     entries = cat.packs if cat is not None else ()
     known = next((e for e in entries if e.huggingface is not None and e.huggingface.repo == args.repo_id), None)
@@ -419,7 +419,7 @@ def _get(args: argparse.Namespace, cat: Catalog | None, source: Preference, line
     name = args.name or args.repo_id.rsplit("/", 1)[-1].lower()
     conversion = None
     if args.quantize:
-        from .packs.catalog import Conversion
+        from .library.catalog import Conversion
 
         conversion = Conversion(args.quantize, "fp32" if args.quantize == "none" else "int8")
     recipe = Recipe(name, for_repo(args.repo_id, args.revision, source), conversion=conversion)
@@ -428,12 +428,12 @@ def _get(args: argparse.Namespace, cat: Catalog | None, source: Preference, line
 
 def cmd_models(args: argparse.Namespace) -> int:
     from . import routing
-    from .packs import library
+    from .library import installed
 
     if args.action == "list":
-        packs = library.list_packs()
+        packs = installed.list_packs()
         if not packs:
-            print(library.no_model_message())
+            print(installed.no_model_message())
             return 0
         print(f"{'name':24} {'languages':10} {'size':>9} {'quant':6} {'kind':9} location")
         for p in packs:
@@ -446,29 +446,29 @@ def cmd_models(args: argparse.Namespace) -> int:
                 print(f"{p.name:24} {'-':10} {'-':>9} {'-':6} {kind:9} broken ({p.problem})")
         return 0
     if args.action == "import":
-        info = library.import_pack(Path(args.source))
+        info = installed.import_pack(Path(args.source))
         print(f"imported {info.name} into {info.path}")
         return 0
     if args.action == "remove":
-        library.remove_pack(args.name)
+        installed.remove_pack(args.name)
         print(f"removed {args.name}")
         return 0
     raise AssertionError(args.action)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from .packs import library
+    from .library import installed
     from .server.browsers import BrowserPolicy
     from .server.core import Core
     from .server.models import Models
     from .server.run import address, bind, serve_forever
 
     browsers = BrowserPolicy.of(args.host, args.cors_origin, keyed=bool(args.api_key))  # a bad origin: one line
-    packs = [library.find_pack(args.model)] if args.model else library.list_packs()
+    packs = [installed.find_pack(args.model)] if args.model else installed.list_packs()
     if not packs:
-        raise LibraryError(library.no_model_message())
+        raise LibraryError(installed.no_model_message())
     models = Models(lambda: packs, lambda path: _open_translator(path, args.threads))
-    default = library.find_pack(args.model)
+    default = installed.find_pack(args.model)
     models.gate(default)  # opened now, so that a broken pack is told before anything listens
     options = _decode_options(args, languages=False)
     glossary = read_glossary(args.glossary)

@@ -38,12 +38,12 @@ MAX_CATALOG_PACKS = 1000
 MAX_LICENSE_TEXT = 2000  # characters of one licence restriction or notice a catalog shows before a download
 MAX_LICENSE_LINES = 16  # restrictions listed for one licence and language
 
-# --- downloads (fanyi.packs.download, fanyi.packs.catalog_fetch) ----------------------------
+# --- downloads (fanyi.library.download, fanyi.library.catalog_fetch) ----------------------------
 CONNECT_TIMEOUT_S = 15.0  # to open a connection (through a proxy too)
 READ_TIMEOUT_S = 30.0  # between any two pieces of an answer: a stalled server is left after this
 DOWNLOAD_RETRIES = 3  # resumes of a broken transfer from one URL before the next URL is tried
 CATALOG_TIMEOUT_S = 15.0  # the whole catalog is ~500 KB: a server that needs longer is skipped
-# a download source's list of a repository's files (packs.sources): the automatic order moves on to the next
+# a download source's list of a repository's files (library.sources): the automatic order moves on to the next
 # source when one does not answer within this, which is what tells a blocked huggingface.co quickly
 SOURCE_LIST_TIMEOUT_S = 10.0
 

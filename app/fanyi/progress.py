@@ -1,5 +1,5 @@
 """How long work reports progress: ``progress(done, total)`` in the work's own unit (sentences,
-document units, bytes copied). Downloads report more (speed, time left): packs.download.TransferProgress."""
+document units, bytes copied). Downloads report more (speed, time left): library.download.TransferProgress."""
 
 from __future__ import annotations
 

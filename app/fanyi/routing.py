@@ -58,7 +58,7 @@ DEFAULT_PAIR = ("en", "zh")  # what a pack is chosen for when the user has not c
 
 
 class Pack(Protocol):
-    """What the router reads of a pack, as fanyi.packs.library.PackInfo has it (not imported here: the
+    """What the router reads of a pack, as fanyi.library.installed.PackInfo has it (not imported here: the
     library asks the router for its default pack). ``languages`` are a multilingual pack's targets."""
 
     @property

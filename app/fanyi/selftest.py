@@ -2,14 +2,14 @@
 
 It goes through the same path as the app: the main window (offscreen unless QT_QPA_PLATFORM says
 otherwise), the icon and UI translation from the bundle, the default pack opened by the app's own
-worker thread, and one sentence translated. A release pack (packaging/packs.py) also carries a
+worker thread, and one sentence translated. A release pack (packaging/publish.py) also carries a
 reference translation recorded when it was built, equal to PyTorch's; the self-test repeats it and
 fails on any difference. Installers' CI runs it on the frozen bundle, where it proves that
 onnxruntime's native libraries, Qt's plugins and the assets were all packed, and that the engine
 translates there exactly as it did on the build machine.
 
 It also converts a model as a user's download is converted: the tiny MarianMT checkpoint in
-assets/selftest (packaging/selftest_model.py) is served by a Hub on 127.0.0.1 (fanyi.packs.sources.localhub)
+assets/selftest (packaging/selftest_model.py) is served by a Hub on 127.0.0.1 (fanyi.library.sources.localhub)
 and goes through the app's own path — listed, downloaded, verified, converted by the bundled converter into a
 temporary folder — and the pack it makes must translate. Nothing leaves this computer: the Hub is on the
 loopback address, asked without a proxy and without a token.
@@ -37,7 +37,7 @@ from fanyi import __version__, paths
 
 if TYPE_CHECKING:
     from fanyi.engine import DecodeOptions
-    from fanyi.packs.library import PackInfo
+    from fanyi.library.installed import PackInfo
     from fanyi.ui.app import FanyiApp
     from fanyi.ui.main_window import MainWindow
     from fanyi.ui.worker import TranslationService
@@ -134,11 +134,11 @@ def _check_conversion(say: Say) -> None:
     """A model from a Hub becomes a pack that translates, through the app's download and the bundled converter."""
     from fanyi.engine import Translator
     from fanyi.export.errors import ExportError
-    from fanyi.packs.errors import LibraryError
-    from fanyi.packs.from_source import Recipe, make_pack
-    from fanyi.packs.sources.hub import HubSource
-    from fanyi.packs.sources.localhub import LocalHub
-    from fanyi.packs.sources.order import Origin
+    from fanyi.library.errors import LibraryError
+    from fanyi.library.from_source import Recipe, make_pack
+    from fanyi.library.sources.hub import HubSource
+    from fanyi.library.sources.localhub import LocalHub
+    from fanyi.library.sources.order import Origin
 
     folder = paths.assets_dir().joinpath(*SELFTEST_MODEL)
     if not (folder / "config.json").is_file():
@@ -260,7 +260,7 @@ def _run_checks(say: Say) -> None:
     t0 = time.monotonic()
     from PySide6.QtWidgets import QApplication
 
-    from fanyi.packs import library
+    from fanyi.library import installed
     from fanyi.ui.app import FanyiApp
     from fanyi.ui.settings import load_settings
 
@@ -276,10 +276,10 @@ def _run_checks(say: Say) -> None:
         _check_conversion(say)
         pack = fanyi.packs.current
         if pack is None:
-            packs = library.list_packs()
+            packs = installed.list_packs()
             if broken := next((p for p in packs if not p.usable), None):  # found, but refused at listing
                 raise SelfTestError(f"the model pack {broken.path} did not load: {broken.problem}")
-            raise SelfTestError(library.no_model_message(packs))
+            raise SelfTestError(installed.no_model_message(packs))
         _translate(fanyi, pack, say)
         _check_reference(fanyi, pack, say)
         import onnxruntime

@@ -12,7 +12,7 @@ the Hub's files and onnx builds the graphs (the converter needs no onnxslim or s
 tiny checkpoint the self-test converts is assets/selftest. The OCR models (assets/ocr, from
 packaging/ocr_models.py) are data; OCR itself needs nothing more than onnxruntime and numpy.
 Everything else is left out: torch and transformers (the validator), Xet storage's client (the bytes
-come through fanyi.packs.download), and the Qt modules, plugins and translations nothing here loads.
+come through fanyi.library.download), and the Qt modules, plugins and translations nothing here loads.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ import re
 import sys
 from pathlib import Path
 
-DEFAULT_PACK = "opus-mt-en-zh"  # fanyi.packs.library.DEFAULT_PACK; read here without importing the app
-CATALOG = "catalog.json"  # fanyi.packs.catalog.CATALOG_FILE, which the app looks for in its assets folder
+DEFAULT_PACK = "opus-mt-en-zh"  # fanyi.library.installed.DEFAULT_PACK; read here without importing the app
+CATALOG = "catalog.json"  # fanyi.library.catalog.CATALOG_FILE, which the app looks for in its assets folder
 OCR_MODELS = ("PP-OCRv6_det_small.onnx", "PP-OCRv6_rec_small.onnx")  # fanyi.ocr.DET_MODEL, REC_MODEL
 SELFTEST_MODEL = ("selftest", "tiny-marian")  # fanyi.selftest.SELFTEST_MODEL, under assets: what it converts
 
@@ -65,7 +65,7 @@ EXCLUDES = [
     "tkinter", "matplotlib", "IPython", "pytest", "setuptools", "pip",
     # lxml's hook collects every submodule; the documents use lxml.etree only
     "lxml.objectify", "lxml.html", "lxml.isoschematron",
-    "readline",  # ssl stays: pack downloads (fanyi.packs.download) need TLS
+    "readline",  # ssl stays: pack downloads (fanyi.library.download) need TLS
     # uvicorn's optional speed-ups and websocket stacks, should the build machine have them: h11 serves
     "uvloop", "httptools", "websockets", "wsproto", "watchfiles", "dotenv",
     "PySide6.QtQml", "PySide6.QtQuick", "PySide6.QtQuickWidgets", "PySide6.QtOpenGL",
@@ -133,8 +133,8 @@ def datas(root: Path) -> list[tuple[str, str]]:
     """(source, bundle folder) pairs: the icon, compiled UI translations, py3langid's model, the OCR models
     with their licence notices, the self-test's tiny checkpoint, the catalog and the default pack.
 
-    assets/catalog.json is the catalog of recipes (fanyi.packs.catalog): the one committed (packaging/packs.py
-    recipes), or a release's, which the installers' workflow puts there (packaging/packs.py fetch-default) with
+    assets/catalog.json is the catalog of recipes (fanyi.library.catalog): the one committed (packaging/publish.py
+    recipes), or a release's, which the installers' workflow puts there (packaging/publish.py fetch-default) with
     the default pack. The OCR models are not committed: packaging/build.py fetches them first, and a bundle is
     not built without them.
     """

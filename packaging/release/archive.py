@@ -1,4 +1,4 @@
-"""Pack archives: a deterministic .zip of a pack folder (the app unpacks it with fanyi.packs.unpack).
+"""Pack archives: a deterministic .zip of a pack folder (the app unpacks it with fanyi.library.unpack).
 
 The archive holds manifest.json and exactly the files it lists, at the zip's root, sorted, with fixed
 timestamps and permissions, deflated: the same pack gives the same bytes, so its sha256 in the
@@ -14,7 +14,7 @@ from pathlib import Path
 
 from fanyi.engine.pack import MANIFEST, file_digest
 from fanyi.fsutil import atomic_write
-from fanyi.packs.catalog import Archive
+from fanyi.library.catalog import Archive
 
 FIXED_TIME = (1980, 1, 1, 0, 0, 0)  # the earliest a zip can say
 CHUNK = 1 << 20

@@ -1,4 +1,4 @@
-"""`packs.py fetch-default`: the installers' workflow puts the released default pack and the catalog into the build.
+"""`publish.py fetch-default`: the installers' workflow puts the released default pack and the catalog into the build.
 
 Runs with the runtime dependencies only (no torch) and goes through the app's own download and install
 path: the catalog is fetched and validated, the default pack's archive comes from the first of its
@@ -15,9 +15,9 @@ from pathlib import Path
 
 from fanyi import limits
 from fanyi.fsutil import atomic_write_bytes
-from fanyi.packs import catalog, download, unpack
-from fanyi.packs.catalog import CatalogEntry
-from fanyi.packs.errors import LibraryError
+from fanyi.library import catalog, download, unpack
+from fanyi.library.catalog import CatalogEntry
+from fanyi.library.errors import LibraryError
 
 
 class FetchDefaultError(Exception):

@@ -15,7 +15,7 @@ from pathlib import Path
 from fanyi.engine.pack import MANIFEST, file_digest
 from fanyi.export.checkpoint_files import LICENSE_FILES
 from fanyi.fsutil import atomic_write_text
-from fanyi.packs.catalog import License
+from fanyi.library.catalog import License
 
 LICENSE_COPY = "MODEL_LICENSE.txt"
 NOTICE = "NOTICE.txt"

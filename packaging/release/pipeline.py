@@ -1,11 +1,11 @@
-"""`packs.py build`: every pack of packs.json → exported, validated, scored, gated, zipped; then the catalog.
+"""`publish.py build`: every pack of recipes.json → exported, validated, scored, gated, zipped; then the catalog.
 
 Per pack: the Hugging Face files at the pinned revision (downloaded as the app downloads them,
-fanyi.packs.sources, or a local folder) → the published pack (int8 for OPUS-MT, int4 for translation LLMs)
-and, unless packs.json says no, an fp32 pack, each validated against PyTorch → BLEU/chrF of PyTorch, fp32
+fanyi.library.sources, or a local folder) → the published pack (int8 for OPUS-MT, int4 for translation LLMs)
+and, unless recipes.json says no, an fp32 pack, each validated against PyTorch → BLEU/chrF of PyTorch, fp32
 and the published pack in each direction scored, on the same test sentences → the gate (the published
 pack may lose at most so much against PyTorch) → the reference translation in its manifest, the model's
-licence and notice beside it → a deterministic .zip → a catalog entry: the recipe of packs.json with what
+licence and notice beside it → a deterministic .zip → a catalog entry: the recipe of recipes.json with what
 the release measured — the commit the revision resolved to, every file's size and sha256, the conversion
 options validation chose and the sha256 of the converted files (which a pack converted on a user's
 computer must have), the archive. A failing pack fails the release, unless it is optional: then it is
@@ -30,9 +30,9 @@ from fanyi.export.errors import ExportError
 from fanyi.export.hf_weights import detect_loader
 from fanyi.export.validate import INT8_MIN_TOP1, ValidationReport
 from fanyi.fsutil import atomic_write_text
-from fanyi.packs import catalog, memory
-from fanyi.packs.catalog import Catalog, CatalogEntry, Conversion, Converted, Pin, Quality, Repository
-from fanyi.packs.errors import LibraryError
+from fanyi.library import catalog, memory
+from fanyi.library.catalog import Catalog, CatalogEntry, Conversion, Converted, Pin, Quality, Repository
+from fanyi.library.errors import LibraryError
 
 from . import archive, notices, reference, report, scoring, traditional
 from .spec import PackSpec, recipe
@@ -114,9 +114,9 @@ def _model(spec: PackSpec, opts: BuildOptions, work: Path, say: Say) -> Model:
         say(f"using the local folder {folder} as {spec.model_id}@{revision[:12]}")
         names = sorted(p.name for p in folder.iterdir() if p.is_file())
         return Model(folder, revision, _pins(folder, names))
-    from fanyi.packs.sources.fetch import fetch_repository
-    from fanyi.packs.sources.hub import HubSource, hub_endpoint, implicit_token
-    from fanyi.packs.sources.order import Origin
+    from fanyi.library.sources.fetch import fetch_repository
+    from fanyi.library.sources.hub import HubSource, hub_endpoint, implicit_token
+    from fanyi.library.sources.order import Origin
 
     folder = work / spec.model_id.rsplit("/", 1)[-1]  # the exporter may read the languages from the name
     say(f"downloading {spec.model_id}@{revision} from {hub_endpoint()}")
@@ -157,12 +157,12 @@ def _check_languages(spec: PackSpec, pack: ModelPack) -> None:
         if found != set(spec.languages) or set(pack.source_languages) != set(pack.target_languages):
             raise PackFailed(
                 f"the exported pack translates from {', '.join(pack.source_languages)} into "
-                f"{', '.join(pack.target_languages)}; packs.json says {', '.join(spec.languages)}"
+                f"{', '.join(pack.target_languages)}; recipes.json says {', '.join(spec.languages)}"
             )
     elif (pack.source_lang, pack.target_lang) != (spec.source_lang, spec.target_lang):
         raise PackFailed(
             f"the exported pack translates {pack.source_lang}→{pack.target_lang}, "
-            f"packs.json says {spec.source_lang}→{spec.target_lang}"
+            f"recipes.json says {spec.source_lang}→{spec.target_lang}"
         )
 
 

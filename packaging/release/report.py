@@ -1,10 +1,10 @@
-"""quality.md: every pack of the release in one table on the same sentences, for the release page and the README."""
+"""quality.md: every pack of the release in one table on the same sentences, for the release page and the docs."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fanyi.packs.catalog import Catalog, Quality
+from fanyi.library.catalog import Catalog, Quality
 
 from . import scoring, traditional
 from .scoring import Scored

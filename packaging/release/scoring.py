@@ -9,7 +9,7 @@ from pathlib import Path
 from fanyi.engine.options import DecodeOptions
 from fanyi.engine.pack import ModelPack
 from fanyi.languages import base_language
-from fanyi.packs.catalog import Scores
+from fanyi.library.catalog import Scores
 
 from .testsets import TestSet
 

@@ -1,7 +1,7 @@
-"""packaging/packs.json: the packs Fanyi offers, each a recipe: where its model is published (a commit of
+"""packaging/release/recipes.json: the packs Fanyi offers, each a recipe: where its model is published (a commit of
 its Hugging Face repository, its ModelScope copy), how it is converted, its licence; and what a release checks.
 
-`recipe(spec)` is the catalog entry the app ships (`packs.py recipes` writes assets/catalog.json from every
+`recipe(spec)` is the catalog entry the app ships (`publish.py recipes` writes assets/catalog.json from every
 spec); a release (pipeline.py) fills in what it measured: the commit a ref resolved to, the files' sizes
 and sha256, the converted files' sha256, the quality.
 """
@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from fanyi.packs import catalog
-from fanyi.packs.catalog import (
+from fanyi.library import catalog
+from fanyi.library.catalog import (
     BLOCK_SIZES,
     EMBEDDINGS,
     QUANTIZATIONS,
@@ -31,7 +31,7 @@ _TERRITORY = re.compile(r"^[A-Z]{2}$")
 
 
 class SpecError(Exception):
-    """packs.json is unusable; the message names the pack and the field."""
+    """recipes.json is unusable; the message names the pack and the field."""
 
 
 @dataclass(frozen=True)
@@ -197,7 +197,7 @@ def _read(path: Path) -> dict[str, Any]:
 
 
 def load_specs(path: Path) -> list[PackSpec]:
-    """The packs of packs.json, in order; SpecError on the first problem."""
+    """The packs of recipes.json, in order; SpecError on the first problem."""
     raw = _read(path)
     specs = [_spec(p, f"{path}, pack {i + 1}") for i, p in enumerate(raw["packs"])]
     ids = [s.id for s in specs]
@@ -212,7 +212,7 @@ def load_specs(path: Path) -> list[PackSpec]:
 
 
 def recipe(spec: PackSpec) -> CatalogEntry:
-    """The catalog entry of a pack no release has built yet: what packs.json says, sizes as estimated."""
+    """The catalog entry of a pack no release has built yet: what recipes.json says, sizes as estimated."""
     one_way = not spec.languages
     return CatalogEntry(
         id=spec.id,
@@ -233,7 +233,7 @@ def recipe(spec: PackSpec) -> CatalogEntry:
 
 
 def recipes_catalog(path: Path) -> Catalog:
-    """The catalog of recipes of packs.json, as the app ships it: dated by packs.json's 'recipes_date', which
+    """The catalog of recipes of recipes.json, as the app ships it: dated by recipes.json's 'recipes_date', which
     also gives its serial (YYYYMMDD0000, below any release's YYYYMMDDHHMM of that day and after)."""
     date = _field(_read(path), "recipes_date", str, str(path))
     if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):

@@ -8,7 +8,7 @@ Two uses, from the ``packaging`` folder:
     python -m release.traditional --reference ../tests/data/zh_tw_reference.tsv
 
 The first translates FLORES-200 devtest ``eng_Latn`` with the pack and scores each way against
-``zho_Hant`` (a real pack: what the README's choice of the default for 繁體 is to be checked with);
+``zho_Hant`` (a real pack: what docs/traditional-chinese.md's choice of the default for 繁體 is to be checked with);
 the second scores only the conversion, OpenCC's profiles on a reference's own Simplified side, which
 needs no model. The release pipeline (pipeline.py) runs the first on every pack that translates English
 into Chinese when it has such a test set (--flores, or --test-set en-zh-Hant) and writes the table into
@@ -60,9 +60,9 @@ def compare_pack(pack_dir: Path, test_set: TestSet, say: Say | None = None) -> l
     asks for it (fanyi.routing)."""
     from fanyi import routing
     from fanyi.engine.translator import Translator
-    from fanyi.packs import library
+    from fanyi.library import installed
 
-    pack = library.find_pack(str(pack_dir))
+    pack = installed.find_pack(str(pack_dir))
     translator = Translator.open(pack_dir)
     sources, references = list(test_set.sources), list(test_set.references)
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from fanyi.cancel import CancelToken
 from fanyi.engine.pack import ModelPack
 from fanyi.engine.results import Translation
-from fanyi.packs.library import PackInfo
+from fanyi.library.installed import PackInfo
 
 # Texts the tiny random packs translate into something non-empty (and different per target token).
 EN = ["Good morning.", "The weather is fine today.", "Where is the station?", "Thank you very much."]

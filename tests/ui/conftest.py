@@ -44,7 +44,7 @@ def ui_dirs(user_dirs, monkeypatch) -> Path:
 
 @pytest.fixture
 def pack_dir(ui_dirs, tiny_pack) -> Path:
-    """The tiny en→zh pack, visible to fanyi.packs.library as a bundled pack."""
+    """The tiny en→zh pack, visible to fanyi.library.installed as a bundled pack."""
     link = ui_dirs / "bundled" / tiny_pack.name
     link.symlink_to(tiny_pack, target_is_directory=True)
     return link

@@ -73,7 +73,7 @@ def main() -> int:
     if empty:
 
         def converting() -> bool:
-            from fanyi.packs.download import TransferProgress
+            from fanyi.library.download import TransferProgress
 
             # an operation that runs until cancelled, so the page is busy as during a real one
             app.ops._start(

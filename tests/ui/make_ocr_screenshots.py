@@ -1,4 +1,4 @@
-"""Screenshots for the README: screenshot translation — the region overlay mid-drag, then the popup.
+"""Screenshots for the README and docs/: screenshot translation — the region overlay mid-drag, then the popup.
 
 Run under an X server (the real xcb platform, not offscreen), from the repository root, with the
 OCR models in assets/ocr (packaging/ocr_models.py) and xdotool and ImageMagick installed:

@@ -1,4 +1,4 @@
-"""Screenshots for the README: the main window mid-translation, the clipboard popup, and the language
+"""Screenshots for the README and docs/: the main window mid-translation, the clipboard popup, and the language
 pickers of a many-to-many (NLLB) pack.
 
 Run under an X server (the real xcb platform, not offscreen), from the repository root:
@@ -6,7 +6,7 @@ Run under an X server (the real xcb platform, not offscreen), from the repositor
     Xvfb :99 -screen 0 1060x680x24 & DISPLAY=:99 PYTHONPATH=app:tests python tests/ui/make_screenshots.py
 
 FANYI_SHOT_LANGUAGE (en, zh_CN) and FANYI_SHOT_THEME (light, dark) choose how the app looks, and
-FANYI_SHOT_DIR another folder for the pictures (to look at them without replacing the README's).
+FANYI_SHOT_DIR another folder for the pictures (to look at them without replacing the committed ones).
 The popup translates copied Chinese, so it shows the direction it detected (Chinese → English).
 
 No real model can be downloaded here, so a stand-in engine streams canned Chinese translations of
@@ -138,7 +138,7 @@ def nllb_pack(folder: Path) -> None:
 
 
 def demo_pack(folder: Path, engine: type[DemoTranslator]) -> None:
-    """A pack fanyi.packs.library lists as opus-mt's (its manifest, and files of the sizes it gives, sparse);
+    """A pack fanyi.library.installed lists as opus-mt's (its manifest, and files of the sizes it gives, sparse);
     the stand-in engine never reads them."""
     folder.mkdir(parents=True)
     files = {}

@@ -90,7 +90,7 @@ def test_requests_carry_the_terms_of_their_language_pair(qtbot, make_app, fake_b
 
 
 def test_a_two_column_file_imports_as_the_command_line_reads_it(qtbot, tmp_path):
-    """term,translation rows (what `fanyi translate --glossary` and the README take) apply to any pair: *."""
+    """term,translation rows (what `fanyi translate --glossary` and docs/llms.md take) apply to any pair: *."""
     tab = GlossaryTab(TERMS)
     qtbot.addWidget(tab)
     source = tmp_path / "two.csv"

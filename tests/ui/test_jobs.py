@@ -36,7 +36,7 @@ def test_a_dropped_file_becomes_a_job_that_finishes(qtbot, make_app, fake_backen
     win = app.window
     win.show()
     # with the model loaded the app asks for the chosen variant (简体, the pack's default): the name
-    # must still be the README's `name.zh.ext`, as `fanyi file` writes it
+    # must still be docs/documents.md's `name.zh.ext`, as `fanyi file` writes it
     qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
     drop(win, src)
     assert len(app.documents.jobs.jobs) == 1 and win.jobs_panel.isVisible()

@@ -184,7 +184,7 @@ def test_an_llm_packs_name_is_whole_and_its_language_count_the_same_everywhere(q
     from PySide6.QtWidgets import QStyle, QStyleOptionComboBox
 
     from fanyi import routing
-    from fanyi.packs import library
+    from fanyi.library import installed
     from fanyi.ui.model_manager import LANGUAGES_COLUMN
 
     pack = tiny_llm_pack("hunyuan")
@@ -194,7 +194,7 @@ def test_an_llm_packs_name_is_whole_and_its_language_count_the_same_everywhere(q
     win.resize(980, 600)
     win.show()
     qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
-    info = library.find_pack(pack.name)
+    info = installed.find_pack(pack.name)
     count = routing.language_count(info.source_languages, info.languages)
     assert win.pack_box.itemText(0) == f"{pack.name}  ·  {count} languages"
     box = win.pack_box

@@ -214,9 +214,9 @@ def test_pasting_hard_wrapped_text_joins_its_lines(qtbot, window, backend):
 
 
 def test_choosing_another_pack_mid_translation_translates_again_on_it(qtbot, make_app, fake_backend, tiny_pack_int8):
-    from fanyi.packs import library
+    from fanyi.library import installed
 
-    library.import_pack(tiny_pack_int8)
+    installed.import_pack(tiny_pack_int8)
     app = make_app(fake_backend)
     win = app.window
     win.show()

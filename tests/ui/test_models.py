@@ -16,8 +16,8 @@ from PySide6.QtWidgets import QMessageBox
 from ui_fakes import LOAD_TIMEOUT, FakeTranslator
 
 from fanyi import paths
-from fanyi.packs import library
-from fanyi.packs.download import TransferProgress
+from fanyi.library import installed
+from fanyi.library.download import TransferProgress
 from fanyi.ui import i18n
 from fanyi.ui.main_window import PAGE_NO_MODEL, PAGE_TRANSLATE
 from fanyi.ui.pack_ops import PackOpProgress, size_text, unreachable_text
@@ -66,7 +66,7 @@ def test_documents_without_a_model_offer_the_download(qtbot, empty_app, publish,
     assert win.stats_label.text() == "No model installed"  # nothing said there instead
     qtbot.mouseClick(download, Qt.MouseButton.LeftButton)
     wait_op(qtbot, empty_app)
-    assert library.find_pack(PACK_ID).pack_version == 1 and win.pages.currentIndex() == PAGE_TRANSLATE
+    assert installed.find_pack(PACK_ID).pack_version == 1 and win.pages.currentIndex() == PAGE_TRANSLATE
 
 
 def test_the_download_button_installs_the_default_pack_from_the_catalog(qtbot, empty_app, publish):
@@ -78,8 +78,8 @@ def test_the_download_button_installs_the_default_pack_from_the_catalog(qtbot, e
     wait_op(qtbot, empty_app)
     assert not page.error.isVisible(), page.error.text()
     assert empty_app.window.pages.currentIndex() == PAGE_TRANSLATE
-    installed = library.find_pack(PACK_ID)
-    assert not installed.bundled and installed.pack_version == 1 and empty_app.settings.default_pack.value == PACK_ID
+    pack = installed.find_pack(PACK_ID)
+    assert not pack.bundled and pack.pack_version == 1 and empty_app.settings.default_pack.value == PACK_ID
     downloads = [p for p in seen if p.phase == "downloading"]
     assert downloads and downloads[-1].done == downloads[-1].total == published["archive"]["size"]
     # the list of packs read on the way is kept: the button now says what it downloads and its size
@@ -104,14 +104,14 @@ def test_a_download_shows_its_progress_can_be_cancelled_and_then_resumes(qtbot, 
     wait_op(qtbot, empty_app)
     qtbot.waitUntil(lambda: not progress.isVisible())
     assert not page.error.isVisible() and page.download_button.isEnabled()
-    assert library.list_packs() == []
+    assert installed.list_packs() == []
     partial = paths.downloads_dir() / (published["archive"]["file"] + ".part")
     assert 0 < partial.stat().st_size < published["archive"]["size"]
 
     server.routes[path] = Route(server.routes[path].body)
     qtbot.mouseClick(page.download_button, Qt.MouseButton.LeftButton)
     wait_op(qtbot, empty_app)
-    assert library.find_pack(PACK_ID).pack_version == 1
+    assert installed.find_pack(PACK_ID).pack_version == 1
     assert server.ranges(path)[-1] is not None and server.ranges(path)[-1].startswith("bytes=")
 
 
@@ -159,7 +159,7 @@ def test_the_model_manager_lists_available_packs_downloads_and_updates(qtbot, em
     assert manager.download_button.isEnabled() and manager.download_button.text() == "Download"
     qtbot.mouseClick(manager.download_button, Qt.MouseButton.LeftButton)
     wait_op(qtbot, empty_app)
-    assert row()[8] == "Installed" and library.find_pack(PACK_ID).pack_version == 1
+    assert row()[8] == "Installed" and installed.find_pack(PACK_ID).pack_version == 1
     manager.available.selectRow(0)
     assert not manager.download_button.isEnabled()
 
@@ -171,7 +171,7 @@ def test_the_model_manager_lists_available_packs_downloads_and_updates(qtbot, em
     assert manager.download_button.text() == "Update"
     qtbot.mouseClick(manager.download_button, Qt.MouseButton.LeftButton)
     wait_op(qtbot, empty_app)
-    assert row()[8] == "Installed" and library.find_pack(PACK_ID).pack_version == 2
+    assert row()[8] == "Installed" and installed.find_pack(PACK_ID).pack_version == 2
 
 
 def test_a_non_commercial_licence_is_shown_before_the_download(qtbot, empty_app, publish, monkeypatch):
@@ -197,7 +197,7 @@ def test_a_non_commercial_licence_is_shown_before_the_download(qtbot, empty_app,
     manager.available.selectRow(0)
     qtbot.mouseClick(manager.download_button, Qt.MouseButton.LeftButton)
     assert asked and "CC-BY-NC-4.0" in asked[0] and "commercial" in asked[0]
-    assert not empty_app.ops.busy and library.list_packs() == []
+    assert not empty_app.ops.busy and installed.list_packs() == []
 
 
 def test_a_licences_terms_are_shown_and_accepted_before_the_download(qtbot, empty_app, publish, monkeypatch):
@@ -232,13 +232,13 @@ def test_a_licences_terms_are_shown_and_accepted_before_the_download(qtbot, empt
     qtbot.mouseClick(manager.download_button, Qt.MouseButton.LeftButton)
     wait_op(qtbot, empty_app)
     assert shown and all(t in shown[0] for t in terms) and "https://example.org/License.txt" in shown[0]
-    assert library.find_pack(PACK_ID) is not None
+    assert installed.find_pack(PACK_ID) is not None
 
 
 def test_a_pack_too_big_for_this_computer_is_marked_and_asked_about(
     qtbot, make_app, fake_backend, tiny_pack_zh_en, monkeypatch
 ):
-    library.import_pack(tiny_pack_zh_en)
+    installed.import_pack(tiny_pack_zh_en)
     monkeypatch.setattr("fanyi.ui.memory_check.physical_memory", lambda: 64 << 20)  # 64 MB of RAM
     app = make_app(fake_backend)
     app.dialogs.show_models()
@@ -262,7 +262,7 @@ def recipe_hub(server, tiny_hf_en_zh, monkeypatch):
     default entry is its recipe (no archive): what the app ships, pointed at a Hub here."""
     from packserver import catalog_doc
 
-    from fanyi.packs.sources.localhub import LocalHub
+    from fanyi.library.sources.localhub import LocalHub
 
     monkeypatch.delenv("HF_HUB_OFFLINE")
     with LocalHub() as hub:
@@ -299,7 +299,7 @@ def test_the_download_button_makes_the_pack_from_the_source_chosen_in_settings(q
     empty_app.ops.transfer.connect(lambda _p: shown.append(progress.detail.text()))
     qtbot.mouseClick(empty_app.window.no_model.download_button, Qt.MouseButton.LeftButton)
     wait_op(qtbot, empty_app)
-    assert library.find_pack(PACK_ID).pack_version == 1 and library.find_pack(PACK_ID).quantization == "int8"
+    assert installed.find_pack(PACK_ID).pack_version == 1 and installed.find_pack(PACK_ID).quantization == "int8"
     assert any(text.startswith("Asking 127.0.0.1:") for text in shown)
     assert any(" of " in text and "MB" in text or "KB" in text for text in shown)  # bytes
     assert any(text.startswith("Converting: layer ") for text in shown)
@@ -340,8 +340,8 @@ def test_importing_a_pack_folder_switches_to_translating(qtbot, empty_app, tiny_
     win = empty_app.window
     assert win.pages.currentIndex() == PAGE_TRANSLATE
     qtbot.waitUntil(lambda: empty_app.service.model is not None, timeout=LOAD_TIMEOUT)
-    installed = library.find_pack("tiny-en-zh")
-    assert not installed.bundled and empty_app.settings.default_pack.value == "tiny-en-zh"
+    pack = installed.find_pack("tiny-en-zh")
+    assert not pack.bundled and empty_app.settings.default_pack.value == "tiny-en-zh"
     win.source.set_text("It works.")
     qtbot.waitUntil(lambda: win.target.view.text() == "ITWORKS。", timeout=LOAD_TIMEOUT)
 
@@ -355,7 +355,7 @@ def test_a_damaged_pack_is_refused_with_a_message(qtbot, empty_app, tiny_pack, t
     wait_op(qtbot, empty_app)
     page = empty_app.window.no_model
     assert page.error.isVisible() and "cannot be imported" in page.error.text()
-    assert empty_app.window.pages.currentIndex() == PAGE_NO_MODEL and library.list_packs() == []
+    assert empty_app.window.pages.currentIndex() == PAGE_NO_MODEL and installed.list_packs() == []
 
 
 def test_a_zip_escaping_its_folder_is_refused(qtbot, empty_app, tmp_path):
@@ -372,7 +372,7 @@ def test_a_zip_escaping_its_folder_is_refused(qtbot, empty_app, tmp_path):
 def test_the_model_manager_lists_removes_and_sets_the_default(
     qtbot, make_app, fake_backend, tiny_pack_int8, monkeypatch
 ):
-    library.import_pack(tiny_pack_int8)
+    installed.import_pack(tiny_pack_int8)
     app = make_app(fake_backend)
     app.dialogs.show_models()
     manager = app.dialogs.open["models"]
@@ -391,7 +391,7 @@ def test_the_model_manager_lists_removes_and_sets_the_default(
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
     manager.select("tiny-en-zh-int8")
     qtbot.mouseClick(manager.remove_button, Qt.MouseButton.LeftButton)
-    assert [p.name for p in library.list_packs()] == ["tiny-en-zh"]
+    assert [p.name for p in installed.list_packs()] == ["tiny-en-zh"]
     assert app.window.pack_box.count() == 1
 
 
@@ -426,7 +426,7 @@ def test_a_broken_pack_is_listed_greyed_never_chosen_and_removable(
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
     qtbot.mouseClick(manager.remove_button, Qt.MouseButton.LeftButton)
     assert not broken.exists() and not manager.error.isVisible()
-    assert [p.name for p in library.list_packs()] == ["tiny-en-zh"]
+    assert [p.name for p in installed.list_packs()] == ["tiny-en-zh"]
 
 
 def test_a_pack_onnx_runtime_cannot_load_is_reported_and_the_app_goes_on(qtbot, make_app, pack_dir, tiny_pack):
@@ -487,7 +487,7 @@ def test_the_first_pack_installed_in_a_terminal_replaces_the_no_model_page(qtbot
 
 
 def test_set_as_default_switches_the_window_to_that_pack(qtbot, make_app, fake_backend, tiny_pack_zh_en):
-    library.import_pack(tiny_pack_zh_en)
+    installed.import_pack(tiny_pack_zh_en)
     app = make_app(fake_backend)
     win = app.window
     win.show()
@@ -509,7 +509,7 @@ def test_a_pack_of_many_languages_keeps_the_other_columns_in_sight(qtbot, make_a
     squeezed the names of the packs to "HY-M…"."""
     from fanyi.ui.model_manager import LANGUAGES_COLUMN
 
-    pack = library.import_pack(tiny_llm_pack("hunyuan", "none"))
+    pack = installed.import_pack(tiny_llm_pack("hunyuan", "none"))
     app = make_app(fake_backend)
     app.dialogs.show_models()
     manager = app.dialogs.open["models"]

@@ -71,7 +71,7 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class Reference:
-    """One translation recorded when a release pack was built (packaging/packs.py); the self-test repeats it.
+    """One translation recorded when a release pack was built (packaging/publish.py); the self-test repeats it.
 
     ``output`` is the pack's own translation of ``sentence`` (from ``source`` to ``target``, DecodeOptions
     keys; a one-way pack names no source), with the pack's generation defaults, produced on the build
@@ -216,7 +216,7 @@ MANIFEST_SCHEMA = record(
             {},
         ),
         "files": map_of(FILE_NAME, record({"sha256": text(r"[0-9a-f]{64}"), "size": BYTES}), limits.MAX_PACK_FILES),
-        # written by the release pipeline (packaging/packs.py); absent in packs exported locally
+        # written by the release pipeline (packaging/publish.py); absent in packs exported locally
         "pack_version": optional(integer(0, limits.MAX_PACK_VERSION)),
         "reference": optional(
             record(

@@ -1,7 +1,7 @@
 """The release pipeline's export: each quantization choice exported and validated against PyTorch, the
 fastest kept unless it loses accuracy (packaging/release). Needs the `export` extra (torch, transformers).
 
-A user's computer makes packs with fanyi.packs.from_source instead, which downloads and converts without
+A user's computer makes packs with fanyi.library.from_source instead, which downloads and converts without
 torch and takes the choice the release recorded in its catalog recipe.
 """
 

@@ -4,8 +4,8 @@ A pack writes Chinese one of a few ways, named as OPUS-MT's target tokens name t
 ``SIMPLIFIED`` (简体), ``TRADITIONAL`` (the model's own 繁體), ``CANTONESE`` (粤语). Taiwan's and Hong
 Kong's Traditional (``CONVERTED``) are a pack's Simplified converted by OpenCC with that region's words
 (fanyi.variants). A request for Traditional without a region (zh-Hant, DeepL's ZH-HANT) gets
-``DEFAULT_TRADITIONAL``: Taiwan's, converted, rather than the model's own ``>>cmn_Hant<<`` output (the
-README's "Traditional Chinese" says why, and what was and was not measured).
+``DEFAULT_TRADITIONAL``: Taiwan's, converted, rather than the model's own ``>>cmn_Hant<<`` output
+(docs/traditional-chinese.md says why, and what was and was not measured).
 """
 
 from __future__ import annotations

@@ -44,7 +44,7 @@ from .models import Models, holds
 if TYPE_CHECKING:
     from fanyi.documents.base import TextTranslator, Unit
     from fanyi.engine import LanguageChoice, StreamEvent, Translator
-    from fanyi.packs.library import PackInfo
+    from fanyi.library.installed import PackInfo
 
     PackRoute = Route[PackInfo]
 

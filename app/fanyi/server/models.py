@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from fanyi.engine import TranslatorGate
-from fanyi.packs.library import PackInfo
+from fanyi.library.installed import PackInfo
 
 OpenPack = Callable[[Path], Any]  # pack folder → Translator
 

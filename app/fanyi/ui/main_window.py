@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 from fanyi import routing
 from fanyi.documents.registry import SUPPORTED_SUFFIXES
 from fanyi.languages import VARIANT_NAMES, language_of
-from fanyi.packs.library import PackInfo
+from fanyi.library.installed import PackInfo
 from fanyi.rewriter import NAME as REWRITER
 from fanyi.routing import Choice
 from fanyi.ui.controllers.direction import DirectionController

@@ -1,11 +1,11 @@
-"""Asking before a pack is loaded that needs more memory than the computer has (packs.memory)."""
+"""Asking before a pack is loaded that needs more memory than the computer has (library.memory)."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from fanyi.packs.memory import physical_memory
+from fanyi.library.memory import physical_memory
 from fanyi.ui.pack_ops import size_text
 
 

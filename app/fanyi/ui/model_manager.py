@@ -23,11 +23,11 @@ from PySide6.QtWidgets import (
 )
 
 from fanyi import routing
-from fanyi.packs import install, library
-from fanyi.packs.catalog import CatalogEntry
-from fanyi.packs.errors import LibraryError
-from fanyi.packs.install import Available, Status
-from fanyi.packs.memory import memory_needed
+from fanyi.library import install, installed
+from fanyi.library.catalog import CatalogEntry
+from fanyi.library.errors import LibraryError
+from fanyi.library.install import Available, Status
+from fanyi.library.memory import memory_needed
 from fanyi.ui import i18n
 from fanyi.ui.i18n import Retranslating, direction, quantization_name
 from fanyi.ui.language_names import language_label
@@ -97,7 +97,7 @@ class ModelManager(Retranslating, QDialog):
         super().__init__(parent)
         self._ops = ops
         self.default_pack = default_pack
-        self.packs: list[library.PackInfo] = []
+        self.packs: list[installed.PackInfo] = []
         self.rows: list[Available] = []
         self._list_failed = False  # the list of models could not be fetched: said above, not "click Refresh"
 
@@ -162,7 +162,7 @@ class ModelManager(Retranslating, QDialog):
 
     # --- contents ---------------------------------------------------------------------------------
     def refresh(self) -> None:
-        self.packs = library.list_packs()
+        self.packs = installed.list_packs()
         self.table.clearSpans()
         self.table.setRowCount(len(self.packs))
         greyed = self.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
@@ -236,7 +236,7 @@ class ModelManager(Retranslating, QDialog):
             self.catalog_note.setText(self.tr("List of models published %1.").replace("%1", cat.generated[:10]))
         self._update_buttons()
 
-    def selected(self) -> library.PackInfo | None:
+    def selected(self) -> installed.PackInfo | None:
         row = _selected_row(self.table)
         return self.packs[row] if row is not None else None
 
@@ -260,7 +260,7 @@ class ModelManager(Retranslating, QDialog):
         if answer != QMessageBox.StandardButton.Yes:
             return
         try:
-            library.remove_pack(str(pack.path))  # by folder: a broken pack has no name of its own
+            installed.remove_pack(str(pack.path))  # by folder: a broken pack has no name of its own
         except (LibraryError, OSError) as exc:
             self._show_error(str(exc))
             return

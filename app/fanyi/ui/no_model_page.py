@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from fanyi.packs.catalog import Catalog, CatalogEntry
+from fanyi.library.catalog import Catalog, CatalogEntry
 from fanyi.ui.i18n import Retranslating, direction
 from fanyi.ui.pack_ops import PackOperations, PackOpProgress, ask_and_import, size_text
 

@@ -5,7 +5,7 @@ Each takes from a second (a catalog, checksums of a pack folder) to minutes (a d
 so it runs in a thread and reports through signals; the model manager and the no-model page share one
 instance and show it with ``PackOpProgress``: bytes, speed and time left while downloading, the layer while
 converting, and Cancel. The download sources and the Hugging Face token are the settings' (Settings →
-Downloads). The work itself is fanyi.packs.install / fanyi.packs.library: no Qt there.
+Downloads). The work itself is fanyi.library.install / fanyi.library.installed: no Qt there.
 """
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ from PySide6.QtCore import QCoreApplication, QDir, QLocale, QObject, QThread, Si
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
 from fanyi.cancel import Cancelled, CancelToken
-from fanyi.packs import catalog, install, library
-from fanyi.packs.catalog import Catalog, CatalogEntry
-from fanyi.packs.download import TransferProgress
-from fanyi.packs.errors import AccessDenied, DownloadError, LibraryError
-from fanyi.packs.library import PackInfo
-from fanyi.packs.sources.order import Preference
+from fanyi.library import catalog, install, installed
+from fanyi.library.catalog import Catalog, CatalogEntry
+from fanyi.library.download import TransferProgress
+from fanyi.library.errors import AccessDenied, DownloadError, LibraryError
+from fanyi.library.installed import PackInfo
+from fanyi.library.sources.order import Preference
 from fanyi.ui.i18n import Retranslating
 
 log = logging.getLogger(__name__)
@@ -84,9 +84,9 @@ class PackOperations(QObject):
 
     started = Signal(str)  # what is being done, for the user
     progress = Signal(int, int)  # done, total (0 total: no measure, show a busy bar)
-    transfer = Signal(object)  # fanyi.packs.download.TransferProgress of a download or install
-    succeeded = Signal(object)  # library.PackInfo of an installed pack
-    catalog_changed = Signal(object)  # fanyi.packs.catalog.Catalog, after a refresh
+    transfer = Signal(object)  # fanyi.library.download.TransferProgress of a download or install
+    succeeded = Signal(object)  # installed.PackInfo of an installed pack
+    catalog_changed = Signal(object)  # fanyi.library.catalog.Catalog, after a refresh
     failed = Signal(str)  # "" when cancelled by the user
     finished = Signal()
 
@@ -106,7 +106,7 @@ class PackOperations(QObject):
     def import_pack(self, source: Path) -> None:
         self._start(
             self.tr("Importing %1…").replace("%1", Path(source).name),
-            lambda _token: library.import_pack(Path(source), progress=self.progress.emit),
+            lambda _token: installed.import_pack(Path(source), progress=self.progress.emit),
             self.succeeded.emit,
             cancellable=False,  # bounded by disk speed; import_pack removes what it staged on any error
         )

@@ -12,8 +12,8 @@ from typing import Any
 from fanyi import defaults, limits, paths
 from fanyi.fsutil import atomic_write_text, move_aside
 from fanyi.languages import SIMPLIFIED, VARIANTS
-from fanyi.packs.sources.order import KINDS as SOURCE_KINDS
-from fanyi.packs.sources.order import URL
+from fanyi.library.sources.order import KINDS as SOURCE_KINDS
+from fanyi.library.sources.order import URL
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +48,7 @@ class Settings:
     start_at_login: bool = False  # fanyi.autostart's entry; the app writes or removes it when this changes
     text_size: int = 0  # points of the source and target panes' text; 0 = a little larger than the UI's
     default_pack: str = ""  # a pack name; "" = the first English→Chinese pack found
-    # where models are downloaded from (fanyi.packs.sources.order): auto, hf, hf-mirror, modelscope, or url
+    # where models are downloaded from (fanyi.library.sources.order): auto, hf, hf-mirror, modelscope, or url
     download_source: str = "auto"
     download_source_url: str = ""  # with "url": a server that speaks the Hugging Face Hub's API
     # a Hugging Face access token for gated models; "" = HF_TOKEN or huggingface-cli's login; never in a repr or log
@@ -57,7 +57,7 @@ class Settings:
     api_enabled: bool = False  # "let other apps on this computer use Fanyi": the local API on 127.0.0.1
     api_port: int = defaults.API_PORT
     api_key: str = ""  # "" = no key needed
-    # web pages allowed to use the API without a key, as origins ("http://localhost:3000"); no UI: README
+    # web pages allowed to use the API without a key, as origins ("http://localhost:3000"); no UI: docs/local-api.md
     api_origins: list = field(default_factory=list)
     # many-to-many packs: the [source, target] language codes last chosen, by pack name
     pack_languages: dict = field(default_factory=dict)

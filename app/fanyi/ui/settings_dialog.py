@@ -29,7 +29,7 @@ from fanyi import limits
 from fanyi.defaults import api_address
 from fanyi.glossary import Glossary, GlossaryError
 from fanyi.languages import VARIANT_NAMES
-from fanyi.packs.sources.order import AUTO, HF, HF_MIRROR, MODELSCOPE, URL
+from fanyi.library.sources.order import AUTO, HF, HF_MIRROR, MODELSCOPE, URL
 from fanyi.ui import hotkey, region
 from fanyi.ui.glossary_messages import message
 from fanyi.ui.glossary_tab import GlossaryTab

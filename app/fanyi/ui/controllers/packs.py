@@ -9,8 +9,8 @@ from __future__ import annotations
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 
 from fanyi import defaults, langid, paths, routing
-from fanyi.packs import library
-from fanyi.packs.library import PackInfo
+from fanyi.library import installed
+from fanyi.library.installed import PackInfo
 from fanyi.ui.controllers.settings import LiveSettings
 from fanyi.ui.pack_ops import PackOperations
 from fanyi.ui.worker import ModelInfo, TranslationService
@@ -38,7 +38,7 @@ class PackController(QObject):
 
     def refresh(self) -> None:
         # Broken packs are for the model manager to show and remove; nothing here may choose one.
-        packs = [p for p in library.list_packs() if p.usable]
+        packs = [p for p in installed.list_packs() if p.usable]
         self._watch_pack_folders()
         if packs == self.installed and self.current is not None:
             return

@@ -1,0 +1,186 @@
+"""The Hugging Face Hub and every server that speaks its API (hf-mirror.com, a company's mirror), through
+huggingface_hub's own client.
+
+A repository's files at a revision come from ``HfApi.model_info(files_metadata=True)`` (``GET
+/api/models/{repo}/revision/{revision}?blobs=true``): the commit the revision resolves to, every file's
+size, the sha256 of the large (LFS) files and the git blob id of the small ones. Each file is then asked
+for as ``hf_hub_download`` asks for it: ``get_hf_file_metadata`` sends ``HEAD {endpoint}/{repo}/resolve/
+{commit}/{file}`` (following a renamed repository's relative redirects, not the CDN's), which answers with
+the commit (``X-Repo-Commit``, which must be the listed one), the size and sha256 of a large file
+(``X-Linked-Size``, ``X-Linked-Etag``) and, for a large file, the CDN address it redirects to
+(``Location``). The bytes come from that address, else from the resolve URL itself (library.download:
+resume with Range, redirects followed, sha256 checked as they arrive). Files in Hugging Face's Xet storage
+are served over plain HTTP too (the Hub's bridge), so the hf_xet client is never needed.
+
+The endpoint is ``HF_ENDPOINT`` when set (read at each call, not when huggingface_hub was imported), else
+huggingface.co. The token is the one given (the app's setting), else huggingface_hub's own (``HF_TOKEN``,
+then ``huggingface-cli login``'s file); it is sent to that endpoint only — never to the CDN, and to
+hf-mirror.com only when the user chose that source (``order`` decides). huggingface_hub's requests go
+through the operating system's certificates (truststore), like every other download of Fanyi's.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+from urllib.parse import urlsplit
+
+from ..download import tls_context
+from ..errors import AccessDenied, DownloadError, NotFound
+from . import Address, Credentials, Listing, RemoteFile
+
+log = logging.getLogger(__name__)
+
+HUB = "https://huggingface.co"
+MIRROR = "https://hf-mirror.com"
+
+
+def hub_endpoint() -> str:
+    """The Hub's address: HF_ENDPOINT when set (a mirror, a company's server), else huggingface.co."""
+    return (os.environ.get("HF_ENDPOINT") or HUB).rstrip("/")
+
+
+def implicit_token() -> str | None:
+    """huggingface_hub's own token: HF_TOKEN, else the file `huggingface-cli login` wrote."""
+    from huggingface_hub import get_token
+
+    return get_token()
+
+
+@functools.cache
+def _use_system_certificates() -> None:
+    """huggingface_hub's requests check certificates against the operating system's store, as library.download
+    does (a company's inspecting proxy, the frozen app); the factory is huggingface_hub's documented hook."""
+    import requests  # noqa: PLC0415 - huggingface_hub's HTTP library, loaded with it
+    from huggingface_hub import configure_http_backend
+
+    class SystemTrust(requests.adapters.HTTPAdapter):
+        def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
+            kwargs["ssl_context"] = tls_context()
+            super().init_poolmanager(*args, **kwargs)
+
+        def proxy_manager_for(self, *args: Any, **kwargs: Any) -> Any:
+            kwargs["ssl_context"] = tls_context()
+            return super().proxy_manager_for(*args, **kwargs)
+
+    def session() -> requests.Session:
+        s = requests.Session()
+        s.mount("https://", SystemTrust())
+        s.mount("http://", requests.adapters.HTTPAdapter())
+        return s
+
+    configure_http_backend(backend_factory=session)
+
+
+class HubSource:
+    """One server of the Hub's API. `token` is sent to it with every request (None: none, not even
+    huggingface_hub's implicit one)."""
+
+    default_revision = "main"
+
+    def __init__(self, endpoint: str, kind: str, label: str | None = None, token: str | None = None) -> None:
+        self.endpoint, self.kind = endpoint.rstrip("/"), kind
+        self.label = label or urlsplit(self.endpoint).netloc or self.endpoint
+        self.token = token or None
+
+    def __repr__(self) -> str:  # never the token
+        return f"HubSource({self.endpoint!r}, {self.kind!r})"
+
+    def page(self, repo_id: str) -> str:
+        return f"{self.endpoint}/{repo_id}"
+
+    def listing(self, repo_id: str, revision: str, timeout: float) -> Listing:
+        from huggingface_hub import HfApi
+
+        with self._errors(repo_id, revision):
+            info = HfApi(endpoint=self.endpoint, token=self.token or False).model_info(
+                repo_id, revision=revision, files_metadata=True, timeout=timeout
+            )
+        if not info.sha:
+            raise DownloadError(
+                f"{self.label} names no commit for {repo_id} at {revision}: it does not answer as the Hub"
+            )
+        files = {}
+        for sibling in info.siblings or ():
+            if "/" in sibling.rfilename or sibling.size is None:
+                continue  # the converter reads top-level files only
+            lfs = sibling.lfs
+            files[sibling.rfilename] = RemoteFile(
+                sibling.rfilename,
+                int(sibling.size),
+                sha256=lfs.sha256 if lfs is not None else None,
+                git_blob=None if lfs is not None else sibling.blob_id,
+            )
+        return Listing(repo_id, revision, info.sha, files, gated=bool(info.gated))
+
+    def address(self, listing: Listing, name: str, timeout: float) -> Address:
+        from huggingface_hub import get_hf_file_metadata, hf_hub_url
+
+        assert listing.commit is not None  # listing() always names it
+        url = hf_hub_url(listing.repo_id, name, revision=listing.commit, endpoint=self.endpoint)
+        with self._errors(listing.repo_id, listing.commit, name):
+            meta = get_hf_file_metadata(url, token=self.token or False, timeout=timeout, endpoint=self.endpoint)
+        if meta.commit_hash != listing.commit:
+            raise DownloadError(
+                f"{self.label} serves {name} of {listing.repo_id} from commit {meta.commit_hash}, "
+                f"not {listing.commit}: it does not answer as the Hub"
+            )
+        # as hf_hub_download: the CDN address saves a redirect; the resolve URL is asked again when it fails
+        # (a CDN address expires), and a file in Xet storage is always fetched through the resolve URL
+        urls = (meta.location, url) if meta.xet_file_data is None and meta.location != url else (url,)
+        credentials = (
+            Credentials(urlsplit(self.endpoint).netloc, {"Authorization": f"Bearer {self.token}"})
+            if self.token
+            else None
+        )
+        return Address(urls, credentials)
+
+    @contextmanager
+    def _errors(self, repo_id: str, revision: str, name: str | None = None) -> Iterator[None]:
+        """huggingface_hub's exceptions as one line that says what to do."""
+        import requests  # noqa: PLC0415
+        from huggingface_hub import errors
+
+        if os.environ.get("HF_HUB_OFFLINE", "").upper() in ("1", "ON", "YES", "TRUE"):  # as huggingface_hub reads it
+            raise DownloadError(f"HF_HUB_OFFLINE is set: {self.label} is not asked (unset it to download)")
+        _use_system_certificates()
+        where = f"{repo_id} at {revision}" if name is None else f"{name} of {repo_id} at {revision}"
+        try:
+            yield
+        except errors.GatedRepoError:
+            raise self._gated(repo_id) from None
+        except errors.RepositoryNotFoundError:
+            hint = "" if self.token else " (or it is private, and a token would show it)"
+            raise NotFound(f"{self.label} has no repository {repo_id}{hint}") from None
+        except errors.RevisionNotFoundError:
+            raise NotFound(f"{self.label} has no revision {revision} of {repo_id}") from None
+        except errors.EntryNotFoundError:
+            raise NotFound(f"{self.label} has no {name} in {repo_id} at {revision}") from None
+        except errors.HfHubHTTPError as exc:
+            status = exc.response.status_code if exc.response is not None else None
+            if status in (401, 403):
+                raise self._gated(repo_id) from None
+            raise DownloadError(f"{self.label} answered HTTP {status} for {where}", status=status) from None
+        except requests.exceptions.SSLError:
+            raise DownloadError(
+                f"{self.label}: the secure connection failed (its certificate is not trusted)"
+            ) from None
+        except (requests.exceptions.ConnectionError, requests.exceptions.Timeout):
+            raise DownloadError(f"{self.label} cannot be reached", unreachable=True) from None
+        except (requests.exceptions.RequestException, ValueError) as exc:  # a body that is not the Hub's JSON
+            raise DownloadError(f"{self.label} does not answer as the Hub for {where} ({type(exc).__name__})") from None
+
+    def _gated(self, repo_id: str) -> AccessDenied:
+        page = self.page(repo_id)
+        if self.token:
+            what = f"{self.label} refuses the token for {repo_id}: accept its licence at {page} with that account"
+        else:
+            what = (
+                f"{repo_id} is gated on {self.label}: accept its licence at {page}, then set a Hugging Face "
+                "access token in Settings → Downloads (or HF_TOKEN)"
+            )
+        return AccessDenied(what, page, token_sent=bool(self.token))
