@@ -134,7 +134,7 @@ def _model(spec: PackSpec, opts: BuildOptions, work: Path, say: Say) -> Model:
 def _export(
     spec: PackSpec, model: Model, work: Path, quantize: str, opts: BuildOptions, say: Say
 ) -> tuple[Path, ValidationReport]:
-    from fanyi.export.fetch import export_validated
+    from fanyi.export.validated import export_validated
 
     pack_dir, validation = export_validated(
         model.folder,
