@@ -114,6 +114,56 @@ def test_a_repository_of_pickled_weights_only_is_refused_before_anything_is_down
     assert not any(p.startswith(("/cdn/", f"/{REPO}/resolve")) for _m, p, _h in hub.requests)
 
 
+def pickled_repo(hub, tiny_hf_en_zh: Path, tmp_path: Path):
+    """A repository as many OPUS-MT ones are: pickled weights in its own commit, and the Hub's conversion bot's
+    pull request on that commit adding model.safetensors. Returns the repository and the converted folder."""
+    converted = with_extras(tiny_hf_en_zh, tmp_path)
+    own = tmp_path / "own"
+    shutil.copytree(converted, own)
+    (own / "model.safetensors").unlink()
+    return hub.add(REPO, own), converted
+
+
+def test_pickled_weights_come_from_the_hubs_safetensors_conversion_of_that_very_commit(hub, tiny_hf_en_zh, tmp_path):
+    repo, converted = pickled_repo(hub, tiny_hf_en_zh, tmp_path)
+    hub.open_pull_request(REPO, converted, title="Adding `safetensors` variant of this model", author="someone")
+    pull = hub.open_pull_request(
+        REPO, converted, title="Adding `safetensors` variant of this model", author="SFconvertbot"
+    )
+    got = fetch([at(hub, revision=repo.commit)], tmp_path / "out")
+    assert got.listing.revision == f"refs/pr/{pull.num}" and got.revision == pull.commit
+    assert set(got.files) == {p.name for p in tiny_hf_en_zh.iterdir()}  # the weights, never pytorch_model.bin
+    weights = (tmp_path / "out" / "model.safetensors").read_bytes()
+    assert weights == (tiny_hf_en_zh / "model.safetensors").read_bytes()
+    asked = [p for _m, p, _h in hub.requests]
+    assert f"/api/models/{REPO}/discussions" in asked
+    assert f"/api/models/{REPO}/commits/refs%2Fpr%2F{pull.num}" in asked  # its parent checked
+    assert not any("pytorch_model.bin" in p for p in asked)
+
+
+@pytest.mark.parametrize("whose", ["another author", "an older commit", "another title"])
+def test_no_other_pull_request_stands_in_for_the_pickled_weights(whose, hub, tiny_hf_en_zh, tmp_path):
+    """Only the bot's conversion of the very commit asked for: not someone else's weights under its title, not a
+    conversion of an older commit (other weights), not another pull request of the bot's."""
+    repo, converted = pickled_repo(hub, tiny_hf_en_zh, tmp_path)
+    older = hub.open_pull_request(REPO, converted, title="an older commit's files", author="someone").commit
+    title = "another title" if whose == "another title" else "Adding `safetensors` variant of this model"
+    author = "someone" if whose == "another author" else "SFconvertbot"
+    hub.open_pull_request(REPO, converted, title=title, author=author, on=older if whose == "an older commit" else None)
+    with pytest.raises(NotFound, match="only pickled PyTorch weights"):
+        fetch([at(hub, revision=repo.commit)], tmp_path / "out")
+    assert not any(p.startswith("/cdn/") for _m, p, _h in hub.requests)
+
+
+def test_a_mirror_without_discussions_refuses_pickled_weights_in_one_line(hub, tiny_hf_en_zh, tmp_path, monkeypatch):
+    from fanyi.library.sources.localhub import _Handler
+
+    pickled_repo(hub, tiny_hf_en_zh, tmp_path)
+    monkeypatch.setattr(_Handler, "_discussions", lambda self, repo_id, query: self._error(404, "", "Not Found"))
+    with pytest.raises(NotFound, match="only pickled PyTorch weights"):
+        fetch([at(hub)], tmp_path / "out")
+
+
 def test_the_tokenizer_licence_and_every_shard_of_a_big_model_come(hub, tmp_path):
     """What a sharded LLM repository gives: its index is read to name the shards; a shard it lacks is refused."""
     shards = ["model-00001-of-00002.safetensors", "model-00002-of-00002.safetensors"]

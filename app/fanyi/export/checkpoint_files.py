@@ -36,6 +36,11 @@ SHARD_INDEX = "model.safetensors.index.json"
 PICKLED = ("pytorch_model.bin", "pytorch_model.bin.index.json", "model.pt", "model.ckpt")
 
 
+def pickled_only(present: Collection[str]) -> bool:
+    """Whether a repository's weights are pickled PyTorch files only, with no safetensors beside them."""
+    return SAFETENSORS not in present and SHARD_INDEX not in present and any(name in present for name in PICKLED)
+
+
 def needed_files(present: Collection[str], read: Callable[[str], bytes]) -> list[str]:
     """The files of a repository (its top-level names in `present`) that a conversion reads, in download order:
     configuration and tokenizer first, then the weights. `read(name)` gives a small file's bytes (the shard
@@ -47,7 +52,7 @@ def needed_files(present: Collection[str], read: Callable[[str], bytes]) -> list
         return [*small, SAFETENSORS]
     if SHARD_INDEX in present:
         return [*small, SHARD_INDEX, *shards(read(SHARD_INDEX), present)]
-    if any(name in present for name in PICKLED):
+    if pickled_only(present):
         raise ExportError(
             "the repository has only pickled PyTorch weights (pytorch_model.bin), which Fanyi never opens "
             "(unpickling a downloaded file can run any code); choose a revision with model.safetensors"

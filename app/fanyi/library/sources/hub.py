@@ -17,6 +17,12 @@ huggingface.co. The token is the one given (the app's setting), else huggingface
 then ``huggingface-cli login``'s file); it is sent to that endpoint only — never to the CDN, and to
 hf-mirror.com only when the user chose that source (``order`` decides). huggingface_hub's requests go
 through the operating system's certificates (truststore), like every other download of Fanyi's.
+
+Many models (the OPUS-MT ones among them) have only pickled PyTorch weights in their own commits, which
+Fanyi never opens; the Hub's conversion bot offers their safetensors as a pull request on the commit it
+converted. Where the revision asked for has pickled weights only, that pull request is used, as transformers
+finds it (safetensors_conversion.previous_pr): a pull request titled as the bot titles them, opened by the
+bot, whose one commit sits directly on the revision's commit — so its weights are that commit's, converted.
 """
 
 from __future__ import annotations
@@ -29,6 +35,8 @@ from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlsplit
 
+from ... import limits
+from ...export.checkpoint_files import pickled_only
 from ..download import tls_context
 from ..errors import AccessDenied, DownloadError, NotFound
 from . import Address, Credentials, Listing, RemoteFile
@@ -37,6 +45,9 @@ log = logging.getLogger(__name__)
 
 HUB = "https://huggingface.co"
 MIRROR = "https://hf-mirror.com"
+# who opens the Hub's safetensors conversions, and how it titles them (transformers' safetensors_conversion.py)
+CONVERSION_BOT = "SFconvertbot"
+CONVERSION_TITLE = "Adding `safetensors` variant of this model"
 
 
 def hub_endpoint() -> str:
@@ -58,7 +69,22 @@ def _use_system_certificates() -> None:
     import requests  # noqa: PLC0415 - huggingface_hub's HTTP library, loaded with it
     from huggingface_hub import configure_http_backend
 
-    class SystemTrust(requests.adapters.HTTPAdapter):
+    class Bounded(requests.adapters.HTTPAdapter):
+        """No request waits forever: huggingface_hub's listing calls (discussions, commits) take no timeout."""
+
+        def send(
+            self,
+            request: requests.PreparedRequest,
+            stream: bool = False,
+            timeout: float | tuple[float | None, float | None] | None = None,
+            verify: bool | str = True,
+            cert: str | tuple[str, str] | None = None,
+            proxies: dict[str, str] | None = None,
+        ) -> requests.Response:
+            bounded = limits.SOURCE_LIST_TIMEOUT_S if timeout is None else timeout
+            return super().send(request, stream, bounded, verify, cert, proxies)
+
+    class SystemTrust(Bounded):
         def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
             kwargs["ssl_context"] = tls_context()
             super().init_poolmanager(*args, **kwargs)
@@ -70,7 +96,7 @@ def _use_system_certificates() -> None:
     def session() -> requests.Session:
         s = requests.Session()
         s.mount("https://", SystemTrust())
-        s.mount("http://", requests.adapters.HTTPAdapter())
+        s.mount("http://", Bounded())
         return s
 
     configure_http_backend(backend_factory=session)
@@ -94,12 +120,30 @@ class HubSource:
         return f"{self.endpoint}/{repo_id}"
 
     def listing(self, repo_id: str, revision: str, timeout: float) -> Listing:
+        listing = self._listing(repo_id, revision, timeout)
+        if not pickled_only(listing.files.keys()):
+            return listing
+        assert listing.commit is not None  # _listing always names it
+        pull = self._safetensors_conversion(repo_id, listing.commit)
+        if pull is None:
+            return listing  # refused by the converter's file list, in its words
+        log.info(
+            "%s: %s at %s has pickled weights only; taking the Hub's safetensors conversion of it, %s",
+            self.label,
+            repo_id,
+            revision,
+            pull,
+        )
+        return self._listing(repo_id, pull, timeout)
+
+    def _api(self) -> Any:
         from huggingface_hub import HfApi
 
+        return HfApi(endpoint=self.endpoint, token=self.token or False)
+
+    def _listing(self, repo_id: str, revision: str, timeout: float) -> Listing:
         with self._errors(repo_id, revision):
-            info = HfApi(endpoint=self.endpoint, token=self.token or False).model_info(
-                repo_id, revision=revision, files_metadata=True, timeout=timeout
-            )
+            info = self._api().model_info(repo_id, revision=revision, files_metadata=True, timeout=timeout)
         if not info.sha:
             raise DownloadError(
                 f"{self.label} names no commit for {repo_id} at {revision}: it does not answer as the Hub"
@@ -116,6 +160,22 @@ class HubSource:
                 git_blob=None if lfs is not None else sibling.blob_id,
             )
         return Listing(repo_id, revision, info.sha, files, gated=bool(info.gated))
+
+    def _safetensors_conversion(self, repo_id: str, commit: str) -> str | None:
+        """The ref (refs/pr/N) of the bot's safetensors conversion of `commit`, None when there is none or the
+        source does not say (a mirror that does not serve discussions)."""
+        api = self._api()
+        try:
+            with self._errors(repo_id, commit):
+                for pull in api.get_repo_discussions(repo_id, author=CONVERSION_BOT, discussion_type="pull_request"):
+                    if not (pull.is_pull_request and pull.author == CONVERSION_BOT and pull.title == CONVERSION_TITLE):
+                        continue  # the filter is the Hub's to apply; nobody else's pull request is taken
+                    commits = api.list_repo_commits(repo_id, revision=pull.git_reference)
+                    if len(commits) > 1 and commits[1].commit_id == commit:
+                        return str(pull.git_reference)
+        except DownloadError as exc:
+            log.info("%s: no safetensors conversion of %s found (%s)", self.label, repo_id, exc)
+        return None
 
     def address(self, listing: Listing, name: str, timeout: float) -> Address:
         from huggingface_hub import get_hf_file_metadata, hf_hub_url

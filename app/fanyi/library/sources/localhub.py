@@ -11,11 +11,15 @@ It answers what huggingface_hub and library.sources.hub ask, as huggingface.co a
   the CDN address ``/cdn/{sha256}`` with ``X-Repo-Commit``, ``X-Linked-Etag`` (its sha256) and
   ``X-Linked-Size``;
 - ``/cdn/{sha256}``: the bytes, with ``Range`` (206 and ``Content-Range``);
+- ``GET /api/models/{repo}/discussions?p=N[&type=…&author=…&status=…]``: its pull requests, a page at a time,
+  filtered as asked (the safetensors conversion's, which library.sources.hub looks for);
+- ``GET /api/models/{repo}/commits/{revision}``: the commits a revision holds, newest first;
 - errors with ``X-Error-Code`` as the Hub sends them: an unknown repository 401 ``RepoNotFound``, an unknown
   revision 404 ``RevisionNotFound``, an unknown file 404 ``EntryNotFound``, a gated repository's file asked
   for without a token 401 ``GatedRepo``.
 
-A revision is the commit, ``main`` or another ref the repository was given (``refs/pr/1``).
+A revision is a commit, ``main`` or another ref the repository was given (``refs/pr/1``). A pull request
+(``open_pull_request``) is a commit of its own on top of main's, named ``refs/pr/N``.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ import json
 import re
 import socketserver
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -35,19 +40,54 @@ LFS_SUFFIXES = (".safetensors", ".bin", ".model", ".onnx", ".spm")
 _RANGE = re.compile(r"bytes=(\d+)-(\d*)")
 
 
+@dataclass(frozen=True)
+class PullRequest:
+    num: int
+    title: str
+    author: str
+    commit: str  # its head, one commit on top of the one it was opened on
+    status: str = "open"
+
+
 @dataclass
 class HubRepo:
-    files: dict[str, bytes]
+    files: dict[str, bytes]  # at `commit`, which main names
     commit: str
     refs: dict[str, str] = field(default_factory=dict)  # "main", "refs/pr/1" → commit
     gated: bool = False
+    others: dict[str, tuple[dict[str, bytes], str]] = field(default_factory=dict)  # commit → (files, parent)
+    pulls: list[PullRequest] = field(default_factory=list)
 
     def resolve(self, revision: str) -> str | None:
-        return self.commit if revision == self.commit else self.refs.get(revision)
+        return revision if revision == self.commit or revision in self.others else self.refs.get(revision)
+
+    def files_at(self, commit: str) -> dict[str, bytes]:
+        return self.files if commit == self.commit else self.others[commit][0]
+
+    def every_file(self) -> Iterator[bytes]:
+        yield from self.files.values()
+        for files, _parent in self.others.values():
+            yield from files.values()
+
+    def history(self, commit: str) -> list[str]:
+        """The commits `commit` holds, newest first."""
+        found = [commit]
+        while found[-1] in self.others:
+            found.append(self.others[found[-1]][1])
+        return found
 
 
 def git_blob(data: bytes) -> str:
     return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def commit_id(files: dict[str, bytes], parent: str = "") -> str:
+    digest = json.dumps({"parent": parent, **{n: hashlib.sha256(d).hexdigest() for n, d in files.items()}})
+    return hashlib.sha1(digest.encode()).hexdigest()
+
+
+def read_folder(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
 
 
 def is_lfs(name: str) -> bool:
@@ -75,13 +115,25 @@ class LocalHub:
 
     def add(self, repo_id: str, folder: Path, *, gated: bool = False, refs: tuple[str, ...] = ()) -> HubRepo:
         """Serve the top-level files of `folder` as `repo_id`, at one commit that `main` (and `refs`) name."""
-        files = {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
-        commit = hashlib.sha1(
-            json.dumps({n: hashlib.sha256(d).hexdigest() for n, d in files.items()}).encode()
-        ).hexdigest()
+        files = read_folder(folder)
+        commit = commit_id(files)
         repo = HubRepo(files, commit, {"main": commit, **dict.fromkeys(refs, commit)}, gated)
         self.repos[repo_id] = repo
         return repo
+
+    def open_pull_request(
+        self, repo_id: str, folder: Path, *, title: str, author: str, on: str | None = None, status: str = "open"
+    ) -> PullRequest:
+        """A pull request on `repo_id` whose one commit, on top of commit `on` (main's), holds `folder`'s files."""
+        repo = self.repos[repo_id]
+        parent = on or repo.commit
+        files = read_folder(folder)
+        commit = commit_id(files, parent)
+        repo.others[commit] = (files, parent)
+        pull = PullRequest(len(repo.pulls) + 1, title, author, commit, status)
+        repo.pulls.append(pull)
+        repo.refs[f"refs/pr/{pull.num}"] = commit
+        return pull
 
     @property
     def endpoint(self) -> str:
@@ -111,7 +163,7 @@ class LocalHub:
     # --- answers -------------------------------------------------------------------------------------------
     def info(self, repo_id: str, repo: HubRepo, commit: str, blobs: bool) -> dict[str, object]:
         siblings: list[dict[str, object]] = []
-        for name, data in repo.files.items():
+        for name, data in repo.files_at(commit).items():
             sibling: dict[str, object] = {"rfilename": name}
             if blobs:
                 sibling.update(size=len(data), blobId=git_blob(data))
@@ -154,11 +206,16 @@ class _Handler(BaseHTTPRequestHandler):
         parts = urlsplit(self.path)
         path = parts.path
         self.hub.requests.append((self.command, path, {k.lower(): v for k, v in self.headers.items()}))
-        if m := re.fullmatch(r"/api/models/([^/]+/[^/]+)(?:/revision/([^/]+))?", path):
+        query = parse_qs(parts.query)
+        if m := re.fullmatch(r"/api/models/([^/]+/[^/]+)/discussions", path):
+            self._discussions(unquote(m[1]), {k: v[0] for k, v in query.items()})
+        elif m := re.fullmatch(r"/api/models/([^/]+/[^/]+)/commits/([^/]+)", path):
+            self._commits(unquote(m[1]), unquote(m[2]))
+        elif m := re.fullmatch(r"/api/models/([^/]+/[^/]+)(?:/revision/([^/]+))?", path):
             self._info(
                 unquote(m[1]),
                 unquote(m[2] or "main"),
-                "true" in [v.lower() for v in parse_qs(parts.query).get("blobs", [])],
+                "true" in [v.lower() for v in query.get("blobs", [])],
             )
         elif m := re.fullmatch(r"/([^/]+/[^/]+)/resolve/([^/]+)/([^/]+)", path):
             self._resolve(unquote(m[1]), unquote(m[2]), unquote(m[3]), head)
@@ -194,9 +251,53 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _info(self, repo_id: str, revision: str, blobs: bool) -> None:
         found = self._repo(repo_id, revision)
+        if found is not None:
+            self._json(self.hub.info(repo_id, found[0], found[1], blobs))
+
+    def _discussions(self, repo_id: str, query: dict[str, str]) -> None:
+        """A page of 50, as the Hub pages them; "type" and "author" and "status" filter."""
+        found = self._repo(repo_id, "main")
         if found is None:
             return
-        body = json.dumps(self.hub.info(repo_id, found[0], found[1], blobs)).encode()
+        kind, author, status = query.get("type", "all"), query.get("author"), query.get("status", "all")
+        pulls = [
+            p
+            for p in reversed(found[0].pulls)  # newest first
+            if kind in ("all", "pull_request") and author in (None, p.author) and status in ("all", p.status)
+        ]
+        start = 50 * int(query.get("p", "0"))
+        self._json(
+            {
+                "discussions": [
+                    {
+                        "num": p.num,
+                        "title": p.title,
+                        "author": {"name": p.author},
+                        "createdAt": "2024-01-01T00:00:00.000Z",
+                        "status": p.status,
+                        "repo": {"name": repo_id, "type": "model"},
+                        "isPullRequest": True,
+                    }
+                    for p in pulls[start : start + 50]
+                ],
+                "count": len(pulls),
+                "start": start,
+                "numClosedDiscussions": sum(p.status == "closed" for p in pulls),
+            }
+        )
+
+    def _commits(self, repo_id: str, revision: str) -> None:
+        found = self._repo(repo_id, revision)
+        if found is not None:
+            self._json(
+                [
+                    {"id": c, "authors": [], "date": "2024-01-01T00:00:00.000Z", "title": "", "message": ""}
+                    for c in found[0].history(found[1])
+                ]
+            )
+
+    def _json(self, answer: object) -> None:
+        body = json.dumps(answer).encode()
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body)))
@@ -208,13 +309,14 @@ class _Handler(BaseHTTPRequestHandler):
         if found is None:
             return
         repo, commit = found
-        if name not in repo.files:
+        files = repo.files_at(commit)
+        if name not in files:
             self._error(404, "EntryNotFound", f"{name} does not exist on {revision}")
             return
         if not self.hub.authorized(self, repo):
             self._error(401, "GatedRepo", f"Access to model {repo_id} is restricted. Please log in.")
             return
-        data = repo.files[name]
+        data = files[name]
         self.send_response(302 if is_lfs(name) else 307)
         self.send_header("X-Repo-Commit", commit)
         self.send_header("ETag", f'"{git_blob(data)}"')
@@ -230,15 +332,16 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _small(self, repo_id: str, commit: str, name: str, head: bool) -> None:
         repo = self.hub.repos.get(repo_id)
-        if repo is None or repo.resolve(commit) is None or name not in repo.files:
+        files = repo.files_at(commit) if repo is not None and repo.resolve(commit) == commit else {}
+        if name not in files:
             self._error(404, "EntryNotFound", "not found")
             return
-        data = repo.files[name]
+        data = files[name]
         self._bytes(data, head, {"X-Repo-Commit": commit, "ETag": f'"{git_blob(data)}"'})
 
     def _cdn(self, sha256: str, head: bool) -> None:
         for repo in self.hub.repos.values():
-            for data in repo.files.values():
+            for data in repo.every_file():
                 if hashlib.sha256(data).hexdigest() == sha256:
                     self._bytes(data, head, {"ETag": f'"{sha256}"'})
                     return
