@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "app"))
+sys.path[:0] = [str(ROOT / "app"), str(ROOT / "tests")]  # the tests' model builders (tests/tiny_models)
 OUT = ROOT / "assets" / "selftest" / "tiny-marian"
 LINES = 40  # of each corpus: few distinct characters, so few pieces
 
@@ -36,8 +36,8 @@ def _without_normalization(model: Path) -> None:
 
 
 def main() -> int:
-    from fanyi.export.spm_files import train_marian_tokenizer
-    from fanyi.export.synthetic import TinyShape, build_random_marian
+    from tiny_models.spm_files import train_marian_tokenizer
+    from tiny_models.synthetic import TinyShape, build_random_marian
 
     corpus = ROOT / "assets" / "corpus"
     OUT.mkdir(parents=True, exist_ok=True)
