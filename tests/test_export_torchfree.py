@@ -4,6 +4,7 @@ transformers reads from the same folder."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -130,3 +131,42 @@ def test_quantizing_in_blocks_of_rows_gives_the_bytes_of_quantizing_at_once(fold
     monkeypatch.setattr(causal_graphs, "QUANTIZE_ROWS", 7)
     small = export_pack(folders["qwen3"], tmp_path / "qwen3", quantize=FAMILIES["qwen3"][1])
     assert _files(small) == _files(torchless / "qwen3")
+
+
+# The sha256 of what the converter writes for two committed checkpoints (the self-test's MarianMT model and a bfloat16
+# Qwen3, tests/tiny_models/committed.py). They were taken on Linux (Intel Xeon, AVX-512 VNNI); every machine CI runs
+# on — CPUs with and without AVX-512, Windows and macOS in .github/workflows/test.yml — must write the same bytes, which
+# is what lets a catalog pin the sha256 of a pack converted on a user's computer. A deliberate change of the pack's
+# contents changes them: the failure prints the new values.
+ROOT = Path(__file__).resolve().parents[1]
+PINNED = {
+    ("assets/selftest/tiny-marian", "int8"): {
+        "decoder.onnx": "9867bf15fe49f703d5e3f8d55fcffb1ced8fb315ed2b2979781a0f8de3e5331c",
+        "encoder.onnx": "7c6f2449162ebaf64b26b6e6447398b1fe2db2d048b75ae55291f519a864cd85",
+        "manifest.json": "4a00061978dd97b9f04de03a52255fef483aa3852b15eda1fbdaf8df280094de",
+        "shared.bin": "ba12e296d364a8b73b9a5cc91111edc9a043afc78a83bdcb810e2a6331b72fb0",
+    },
+    ("assets/selftest/tiny-marian", "none"): {
+        "decoder.onnx": "10d4565c4c70f8f3a065bdfa0b9a69833602a7483ecb8b3db67468f70be67cd5",
+        "encoder.onnx": "df3311f425f5cc6c065b029ac141c23a440bc8cad13b7a826d844dd9aae68796",
+        "manifest.json": "41ba5958cc23bb544ffbc61101579440eba4703722de907e8735df50a82ef22d",
+        "shared.bin": "af2768d2e289689d3f81db2906b9a41fc896e525df2833b13c8bdd32d4ea4e2a",
+    },
+    ("tests/data/tiny-qwen3", "int4"): {
+        "decoder.onnx": "ea87500b32423b8642ec97f24d198ee5918e353292a6566e000706ee58b20f51",
+        "manifest.json": "808b477a841375148e1fa2c09691f18556de4dd89a2adedc41ea5dcd39bf7f89",
+        "shared.bin": "f2febfa4a287fb4a0f14ec14eb10fb770057e75073842618a978be9823ec6980",
+    },
+    ("tests/data/tiny-qwen3", "int8"): {
+        "decoder.onnx": "51f1e4e7dc91bc21b4dca183dae12314a51d2e5c267ca3a1c6d61b2349d6d6b8",
+        "manifest.json": "ac0d499e9d13101faf72dd92631d902f02c799d057efaa0d0f6d0926c7c8097a",
+        "shared.bin": "4d06bc8308a77c44c11ff0074765fa567c50b7815a097b617c012263644b4504",
+    },
+}
+
+
+@pytest.mark.parametrize(("checkpoint", "quantize"), list(PINNED), ids=[f"{c.split('/')[-1]}-{q}" for c, q in PINNED])
+def test_a_committed_checkpoint_converts_to_the_pinned_bytes_on_every_machine(checkpoint, quantize, tmp_path):
+    pack = export_pack(ROOT / checkpoint, tmp_path / "pack", quantize=quantize)
+    written = {name: hashlib.sha256((pack / name).read_bytes()).hexdigest() for name in PINNED[checkpoint, quantize]}
+    assert written == PINNED[checkpoint, quantize]
