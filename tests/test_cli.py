@@ -50,6 +50,17 @@ def test_translate_arguments_stdin_and_stream(tiny_pack):
     assert streamed.stdout == one.stdout
 
 
+def test_with_no_model_installed_chinese_is_still_written_anew(dirs):
+    from fanyi import variants
+
+    chinese = "请观看关于软件更新的视频。"
+    done = run("translate", "--target", "zh-TW", stdin=f"{chinese}\n", env_extra=dirs)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == variants.rewrite(chinese, "zh-TW") + "\n"
+    english = run("translate", "--target", "zh-TW", "Good morning.", env_extra=dirs)
+    assert english.returncode != 0 and "No translation model is installed" in english.stderr
+
+
 def test_without_a_model_the_languages_choose_the_pack(tiny_pack, tiny_pack_zh_en, dirs):
     """The router picks the pack for --source/--target in any style; the default pack wins a tie."""
     from fanyi.engine.options import DecodeOptions

@@ -266,6 +266,18 @@ def test_a_chinese_text_asked_for_in_chinese_is_written_anew_without_a_model(tar
     assert route([EN_ZH], AUTO, target, ENGLISH).rewrite is None  # English is translated
 
 
+@pytest.mark.parametrize("packs", [[], [ZH_EN]], ids=["no model installed", "no pack writes Chinese"])
+def test_chinese_asked_for_in_chinese_needs_no_model_at_all(packs):
+    """OpenCC alone: with no model installed, or none that writes Chinese, 简→繁 and 繁→简 still work."""
+    for source, target, way in ((AUTO, "zh-TW", "zh-TW"), ("zh", "zh-HK", "zh-HK"), (AUTO, "zh-Hans", "cmn_Hans")):
+        found = route(packs, source, target, CHINESE)
+        assert (found.direction, found.source, found.rewrite) == (None, "zh", way)
+    assert route(packs, AUTO, "zh-TW", f"{CHINESE} OK").rewrite == "zh-TW"  # mostly Han: Chinese
+    for source, text in ((AUTO, ENGLISH), (AUTO, "12345"), ("en", CHINESE), (AUTO, "こんにちは")):
+        with pytest.raises(NoRoute):  # English (or anything not told Chinese) needs a model that writes Chinese
+            route(packs, source, "zh-TW", text)
+
+
 def test_the_window_writes_chinese_anew_where_its_direction_writes_chinese():
     """Chinese typed while the direction is English → Chinese: written the way the user chose, by OpenCC."""
     assert rewrite(Direction(EN_ZH), "zh", "zh-TW") == "zh-TW"

@@ -73,8 +73,14 @@ def _choose(
             if found.rewrite is not None:
                 return Rewriter(found.rewrite), given
         return pack.path, given
-    default = installed.find_pack(None)  # a clear message when nothing usable is installed
-    found = routing.route(installed.list_packs(), source or AUTO, target or AUTO, text, prefer=[default.path])
+    packs = installed.list_packs()
+    default = installed.preferred(packs)
+    try:
+        found = routing.route(packs, source or AUTO, target or AUTO, text, prefer=[default.path] if default else [])
+    except routing.NoRoute:
+        if default is None:  # Chinese asked for in Chinese needs none (OpenCC); anything else, a model
+            raise LibraryError(installed.no_model_message(packs)) from None
+        raise
     if found.direction is None:
         if found.rewrite is not None:
             return Rewriter(found.rewrite), given
@@ -156,13 +162,14 @@ def add_glossary_argument(p: argparse.ArgumentParser) -> None:
 def cmd_translate(args: argparse.Namespace) -> int:
     # a bad option, language or glossary is refused before a model is loaded
     given = _decode_options(args)
-    chosen = _choose(args, given)
+    # each line routed by its own language (Chinese asked for in Chinese needs no model), else one pack for all
+    chosen = None if _by_text(args) else _choose(args, given)
     glossary = read_glossary(args.glossary)
     opened: dict[Path, Translator] = {}
     lines = InputLines(args.text)
     failures: Sequence[Failure]
     for text in lines:
-        pack, options = _choose(args, given, text) if _by_text(args) else chosen
+        pack, options = _choose(args, given, text) if chosen is None else chosen
         if pack is None:  # in the target language already: as it is
             sys.stdout.write(text + "\n")
             continue

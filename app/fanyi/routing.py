@@ -43,6 +43,7 @@ from fanyi.engine import DecodeOptions
 from fanyi.languages import (
     AUTO,
     CANTONESE,
+    CHINESE,
     CONVERTED,
     ENGLISH,
     SIMPLIFIED,
@@ -244,9 +245,6 @@ def route(
     NoRoute (one line naming what is installed) when none can.
     """
     usable = [p for p in packs if p.usable]
-    if not usable:
-        raise NoRoute("no translation model is installed")
-    offered = _describe(usable)
     order = [Path(p).resolve() for p in prefer]
 
     def rank(pack: P) -> tuple[int, bool]:
@@ -256,6 +254,13 @@ def route(
     ranked = sorted(usable, key=rank)
     wanted_source = None if source.strip().lower() == AUTO else language_of(source)
     wanted_target = None if target.strip().lower() == AUTO else requested(target)
+    if wanted_target is not None and not any(wanted_target.code in _targets(p) for p in usable):
+        rewritten = _without_model(text, wanted_source, wanted_target)
+        if rewritten is not None:
+            return rewritten
+    if not usable:
+        raise NoRoute("no translation model is installed")
+    offered = _describe(usable)
     named_target = target if wanted_target is not None else ""
     confidence = 1.0
     if wanted_target is None:
@@ -383,6 +388,25 @@ def _code_for(codes: Sequence[str], wanted: Language, given: str, text: str = ""
     if len(fitting) > 1 and text:
         return langid.detect(text, fitting, block=False).language
     return fitting[0]
+
+
+def _without_model(text: str, source: Language | None, target: Language) -> Route[Any] | None:
+    """Chinese asked for in Chinese where no pack writes Chinese (or none is installed): OpenCC's, which needs
+    no model. A text is Chinese when said so, or when more of its letters are Han than Latin — English being
+    the other language a text for Fanyi is in; a text without either is not told apart here."""
+    if target.code != CHINESE:
+        return None
+    if source is None:
+        found = langid.detect(text, [CHINESE, ENGLISH])
+        if not found.confidence:
+            return None
+        source = Language(found.language)
+        confidence = found.confidence
+    else:
+        confidence = 1.0
+    if source.code != CHINESE:
+        return None
+    return Route(None, CHINESE, confidence, rewrite=_rewritten(target.variant))
 
 
 def _detect(text: str, candidates: list[str], ranked: Sequence[Pack]) -> tuple[Language, float]:

@@ -73,3 +73,15 @@ def test_a_chinese_document_asked_for_in_traditional_is_written_anew(server, tmp
         )
     assert status.done and status.billed_characters == len(SIMPLIFIED) + len("第二段：软件。")
     assert output.getvalue().decode("utf-8") == f"{variants.rewrite(SIMPLIFIED, 'zh-TW')}\n\n第二段：軟體。\n"
+
+
+def test_with_no_model_installed_chinese_is_still_written_anew_and_anything_else_says_why(serve):
+    server = serve([], opener=no_model)
+    client = LibreTranslateAPI(server.address)
+    assert client.translate(SIMPLIFIED, "auto", "zh-TW") == variants.rewrite(SIMPLIFIED, "zh-TW")
+    result = deepl.Translator("any-key", server_url=server.address).translate_text(SIMPLIFIED, target_lang="ZH-HANT")
+    assert result.text == variants.rewrite(SIMPLIFIED, "zh-TW")
+    english = requests.post(
+        f"{server.address}/translate", json={"q": "Good morning.", "target": "zh-TW"}, timeout=TIMEOUT
+    )
+    assert english.status_code == 500 and "no translation model is installed" in english.json()["error"]

@@ -29,6 +29,7 @@ from .chinese import (
 from .codes import (
     ALIASES,
     AUTO,
+    CHINESE,
     ENGLISH,
     MULTIPLE,
     Language,
@@ -46,6 +47,7 @@ __all__ = [
     "AUTO",
     "BCP47",
     "CANTONESE",
+    "CHINESE",
     "CONVERTED",
     "DEEPL",
     "DEFAULT_TRADITIONAL",

@@ -17,6 +17,7 @@ from .chinese import CANTONESE, DEFAULT_TRADITIONAL, REGION_OF_SUBTAG, SIMPLIFIE
 
 AUTO = "auto"  # a source told by the text; a target that is "the other language" of the text
 ENGLISH = "en"
+CHINESE = "zh"  # however written: the way (简体, 繁體, 粤语) is said apart
 MULTIPLE = "mul"  # ISO 639-2 "multiple languages": a many-to-many pack's source_lang and target_lang
 
 # ISO 639-3 codes (NLLB-200's, OPUS-MT's) of languages that have an ISO 639-1 code; "zhx" (ISO 639-5: the
@@ -37,7 +38,7 @@ ALIASES = {
     "yor": "yo", "zho": "zh", "cmn": "zh", "zul": "zu", "bod": "bo", "uig": "ug", "fil": "tl", "zhx": "zh",
 }
 # fmt: on
-CHINESE = frozenset({"zh", "cmn", "zho", "chi", "zhx"})  # codes of Chinese; how it is written is said apart
+CHINESE_CODES = frozenset({"zh", "cmn", "zho", "chi", "zhx"})  # codes of Chinese
 
 
 def base_language(code: str) -> str:
@@ -70,7 +71,7 @@ def language_of(code: str) -> Language:
     base, *subtags = code.strip().lower().replace("_", "-").split("-")
     if base == CANTONESE:
         return Language("zh", CANTONESE)
-    if base in CHINESE:
+    if base in CHINESE_CODES:
         return Language("zh", next((VARIANT_OF_SUBTAG[s] for s in subtags if s in VARIANT_OF_SUBTAG), SIMPLIFIED))
     return Language(base_language(base))
 

@@ -132,13 +132,22 @@ def find_pack(name_or_path: str | None = None) -> PackInfo:
         raise LibraryError(f"the model pack {pack.name} is broken: {pack.problem}")
     if pack is not None:
         return pack
-    if not usable:
+    default = preferred(usable)
+    if default is None:
         raise LibraryError(no_model_message(packs))
     if name_or_path is None:
-        from fanyi.routing import default_pack  # noqa: PLC0415 - the router (and langid) load only when asked
-
-        return default_pack(usable, DEFAULT_PACK) or usable[0]
+        return default
     raise LibraryError(f"no model pack named {name_or_path!r}; installed: {', '.join(p.name for p in usable)}")
+
+
+def preferred(packs: list[PackInfo]) -> PackInfo | None:
+    """The default of the usable `packs` (en→zh preferred), None when none is usable."""
+    usable = [p for p in packs if p.usable]
+    if not usable:
+        return None
+    from fanyi.routing import default_pack  # noqa: PLC0415 - the router (and langid) load only when asked
+
+    return default_pack(usable, DEFAULT_PACK) or usable[0]
 
 
 def no_model_message(packs: list[PackInfo] | None = None) -> str:
