@@ -10,6 +10,7 @@ from pathlib import Path
 
 from fanyi.cancel import CancelToken
 from fanyi.engine.degenerate import LOOP
+from fanyi.engine.language_choice import LanguageChoice
 from fanyi.engine.options import DecodeOptions
 from fanyi.engine.results import Failure, Translation
 
@@ -69,6 +70,28 @@ class FakeTranslator:
     @property
     def texts(self) -> list[str]:
         return [text for call in self.calls for text in call]
+
+
+class FormattedTranslator:
+    """A translator that takes paragraphs with their formatted spans marked (HY-MT1.5's formatted prompt) and
+    answers as that model does: <target>…</target>, the marks where it placed them."""
+
+    source_lang, target_lang, takes_formatted = "en", "zh", True
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[str, bool]] = []
+
+    def languages(self, options):
+        return LanguageChoice(None, None, "en", "zh")
+
+    def translate_results(self, texts, options=None, progress=None, cancel=None, formatted=None):
+        assert formatted is not None and len(formatted) == len(texts)
+        self.seen += list(zip(texts, formatted))
+
+        def upper(text: str) -> str:  # the words, not the marks
+            return re.sub(r"[^<]+|<[^>]*>", lambda m: m[0] if m[0].startswith("<") else m[0].upper(), text)
+
+        return [Translation(f"<target>{upper(t)}</target>" if f else upper(t)) for t, f in zip(texts, formatted)]
 
 
 def leftovers(folder: Path) -> list[str]:

@@ -111,3 +111,34 @@ def test_an_llm_pack_with_random_weights_translates_documents_into_valid_files(t
     result = translate_document(src, translator, options=DecodeOptions(source="en", target="zh", max_new_tokens=24))
     assert result.report.translated > 0
     assert FORBIDDEN.search(_readable(suffix, result.output)) is None
+
+
+def test_an_llm_pack_that_takes_formatted_text_translates_a_styled_docx_into_a_valid_file(tmp_path, tiny_llm_pack):
+    """HY-MT1.5's formatted prompt on bold and italic runs: a random model's answer (marks lost, added or nested)
+    is read without them, and the document stays a valid one with its runs' formatting."""
+    from fanyi.engine.options import DecodeOptions
+    from fanyi.engine.translator import Translator
+
+    translator = Translator.open(tiny_llm_pack("hunyuan"), threads=1)
+    assert translator.takes_formatted
+    document = docx.Document()
+    for text in _long_paragraphs()[:6]:
+        head, _, tail = text.partition(" ")
+        paragraph = document.add_paragraph(head + " ")
+        paragraph.add_run("in bold").bold = True
+        paragraph.add_run(" " + tail).italic = True
+    src = tmp_path / "styled.docx"
+    document.save(src)
+    asked: list[bool] = []
+    results = translator.translate_results
+
+    def spied(texts, *args, formatted=None, **kwargs):
+        asked.extend(formatted or [False] * len(texts))
+        return results(texts, *args, formatted=formatted, **kwargs)
+
+    translator.translate_results = spied  # type: ignore[method-assign]
+    result = translate_document(src, translator, options=DecodeOptions(source="en", target="zh", max_new_tokens=24))
+    assert result.report.translated > 0 and asked and all(asked)  # every paragraph through the formatted prompt
+    written = docx.Document(result.output)
+    assert FORBIDDEN.search("\n".join(p.text for p in written.paragraphs)) is None
+    assert all(p.runs[1].bold and p.runs[2].italic for p in written.paragraphs)

@@ -3,7 +3,7 @@ import zipfile
 
 import docx
 import pytest
-from docfixtures import docx_bytes, leftovers, mark, with_entries, zip_entries
+from docfixtures import FormattedTranslator, docx_bytes, leftovers, mark, with_entries, zip_entries
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from docx.oxml import parse_xml
 from docx.shared import RGBColor
@@ -164,6 +164,27 @@ def test_run_formatting_and_hyperlinks_carry_the_translation(source, translator)
     assert runs[2].italic and runs[2].font.name == "Arial" and runs[2].font.color.rgb == RGBColor(0xC0, 0, 0)
     assert paragraph.hyperlinks[0].url == "https://example.com" and paragraph.hyperlinks[0].text
     assert docx.Document(result.output).paragraphs[0].style.name == "Heading 1"
+
+
+def test_a_pack_that_takes_formatted_text_is_told_which_runs_are_styled_and_places_them(source):
+    """HY-MT1.5's formatted prompt: runs that look unlike the paragraph (bold, italic in red Arial, a link) are
+    marked; a run that differs only in its language or proofing marks is not; the marks place the styling."""
+    document = docx.Document(source)
+    plain = document.add_paragraph("Spelling ")
+    plain.add_run("checked").font.element.get_or_add_rPr().append(
+        parse_xml(f'<w:lang xmlns:w="{W_NS}" w:val="en-GB"/>')
+    )
+    document.save(source)
+    translator = FormattedTranslator()
+    result = translate_document(source, translator)
+    seen = dict(translator.seen)
+    assert seen["The results were <sn>very good</sn> <sn>this quarter</sn>. See <sn>our site</sn>."] is True
+    assert seen["Spelling checked"] is False and seen["A list item"] is False
+    paragraph = docx.Document(result.output).paragraphs[1]
+    assert "".join(r.text for r in paragraph.runs[:3]) == "THE RESULTS WERE VERY GOOD THIS QUARTER"
+    assert paragraph.runs[1].text.strip() == "VERY GOOD" and paragraph.runs[1].bold
+    assert paragraph.runs[2].text.strip() == "THIS QUARTER" and paragraph.runs[2].italic
+    assert paragraph.hyperlinks[0].text == "OUR SITE"
 
 
 def test_bilingual_adds_a_styled_copy_after_each_paragraph(source, translator):

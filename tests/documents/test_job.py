@@ -1,12 +1,11 @@
 import contextlib
 import errno
 import os
-import re
 import tracemalloc
 
 import docx
 import pytest
-from docfixtures import leftovers, mark
+from docfixtures import FormattedTranslator, leftovers, mark
 
 from fanyi import limits
 from fanyi.cancel import Cancelled, CancelToken
@@ -335,32 +334,6 @@ def test_a_context_taking_pack_gets_each_paragraphs_predecessor(tmp_path):
     assert sorted(translator.seen) == sorted(
         [("First.", ""), ("Same.", "First."), ("Second.", "Same."), ("Same.", "Second.")]
     )
-
-
-class FormattedTranslator:
-    """A translator that takes paragraphs with their formatted spans marked (HY-MT1.5's formatted prompt) and
-    answers as that model does: <target>…</target>, the marks where it placed them."""
-
-    source_lang, target_lang, takes_formatted = "en", "zh", True
-
-    def __init__(self) -> None:
-        self.seen: list[tuple[str, bool]] = []
-
-    def languages(self, options):
-        from fanyi.engine.language_choice import LanguageChoice
-
-        return LanguageChoice(None, None, "en", "zh")
-
-    def translate_results(self, texts, options=None, progress=None, cancel=None, formatted=None):
-        from fanyi.engine.results import Translation
-
-        assert formatted is not None and len(formatted) == len(texts)
-        self.seen += list(zip(texts, formatted))
-
-        def upper(text: str) -> str:  # the words, not the marks
-            return re.sub(r"[^<]+|<[^>]*>", lambda m: m[0] if m[0].startswith("<") else m[0].upper(), text)
-
-        return [Translation(f"<target>{upper(t)}</target>" if f else upper(t)) for t, f in zip(texts, formatted)]
 
 
 def test_a_paragraph_with_markup_goes_through_the_formatted_prompt_and_its_marks_place_the_markup(tmp_path):

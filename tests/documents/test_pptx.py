@@ -1,7 +1,7 @@
 import re
 
 import pytest
-from docfixtures import mark, zip_entries
+from docfixtures import FormattedTranslator, mark, zip_entries
 from lxml import etree
 from pptx import Presentation
 from pptx.oxml import parse_xml
@@ -78,6 +78,24 @@ def test_slides_tables_groups_and_notes_are_translated_structure_kept(source, tr
     assert slide == [mark("Welcome"), mark("First point") + "1", mark("Bold point")]
     assert texts(after["ppt/slides/slide2.xml"]) == [mark("Header"), mark("Table cell"), mark("Grouped text")]
     assert mark("Speaker notes here.") in texts(after["ppt/notesSlides/notesSlide1.xml"])
+
+
+def test_a_pack_that_takes_formatted_text_is_told_which_runs_are_bold(tmp_path):
+    deck = Presentation()
+    body = deck.slides.add_slide(deck.slide_layouts[1]).placeholders[1].text_frame
+    body.text = "Sales grew "
+    run = body.paragraphs[0].add_run()
+    run.text, run.font.bold = "twice", True
+    body.paragraphs[0].add_run().text = " as fast."
+    for r in body.paragraphs[0].runs:  # PowerPoint's spell-checking attributes: no styling
+        r.font._rPr.set("lang", "en-US")
+        r.font._rPr.set("dirty", "0")
+    deck.save(tmp_path / "deck.pptx")
+    translator = FormattedTranslator()
+    result = translate_document(tmp_path / "deck.pptx", translator)
+    assert ("Sales grew <sn>twice</sn> as fast.", True) in translator.seen
+    runs = Presentation(result.output).slides[0].placeholders[1].text_frame.paragraphs[0].runs
+    assert [(r.text, r.font.bold) for r in runs] == [("SALES GREW ", None), ("TWICE", True), (" AS FAST.", None)]
 
 
 def test_bilingual_puts_the_translated_paragraph_after_the_original(source, translator):

@@ -39,6 +39,8 @@ DIALECT = Dialect(
     kept=frozenset(),
     clean_copy=_clean_copy,
     space_attribute=True,
+    run_properties=W + "rPr",
+    links=frozenset({W + "hyperlink"}),
 )
 
 
