@@ -270,7 +270,8 @@ def _write_pack(
         for filename, data in tokenizer_files.items():
             (staging / filename).write_bytes(data)
         manifest["files"] = {p.name: file_digest(p) for p in sorted(staging.iterdir()) if p.is_file()}
-        (staging / MANIFEST).write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        # bytes, not text: Windows would write its line ends, and a pack is the same bytes on every platform
+        (staging / MANIFEST).write_bytes((json.dumps(manifest, indent=2, ensure_ascii=False) + "\n").encode())
         if out_dir.exists():
             shutil.rmtree(out_dir)
         staging.rename(out_dir)
