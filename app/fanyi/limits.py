@@ -66,6 +66,7 @@ MAX_BAD_WORD_TOKENS = 32  # tokens in one banned sequence
 LENGTH_PENALTY_RANGE = (-16.0, 16.0)  # an exponent of the length: Hugging Face configs use 0.6–2.0
 REPETITION_PENALTY_RANGE = (0.01, 100.0)  # a divisor of scores: 1 is off
 MAX_TARGET_TOKENS = 4096  # >>lang<< tokens of a multilingual model; opus-mt-en-mul has ~400
+MAX_ADDED_TOKENS = 4200  # a slow tokenizer's added tokens: its languages and a few more (NLLB-200: 207)
 MAX_EXTERNAL_TENSORS = 100_000  # entries of the shared.bin index
 MAX_TENSOR_DIMS = 8
 MAX_PACK_VERSION = 1_000_000  # the catalog version a release pack records

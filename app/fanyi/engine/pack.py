@@ -198,6 +198,12 @@ MANIFEST_SCHEMA = record(
                 }
             )
         ),
+        # mBART-50 and NLLB packs tokenized as M2M100 ("tokenizer": "sentencepiece"): the slow tokenizer's added
+        # tokens, each kept whole in a text and skipped when decoding; "lstrip"/"rstrip": it takes the whitespace
+        # on its left/right with it (engine/tokenizer.py)
+        "added_tokens": optional(
+            map_of(text(r"[^\s]{1,64}"), record({"lstrip": BOOLEAN, "rstrip": BOOLEAN}), limits.MAX_ADDED_TOKENS)
+        ),
         "target_tokens": optional(
             map_of(text(r"[^\s<>]{1,64}"), text(r">>[^\s<>]{1,64}<<"), limits.MAX_TARGET_TOKENS), {}
         ),
@@ -263,7 +269,7 @@ def _check_consistency(m: dict[str, Any]) -> None:
     used += [("generation.forced_eos_token_id", v) for v in ([forced] if isinstance(forced, int) else forced or [])]
     families.check_ids_in_vocabulary(used, vocab)
     files = m["files"]
-    for required in family.graphs + family.tokenizer_files:
+    for required in family.graphs + family.pack_tokenizer_files(m):
         if required not in files:
             raise Invalid("files", f"does not list {required}")
     total = sum(f["size"] for f in files.values())

@@ -20,13 +20,19 @@ M2M100 (`M2M100Tokenizer`) works the same way with one SentencePiece model for b
 fairseq specials <s> <pad> </s> <unk>, no ">>xx<<" rule, and its language tokens ("__en__") as ids
 after vocab.json's: a source is [language] pieces… </s>, and decoding skips the language tokens
 with the other specials (when the folder lists them as special tokens, as facebook/m2m100_418M does).
+
+mBART-50 and NLLB-200 packs exported from a folder without tokenizer.json run as M2M100 with the
+vocabulary transformers' slow MBart50Tokenizer / NllbTokenizer gives (fanyi.export.slow_vocabulary)
+and its added tokens as the specials: each is kept whole in a text, and one that strips (NLLB's and
+mBART-50's <mask> strips on its left) takes the whitespace on that side with it, as the slow
+tokenizer's tokenize() does.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -84,8 +90,11 @@ class Tokenizer:
         pad_token: str = PAD,
         clean_up_tokenization_spaces: bool = False,
         specials: Sequence[str] = (),
+        lstrip: Collection[str] = (),
+        rstrip: Collection[str] = (),
     ) -> None:
-        """`specials`: further special tokens (kept whole in a text, skipped by decode), all in `vocab`."""
+        """`specials`: further special tokens (kept whole in a text, skipped by decode), all in `vocab`;
+        `lstrip` / `rstrip`: those of them that take the whitespace on their left / right with them."""
         for token in (eos_token, unk_token, pad_token, *specials):
             if token not in vocab:
                 raise KeyError(f"{token!r} must be in the vocab")
@@ -93,6 +102,7 @@ class Tokenizer:
         self._target = target
         self._vocab = vocab
         self._specials = {eos_token, unk_token, pad_token, *specials}
+        self._lstrip, self._rstrip = frozenset(lstrip), frozenset(rstrip)
         self.eos_id = vocab[eos_token]
         self.unk_id = vocab[unk_token]
         self.pad_id = vocab[pad_token]
@@ -150,9 +160,15 @@ class Tokenizer:
 
     def _encode(self, text: str, sp: spm.SentencePieceProcessor) -> list[int]:
         vocab, unk = self._vocab, self.unk_id
+        chunks = self._special_split.split(text)  # text, special, text, …, text
+        for i in range(1, len(chunks), 2):
+            if chunks[i] in self._lstrip:
+                chunks[i - 1] = chunks[i - 1].rstrip()
+            if chunks[i] in self._rstrip:
+                chunks[i + 1] = chunks[i + 1].lstrip()
         ids: list[int] = []
-        for chunk in self._special_split.split(text):
-            if chunk in self._specials:
+        for i, chunk in enumerate(chunks):
+            if i % 2:
                 ids.append(vocab[chunk])
                 continue
             if self.marian_codes and chunk.startswith(">>") and (end := chunk.find("<<")) != -1:
@@ -223,15 +239,21 @@ class M2M100Tokenizer(Tokenizer):
         languages_are_special: bool = True,
         clean_up_tokenization_spaces: bool = False,
         source_token_position: str = "prefix",
+        added: Mapping[str, Mapping[str, bool]] | None = None,
     ) -> None:
+        """`added`: the slow tokenizer's added tokens of an mBART-50 or NLLB vocabulary, token → its
+        "lstrip" and "rstrip"; they are then the special tokens (the languages among them)."""
         # M2M100Tokenizer looks language tokens up before vocab.json, so they win over a piece of that name
         full = {**vocab, **languages}
+        specials = ("<s>", *(languages if languages_are_special else ())) if added is None else tuple(added)
         super().__init__(
             sp,
             sp,
             full,
-            specials=("<s>", *(languages if languages_are_special else ())),
+            specials=specials,
             clean_up_tokenization_spaces=clean_up_tokenization_spaces,
+            lstrip=[t for t, how in (added or {}).items() if how["lstrip"]],
+            rstrip=[t for t, how in (added or {}).items() if how["rstrip"]],
         )
         self._languages = languages
         self._suffix = source_token_position == "suffix"

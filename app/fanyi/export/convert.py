@@ -35,6 +35,7 @@ from .generation import SUPPORTED_GENERATION_KEYS, generation_defaults
 from .hf_weights import detect_loader, model_weights
 from .loaders import HfFolder, Loader
 from .loaders.causal_lm import CausalLMLoader
+from .slow_vocabulary import SPM_FILE
 from .tokenizer_info import HfTokenizer
 from .transformer_graphs import QuantizeSpec, build_decoder, build_encoder
 from .weights import CausalWeights, Seq2SeqWeights
@@ -101,11 +102,7 @@ def build_manifest(
         "name": name,
         "source_model": {"id": model_id, "revision": revision},
         "architecture": {"type": family.name, **loader.manifest_architecture(config, weights)},
-        "tokenizer": "tokenizers"
-        if "tokenizer.json" in family.tokenizer_files
-        else "marian"
-        if "source.spm" in family.tokenizer_files
-        else "sentencepiece",
+        "tokenizer": tokenizer_kind(family, tokenizer),
         **{k: languages.pop(k) for k in ("source_lang", "target_lang")},
         "special_ids": {
             "pad": gen["pad_token_id"],
@@ -117,6 +114,7 @@ def build_manifest(
         "bad_words_ids": gen["bad_words_ids"] or [],
         "generation": {k: gen[k] for k in SUPPORTED_GENERATION_KEYS if k != "bad_words_ids"},  # that one: above
         **languages,
+        **({"added_tokens": tokenizer.slow.manifest_added_tokens()} if tokenizer.slow is not None else {}),
         "quantization": _quantization(spec),
         "files": {},
     }
@@ -159,6 +157,10 @@ def export_pack(
     tokenizer_data = tokenizer_files(family, hf_dir, tokenizer)
     say(f"reading the {family.title} weights")
     weights = model_weights(loader, config, hf_dir)
+    if tokenizer.slow is not None and tokenizer.slow.size > weights.lm_head.shape[0]:
+        raise ExportError(
+            f"{hf_dir}: the tokenizer has {tokenizer.slow.size} ids, the model {weights.lm_head.shape[0]} rows"
+        )
     manifest = build_manifest(
         folder,
         config,
@@ -180,30 +182,43 @@ def export_pack(
     return out_dir
 
 
+def tokenizer_kind(family: Family, tokenizer: HfTokenizer) -> str:
+    """The manifest's "tokenizer": how the pack tokenizes ("tokenizers": tokenizer.json, "marian": MarianMT's
+    SentencePiece models, "sentencepiece": one SentencePiece model and vocab.json)."""
+    if tokenizer.slow is not None:
+        return "sentencepiece"
+    if "tokenizer.json" in family.tokenizer_files:
+        return "tokenizers"
+    return "marian" if "source.spm" in family.tokenizer_files else "sentencepiece"
+
+
 def tokenizer_files(family: Family, hf_dir: Path, tokenizer: HfTokenizer) -> dict[str, bytes]:
-    """The family's tokenizer files for the pack, by name: the folder's own, and a decoder-only model's chat
-    template written out of tokenizer_config.json where the folder has no chat_template.jinja."""
+    """The family's tokenizer files for the pack, by name: the folder's own, a decoder-only model's chat
+    template written out of tokenizer_config.json where the folder has no chat_template.jinja, and the slow
+    tokenizer's vocabulary of an mBART-50 or NLLB folder without tokenizer.json."""
     files: dict[str, bytes] = {}
     if family.decoder_only:
         template = tokenizer.chat_template
         if not isinstance(template, str) or not template.strip():
             raise ExportError(f"{hf_dir}: the tokenizer has no chat template; {family.title} packs prompt through it")
         files[CHAT_TEMPLATE] = template.encode("utf-8")
-    for filename in family.tokenizer_files + OPTIONAL_TOKENIZER_FILES:
+    if tokenizer.slow is not None:
+        files["vocab.json"] = tokenizer.slow.vocab_json()
+    required = family.pack_tokenizer_files({"tokenizer": tokenizer_kind(family, tokenizer)})
+    for filename in required + OPTIONAL_TOKENIZER_FILES:
         if filename not in files and (hf_dir / filename).is_file():
             files[filename] = (hf_dir / filename).read_bytes()
-    missing = [f for f in family.tokenizer_files if f not in files]
-    if missing == ["tokenizer.json"]:  # transformers makes it from the slow tokenizer's files; Fanyi does not
+    missing = [f for f in required if f not in files]
+    if missing == ["tokenizer.json"] and family.other_tokenizers:  # nor the slow tokenizer's SentencePiece model
         raise ExportError(
-            f"{hf_dir / missing[0]} is missing: the {family.title} packs read the fast tokenizer's file; write it "
-            "with transformers (AutoTokenizer.from_pretrained(folder).save_pretrained(folder)) and export again"
+            f"{hf_dir} has neither tokenizer.json nor {SPM_FILE}: the {family.title} tokenizer needs one of them"
         )
     if missing:
         raise ExportError(f"{hf_dir / missing[0]} is missing: the {family.title} tokenizer needs it")
     try:  # the runtime must be able to stream its decoding exactly: refuse now, not at run time
         if family.decoder_only:
             check_chat_tokenizer(hf_dir / "tokenizer.json")
-        elif family.tokenizer_files == ("tokenizer.json",):
+        elif required == ("tokenizer.json",):
             JsonTokenizer(hf_dir / "tokenizer.json", {})
     except ValueError as exc:
         raise ExportError(f"{hf_dir}: {exc}") from None

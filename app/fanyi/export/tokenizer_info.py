@@ -4,14 +4,16 @@ The families ask a tokenizer for its special tokens, its unknown token's id, its
 language tokens and their ids (fanyi.engine.families: manifest_languages, manifest_prompt). transformers
 answers from tokenizer_config.json, special_tokens_map.json, chat_template.jinja, tokenizer.json or
 vocab.json and the defaults of its tokenizer class; HfTokenizer answers the same questions from the same
-files with the same rules and no transformers (tests/test_tokenizer_info.py compares the two):
+files with the same rules and no transformers (tests/test_export_readers.py compares the two):
 
 - a special token is the class's default, replaced by tokenizer_config.json's value (null included); a
   configuration without "added_tokens_decoder" (the older format) is then overridden by special_tokens_map.json;
 - the chat template is chat_template.jinja where there is one, else tokenizer_config.json's "chat_template"
   (its "default" where it holds several);
 - mBART-50's and NLLB's language codes default to fairseq's lists, which mBART-50 also appends to any it is
-  given; M2M100's language tokens are "__xx__", numbered after vocab.json.
+  given; M2M100's language tokens are "__xx__", numbered after vocab.json;
+- an mBART-50 or NLLB folder without tokenizer.json is read as its slow tokenizer (MBart50Tokenizer,
+  NllbTokenizer) reads sentencepiece.bpe.model: fanyi.export.slow_vocabulary.
 """
 
 from __future__ import annotations
@@ -24,8 +26,8 @@ from tokenizers import Tokenizer
 
 from . import fairseq_languages
 from .errors import ExportError
+from .slow_vocabulary import CLASS_ADDED, SPECIAL_KEYS, SPM_FILE, read_slow_vocabulary
 
-SPECIAL_KEYS = ("bos_token", "eos_token", "unk_token", "sep_token", "pad_token", "cls_token", "mask_token")
 CHAT_TEMPLATE_FILE = "chat_template.jinja"
 # the special tokens each tokenizer class assumes when its configuration names none (its __init__'s defaults)
 CLASS_DEFAULTS: dict[str, dict[str, str]] = {
@@ -88,18 +90,31 @@ class HfTokenizer:
         config = _read_json(folder / "tokenizer_config.json")
         self.config = config
         self.tokenizer_class = str(config.get("tokenizer_class") or default_class).removesuffix("Fast")
-        values: dict[str, str | None] = dict(CLASS_DEFAULTS.get(self.tokenizer_class, {}))
-        values.update({key: _content(config[key]) for key in SPECIAL_KEYS if key in config})
-        additional = _contents(config.get("additional_special_tokens"))
+        defaults = CLASS_DEFAULTS.get(self.tokenizer_class, {})
+        # the special tokens as from_pretrained hands them to the class, as written (text or AddedToken)
+        given = {key: config[key] for key in SPECIAL_KEYS if key in config}
+        given_additional = list(config.get("additional_special_tokens") or [])
         if "added_tokens_decoder" not in config:  # the older format: special_tokens_map.json has the last word
             legacy = _read_json(folder / "special_tokens_map.json")
-            values.update({key: _content(legacy[key]) for key in SPECIAL_KEYS if key in legacy})
-            additional += [t for t in _contents(legacy.get("additional_special_tokens")) if t not in additional]
-        self._values = values
-        self.additional_special_tokens = self._class_languages(additional, "additional_special_tokens" in config)
-        self.legacy_behaviour = bool(config.get("legacy_behaviour", False))
+            given.update({key: legacy[key] for key in SPECIAL_KEYS if key in legacy})
+            known = _contents(given_additional)
+            given_additional += [t for t in legacy.get("additional_special_tokens") or [] if _content(t) not in known]
+        self._values: dict[str, str | None] = {**defaults, **{key: _content(v) for key, v in given.items()}}
+        self.additional_special_tokens = self._class_languages(
+            _contents(given_additional), "additional_special_tokens" in config
+        )
+        # NLLB's classes read it; the others ignore it
+        self.legacy_behaviour = self.tokenizer_class == "NllbTokenizer" and bool(config.get("legacy_behaviour", False))
         fast = folder / "tokenizer.json"
         self._json = Tokenizer.from_file(str(fast)) if fast.is_file() else None
+        # mBART-50's and NLLB's slow tokenizer where the folder has no tokenizer.json
+        self.slow = (
+            read_slow_vocabulary(
+                folder, self.tokenizer_class, config, given, defaults, given_additional, self.additional_special_tokens
+            )
+            if self._json is None and self.tokenizer_class in CLASS_ADDED and (folder / SPM_FILE).is_file()
+            else None
+        )
         self._vocab: dict[str, int] = _read_json(folder / "vocab.json") if self._json is None else {}
         self._added = self._added_tokens(config)
         self.lang_code_to_token: dict[str, str] = {}
@@ -161,6 +176,8 @@ class HfTokenizer:
         return None if self.unk_token is None else self.convert_tokens_to_ids(self.unk_token)
 
     def convert_tokens_to_ids(self, token: str) -> int | None:
+        if self.slow is not None:
+            return self.slow.convert_tokens_to_ids(token)
         if self._json is not None:
             found: int | None = self._json.token_to_id(token)
             if found is None and token != self.unk_token:

@@ -86,7 +86,9 @@ class _Seq2SeqReference:
             sources = translator.source_languages
             source = next((c for c in sources if base_language(c) == "en"), sources[0])
             self.options: DecodeOptions | None = DecodeOptions(source=source)
-            self.tokenizer = transformers.AutoTokenizer.from_pretrained(hf_dir)
+            # a pack tokenized by SentencePiece (M2M100's; mBART-50's, NLLB's without tokenizer.json) is the slow one's
+            slow = translator.pack.manifest["tokenizer"] == "sentencepiece"
+            self.tokenizer = transformers.AutoTokenizer.from_pretrained(hf_dir, use_fast=not slow)
             self.tokenizer.src_lang = source
             self.tokenizer.tgt_lang = translator.default_target
             self.prefix = ""

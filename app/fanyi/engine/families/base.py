@@ -39,6 +39,8 @@ class Family:
     name: ClassVar[str]  # the manifest's architecture.type
     title: ClassVar[str]  # for messages: "MarianMT", "Qwen3"
     tokenizer_files: ClassVar[tuple[str, ...]]  # required in the pack
+    # the files of a pack whose manifest names another tokenizer ("tokenizer": "sentencepiece") than the usual
+    other_tokenizers: ClassVar[dict[str, tuple[str, ...]]] = {}
     graphs: ClassVar[tuple[str, ...]]  # the ONNX graphs a pack of this family holds
     architecture_fields: ClassVar[dict[str, Any]]  # the manifest's architecture record (schema checks)
     many_to_many: ClassVar[bool] = False  # languages listed in the manifest, chosen per request
@@ -48,6 +50,10 @@ class Family:
     # --- the manifest ----------------------------------------------------------------------------
     def check_manifest(self, manifest: dict[str, Any]) -> None:
         """What the schema cannot say field by field; raises schema.Invalid."""
+
+    def pack_tokenizer_files(self, manifest: dict[str, Any]) -> tuple[str, ...]:
+        """The tokenizer files a pack with this manifest holds."""
+        return self.other_tokenizers.get(manifest.get("tokenizer") or "", self.tokenizer_files)
 
     def extra_position_rows(self) -> int:
         """Rows of a position table beyond max_positions (shared.*_positions), where the family has one."""
