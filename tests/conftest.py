@@ -175,7 +175,8 @@ def tiny_nllb_pack(tiny_many_pack) -> Path:
 
 @pytest.fixture(scope="session")
 def tiny_hf_llm(models_root):
-    """kind ("qwen3", "hunyuan", "gemma3") → a tiny random Hugging Face folder, built on first use."""
+    """kind ("qwen3", "hunyuan", "gemma3", "translategemma", "gemma3-1b") → a tiny random Hugging Face folder, built on
+    first use."""
     from tiny_models.synthetic_llm import build_tiny_llm
 
     built: dict[str, Path] = {}

@@ -19,7 +19,7 @@ from fanyi.export.loaders import LOADERS, HfFolder
 from fanyi.export.tokenizer_info import HfTokenizer
 
 MANY = ("mbart50", "m2m100", "nllb")
-LLMS = ("qwen3", "hunyuan", "gemma3", "translategemma")
+LLMS = ("qwen3", "hunyuan", "gemma3", "translategemma", "gemma3-1b")
 
 
 @pytest.fixture(scope="module")
@@ -122,7 +122,7 @@ def test_marian_and_m2m100_position_tables_are_transformers_within_rounding():
     [
         ("qwen3", {"rope_theta": 1_000_000.0}),
         ("hunyuan", {"rope_theta": 10_000.0, "rope_scaling": {"type": "dynamic", "alpha": 1000.0, "factor": 1.0}}),
-        ("gemma3", {"rope_theta": 1_000_000.0, "rope_scaling": {"rope_type": "linear", "factor": 8.0}}),
+        ("gemma3-1b", {"rope_theta": 1_000_000.0, "rope_scaling": {"rope_type": "linear", "factor": 8.0}}),
     ],
 )
 def test_rotary_tables_at_full_head_size_are_transformers_within_one_unit(folder_of, kind, rope):
@@ -132,14 +132,14 @@ def test_rotary_tables_at_full_head_size_are_transformers_within_one_unit(folder
     import transformers
 
     family, folder = detect_loader(folder_of(kind))
-    head = 256 if kind == "gemma3" else 128
+    head = 256 if kind == "gemma3-1b" else 128
     raw = {**folder.config, **rope, "head_dim": head, "max_position_embeddings": 8192}
     config_class = transformers.AutoConfig.for_model(raw["model_type"]).__class__
     config = config_class(**raw)
     model = getattr(transformers, family.model_class)(config)
     ours = rotary_tables(family.rotary_specs(family.model_config(HfFolder(folder.path, raw))), 8192)
     modules = {"global": model.model.rotary_emb}
-    if kind == "gemma3":
+    if kind == "gemma3-1b":
         modules["local"] = model.model.rotary_emb_local
     for key, module in modules.items():
         cos, sin = module(torch.zeros(1, dtype=torch.float32), torch.arange(8192)[None, :])
@@ -241,22 +241,91 @@ def test_generation_settings_are_read_as_generation_config_reads_them(folder_of,
     assert ours == theirs
 
 
+CONFIG_CLASSES = {
+    "marian": "MarianConfig",
+    "mbart50": "MBartConfig",
+    "m2m100": "M2M100Config",
+    "nllb": "M2M100Config",
+    "qwen3": "Qwen3Config",
+    "hunyuan": "HunYuanDenseV1Config",
+    "gemma3": "Gemma3TextConfig",
+}
+
+
 @pytest.mark.parametrize("name", sorted(LOADERS))
-def test_each_familys_configuration_defaults_are_its_transformers_configs(name):
+def test_each_familys_configuration_defaults_are_every_default_of_its_transformers_config(name):
+    """Every argument a released config.json may leave out (gemma-3-4b-it's text_config sets five), with the
+    default transformers' configuration class gives it."""
+    import inspect
+
     import transformers
 
-    family = LOADERS[name]
-    config_class = {
-        "marian": transformers.MarianConfig,
-        "mbart50": transformers.MBartConfig,
-        "m2m100": transformers.M2M100Config,
-        "nllb": transformers.M2M100Config,
-        "qwen3": transformers.Qwen3Config,
-        "hunyuan": transformers.HunYuanDenseV1Config,
-        "gemma3": transformers.Gemma3TextConfig,
-    }[name]
-    theirs = config_class().to_dict()
-    for key, value in family.config_defaults.items():
-        if key == "layer_types":
-            continue  # derived from the layer count when not given: fanyi's model_config derives it alike
-        assert theirs[key] == value, key
+    config_class = getattr(transformers, CONFIG_CLASSES[name])
+    arguments = {
+        key: parameter.default
+        for key, parameter in inspect.signature(config_class.__init__).parameters.items()
+        if key not in ("self", "kwargs")
+    }
+    defaults = LOADERS[name].config_defaults
+    assert set(arguments) <= set(defaults), sorted(set(arguments) - set(defaults))
+    for key, value in arguments.items():
+        assert defaults[key] == value, key
+    theirs = config_class()
+    for key in set(defaults) - set(arguments):  # PretrainedConfig's, such as tie_word_embeddings
+        assert getattr(theirs, key) == defaults[key], key
+
+
+# what each family's configuration class derives that the export does not read: Qwen3's layer types (its
+# sliding window is refused), MarianMT's decoder vocabulary (a separate one is refused)
+NOT_READ = {"qwen3": {"layer_types"}, "marian": {"decoder_vocab_size"}}
+# config.json as released files may be: nothing but the architecture; gemma-3-4b-it's; keys set to null
+SPARSE = {
+    "marian": [{"architectures": ["MarianMTModel"], "model_type": "marian"}],
+    "mbart50": [{"architectures": ["MBartForConditionalGeneration"], "model_type": "mbart"}],
+    "m2m100": [{"architectures": ["M2M100ForConditionalGeneration"], "model_type": "m2m_100"}],
+    "nllb": [{"architectures": ["M2M100ForConditionalGeneration"], "model_type": "m2m_100"}],
+    "qwen3": [
+        {"architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3"},
+        {"architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3", "num_key_value_heads": None},
+    ],
+    "hunyuan": [
+        {"architectures": ["HunYuanDenseV1ForCausalLM"], "model_type": "hunyuan_v1_dense"},
+        {"architectures": ["HunYuanDenseV1ForCausalLM"], "model_type": "hunyuan_v1_dense", "head_dim": 128},
+    ],
+    "gemma3": [
+        {"architectures": ["Gemma3ForCausalLM"], "model_type": "gemma3_text"},
+        {"architectures": ["Gemma3ForCausalLM"], "model_type": "gemma3_text", "sliding_window_pattern": 2},
+        {
+            "architectures": ["Gemma3ForConditionalGeneration"],
+            "model_type": "gemma3",
+            "tie_word_embeddings": False,  # not the language model's: transformers ties as text_config says
+            "text_config": {
+                "hidden_size": 2560,
+                "intermediate_size": 10240,
+                "model_type": "gemma3_text",
+                "num_hidden_layers": 34,
+                "rope_scaling": {"factor": 8.0, "rope_type": "linear"},
+                "sliding_window": 1024,
+            },
+        },
+        {"architectures": ["Gemma3ForConditionalGeneration"], "model_type": "gemma3"},
+    ],
+}
+
+
+@pytest.mark.parametrize("name", sorted(LOADERS))
+def test_a_config_that_leaves_values_out_reads_as_transformers_reads_it(name, tmp_path):
+    """What the converter makes of a sparse config.json is what transformers' configuration class makes of it,
+    derived values included (Gemma 3's layer pattern, the key/value heads of Qwen3 and HunYuan)."""
+    import transformers
+
+    loader = LOADERS[name]
+    for values in SPARSE[name]:
+        theirs = transformers.AutoConfig.for_model(**values)
+        if values["model_type"] == "gemma3":
+            theirs = theirs.text_config
+        ours = vars(loader.model_config(HfFolder(tmp_path, values)))
+        for key, value in ours.items():
+            if key not in NOT_READ.get(name, ()) and hasattr(theirs, key):
+                assert getattr(theirs, key) == value, (values, key)
+        assert set(loader.config_defaults) - set(ours) == set()

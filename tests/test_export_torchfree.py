@@ -16,6 +16,8 @@ import pytest
 
 from fanyi.export.convert import export_pack
 
+ROOT = Path(__file__).resolve().parents[1]
+
 # family → (the fixture's kind, quantization exported): every family the converter knows, in the quantization a
 # catalog would use
 FAMILIES = {
@@ -27,6 +29,7 @@ FAMILIES = {
     "hunyuan": ("llm", "int4"),
     "gemma3": ("llm", "none"),
     "translategemma": ("llm", "int8"),
+    "gemma3-1b": ("llm", "int4"),
 }
 
 EXPORT_ALL = textwrap.dedent(
@@ -54,8 +57,15 @@ def folders(tiny_hf_en_zh, tiny_hf_many, tiny_hf_llm) -> dict[str, Path]:
     return {family: get[kind](family) for family, (kind, _q) in FAMILIES.items()}
 
 
-def _export_all(folders: dict[str, Path], out: Path, *, block: bool, threads: int, seed: int) -> None:
-    jobs = [(str(folders[f]), str(out / f), q) for f, (_k, q) in FAMILIES.items()]
+def _export_all(
+    folders: dict[str, Path], out: Path, *, block: bool, threads: int, seed: int, quantize: str | None = None
+) -> None:
+    """Every family (or the LLMs, each as `quantize`) exported in a process of its own."""
+    jobs = [
+        (str(folders[f]), str(out / f), quantize or q)
+        for f, (k, q) in FAMILIES.items()
+        if quantize is None or k == "llm"
+    ]
     env = {
         **os.environ,
         "OMP_NUM_THREADS": str(threads),
@@ -104,6 +114,54 @@ def test_an_export_beside_a_loaded_transformers_has_the_same_bytes(folders, torc
     assert _files(here) == _files(torchless / family)
 
 
+# gemma-3-4b-it's and TranslateGemma's config.json: a Gemma3ForConditionalGeneration whose text_config sets only these
+# (and the tiny vocabulary's size); the heads, their size, the rotary bases, the layer pattern… are
+# Gemma3TextConfig's defaults
+GEMMA3_4B_TEXT_CONFIG = {
+    "hidden_size",
+    "intermediate_size",
+    "model_type",
+    "num_hidden_layers",
+    "rope_scaling",
+    "sliding_window",
+    "vocab_size",
+}
+
+
+@pytest.fixture(scope="module")
+def torchless_fp32(folders, tmp_path_factory) -> Path:
+    """The LLMs exported unquantized where torch and transformers cannot be imported."""
+    out = tmp_path_factory.mktemp("torchless-fp32")
+    _export_all(folders, out, block=True, threads=1, seed=1, quantize="none")
+    return out
+
+
+@pytest.mark.parametrize("family", ["translategemma", "gemma3", "gemma3-1b", "qwen3", "hunyuan"])
+def test_packs_made_without_torch_from_the_released_configs_decode_generates_greedy_ids(
+    folders, torchless_fp32, family
+):
+    """Each LLM family from a tiny model whose config.json has exactly the released file's keys, converted where
+    torch and transformers cannot be imported: its greedy ids are transformers' generate()'s."""
+    pytest.importorskip("torch")
+    from llm_reference import Reference
+
+    from fanyi.engine.options import DecodeOptions
+    from fanyi.engine.translator import Translator
+
+    config = json.loads((folders[family] / "config.json").read_text(encoding="utf-8"))
+    if family in ("translategemma", "gemma3"):
+        assert config["architectures"] == ["Gemma3ForConditionalGeneration"]
+        assert set(config["text_config"]) == GEMMA3_4B_TEXT_CONFIG
+    translator = Translator.open(torchless_fp32 / family, threads=1)
+    reference = Reference(folders[family], translator)
+    options = DecodeOptions(source="en", target="zh", max_new_tokens=16)
+    corpus = ROOT / "assets" / "corpus" / "en.txt"
+    for text in [line for line in corpus.read_text(encoding="utf-8").splitlines() if line.strip()][:6]:
+        ids = translator.encode(text, options)
+        assert ids == reference.prompt(text, options)
+        assert translator.generate_ids([ids], options)[0] == reference.generate(ids, 16), text
+
+
 def test_an_llm_is_read_a_layer_at_a_time_and_its_vocabulary_a_block_of_rows_at_a_time(folders, tmp_path, monkeypatch):
     """What keeps a 1.8B-parameter conversion in a bounded memory: every tensor of layer i is read before any of
     layer i + 1, and the embedding matrix is never read whole in an int4 pack."""
@@ -138,7 +196,6 @@ def test_quantizing_in_blocks_of_rows_gives_the_bytes_of_quantizing_at_once(fold
 # on — CPUs with and without AVX-512, Windows and macOS in .github/workflows/test.yml — must write the same bytes, which
 # is what lets a catalog pin the sha256 of a pack converted on a user's computer. A deliberate change of the pack's
 # contents changes them: the failure prints the new values.
-ROOT = Path(__file__).resolve().parents[1]
 PINNED = {
     ("assets/selftest/tiny-marian", "int8"): {
         "decoder.onnx": "9867bf15fe49f703d5e3f8d55fcffb1ced8fb315ed2b2979781a0f8de3e5331c",

@@ -17,15 +17,15 @@ import pytest
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
+from llm_reference import Reference  # noqa: E402
+
 from fanyi.engine.options import DecodeOptions  # noqa: E402
 from fanyi.engine.prompt import Request, StripRule  # noqa: E402
 from fanyi.engine.results import Translation  # noqa: E402
 from fanyi.engine.translator import Translator  # noqa: E402
 from fanyi.export.errors import ExportError  # noqa: E402
-from fanyi.export.hf_weights import model_class  # noqa: E402
-from fanyi.export.loaders import LOADERS, HfFolder  # noqa: E402
 
-KINDS = ("qwen3", "hunyuan", "gemma3", "translategemma")
+KINDS = ("qwen3", "hunyuan", "gemma3", "translategemma", "gemma3-1b")
 EN_ZH = DecodeOptions(source="en", target="zh", max_new_tokens=24)
 ZH_EN = DecodeOptions(source="zh", target="en", max_new_tokens=24)
 EN_ZH_DEFAULT = DecodeOptions(source="en", target="zh")  # the pack's own length limit
@@ -34,55 +34,6 @@ EN_ZH_DEFAULT = DecodeOptions(source="en", target="zh")  # the pack's own length
 def corpus(lang: str, count: int) -> list[str]:
     path = Path(__file__).resolve().parents[1] / "assets" / "corpus" / f"{lang}.txt"
     return [line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip()][:count]
-
-
-class Reference:
-    """transformers' model and tokenizer of a tiny folder, asked what the pack is asked."""
-
-    def __init__(self, hf: Path, translator: Translator):
-        family = translator.family
-        name = model_class(LOADERS[family.name], HfFolder.read(hf))
-        self.model = getattr(transformers, name).from_pretrained(hf, dtype=torch.float32).eval()
-        self.tokenizer = transformers.AutoTokenizer.from_pretrained(hf)
-        self.translator = translator
-
-    def prompt(self, text: str, options: DecodeOptions) -> list[int]:
-        prompts = self.translator.tokenizer.prompts
-        request = self.translator.family.request(self.translator.languages(options))
-        return list(
-            self.tokenizer.apply_chat_template(
-                prompts.messages(text, request),
-                add_generation_prompt=prompts.generation_prompt,
-                tokenize=True,
-                **prompts.template_kwargs,
-            )
-        )
-
-    def generate(self, ids: list[int], max_new_tokens: int) -> list[int]:
-        """generate() with the folder's own settings, cut after the template's end of turn: a pack stops there
-        even where generation_config.json does not list it (TranslateGemma's third-party copy)."""
-        stops = set(self.translator.pack.special_ids["eos_all"])
-        new = self.generate_all(ids, max_new_tokens)
-        return next((new[: i + 1] for i, token in enumerate(new) if token in stops), new)
-
-    def generate_all(self, ids: list[int], max_new_tokens: int) -> list[int]:
-        with torch.no_grad():
-            out = self.model.generate(
-                torch.tensor([ids]),
-                attention_mask=torch.ones(1, len(ids), dtype=torch.long),
-                do_sample=False,
-                max_new_tokens=max_new_tokens,
-                top_k=None,
-                top_p=None,
-                temperature=None,
-                repetition_penalty=None,
-            )
-        return out[0, len(ids) :].tolist()
-
-    def logits(self, ids: list[int], continuation: list[int]) -> np.ndarray:
-        with torch.no_grad():
-            out = self.model(torch.tensor([ids + continuation[:-1]])).logits[0].numpy()
-        return out[len(ids) - 1 :]
 
 
 @pytest.fixture(scope="module", params=KINDS)
@@ -312,7 +263,7 @@ def test_requests_name_glossary_and_context_in_the_cards_prompts(tiny_llm_pack):
     assert text.startswith("Earlier words.\n参考上面的信息，把下面的文本翻译成中文") and "It {text} is." in text
 
 
-@pytest.mark.parametrize("kind", ["qwen3", "hunyuan", "gemma3", "translategemma"])
+@pytest.mark.parametrize("kind", KINDS)
 def test_fanyi_translate_runs_an_int4_llm_pack(tiny_llm_pack, kind):
     import subprocess
     import sys

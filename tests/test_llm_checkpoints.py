@@ -216,7 +216,7 @@ def test_an_offered_code_the_template_cannot_render_fails_the_export_in_one_line
 
 # --- 5. the embedding scale in fp32 -------------------------------------------------------------------
 def test_gemma_embedding_scale_is_fp32_sqrt_hidden_not_the_bfloat16_buffer(tiny_hf_llm):
-    hf = tiny_hf_llm("gemma3")
+    hf = tiny_hf_llm("gemma3-1b")
     model = transformers.Gemma3ForCausalLM.from_pretrained(hf, dtype="auto")  # the checkpoint's bfloat16
     hidden = model.config.hidden_size
     buffer = float(model.get_decoder().embed_tokens.embed_scale)

@@ -16,21 +16,30 @@ Where the files come from (the real files cannot be downloaded on the machines t
   config.json could not be read here, so the HunYuan dense options come from the issue's reading of the
   real file (dynamic rope with alpha 1000, 262,144 positions, eos and pad) and a public copy of a HunYuan
   dense config; generation_config.json has the card's sampling settings.
-- Gemma 3: gemma-3-4b-it's config.json (text_config: linear rope ×8, sliding window, Gemma3TextConfig's
-  defaults otherwise, head_dim 256 kept whole), its generation_config.json (cache_implementation "hybrid",
-  eos <eos> and <end_of_turn>), and its chat template.
-- TranslateGemma: the template could not be read here. TRANSLATEGEMMA_TEMPLATE is a stand-in written from
+- Gemma 3: gemma-3-4b-it's config.json as released, a Gemma3ForConditionalGeneration whose text_config
+  sets only hidden_size, intermediate_size, num_hidden_layers, rope_scaling (linear ×8) and sliding_window
+  and leaves the rest to Gemma3TextConfig's defaults (8 heads, 4 key/value heads, head_dim 256, the layer
+  pattern of sliding_window_pattern 6…), as three public copies of the file give it; its
+  generation_config.json (cache_implementation "hybrid", eos <eos> and <end_of_turn>) and its chat template.
+  "gemma3-1b" is the text-only checkpoint, gemma-3-1b-it's Gemma3ForCausalLM config.json (every key set, and
+  sliding_window_pattern), as a public copy gives it.
+- TranslateGemma: its config.json is gemma-3-4b-it's (the same text_config that sets only a few fields); the
+  template could not be read here. TRANSLATEGEMMA_TEMPLATE is a stand-in written from
   the card's description (one user entry with source_lang_code and target_lang_code, codes mapped to names
   by the template, an unknown code refused) and the prompt text public code quotes; its languages are the
   ones Fanyi offers (export/loaders/gemma3.py). Its generation_config.json is a third-party copy's: only <eos>
   ends a sequence.
 
-Sizes are shrunk (layers, width, heads, vocabulary) and so is Gemma 3's sliding window (1024 → 16), so
-that the tests' short prompts cross it.
+config.json is written with the released file's keys only (save_pretrained writes every value), so the
+converter meets the defaults a released file leaves out. Sizes are shrunk (layers, width, heads, vocabulary:
+the one key added to gemma-3-4b-it's text_config is the tiny vocabulary's size) and so is Gemma 3's sliding
+window (1024 → 16), so that the tests' short prompts cross it; six layers, so that the default pattern has a
+global layer.
 """
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -235,9 +244,19 @@ class TinyLlm:
     extra: dict[str, Any] = field(default_factory=dict)  # config.json fields to set besides the released ones
 
 
-# Gemma 3 at its full head size (256) and a width whose √ is not exact in bfloat16 (√96 ≈ 9.798 → 9.8125)
-GEMMA3_SHAPE = TinyLlm(hidden=96, heads=2, kv_heads=1, head_dim=256, ffn=192)
-SHAPES = {"qwen3": TinyLlm(), "hunyuan": TinyLlm(), "gemma3": GEMMA3_SHAPE, "translategemma": GEMMA3_SHAPE}
+# Gemma 3 4B's text_config leaves the heads to Gemma3TextConfig's defaults (8 heads, 4 key/value heads of 256); a
+# width whose √ is not exact in bfloat16 (√96 ≈ 9.798 → 9.8125); six layers, the default pattern's five local
+# and one global
+GEMMA3_SHAPE = TinyLlm(layers=6, hidden=96, heads=8, kv_heads=4, head_dim=256, ffn=192)
+# gemma-3-1b-it sets its heads (4, 1 key/value head of 256)
+GEMMA3_1B_SHAPE = TinyLlm(layers=6, hidden=96, heads=4, kv_heads=1, head_dim=256, ffn=192)
+SHAPES = {
+    "qwen3": TinyLlm(),
+    "hunyuan": TinyLlm(),
+    "gemma3": GEMMA3_SHAPE,
+    "translategemma": GEMMA3_SHAPE,
+    "gemma3-1b": GEMMA3_1B_SHAPE,
+}
 
 
 @dataclass(frozen=True)
@@ -270,6 +289,7 @@ KINDS = {
     ),
     "gemma3": _Kind(_GEMMA_SPECIALS, _GEMMA_ROLES, GEMMA3_TEMPLATE),
     "translategemma": _Kind(_GEMMA_SPECIALS, _GEMMA_ROLES, TRANSLATEGEMMA_TEMPLATE),
+    "gemma3-1b": _Kind(_GEMMA_SPECIALS, _GEMMA_ROLES, GEMMA3_TEMPLATE),
 }
 
 
@@ -338,27 +358,55 @@ def released_config(kind: str, shape: TinyLlm, ids: dict[str, int]) -> dict[str,
             use_rotary_pos_emb=True,
             **sizes,
         )
-    # google/gemma-3-4b-it's text_config: what it sets, the rest Gemma3TextConfig's defaults
+    # the tiny tokenizer's <pad>, <eos>, <bos> are 0, 1, 2, as Gemma's are: the defaults a config leaves to
+    # Gemma3TextConfig are right for it
+    assert (ids["<pad>"], ids["<eos>"], ids["<bos>"]) == (0, 1, 2), ids
+    end_of_turn = [ids["<eos>"], ids["<end_of_turn>"]]
+    if kind == "gemma3-1b":  # google/gemma-3-1b-it: a text-only Gemma3ForCausalLM, every key set
+        return dict(
+            architectures=["Gemma3ForCausalLM"],
+            attention_bias=False,
+            attention_dropout=0.0,
+            attn_logit_softcapping=None,
+            bos_token_id=ids["<bos>"],
+            cache_implementation="hybrid",
+            eos_token_id=end_of_turn,
+            final_logit_softcapping=None,
+            hidden_activation="gelu_pytorch_tanh",
+            initializer_range=0.02,
+            max_position_embeddings=32768,
+            model_type="gemma3_text",
+            pad_token_id=ids["<pad>"],
+            query_pre_attn_scalar=shape.head_dim,
+            rms_norm_eps=1e-06,
+            rope_local_base_freq=10000,
+            rope_scaling=None,
+            rope_theta=1000000,
+            sliding_window=16,
+            sliding_window_pattern=6,
+            torch_dtype="bfloat16",
+            use_cache=True,
+            **sizes,
+        )
+    # google/gemma-3-4b-it's config.json (TranslateGemma's too): its text_config sets these, the rest is
+    # Gemma3TextConfig's defaults; vocab_size is the tiny tokenizer's (the released file leaves it at 262,208)
+    defaults = (shape.heads, shape.kv_heads, shape.head_dim) == (8, 4, 256)
+    assert defaults, "gemma-3-4b-it's text_config leaves the heads to Gemma3TextConfig's defaults"
     text = dict(
+        hidden_size=shape.hidden,
+        intermediate_size=shape.ffn,
         model_type="gemma3_text",
+        num_hidden_layers=shape.layers,
         rope_scaling={"factor": 8.0, "rope_type": "linear"},
         sliding_window=16,
-        query_pre_attn_scalar=shape.head_dim,
-        layer_types=["sliding_attention"] * (shape.layers - 1) + ["full_attention"],
-        bos_token_id=ids["<bos>"],
-        eos_token_id=[ids["<eos>"], ids["<end_of_turn>"]],
-        pad_token_id=ids["<pad>"],
-        torch_dtype="bfloat16",
-        **sizes,
+        vocab_size=ids["vocab"],
     )
-    if kind == "gemma3":
-        return dict(architectures=["Gemma3ForCausalLM"], **text)
     vocab = ids["vocab"]
-    return dict(  # google/translategemma-4b-it: Gemma 3 4B's multimodal checkpoint
+    return dict(
         architectures=["Gemma3ForConditionalGeneration"],
         boi_token_index=vocab + 11,
         eoi_token_index=vocab + 12,
-        eos_token_id=[ids["<eos>"], ids["<end_of_turn>"]],
+        eos_token_id=end_of_turn,
         image_token_index=vocab + 10,
         initializer_range=0.02,
         mm_tokens_per_image=4,
@@ -402,7 +450,7 @@ def released_generation_config(kind: str, ids: dict[str, int]) -> dict[str, Any]
             top_p=0.6,
         )
     gemma = dict(bos_token_id=ids["<bos>"], cache_implementation="hybrid", pad_token_id=ids["<pad>"])
-    if kind == "gemma3":  # google/gemma-3-4b-it
+    if kind in ("gemma3", "gemma3-1b"):  # google/gemma-3-4b-it's, and gemma-3-1b-it's
         return dict(gemma, do_sample=True, eos_token_id=[ids["<eos>"], ids["<end_of_turn>"]], top_k=64, top_p=0.95)
     return dict(gemma, eos_token_id=ids["<eos>"])  # a third-party copy of TranslateGemma's: <eos> only
 
@@ -432,7 +480,8 @@ def train_tokenizer(kind: str, vocab: int, seed: int = 0) -> Tokenizer:
 
 
 def build_tiny_llm(out_dir: Path, kind: str, shape: TinyLlm | None = None, *, seed: int = 0) -> Path:
-    """Save a random `kind` ("qwen3", "hunyuan", "gemma3", "translategemma") model with its tokenizer into out_dir."""
+    """Save a random `kind` ("qwen3", "hunyuan", "gemma3", "translategemma", "gemma3-1b") model with its tokenizer
+    into out_dir."""
     import torch
     import transformers
 
@@ -462,11 +511,14 @@ def build_tiny_llm(out_dir: Path, kind: str, shape: TinyLlm | None = None, *, se
         for name, param in model.named_parameters():
             if name.endswith("norm.weight") or "layernorm" in name:
                 # around the norms' real values: 1 (Gemma's are offsets from 1: around 0)
-                base = 0.0 if kind in ("gemma3", "translategemma") else 1.0
+                base = 0.0 if kind.startswith(("gemma3", "translategemma")) else 1.0
                 param.copy_(base + 0.1 * torch.randn_like(param))
     model = model.to(torch.bfloat16)  # as released: the exporter loads it so (dtype="auto")
     out_dir.mkdir(parents=True, exist_ok=True)
     model.save_pretrained(out_dir)
+    # the released file's keys only: save_pretrained writes every value, a released config.json leaves defaults out
+    released = {**values, "transformers_version": transformers.__version__}
+    (out_dir / "config.json").write_text(json.dumps(released, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     transformers.GenerationConfig(**released_generation_config(kind, ids)).save_pretrained(out_dir)
     fast.save_pretrained(out_dir)
     return out_dir

@@ -73,8 +73,9 @@ class Loader:
     model_types: ClassVar[tuple[str, ...]]  # config.json "model_type", for folders that name no architecture
     model_class: ClassVar[str]  # the transformers class that validates a pack (fanyi validate)
     hf_tokenizer_class: ClassVar[str]  # transformers' tokenizer class where tokenizer_config.json names none
-    # what transformers' configuration class of the architecture assumes for the config.json keys the export
-    # reads, where a config.json leaves them out (a saved config.json omits values equal to these)
+    # transformers' configuration class of the architecture: the default of every argument of its __init__ (and of
+    # PretrainedConfig's that the export reads), which a released config.json may leave out (gemma-3-4b-it's
+    # text_config sets five of them)
     config_defaults: ClassVar[dict[str, Any]] = {}
 
     @property
@@ -107,8 +108,14 @@ class Loader:
         raise NotImplementedError
 
     def model_config(self, folder: HfFolder) -> SimpleNamespace:
-        """The configuration the model is built from: config.json over config_defaults, read as attributes."""
-        return SimpleNamespace(**{**self.config_defaults, **folder.config})
+        """The configuration the model is built from, as its configuration class reads config.json: the file's
+        values over config_defaults, then what the class derives from them, read as attributes."""
+        return self.derived(SimpleNamespace(**{**self.config_defaults, **folder.config}))
+
+    def derived(self, config: SimpleNamespace) -> SimpleNamespace:
+        """What the configuration class's __init__ computes from the values it is given (nothing, unless a
+        loader says so)."""
+        return config
 
     # --- what the manifest records ---------------------------------------------------------------
     def manifest_architecture(self, config: Any, weights: Any) -> dict[str, Any]:

@@ -88,25 +88,34 @@ class Gemma3Loader(CausalLMLoader):
     model_types = ("gemma3_text", "gemma3")
     model_class = "Gemma3ForCausalLM"
     hf_tokenizer_class = "GemmaTokenizer"
-    config_defaults: ClassVar[dict[str, Any]] = {  # Gemma3TextConfig's
+    config_defaults: ClassVar[dict[str, Any]] = {  # Gemma3TextConfig's (transformers 4.57)
+        "vocab_size": 262_208,
+        "hidden_size": 2304,
+        "intermediate_size": 9216,
+        "num_hidden_layers": 26,
+        "num_attention_heads": 8,
+        "num_key_value_heads": 4,
         "head_dim": 256,
-        "rms_norm_eps": 1e-6,
-        "rope_theta": 1_000_000.0,
-        "rope_scaling": None,
-        "rope_local_base_freq": 10_000.0,
-        "tie_word_embeddings": True,
         "hidden_activation": "gelu_pytorch_tanh",
+        "max_position_embeddings": 131_072,
+        "initializer_range": 0.02,
+        "rms_norm_eps": 1e-6,
+        "use_cache": True,
+        "pad_token_id": 0,
+        "eos_token_id": 1,
+        "bos_token_id": 2,
+        "tie_word_embeddings": True,
+        "rope_theta": 1_000_000.0,
         "attention_bias": False,
+        "attention_dropout": 0.0,
         "query_pre_attn_scalar": 256,
         "sliding_window": 4096,
         "layer_types": None,
-        "attn_logit_softcapping": None,
         "final_logit_softcapping": None,
+        "attn_logit_softcapping": None,
+        "rope_scaling": None,
+        "rope_local_base_freq": 10_000.0,
         "use_bidirectional_attention": False,
-        "max_position_embeddings": 131_072,
-        "bos_token_id": 2,
-        "eos_token_id": 1,
-        "pad_token_id": 0,
     }
     languages = LANGUAGES
     instructions = {"default": (ASK + "\n\n{text}", "en")}
@@ -117,16 +126,20 @@ class Gemma3Loader(CausalLMLoader):
     pre_ffn_norm_module = "pre_feedforward_layernorm"  # its post_attention_layernorm closes the attention
 
     def model_config(self, folder: HfFolder) -> SimpleNamespace:
-        """Gemma3TextConfig: a multimodal checkpoint's text_config (the output matrix tied as its outer
-        configuration says), its layer types derived from the older sliding_window_pattern where not listed."""
+        """Gemma3TextConfig of the language model: a multimodal checkpoint's text_config (Gemma3Config builds it
+        from that alone, its defaults where the file has none; transformers 4.57 ties the output matrix as the
+        text_config says, whatever the outer configuration's tie_word_embeddings), or the file itself."""
         values = folder.config
-        text = values.get("text_config")
-        if isinstance(text, dict):
-            values = {**text, "tie_word_embeddings": values.get("tie_word_embeddings", text.get("tie_word_embeddings"))}
-            values = {k: v for k, v in values.items() if v is not None or k != "tie_word_embeddings"}
-        config = SimpleNamespace(**{**self.config_defaults, **values})
+        if values.get("model_type") == "gemma3" or folder.architecture == "Gemma3ForConditionalGeneration":
+            text = values.get("text_config")
+            values = text if isinstance(text, dict) else {}
+        return self.derived(SimpleNamespace(**{**self.config_defaults, **values}))
+
+    def derived(self, config: SimpleNamespace) -> SimpleNamespace:
+        # the layer types, where not listed, from the older sliding_window_pattern (6 where it is not given
+        # either): every pattern-th layer global
         if config.layer_types is None:
-            pattern = int(values.get("sliding_window_pattern", 6))
+            pattern = int(getattr(config, "sliding_window_pattern", 6))
             config.layer_types = [
                 "sliding_attention" if (i + 1) % pattern else "full_attention" for i in range(config.num_hidden_layers)
             ]

@@ -6,6 +6,7 @@ as its example code renders them: without the generation prompt, so the prompt e
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any, ClassVar
 
 from ..weights import RopeSpec
@@ -63,18 +64,29 @@ class HunYuanLoader(CausalLMLoader):
     model_types = ("hunyuan_v1_dense",)
     model_class = "HunYuanDenseV1ForCausalLM"
     hf_tokenizer_class = "PreTrainedTokenizerFast"
-    config_defaults: ClassVar[dict[str, Any]] = {  # HunYuanDenseV1Config's
-        "head_dim": None,
-        "rms_norm_eps": 1e-5,
-        "rope_theta": 10000.0,
-        "rope_scaling": None,
-        "tie_word_embeddings": False,
+    config_defaults: ClassVar[dict[str, Any]] = {  # HunYuanDenseV1Config's (transformers 4.57)
+        "vocab_size": 290943,
+        "hidden_size": 4096,
+        "intermediate_size": 11008,
+        "num_hidden_layers": 32,
+        "num_attention_heads": 32,
+        "num_key_value_heads": None,
         "hidden_act": "silu",
-        "attention_bias": False,
         "max_position_embeddings": 2048,
+        "initializer_range": 0.02,
+        "rms_norm_eps": 1e-5,
+        "use_cache": True,
+        "pad_token_id": 0,
         "bos_token_id": 1,
         "eos_token_id": 2,
-        "pad_token_id": 0,
+        "eod_token_id": 3,
+        "pretraining_tp": 1,
+        "tie_word_embeddings": False,
+        "rope_theta": 10000.0,
+        "rope_scaling": None,
+        "attention_bias": False,
+        "attention_dropout": 0.0,
+        "head_dim": None,
     }
     languages = LANGUAGES
     instructions = {  # the card's prompt templates
@@ -99,6 +111,12 @@ class HunYuanLoader(CausalLMLoader):
     term_line = "{term} 翻译成 {translation}"
     generation_prompt = False  # the card's example: apply_chat_template(messages, add_generation_prompt=False)
     qk_norm_modules = ("query_layernorm", "key_layernorm")
+
+    def derived(self, config: SimpleNamespace) -> SimpleNamespace:
+        # HunYuanDenseV1Config: key/value heads left out are the query heads
+        if config.num_key_value_heads is None:
+            config.num_key_value_heads = config.num_attention_heads
+        return config
 
     def rotary_specs(self, config: Any) -> dict[str, RopeSpec]:
         """transformers' HunYuan rotary embedding: with a "dynamic" rope and an alpha, the base is scaled by

@@ -18,15 +18,32 @@ PREFERRED_TARGETS = ("zho_Hans", "zh_CN", "zh")
 
 
 class ManyToManyLoader(EncoderDecoderLoader):
-    config_defaults: ClassVar[dict[str, Any]] = {  # MBartConfig's
-        "activation_function": "gelu",
-        "scale_embedding": False,
-        "tie_word_embeddings": True,
+    config_defaults: ClassVar[dict[str, Any]] = {  # MBartConfig's (transformers 4.57), and PretrainedConfig's tying
+        "vocab_size": 50265,
         "max_position_embeddings": 1024,
+        "encoder_layers": 12,
+        "encoder_ffn_dim": 4096,
+        "encoder_attention_heads": 16,
+        "decoder_layers": 12,
+        "decoder_ffn_dim": 4096,
+        "decoder_attention_heads": 16,
+        "encoder_layerdrop": 0.0,
+        "decoder_layerdrop": 0.0,
+        "use_cache": True,
+        "is_encoder_decoder": True,
+        "activation_function": "gelu",
+        "d_model": 1024,
+        "dropout": 0.1,
+        "attention_dropout": 0.0,
+        "activation_dropout": 0.0,
+        "init_std": 0.02,
+        "classifier_dropout": 0.0,
+        "scale_embedding": False,
+        "pad_token_id": 1,
         "bos_token_id": 0,
         "eos_token_id": 2,
-        "pad_token_id": 1,
         "forced_eos_token_id": 2,
+        "tie_word_embeddings": True,
     }
 
     def check_folder(self, folder: HfFolder) -> None:
@@ -79,15 +96,31 @@ class FairseqPositionsLoader(EncoderDecoderLoader):
     row pad for a pad token; Hugging Face's table has two rows more than max_positions for that."""
 
     positions = "fairseq"
-    config_defaults: ClassVar[dict[str, Any]] = {  # M2M100Config's
-        "activation_function": "relu",
-        "scale_embedding": True,
-        "tie_word_embeddings": True,
+    config_defaults: ClassVar[dict[str, Any]] = {  # M2M100Config's (transformers 4.57), and PretrainedConfig's tying
+        "vocab_size": 128112,
         "max_position_embeddings": 1024,
+        "encoder_layers": 12,
+        "encoder_ffn_dim": 4096,
+        "encoder_attention_heads": 16,
+        "decoder_layers": 12,
+        "decoder_ffn_dim": 4096,
+        "decoder_attention_heads": 16,
+        "encoder_layerdrop": 0.05,
+        "decoder_layerdrop": 0.05,
+        "use_cache": True,
+        "is_encoder_decoder": True,
+        "activation_function": "relu",
+        "d_model": 1024,
+        "dropout": 0.1,
+        "attention_dropout": 0.1,
+        "activation_dropout": 0.0,
+        "init_std": 0.02,
+        "decoder_start_token_id": 2,
+        "scale_embedding": True,
+        "pad_token_id": 1,
         "bos_token_id": 0,
         "eos_token_id": 2,
-        "pad_token_id": 1,
-        "decoder_start_token_id": 2,
+        "tie_word_embeddings": True,
     }
 
     def position_offset(self, config: Any) -> int:

@@ -23,16 +23,33 @@ class MarianLoader(EncoderDecoderLoader):
     model_class = "MarianMTModel"
     hf_tokenizer_class = "MarianTokenizer"
     pre_norm = False
-    config_defaults: ClassVar[dict[str, Any]] = {  # MarianConfig's
+    config_defaults: ClassVar[dict[str, Any]] = {  # MarianConfig's (transformers 4.57), and PretrainedConfig's tying
+        "vocab_size": 58101,
+        "decoder_vocab_size": None,
+        "max_position_embeddings": 1024,
+        "encoder_layers": 12,
+        "encoder_ffn_dim": 4096,
+        "encoder_attention_heads": 16,
+        "decoder_layers": 12,
+        "decoder_ffn_dim": 4096,
+        "decoder_attention_heads": 16,
+        "encoder_layerdrop": 0.0,
+        "decoder_layerdrop": 0.0,
+        "use_cache": True,
+        "is_encoder_decoder": True,
         "activation_function": "gelu",
+        "d_model": 1024,
+        "dropout": 0.1,
+        "attention_dropout": 0.0,
+        "activation_dropout": 0.0,
+        "init_std": 0.02,
+        "decoder_start_token_id": 58100,
         "scale_embedding": False,
+        "pad_token_id": 58100,
+        "eos_token_id": 0,
+        "forced_eos_token_id": 0,
         "share_encoder_decoder_embeddings": True,
         "tie_word_embeddings": True,
-        "max_position_embeddings": 1024,
-        "eos_token_id": 0,
-        "pad_token_id": 58100,
-        "decoder_start_token_id": 58100,
-        "forced_eos_token_id": 0,
     }
 
     def check_folder(self, folder: HfFolder) -> None:

@@ -4,6 +4,7 @@ instructions ask for the translation only, and the chat template runs with think
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any, ClassVar
 
 from .base import ExportRefused, register
@@ -44,16 +45,28 @@ class Qwen3Loader(CausalLMLoader):
     model_types = ("qwen3",)
     model_class = "Qwen3ForCausalLM"
     hf_tokenizer_class = "Qwen2Tokenizer"
-    config_defaults: ClassVar[dict[str, Any]] = {  # Qwen3Config's
+    config_defaults: ClassVar[dict[str, Any]] = {  # Qwen3Config's (transformers 4.57)
+        "vocab_size": 151936,
+        "hidden_size": 4096,
+        "intermediate_size": 22016,
+        "num_hidden_layers": 32,
+        "num_attention_heads": 32,
+        "num_key_value_heads": 32,
         "head_dim": 128,
+        "hidden_act": "silu",
+        "max_position_embeddings": 32768,
+        "initializer_range": 0.02,
         "rms_norm_eps": 1e-6,
+        "use_cache": True,
+        "tie_word_embeddings": False,
         "rope_theta": 10000.0,
         "rope_scaling": None,
-        "tie_word_embeddings": False,
-        "hidden_act": "silu",
         "attention_bias": False,
         "use_sliding_window": False,
-        "max_position_embeddings": 32768,
+        "sliding_window": 4096,
+        "max_window_layers": 28,
+        "layer_types": None,
+        "attention_dropout": 0.0,
     }
     languages = LANGUAGES
     instructions = {
@@ -62,6 +75,14 @@ class Qwen3Loader(CausalLMLoader):
         "context": ("Earlier text, for context only (do not translate it):\n{context}\n\n" + ASK + "\n\n{text}", "en"),
     }
     template_kwargs = {"enable_thinking": False}
+
+    def derived(self, config: SimpleNamespace) -> SimpleNamespace:
+        # Qwen3Config: key/value heads left null are the query heads; the window only where it is used
+        if config.num_key_value_heads is None:
+            config.num_key_value_heads = config.num_attention_heads
+        if not config.use_sliding_window:
+            config.sliding_window = None
+        return config
 
     def check_config(self, config: Any) -> None:
         super().check_config(config)
