@@ -162,7 +162,7 @@ _PARAGRAPH = "<w:p><w:r><w:t>Hi.</w:t></w:r></w:p>"
     ids=["entries", "total bytes", "entry bytes", "markup bytes", "tags", "units"],
 )
 def test_each_package_limit_refuses_with_one_line(tmp_path, translator, monkeypatch, limit, value, entries, message):
-    module, name = limit.split(".")
+    module, name = limit.rsplit(".", 1)
     monkeypatch.setattr(importlib.import_module(f"fanyi.documents.{module}"), name, value)
     src = tmp_path / "big.docx"
     src.write_bytes(with_entries(docx_bytes(), entries))
@@ -230,7 +230,7 @@ def test_a_flate_bomb_is_refused_after_inflating_at_most_the_stream_limit(tmp_pa
     ids=["nested flate", "truncated flate", "run length"],
 )
 def test_every_expanding_filter_is_bounded(tmp_path, translator, monkeypatch, stream, filters):
-    monkeypatch.setattr(importlib.import_module("fanyi.documents.pdfbounds"), "MAX_PDF_STREAM_BYTES", 1 << 20)
+    monkeypatch.setattr(importlib.import_module("fanyi.documents.pdf.decoding"), "MAX_PDF_STREAM_BYTES", 1 << 20)
     src = tmp_path / "filters.pdf"
     src.write_bytes(pdf_with_contents([(page_text(["Hello there."]), ""), (stream, filters)]))
     with pytest.raises(DocumentTooLarge, match="a stream in it decodes to more than 1 MB"):
@@ -238,7 +238,7 @@ def test_every_expanding_filter_is_bounded(tmp_path, translator, monkeypatch, st
 
 
 def test_the_run_length_decoder_decodes_as_the_pdf_reference_says():
-    from fanyi.documents.pdfbounds import _rldecode
+    from fanyi.documents.pdf.decoding import _rldecode
 
     assert _rldecode(bytes([2]) + b"abc" + bytes([254]) + b"z" + bytes([128]) + b"ignored") == b"abczzz"
     assert _rldecode(bytes([0]) + b"a" + bytes([255, 0x21])) == b"a!!"
@@ -247,15 +247,15 @@ def test_the_run_length_decoder_decodes_as_the_pdf_reference_says():
 @pytest.mark.parametrize(
     ("limit", "value", "message"),
     [
-        ("pdfbounds.MAX_PDF_DECODED_BYTES", 300, "its streams decode to more than 300 bytes"),
-        ("pdf.MAX_PDF_PAGES", 3, "it has more than 3 pages"),
-        ("pdf.MAX_PDF_PAGE_CHARS", 50, "a page shows more than 50 characters"),
-        ("pdf.MAX_UNITS", 4, "it has more than 4 text boxes"),
-        ("pdf.MAX_PDF_TEXT_CHARS", 100, "it has more than 100 characters of text"),
+        ("pdf.decoding.MAX_PDF_DECODED_BYTES", 300, "its streams decode to more than 300 bytes"),
+        ("pdf.todocx.MAX_PDF_PAGES", 3, "it has more than 3 pages"),
+        ("pdf.todocx.MAX_PDF_PAGE_CHARS", 50, "a page shows more than 50 characters"),
+        ("pdf.todocx.MAX_UNITS", 4, "it has more than 4 text boxes"),
+        ("pdf.todocx.MAX_PDF_TEXT_CHARS", 100, "it has more than 100 characters of text"),
     ],
 )
 def test_each_pdf_limit_refuses_with_one_line(tmp_path, translator, monkeypatch, limit, value, message):
-    module, name = limit.split(".")
+    module, name = limit.rsplit(".", 1)
     monkeypatch.setattr(importlib.import_module(f"fanyi.documents.{module}"), name, value)
     src = tmp_path / "long.pdf"
     page = ["A paragraph of text on this page, long enough to count.", "", "And a second one."]
@@ -268,7 +268,7 @@ def test_each_pdf_limit_refuses_with_one_line(tmp_path, translator, monkeypatch,
 def test_a_page_of_scattered_characters_is_laid_out_without_comparing_every_pair(tmp_path, translator, monkeypatch):
     from pdfminer.layout import LTLayoutContainer
 
-    pdf = importlib.import_module("fanyi.documents.pdf")
+    pdf = importlib.import_module("fanyi.documents.pdf.todocx")
     monkeypatch.setattr(pdf, "PDF_LAYOUT_LINES", 40)
     monkeypatch.setattr(pdf, "PDF_LAYOUT_BOXES", 10)
     grouped = []  # how many lines or boxes pdfminer's pairwise grouping was given

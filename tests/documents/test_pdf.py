@@ -115,7 +115,7 @@ def test_without_the_ocr_models_a_scan_is_refused_saying_so(tmp_path, translator
 
 
 def test_too_many_scanned_pages_are_refused_before_any_is_recognised(tmp_path, translator, monkeypatch):
-    monkeypatch.setattr("fanyi.documents.pdfocr.MAX_OCR_PAGES", 1)
+    monkeypatch.setattr("fanyi.documents.pdf.scan.MAX_OCR_PAGES", 1)
     monkeypatch.setattr("fanyi.ocr.Recogniser", lambda: pytest.fail("no page may be recognised"))
     src = tmp_path / "scan.pdf"
     src.write_bytes(scanned_pdf(SCANNED))
@@ -141,7 +141,7 @@ def test_recognising_pages_stops_when_the_job_is_cancelled(tmp_path, translator,
 
 
 def test_ocr_past_its_time_limit_is_refused(tmp_path, translator, ocr_models, monkeypatch):
-    monkeypatch.setattr("fanyi.documents.pdfocr.MAX_OCR_SECONDS", -1)
+    monkeypatch.setattr("fanyi.documents.pdf.scan.MAX_OCR_SECONDS", -1)
     src = tmp_path / "scan.pdf"
     src.write_bytes(scanned_pdf(SCANNED))
     with pytest.raises(DocumentTooLarge, match="took longer than .*1 of 2 done"):

@@ -3,7 +3,7 @@
 The page layout is not kept (said in the document and in the report): each text box that the
 layout analysis finds becomes a paragraph, its wrapped lines joined (``join_hard_wrapped``; a line
 it keeps apart becomes a line break), and each page starts on a new page.
-A page without text (a scan) is rendered and read by OCR (``pdfocr``), which the document and
+A page without text (a scan) is rendered and read by OCR (``scan``), which the document and
 the report also say; a PDF in which neither finds text is refused with a message.
 """
 
@@ -44,15 +44,15 @@ from fanyi.limits import (
     PDF_LAYOUT_LINES,
 )
 
-from . import pdfbounds, pdfocr
-from .base import CorruptDocument, DocumentError, EncryptedDocument, NoTextFound, Unit, describe
-from .bounds import Tally, too_large
-from .characters import FORBIDDEN
+from . import decoding, scan
+from ..base import CorruptDocument, DocumentError, EncryptedDocument, NoTextFound, Unit, describe
+from ..bounds import Tally, too_large
+from ..characters import FORBIDDEN
 
 LAYOUT_NOTE = "the page layout of the PDF is not kept: this is its text, joined into paragraphs"
 OCR_NOTE = "{pages} no text layer (a scan): the text there was recognised by OCR and may hold misread characters"
 
-pdfbounds.install()
+decoding.install()
 # pdfminer logs warnings about damaged files; with no handler of ours Python would print them on
 # stderr. The one-line error (or the report) says what matters; an app's log handlers still see them.
 logging.getLogger("pdfminer").addHandler(logging.NullHandler())
@@ -108,7 +108,7 @@ def _paragraphs(path: Path) -> tuple[list[tuple[int, str]], list[int]]:
     units = Tally(path, MAX_UNITS, "text boxes")
     chars = Tally(path, MAX_PDF_TEXT_CHARS, "characters of text")
     try:
-        with pdfbounds.decoding_budget(), path.open("rb") as handle:
+        with decoding.decoding_budget(), path.open("rb") as handle:
             resources = PDFResourceManager()
             device = _Aggregator(resources, laparams=LAParams())
             interpreter = PDFPageInterpreter(resources, device)
@@ -129,7 +129,7 @@ def _paragraphs(path: Path) -> tuple[list[tuple[int, str]], list[int]]:
                     textless.append(number)
     except DocumentError:
         raise
-    except (pdfbounds.DecodeLimit, _PageTooLarge) as error:
+    except (decoding.DecodeLimit, _PageTooLarge) as error:
         raise too_large(path, str(error)) from error
     except PDFEncryptionError as error:  # also a wrong password and "extraction not allowed"
         raise EncryptedDocument(path, f"{path} is password-protected; open it and save an unprotected copy.") from error
@@ -163,7 +163,7 @@ class PdfDocument:
         if not textless:
             return
         try:
-            recognised = pdfocr.recognise_pages(path, textless, cancel, progress)
+            recognised = scan.recognise_pages(path, textless, cancel, progress)
         except ocr.OcrUnavailable as error:
             if not self._paragraphs:
                 raise NoTextFound(

@@ -21,8 +21,8 @@ from fanyi import ocr
 from fanyi.cancel import CancelToken
 from fanyi.limits import MAX_OCR_PAGE_PIXELS, MAX_OCR_PAGES, MAX_OCR_SECONDS, OCR_PAGE_DPI
 
-from .base import CorruptDocument, describe
-from .bounds import too_large
+from ..base import CorruptDocument, describe
+from ..bounds import too_large
 
 POINTS_PER_INCH = 72
 
