@@ -6,8 +6,7 @@
    below one another whose segments stand in the same columns form a section; a section whose
    columns are all wide (COLUMN_WIDTH line heights: text, not a form's labels and values) and
    two rows or more is read column by column, as a two-column page is. Any other row is read
-   across. A row more than SECTION_GAP line heights below the section's last starts a new one:
-   columns that all stop (above a figure as wide as the page) resume as a section of their own.
+   across.
 3. Paragraphs: within a column, a vertical gap of PARAGRAPH_GAP line heights or a first-line
    indent of INDENT line heights starts a new paragraph; the lines of one are joined as a PDF's
    hard-wrapped lines are (``join_hard_wrapped``: a line ending a sentence, or short, keeps its
@@ -30,7 +29,6 @@ COLUMN_WIDTH = 10.0
 PARAGRAPH_GAP = 0.8
 INDENT = 1.5
 WRAPPED_WIDTH = 12.0
-SECTION_GAP = 3.0
 
 
 class Boxed(Protocol):
@@ -98,11 +96,11 @@ def _rows(lines: Sequence[Boxed]) -> list[Row]:
     return rows
 
 
-def _segments(row: Row, column_gap: float) -> list[Row]:
-    """The row cut at gaps wider than ``column_gap`` × its height."""
+def _segments(row: Row) -> list[Row]:
+    """The row cut at gaps wider than COLUMN_GAP × its height."""
     parts = [Row([row.lines[0]])]
     for line in row.lines[1:]:
-        if line.box[0] - parts[-1].right > column_gap * row.height:
+        if line.box[0] - parts[-1].right > COLUMN_GAP * row.height:
             parts.append(Row([line]))
         else:
             parts[-1].lines.append(line)
@@ -113,19 +111,16 @@ def _overlaps(a: tuple[float, float], b: tuple[float, float]) -> bool:
     return a[0] <= b[1] and b[0] <= a[1]
 
 
-class Section:
+class _Section:
     """Rows below one another whose segments stand in the same columns."""
 
     def __init__(self, segments: list[Row]) -> None:
         self.spans = [(s.left, s.right) for s in segments]
         self.columns: list[list[Row]] = [[s] for s in segments]
         self.rows = 1
-        self.bottom = max(s.bottom for s in segments)
 
-    def take(self, segments: list[Row], line_height: float) -> bool:
-        """Add the row if each segment stands in one column of its own, and in no other, and the row is near."""
-        if min(s.top for s in segments) - self.bottom > SECTION_GAP * line_height:
-            return False
+    def take(self, segments: list[Row]) -> bool:
+        """Add the row if each segment stands in one column of its own, and in no other."""
         chosen = []
         for segment in segments:
             hits = [i for i, span in enumerate(self.spans) if _overlaps(span, (segment.left, segment.right))]
@@ -136,7 +131,6 @@ class Section:
             self.columns[i].append(segment)
             self.spans[i] = (min(self.spans[i][0], segment.left), max(self.spans[i][1], segment.right))
         self.rows += 1
-        self.bottom = max(self.bottom, *(s.bottom for s in segments))
         return True
 
     def blocks(self, line_height: float) -> list[list[Row]]:
@@ -148,21 +142,17 @@ class Section:
         return [_rows([line for piece in pieces for line in piece.lines])]
 
 
-def blocks(lines: Sequence[Boxed], column_gap: float = COLUMN_GAP) -> list[list[Row]]:
-    """The lines as blocks (columns, or runs of rows read across) of rows, in reading order.
-
-    ``column_gap``: the gap, in line heights, that parts a row into columns (a PDF's lines, already
-    cut at wide gaps, come with a smaller one than OCR's: narrow gutters are common in print).
-    """
+def blocks(lines: Sequence[Boxed]) -> list[list[Row]]:
+    """The lines as blocks (columns, or runs of rows read across) of rows, in reading order."""
     rows = _rows(lines)
     if not rows:
         return []
     line_height = statistics.median(row.height for row in rows)
-    sections: list[Section] = []
+    sections: list[_Section] = []
     for row in rows:
-        segments = _segments(row, column_gap)
-        if not (sections and sections[-1].take(segments, line_height)):
-            sections.append(Section(segments))
+        segments = _segments(row)
+        if not (sections and sections[-1].take(segments)):
+            sections.append(_Section(segments))
     return [block for section in sections for block in section.blocks(line_height)]
 
 

@@ -27,15 +27,17 @@ from typing import Any, BinaryIO
 
 from pdfminer.cmapdb import CMap, IdentityCMap, IdentityCMapByte
 from pdfminer.converter import PDFPageAggregator
-from pdfminer.layout import LTChar, LTCurve, LTImage, LTPage
+from pdfminer.layout import LTChar, LTImage, LTPage
 from pdfminer.pdfcolor import PDFColorSpace
 from pdfminer.pdffont import PDFCIDFont, PDFFont
 from pdfminer.pdfinterp import PDFGraphicState, PDFPageInterpreter, PDFResourceManager, PDFTextState
 from pdfminer.pdfpage import PDFPage
 from pdfminer.psparser import PSEOF, PSKeyword, keyword_name
-from pdfminer.utils import Matrix, PathSegment, Rect
+from pdfminer.utils import Matrix, PathSegment, Rect, apply_matrix_pt
 
 from fanyi.limits import MAX_PDF_PAGE_CHARS
+
+MAX_SHAPES = 20_000  # painted paths kept from one page (a figure of many thousands counts by its first ones)
 
 Path = tuple[int, ...]  # the Do operations leading to a form XObject's stream; () is the page's own content
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1
@@ -327,17 +329,22 @@ class _Device(PDFPageAggregator):
     def paint_path(
         self, gstate: PDFGraphicState, stroke: bool, fill: bool, evenodd: bool, path: Sequence[PathSegment]
     ) -> None:
-        before = len(self.cur_item._objs)
-        super().paint_path(gstate, stroke, fill, evenodd, path)
-        added = self.cur_item._objs[before:]
-        del self.cur_item._objs[before:]
-        for item in added:
-            if not isinstance(item, LTCurve):
-                continue
-            box = (item.x0, item.y0, item.x1, item.y1)
-            thin = min(item.width, item.height) <= max(2.0, (gstate.linewidth or 0) * 1.5)
-            straight = all(op in "mlh" for op, *_ in path)
-            self.shapes.append(Shape(box, rule=thin and straight, filled=fill))
+        if len(self.shapes) >= MAX_SHAPES:
+            return  # a page drawn with more paths than any figure has: the rest do not count as obstacles
+        ctm = self.ctm
+        subpath: list[tuple[float, float]] = []
+        curved = False
+        for segment in [*path, ("m",)]:
+            operator = segment[0]
+            if operator == "m" and subpath:
+                xs, ys = zip(*subpath)
+                box = (min(xs), min(ys), max(xs), max(ys))
+                thin = min(box[2] - box[0], box[3] - box[1]) <= max(2.0, (gstate.linewidth or 0) * 1.5)
+                self.shapes.append(Shape(box, rule=thin and not curved, filled=fill))
+                subpath, curved = [], False
+            coordinates = [float(v) for v in segment[1:] if isinstance(v, (int, float))]
+            subpath += [apply_matrix_pt(ctm, (x, y)) for x, y in zip(coordinates[::2], coordinates[1::2])]
+            curved = curved or operator in ("c", "v", "y")
 
     def begin_figure(self, name: str, bbox: Rect, matrix: Matrix) -> None:
         super().begin_figure(name, bbox, matrix)

@@ -5,11 +5,18 @@
    the line they stand on. Words are parted where the gap between glyphs is wider than
    ``WORD_GAP`` (a PDF rarely draws its spaces), Chinese characters never; a glyph drawn again on
    itself (fake bold) is read once.
-2. Reading order: the lines go through OCR's reading order (``fanyi.ocr.layout``): rows, columns
-   (a gutter of ``COLUMN_GAP`` line heights), and sections read column by column or across.
+2. Reading order, by recursive XY cuts over blocks of lines and the figures: a region is cut
+   first at every gutter (a vertical gap at least ``COLUMN_GAP`` font sizes wide that nothing
+   crosses), read left to right; a region without one is cut into slabs at every horizontal gap
+   that runs across it, and consecutive slabs that together still have a gutter are read as one
+   (columns of uneven length stay columns), top to bottom. A title, a figure or a page number
+   across the gutter is so cut away first, and two columns are read one after the other. Regions
+   narrower than ``CELL_WIDTH`` font sizes made by a vertical cut are a table's columns: each of
+   their lines is a cell.
 3. Paragraphs: inside a column, a new paragraph starts at a vertical gap, a change of size or
-   weight, a first-line indent, a list marker, or after a short line that ends a sentence. In a
-   section read across (a table, a form), every line is a cell of its own.
+   weight, a first-line indent, a list marker, or after a short line that ends a sentence. A list
+   marker (a bullet, "1.", "(a)") stays where it is, as its own unit, and the item's text beside it
+   is the paragraph.
 4. Roles and what is left: headings, captions, footnotes, running headers and footers, list items
    and table cells are told apart (the writer keeps one scale per role); formulas (maths fonts and
    symbols), code (monospaced), text inside figures (images, small form XObjects, clusters of
@@ -18,6 +25,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 import statistics
 import unicodedata
@@ -27,17 +35,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
-from fanyi.ocr.layout import Row, blocks
-
 from .interpret import Box, Direction, Glyph, PageContent, Shape
 
 LINE_GAP = 1.2  # font sizes: a wider gap between two glyphs of a baseline parts them into two lines
 WORD_GAP = 0.18  # font sizes: a wider gap between glyphs is a space between words
-COLUMN_GAP = 0.9  # line heights: a gutter at least this wide parts columns
+COLUMN_GAP = 0.8  # font sizes: a vertical gap at least this wide that nothing crosses is a gutter
+CELL_WIDTH = 12.0  # font sizes: a region narrower than this, cut from its neighbours by a gutter, is a table column
 PARAGRAPH_GAP = 0.5  # font sizes of white space between lines: a new paragraph
 INDENT = 0.8  # font sizes: a line starting this far right of its column's left edge begins a paragraph
 SHORT_LINE = 0.15  # of the column's width: a sentence-ending line this much short of the edge ends its paragraph
 FIGURE_FORM = 0.6  # of the page's area: a smaller form XObject is a figure, a larger one holds the page
+LAYOUT_LINES = 3_000  # more lines on a page: read top to bottom, not cut into columns (the cuts are quadratic)
 MARGIN_BAND = 0.07  # of the page's height: a single line wholly in this top or bottom band is a running head
 
 
@@ -55,6 +63,7 @@ class Role(Enum):
 FORMULA = "formula"
 CODE = "code"
 IN_FIGURE = "text in a figure"
+MARKER = "list marker"
 ROTATED = "rotated text"
 VERTICAL = "vertical text"
 UNREADABLE = "text whose font maps no Unicode"
@@ -62,6 +71,8 @@ UNREADABLE = "text whose font maps no Unicode"
 _LIST_MARKER = re.compile(
     r"^\s*(?:[•◦▪▫‣⁃∙·●○■□–—*-]\s|\(?(?:\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]\s|[一二三四五六七八九十]+、)"
 )
+# a list item's label: a bullet (or a glyph with no Unicode, as TeX's bullets often are), a number or a letter
+_MARKER_LABEL = re.compile(r"[•◦▪▫‣⁃∙·●○■□–—*-]|\(cid:\d+\)|\d{1,3}[.)]|\(\d{1,3}\)|\(?[a-z][.)]|\(?[ivx]{1,4}\)")
 _CAPTION = re.compile(r"^\s*(?:Figure|Fig\.|Table|Tab\.|Listing|Algorithm|Chart|Exhibit|图|表)\s*[\dIVXA-Z]", re.I)
 _SENTENCE_END = re.compile(r"[.!?:;。！？：；…][\"'”’)）」』]*$")
 _HYPHENS = "-\u00ad\u2010"
@@ -112,12 +123,13 @@ def _union(boxes: Iterable[Box]) -> Box:
     return (min(x0s), min(y0s), max(x1s), max(y1s))
 
 
-def _lines(glyphs: Sequence[Glyph]) -> list[Line]:
-    """Upright glyphs as lines, in the order drawn: most PDFs draw a line's glyphs left to right."""
+def _lines(glyphs: Sequence[Glyph], rules: Sequence[Box]) -> list[Line]:
+    """Upright glyphs as lines, in the order drawn (most PDFs draw a line's glyphs left to right); a vertical
+    rule between two glyphs (a table's) parts them."""
     lines: list[Line] = []
     current: list[Glyph] = []
     for glyph in glyphs:
-        if current and _continues(current, glyph):
+        if current and _continues(current, glyph) and not _ruled(current[-1], glyph, rules):
             current.append(glyph)
             continue
         if current:
@@ -125,7 +137,7 @@ def _lines(glyphs: Sequence[Glyph]) -> list[Line]:
         current = [glyph]
     if current:
         lines.append(_line(current))
-    return _merged(lines)
+    return _merged(lines, rules)
 
 
 def _continues(current: list[Glyph], glyph: Glyph) -> bool:
@@ -142,14 +154,19 @@ def _continues(current: list[Glyph], glyph: Glyph) -> bool:
     return glyph.size < 0.85 * size and bottom <= middle <= top
 
 
+def _ruled(left: Glyph, right: Glyph, rules: Sequence[Box]) -> bool:
+    y = (right.box[1] + right.box[3]) / 2
+    return any(left.box[2] - 0.5 <= (r[0] + r[2]) / 2 <= right.box[0] + 0.5 and r[1] <= y <= r[3] for r in rules)
+
+
 def _line(glyphs: list[Glyph]) -> Line:
     glyphs = sorted(glyphs, key=lambda g: g.box[0])
     sizes = Counter(round(g.size, 1) for g in glyphs if g.text.strip())
     size = sizes.most_common(1)[0][0] if sizes else glyphs[0].size
-    return Line(glyphs, _union(g.box for g in glyphs), size)
+    return Line(glyphs, _union(g.box for g in glyphs), size, _text(glyphs))
 
 
-def _merged(lines: list[Line]) -> list[Line]:
+def _merged(lines: list[Line], rules: Sequence[Box]) -> list[Line]:
     """Lines of one baseline drawn apart (a superscript drawn after its line, a line drawn in pieces) joined."""
     lines.sort(key=lambda ln: (-round(ln.baseline, 0), ln.box[0]))
     out: list[Line] = []
@@ -159,7 +176,8 @@ def _merged(lines: list[Line]) -> list[Line]:
             same_baseline = abs(line.baseline - other.baseline) <= 0.2 * size
             gap = line.box[0] - other.box[2]
             small = line.size < 0.85 * other.size and other.box[1] <= (line.box[1] + line.box[3]) / 2 <= other.box[3]
-            if (same_baseline or small) and -0.5 * size <= gap <= LINE_GAP * size:
+            near = -0.5 * size <= gap <= LINE_GAP * size
+            if (same_baseline or small) and near and not _ruled(other.glyphs[-1], line.glyphs[0], rules):
                 other.glyphs += line.glyphs
                 other.box = _union((other.box, line.box))
                 break
@@ -196,16 +214,6 @@ def _text(glyphs: list[Glyph]) -> str:
         out.append(text)
         previous = glyph
     return "".join(out).strip()
-
-
-class _Boxed:
-    """A line as OCR's reading order sees it: y downwards."""
-
-    def __init__(self, line: Line, height: float) -> None:
-        self.line = line
-        self.text = line.text
-        x0, y0, x1, y1 = line.box
-        self.box = (x0, height - y1, x1, height - y0)
 
 
 def _joined(lines: list[Line]) -> str:
@@ -247,21 +255,192 @@ def _bold(glyphs: list[Glyph]) -> bool:
     return bool(letters) and sum(g.font.bold for g in letters) > len(letters) / 2
 
 
-def _paragraphs(block: list[Row], height: float) -> list[list[Line]]:
-    lines = [[item.line for item in row.lines if isinstance(item, _Boxed)] for row in block]
-    if any(len(row) > 1 for row in lines):  # read across: a table's or a form's rows; each line a cell
-        return [[line] for row in lines for line in row]
-    column = [row[0] for row in lines if row]
-    if not column:
-        return []
-    left = min(line.box[0] for line in column)
-    right = max(line.box[2] for line in column)
-    out: list[list[Line]] = [[column[0]]]
-    for line in column[1:]:
-        if _breaks(out[-1], line, left, right):
-            out.append([line])
+@dataclass
+class _Region:
+    """A leaf of the cuts: its lines top to bottom, the column it is part of, and whether they are a table's cells."""
+
+    lines: list[Line]
+    column: tuple[int, ...]  # the vertical cuts that led here: regions of one column read on as one text
+    cells: bool
+
+
+def _gaps(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The empty stretches between the union of ``spans``, in order."""
+    gaps = []
+    ordered = sorted(spans)
+    reach = ordered[0][1]
+    for start, end in ordered[1:]:
+        if start > reach:
+            gaps.append((reach, start))
+        reach = max(reach, end)
+    return gaps
+
+
+def _blocks(lines: list[Line]) -> list[list[Line]]:
+    """Lines stacked close under one another, left edges overlapping, in one size: what the cuts treat as one
+    piece, so that a paragraph's short last line is never cut away from it."""
+    blocks: list[list[Line]] = []
+    for line in sorted(lines, key=lambda ln: (-ln.box[3], ln.box[0])):
+        best: list[Line] | None = None
+        best_gap = 0.0
+        for block in blocks[-40:]:
+            last = block[-1]
+            size = max(last.size, line.size)
+            gap = last.box[1] - line.box[3]
+            overlap = min(last.box[2], line.box[2]) - max(last.box[0], line.box[0])
+            narrower = min(last.box[2] - last.box[0], line.box[2] - line.box[0])
+            if (
+                -0.3 * size <= gap <= PARAGRAPH_GAP * size
+                and overlap >= 0.5 * narrower
+                and abs(last.size - line.size) <= 0.2 * size
+                and (best is None or gap < best_gap)
+            ):
+                best, best_gap = block, gap
+        if best is None:
+            blocks.append([line])
         else:
-            out[-1].append(line)
+            best.append(line)
+    return blocks
+
+
+Piece = tuple[Box, list[Line]]  # a block of lines, or a figure (no lines), as the cuts see it
+
+
+def _stacked(items: list[Piece]) -> bool:
+    """Whether no two pieces stand side by side (overlap vertically): then nothing inside can be cut into columns."""
+    ordered = sorted(items, key=lambda item: -item[0][3])
+    return all(b[0][3] <= a[0][1] + 0.5 for a, b in zip(ordered, ordered[1:]))
+
+
+def _slabs(items: list[Piece]) -> list[list[Piece]]:
+    """The pieces cut at every horizontal gap that runs across all of them, top to bottom."""
+    ordered = sorted(items, key=lambda item: -item[0][3])
+    slabs = [[ordered[0]]]
+    bottom = ordered[0][0][1]
+    for item in ordered[1:]:
+        if item[0][3] <= bottom:
+            slabs.append([item])
+        else:
+            slabs[-1].append(item)
+        bottom = min(bottom, item[0][1])
+    return slabs
+
+
+def _spans(items: list[Piece]) -> list[tuple[float, float]]:
+    """The stretches of x the pieces cover, their gaps left out."""
+    spans: list[tuple[float, float]] = []
+    for x0, x1 in sorted((box[0], box[2]) for box, _lines in items):
+        if spans and x0 <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(spans[-1][1], x1))
+        else:
+            spans.append((x0, x1))
+    return spans
+
+
+def _in_columns(items: list[Piece], spans: list[tuple[float, float]], slack: float) -> bool:
+    """Whether each piece stands in one of the columns ``spans``: inside it, or starting at its left edge (a
+    column's lines start together; their right ends are ragged) and not reaching the next column."""
+    starts = [a for a, _b in spans] + [math.inf]
+    return all(
+        any(
+            (a - slack <= box[0] and box[2] <= b + slack) or (abs(box[0] - a) <= slack and box[2] < after - slack)
+            for (a, b), after in zip(spans, starts[1:])
+        )
+        for box, _lines in items
+    )
+
+
+def _merged_slabs(slabs: list[list[Piece]], gutter: float) -> list[list[Piece]]:
+    """Consecutive slabs joined into one section while they share columns: the union still has a gutter, and
+    the pieces of one slab each stand in a column of the other (columns of uneven length, or where both
+    columns happen to leave a gap at once, stay one section, read column by column; a centred line above
+    them, a title or a date, does not)."""
+    groups = [slabs[0]]
+    for slab in slabs[1:]:
+        union = groups[-1] + slab
+        shared = _in_columns(slab, _spans(groups[-1]), gutter) or _in_columns(groups[-1], _spans(slab), gutter)
+        if shared and any(b - a >= gutter for a, b in _gaps([(box[0], box[2]) for box, _lines in union])):
+            groups[-1] = union
+        else:
+            groups.append(slab)
+    return groups
+
+
+def _cut(items: list[Piece], gutter: float, column: tuple[int, ...], cells: bool, out: list[_Region]) -> None:
+    """Append ``items``' lines to ``out`` as regions in reading order (see the module's docstring)."""
+    if not any(lines for _box, lines in items):
+        return
+    if len(items) > 1:
+        gaps = [g for g in _gaps([(box[0], box[2]) for box, _lines in items]) if g[1] - g[0] >= gutter]
+        if gaps:
+            cuts = [(a + b) / 2 for a, b in gaps]
+            parts: list[list[Piece]] = [[] for _ in range(len(cuts) + 1)]
+            for item in items:
+                parts[sum(item[0][0] > cut for cut in cuts)].append(item)
+            for number, part in enumerate(parts):
+                width = max(b[2] for b, _ in part) - min(b[0] for b, _ in part)
+                _cut(part, gutter, (*column, number), width < CELL_WIDTH * gutter / COLUMN_GAP, out)
+            return
+        if not _stacked(items):
+            slabs = _slabs(items)
+            if len(slabs) > 1:
+                for slab in _merged_slabs(slabs, gutter):
+                    _cut(slab, gutter, column, cells, out)
+                return
+    lines = [line for _box, block in items for line in block]
+    out.append(_Region(sorted(lines, key=lambda ln: (-ln.box[3], ln.box[0])), column, cells))
+
+
+def _regions(lines: list[Line], figures: list[Box], page_area: float) -> list[_Region]:
+    """The lines as regions in reading order: parts of columns of text, or a table's columns of cells."""
+    if len(lines) > LAYOUT_LINES:  # a page of scattered glyphs: top to bottom, left to right
+        return [_Region(sorted(lines, key=lambda ln: (-ln.box[3], ln.box[0])), (), False)]
+    size = statistics.median(line.size for line in lines)
+    items: list[Piece] = [(_union(line.box for line in block), block) for block in _blocks(lines)]
+    items += [(box, []) for box in figures if _area(box) < 0.5 * page_area]
+    out: list[_Region] = []
+    _cut(items, COLUMN_GAP * size, (), False, out)
+    return out
+
+
+def _split_marker(line: Line) -> tuple[Line, Line] | None:
+    """A list item's marker (bullet, number, letter) and the text beside it, as two lines; None if it has none."""
+    glyphs = [g for g in line.glyphs if g.text.strip()]
+    if len(glyphs) < 2:
+        return None
+    label = ""
+    for count, glyph in enumerate(glyphs[:6], 1):
+        label += glyph.text
+        if count == len(glyphs):
+            break
+        if _MARKER_LABEL.fullmatch(label) and glyphs[count].box[0] - glyph.box[2] > 0.45 * line.size:
+            marker = [g for g in line.glyphs if g.box[2] <= glyph.box[2]]
+            rest = [g for g in line.glyphs if g.box[2] > glyph.box[2]]
+            return _line(marker), _line(rest)
+    return None
+
+
+def _paragraphs(regions: list[_Region]) -> list[tuple[list[Line], bool, tuple[float, float]]]:
+    """Each paragraph's lines, whether it is a table's cell, and its column's left and right edges."""
+    edges: dict[tuple[int, ...], tuple[float, float]] = {}
+    for region in regions:
+        left, right = edges.get(region.column, (math.inf, -math.inf))
+        edges[region.column] = (
+            min(left, *(ln.box[0] for ln in region.lines)),
+            max(right, *(ln.box[2] for ln in region.lines)),
+        )
+    out: list[tuple[list[Line], bool, tuple[float, float]]] = []
+    previous: tuple[int, ...] | None = None
+    for region in regions:
+        column = edges[region.column]
+        for line in region.lines:
+            if region.cells or previous != region.column or not out or _breaks(out[-1][0], line, *column):
+                out.append(([line], region.cells, column))
+            else:
+                out[-1][0].append(line)
+            previous = region.column
+        if region.cells:
+            previous = None
     return out
 
 
@@ -338,7 +517,13 @@ def _centred(lines: list[Line], left: float, right: float) -> bool:
     return all(a > 2 * line.size and abs(a - b) < line.size for (a, b), line in zip(margins, lines))
 
 
-def _paragraph(page: PageContent, lines: list[Line], figures: list[Box], column: tuple[float, float]) -> Paragraph:
+def _paragraph(
+    page: PageContent,
+    lines: list[Line],
+    figures: list[Box],
+    column: tuple[float, float],
+    keep: str | None = None,
+) -> Paragraph:
     glyphs = [g for line in lines for g in line.glyphs]
     letters = [g for g in glyphs if g.text.strip()] or glyphs
     box = _union(line.box for line in lines)
@@ -353,7 +538,7 @@ def _paragraph(page: PageContent, lines: list[Line], figures: list[Box], column:
         text=_joined(lines),
         box=box,
         role=Role.BODY,
-        keep=_keep(lines, box, figures),
+        keep=keep or _keep(lines, box, figures),
         size=size,
         leading=max(leading, size),
         lines=len(lines),
@@ -393,19 +578,22 @@ def paragraphs(page: PageContent) -> list[Paragraph]:
     """The page's paragraphs in reading order, with keep reasons; roles other than BODY are set by ``assign_roles``."""
     upright = [g for g in page.glyphs if g.direction is Direction.UPRIGHT]
     figures = _figures(page)
-    lines = [line for line in _lines(upright) if line.text]
+    rules = [
+        shape.box for shape in page.shapes if shape.rule and shape.box[3] - shape.box[1] > shape.box[2] - shape.box[0]
+    ]
+    lines = [line for line in _lines(upright, rules) if line.text]
     found: list[Paragraph] = []
     if lines:
-        boxed = [_Boxed(line, page.height) for line in lines]
-        height = statistics.median(line.size for line in lines)
-        for block in blocks(boxed, column_gap=COLUMN_GAP):
-            members = [item.line for row in block for item in row.lines if isinstance(item, _Boxed)]
-            column = (min(ln.box[0] for ln in members), max(ln.box[2] for ln in members))
-            for group in _paragraphs(block, height):
-                paragraph = _paragraph(page, group, figures, column)
-                if any(len(row.lines) > 1 for row in block):
-                    paragraph.role = Role.CELL
-                found.append(paragraph)
+        for group, cells, column in _paragraphs(_regions(lines, figures, page.width * page.height)):
+            split = _split_marker(group[0])
+            if split is not None:
+                marker, rest = split
+                found.append(_paragraph(page, [marker], figures, column, keep=MARKER))
+                group = [rest, *group[1:]]
+            paragraph = _paragraph(page, group, figures, column)
+            if cells:
+                paragraph.role = Role.CELL
+            found.append(paragraph)
     found += _other(page, [g for g in page.glyphs if g.direction is Direction.ROTATED], ROTATED)
     found += _other(page, [g for g in page.glyphs if g.direction is Direction.VERTICAL], VERTICAL)
     return found
