@@ -164,10 +164,13 @@ def translate_document(
                 bilingual=bilingual,  # staged "wb"
                 target_lang=document_language(translator, options),
             )
-            if report.translated == 0:
+            report.notes = list(document.notes)  # a writer adds to them (a PDF: what it drew smaller)
+            for unit, unplaced in getattr(document, "unplaced", ()):  # translated, but the output cannot show it
+                report.translated -= 1
+                report.fail(unit, unplaced)
+            if report.translated <= 0:
                 reason = report.failed[0].reason if report.failed else "no translation came back"
                 raise TranslationFailed(src, f"None of the text in {src} could be translated: {reason}.")
-            report.notes = list(document.notes)  # a writer adds to them (a PDF: what it drew smaller)
             dst = _publish(stage, names, replace=named is not None and overwrite)  # numbered names never replace
     except (DocumentError, Cancelled):
         raise

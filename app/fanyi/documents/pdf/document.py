@@ -157,6 +157,8 @@ class PdfDocument:
         self._cancel = cancel
         self.pages = _read(path, cancel)
         self.notes: list[str] = []
+        # translated units the written PDF does not show (their glyphs could not be removed): the job counts them
+        self.unplaced: list[tuple[Unit, str]] = []
         textless = [page for page in self.pages if not any(p.text.strip() for p in page.paragraphs)]
         if textless:
             self._recognise(textless, progress)
@@ -203,7 +205,7 @@ class PdfDocument:
             return
         from . import rewrite  # noqa: PLC0415 - pikepdf and the fonts only when a PDF is written
 
-        rewrite.write(
+        unplaced = rewrite.write(
             out,
             self._path,
             self.pages,
@@ -213,6 +215,7 @@ class PdfDocument:
             notes=self.notes,
             cancel=self._cancel,
         )
+        self.unplaced = [(Unit(paragraph.text, f"page {paragraph.page}"), why) for paragraph, why in unplaced]
 
 
 def open_document(

@@ -88,6 +88,7 @@ class Shape:
     box: Box
     rule: bool
     filled: bool
+    curved: bool
 
 
 @dataclass(frozen=True)
@@ -340,7 +341,7 @@ class _Device(PDFPageAggregator):
                 xs, ys = zip(*subpath)
                 box = (min(xs), min(ys), max(xs), max(ys))
                 thin = min(box[2] - box[0], box[3] - box[1]) <= max(2.0, (gstate.linewidth or 0) * 1.5)
-                self.shapes.append(Shape(box, rule=thin and not curved, filled=fill))
+                self.shapes.append(Shape(box, rule=thin and not curved, filled=fill, curved=curved))
                 subpath, curved = [], False
             coordinates = [float(v) for v in segment[1:] if isinstance(v, (int, float))]
             subpath += [apply_matrix_pt(ctm, (x, y)) for x, y in zip(coordinates[::2], coordinates[1::2])]
@@ -414,6 +415,13 @@ class _Interpreter(PDFPageInterpreter):
                 yield obj
             else:
                 self.push(obj)
+
+    def do__w(self, aw: Any, ac: Any, s: Any) -> None:
+        """The " operator: word and character spacing, then a new line (pdfminer forgets it), then the string."""
+        self.do_Tw(aw)
+        self.do_Tc(ac)
+        self.do_T_a()
+        self.do_TJ([s])
 
     def _run(self, name: str) -> None:
         method = getattr(self, "do_" + name.replace("*", "_a").replace('"', "_w").replace("'", "_q"), None)

@@ -30,7 +30,7 @@ import re
 import statistics
 import unicodedata
 from array import array
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -41,11 +41,14 @@ LINE_GAP = 1.2  # font sizes: a wider gap between two glyphs of a baseline parts
 WORD_GAP = 0.18  # font sizes: a wider gap between glyphs is a space between words
 COLUMN_GAP = 0.8  # font sizes: a vertical gap at least this wide that nothing crosses is a gutter
 CELL_WIDTH = 12.0  # font sizes: a region narrower than this, cut from its neighbours by a gutter, is a table column
-PARAGRAPH_GAP = 0.5  # font sizes of white space between lines: a new paragraph
+LEADING = 1.25  # font sizes from baseline to baseline where a page shows no leading of its own
+PARAGRAPH_GAP = 0.3  # font sizes more than the page's leading between two lines: a new paragraph
 INDENT = 0.8  # font sizes: a line starting this far right of its column's left edge begins a paragraph
 SHORT_LINE = 0.15  # of the column's width: a sentence-ending line this much short of the edge ends its paragraph
 FIGURE_FORM = 0.6  # of the page's area: a smaller form XObject is a figure, a larger one holds the page
 LAYOUT_LINES = 3_000  # more lines on a page: read top to bottom, not cut into columns (the cuts are quadratic)
+DRAWING_CELL = 24.0  # points: the grid shapes are grouped on (touching shapes are found in neighbouring cells)
+FIGURE_LABEL = 1.5  # font sizes: a short text this near a figure is one of its labels
 MARGIN_BAND = 0.07  # of the page's height: a single line wholly in this top or bottom band is a running head
 
 
@@ -67,12 +70,16 @@ MARKER = "list marker"
 ROTATED = "rotated text"
 VERTICAL = "vertical text"
 UNREADABLE = "text whose font maps no Unicode"
+REFERENCE = "reference list"
 
 _LIST_MARKER = re.compile(
     r"^\s*(?:[•◦▪▫‣⁃∙·●○■□–—*-]\s|\(?(?:\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]\s|[一二三四五六七八九十]+、)"
 )
 # a list item's label: a bullet (or a glyph with no Unicode, as TeX's bullets often are), a number or a letter
 _MARKER_LABEL = re.compile(r"[•◦▪▫‣⁃∙·●○■□–—*-]|\(cid:\d+\)|\d{1,3}[.)]|\(\d{1,3}\)|\(?[a-z][.)]|\(?[ivx]{1,4}\)")
+_REFERENCES = re.compile(
+    r"^\s*(?:\d+\.?\s*)?(?:references|bibliography|works cited|literature cited|参考文献|参考资料|參考文獻)\s*$", re.I
+)
 _CAPTION = re.compile(r"^\s*(?:Figure|Fig\.|Table|Tab\.|Listing|Algorithm|Chart|Exhibit|图|表)\s*[\dIVXA-Z]", re.I)
 _SENTENCE_END = re.compile(r"[.!?:;。！？：；…][\"'”’)）」』]*$")
 _HYPHENS = "-\u00ad\u2010"
@@ -177,7 +184,11 @@ def _merged(lines: list[Line], rules: Sequence[Box]) -> list[Line]:
             gap = line.box[0] - other.box[2]
             small = line.size < 0.85 * other.size and other.box[1] <= (line.box[1] + line.box[3]) / 2 <= other.box[3]
             near = -0.5 * size <= gap <= LINE_GAP * size
-            if (same_baseline or small) and near and not _ruled(other.glyphs[-1], line.glyphs[0], rules):
+            overlap = min(line.box[2], other.box[2]) - max(line.box[0], other.box[0])
+            drawn_again = same_baseline and overlap > 0.5 * min(line.box[2] - line.box[0], other.box[2] - other.box[0])
+            if drawn_again or (
+                (same_baseline or small) and near and not _ruled(other.glyphs[-1], line.glyphs[0], rules)
+            ):
                 other.glyphs += line.glyphs
                 other.box = _union((other.box, line.box))
                 break
@@ -217,6 +228,8 @@ def _text(glyphs: list[Glyph]) -> str:
 
 
 def _joined(lines: list[Line]) -> str:
+    if _style([g for line in lines for g in line.glyphs])[2]:
+        return "\n".join(_indented(line, lines[0].box[0]) for line in lines)  # code keeps its lines
     out = ""
     for line in lines:
         text = line.text
@@ -231,23 +244,77 @@ def _joined(lines: list[Line]) -> str:
     return out
 
 
-def _breaks(previous: list[Line], line: Line, left: float, right: float) -> bool:
+def _leadings(lines: list[Line]) -> dict[float, float]:
+    """The distance from baseline to baseline most lines of each size have on the page (Chinese is often set
+    at 1.5–2 ems, English at 1.2): what tells a line's successor in its paragraph from the next paragraph."""
+    found: defaultdict[float, Counter[float]] = defaultdict(Counter)
+    ordered = sorted(lines, key=lambda ln: -ln.baseline)
+    for i, line in enumerate(ordered):
+        for below in ordered[i + 1 : i + 12]:
+            distance = line.baseline - below.baseline
+            if distance > 3 * line.size:
+                break
+            overlap = min(line.box[2], below.box[2]) - max(line.box[0], below.box[0])
+            if below.size == line.size and distance > 0.8 * line.size and overlap > 0:
+                found[line.size][round(distance * 2) / 2] += 1
+                break
+    return {size: counts.most_common(1)[0][0] for size, counts in found.items() if counts.most_common(1)[0][1] >= 2}
+
+
+def _next_line(last: Line, line: Line, leadings: dict[float, float]) -> bool:
+    """Whether ``line`` stands where the line after ``last`` in one paragraph would."""
+    size = max(last.size, line.size)
+    leading = leadings.get(last.size, LEADING * last.size)
+    return last.baseline - line.baseline <= leading + PARAGRAPH_GAP * size
+
+
+def _indented(line: Line, left: float) -> str:
+    """A line of code with its indentation as spaces, in the width of its font's glyphs."""
+    letters = [g for g in line.glyphs if g.text.strip()]
+    width = min((g.box[2] - g.box[0] for g in letters), default=line.size * 0.6) or line.size * 0.6
+    return " " * max(0, round((line.box[0] - left) / width)) + line.text
+
+
+def _breaks(previous: list[Line], line: Line, left: float, right: float, leadings: dict[float, float]) -> bool:
     """Whether ``line`` starts a new paragraph after ``previous``, in a column from ``left`` to ``right``."""
     last = previous[-1]
     size = max(last.size, line.size)
-    if last.box[1] - line.box[3] > PARAGRAPH_GAP * size:
+    if line.baseline > last.baseline - 0.5 * size:  # beside it, not under it: parted by a gap
         return True
-    if abs(last.size - line.size) > 0.15 * size:
+    if not _next_line(last, line, leadings):
         return True
-    if _bold(last.glyphs) != _bold(line.glyphs):
+    if abs(last.size - line.size) > max(0.5, 0.05 * size):
         return True
+    if _style(last.glyphs) != _style(line.glyphs):
+        return True
+    if _style(line.glyphs)[2]:  # code: its indentation and short lines are its own
+        return False
     if _LIST_MARKER.match(line.text):
         return True
     hanging = _LIST_MARKER.match(previous[0].text) is not None
-    if line.box[0] - left > INDENT * size and not (hanging and line.box[0] > previous[0].box[0]):
+    centred = abs((last.box[0] + last.box[2]) - (line.box[0] + line.box[2])) < 2 * size  # a centred title's lines
+    full = right - last.box[2] <= SHORT_LINE * (right - left)
+    continued = full and line.box[0] > previous[0].box[0] + 0.5  # a hanging indent (a reference, a list item)
+    if (
+        line.box[0] - left > INDENT * size
+        and not centred
+        and not continued
+        and not (hanging and line.box[0] > previous[0].box[0])
+    ):
         return True
     width = right - left
     return width > 0 and right - last.box[2] > SHORT_LINE * width and bool(_SENTENCE_END.search(last.text))
+
+
+def _style(glyphs: list[Glyph]) -> tuple[bool, bool, bool]:
+    """Whether nearly all the glyphs are bold, italic, monospaced: a line in another style is another paragraph."""
+    letters = [g for g in glyphs if g.text.strip()] or glyphs
+    most = 0.8 * len(letters)  # a line with a word in bold or a URL in a monospaced font is not another style
+    return (
+        sum(g.font.bold for g in letters) >= most,
+        sum(g.font.italic for g in letters) >= most,
+        sum(g.font.monospace for g in letters) >= most,
+    )
 
 
 def _bold(glyphs: list[Glyph]) -> bool:
@@ -276,9 +343,9 @@ def _gaps(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
     return gaps
 
 
-def _blocks(lines: list[Line]) -> list[list[Line]]:
-    """Lines stacked close under one another, left edges overlapping, in one size: what the cuts treat as one
-    piece, so that a paragraph's short last line is never cut away from it."""
+def _blocks(lines: list[Line], leadings: dict[float, float], rules: Sequence[Box]) -> list[list[Line]]:
+    """Lines stacked close under one another, overlapping, in one size, with no rule between them: what the
+    cuts treat as one piece, so that a paragraph's short last line is never cut away from it."""
     blocks: list[list[Line]] = []
     for line in sorted(lines, key=lambda ln: (-ln.box[3], ln.box[0])):
         best: list[Line] | None = None
@@ -290,9 +357,11 @@ def _blocks(lines: list[Line]) -> list[list[Line]]:
             overlap = min(last.box[2], line.box[2]) - max(last.box[0], line.box[0])
             narrower = min(last.box[2] - last.box[0], line.box[2] - line.box[0])
             if (
-                -0.3 * size <= gap <= PARAGRAPH_GAP * size
+                gap >= -0.3 * size
+                and _next_line(last, line, leadings)
                 and overlap >= 0.5 * narrower
-                and abs(last.size - line.size) <= 0.2 * size
+                and abs(last.size - line.size) <= max(0.5, 0.05 * size)
+                and not any(_between(rule, last, line) for rule in rules)
                 and (best is None or gap < best_gap)
             ):
                 best, best_gap = block, gap
@@ -301,6 +370,17 @@ def _blocks(lines: list[Line]) -> list[list[Line]]:
         else:
             best.append(line)
     return blocks
+
+
+def _between(rule: Box, above: Line, below: Line) -> bool:
+    """Whether a horizontal rule runs between two lines, under the one and over the other."""
+    middle = (rule[1] + rule[3]) / 2
+    reach = min(above.box[2], below.box[2]) - max(above.box[0], below.box[0])
+    return (
+        below.box[3] - 1 <= middle <= above.box[1] + 1
+        and min(rule[2], above.box[2]) - max(rule[0], above.box[0]) > 0
+        and reach > 0
+    )
 
 
 Piece = tuple[Box, list[Line]]  # a block of lines, or a figure (no lines), as the cuts see it
@@ -391,12 +471,14 @@ def _cut(items: list[Piece], gutter: float, column: tuple[int, ...], cells: bool
     out.append(_Region(sorted(lines, key=lambda ln: (-ln.box[3], ln.box[0])), column, cells))
 
 
-def _regions(lines: list[Line], figures: list[Box], page_area: float) -> list[_Region]:
+def _regions(
+    lines: list[Line], figures: list[Box], rules: Sequence[Box], page_area: float, leadings: dict[float, float]
+) -> list[_Region]:
     """The lines as regions in reading order: parts of columns of text, or a table's columns of cells."""
     if len(lines) > LAYOUT_LINES:  # a page of scattered glyphs: top to bottom, left to right
         return [_Region(sorted(lines, key=lambda ln: (-ln.box[3], ln.box[0])), (), False)]
     size = statistics.median(line.size for line in lines)
-    items: list[Piece] = [(_union(line.box for line in block), block) for block in _blocks(lines)]
+    items: list[Piece] = [(_union(line.box for line in block), block) for block in _blocks(lines, leadings, rules)]
     items += [(box, []) for box in figures if _area(box) < 0.5 * page_area]
     out: list[_Region] = []
     _cut(items, COLUMN_GAP * size, (), False, out)
@@ -420,21 +502,29 @@ def _split_marker(line: Line) -> tuple[Line, Line] | None:
     return None
 
 
-def _paragraphs(regions: list[_Region]) -> list[tuple[list[Line], bool, tuple[float, float]]]:
+def _edges(lines: list[Line]) -> tuple[float, float]:
+    """A column's left and right edges: where most of its lines start and end (a running head across the page or
+    a short line does not move them)."""
+    wide = [line for line in lines if len(line.text) >= 10] or lines
+    starts = sorted(line.box[0] for line in wide)
+    ends = sorted(line.box[2] for line in wide)
+    return starts[len(starts) // 5], ends[(len(ends) * 4) // 5]
+
+
+def _paragraphs(
+    regions: list[_Region], leadings: dict[float, float]
+) -> list[tuple[list[Line], bool, tuple[float, float]]]:
     """Each paragraph's lines, whether it is a table's cell, and its column's left and right edges."""
-    edges: dict[tuple[int, ...], tuple[float, float]] = {}
+    members: defaultdict[tuple[int, ...], list[Line]] = defaultdict(list)
     for region in regions:
-        left, right = edges.get(region.column, (math.inf, -math.inf))
-        edges[region.column] = (
-            min(left, *(ln.box[0] for ln in region.lines)),
-            max(right, *(ln.box[2] for ln in region.lines)),
-        )
+        members[region.column] += region.lines
+    edges = {column: _edges(lines) for column, lines in members.items()}
     out: list[tuple[list[Line], bool, tuple[float, float]]] = []
     previous: tuple[int, ...] | None = None
     for region in regions:
         column = edges[region.column]
         for line in region.lines:
-            if region.cells or previous != region.column or not out or _breaks(out[-1][0], line, *column):
+            if region.cells or previous != region.column or not out or _breaks(out[-1][0], line, *column, leadings):
                 out.append(([line], region.cells, column))
             else:
                 out[-1][0].append(line)
@@ -450,26 +540,62 @@ def obstacles(page: PageContent) -> list[Box]:
 
 
 def _figures(page: PageContent) -> list[Box]:
-    """Where figures are: images, small form XObjects, and clusters of drawn shapes other than rules."""
+    """Where figures may be: images, small form XObjects, and drawings (``_drawings``)."""
     area = page.width * page.height
-    found = list(page.images)
+    found = [box for box in page.images if _area(box) < 0.5 * area]
     found += [form.box for form in page.forms if _area(form.box) < FIGURE_FORM * area]
-    found += _clusters([shape for shape in page.shapes if not shape.rule], area)
+    found += _drawings(page.shapes, area)
     return found
 
 
-def _clusters(shapes: list[Shape], page_area: float) -> list[Box]:
-    """Boxes of groups of at least four touching shapes: a drawing, not a frame around a paragraph."""
-    groups: list[tuple[Box, int]] = []
-    for shape in sorted(shapes, key=lambda s: (-s.box[3], s.box[0])):
-        box = shape.box
-        if _area(box) > 0.5 * page_area:
-            continue  # a page background
-        merged = [g for g in groups if _near(g[0], box, 3.0)]
-        for group in merged:
-            groups.remove(group)
-        groups.append((_union([box, *(g[0] for g in merged)]), 1 + sum(g[1] for g in merged)))
-    return [box for box, count in groups if count >= 4]
+def _drawings(shapes: list[Shape], page_area: float) -> list[Box]:
+    """Boxes of groups of touching shapes (rules, the axes and arrows, included) with a curve or several filled
+    shapes in them: a chart or a diagram, not a table's grid or a frame around a paragraph."""
+    shapes = [shape for shape in shapes if _area(shape.box) < 0.5 * page_area]  # not a page's background
+    parent = list(range(len(shapes)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    cells: defaultdict[tuple[int, int], list[int]] = defaultdict(list)
+    for i, shape in enumerate(shapes):
+        x0, y0, x1, y1 = (
+            int(v // DRAWING_CELL) for v in (shape.box[0] - 3, shape.box[1] - 3, shape.box[2] + 3, shape.box[3] + 3)
+        )
+        for cell in ((x, y) for x in range(x0, x1 + 1) for y in range(y0, y1 + 1)):
+            for j in cells[cell]:
+                if _near(shape.box, shapes[j].box, 3.0):
+                    parent[root(i)] = root(j)
+            cells[cell].append(i)
+    groups: defaultdict[int, list[Shape]] = defaultdict(list)
+    for i, shape in enumerate(shapes):
+        groups[root(i)].append(shape)
+    return [
+        _union(shape.box for shape in group)
+        for group in groups.values()
+        if any(shape.curved for shape in group)
+        and len(group) >= 3
+        or sum(shape.filled and not shape.rule for shape in group) >= 4
+    ]
+
+
+def _with_labels(figures: list[Box], lines: list[Line]) -> list[Box]:
+    """Each figure grown by the short lines at its edge (tick labels, an axis title below them): twice, so a
+    label beyond the labels is reached too."""
+    short = [line for line in lines if len(line.text) <= 80]
+    for _ in range(2):
+        grown = []
+        for figure in figures:
+            for line in short:
+                reach = FIGURE_LABEL * line.size
+                if _inside(line.box, (figure[0] - reach, figure[1] - reach, figure[2] + reach, figure[3] + reach)):
+                    figure = _union((figure, line.box))
+            grown.append(figure)
+        figures = grown
+    return figures
 
 
 def _area(box: Box) -> float:
@@ -500,7 +626,8 @@ def _keep(lines: list[Line], box: Box, figures: list[Box]) -> str | None:
         return None
     if any("(cid:" in g.text for g in letters):
         return UNREADABLE
-    if any(_inside(box, figure) for figure in figures):
+    text = "".join(g.text for g in letters)
+    if len(lines) <= 3 and len(text) <= 80 and not _CAPTION.match(text) and any(_inside(box, f) for f in figures):
         return IN_FIGURE
     if sum(g.font.monospace for g in letters) >= 0.8 * len(letters):
         return CODE
@@ -578,13 +705,16 @@ def paragraphs(page: PageContent) -> list[Paragraph]:
     """The page's paragraphs in reading order, with keep reasons; roles other than BODY are set by ``assign_roles``."""
     upright = [g for g in page.glyphs if g.direction is Direction.UPRIGHT]
     figures = _figures(page)
-    rules = [
-        shape.box for shape in page.shapes if shape.rule and shape.box[3] - shape.box[1] > shape.box[2] - shape.box[0]
-    ]
-    lines = [line for line in _lines(upright, rules) if line.text]
+    rules = [shape.box for shape in page.shapes if shape.rule]
+    upright_rules = [box for box in rules if box[3] - box[1] > box[2] - box[0]]
+    flat_rules = [box for box in rules if box[3] - box[1] <= box[2] - box[0]]
+    lines = [line for line in _lines(upright, upright_rules) if line.text]
+    figures = _with_labels(figures, lines)
     found: list[Paragraph] = []
     if lines:
-        for group, cells, column in _paragraphs(_regions(lines, figures, page.width * page.height)):
+        leadings = _leadings(lines)
+        regions = _regions(lines, figures, flat_rules, page.width * page.height, leadings)
+        for group, cells, column in _paragraphs(regions, leadings):
             split = _split_marker(group[0])
             if split is not None:
                 marker, rest = split
@@ -594,9 +724,23 @@ def paragraphs(page: PageContent) -> list[Paragraph]:
             if cells:
                 paragraph.role = Role.CELL
             found.append(paragraph)
+    _formula_pieces(found)
     found += _other(page, [g for g in page.glyphs if g.direction is Direction.ROTATED], ROTATED)
     found += _other(page, [g for g in page.glyphs if g.direction is Direction.VERTICAL], VERTICAL)
     return found
+
+
+def _formula_pieces(paragraphs: list[Paragraph]) -> None:
+    """A display formula set in pieces (a sum's limits, a fraction's parts): short text beside a formula, on its
+    band of the page, is part of it."""
+    formulas = [p.box for p in paragraphs if p.keep == FORMULA]
+    for paragraph in paragraphs:
+        if paragraph.keep is not None or paragraph.lines > 2 or len(paragraph.text) > 40:
+            continue
+        x0, y0, x1, y1 = paragraph.box
+        reach = 4 * paragraph.size
+        if any(b[1] < y1 and y0 < b[3] and b[0] - reach < x1 and x0 < b[2] + reach for b in formulas):
+            paragraph.keep = FORMULA
 
 
 def body_size(paragraphs: Iterable[Paragraph]) -> float:
@@ -609,26 +753,33 @@ def body_size(paragraphs: Iterable[Paragraph]) -> float:
 
 
 def assign_roles(paragraphs: Iterable[Paragraph], body: float, page_height: dict[int, float]) -> None:
-    """Headings, captions, footnotes, running heads and list items, from size, weight, place and wording."""
+    """Headings, captions, footnotes, running heads and list items, from size, weight, place and wording; the
+    entries under a References heading are left as they are (a cited title stays as it was published)."""
+    references = False
     for paragraph in paragraphs:
-        if paragraph.keep is not None or paragraph.role is Role.CELL:
-            continue
-        height = page_height[paragraph.page]
-        _, y0, _, y1 = paragraph.box
-        short = len(paragraph.text) <= 160 and paragraph.lines <= 3
-        if _CAPTION.match(paragraph.text):
-            paragraph.role = Role.CAPTION
-        elif paragraph.lines == 1 and (y0 >= height * (1 - MARGIN_BAND) or y1 <= height * MARGIN_BAND):
+        _role(paragraph, body, page_height[paragraph.page])
+        if paragraph.role is Role.HEADING:
+            references = bool(_REFERENCES.match(paragraph.text))
+        elif references and paragraph.keep is None and paragraph.role is not Role.HEADER:
+            paragraph.keep = REFERENCE
+
+
+def _role(paragraph: Paragraph, body: float, height: float) -> None:
+    if paragraph.keep is not None:
+        return
+    _, y0, _, y1 = paragraph.box
+    in_margin = paragraph.lines == 1 and (y0 >= height * (1 - MARGIN_BAND) or y1 <= height * MARGIN_BAND)
+    short = len(paragraph.text) <= 160 and paragraph.lines <= 3
+    if paragraph.role is Role.CELL:
+        if in_margin:
             paragraph.role = Role.HEADER
-        elif (
-            paragraph.size >= 1.12 * body
-            and short
-            or paragraph.bold
-            and short
-            and not _SENTENCE_END.search(paragraph.text)
-        ):
-            paragraph.role = Role.HEADING
-        elif paragraph.size <= 0.9 * body and y1 <= 0.35 * height:
-            paragraph.role = Role.FOOTNOTE
-        elif _LIST_MARKER.match(paragraph.text):
-            paragraph.role = Role.LIST_ITEM
+    elif _CAPTION.match(paragraph.text):
+        paragraph.role = Role.CAPTION
+    elif in_margin:
+        paragraph.role = Role.HEADER
+    elif short and (paragraph.size >= 1.12 * body or (paragraph.bold and not _SENTENCE_END.search(paragraph.text))):
+        paragraph.role = Role.HEADING
+    elif paragraph.size <= 0.9 * body and y1 <= 0.35 * height:
+        paragraph.role = Role.FOOTNOTE
+    elif _LIST_MARKER.match(paragraph.text):
+        paragraph.role = Role.LIST_ITEM

@@ -21,7 +21,7 @@ rewritten; the unit counts are the job's.
 from __future__ import annotations
 
 import logging
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,6 +50,10 @@ GAP = 0.3  # font sizes kept free between a translation and what is below or bes
 WHITE_MARGIN = 1.0  # points a white box reaches past the scanned text it covers
 
 
+class PageKept(Exception):
+    """A page that cannot be rewritten: it keeps its original; ``str()`` says why."""
+
+
 @dataclass
 class _Planned:
     paragraph: Paragraph
@@ -58,10 +62,14 @@ class _Planned:
     alone: float = 1.0  # the scale it fits at alone
 
 
+NOT_REMOVABLE = "its text is drawn in a way that cannot be edited, so it is left as it was"
+PAGE_KEPT = "its page could not be rewritten ({why}) and is kept as it was"
+
+
 @dataclass
 class _PageTally:
-    translated: int = 0
-    left: Counter[str] = field(default_factory=Counter)
+    drawn: list[Paragraph] = field(default_factory=list)
+    unplaced: list[tuple[Paragraph, str]] = field(default_factory=list)  # translated, but not drawn: why
     shrunk: int = 0  # below its role's common scale
     overflowed: int = 0  # below the floor
     cut: int = 0  # not even the smallest size held it all
@@ -190,12 +198,15 @@ def _rewrite_page(
     tally: _PageTally,
 ) -> None:
     stripper = Stripper(pdf, page, read.origins, f"Fy{read.number}")
+    own = stripper.stream(())
+    if own is None:
+        raise PageKept("its content stream is damaged, or two PDF parsers read it differently")
     fits: list[tuple[_Planned, linebreak.Fit]] = []
     for item in planned:
         paragraph = item.paragraph
         if not read.scanned and not paragraph.invisible:
             if not stripper.removable(paragraph.glyphs):
-                tally.left["drawn in a way that cannot be edited"] += 1
+                tally.unplaced.append((paragraph, NOT_REMOVABLE))
                 continue
             stripper.remove(paragraph.glyphs)
         common = scales.get(paragraph.role, 1.0)
@@ -203,16 +214,12 @@ def _rewrite_page(
         tally.shrunk += fitted.scale < common - 1e-6
         tally.overflowed += fitted.overflowed
         tally.cut += fitted.cut
-        tally.translated += 1
+        tally.drawn.append(paragraph)
         fits.append((item, fitted))
     if not fits:
         return
     edited = stripper.apply()
-    own = stripper.stream(())
-    if edited is None and own is None:
-        instructions = list(pikepdf.parse_content_stream(page))
-    else:
-        instructions = edited if edited is not None else own.instructions if own is not None else []
+    instructions = edited if edited is not None else own.instructions
     body = pikepdf.unparse_content_stream(instructions)
     closing = b"\nQ" * _depth(instructions)
     drawing = _drawing(fits, font, read.ctm)
@@ -240,8 +247,9 @@ def write(
     bilingual: str | None,
     notes: list[str],
     cancel: CancelToken | None,
-) -> None:
-    """The translated PDF of ``source`` into ``out``; ``texts`` holds each paragraph's translation (None: left)."""
+) -> list[tuple[Paragraph, str]]:
+    """The translated PDF of ``source`` into ``out``; ``texts`` holds each paragraph's translation (None: left).
+    Returns the translated paragraphs that could not be drawn, each with why."""
     drawn = "".join(text for page in texts for text in page if text)
     choice = fonts.find_face(script_of(target_lang), drawn)
     if choice.face is None:
@@ -269,12 +277,15 @@ def write(
             resources = page.obj.get("/Resources")
             try:
                 _rewrite_page(pdf, page, read, page_plan, scales, font, tally)
-            except (pikepdf.PdfError, ValueError, TypeError, KeyError, AttributeError) as error:
-                log.warning("PDF page %d kept as it was: %s", read.number, error)
+            except (PageKept, pikepdf.PdfError, ValueError, TypeError, KeyError, AttributeError) as error:
+                log.info("PDF page %d kept as it was: %s", read.number, error)
                 for key, value in (("/Contents", contents_before[read.number - 1]), ("/Resources", resources)):
                     if value is not None:
                         page.obj[key] = value
-                tally.failed, tally.translated = describe(error), 0
+                tally.failed = describe(error)
+                why = PAGE_KEPT.format(why=tally.failed)
+                tally.unplaced = [(item.paragraph, why) for item in page_plan]
+                tally.drawn = []
         font.finish()
         if originals is not None:
             originals.pair(contents_before, [read.crop for read in pages])
@@ -287,6 +298,7 @@ def write(
             compress_streams=True,
             encryption=False,
         )
+    return [unplaced for tally in tallies for unplaced in tally.unplaced]
 
 
 def _notes(tallies: Sequence[_PageTally], missing: str) -> list[str]:
@@ -295,10 +307,6 @@ def _notes(tallies: Sequence[_PageTally], missing: str) -> list[str]:
         said = []
         if tally.failed:
             said.append(f"could not be rewritten ({tally.failed}) and is kept as it was")
-        if tally.left:
-            said.append(
-                ", ".join(f"{count} paragraph{'s' * (count > 1)} left: {why}" for why, count in tally.left.items())
-            )
         if tally.shrunk:
             said.append(f"{tally.shrunk} drawn smaller than the rest of their kind to fit")
         if tally.overflowed:

@@ -89,9 +89,12 @@ class Stripper:
                 return None
             owner = form
             resources = owner.get("/Resources", parent.resources)
+        warned = len(self._pdf.get_warnings())
         try:
             instructions = list(pikepdf.parse_content_stream(self._page if not path else owner))
         except (pikepdf.PdfError, ValueError, TypeError):
+            return None
+        if len(self._pdf.get_warnings()) > warned:  # qpdf read past damage (a stream cut short): not ours to edit
             return None
         if operator_digest([_name(i) for i in instructions]) != self._origins.digests.get(path):
             return None
