@@ -50,6 +50,7 @@ class Page:
     origins: Origins
     paragraphs: list[Paragraph]
     obstacles: list[Box]  # figures, images and rules: the room a translation may take ends at them
+    pictures_only: bool = False  # all its text is in Type 3 fonts: kept as it is (see rewrite)
     scanned: bool = False  # its paragraphs were read by OCR: drawn over white boxes
 
 
@@ -91,6 +92,7 @@ def _read(path: Path, cancel: CancelToken | None) -> list[Page]:
                         content.origins,
                         paragraphs,
                         layout.obstacles(content),
+                        pictures_only=bool(content.glyphs) and all(g.font.pictures for g in content.glyphs),
                     )
                 )
     except DocumentError:

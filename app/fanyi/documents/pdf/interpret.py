@@ -29,7 +29,7 @@ from pdfminer.cmapdb import CMap, IdentityCMap, IdentityCMapByte
 from pdfminer.converter import PDFPageAggregator
 from pdfminer.layout import LTChar, LTImage, LTPage
 from pdfminer.pdfcolor import PDFColorSpace
-from pdfminer.pdffont import PDFCIDFont, PDFFont
+from pdfminer.pdffont import PDFCIDFont, PDFFont, PDFType3Font
 from pdfminer.pdfinterp import PDFGraphicState, PDFPageInterpreter, PDFResourceManager, PDFTextState
 from pdfminer.pdfpage import PDFPage
 from pdfminer.psparser import PSEOF, PSKeyword, keyword_name
@@ -65,6 +65,7 @@ class FontStyle:
     italic: bool
     monospace: bool
     maths: bool
+    pictures: bool  # a Type 3 font: each glyph a little drawing of its own
 
 
 @dataclass(slots=True)
@@ -191,7 +192,7 @@ def _style(font: PDFFont) -> FontStyle:
     italic = bool(flags & 64) or any(w in lowered for w in ("italic", "oblique"))
     monospace = bool(flags & 1) or any(w in lowered for w in ("courier", "mono", "consol", "code", "cmtt", "menlo"))
     maths = any(w in lowered for w in _MATHS_FONTS)
-    return FontStyle(base, bold, italic, monospace, maths)
+    return FontStyle(base, bold, italic, monospace, maths, isinstance(font, PDFType3Font))
 
 
 # Font names of maths: TeX's (CMMI, CMSY, CMEX, AMS's MSAM/MSBM, their Type 1 and OpenType

@@ -48,7 +48,8 @@ SHORT_LINE = 0.15  # of the column's width: a sentence-ending line this much sho
 FIGURE_FORM = 0.6  # of the page's area: a smaller form XObject is a figure, a larger one holds the page
 LAYOUT_LINES = 3_000  # more lines on a page: read top to bottom, not cut into columns (the cuts are quadratic)
 DRAWING_CELL = 24.0  # points: the grid shapes are grouped on (touching shapes are found in neighbouring cells)
-FIGURE_LABEL = 1.5  # font sizes: a short text this near a figure is one of its labels
+FIGURE_LABEL = 2.5  # font sizes: a short text this near a figure is one of its labels
+SUBFIGURE_LABEL = 6.0  # font sizes: "(a)" this near a figure names a part of it
 MARGIN_BAND = 0.07  # of the page's height: a single line wholly in this top or bottom band is a running head
 
 
@@ -80,6 +81,7 @@ _MARKER_LABEL = re.compile(r"[•◦▪▫‣⁃∙·●○■□–—*-]|\(cid
 _REFERENCES = re.compile(
     r"^\s*(?:\d+\.?\s*)?(?:references|bibliography|works cited|literature cited|参考文献|参考资料|參考文獻)\s*$", re.I
 )
+_SUBFIGURE = re.compile(r"^\(?[a-zA-Z]\)$")
 _CAPTION = re.compile(r"^\s*(?:Figure|Fig\.|Table|Tab\.|Listing|Algorithm|Chart|Exhibit|图|表)\s*[\dIVXA-Z]", re.I)
 _SENTENCE_END = re.compile(r"[.!?:;。！？：；…][\"'”’)）」』]*$")
 _HYPHENS = "-\u00ad\u2010"
@@ -168,9 +170,17 @@ def _ruled(left: Glyph, right: Glyph, rules: Sequence[Box]) -> bool:
 
 def _line(glyphs: list[Glyph]) -> Line:
     glyphs = sorted(glyphs, key=lambda g: g.box[0])
+    return Line(glyphs, _union(g.box for g in glyphs), _size(glyphs), _text(glyphs))
+
+
+def _size(glyphs: list[Glyph]) -> float:
+    """A line's font size: the largest of those a fifth of its glyphs or more are set in (an inline URL in a
+    smaller typewriter font, a superscript, do not make a line smaller)."""
     sizes = Counter(round(g.size, 1) for g in glyphs if g.text.strip())
-    size = sizes.most_common(1)[0][0] if sizes else glyphs[0].size
-    return Line(glyphs, _union(g.box for g in glyphs), size, _text(glyphs))
+    if not sizes:
+        return glyphs[0].size
+    total = sum(sizes.values())
+    return max(size for size, count in sizes.items() if count >= 0.2 * total)
 
 
 def _merged(lines: list[Line], rules: Sequence[Box]) -> list[Line]:
@@ -197,6 +207,7 @@ def _merged(lines: list[Line], rules: Sequence[Box]) -> list[Line]:
     for line in out:
         line.glyphs.sort(key=lambda g: g.box[0])
         line.text = _text(line.glyphs)
+        line.size = _size(line.glyphs)
     return out
 
 
@@ -628,6 +639,11 @@ def _keep(lines: list[Line], box: Box, figures: list[Box]) -> str | None:
         return UNREADABLE
     text = "".join(g.text for g in letters)
     if len(lines) <= 3 and len(text) <= 80 and not _CAPTION.match(text) and any(_inside(box, f) for f in figures):
+        return IN_FIGURE
+    reach = SUBFIGURE_LABEL * lines[0].size
+    if _SUBFIGURE.match(text) and any(
+        _inside(box, (f[0] - reach, f[1] - reach, f[2] + reach, f[3] + reach)) for f in figures
+    ):
         return IN_FIGURE
     if sum(g.font.monospace for g in letters) >= 0.8 * len(letters):
         return CODE

@@ -197,6 +197,8 @@ def _rewrite_page(
     font: fonts.EmbeddedFont,
     tally: _PageTally,
 ) -> None:
+    if read.pictures_only:
+        raise PageKept("its text is drawn only in Type 3 fonts, pictures of glyphs that are not replaced")
     stripper = Stripper(pdf, page, read.origins, f"Fy{read.number}")
     own = stripper.stream(())
     if own is None:
