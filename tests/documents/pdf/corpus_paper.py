@@ -557,7 +557,7 @@ class _Paper:
                 "translators."
             )
         )
-        self.float(7, self.table)
+        self.float(8, self.table)
         self.para(
             b(
                 "Keeping the layout improves quality because captions and footnotes are no longer merged into the "
@@ -827,7 +827,7 @@ class _Paper:
     def raster_figure(self, left: float, top: float) -> None:
         pixels = _heatmap()
         height = 112.0
-        y0 = top - 4 - height
+        y0 = top - 8 - height
         buffer = io.BytesIO()
         pixels.save(buffer, format="JPEG", quality=88)
         buffer.seek(0)
