@@ -15,7 +15,6 @@ from typing import BinaryIO
 
 from corpus_truth import Box, Page, Role, Span, Unit
 from reportlab import rl_config
-from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfbase.ttfonts import TTFont
@@ -80,16 +79,13 @@ class Styles:
         italic: str = "Times-Italic",
         bold: str = "Times-Bold",
         mono: str = "Courier",
-        mode: int = 0,
     ) -> None:
-        self.size = size
-        self.base = Style(roman, size, mode=mode)
-        self._italic = Style(italic, size, kind="italic", mode=mode)
-        self._bold = Style(bold, size, kind="bold", mode=mode)
-        self._mono = Style(mono, size * 0.9, kind="code", mode=mode)
-        self._symbol = Style("Symbol", size, mode=mode)
-        self._sup = Style(roman, size * 0.65, rise=size * 0.36, kind="superscript", mode=mode)
-        self._sub = Style(roman, size * 0.65, rise=-size * 0.18, kind="subscript", mode=mode)
+        self.base = Style(roman, size)
+        self._italic = Style(italic, size, kind="italic")
+        self._bold = Style(bold, size, kind="bold")
+        self._mono = Style(mono, size * 0.9, kind="code")
+        self._symbol = Style("Symbol", size)
+        self._sup = Style(roman, size * 0.65, rise=size * 0.36, kind="superscript")
 
     def __call__(self, *parts: str | Run | Sequence[Run]) -> list[Run]:
         runs: list[Run] = []
@@ -116,9 +112,6 @@ class Styles:
 
     def sup(self, text: str, font: str = "") -> Run:
         return Run(text, Style(font or self.base.font, self._sup.size, self._sup.rise, "superscript"))
-
-    def sub(self, text: str, font: str = "") -> Run:
-        return Run(text, Style(font or self.base.font, self._sub.size, self._sub.rise, "subscript"))
 
     def link(self, run: Run | str, target: str) -> Run:
         run = run if isinstance(run, Run) else Run(run, self.base)
@@ -161,30 +154,29 @@ def vertical_extent(style: Style) -> tuple[float, float]:
 
 # ----------------------------------------------------------------------------------------- line breaking
 
-# Soft hyphenation points of the long words the corpus uses (TeX's US English patterns would agree).
+# Where the long words of the corpus's text may break at a line end (a soft hyphen there is drawn as "-").
 HYPHENATION = {
     word.replace("-", ""): word
-    for word in """trans-la-tion trans-lat-ed trans-la-tions doc-u-ment doc-u-ments para-graph para-graphs
-    in-for-ma-tion rep-re-sen-ta-tion com-pu-ta-tion con-struc-tion eval-u-a-tion eval-u-ate au-to-mat-ic
-    au-to-mat-i-cal-ly ex-per-i-ment ex-per-i-ments ex-per-i-men-tal sci-en-tif-ic pre-serv-ing pre-serves
-    ty-po-graph-ic ty-po-graph-i-cal re-con-struc-tion con-tent ex-trac-tion in-de-pen-dent-ly char-ac-ter
-    char-ac-ters op-er-a-tors op-er-a-tor meth-od-ol-o-gy al-go-rithm al-go-rithms prob-a-bil-i-ty
-    ar-chi-tec-ture com-par-i-son qual-i-ta-tive quan-ti-ta-tive ap-prox-i-mate-ly re-spec-tive-ly
-    mea-sure-ments ob-ser-va-tions dis-tri-bu-tion con-fig-u-ra-tion pro-ce-dure in-ter-pre-ta-tion
-    lay-out lay-outs head-ings for-mu-las for-mu-la ma-chine an-no-ta-tions an-no-ta-tion sub-stan-tial-ly
-    con-sis-tent-ly re-mov-ing re-writ-ing re-mains im-ple-men-ta-tion com-pressed read-ing de-tect-ed
-    con-sec-u-tive can-di-date can-di-dates di-rect-ly schol-ar-ly pub-li-ca-tions un-touched
-    com-mer-cial hy-phen-ation ver-ti-cal struc-ture sig-nif-i-cant-ly de-scribed cap-tions sep-a-rates
-    con-fi-dence in-di-vid-ual rec-og-nised rec-og-nises rec-og-ni-tion pro-fes-sion-al ref-er-ence con-fus-ing
-    sur-round-ing pre-dict-able ex-pen-sive de-tec-tion col-lec-tions op-tion-al pro-cess-es frag-ment
-    hor-i-zon-tal pro-ject-ing re-con-struct in-sti-tu-tions pub-lished un-pub-lished sen-tences dif-fi-cul-ty
-    sym-bols ev-ery-thing in-for-ma-tion un-der-neath clip-board to-geth-er pre-ci-sion an-no-tat-ed
-    be-hav-iour sat-is-fy par-a-graph dis-tance mea-sured ad-dress doc-u-ment-ed con-tents
-    com-pares re-ceives lan-guage lan-guages op-er-a-tion mean-ing neg-a-tion pro-ces-sor
-    kilo-bytes de-pend-ing dis-tinct hand-ful su-per-script pipe-line pre-serv-ing con-tri-bu-tions
-    al-go-rithm re-writ-er un-changed pro-ce-dure over-flows de-rail con-vert-ed typeset con-ver-sion
-    im-proved sub-stan-tial mod-els trained ge-o-met-ric de-fault trans-la-tor re-port-ed per-mis-sion
-    re-view-ers ear-li-er ver-sion care-ful read-ing
+    for word in """
+    trans-la-tion trans-lat-ed trans-la-tions doc-u-ment doc-u-ments para-graphs in-for-ma-tion
+    rep-re-sen-ta-tion com-pu-ta-tion con-struc-tion eval-u-a-tion eval-u-ate au-to-mat-ic au-to-mat-i-cal-ly
+    ex-per-i-ment ex-per-i-ments ex-per-i-men-tal sci-en-tif-ic pre-serv-ing pre-serves ty-po-graph-ic
+    ty-po-graph-i-cal re-con-struc-tion con-tent ex-trac-tion in-de-pen-dent-ly char-ac-ter char-ac-ters
+    op-er-a-tors op-er-a-tor meth-od-ol-o-gy al-go-rithm al-go-rithms prob-a-bil-i-ty ar-chi-tec-ture
+    com-par-i-son qual-i-ta-tive quan-ti-ta-tive ap-prox-i-mate-ly re-spec-tive-ly mea-sure-ments
+    ob-ser-va-tions dis-tri-bu-tion con-fig-u-ra-tion pro-ce-dure in-ter-pre-ta-tion lay-out lay-outs head-ings
+    for-mu-las for-mu-la ma-chine an-no-ta-tions an-no-ta-tion sub-stan-tial-ly con-sis-tent-ly re-mov-ing
+    re-writ-ing re-mains im-ple-men-ta-tion com-pressed read-ing de-tect-ed con-sec-u-tive can-di-date
+    can-di-dates di-rect-ly schol-ar-ly pub-li-ca-tions un-touched com-mer-cial hy-phen-ation ver-ti-cal
+    struc-ture sig-nif-i-cant-ly de-scribed cap-tions sep-a-rates con-fi-dence in-di-vid-ual rec-og-nised
+    rec-og-nises rec-og-ni-tion pro-fes-sion-al ref-er-ence con-fus-ing sur-round-ing pre-dict-able ex-pen-sive
+    de-tec-tion col-lec-tions op-tion-al pro-cess-es frag-ment hor-i-zon-tal pro-ject-ing re-con-struct
+    in-sti-tu-tions pub-lished un-pub-lished sen-tences dif-fi-cul-ty sym-bols ev-ery-thing un-der-neath
+    clip-board to-geth-er pre-ci-sion an-no-tat-ed be-hav-iour sat-is-fy par-a-graph dis-tance mea-sured
+    ad-dress doc-u-ment-ed con-tents com-pares re-ceives lan-guage lan-guages op-er-a-tion mean-ing neg-a-tion
+    pro-ces-sor kilo-bytes de-pend-ing dis-tinct hand-ful su-per-script pipe-line con-tri-bu-tions re-writ-er
+    un-changed over-flows de-rail con-vert-ed con-ver-sion im-proved sub-stan-tial mod-els ge-o-met-ric de-fault
+    trans-la-tor re-port-ed per-mis-sion re-view-ers ear-li-er ver-sion care-ful
     """.split()
 }
 
@@ -479,7 +471,7 @@ class Block:
             box = box.union(other)
         return box
 
-    def unit(self, page: int, *, role: Role | None = None, code: bool = False) -> Unit:
+    def unit(self, page: int) -> Unit:
         box = self.bbox()
         frame = None
         if self.frame_width:
@@ -487,18 +479,16 @@ class Block:
             frame = Box(self.left, box.y0, self.left + self.frame_width, max(box.y1, self.baselines[0] + lead * 0.8))
         text = self.text or self.laid.text
         spans = self.laid.spans
-        if text != self.laid.text:  # a part of a split paragraph: a prefix or a suffix of the whole
+        if text != self.laid.text:  # a part of a paragraph split across columns
             offset = self.laid.text.find(text)
             spans = tuple(
                 Span(max(s.start, offset) - offset, min(s.end, offset + len(text)) - offset, s.kind)
                 for s in spans
                 if offset >= 0 and s.end > offset and s.start < offset + len(text)
             )
-        if code:
-            text = "\n".join(line.text for line in self.lines)
         return Unit(
             page=page,
-            role=role or self.role,
+            role=self.role,
             text=text,
             translate=self.translate,
             bbox=box.rounded(),
@@ -671,10 +661,6 @@ def draw_vertical(canvas: Canvas, page: int, text: str, x: float, top: float, si
     # A vertical CID font's glyph hangs below its origin, centred on it (PDF 32000 9.7.4.3, default /DW2).
     box = Box(x - size / 2, top - size * len(text) - size * 0.12, x + size / 2, top + size * 0.12).rounded()
     return Unit(page, role, text, False, box, (text,), "zh", CJK_FONT, size, 270.0)
-
-
-def image_reader(pixels: object) -> ImageReader:
-    return ImageReader(pixels)
 
 
 def name_symbol_glyphs(path: Path) -> None:

@@ -16,7 +16,6 @@ from corpus_layout import (
     Styles,
     draw_blocks,
     draw_vertical,
-    image_reader,
     new_canvas,
     place,
     set_page_boxes,
@@ -28,6 +27,7 @@ from corpus_truth import Box, Document, Image, Page, Role, Span, Unit
 from PIL import Image as PILImage
 from reportlab.lib.colors import HexColor
 from reportlab.lib.pagesizes import A4, landscape, letter
+from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase import pdfmetrics
 
 
@@ -524,7 +524,7 @@ def build_scanned(folder: Path) -> Document:
         buffer = io.BytesIO()
         pixels.save(buffer, format="JPEG", quality=80)
         buffer.seek(0)
-        c.drawImage(image_reader(buffer), 0, 0, width, height)
+        c.drawImage(ImageReader(buffer), 0, 0, width, height)
         doc.images.append(Image(page, "", Box(0, 0, width, height), pixels.size, "/DCTDecode"))
         if page == 0:
             doc.units += [replace(unit, in_image=True) for unit in units]

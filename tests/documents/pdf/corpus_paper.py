@@ -22,7 +22,6 @@ from corpus_layout import (
     draw_blocks,
     draw_line_order,
     draw_string,
-    image_reader,
     name_symbol_glyphs,
     new_canvas,
     place,
@@ -33,6 +32,7 @@ from corpus_truth import Annotation, Box, Document, Figure, Image, Page, Role, S
 from PIL import Image as PILImage
 from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.pagesizes import letter
+from reportlab.lib.utils import ImageReader
 
 WIDTH, HEIGHT = letter
 LEADING = 12.0
@@ -61,11 +61,28 @@ def build_paper(folder: Path) -> Document:
         about="A three-page two-column paper: title, abstract, sections, formulas, figures, a table, a list, "
         "code, a footnote, links and running headers.",
     )
-    _Paper(canvas, document).write()
+    # Written twice: the first pass finds how much the last page holds, the second balances its columns.
+    trial = _Paper(new_canvas(io.BytesIO(), letter, "trial"), Document("trial", path, pages=[]))
+    trial.write()
+    _Paper(canvas, document, balance=(trial.page, trial.last_page_lines)).write()
     canvas.save()
     name_symbol_glyphs(path)
     resolve_image_names(document)
+    _goto_actions(document)
     return document
+
+
+def _goto_actions(document: Document) -> None:
+    """The links the truth says are GoTo actions get one in place of reportlab's /Dest."""
+    import pikepdf
+
+    with pikepdf.open(document.path, allow_overwriting_input=True) as pdf:
+        for link in (a for a in document.annotations if a.action == "GoTo"):
+            for annot in pdf.pages[link.page].obj.Annots:
+                if "/Dest" in annot and [round(float(v), 2) for v in annot.Rect] == list(link.rect):
+                    annot.A = pikepdf.Dictionary(S=pikepdf.Name.GoTo, D=annot.Dest)
+                    del annot.Dest
+        pdf.save(document.path, deterministic_id=True)
 
 
 def resolve_image_names(document: Document) -> None:
@@ -85,9 +102,11 @@ def resolve_image_names(document: Document) -> None:
 
 
 class _Paper:
-    def __init__(self, canvas, document: Document) -> None:
+    def __init__(self, canvas, document: Document, balance: tuple[int, float] | None = None) -> None:
         self.c = canvas
         self.doc = document
+        self.balance = balance  # (last page, its lines of text): end its left column halfway
+        self.last_page_lines = 0.0
         self.page = -1
         self.frames: list[tuple[float, float, float]] = []  # (left, top baseline, bottom baseline)
         self.frame = 0
@@ -106,6 +125,10 @@ class _Paper:
         self.start_page()
         self.front_matter()
         self.story()
+        _, top, bottom = self.frames[0]
+        used_left = (top - (self.cursor if self.frame == 0 else bottom - LEADING)) / LEADING
+        used_right = (top - self.cursor) / LEADING if self.frame == 1 else 0.0
+        self.last_page_lines = used_left + used_right
         self.finish_page()
 
     def start_page(self) -> None:
@@ -135,7 +158,10 @@ class _Paper:
         if self.page == 1:
             top = self.wide_figure()
         first_page = self.page == 0
-        self.frames = [(LEFT, top, 130.0 if first_page else BOTTOM), (RIGHT, top, BOTTOM)]
+        left_bottom = 130.0 if first_page else BOTTOM
+        if self.balance and self.page == self.balance[0]:
+            left_bottom = top - LEADING * (math.ceil(self.balance[1] / 2) - 1)
+        self.frames = [(LEFT, top, left_bottom), (RIGHT, top, BOTTOM)]
         self.frame = -1
         self.next_frame_on_page()
 
@@ -199,13 +225,15 @@ class _Paper:
             draw_blocks(self.c, [block])
 
     def link(self, target: str, rect: Box) -> None:
-        if target.startswith("#"):
+        """``target``: a URL, "#key" (a /Dest to a bookmark) or "@key" (a GoTo action to it)."""
+        if target[0] in "#@":
             self.c.linkRect("", target[1:], tuple(rect), relative=0, thickness=0)
-            self.doc.annotations.append(Annotation(self.page, "Link", rect, dest_page=-1))  # resolved at the end
-            self.links.append((len(self.doc.annotations) - 1, target[1:]))
+            action = "GoTo" if target[0] == "@" else ""  # reportlab writes a /Dest; build_paper makes it an action
+            self.doc.annotations.append(Annotation(self.page, "Link", rect, dest_page=-1, action=action))
+            self.links.append((len(self.doc.annotations) - 1, target[1:]))  # the page is known at the end
         else:
             self.c.linkURL(target, tuple(rect), relative=0, thickness=0)
-            self.doc.annotations.append(Annotation(self.page, "Link", rect, uri=target))
+            self.doc.annotations.append(Annotation(self.page, "Link", rect, uri=target, action="URI"))
 
     # -------------------------------------------------------------------------------------- the flow
 
@@ -321,7 +349,7 @@ class _Paper:
             )
         )
         emblem = _emblem()
-        c.drawImage(image_reader(emblem), LEFT + FULL - 26, 748, 26, 26, mask="auto")
+        c.drawImage(ImageReader(emblem), LEFT + FULL - 26, 748, 26, 26, mask="auto")
         self.doc.images.append(
             Image(page, "", Box(LEFT + FULL - 26, 748, LEFT + FULL, 774), emblem.size, "", smask=True)
         )
@@ -557,13 +585,16 @@ class _Paper:
                 "translators."
             )
         )
-        self.float(7, self.table)
+        self.float(8, self.table)
         self.para(
             b(
                 "Keeping the layout improves quality because captions and footnotes are no longer merged into the "
-                "surrounding paragraphs, which the text-only pipeline translates as one long and confusing sentence. "
-                "Figure 1 shows how quality develops as the classifier is trained, and Figure 2 shows where the "
-                "fitting step had to shrink the text."
+                "surrounding paragraphs, which the text-only pipeline translates as one long and confusing sentence. ",
+                b.link("Figure", "@fig1"),
+                " ",
+                b.link("1", "@fig1"),
+                " shows how quality develops as the classifier is trained, and Figure 2 shows where the fitting step "
+                "had to shrink the text.",
             )
         )
         self.float(13, self.raster_figure)
@@ -827,11 +858,11 @@ class _Paper:
     def raster_figure(self, left: float, top: float) -> None:
         pixels = _heatmap()
         height = 112.0
-        y0 = top - 4 - height
+        y0 = top - 8 - height
         buffer = io.BytesIO()
         pixels.save(buffer, format="JPEG", quality=88)
         buffer.seek(0)
-        self.c.drawImage(image_reader(buffer), left, y0, COLUMN, height)
+        self.c.drawImage(ImageReader(buffer), left, y0, COLUMN, height)
         self.doc.images.append(
             Image(self.page, "", Box(left, y0, left + COLUMN, y0 + height).rounded(), pixels.size, "/DCTDecode")
         )
@@ -849,6 +880,8 @@ class _Paper:
     def wide_figure(self) -> float:
         """Figure 1 across both columns at the top of page 2; returns the first baseline below it."""
         top, bottom = 748.0, 596.0
+        self.c.bookmarkPage("fig1", fit="XYZ", left=LEFT, top=top)
+        self.destinations["fig1"] = self.page
         self.chart(Box(LEFT, bottom, LEFT + COLUMN, top))
         self.pipeline(Box(RIGHT, bottom, RIGHT + COLUMN, top))
         caption = set_paragraph(

@@ -298,7 +298,7 @@ def _page_form(pdf, raw: RawPage, fonts, form, doc):
     )
 
 
-FIGURE_LABELS = [("Input", 8.0, 62.0), ("Filter", 64.0, 62.0), ("Output", 116.0, 62.0), ("signal path", 58.0, 14.0)]
+FIGURE_LABELS = [("Input", 8.0, 62.0), ("Filter", 64.0, 62.0), ("Output", 116.0, 62.0), ("signal path", 8.0, 30.0)]
 
 
 def _figure_form(pdf: pikepdf.Pdf, fonts: Dictionary) -> pikepdf.Stream:

@@ -112,7 +112,8 @@ class Unit:
     frame: Box | None = None
     copies: int = 1  # how many times the same glyphs are drawn (overprinted fake bold: 2)
     visible: bool = True  # False: text render mode 3 (an OCR layer over a scan)
-    joins_previous: bool = False  # continues the previous unit's paragraph across a column or page break
+    joins_previous: bool = False  # continues the paragraph of the nearest earlier unit of its role (a column or
+    # page break split it there)
     in_image: bool = False  # no text layer: the text is pixels of a scanned page (OCR finds it)
 
 
@@ -146,7 +147,8 @@ class Annotation:
     subtype: str  # "Link"
     rect: Box
     uri: str | None = None
-    dest_page: int | None = None  # 0-based target of an internal link (GoTo or a /Dest)
+    dest_page: int | None = None  # 0-based target of an internal link
+    action: str = ""  # the /A action's /S ("URI", "GoTo"); "" for a link with a /Dest and no action
 
 
 @dataclass(frozen=True)

@@ -198,6 +198,15 @@ def test_text_is_the_lines_joined(pdf_corpus):
                 assert 0 <= span.start < span.end <= len(unit.text), (unit.text, span)
 
 
+def test_a_continued_paragraph_follows_its_start_in_another_column(pdf_corpus):
+    for doc in pdf_corpus.values():
+        for index, unit in enumerate(doc.units):
+            if unit.joins_previous:
+                start = next(u for u in reversed(doc.units[:index]) if u.role == unit.role)
+                assert start.page < unit.page or start.bbox.x1 < unit.bbox.x0, unit.text
+                assert not start.lines[-1].endswith("-")  # no word is split across the break
+
+
 def test_the_paper_has_what_a_paper_has(pdf_corpus):
     paper = pdf_corpus["paper"]
     roles = Counter(unit.role for unit in paper.units)
@@ -288,7 +297,7 @@ def test_figure_labels_lie_in_figures_and_stay(pdf_corpus):
 
 def test_annotations_are_there(pdf_corpus):
     paper = pdf_corpus["paper"]
-    assert {a.uri for a in paper.annotations if a.uri} and any(a.dest_page is not None for a in paper.annotations)
+    assert {a.action for a in paper.annotations} == {"URI", "GoTo", ""}  # a URI, a GoTo action, a bare /Dest
     for doc in pdf_corpus.values():
         with pikepdf.open(doc.path, password=doc.password or "") as pdf:
             pages = {page.objgen: index for index, page in enumerate(pdf.pages)}
@@ -296,7 +305,7 @@ def test_annotations_are_there(pdf_corpus):
             for index, page in enumerate(pdf.pages):
                 for annot in page.obj.get("/Annots", []):
                     action = annot.get("/A", {})
-                    dest = annot.get("/Dest")
+                    dest = annot.get("/Dest", action.get("/D"))
                     found.append(
                         (
                             index,
@@ -304,9 +313,10 @@ def test_annotations_are_there(pdf_corpus):
                             Box(*(float(v) for v in annot.Rect)),
                             str(action.URI) if "/URI" in action else None,
                             pages[dest[0].objgen] if dest is not None else None,
+                            str(action.S)[1:] if "/S" in action else "",
                         )
                     )
-            truth = [(a.page, a.subtype, a.rect, a.uri, a.dest_page) for a in doc.annotations]
+            truth = [(a.page, a.subtype, a.rect, a.uri, a.dest_page, a.action) for a in doc.annotations]
             assert len(found) == len(truth), doc.name
             for got, want in zip(found, truth):
                 assert got[:2] == want[:2] and got[3:] == want[3:] and _close(got[2], want[2], 0.01), (got, want)
