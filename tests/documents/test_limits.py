@@ -248,10 +248,10 @@ def test_the_run_length_decoder_decodes_as_the_pdf_reference_says():
     ("limit", "value", "message"),
     [
         ("pdf.decoding.MAX_PDF_DECODED_BYTES", 300, "its streams decode to more than 300 bytes"),
-        ("pdf.todocx.MAX_PDF_PAGES", 3, "it has more than 3 pages"),
-        ("pdf.todocx.MAX_PDF_PAGE_CHARS", 50, "a page shows more than 50 characters"),
-        ("pdf.todocx.MAX_UNITS", 4, "it has more than 4 text boxes"),
-        ("pdf.todocx.MAX_PDF_TEXT_CHARS", 100, "it has more than 100 characters of text"),
+        ("pdf.document.MAX_PDF_PAGES", 3, "it has more than 3 pages"),
+        ("pdf.interpret.MAX_PDF_PAGE_CHARS", 50, "a page shows more than 50 characters"),
+        ("pdf.document.MAX_UNITS", 4, "it has more than 4 text boxes"),
+        ("pdf.document.MAX_PDF_TEXT_CHARS", 100, "it has more than 100 characters of text"),
     ],
 )
 def test_each_pdf_limit_refuses_with_one_line(tmp_path, translator, monkeypatch, limit, value, message):
@@ -266,22 +266,18 @@ def test_each_pdf_limit_refuses_with_one_line(tmp_path, translator, monkeypatch,
 
 
 def test_a_page_of_scattered_characters_is_laid_out_without_comparing_every_pair(tmp_path, translator, monkeypatch):
-    from pdfminer.layout import LTLayoutContainer
-
-    pdf = importlib.import_module("fanyi.documents.pdf.todocx")
-    monkeypatch.setattr(pdf, "PDF_LAYOUT_LINES", 40)
-    monkeypatch.setattr(pdf, "PDF_LAYOUT_BOXES", 10)
-    grouped = []  # how many lines or boxes pdfminer's pairwise grouping was given
+    layout = importlib.import_module("fanyi.documents.pdf.layout")
+    monkeypatch.setattr(layout, "PDF_LAYOUT_LINES", 40)
+    cut = []  # how many pieces the reading order's cuts were given, page by page
 
     def counting(real):
-        def group(self, params, items):
-            grouped.append(len(items))
-            return real(self, params, items)
+        def cuts(items, *args):
+            cut.append(len(items))
+            return real(items, *args)
 
-        return group
+        return cuts
 
-    for method in ("group_textlines", "group_textboxes"):
-        monkeypatch.setattr(LTLayoutContainer, method, counting(getattr(LTLayoutContainer, method)))
+    monkeypatch.setattr(layout, "_cut", counting(layout._cut))
     words = [f"word{n}" for n in range(60)]
     scattered = b" ".join(page_text([word], x=50 + 97 * (n % 5), y=740 - 12 * n) for n, word in enumerate(words))
     small = page_text(["One short page.", "", "Two paragraphs."])
@@ -289,5 +285,5 @@ def test_a_page_of_scattered_characters_is_laid_out_without_comparing_every_pair
     src.write_bytes(pdf_with_contents([(scattered, ""), (small, "")]))
     result = translate_document(src, translator)
     assert sorted(translator.texts) == sorted(words + ["One short page.", "Two paragraphs."])
-    assert grouped and max(grouped) <= 40  # the big page never reached pdfminer's pairwise grouping
+    assert cut and max(cut) <= 40  # the big page was read top to bottom, never cut
     assert result.report.translated == 62

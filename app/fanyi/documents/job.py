@@ -170,7 +170,7 @@ def translate_document(
                 report.fail(unit, unplaced)
             if report.translated <= 0:
                 reason = report.failed[0].reason if report.failed else "no translation came back"
-                raise TranslationFailed(src, f"None of the text in {src} could be translated: {reason}.")
+                raise TranslationFailed(src, f"{src}: none of its text could be translated: {reason}.")
             dst = _publish(stage, names, replace=named is not None and overwrite)  # numbered names never replace
     except (DocumentError, Cancelled):
         raise

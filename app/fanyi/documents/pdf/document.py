@@ -35,6 +35,7 @@ Bilingual = Literal["side", "alternate"]
 OCR_NOTE = "{pages} no text layer (a scan): the text there was recognised by OCR and may hold misread characters"
 NO_OCR_NOTE = "{pages} no text layer and were left out: {error}"
 
+decoding.install()
 # pdfminer logs warnings about damaged files; with no handler of ours Python would print them on
 # stderr. The one-line error (or the report) says what matters; an app's log handlers still see them.
 logging.getLogger("pdfminer").addHandler(logging.NullHandler())

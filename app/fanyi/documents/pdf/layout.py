@@ -35,6 +35,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
+from fanyi.limits import PDF_LAYOUT_LINES
+
 from .interpret import Box, Direction, Glyph, PageContent, Shape
 
 LINE_GAP = 1.2  # font sizes: a wider gap between two glyphs of a baseline parts them into two lines
@@ -46,7 +48,6 @@ PARAGRAPH_GAP = 0.3  # font sizes more than the page's leading between two lines
 INDENT = 0.8  # font sizes: a line starting this far right of its column's left edge begins a paragraph
 SHORT_LINE = 0.15  # of the column's width: a sentence-ending line this much short of the edge ends its paragraph
 FIGURE_FORM = 0.6  # of the page's area: a smaller form XObject is a figure, a larger one holds the page
-LAYOUT_LINES = 3_000  # more lines on a page: read top to bottom, not cut into columns (the cuts are quadratic)
 DRAWING_CELL = 24.0  # points: the grid shapes are grouped on (touching shapes are found in neighbouring cells)
 FIGURE_LABEL = 2.5  # font sizes: a short text this near a figure is one of its labels
 SUBFIGURE_LABEL = 6.0  # font sizes: "(a)" this near a figure names a part of it
@@ -486,8 +487,8 @@ def _regions(
     lines: list[Line], figures: list[Box], rules: Sequence[Box], page_area: float, leadings: dict[float, float]
 ) -> list[_Region]:
     """The lines as regions in reading order: parts of columns of text, or a table's columns of cells."""
-    if len(lines) > LAYOUT_LINES:  # a page of scattered glyphs: top to bottom, left to right
-        return [_Region(sorted(lines, key=lambda ln: (-ln.box[3], ln.box[0])), (), False)]
+    if len(lines) > PDF_LAYOUT_LINES:  # a page of scattered glyphs: each line a unit, top to bottom, left to right
+        return [_Region(sorted(lines, key=lambda ln: (-ln.box[3], ln.box[0])), (), True)]
     size = statistics.median(line.size for line in lines)
     items: list[Piece] = [(_union(line.box for line in block), block) for block in _blocks(lines, leadings, rules)]
     items += [(box, []) for box in figures if _area(box) < 0.5 * page_area]

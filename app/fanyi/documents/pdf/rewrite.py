@@ -38,7 +38,7 @@ from . import fonts, linebreak
 from .bilingual import Originals
 from .interpret import Box
 from .layout import Paragraph, Role
-from .strip import Stripper
+from .strip import Stripper, operator_name
 
 if TYPE_CHECKING:
     from .document import Page
@@ -179,12 +179,11 @@ def _depth(instructions: Sequence[pikepdf.ContentStreamInstruction | pikepdf.Con
     """How many q are still open at the end of a content stream (its Q are not always balanced)."""
     depth = 0
     for instruction in instructions:
-        if isinstance(instruction, pikepdf.ContentStreamInstruction):
-            operator = str(instruction.operator)
-            if operator == "q":
-                depth += 1
-            elif operator == "Q":
-                depth = max(0, depth - 1)
+        operator = operator_name(instruction)
+        if operator == "q":
+            depth += 1
+        elif operator == "Q":
+            depth = max(0, depth - 1)
     return depth
 
 

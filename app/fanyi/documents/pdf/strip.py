@@ -40,10 +40,10 @@ class _Stream:
     edits: dict[int, set[int]] = field(default_factory=lambda: defaultdict(set))  # op → positions of its glyphs
 
 
-def _name(instruction: pikepdf.ContentStreamInstruction | pikepdf.ContentStreamInlineImage) -> str:
+def operator_name(instruction: pikepdf.ContentStreamInstruction | pikepdf.ContentStreamInlineImage) -> str:
     if isinstance(instruction, pikepdf.ContentStreamInlineImage):
         return "EI"  # pdfminer's keyword for an inline image; qpdf's is "INLINE IMAGE"
-    return str(instruction.operator)
+    return bytes(instruction.operator.unparse()).decode("utf-8", "ignore")  # as pdfminer's keyword_name reads it
 
 
 class Stripper:
@@ -78,7 +78,7 @@ class Stripper:
             if parent is None or path[-1] >= len(parent.instructions):
                 return None
             instruction = parent.instructions[path[-1]]
-            if _name(instruction) != "Do" or parent.resources is None:
+            if operator_name(instruction) != "Do" or parent.resources is None:
                 return None
             xobjects = parent.resources.get("/XObject")
             name = instruction.operands[0] if instruction.operands else None
@@ -96,7 +96,7 @@ class Stripper:
             return None
         if len(self._pdf.get_warnings()) > warned:  # qpdf read past damage (a stream cut short): not ours to edit
             return None
-        if operator_digest([_name(i) for i in instructions]) != self._origins.digests.get(path):
+        if operator_digest([operator_name(i) for i in instructions]) != self._origins.digests.get(path):
             return None
         if not isinstance(resources, pikepdf.Dictionary):
             resources = None
@@ -114,7 +114,7 @@ class Stripper:
         if stream is None or op >= len(stream.instructions):
             return False
         instruction = stream.instructions[op]
-        if _name(instruction) not in _SHOWING:
+        if operator_name(instruction) not in _SHOWING:
             return False
         first, count = self._ops[(path, op)]
         lengths = self._origins.code_bytes[first : first + count]
