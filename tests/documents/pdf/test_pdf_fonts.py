@@ -447,3 +447,28 @@ def test_text_operators_draw_each_run_at_its_baseline_in_one_saved_state():
     assert "1 0.5 0 rg\n1 0.5 0 RG\n0.6 w\nBT\n/F1 20 Tf\n2 Tr\n1 0 0 1 0 0 Tm <> Tj" in bold
     with pytest.raises(ValueError, match="resource name"):
         fonts.show_text("F 1", 10, [])
+
+
+def test_a_paragraph_fitted_into_its_box_is_drawn_inside_it(font_world):
+    """linebreak.fit with a face's own measure and metrics, drawn with show_text: no ink leaves the box."""
+    from fanyi.documents.pdf.linebreak import Box, fit
+
+    face = fonts.load_face(build_font(font_world.system / "a.ttf", HAN + "abcdefghijklmnopqrstuvwxyz"))
+    text = "机器翻译离线 abc defghij 即时私密文档" * 4
+    box = Box(50, 150, 250, 200)  # 200 × 50 points on a 300 × 300 page
+    result = fit(text, box, box, 12, face.advance, ascent=face.ascent, descent=face.descent)
+    assert result.scale < 1 and not result.cut
+    pdf = pikepdf.new()
+    pdf.add_blank_page(page_size=(300, 300))
+    font = fonts.EmbeddedFont(face, pdf)
+    page = pdf.pages[0]
+    page.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F0=font.ref))
+    runs = [(line.x, line.y, font.encode(line.text)) for line in result.lines]
+    page.Contents = pdf.make_stream(fonts.show_text("F0", result.size, runs))
+    font.finish()
+    out = io.BytesIO()
+    pdf.save(out)
+    image = _render(out.getvalue(), scale=2)  # 600 × 600 pixels, y downwards
+    inside = (100, 600 - 400, 500, 600 - 300)
+    assert _ink(image, inside) > 500
+    assert _ink(image, (0, 0, 600, 600)) == _ink(image, inside)
