@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import http.client
 import os
 import ssl
 import sys
@@ -115,11 +116,15 @@ def _download(url: str, into: Path) -> str:
     request = urllib.request.Request(url, headers={"User-Agent": "fanyi-packaging", "Accept-Encoding": "identity"})
     context = _tls() if url.startswith("https:") else None
     with urllib.request.urlopen(request, timeout=TIMEOUT_S, context=context) as response, into.open("wb") as out:
-        length = response.headers.get("Content-Length")
-        print(f"CJK fonts: downloading {url}" + (f" ({int(length) / 1e6:.0f} MB)" if length else ""), flush=True)
+        length = int(response.headers.get("Content-Length") or 0)
+        print(f"CJK fonts: downloading {url}" + (f" ({length / 1e6:.0f} MB)" if length else ""), flush=True)
+        received = 0
         while block := response.read(CHUNK):
             digest.update(block)
             out.write(block)
+            received += len(block)
+    if length and received != length:  # urllib ends a body cut short quietly
+        raise OSError(f"the download was cut short ({received:,} of {length:,} bytes)")
     return "sha512-" + base64.b64encode(digest.digest()).decode("ascii")
 
 
@@ -131,8 +136,14 @@ def _tarball(package: Package, registries: Sequence[str], folder: Path) -> Path:
         url = package.tarball(registry)
         try:
             integrity = _download(url, path)
-        except (urllib.error.URLError, OSError) as exc:
-            failures.append(f"{url}: {getattr(exc, 'reason', exc)}")
+        except urllib.error.HTTPError as exc:
+            failures.append(f"{url}: HTTP {exc.code} {exc.reason}")
+            continue
+        except urllib.error.URLError as exc:  # no answer: refused, unknown host, timed out
+            failures.append(f"{url}: {exc.reason}")
+            continue
+        except (OSError, http.client.HTTPException) as exc:  # cut short, or a broken answer
+            failures.append(f"{url}: {exc}")
             continue
         if integrity == package.integrity:
             return path

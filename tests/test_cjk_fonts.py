@@ -91,10 +91,14 @@ def test_the_regular_font_and_its_licence_are_taken_out_of_the_tarball(server, t
 def test_the_mirror_serves_when_the_registry_does_not(server, tmp_path):
     server.routes[PATH] = Route(TARBALL)
     server.routes["/down" + PATH] = Route(b"", status=503)
+    server.routes["/cut" + PATH] = Route(TARBALL, drop_after=100)  # the connection drops mid-tarball
     dest = tmp_path / "fonts"
-    registries = [_base(closed_port_url()), server.url("/down"), _base(server.url("/"))]
+    registries = [_base(closed_port_url()), server.url("/down"), server.url("/cut"), _base(server.url("/"))]
     assert cjk_fonts.fetch(dest, [PACKAGE], registries) == ["@test-fonts/test-sans-sc@1.2.3"]
     assert cjk_fonts.present(dest, PACKAGE)
+    server.routes["/cut" + PATH] = Route(TARBALL, drop_after=100)
+    with pytest.raises(cjk_fonts.FetchError, match=r"/cut/.*cut short \(100 of .* bytes\).*/down/.*503"):
+        cjk_fonts.fetch(tmp_path / "other", [PACKAGE], [server.url("/cut"), server.url("/down")])
 
 
 def test_a_different_tarball_is_refused_and_changes_nothing(server, tmp_path):
