@@ -743,6 +743,42 @@
         <translation>其他原因</translation>
     </message>
     <message>
+        <source>formula</source>
+        <translation>公式</translation>
+    </message>
+    <message>
+        <source>code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <source>text in a figure</source>
+        <translation>图中文字</translation>
+    </message>
+    <message>
+        <source>list marker</source>
+        <translation>列表符号</translation>
+    </message>
+    <message>
+        <source>rotated text</source>
+        <translation>旋转的文字</translation>
+    </message>
+    <message>
+        <source>vertical text</source>
+        <translation>竖排文字</translation>
+    </message>
+    <message>
+        <source>reference list</source>
+        <translation>参考文献</translation>
+    </message>
+    <message>
+        <source>text whose font maps no Unicode</source>
+        <translation>字体没有 Unicode 映射的文字</translation>
+    </message>
+    <message>
+        <source>its text is drawn in a way that cannot be edited, so it is left as it was</source>
+        <translation>其文字的绘制方式无法编辑，保持原样</translation>
+    </message>
+    <message>
         <source>the page layout of the PDF is not kept: this is its text, joined into paragraphs</source>
         <translation>没有保留 PDF 的页面版式：这是它的文字，已合并成段落</translation>
     </message>

@@ -27,7 +27,11 @@ def test_text_is_joined_into_paragraphs_and_translated_into_a_pdf(tmp_path, tran
     src.write_bytes(make_pdf(PAGES))
     result = translate_document(src, translator)
     assert result.output.name == "paper.zh.pdf"
-    assert sorted(translator.texts) == ["Hello world, this is a wrapped paragraph of text.", "Page two text.", "Second paragraph."]
+    assert sorted(translator.texts) == [
+        "Hello world, this is a wrapped paragraph of text.",
+        "Page two text.",
+        "Second paragraph.",
+    ]
     pages = [_words(extract_text(result.output, page_numbers=[n])) for n in range(2)]
     assert pages == [_words(mark(PAGES_TEXT[0]) + " " + mark("Second paragraph.")), _words(mark("Page two text."))]
     assert any("the font has no glyph for ⟦⟧" in note for note in result.report.notes)

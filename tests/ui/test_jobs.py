@@ -177,13 +177,16 @@ def test_the_documents_dialog_opens_in_the_home_folder(qtbot, make_app, fake_bac
 
 def test_the_report_translates_what_the_documents_say():
     """Kept reasons and notes come from fanyi.documents in English; the report knows each of them."""
-    from fanyi.documents import pdf
     from fanyi.documents.base import OTHER_REASONS
+    from fanyi.documents.pdf import layout, rewrite, todocx
     from fanyi.documents.policy import keep_reason
     from fanyi.ui.report_dialog import _KNOWN
 
     said = {
-        pdf.LAYOUT_NOTE,
+        todocx.LAYOUT_NOTE,
+        rewrite.NOT_REMOVABLE,
+        *(layout.FORMULA, layout.CODE, layout.IN_FIGURE, layout.MARKER, layout.ROTATED, layout.VERTICAL),
+        *(layout.REFERENCE, layout.UNREADABLE),
         OTHER_REASONS,
         "code block",
         keep_reason("42 + 7", "zh"),

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Literal
 
 from pdfminer.pdfdocument import PDFEncryptionError
-from pdfminer.utils import Matrix, apply_matrix_pt
+from pdfminer.utils import apply_matrix_pt
 
 from fanyi import ocr
 from fanyi.cancel import CancelToken
@@ -26,8 +25,9 @@ from ..base import CorruptDocument, DocumentError, EncryptedDocument, NoTextFoun
 from ..bounds import Tally, too_large
 from ..characters import FORBIDDEN
 from . import decoding, interpret, layout, scan
-from .interpret import Box, Origins
+from .interpret import Box
 from .layout import Paragraph, Role
+from .page import Page
 
 Output = Literal["pdf", "docx"]
 Bilingual = Literal["side", "alternate"]
@@ -39,20 +39,6 @@ decoding.install()
 # pdfminer logs warnings about damaged files; with no handler of ours Python would print them on
 # stderr. The one-line error (or the report) says what matters; an app's log handlers still see them.
 logging.getLogger("pdfminer").addHandler(logging.NullHandler())
-
-
-@dataclass
-class Page:
-    number: int  # from 1
-    width: float  # as shown, rotation applied
-    height: float
-    ctm: Matrix  # the page's user space → the coordinates of its paragraphs
-    crop: Box  # the crop box, in user space
-    origins: Origins
-    paragraphs: list[Paragraph]
-    obstacles: list[Box]  # figures, images and rules: the room a translation may take ends at them
-    pictures_only: bool = False  # all its text is in Type 3 fonts: kept as it is (see rewrite)
-    scanned: bool = False  # its paragraphs were read by OCR: drawn over white boxes
 
 
 def pages_named(numbers: list[int]) -> str:

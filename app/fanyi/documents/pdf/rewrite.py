@@ -25,7 +25,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
+from typing import BinaryIO
 
 import pikepdf
 from pdfminer.utils import Matrix
@@ -38,10 +38,8 @@ from . import fonts, linebreak
 from .bilingual import Originals
 from .interpret import Box
 from .layout import Paragraph, Role
+from .page import Page
 from .strip import Stripper, operator_name
-
-if TYPE_CHECKING:
-    from .document import Page
 
 log = logging.getLogger(__name__)
 

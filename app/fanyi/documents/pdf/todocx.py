@@ -8,13 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
+from typing import BinaryIO
 
 import docx
 from docx.enum.text import WD_BREAK
 
-if TYPE_CHECKING:
-    from .document import Page
+from .page import Page
 
 LAYOUT_NOTE = "the page layout of the PDF is not kept: this is its text, joined into paragraphs"
 
