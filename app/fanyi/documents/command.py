@@ -128,7 +128,7 @@ def run(
     ready: list[Path] = []
     for src in inputs:  # cheap checks first: the model is not loaded for nothing
         try:
-            check_source(src)
+            check_source(src).output_suffix(src, args.to)
         except DocumentError as error:
             print(f"error: {error}", file=sys.stderr)
             problems += 1
