@@ -284,12 +284,16 @@ def test_cancelling_while_writing_leaves_nothing(corpus, tmp_path):
     src = tmp_path / "paper.pdf"
     shutil.copy(corpus["paper"].path, src)
 
+    seen = []
+
     def progress(done, total):
-        if done and done == total:  # the translation is done: cancel while the pages are written
+        seen.append((done, total))
+        if (done, total) == (1, 3):  # the second of the three pages is being written
             token.cancel()
 
     with pytest.raises(Cancelled):
         translate_document(src, translator, progress=progress, cancel=token)
+    assert seen[-2:] == [(0, 3), (1, 3)]  # the units translated, then the pages written, one by one
     assert sorted(p.name for p in tmp_path.iterdir()) == ["paper.pdf"] and not leftovers(tmp_path)
 
 

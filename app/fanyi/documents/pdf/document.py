@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import BinaryIO, Literal
 
 from pdfminer.pdfdocument import PDFEncryptionError
-from pdfminer.utils import apply_matrix_pt
 
 from fanyi import ocr
 from fanyi.cancel import CancelToken
@@ -123,13 +122,6 @@ def _scanned_paragraphs(page: Page, recognised: scan.Recognised, crop: Box) -> l
     return out
 
 
-def _visible_crop(page: Page) -> Box:
-    crop = page.crop
-    corners = [apply_matrix_pt(page.ctm, (x, y)) for x in (crop[0], crop[2]) for y in (crop[1], crop[3])]
-    xs, ys = zip(*corners)
-    return (min(xs), min(ys), max(xs), max(ys))
-
-
 class PdfDocument:
     def __init__(
         self,
@@ -144,6 +136,7 @@ class PdfDocument:
         self._output = output
         self._bilingual = bilingual
         self._cancel = cancel
+        self._progress = progress
         self.pages = _read(path, cancel)
         self.notes: list[str] = []
         # translated units the written PDF does not show (their glyphs could not be removed): the job counts them
@@ -173,7 +166,7 @@ class PdfDocument:
         read = []
         for found in recognised:
             page = by_number[found.page]
-            page.paragraphs = _scanned_paragraphs(page, found, _visible_crop(page))
+            page.paragraphs = _scanned_paragraphs(page, found, page.shown_crop())
             page.scanned = True
             if page.paragraphs:
                 read.append(page.number)
@@ -203,6 +196,7 @@ class PdfDocument:
             bilingual=self._bilingual if bilingual else None,
             notes=self.notes,
             cancel=self._cancel,
+            progress=self._progress,
         )
         self.unplaced = [(Unit(paragraph.text, f"page {paragraph.page}"), why) for paragraph, why in unplaced]
 

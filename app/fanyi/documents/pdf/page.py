@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pdfminer.utils import Matrix
+from pdfminer.utils import Matrix, apply_matrix_pt
 
 from .interpret import Box, Origins
 from .layout import Paragraph
@@ -21,4 +21,11 @@ class Page:
     paragraphs: list[Paragraph]
     obstacles: list[Box]  # figures, images and rules: the room a translation may take ends at them
     pictures_only: bool = False  # all its text is in Type 3 fonts: kept as it is (see rewrite)
-    scanned: bool = False  # its paragraphs were read by OCR: drawn over white boxes
+    scanned: bool = False  # its paragraphs were read by OCR: drawn over boxes of its paper colour
+
+    def shown_crop(self) -> Box:
+        """The crop box in the coordinates of the paragraphs: what a viewer shows, and PDFium renders."""
+        crop = self.crop
+        corners = [apply_matrix_pt(self.ctm, (x, y)) for x in (crop[0], crop[2]) for y in (crop[1], crop[3])]
+        xs, ys = zip(*corners)
+        return (min(xs), min(ys), max(xs), max(ys))

@@ -8,8 +8,8 @@
    (``linebreak.common_scale``), so body text does not change size from paragraph to paragraph.
 3. Page by page: the glyphs of the paragraphs to replace are removed (``strip``); a paragraph whose
    glyphs cannot all be removed is left as it was, untranslated, and said so. The page's content is
-   wrapped in q … Q and followed by a stream drawing the translations (over white boxes where the
-   original is a scan, or a scan's hidden OCR text). A page that cannot be rewritten at all keeps
+   wrapped in q … Q and followed by a stream drawing the translations (over boxes of the paper's colour
+   where the original is a scan, or a scan's hidden OCR text). A page that cannot be rewritten at all keeps
    its original.
 4. Bilingual output pairs each page with its original (``bilingual``). The file is saved with
    object streams and a deterministic /ID.
@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
+import numpy as np
 import pikepdf
 from pdfminer.utils import Matrix
 
@@ -45,7 +46,8 @@ log = logging.getLogger(__name__)
 
 FONT_RESOURCE = "FyFont"
 GAP = 0.3  # font sizes kept free between a translation and what is below or beside it
-WHITE_MARGIN = 1.0  # points a white box reaches past the scanned text it covers
+PAPER_MARGIN = 1.0  # points the box painted over scanned text reaches past it
+PAPER_SCALE = 0.5  # pixels a point a scanned page is rendered at to find the colour of its paper
 
 
 class PageKept(Exception):
@@ -149,17 +151,51 @@ def _scales(planned: list[list[_Planned]], face: fonts.Face) -> dict[Role, float
     return {role: linebreak.common_scale(scales) for role, scales in needed.items()}
 
 
-def _drawing(fits: Sequence[tuple[_Planned, linebreak.Fit]], font: fonts.EmbeddedFont, ctm: Matrix) -> bytes:
-    """The operators that draw a page's translations, in the coordinates its paragraphs were read in."""
+def _papers(source: Path, read: Page, paragraphs: Sequence[Paragraph]) -> list[tuple[float, float, float]]:
+    """The colour of the paper around each paragraph of a scan: what its box is painted with, so a grey or
+    yellowed scan is not patched with white. The page is rendered small; in each box, the lightest third of
+    the pixels (the paper between the letters) gives the colour."""
+    import pypdfium2
+
+    left, _bottom, _right, top = read.shown_crop()
+    document = pypdfium2.PdfDocument(str(source))
+    try:
+        pixels = document[read.number - 1].render(scale=PAPER_SCALE).to_numpy()[..., :3].astype(np.float32)
+    finally:
+        document.close()
+    colours = []
+    for paragraph in paragraphs:
+        x0, y0, x1, y1 = paragraph.box
+        columns = slice(max(0, int((x0 - left) * PAPER_SCALE)), max(1, int((x1 - left) * PAPER_SCALE) + 1))
+        rows = slice(max(0, int((top - y1) * PAPER_SCALE)), max(1, int((top - y0) * PAPER_SCALE) + 1))
+        region = pixels[rows, columns].reshape(-1, 3)
+        if not len(region):
+            colours.append((1.0, 1.0, 1.0))
+            continue
+        light = region[region.sum(axis=1) >= np.percentile(region.sum(axis=1), 66)]
+        red, green, blue = (float(v) / 255 for v in np.median(light, axis=0))
+        colours.append((red, green, blue))
+    return colours
+
+
+def _drawing(
+    fits: Sequence[tuple[_Planned, linebreak.Fit]],
+    font: fonts.EmbeddedFont,
+    ctm: Matrix,
+    papers: dict[int, tuple[float, float, float]],
+) -> bytes:
+    """The operators that draw a page's translations, in the coordinates its paragraphs were read in
+    (``papers``: the colour each scanned paragraph's box is painted with first, by the paragraph's id)."""
     a, b, c, d, e, f = _invert(ctm)
     out = [f"q {a:.6g} {b:.6g} {c:.6g} {d:.6g} {e:.4f} {f:.4f} cm\n".encode()]
     for planned, fitted in fits:
         paragraph = planned.paragraph
         if paragraph.invisible:
             x0, y0, x1, y1 = paragraph.box
-            m = WHITE_MARGIN
+            m = PAPER_MARGIN
+            paper = " ".join(f"{v:.3f}" for v in papers.get(id(paragraph), (1.0, 1.0, 1.0)))
             out.append(
-                f"q 1 1 1 rg {x0 - m:.2f} {y0 - m:.2f} {x1 - x0 + 2 * m:.2f} {y1 - y0 + 2 * m:.2f} re f Q\n".encode()
+                f"q {paper} rg {x0 - m:.2f} {y0 - m:.2f} {x1 - x0 + 2 * m:.2f} {y1 - y0 + 2 * m:.2f} re f Q\n".encode()
             )
         runs = []
         for line in fitted.lines:
@@ -186,6 +222,7 @@ def _depth(instructions: Sequence[pikepdf.ContentStreamInstruction | pikepdf.Con
 
 
 def _rewrite_page(
+    source: Path,
     pdf: pikepdf.Pdf,
     page: pikepdf.Page,
     read: Page,
@@ -221,7 +258,9 @@ def _rewrite_page(
     instructions = edited if edited is not None else own.instructions
     body = pikepdf.unparse_content_stream(instructions)
     closing = b"\nQ" * _depth(instructions)
-    drawing = _drawing(fits, font, read.ctm)
+    scanned = [item.paragraph for item, _fit in fits if item.paragraph.invisible]
+    papers = dict(zip(map(id, scanned), _papers(source, read, scanned))) if scanned else {}
+    drawing = _drawing(fits, font, read.ctm, papers)
     page.obj.Contents = pdf.make_stream(b"q\n" + body + closing + b"\nQ\n" + drawing)
     resources = page.obj.get("/Resources")
     fonts_dict = resources.get("/Font") if isinstance(resources, pikepdf.Dictionary) else None
@@ -246,6 +285,7 @@ def write(
     bilingual: str | None,
     notes: list[str],
     cancel: CancelToken | None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[tuple[Paragraph, str]]:
     """The translated PDF of ``source`` into ``out``; ``texts`` holds each paragraph's translation (None: left).
     Returns the translated paragraphs that could not be drawn, each with why."""
@@ -273,9 +313,11 @@ def write(
         for read, page_plan, page, tally in zip(pages, planned, pdf.pages, tallies):
             if cancel is not None:
                 cancel.raise_if_cancelled()
+            if progress is not None:
+                progress(read.number - 1, len(pages))  # pages written, after the units translated
             resources = page.obj.get("/Resources")
             try:
-                _rewrite_page(pdf, page, read, page_plan, scales, font, tally)
+                _rewrite_page(source, pdf, page, read, page_plan, scales, font, tally)
             except (PageKept, pikepdf.PdfError, ValueError, TypeError, KeyError, AttributeError) as error:
                 log.info("PDF page %d kept as it was: %s", read.number, error)
                 for key, value in (("/Contents", contents_before[read.number - 1]), ("/Resources", resources)):
