@@ -458,6 +458,30 @@
         <translation>双语输出（原文与译文）</translation>
     </message>
     <message>
+        <source>Bilingual PDF</source>
+        <translation>双语 PDF</translation>
+    </message>
+    <message>
+        <source>Original and translation side by side</source>
+        <translation>原文与译文左右并排</translation>
+    </message>
+    <message>
+        <source>Original and translated pages alternating</source>
+        <translation>原文页与译文页交替</translation>
+    </message>
+    <message>
+        <source>Translate a PDF into</source>
+        <translation>PDF 译成</translation>
+    </message>
+    <message>
+        <source>A PDF with its layout</source>
+        <translation>保留版面的 PDF</translation>
+    </message>
+    <message>
+        <source>A Word document (its text only)</source>
+        <translation>Word 文档（仅文字）</translation>
+    </message>
+    <message>
         <source>History</source>
         <translation>历史</translation>
     </message>

@@ -45,6 +45,17 @@ BATCH_CHARS = 4_000
 
 
 @dataclass(frozen=True)
+class Written:
+    """How a document's translation is written: with the original beside it (``bilingual``; a PDF's pages
+    side by side or alternating, ``layout``) and what a format that can be more than one kind becomes (``to``:
+    "docx" for a PDF's text)."""
+
+    bilingual: bool = False
+    layout: str = "side"
+    to: str | None = None
+
+
+@dataclass(frozen=True)
 class JobResult:
     output: Path
     report: JobReport
