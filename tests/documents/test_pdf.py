@@ -99,7 +99,7 @@ def _document_xml(path):
 SCANNED = [["Good morning. The weather is fine today.", "", "Please translate this page."], ["Page two text."]]
 
 
-def test_a_scanned_pdf_is_translated_over_white_boxes_on_its_pages(tmp_path, translator, ocr_models):
+def test_a_scanned_pdf_is_translated_over_its_paper_on_its_pages(tmp_path, translator, ocr_models):
     import pikepdf
 
     src = tmp_path / "scan.pdf"
