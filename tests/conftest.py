@@ -234,3 +234,20 @@ def ocr_models() -> Path:
             "`make ocr-models` or `python packaging/ocr_models.py` puts them there"
         )
     return folder
+
+
+@pytest.fixture(scope="session")
+def bundled_fonts() -> Path:
+    """The CJK fonts in assets/fonts, which `make test` puts there (`make fonts`, from the npm registry). A test
+    never downloads them: without them, the tests that need them skip, saying so."""
+    from fanyi import paths
+    from fanyi.documents.pdf import fonts
+
+    folder = paths.assets_dir() / "fonts"
+    missing = [name for name in fonts.BUNDLED.values() if not (folder / name).is_file()]
+    if missing:
+        pytest.skip(
+            f"the bundled CJK fonts are not in {folder} ({', '.join(missing)}); "
+            "`make fonts` or `python packaging/cjk_fonts.py` puts them there"
+        )
+    return folder

@@ -50,7 +50,7 @@ def test_downloading_and_installing_packs_needs_no_export_tools_no_qt_and_no_onn
 
 
 def test_ocr_and_scanned_pdfs_need_no_qt_and_no_export_tools():
-    modules = imported_after("import fanyi.ocr, fanyi.documents.pdf, fanyi.documents.pdfocr")
+    modules = imported_after("import fanyi.ocr, fanyi.documents.pdf, fanyi.documents.pdf.scan")
     assert not modules & set(FORBIDDEN_IN_ENGINE), modules & set(FORBIDDEN_IN_ENGINE)
     assert "onnxruntime" in modules and "cv2" not in modules
 

@@ -99,8 +99,7 @@ MAX_PDF_DECODED_BYTES = 256 * MiB  # every stream of one PDF decoded, each filte
 MAX_PDF_PAGES = 5_000
 MAX_PDF_TEXT_CHARS = 20_000_000  # text kept from one PDF (~5,000 dense pages)
 MAX_PDF_PAGE_CHARS = 20_000  # characters laid out on one page (a dense page has ~6,000)
-PDF_LAYOUT_LINES = 3_000  # more text lines on a page: each is its own text box (grouping them is quadratic)
-PDF_LAYOUT_BOXES = 300  # more text boxes on a page: read top to bottom, left to right (grouping is quadratic)
+PDF_LAYOUT_LINES = 3_000  # more text lines on a page: read top to bottom, not cut into columns (cutting is quadratic)
 REPORT_ENTRIES_PER_REASON = 10  # failed/kept units listed by name in a job's report, per reason
 REPORT_REASONS = 20  # distinct reasons a report tells apart; more are counted as "other reasons"
 

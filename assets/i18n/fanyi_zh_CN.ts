@@ -458,6 +458,30 @@
         <translation>双语输出（原文与译文）</translation>
     </message>
     <message>
+        <source>Bilingual PDF</source>
+        <translation>双语 PDF</translation>
+    </message>
+    <message>
+        <source>Original and translation side by side</source>
+        <translation>原文与译文左右并排</translation>
+    </message>
+    <message>
+        <source>Original and translated pages alternating</source>
+        <translation>原文页与译文页交替</translation>
+    </message>
+    <message>
+        <source>Translate a PDF into</source>
+        <translation>PDF 译成</translation>
+    </message>
+    <message>
+        <source>A PDF with its layout</source>
+        <translation>保留版面的 PDF</translation>
+    </message>
+    <message>
+        <source>A Word document (its text only)</source>
+        <translation>Word 文档（仅文字）</translation>
+    </message>
+    <message>
         <source>History</source>
         <translation>历史</translation>
     </message>
@@ -741,6 +765,42 @@
     <message>
         <source>other reasons</source>
         <translation>其他原因</translation>
+    </message>
+    <message>
+        <source>formula</source>
+        <translation>公式</translation>
+    </message>
+    <message>
+        <source>code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <source>text in a figure</source>
+        <translation>图中文字</translation>
+    </message>
+    <message>
+        <source>list marker</source>
+        <translation>列表符号</translation>
+    </message>
+    <message>
+        <source>rotated text</source>
+        <translation>旋转的文字</translation>
+    </message>
+    <message>
+        <source>vertical text</source>
+        <translation>竖排文字</translation>
+    </message>
+    <message>
+        <source>reference list</source>
+        <translation>参考文献</translation>
+    </message>
+    <message>
+        <source>text whose font maps no Unicode</source>
+        <translation>字体没有 Unicode 映射的文字</translation>
+    </message>
+    <message>
+        <source>its text is drawn in a way that cannot be edited, so it is left as it was</source>
+        <translation>其文字的绘制方式无法编辑，保持原样</translation>
     </message>
     <message>
         <source>the page layout of the PDF is not kept: this is its text, joined into paragraphs</source>

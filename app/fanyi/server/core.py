@@ -278,7 +278,15 @@ class Core:
 
         counting = _Counting(translator)
         result = documents.translate_document(
-            document.source, counting, dst=document.folder, options=options, cancel=cancel, progress=progress
+            document.source,
+            counting,
+            dst=document.folder,
+            options=options,
+            cancel=cancel,
+            progress=progress,
+            bilingual=document.bilingual is not None,
+            layout=document.bilingual or "side",
+            to=document.to,
         )
         if untranslated := result.report.failed_count:
             log.warning(

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QDir, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QShortcut
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
@@ -35,6 +35,8 @@ from fanyi.languages import VARIANT_NAMES, language_of
 from fanyi.library.installed import PackInfo
 from fanyi.rewriter import NAME as REWRITER
 from fanyi.routing import Choice
+from fanyi.ui import setting_actions
+from fanyi.ui import settings as settings_values
 from fanyi.ui.controllers.direction import DirectionController
 from fanyi.ui.controllers.documents import DocumentController
 from fanyi.ui.controllers.history import HistoryController
@@ -178,8 +180,15 @@ class MainWindow(Retranslating, QMainWindow):
         self.variant_box.setStyleSheet(CHECKED_TOGGLES)
         self.documents_button = QToolButton(popupMode=QToolButton.ToolButtonPopupMode.MenuButtonPopup)
         self.documents_menu = QMenu(self)
-        self.bilingual_action = QAction(self, checkable=True)
-        self.documents_menu.addAction(self.bilingual_action)
+        self.bilingual_action = setting_actions.toggle(self.documents_menu, self.settings.bilingual_documents)
+        self.layout_section = self.documents_menu.addSection("")
+        self.layout_actions = setting_actions.choice(
+            self.documents_menu, self.settings.bilingual_layout, settings_values.BILINGUAL_LAYOUTS
+        )
+        self.pdf_section = self.documents_menu.addSection("")
+        self.pdf_actions = setting_actions.choice(
+            self.documents_menu, self.settings.pdf_output, settings_values.PDF_OUTPUTS
+        )
         self.documents_button.setMenu(self.documents_menu)
         self.history_button = QToolButton()
         self.models_button = QToolButton()
@@ -514,7 +523,7 @@ class MainWindow(Retranslating, QMainWindow):
             self._documents_folder = str(Path(files[0]).parent)
 
     def enqueue_document(self, path: Path) -> None:
-        if not self.documents.enqueue(path, bilingual=self.bilingual_action.isChecked()):
+        if not self.documents.enqueue(path):
             self.offer_download()
 
     def offer_download(self) -> None:
@@ -586,6 +595,12 @@ class MainWindow(Retranslating, QMainWindow):
         self.documents_button.setText(self.tr("Documents…"))
         self.documents_button.setToolTip(self.tr("Translate documents (or drop files on the window)"))
         self.bilingual_action.setText(self.tr("Bilingual output (original and translation)"))
+        self.layout_section.setText(self.tr("Bilingual PDF"))
+        self.layout_actions["side"].setText(self.tr("Original and translation side by side"))
+        self.layout_actions["alternate"].setText(self.tr("Original and translated pages alternating"))
+        self.pdf_section.setText(self.tr("Translate a PDF into"))
+        self.pdf_actions["pdf"].setText(self.tr("A PDF with its layout"))
+        self.pdf_actions["docx"].setText(self.tr("A Word document (its text only)"))
         self.history_button.setText(self.tr("History"))
         self.models_button.setText(self.tr("Models"))
         self.settings_button.setText(self.tr("Settings"))

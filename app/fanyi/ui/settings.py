@@ -21,6 +21,8 @@ SETTINGS_FILE = "settings.json"
 DOUBLE_COPY = "Ctrl+C, Ctrl+C"  # the hotkey value meaning "press Ctrl+C twice quickly"
 THEMES = ("system", "light", "dark")
 UI_LANGUAGES = ("auto", "zh_CN", "en")
+BILINGUAL_LAYOUTS = ("side", "alternate")
+PDF_OUTPUTS = ("pdf", "docx")
 TEXT_SIZES = (10, 11, 12, 13, 14, 16, 18, 20, 24, 28, 32)  # points offered for the panes' text
 TEXT_SIZE_RANGE = (6, 72)  # what a hand-edited file may hold; 0 = the default size
 SECRETS = ("api_key", "hf_token")  # settings whose values are never logged
@@ -67,6 +69,9 @@ class Settings:
     auto_direction: bool = True  # choose the direction from the text's language; False: the one the user pinned
     translate_selection: bool = False  # X11: the hotkey translates the selected text (no Ctrl+C needed)
     told_about_tray: bool = False  # the first close to the tray said where Fanyi went; said once
+    bilingual_documents: bool = False  # documents written with the original beside the translation
+    bilingual_layout: str = "side"  # a bilingual PDF's pages: "side" by side on one page, or "alternate"
+    pdf_output: str = "pdf"  # what a PDF is translated into: "pdf" (its layout kept) or "docx" (its text)
 
     def __post_init__(self) -> None:
         # Values outside the known choices (an old or hand-edited file) fall back field by field.
@@ -87,6 +92,10 @@ class Settings:
             self.screenshot_hotkey = default("screenshot_hotkey")
         if self.ui_language not in UI_LANGUAGES:
             self.ui_language = default("ui_language")
+        if self.bilingual_layout not in BILINGUAL_LAYOUTS:
+            self.bilingual_layout = default("bilingual_layout")
+        if self.pdf_output not in PDF_OUTPUTS:
+            self.pdf_output = default("pdf_output")
         if self.target_variant not in VARIANTS:
             self.target_variant = default("target_variant")
         self.pack_languages = {

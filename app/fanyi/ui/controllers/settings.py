@@ -74,6 +74,9 @@ class LiveSettings(QObject):
     auto_direction: Setting[bool]
     translate_selection: Setting[bool]
     told_about_tray: Setting[bool]
+    bilingual_documents: Setting[bool]
+    bilingual_layout: Setting[str]
+    pdf_output: Setting[str]
 
     def __init__(self, settings: Settings, save: Callable[[Settings], None] = save_settings) -> None:
         super().__init__()
