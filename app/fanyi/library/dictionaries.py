@@ -26,6 +26,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from .. import limits, paths
 from ..cancel import CancelToken
@@ -51,6 +52,7 @@ CHECKED_AGAINST = {
     "github-sha256": "sha256 stated by GitHub",
     "git-blob": "git blob id pinned by the recipe",
     "size": "size only: nobody states this file's sha256",
+    "unchecked": "not checked: a file given by hand, which nobody states a sha256 for",
     "imported": "imported as it is",
 }
 
@@ -203,10 +205,16 @@ class _Expected:
     authority: str  # whose numbers, for messages
 
 
-def _expected(entry: DictionaryEntry, hosts: github.GitHubHosts | None) -> _Expected:
+def _expected(
+    entry: DictionaryEntry, hosts: github.GitHubHosts | None, progress: TransferCallback | None, ask: bool
+) -> _Expected:
+    """What the file must be; `ask`: GitHub's release API may be asked (not for a file the user already has)."""
     if entry.sha256:
         return _Expected(entry.size, entry.sha256, "recipe-sha256", "the recipe")
-    stated = github.release_asset(entry.github, hosts) if entry.github.release else github.Stated()
+    stated = github.Stated()
+    if ask and entry.github.release:
+        _report(progress, "connecting", 0, 0, "GitHub")
+        stated = github.release_asset(entry.github, hosts)
     size = entry.size or stated.size
     if stated.sha256:
         return _Expected(size, stated.sha256, "github-sha256", "GitHub")
@@ -244,14 +252,15 @@ def install(
     Raises LibraryError (DownloadError, DiskSpaceError) in one line, or Cancelled; a partial or finished
     download is kept for the next attempt until the dictionary is installed.
     """
-    _report(progress, "connecting", 0, 0, "GitHub")
-    expected = _expected(entry, hosts)
+    expected = _expected(entry, hosts, progress, ask=file is None)
     source_label = str(file) if file else url or github.url(entry.github, hosts)
     if file is not None:
         path = Path(file)
         if not path.is_file():
             raise LibraryError(f"{path} does not exist")
         _check_file(path, entry, expected)
+        if expected.checked == "size":
+            expected = _Expected(None, None, "unchecked", "nobody")
     else:
         path = _download(
             entry,
@@ -281,6 +290,7 @@ def _download(
     dest = paths.downloads_dir() / DOWNLOADS / f"{entry.id}-{entry.version}-{entry.github.name}"
     size = expected.size
     if size is None:
+        _report(progress, "connecting", 0, 0, urlsplit(urls[0]).netloc)
         _url, size = download.remote_size(urls, timeouts=timeouts, most=limits.MAX_DICTIONARY_SOURCE_BYTES)
     download.download(
         urls,
