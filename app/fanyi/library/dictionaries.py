@@ -115,6 +115,18 @@ def preferred(found: Sequence[DictionaryInfo] | None = None) -> DictionaryInfo |
     return max(usable, key=lambda d: (d.entries, d.name), default=None)
 
 
+def open_preferred() -> Dictionary | None:
+    """The dictionary lookups use, opened; None when none is installed (a broken one is never opened)."""
+    chosen = preferred()
+    if chosen is None:
+        return None
+    try:
+        return chosen.open()
+    except DictionaryError as exc:  # removed or replaced since it was listed
+        log.info("dictionary: %s", exc)
+        return None
+
+
 def find(name: str) -> DictionaryInfo:
     found = next((d for d in list_dictionaries() if d.name == name or d.path.stem == name), None)
     if found is None:
