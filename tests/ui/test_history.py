@@ -257,8 +257,8 @@ def test_favourites_survive_clear_and_pruning_delete_and_export(ui_dirs, monkeyp
     export_csv(history.search(limit=None), out)
     assert out.read_bytes().startswith(b"\xef\xbb\xbf")  # a BOM, so that Excel reads UTF-8
     rows = list(csv.reader(out.read_text(encoding="utf-8-sig").splitlines()))
-    assert rows[0] == ["time", "model", "source", "translation", "starred"]
-    assert [r[2:] for r in rows[1:]] == [["Text 4.", "文本4。", ""], ["Text 0.", "文本0。", "yes"]]
+    assert rows[0] == ["time", "model", "source", "translation", "starred", "dictionary"]
+    assert [r[2:] for r in rows[1:]] == [["Text 4.", "文本4。", "", ""], ["Text 0.", "文本0。", "yes", ""]]
     history.clear()
     assert [(e.source, e.starred) for e in history.search()] == [("Text 0.", True)]
 
