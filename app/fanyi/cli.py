@@ -576,7 +576,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     directions = ", ".join(f"{p.name} ({p.source_lang}→{p.target_lang})" for p in packs)
     print(f"Fanyi serves {url} with {directions}", flush=True)
     print(
-        f"  LibreTranslate: {url}   DeepL: server URL {url}   DeepLX: {url}/translate   stream: {url}/stream",
+        f"  LibreTranslate: {url}   DeepL: server URL {url}   DeepLX: {url}/translate   stream: {url}/stream   "
+        f"dictionary: {url}/dictionary?q=word",
         flush=True,
     )
     if not is_loopback(args.host):

@@ -2318,6 +2318,10 @@
         <translation>无法连接下载服务器。请检查网络连接或代理。若 huggingface.co 无法访问或很慢（如在中国大陆），请在“设置 → 下载”中选择 hf-mirror.com 或魔搭 ModelScope。也可以导入模型包。</translation>
     </message>
     <message>
+        <source>GitHub cannot be reached. Check the internet connection or the proxy. Where GitHub is blocked or slow (as in mainland China), enter a GitHub mirror in Settings → Downloads, or import ECDICT&apos;s file with Import dictionary….</source>
+        <translation>无法连接 GitHub。请检查网络连接或代理。在 GitHub 无法访问或很慢的地方（如中国大陆），请在“设置 → 下载”中填入 GitHub 镜像，或用“导入词典…”导入 ECDICT 的文件。</translation>
+    </message>
+    <message>
         <source>Hugging Face refuses the access token for this model. Open %1, log in with the token&apos;s account and accept the model&apos;s licence, then try again.</source>
         <translation>Hugging Face 拒绝了此模型的访问令牌。请打开 %1，用该令牌所属的账号登录并接受模型的许可证，然后重试。</translation>
     </message>

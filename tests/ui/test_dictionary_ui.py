@@ -4,6 +4,7 @@ copies a sense, the history keeps it, both UI languages; the model manager downl
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from dictionary_data import csv_text, write_csv
@@ -16,6 +17,8 @@ from ui_fakes import LOAD_TIMEOUT, TRANSLATE_TIMEOUT, FakeTranslator
 from fanyi import paths
 from fanyi.dictionary.build import convert
 from fanyi.library import dictionaries
+
+ASSETS_CATALOG = Path(__file__).resolve().parents[2] / "assets" / "catalog.json"
 
 
 @pytest.fixture
@@ -197,3 +200,21 @@ def test_the_model_manager_downloads_and_removes_the_dictionary(
     qtbot.mouseClick(manager.remove_button, Qt.MouseButton.LeftButton)
     assert dictionaries.list_dictionaries() == [] and manager.table.rowCount() == 0
     qtbot.waitUntil(lambda: app.dictionary.dictionary is None, timeout=LOAD_TIMEOUT)
+
+
+def test_github_out_of_reach_says_what_to_do(qtbot, make_app, ui_dirs, monkeypatch):
+    from packserver import closed_port_url
+
+    from fanyi.library import catalog
+    from fanyi.library.sources import github
+
+    dead = closed_port_url("")
+    monkeypatch.setattr(github, "HOSTS", github.GitHubHosts(web=dead, api=dead, raw=dead))
+    app = make_app(opener=FakeTranslator.opener())
+    entry = catalog.read(ASSETS_CATALOG).find_dictionary("ecdict")
+    failures = []
+    app.ops.failed.connect(failures.append)
+    app.ops.install_dictionary(entry)
+    qtbot.waitUntil(lambda: not app.ops.busy, timeout=LOAD_TIMEOUT)
+    assert failures and failures[0].startswith("GitHub cannot be reached.") and "GitHub mirror" in failures[0]
+    assert dictionaries.list_dictionaries() == []

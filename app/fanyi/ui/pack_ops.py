@@ -62,6 +62,15 @@ def unreachable_text() -> str:
     )
 
 
+def github_unreachable_text() -> str:
+    return QCoreApplication.translate(
+        "pack_ops",
+        "GitHub cannot be reached. Check the internet connection or the proxy. Where GitHub is blocked or slow "
+        "(as in mainland China), enter a GitHub mirror in Settings → Downloads, or import ECDICT's file with "
+        "Import dictionary….",
+    )
+
+
 def gated_text(exc: AccessDenied) -> str:
     """A gated model (TranslateGemma on the Hub): what to do, in the UI language."""
     if exc.token_sent:
@@ -133,11 +142,17 @@ class PackOperations(QObject):
     def install_dictionary(self, entry: DictionaryEntry) -> None:
         """A dictionary of the catalog, from GitHub through the settings' GitHub mirror, converted here."""
         mirror = getattr(self._settings(), "github_mirror", "")
+
+        def run(token: CancelToken) -> object:
+            try:
+                return dictionaries.install(entry, mirror=mirror, progress=self.transfer.emit, cancel=token)
+            except DownloadError as exc:
+                if exc.unreachable:  # what to do is GitHub's, not the model sources'
+                    raise LibraryError(github_unreachable_text()) from None
+                raise
+
         self._start(
-            self.tr("Getting %1…").replace("%1", entry.id),
-            lambda token: dictionaries.install(entry, mirror=mirror, progress=self.transfer.emit, cancel=token),
-            self.dictionary_installed.emit,
-            cancellable=True,
+            self.tr("Getting %1…").replace("%1", entry.id), run, self.dictionary_installed.emit, cancellable=True
         )
 
     def import_dictionary(self, source: Path) -> None:
