@@ -443,15 +443,19 @@ def cmd_models_catalog(args: argparse.Namespace) -> int:
             print(f"installed {info.name} (version {info.pack_version}) in {info.path}")
         else:
             assert cat is not None
-            outdated = [d for d, status in install.available_dictionaries(cat) if status is install.Status.UPDATE]
-            asked_dictionaries = [d for d in outdated if not args.name or d.id == args.name]
-            names = [args.name] if args.name and not cat.find_dictionary(args.name) else []
+            statuses = {d.id: (d, status) for d, status in install.available_dictionaries(cat)}
+            if args.name in statuses and statuses[args.name][1] is install.Status.NOT_INSTALLED:
+                raise LibraryError(f"{args.name} is not installed: fanyi models install {args.name}")
+            # a dictionary named: only it; a pack named: only it; none: every pack and dictionary
             done = (
                 []
-                if args.name and cat.find_dictionary(args.name)
-                else install.update(cat, names, mirror=args.mirror, source=source, progress=line)
+                if args.name in statuses
+                else install.update(
+                    cat, [args.name] if args.name else [], mirror=args.mirror, source=source, progress=line
+                )
             )
-            updated = [_install_dictionary(args, d, line) for d in asked_dictionaries]
+            outdated = [d for d, status in statuses.values() if status is install.Status.UPDATE]
+            updated = [_install_dictionary(args, d, line) for d in outdated if args.name in (None, d.id)]
             line.close()
             for info in done:
                 print(f"updated {info.name} to version {info.pack_version}")

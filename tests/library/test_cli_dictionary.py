@@ -11,6 +11,7 @@ from packserver import Route, closed_port_url
 from test_cli_models import env_for, run
 
 from fanyi import paths
+from fanyi.library import dictionaries
 
 CSV = csv_text().encode("utf-8")
 
@@ -97,3 +98,22 @@ def test_getting_ecdict_without_network_is_one_line(user_dirs, monkeypatch):
     errors = [x for x in got.stderr.splitlines() if x.startswith("fanyi:")]
     assert len(errors) == 1 and "cannot be reached" in errors[0], got.stderr
     assert not paths.dictionaries_dir().exists() or not any(paths.dictionaries_dir().iterdir())
+
+
+def test_models_update_installs_a_newer_dictionary(user_dirs, server, fake_github, monkeypatch, capsys):
+    from fanyi.cli import main
+
+    fake_github.file("ecdict.csv", CSV)
+    publish_dictionary(server, monkeypatch)
+    assert main(["models", "update", "ecdict"]) == 2
+    assert capsys.readouterr().err == "fanyi: ecdict is not installed: fanyi models install ecdict\n"
+    assert main(["models", "install", "ecdict"]) == 0
+    assert capsys.readouterr().out.startswith("installed ecdict (15 entries) in ")
+    assert main(["models", "update"]) == 0
+    assert capsys.readouterr().out == "every installed pack is up to date\n"
+    doc = json.loads(server.routes["/catalog.json"].body)
+    doc["serial"], doc["dictionaries"][0]["version"] = 2, 2
+    server.routes["/catalog.json"] = Route(json.dumps(doc).encode())
+    assert main(["models", "update", "ecdict"]) == 0
+    assert capsys.readouterr().out == "updated ecdict to version 2\n"
+    assert {d.name: d.version for d in dictionaries.list_dictionaries()} == {"ecdict": 2}
