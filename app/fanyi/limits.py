@@ -115,7 +115,9 @@ MAX_LOOKUP_RESULTS = 8  # English words listed for a Chinese one, the most frequ
 # with ~3.4M. A file past these bounds is refused in one line, never read to its end.
 MAX_DICTIONARY_SOURCE_BYTES = 4 * GiB
 MAX_DICTIONARY_ENTRIES = 10_000_000
-MAX_DICTIONARY_FIELD_CHARS = 100_000  # one field of one entry (a long definition list is ~5,000)
+# one field of one entry (a long definition list is ~5,000): Python's csv reader's own default bound, which the
+# CSV reader relies on rather than changing it for the whole process
+MAX_DICTIONARY_FIELD_CHARS = 131_072
 MAX_HEADWORD_CHARS = 200  # an entry whose word is longer is no word anyone looks up: left out
 MAX_REVERSE_TERMS = 12  # Chinese senses of one entry indexed for the reverse lookup
 

@@ -262,3 +262,13 @@ def test_a_pack_zip_is_no_dictionary(archives, tmp_path):
     text = tmp_path / "notes.txt"
     text.write_text("hello", encoding="utf-8")
     assert not dictionaries.is_dictionary_file(text)
+
+
+def test_a_full_disk_is_said_before_anything_is_written(user_dirs, tmp_path, monkeypatch):
+    from fanyi.library import diskspace
+    from fanyi.library.errors import DiskSpaceError
+
+    monkeypatch.setattr(diskspace, "free_bytes", lambda folder: 1000)
+    with pytest.raises(DiskSpaceError, match="not enough disk space"):
+        dictionaries.import_file(write_csv(tmp_path / "ecdict.csv"))
+    assert dictionaries.list_dictionaries() == []

@@ -148,7 +148,6 @@ def _check_size(path: Path) -> int:
 def read_csv(path: Path, progress: Progress | None = None, cancel: CancelToken | None = None) -> Iterator[Row]:
     """The entries of an ECDICT CSV; progress in bytes read. DictionaryError names the line that is wrong."""
     total = _check_size(path)
-    csv.field_size_limit(limits.MAX_DICTIONARY_FIELD_CHARS)
     with open(path, "rb") as raw:
         counting = _Counting(raw)
         text = io.TextIOWrapper(io.BufferedReader(counting), encoding="utf-8-sig", newline="")
@@ -165,6 +164,8 @@ def read_csv(path: Path, progress: Progress | None = None, cancel: CancelToken |
                         progress(counting.count, total)
                 if not fields:
                     continue
+                if any(len(f) > limits.MAX_DICTIONARY_FIELD_CHARS for f in fields):  # past csv's own bound
+                    raise DictionaryError(f"{path.name}, line {reader.line_num}: a field is longer than the bound")
                 fields += [""] * (len(COLUMNS) - len(fields))
                 yield Row(
                     _unescape(fields[0]),
