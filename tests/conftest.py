@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 import pytest
+from fakegithub import fake_github  # noqa: F401 - shared fixture: GitHub's release and raw file paths on 127.0.0.1
 from fakesources import hub, modelscope  # noqa: F401 - shared fixtures: a Hub and ModelScope on 127.0.0.1
 from isolation import isolated_home, pytest_configure, pytest_sessionfinish, pytest_unconfigure  # noqa: F401
 from packserver import archives, publish, server  # noqa: F401 - shared fixtures: a local pack server

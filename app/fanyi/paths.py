@@ -2,7 +2,7 @@
 
 Nothing here touches the disk at import time; folders are created by the code that writes into them.
 Environment overrides (used by tests and the portable mode):
-  FANYI_DATA_DIR    user data (installed packs, history)
+  FANYI_DATA_DIR    user data (installed packs and dictionaries, history)
   FANYI_CONFIG_DIR  settings
   FANYI_MODELS_DIR  an extra folder searched for packs (the repository's models/ when run from source)
 """
@@ -63,6 +63,11 @@ def user_config_dir() -> Path:
 
 def user_packs_dir() -> Path:
     return user_data_dir() / "models"
+
+
+def dictionaries_dir() -> Path:
+    """Installed dictionaries (fanyi.library.dictionaries): one SQLite file each."""
+    return user_data_dir() / "dictionaries"
 
 
 def downloads_dir() -> Path:

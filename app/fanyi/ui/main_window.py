@@ -2,7 +2,8 @@
 
 Typing restarts a short timer; when it fires (or on Ctrl+Enter) the whole source is sent to the
 worker. The engine caches sentences, so re-sending a long text only decodes what changed, and the
-target view keeps what is already right on screen.
+target view keeps what is already right on screen. A word or a short phrase the installed dictionary has
+gets its entry above the translation (fanyi.ui.dictionary_card).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 from PySide6.QtCore import QByteArray, QDir, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
+    QBoxLayout,
     QButtonGroup,
     QComboBox,
     QFileDialog,
@@ -30,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from fanyi import routing
+from fanyi.dictionary import Found
 from fanyi.documents.registry import SUPPORTED_SUFFIXES
 from fanyi.languages import VARIANT_NAMES, language_of
 from fanyi.library.installed import PackInfo
@@ -37,11 +40,13 @@ from fanyi.rewriter import NAME as REWRITER
 from fanyi.routing import Choice
 from fanyi.ui import setting_actions
 from fanyi.ui import settings as settings_values
+from fanyi.ui.controllers.dictionary import DictionaryController
 from fanyi.ui.controllers.direction import DirectionController
 from fanyi.ui.controllers.documents import DocumentController
 from fanyi.ui.controllers.history import HistoryController
 from fanyi.ui.controllers.packs import PackController
 from fanyi.ui.controllers.settings import LiveSettings
+from fanyi.ui.dictionary_card import DictionaryCard
 from fanyi.ui.history import Draft, Entry
 from fanyi.ui.i18n import Retranslating, direction, quantization_name, variant_names
 from fanyi.ui.jobs_panel import JobsPanel
@@ -84,9 +89,14 @@ class MainWindow(Retranslating, QMainWindow):
         documents: DocumentController,
         ops: PackOperations,
         keep_in_tray: Callable[[], bool],
+        *,
+        dictionary: DictionaryController | None = None,
     ) -> None:
         super().__init__()
         self.settings = settings
+        self.dictionary = dictionary
+        self.found: Found | None = None  # the dictionary's entry for the source text
+        self._found_for = ""  # the source text it was looked up for
         self.packs = packs
         self.direction = direction
         self.history = history
@@ -106,6 +116,10 @@ class MainWindow(Retranslating, QMainWindow):
         top_bar = self._top_bar()
         self.source = SourcePane()
         self.target = TargetPane()
+        self.card = DictionaryCard()
+        target_layout = self.target.layout()
+        assert isinstance(target_layout, QBoxLayout)
+        target_layout.insertWidget(2, self.card)  # below the pane's header and error line, above the translation
         self.stream = RequestStream(
             self.service,
             CHANNEL,
@@ -229,6 +243,9 @@ class MainWindow(Retranslating, QMainWindow):
         self.packs.changed.connect(self.refresh_packs)
         self.direction.changed.connect(self._on_options_changed)
         self.settings.text_size.changed.connect(self.set_text_size)
+        self.card.copied.connect(self._on_copied)
+        if self.dictionary is not None:
+            self.dictionary.changed.connect(self._on_dictionary_changed)
 
     # --- packs and variants ---------------------------------------------------------------------
     def refresh_packs(self) -> None:
@@ -395,6 +412,7 @@ class MainWindow(Retranslating, QMainWindow):
     def translate_now(self, force: bool = False) -> None:
         self._debounce.stop()
         text = self.source.text()
+        self._look_up(text)
         if not text.strip():
             self.stream.cancel()
             self._done_key = None
@@ -434,7 +452,22 @@ class MainWindow(Retranslating, QMainWindow):
             assert self._req_key is not None  # set with the request
             source, _options, rewrite = self._req_key
             pack = REWRITER if rewrite is not None else self.packs.current.name
-            self._draft = self.history.record(source, text, self._draft, pack=pack)
+            found = self.found if self._found_for == source else None
+            self._draft = self.history.record(source, text, self._draft, pack=pack, found=found)
+
+    def _on_copied(self, text: str) -> None:
+        self.show_notice(self.tr("Copied: %1").replace("%1", text))
+
+    def _on_dictionary_changed(self) -> None:
+        self._look_up(self.source.text())
+
+    def _look_up(self, text: str) -> None:
+        """The dictionary's entry for the source text above the translation, when it is a word it has."""
+        found = self.dictionary.lookup(text) if self.dictionary is not None and text.strip() else None
+        self._found_for = text
+        if found != self.found:
+            self.found = found
+            self.card.show_found(found)
 
     def _failed(self, message: str) -> None:
         self.target.activity.setText("")

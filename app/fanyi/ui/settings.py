@@ -56,6 +56,8 @@ class Settings:
     # a Hugging Face access token for gated models; "" = HF_TOKEN or huggingface-cli's login; never in a repr or log
     hf_token: str = field(default="", repr=False)
     catalog_url: str = ""  # where to read the list of packs from; "" = the catalog's own URLs
+    # dictionaries come from GitHub: an address put before GitHub's (a GitHub proxy), tried first; "" = none
+    github_mirror: str = ""
     api_enabled: bool = False  # "let other apps on this computer use Fanyi": the local API on 127.0.0.1
     api_port: int = defaults.API_PORT
     api_key: str = ""  # "" = no key needed
@@ -111,7 +113,7 @@ class Settings:
         self.api_origins = [origin for origin in self.api_origins if isinstance(origin, str)]
         if not 1 <= self.api_port <= 65535:
             self.api_port = default("api_port")
-        for name in ("download_source_url", "catalog_url"):
+        for name in ("download_source_url", "catalog_url", "github_mirror"):
             if not valid_url(getattr(self, name)):
                 setattr(self, name, default(name))
         if self.download_source not in SOURCE_KINDS or (self.download_source == URL and not self.download_source_url):

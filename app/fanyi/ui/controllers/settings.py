@@ -64,6 +64,7 @@ class LiveSettings(QObject):
     download_source_url: Setting[str]
     hf_token: Setting[str]
     catalog_url: Setting[str]
+    github_mirror: Setting[str]
     api_enabled: Setting[bool]
     api_port: Setting[int]
     api_key: Setting[str]
