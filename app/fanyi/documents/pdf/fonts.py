@@ -11,7 +11,8 @@ API (everything else is private):
         The face for ``script`` ("Hans": Simplified, "Hant": Traditional, "Latn": Latin only, either will do)
         that can draw ``text``: FANYI_PDF_FONT (a font file, "path#N" for the N-th face of a collection), then
         the bundled Noto Sans SC/TC (assets/fonts, packaging/cjk_fonts.py), then the system's CJK fonts. Only
-        faces whose licence (OS/2 fsType) allows embedding a subset are taken. FaceChoice.face is None when no
+        faces whose licence (OS/2 fsType) allows embedding a subset are taken, and at most FACES_TRIED are read
+        looking for one that draws every character (the best of them wins). FaceChoice.face is None when no
         face is usable at all; FaceChoice.missing holds the characters of ``text`` the face has no glyph for
         (the caller reports them: they are never drawn, as a .notdef box or otherwise). Never raises.
     load_face(path, index=0) -> Face
@@ -225,7 +226,7 @@ def _open(path: Path, index: int) -> TTFont:
     return TTFont(path, fontNumber=index, lazy=True, recalcTimestamp=False)
 
 
-@functools.lru_cache(maxsize=8)
+@functools.lru_cache(maxsize=16)
 def load_face(path: Path, index: int = 0) -> Face:
     """Face ``index`` of the font file at ``path``; FontError when it cannot be read or used."""
     try:
@@ -239,6 +240,9 @@ def load_face(path: Path, index: int = 0) -> Face:
 
 
 # --- finding a face ---------------------------------------------------------------------------------------
+FACES_TRIED = 6  # usable faces read, best first, looking for one that draws every character of a translation
+
+
 @dataclass(frozen=True)
 class FaceChoice:
     face: Face | None  # None: no usable face at all
@@ -364,12 +368,16 @@ def find_face(script: str, text: str = "") -> FaceChoice:
     needed = "".join(sorted(set(text)))
     rejected: list[str] = []
     best: tuple[Face, str] | None = None
+    tried = 0
     for path, index in _candidates(script, rejected):
+        if tried >= FACES_TRIED:
+            break  # a character no likely face draws (a rare symbol) is not worth reading every font for
         try:
             face = load_face(path, index)
         except FontError as exc:
             rejected.append(f"{path}#{index}: {exc}")
             continue
+        tried += 1
         missing = face.missing(needed)
         if not missing:
             return FaceChoice(face, "", tuple(rejected))
