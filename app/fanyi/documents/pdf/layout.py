@@ -77,8 +77,11 @@ REFERENCE = "reference list"
 _LIST_MARKER = re.compile(
     r"^\s*(?:[•◦▪▫‣⁃∙·●○■□–—*-]\s|\(?(?:\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]\s|[一二三四五六七八九十]+、)"
 )
-# a list item's label: a bullet (or a glyph with no Unicode, as TeX's bullets often are), a number or a letter
-_MARKER_LABEL = re.compile(r"[•◦▪▫‣⁃∙·●○■□–—*-]|\(cid:\d+\)|\d{1,3}[.)]|\(\d{1,3}\)|\(?[a-z][.)]|\(?[ivx]{1,4}\)")
+# a list item's label: a bullet (a symbol font's private-use one, or a glyph with no Unicode, as TeX's bullets
+# often are), a number or a letter
+_MARKER_LABEL = re.compile(
+    r"[•◦▪▫‣⁃∙·●○■□–—*\-\ue000-\uf8ff]|\(cid:\d+\)|\d{1,3}[.)]|\(\d{1,3}\)|\(?[a-z][.)]|\(?[ivx]{1,4}\)"
+)
 _REFERENCES = re.compile(
     r"^\s*(?:\d+\.?\s*)?(?:references|bibliography|works cited|literature cited|参考文献|参考资料|參考文獻)\s*$", re.I
 )
@@ -636,6 +639,8 @@ def _keep(lines: list[Line], box: Box, figures: list[Box]) -> str | None:
     letters = [g for g in glyphs if g.text.strip()]
     if not letters:
         return None
+    if _MARKER_LABEL.fullmatch("".join(g.text for g in letters)):
+        return MARKER  # a list's bullet set apart from its item (in a symbol font it would pass for maths)
     if any("(cid:" in g.text for g in letters):
         return UNREADABLE
     text = "".join(g.text for g in letters)

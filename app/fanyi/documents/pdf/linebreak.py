@@ -28,8 +28,8 @@ API (everything else is private):
         One scale for all paragraphs of a role (body, heading, caption, footnote, list item, table cell...).
 
 The rule for one scale per role: fit every paragraph of the role alone (largest=1.0) and pass their Fit.scale
-to common_scale; it answers the largest scale that nine paragraphs in ten fit at (the smallest scale of all of
-them when the role has fewer than ten; never below ``floor``, never above 1). Then fit again with
+to common_scale; it answers the largest scale that three paragraphs in four fit at (the smallest scale of all of
+them when the role has fewer than four; never below ``floor``, never above 1). Then fit again with
 largest=common for every paragraph whose own scale reached it, so the role is drawn at one size; the few that
 need less than the common scale keep their own fit, smaller (the caller counts them as shrunk on their own). A
 single long paragraph therefore cannot shrink a whole document's body text, and body text does not jump
@@ -344,8 +344,8 @@ def fit(
 
 def common_scale(needed: Iterable[float], floor: float = FLOOR) -> float:
     """The scale a role's paragraphs are drawn at, from the scale each one needs alone (see the module's
-    docstring): the largest that nine in ten of them fit at, between ``floor`` and 1."""
+    docstring): the largest that three in four of them fit at, between ``floor`` and 1."""
     scales = sorted(needed)
     if not scales:
         return 1.0
-    return min(1.0, max(floor, scales[len(scales) // 10]))
+    return min(1.0, max(floor, scales[len(scales) // 4]))
