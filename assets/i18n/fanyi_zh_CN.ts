@@ -267,6 +267,10 @@
         <translation>已取消</translation>
     </message>
     <message>
+        <source>parts not translated: %1</source>
+        <translation>未翻译的部分：%1</translation>
+    </message>
+    <message>
         <source>Not a kind of document Fanyi translates</source>
         <translation>Fanyi 不支持翻译这种文件</translation>
     </message>
@@ -325,6 +329,21 @@
     <message>
         <source>Remove from the list</source>
         <translation>从列表中移除</translation>
+    </message>
+</context>
+<context>
+    <name>JobsPanel</name>
+    <message>
+        <source>Clear finished</source>
+        <translation>清除已结束</translation>
+    </message>
+    <message>
+        <source>Remove the documents that are done, failed or cancelled</source>
+        <translation>从列表中移除已完成、失败或已取消的文档</translation>
+    </message>
+    <message>
+        <source>Documents (%1)</source>
+        <translation>文档（%1）</translation>
     </message>
 </context>
 <context>

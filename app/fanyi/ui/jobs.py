@@ -24,6 +24,7 @@ from fanyi.ui.worker import OpenTranslator
 log = logging.getLogger(__name__)
 
 QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
+FINISHED = (DONE, FAILED, CANCELLED)
 
 
 RunDocument = Callable[..., JobResult]
@@ -158,9 +159,14 @@ class DocumentJobs(QObject):
 
     def remove(self, job_id: int) -> None:
         """Forget a job that is over (the row's dismiss button)."""
-        if self.jobs[job_id].state in (DONE, FAILED, CANCELLED):
+        if self.jobs[job_id].state in FINISHED:
             del self.jobs[job_id]
             self.removed.emit(job_id)
+
+    def clear_finished(self) -> None:
+        """Forget every job that is over; running and waiting ones stay."""
+        for job_id in [i for i, job in self.jobs.items() if job.state in FINISHED]:
+            self.remove(job_id)
 
     def shutdown(self) -> None:
         for job in self.jobs.values():
