@@ -128,6 +128,26 @@ def test_without_a_connection_the_page_says_so_in_the_users_language(qtbot, empt
     assert "无法连接" in page.error.text()
 
 
+def test_a_failed_download_is_said_again_in_chinese_after_the_ui_language_changes(qtbot, empty_app, monkeypatch):
+    """The message stayed English after switching to 简体中文: the page stored it and did not redraw it."""
+    monkeypatch.setenv("FANYI_CATALOG_URL", closed_port_url())
+    page = empty_app.window.no_model
+    qtbot.mouseClick(page.download_button, Qt.MouseButton.LeftButton)
+    wait_op(qtbot, empty_app)
+    assert page.error.text() == unreachable_text() and page.error.text().startswith("The download servers")
+    empty_app.dialogs.show_models()
+    manager = empty_app.dialogs.open["models"]
+    qtbot.mouseClick(manager.refresh_button, Qt.MouseButton.LeftButton)
+    wait_op(qtbot, empty_app)
+    assert manager.error.text().startswith("The download servers")
+    i18n.install("zh_CN")
+    qtbot.waitUntil(lambda: page.download_button.text() == "下载英译中模型")
+    assert page.error.isVisibleTo(page) and "无法连接" in page.error.text()
+    assert "无法连接" in manager.error.text()
+    i18n.install("en")
+    qtbot.waitUntil(lambda: page.error.text().startswith("The download servers"))
+
+
 def test_offline_the_model_manager_says_what_failed_once_and_what_still_works(qtbot, empty_app, monkeypatch):
     """After a failed refresh the Available tab said "click Refresh list" beside the red "cannot be reached"."""
     monkeypatch.setenv("FANYI_CATALOG_URL", closed_port_url())

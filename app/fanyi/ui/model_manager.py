@@ -368,4 +368,6 @@ class ModelManager(Retranslating, QDialog):
         self.remove_button.setText(self.tr("Remove"))
         self.default_button.setText(self.tr("Set as default"))
         self.refresh_button.setText(self.tr("Refresh list"))
+        if self._ops.failure is not None and not self.error.isHidden():
+            self.error.setText(self._ops.failure())  # said again in the UI language now chosen
         self.refresh()

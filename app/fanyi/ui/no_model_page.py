@@ -114,4 +114,6 @@ class NoModelPage(Retranslating, QWidget):
         self.import_label.setText(self.tr("Already have a model pack?"))
         self.import_folder_button.setText(self.tr("Import folder…"))
         self.import_zip_button.setText(self.tr("Import .zip…"))
+        if self._ops.failure is not None and not self.error.isHidden():
+            self.error.setText(self._ops.failure())  # said again in the UI language now chosen
         self._update_buttons()

@@ -10,6 +10,7 @@ Downloads). The work itself is fanyi.library.install / fanyi.library.installed: 
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -32,8 +33,15 @@ log = logging.getLogger(__name__)
 BAR_UNIT = 1024
 
 
+# Why an operation failed, said in the UI language of the moment it is called (a page redraws it when the
+# language changes); None when the user cancelled.
+Failure = Callable[[], str] | None
+
+
 class _Call(QThread):
-    def __init__(self, fn: Callable[[], object], done: Callable[[object], None], fail: Callable[[str], None]) -> None:
+    def __init__(
+        self, fn: Callable[[], object], done: Callable[[object], None], fail: Callable[[Failure], None]
+    ) -> None:
         super().__init__()
         self._fn, self._done, self._fail = fn, done, fail
 
@@ -41,14 +49,16 @@ class _Call(QThread):
         try:
             result = self._fn()
         except Cancelled:
-            self._fail("")
+            self._fail(None)
         except AccessDenied as exc:
-            self._fail(gated_text(exc))
+            self._fail(functools.partial(gated_text, exc))
         except DownloadError as exc:
-            self._fail(unreachable_text() if exc.unreachable else str(exc))
+            message = str(exc)
+            self._fail(unreachable_text if exc.unreachable else lambda: message)
         except Exception as exc:  # noqa: BLE001 - LibraryError/PackError carry a sentence; a bug shows, not crashes
             log.warning("pack operation failed: %s", exc)
-            self._fail(str(exc) or type(exc).__name__)
+            message = str(exc) or type(exc).__name__
+            self._fail(lambda: message)
         else:
             self._done(result)
 
@@ -89,6 +99,7 @@ class PackOperations(QObject):
     catalog_changed = Signal(object)  # fanyi.library.catalog.Catalog, after a refresh
     failed = Signal(str)  # "" when cancelled by the user
     finished = Signal()
+    _failure = Signal(object)  # Failure, from the operation's thread
 
     def __init__(self, settings: Callable[[], object], parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -98,6 +109,8 @@ class PackOperations(QObject):
         self.can_cancel = False
         self.catalog: Catalog | None = catalog.load()
         self.catalog_changed.connect(self._remember_catalog)  # queued here when a worker thread emits it
+        self.failure: Failure = None  # why the last operation failed, to say again in another UI language
+        self._failure.connect(self._on_failure)
 
     @property
     def busy(self) -> bool:
@@ -175,14 +188,19 @@ class PackOperations(QObject):
         self._token = token
         self.can_cancel = cancellable
         # The thread reports through this object's signals, which Qt queues into the GUI thread.
-        self._call = _Call(lambda: fn(token), done, self.failed.emit)
+        self._call = _Call(lambda: fn(token), done, self._failure.emit)
         self._call.finished.connect(self._on_thread_finished)
+        self.failure = None
         self.started.emit(description)
         self.progress.emit(0, 0)
         self._call.start()
 
     def _remember_catalog(self, cat: Catalog) -> None:
         self.catalog = cat
+
+    def _on_failure(self, failure: Failure) -> None:
+        self.failure = failure
+        self.failed.emit(failure() if failure is not None else "")
 
     def _on_thread_finished(self) -> None:
         self._call = None
