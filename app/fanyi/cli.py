@@ -83,11 +83,31 @@ def _choose(
         raise
     if found.direction is None:
         if found.rewrite is not None:
-            return Rewriter(found.rewrite), given
+            return _rewriter(found.rewrite, packs, target or AUTO, given, getattr(args, "threads", None)), given
         if text and not source:
             return None, given
         raise ValueError(f"--source and --target are both {found.source}: there is nothing to translate")
     return found.direction.pack.path, routing.decode_options(found.direction, found.variant, given)
+
+
+def _rewriter(
+    way: str, packs: list[PackInfo], target: str, given: DecodeOptions | None, threads: int | None
+) -> Rewriter:
+    """OpenCC for Chinese asked for in Chinese; its English sentences through the pack the router takes for
+    English into that Chinese (opened only when a text has one), where one is installed."""
+    from . import routing
+    from .languages import ENGLISH
+    from .rewriter import Rewriter
+
+    try:
+        english = routing.route(packs, ENGLISH, target)
+    except routing.NoRoute:
+        return Rewriter(way)
+    if english.direction is None:
+        return Rewriter(way)
+    direction = english.direction
+    options = routing.decode_options(direction, english.variant, given)
+    return Rewriter(way, others=lambda: _open_translator(direction.pack.path, threads), others_options=options)
 
 
 def _by_text(args: argparse.Namespace) -> bool:

@@ -1227,6 +1227,10 @@
         <translation>模型没有返回任何内容</translation>
     </message>
     <message>
+        <source>it is English in Chinese text, and no model was there to translate it</source>
+        <translation>这是中文文本中的英文，当时没有可翻译它的模型</translation>
+    </message>
+    <message>
         <source>The model could not translate these sentences, even when it tried again, so they are shown as they were:</source>
         <translation>模型无法翻译以下句子（重试后仍然失败），因此按原文显示：</translation>
     </message>

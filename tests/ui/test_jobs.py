@@ -230,6 +230,25 @@ def test_a_chinese_document_with_taiwans_traditional_chosen_is_written_by_opencc
     assert "translated: 2 of 2" in job.summary
 
 
+def test_an_english_paragraph_of_a_chinese_document_is_translated_not_left_english(
+    qtbot, make_app, fake_backend, tmp_path
+):
+    from fanyi.ui.settings import Settings
+
+    src = tmp_path / "notes.txt"
+    src.write_text("请观看关于软件更新的视频。\n\nGood morning.\n\n打印机的缓存满了。\n", encoding="utf-8")
+    app = make_app(fake_backend, settings=Settings(target_variant="zh-TW"))
+    win = app.window
+    win.show()
+    qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
+    drop(win, src)
+    job = next(iter(app.documents.jobs.jobs.values()))
+    qtbot.waitUntil(lambda: job.state == DONE, timeout=TRANSLATE_TIMEOUT)
+    written = job.output.read_text(encoding="utf-8")
+    assert written == "請觀看關於軟體更新的影片。\n\n台GOOD台MORNING。\n\n印表機的快取滿了。\n"
+    assert "translated: 3 of 3" in job.summary
+
+
 def test_open_and_show_in_folder_say_where_the_output_is_when_the_desktop_cannot_open_it(
     qtbot, make_app, fake_backend, tmp_path
 ):

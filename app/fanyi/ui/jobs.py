@@ -59,7 +59,9 @@ class _Spec:
     threads: int | None
     options: DecodeOptions | None
     token: CancelToken
-    instead: Callable[[str], TextTranslator | None] | None = None  # see fanyi.documents.job.translate_document
+    # given the document's first text and the documents' translator, what translates it instead (see
+    # fanyi.documents.job.translate_document: OpenCC for a Chinese document asked for in Chinese)
+    instead: Callable[[str, TextTranslator | None], TextTranslator | None] | None = None
 
 
 class _Runner(QObject):
@@ -91,14 +93,16 @@ class _Runner(QObject):
             return
         self.started.emit(spec.job_id)
         try:
+            translator = self._translator_for(spec)
+            choose = spec.instead
             result = self._run_document(
                 spec.source,
-                self._translator_for(spec),
+                translator,
                 bilingual=spec.bilingual,
                 options=spec.options,
                 progress=lambda done, total: self.progress.emit(spec.job_id, done, total),
                 cancel=spec.token,
-                instead=spec.instead,
+                instead=None if choose is None else lambda text: choose(text, translator),
             )
         except Cancelled:
             self.cancelled.emit(spec.job_id)
@@ -142,7 +146,7 @@ class DocumentJobs(QObject):
         threads: int | None,
         options: DecodeOptions | None,
         bilingual: bool = False,
-        instead: Callable[[str], TextTranslator | None] | None = None,
+        instead: Callable[[str, TextTranslator | None], TextTranslator | None] | None = None,
     ) -> Job:
         job = Job(next(self._ids), Path(source), bilingual)
         self.jobs[job.id] = job
