@@ -391,6 +391,8 @@ def cmd_models_catalog(args: argparse.Namespace) -> int:
     )
     if args.action == "available":
         assert cat is not None
+        if args.refresh and not install.refreshable(cat):
+            warn(install.not_refreshable_note(cat))
         print(f"{'id':24} {'direction':10} {'size':>9} {'quant':6} {'license':14} {'quality':10} status")
         for row in install.available(cat):
             e = row.entry

@@ -520,6 +520,14 @@
         <translation>尚未获取模型列表：请点击“刷新列表”。</translation>
     </message>
     <message>
+        <source>The list of models shipped with Fanyi %1, made %2. It names no address to fetch a newer one from: one can be set in Settings → Downloads.</source>
+        <translation>模型列表随 Fanyi %1 附带，制作于 %2。其中没有可获取更新列表的地址：可在“设置 → 下载”中设置。</translation>
+    </message>
+    <message>
+        <source>The list of models saved at the last refresh, made %2. It names no address to fetch a newer one from: one can be set in Settings → Downloads.</source>
+        <translation>模型列表是上次刷新时保存的，制作于 %2。其中没有可获取更新列表的地址：可在“设置 → 下载”中设置。</translation>
+    </message>
+    <message>
         <source>List of models published %1.</source>
         <translation>模型列表发布于 %1。</translation>
     </message>
@@ -534,6 +542,10 @@
     <message>
         <source>Licence</source>
         <translation>许可证</translation>
+    </message>
+    <message>
+        <source>The list of models names no address to fetch a newer one from</source>
+        <translation>模型列表中没有可获取更新列表的地址</translation>
     </message>
     <message>
         <source>Update</source>

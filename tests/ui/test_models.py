@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 import zipfile
+from pathlib import Path
 
 import pytest
 from packserver import PACK_ID, Route, closed_port_url
@@ -146,6 +147,34 @@ def test_a_failed_download_is_said_again_in_chinese_after_the_ui_language_change
     assert "无法连接" in manager.error.text()
     i18n.install("en")
     qtbot.waitUntil(lambda: page.error.text().startswith("The download servers"))
+
+
+def test_a_list_with_no_address_says_it_is_the_one_shipped_and_refresh_is_not_offered(
+    qtbot, empty_app, monkeypatch, tmp_path
+):
+    """Refresh did nothing, silently: the shipped list names no address."""
+    import shutil
+
+    from fanyi import __version__
+    from fanyi.library import catalog
+
+    shipped = tmp_path / "shipped" / "catalog.json"
+    shipped.parent.mkdir()
+    shutil.copy(Path(__file__).resolve().parents[2] / "assets" / "catalog.json", shipped)
+    monkeypatch.setenv("FANYI_CATALOG_FILE", str(shipped))
+    monkeypatch.delenv("FANYI_CATALOG_URL", raising=False)
+    empty_app.ops.catalog = catalog.load()
+    empty_app.dialogs.show_models()
+    manager = empty_app.dialogs.open["models"]
+    assert manager.catalog_note.text() == (
+        f"The list of models shipped with Fanyi {__version__}, made 2026-12-04. It names no address to fetch a "
+        "newer one from: one can be set in Settings → Downloads."
+    )
+    assert not manager.refresh_button.isEnabled() and "no address" in manager.refresh_button.toolTip()
+    empty_app.settings.update(catalog_url="https://example.org/catalog.json")
+    manager.refresh()
+    assert manager.refresh_button.isEnabled()
+    assert manager.catalog_note.text() == "List of models published 2026-12-04."
 
 
 def test_offline_the_model_manager_says_what_failed_once_and_what_still_works(qtbot, empty_app, monkeypatch):

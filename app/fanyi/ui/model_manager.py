@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from fanyi import routing
+from fanyi import __version__, routing
 from fanyi.library import install, installed
 from fanyi.library.catalog import CatalogEntry
 from fanyi.library.errors import LibraryError
@@ -232,6 +232,22 @@ class ModelManager(Retranslating, QDialog):
             )
         elif cat is None:
             self.catalog_note.setText(self.tr("The list of models has not been downloaded yet: click Refresh list."))
+        elif not self._ops.refreshable():  # Refresh would do nothing: which list this is, and when it was made
+            self.catalog_note.setText(
+                (
+                    self.tr(
+                        "The list of models shipped with Fanyi %1, made %2. It names no address to fetch a newer one "
+                        "from: one can be set in Settings → Downloads."
+                    )
+                    if install.shipped(cat)
+                    else self.tr(
+                        "The list of models saved at the last refresh, made %2. It names no address to fetch a newer "
+                        "one from: one can be set in Settings → Downloads."
+                    )
+                )
+                .replace("%1", __version__)
+                .replace("%2", cat.generated[:10])
+            )
         else:
             self.catalog_note.setText(self.tr("List of models published %1.").replace("%1", cat.generated[:10]))
         self._update_buttons()
@@ -325,8 +341,13 @@ class ModelManager(Retranslating, QDialog):
         pack = self.selected()
         self.remove_button.setEnabled(pack is not None and not pack.bundled and not busy)
         self.default_button.setEnabled(pack is not None and pack.usable and pack.name != self.default_pack)
-        for button in (self.import_folder_button, self.import_zip_button, self.refresh_button):
+        for button in (self.import_folder_button, self.import_zip_button):
             button.setEnabled(not busy)
+        refreshable = self._ops.refreshable()
+        self.refresh_button.setEnabled(not busy and refreshable)
+        self.refresh_button.setToolTip(
+            "" if refreshable else self.tr("The list of models names no address to fetch a newer one from")
+        )
         row = self.selected_available()
         self.download_button.setText(
             self.tr("Update") if row is not None and row.status is Status.UPDATE else self.tr("Download")

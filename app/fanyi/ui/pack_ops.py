@@ -169,6 +169,10 @@ class PackOperations(QObject):
             cancellable=False,
         )
 
+    def refreshable(self) -> bool:
+        """Whether Refresh can bring a newer list of models (fanyi.library.install.refreshable)."""
+        return install.refreshable(self.catalog, getattr(self._settings(), "catalog_url", "") or None)
+
     def cancel(self) -> None:
         if self._token is not None:
             self._token.cancel()
