@@ -317,6 +317,8 @@ def progress_text(p: TransferProgress) -> str:
         done = f"converting layer {p.done}/{p.total}" if p.total else "converting"
         return f"{done}: {p.detail}" if p.detail else done
     text = f"{p.phase} {human_size(p.done)} of {human_size(p.total)}"
+    if p.source:
+        text += f" from {p.source}"
     if p.bytes_per_second:
         text += f", {human_speed(p.bytes_per_second)}"
     if p.seconds_left is not None and p.done < p.total:

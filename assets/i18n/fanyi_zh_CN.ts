@@ -928,6 +928,10 @@
         <translation>截图翻译快捷键</translation>
     </message>
     <message>
+        <source>Models come from where their authors publish them. Automatic tries the source that worked last time first, then Hugging Face, its mirror hf-mirror.com and ModelScope, and uses the first that answers (one silent for 3 seconds is passed over). In mainland China, choose hf-mirror.com or ModelScope. A custom address is a server that works like Hugging Face.</source>
+        <translation>模型从其作者发布的地方下载。“自动”先尝试上次成功的来源，再依次尝试 Hugging Face、其镜像 hf-mirror.com 和魔搭 ModelScope，使用第一个有响应的来源（3 秒无响应的来源会被跳过）。在中国大陆，请选择 hf-mirror.com 或魔搭 ModelScope。自定义地址是与 Hugging Face 接口相同的服务器。</translation>
+    </message>
+    <message>
         <source>Model list address</source>
         <translation>模型列表地址</translation>
     </message>
@@ -1062,10 +1066,6 @@
     <message>
         <source>Download models from</source>
         <translation>模型下载来源</translation>
-    </message>
-    <message>
-        <source>Models come from where their authors publish them. Automatic tries Hugging Face, then its mirror hf-mirror.com, then ModelScope, and uses the first that answers. In mainland China, choose hf-mirror.com or ModelScope. A custom address is a server that works like Hugging Face.</source>
-        <translation>模型从其作者发布的地方下载。“自动”依次尝试 Hugging Face、其镜像 hf-mirror.com 和魔搭 ModelScope，使用第一个有响应的来源。在中国大陆，请选择 hf-mirror.com 或魔搭 ModelScope。自定义地址是与 Hugging Face 接口相同的服务器。</translation>
     </message>
     <message>
         <source>Hugging Face token</source>
@@ -2198,6 +2198,10 @@
     <message>
         <source>%1 of %2</source>
         <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>%1 from %2</source>
+        <translation>%1，来自 %2</translation>
     </message>
     <message>
         <source>%1/s</source>

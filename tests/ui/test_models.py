@@ -571,3 +571,11 @@ def test_a_pack_of_many_languages_keeps_the_other_columns_in_sight(qtbot, make_a
     assert 0 < table.columnWidth(LANGUAGES_COLUMN) < table.fontMetrics().horizontalAdvance(cell.text())
     last = table.columnCount() - 1
     assert table.columnViewportPosition(last) + table.columnWidth(last) <= table.viewport().width()
+
+
+def test_the_progress_says_which_source_the_files_come_from(qtbot, ui_dirs):
+    from fanyi.ui.pack_ops import transfer_text
+
+    progress = TransferProgress("downloading", 1 << 20, 4 << 20, 0.0, None, "model.safetensors", "hf-mirror.com")
+    text = transfer_text(progress)
+    assert text.startswith("1.0 MB of 4.0 MB from hf-mirror.com")

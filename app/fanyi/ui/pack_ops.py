@@ -219,7 +219,8 @@ def size_text(size: int, decimals: int = 0) -> str:
 
 
 def transfer_text(p: TransferProgress) -> str:
-    """ "12.3 MB of 78.1 MB · 2.1 MB/s · about 25 s left", "Converting: layer 3 of 12" in the UI language."""
+    """ "12.3 MB of 78.1 MB from hf-mirror.com · 2.1 MB/s · about 25 s left", "Converting: layer 3 of 12" in the UI
+    language."""
     if p.phase == "connecting":
         return QCoreApplication.translate("pack_ops", "Asking %1 for the model's files…").replace("%1", p.detail)
     if p.phase == "converting":
@@ -237,6 +238,8 @@ def transfer_text(p: TransferProgress) -> str:
         .replace("%1", size_text(p.done, 1))
         .replace("%2", size_text(p.total, 1))
     ]
+    if p.source:  # which download source is used
+        parts[0] = QCoreApplication.translate("pack_ops", "%1 from %2").replace("%1", parts[0]).replace("%2", p.source)
     if p.bytes_per_second > 0:
         speed = size_text(int(p.bytes_per_second), 1)
         parts.append(QCoreApplication.translate("pack_ops", "%1/s").replace("%1", speed))
