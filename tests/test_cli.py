@@ -78,6 +78,23 @@ def test_an_english_sentence_in_a_chinese_line_is_translated_and_the_chinese_wri
     assert done.stdout == f"{translated}{variants.rewrite(chinese, 'zh-TW')}\n" and "warning" not in done.stderr
 
 
+def test_with_no_model_installed_a_chinese_document_is_still_written_anew(dirs, tmp_path):
+    """`fanyi file --target zh-TW` on a Chinese document asked for a model: OpenCC needs none."""
+    from fanyi import variants
+
+    chinese = "请观看关于软件更新的视频。\n\n打印机的缓存满了。\n"
+    document = tmp_path / "notes.txt"
+    document.write_text(chinese, encoding="utf-8")
+    converted = run("file", str(document), "--target", "zh-TW", env_extra=dirs)
+    assert converted.returncode == 0, converted.stderr
+    assert (tmp_path / "notes.zh-TW.txt").read_text(encoding="utf-8") == variants.rewrite(chinese, "zh-TW")
+    english = tmp_path / "english.txt"
+    english.write_text("Good morning.\n", encoding="utf-8")
+    refused = run("file", str(english), "--target", "zh-TW", env_extra=dirs)
+    assert refused.returncode == 2 and refused.stderr.startswith("fanyi: No translation model is installed")
+    assert len(refused.stderr.strip().splitlines()) == 1 and not (tmp_path / "english.zh-TW.txt").exists()
+
+
 def test_without_a_model_the_languages_choose_the_pack(tiny_pack, tiny_pack_zh_en, dirs):
     """The router picks the pack for --source/--target in any style; the default pack wins a tie."""
     from fanyi.engine.options import DecodeOptions

@@ -530,17 +530,25 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_file(args: argparse.Namespace) -> int:
+    from . import routing
     from .documents import command
     from .rewriter import Rewriter
-
-    pack, options = _choose(args)  # the router's choice, in the pack's own codes (None: --model as named)
-    assert isinstance(pack, Path)  # asked without a text: a pack
 
     def instead(text: str) -> Rewriter | None:
         """OpenCC for a document in Chinese (its first text tells) asked for in Chinese; else None: the pack."""
         chosen, _ = _choose(args, None, text)
         return chosen if isinstance(chosen, Rewriter) else None
 
+    try:
+        pack, options = _choose(args)  # the router's choice, in the pack's own codes (None: --model as named)
+    except (LibraryError, routing.NoRoute):
+        way = routing.rewrite_way(args.target) if _by_text(args) else None
+        if way is None:
+            raise
+        # no model writes the Chinese asked for: a document in Chinese needs none (instead: OpenCC), any other
+        # is refused by instead in the router's words; the Rewriter stands for the model until then
+        return command.run(args, lambda: Rewriter(way), None, read_glossary(args.glossary), instead)
+    assert isinstance(pack, Path)  # asked without a text: a pack
     return command.run(
         args,
         lambda: _open_translator(pack, args.threads),
