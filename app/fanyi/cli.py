@@ -35,7 +35,15 @@ from .glossary import Glossary, read_csv, with_glossary
 from .hosts import is_loopback
 from .library.errors import LibraryError
 from .sizes import human_duration, human_size, human_speed
-from .terminal import InputLines, OutputFailed, cancel_on_signals, guarded_stdout, signalled, silence_stdout
+from .terminal import (
+    InputLines,
+    OutputFailed,
+    cancel_on_signals,
+    cancelled_status,
+    guarded_stdout,
+    signalled,
+    silence_stdout,
+)
 
 if TYPE_CHECKING:
     from .engine import Translator
@@ -432,7 +440,7 @@ def cmd_models_catalog(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         line.close()
         print("cancelled: what was downloaded is kept, and the same command resumes it", file=sys.stderr)
-        return 130
+        return cancelled_status()
     finally:
         line.close()
 
@@ -734,12 +742,12 @@ def main(argv: list[str] | None = None) -> int:
             return code
     except (KeyboardInterrupt, Cancelled):
         print("cancelled", file=sys.stderr)
-        return 130
+        return cancelled_status()
     except ImportError:
         if not signalled():
             raise
         print("cancelled", file=sys.stderr)  # the signal landed inside an extension module's import
-        return 130
+        return cancelled_status()
     except OutputFailed as exc:
         silence_stdout()
         print(f"fanyi: {exc}.", file=sys.stderr)
@@ -748,6 +756,9 @@ def main(argv: list[str] | None = None) -> int:
         print("fanyi: out of memory; nothing more was done.", file=sys.stderr)
         return 1
     except _user_errors() as exc:
+        if signalled():  # the signal landed inside a library (ONNX Runtime), which reported its own failure
+            print("cancelled", file=sys.stderr)
+            return cancelled_status()
         print(f"fanyi: {exc}", file=sys.stderr)
         return 2
 
