@@ -334,6 +334,17 @@ def progress_text(p: TransferProgress) -> str:
     return text
 
 
+def table(headings: list[str], rows: list[list[str]], right: frozenset[int] | set[int] = frozenset()) -> list[str]:
+    """Lines of columns as wide as their longest value (the ``right`` ones aligned right), two spaces apart."""
+    widths = [max(len(cell) for cell in column) for column in zip(headings, *rows)]
+
+    def line(cells: list[str]) -> str:
+        placed = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths))]
+        return "  ".join(placed).rstrip()
+
+    return [line(headings), *(line(row) for row in rows)]
+
+
 def _direction(entry: CatalogEntry) -> str:
     if len(entry.source_langs) == 1 and len(entry.target_langs) == 1:
         return f"{entry.source_langs[0]}→{entry.target_langs[0]}"
@@ -403,13 +414,12 @@ def cmd_models_catalog(args: argparse.Namespace) -> int:
         assert cat is not None
         if args.refresh and not install.refreshable(cat):
             warn(install.not_refreshable_note(cat))
-        print(f"{'id':24} {'direction':10} {'size':>9} {'quant':6} {'license':14} {'quality':10} status")
-        for row in install.available(cat):
-            e = row.entry
-            print(
-                f"{e.id:24} {_direction(e):10} {human_size(e.download_size):>9} {e.quantization:6} "
-                f"{e.license.name:14} {_quality(e):10} {row.status.value}"
-            )
+        rows = [
+            [e.id, _direction(e), human_size(e.download_size), e.quantization, e.license.name, _quality(e), status]
+            for e, status in ((r.entry, r.status.value) for r in install.available(cat))
+        ]
+        for text in table(["id", "direction", "size", "quant", "license", "quality", "status"], rows, right={2}):
+            print(text)
         return 0
     try:
         if args.action == "get":
@@ -474,15 +484,17 @@ def cmd_models(args: argparse.Namespace) -> int:
         if not packs:
             print(installed.no_model_message())
             return 0
-        print(f"{'name':24} {'languages':10} {'size':>9} {'quant':6} {'kind':9} location")
+        rows = []
         for p in packs:
             kind = "bundled" if p.bundled else "user"
             if p.usable:
                 count = routing.language_count(p.source_languages, p.languages)
                 languages = f"{count} langs" if p.languages else p.source_lang + "→" + p.target_lang
-                print(f"{p.name:24} {languages:10} {human_size(p.size_bytes):>9} {p.quantization:6} {kind:9} {p.path}")
+                rows.append([p.name, languages, human_size(p.size_bytes), p.quantization, kind, str(p.path)])
             else:  # the reason names the folder or file
-                print(f"{p.name:24} {'-':10} {'-':>9} {'-':6} {kind:9} broken ({p.problem})")
+                rows.append([p.name, "-", "-", "-", kind, f"broken ({p.problem})"])
+        for line in table(["name", "languages", "size", "quant", "kind", "location"], rows, right={2}):
+            print(line)
         return 0
     if args.action == "import":
         info = installed.import_pack(Path(args.source))

@@ -142,3 +142,16 @@ def test_refreshing_a_list_with_no_address_says_it_is_the_one_shipped_and_when_i
         "address)\n"
     )
     assert run("models", "available", env=env).stderr == ""  # said when a refresh is asked for
+
+
+def test_available_keeps_its_columns_with_long_licence_names(user_dirs, publish):
+    """The columns broke on long ids and licence names (fixed widths of 24 and 14)."""
+    long_licence = "Tencent HY Community License Agreement"
+    publish(1, license={"name": long_licence, "url": "https://example.org/License.txt", "commercial_use": True})
+    listed = run("models", "available", env=env_for(user_dirs))
+    assert listed.returncode == 0, listed.stderr
+    header, row = listed.stdout.splitlines()
+    # each column starts where its heading does, however long the values before it
+    assert row.index(long_licence) == header.index("license")
+    assert row.index("not installed") == header.index("status")
+    assert row.index("int8") == header.index("quant")
