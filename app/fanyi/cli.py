@@ -34,7 +34,7 @@ from .export.errors import ExportError
 from .glossary import Glossary, read_csv, with_glossary
 from .hosts import is_loopback
 from .library.errors import LibraryError
-from .sizes import human_duration, human_size, human_speed
+from .sizes import human_duration, human_size, human_speed, listed_size
 from .terminal import (
     InputLines,
     OutputFailed,
@@ -415,7 +415,7 @@ def cmd_models_catalog(args: argparse.Namespace) -> int:
         if args.refresh and not install.refreshable(cat):
             warn(install.not_refreshable_note(cat))
         rows = [
-            [e.id, _direction(e), human_size(e.download_size), e.quantization, e.license.name, _quality(e), status]
+            [e.id, _direction(e), listed_size(e.download_size), e.quantization, e.license.name, _quality(e), status]
             for e, status in ((r.entry, r.status.value) for r in install.available(cat))
         ]
         for text in table(["id", "direction", "size", "quant", "license", "quality", "status"], rows, right={2}):

@@ -33,7 +33,7 @@ from fanyi.ui.i18n import Retranslating, direction, quantization_name
 from fanyi.ui.language_names import language_label
 from fanyi.ui.layout import STRETCH, container, hbox, vbox
 from fanyi.ui.memory_check import confirm_load, memory_text
-from fanyi.ui.pack_ops import PackOperations, PackOpProgress, ask_and_import, size_text
+from fanyi.ui.pack_ops import PackOperations, PackOpProgress, ask_and_import, listed_size_text, size_text
 
 LANGUAGES_COLUMN = 1
 LANGUAGES_MIN_WIDTH = 160  # what the languages column keeps when the dialog grows to show the others whole
@@ -215,7 +215,7 @@ class ModelManager(Retranslating, QDialog):
                     r.entry.title(language),
                     _languages(r.entry.source_langs, r.entry.target_langs),
                     r.entry.family_title,
-                    size_text(r.entry.download_size),
+                    listed_size_text(r.entry.download_size),
                     memory_text(memory_needed(r.entry)),
                     quantization_name(r.entry.quantization),
                     r.entry.license.name,

@@ -25,6 +25,7 @@ from fanyi.library.download import TransferProgress
 from fanyi.library.errors import AccessDenied, DownloadError, LibraryError
 from fanyi.library.installed import PackInfo
 from fanyi.library.sources.order import Preference
+from fanyi.sizes import GIB
 from fanyi.ui.i18n import Retranslating
 
 log = logging.getLogger(__name__)
@@ -216,6 +217,12 @@ class PackOperations(QObject):
 def size_text(size: int, decimals: int = 0) -> str:
     """Sizes as Windows and most file managers print them: 1024-based, "78 MB"."""
     return QLocale().formattedDataSize(size, decimals, QLocale.DataSizeFormat.DataSizeTraditionalFormat)
+
+
+def listed_size_text(size: int) -> str:
+    """A pack's or a download's size in a list, as fanyi.sizes.listed_size writes it, in the UI's locale: whole
+    megabytes, gigabytes to one decimal."""
+    return size_text(size, 1 if size >= GIB else 0)
 
 
 def transfer_text(p: TransferProgress) -> str:
