@@ -73,7 +73,7 @@ class Rewriter:
         if self.way not in variants.REWRITE:
             raise ValueError(f"Chinese cannot be written as {self.way!r} (one of {', '.join(variants.REWRITE)})")
         self.opencc, self.target_lang = variants.REWRITE[self.way]  # "s2twp", and the result's tag "zh-TW"
-        self.last_stats = {"tokens": 0, "seconds": 0.0, "opencc": self.opencc}
+        self.last_stats = {"tokens": 0, "seconds": 0.0, "opencc": self.opencc, "written": self.way}
         self._translator: SentenceTranslator | None = None
 
     def mixed(self, text: str) -> bool:
@@ -107,7 +107,8 @@ class Rewriter:
                 else:  # kept, and listed
                     yield piece.text
                     yield Failure(piece.text, NO_MODEL)
-        self.last_stats = {"tokens": 0, "seconds": time.perf_counter() - started, "opencc": self.opencc}
+        seconds = time.perf_counter() - started
+        self.last_stats = {"tokens": 0, "seconds": seconds, "opencc": self.opencc, "written": self.way}
 
     def _english_translator(self) -> SentenceTranslator | None:
         if self._translator is None and self.others is not None:

@@ -401,8 +401,8 @@
         <translation>翻译失败</translation>
     </message>
     <message>
-        <source>Chinese written anew by OpenCC (%1), no model</source>
-        <translation>由 OpenCC（%1）转换中文写法，未用模型</translation>
+        <source>Chinese written in %1 by OpenCC, no model</source>
+        <translation>已由 OpenCC 写成%1，未用模型</translation>
     </message>
     <message>
         <source>%1 s · from cache</source>

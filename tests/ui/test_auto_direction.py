@@ -118,7 +118,8 @@ def test_chinese_typed_with_taiwans_traditional_chosen_is_written_by_opencc(qtbo
     win.source.set_text("请观看关于软件更新的视频。")
     wait_for(qtbot, win, "tiny-en-zh", "請觀看關於軟體更新的影片。")
     assert win.detected_label.text() == "Detected: Chinese (no model)"
-    assert win.stats_label.text() == "Chinese written anew by OpenCC (s2twp), no model"
+    # which way of writing, as the buttons name it; not OpenCC's profile ("OpenCC (s2twp)" was jargon)
+    assert win.stats_label.text() == "Chinese written in 台灣正體 by OpenCC, no model"
     qtbot.waitUntil(lambda: bool(app.history.store.search()))
     assert app.history.store.search()[0].pack == "OpenCC"
     hong_kong = [b for b in win.variant_group.buttons() if b.property("variant") == "zh-HK"][0]
