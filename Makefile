@@ -31,7 +31,7 @@ TEST_WORKERS ?= $(shell $(PYTHON) -c "import os; print(min(4, os.cpu_count() or 
 # so no export tooling (torch, transformers) can end up in it.
 DIST_VENV ?= .venv-dist
 
-.PHONY: run test lint install install-dev ocr-models default-pack dist clean
+.PHONY: run test lint install install-dev ocr-models fonts default-pack dist clean
 
 $(BIN)/python$(EXE):
 	$(PYTHON) -m venv $(VENV)
@@ -53,14 +53,20 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python$(EXE)
 	$(PIP) -e '.[dev]'
 	touch $@ $(VENV)/.installed
 
-install: $(VENV)/.installed ocr-models
+install: $(VENV)/.installed ocr-models fonts
 
-install-dev: $(VENV)/.installed-dev ocr-models
+install-dev: $(VENV)/.installed-dev ocr-models fonts
 
 # The OCR models (screenshot translation, scanned PDFs) from RapidOCR's wheel on PyPI, checked by
 # sha256, into assets/ocr; nothing happens once they are there. Offline, Fanyi runs without OCR.
 ocr-models: | $(BIN)/python$(EXE)
 	@$(BIN)/python packaging/ocr_models.py || echo "continuing without OCR models"
+
+# The CJK fonts translated PDFs are drawn with (Noto Sans SC and TC, OFL) from the npm registry or its
+# mirror, checked by sha512 and sha256, into assets/fonts; nothing happens once they are there. Offline,
+# PDFs are drawn with the system's CJK fonts.
+fonts: | $(BIN)/python$(EXE)
+	@$(BIN)/python packaging/cjk_fonts.py || echo "continuing without the bundled CJK fonts"
 
 # Finds an installed pack; if none, makes opus-mt-en-zh from the catalog's recipe: its files come from the
 # Hugging Face Hub, hf-mirror.com or ModelScope (the first that answers) and are converted here, no torch

@@ -52,6 +52,7 @@ def iscc() -> str | None:
 def main() -> int:
     v = version()
     run(sys.executable, "packaging/ocr_models.py")  # the bundle carries the OCR models: no download at run time
+    run(sys.executable, "packaging/cjk_fonts.py")  # and the CJK fonts translated PDFs are drawn with
     run(sys.executable, "packaging/icons.py", ICONS)
     if sys.platform == "darwin":
         run("iconutil", "-c", "icns", ICONS / "fanyi.iconset", "-o", ICONS / "fanyi.icns")

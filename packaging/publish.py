@@ -140,11 +140,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _build(args: argparse.Namespace) -> int:
     from release import pipeline
-    from release.spec import SpecError, load_specs
+    from release.spec import SpecError, dictionary_recipes, load_specs
     from release.testsets import TestSetError, from_files
 
     try:
         specs = load_specs(args.recipes)
+        dictionaries = dictionary_recipes(args.recipes)
         for option, ids in (("--only", args.only), ("--hf-dir", [i for i, _ in args.hf_dir])):
             if unknown := set(ids) - {s.id for s in specs}:
                 raise SpecError(f"{option}: {', '.join(sorted(unknown))} not in {args.recipes}")
@@ -173,7 +174,9 @@ def _build(args: argparse.Namespace) -> int:
     given = {"int8": args.min_int8_agreement, "int4": args.min_int4_agreement}
     opts = dataclasses.replace(opts, min_top1={**opts.min_top1, **{k: v for k, v in given.items() if v is not None}})
     try:
-        built = pipeline.build_release(specs, opts, serial=args.serial, catalog_urls=tuple(args.catalog_url), say=_say)
+        built = pipeline.build_release(
+            specs, opts, serial=args.serial, catalog_urls=tuple(args.catalog_url), say=_say, dictionaries=dictionaries
+        )
     except pipeline.PackFailed as exc:
         print(f"publish.py: release FAILED, no catalog written: {exc}", file=sys.stderr)
         return 1

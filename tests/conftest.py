@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 import pytest
+from fakegithub import fake_github  # noqa: F401 - shared fixture: GitHub's release and raw file paths on 127.0.0.1
 from fakesources import hub, modelscope  # noqa: F401 - shared fixtures: a Hub and ModelScope on 127.0.0.1
 from isolation import isolated_home, pytest_configure, pytest_sessionfinish, pytest_unconfigure  # noqa: F401
 from packserver import archives, publish, server  # noqa: F401 - shared fixtures: a local pack server
@@ -232,5 +233,22 @@ def ocr_models() -> Path:
         pytest.skip(
             f"the OCR models are not in {folder} ({', '.join(missing)}); "
             "`make ocr-models` or `python packaging/ocr_models.py` puts them there"
+        )
+    return folder
+
+
+@pytest.fixture(scope="session")
+def bundled_fonts() -> Path:
+    """The CJK fonts in assets/fonts, which `make test` puts there (`make fonts`, from the npm registry). A test
+    never downloads them: without them, the tests that need them skip, saying so."""
+    from fanyi import paths
+    from fanyi.documents.pdf import fonts
+
+    folder = paths.assets_dir() / "fonts"
+    missing = [name for name in fonts.BUNDLED.values() if not (folder / name).is_file()]
+    if missing:
+        pytest.skip(
+            f"the bundled CJK fonts are not in {folder} ({', '.join(missing)}); "
+            "`make fonts` or `python packaging/cjk_fonts.py` puts them there"
         )
     return folder

@@ -81,6 +81,15 @@ def _ocr_models(root: Path) -> list[Path]:
     return files
 
 
+def _cjk_fonts(root: Path) -> list[Path]:
+    folder = root / "assets" / "fonts"
+    folder.mkdir(parents=True, exist_ok=True)
+    files = [folder / name for name in contents.CJK_FONTS]
+    for path in files:
+        path.write_bytes(b"")
+    return files
+
+
 def _selftest_model(root: Path) -> Path:
     folder = root.joinpath("assets", *contents.SELFTEST_MODEL)
     folder.mkdir(parents=True)
@@ -95,6 +104,8 @@ def test_datas_hold_the_icon_translations_ocr_models_and_the_pack(tmp_path):
     (tmp_path / "assets" / "i18n" / "fanyi_zh_CN.qm").write_bytes(b"")
     ocr = _ocr_models(tmp_path)
     (ocr[0].parent / ".PP-OCRv6_rec_small.onnx.part").write_bytes(b"")  # a fetch that was cut short
+    fonts = _cjk_fonts(tmp_path)
+    (fonts[0].parent / ".NotoSansTC-Regular.ttf.part").write_bytes(b"")
     pack = _pack(tmp_path / "models", contents.DEFAULT_PACK, "int8")
     found = contents.datas(tmp_path)
     assert (str(tmp_path / "assets" / "i18n" / "fanyi_zh_CN.qm"), "assets/i18n") in found
@@ -103,6 +114,7 @@ def test_datas_hold_the_icon_translations_ocr_models_and_the_pack(tmp_path):
     model = next(Path(src) for src, dest in found if dest == "py3langid/data")
     assert model.is_file() and model.name == "model.npz.xz"  # where py3langid reads it from
     assert sorted(src for src, dest in found if dest == "assets/ocr") == sorted(map(str, ocr))
+    assert sorted(src for src, dest in found if dest == "assets/fonts") == sorted(map(str, fonts))
     assert (str(checkpoint / "config.json"), "assets/selftest/tiny-marian") in found
 
 
@@ -124,11 +136,16 @@ def test_the_converter_and_the_hubs_client_are_bundled_the_validator_is_not():
     assert {"torch", "transformers", "hf_xet"} <= set(contents.EXCLUDES)
 
 
-def test_a_bundle_is_not_built_without_the_ocr_models_or_the_self_tests_checkpoint(tmp_path):
+def test_a_bundle_is_not_built_without_the_ocr_models_the_fonts_or_the_self_tests_checkpoint(tmp_path):
     (tmp_path / "assets" / "i18n").mkdir(parents=True)
     with pytest.raises(FileNotFoundError, match="PP-OCRv6_det_small.onnx, PP-OCRv6_rec_small.onnx not in"):
         contents.datas(tmp_path)
     _ocr_models(tmp_path)
+    with pytest.raises(
+        FileNotFoundError, match="NotoSansSC-Regular.ttf, NotoSansTC-Regular.ttf, OFL.txt not in .*cjk_fonts"
+    ):
+        contents.datas(tmp_path)
+    _cjk_fonts(tmp_path)
     with pytest.raises(FileNotFoundError, match="the self-test's checkpoint"):
         contents.datas(tmp_path)
 
@@ -142,6 +159,30 @@ def test_ocr_model_names_match_the_app_and_the_fetch_script():
     assert contents.OCR_MODELS == (ocr.DET_MODEL, ocr.REC_MODEL)
     assert set(contents.OCR_MODELS) < set(ocr_models.FILES)
     assert ocr.models_dir() == ROOT / "assets" / "ocr" == ocr_models.DEST
+
+
+def test_the_cjk_fonts_are_the_ones_the_pdf_writer_looks_for_and_the_fetch_script_gets():
+    from fanyi import paths
+    from fanyi.documents.pdf import fonts
+
+    sys.path.insert(0, str(ROOT / "packaging"))
+    import cjk_fonts
+
+    assert set(contents.CJK_FONTS) == {*fonts.BUNDLED.values(), cjk_fonts.LICENCE}
+    assert set(contents.CJK_FONTS) == {name for package in cjk_fonts.PACKAGES for name in package.files}
+    assert paths.assets_dir() / "fonts" == cjk_fonts.DEST
+
+
+def test_every_font_table_module_fonttools_imports_by_name_is_bundled():
+    """fontTools imports a table's module by name when a font holding it is read: analysis cannot see it."""
+    import importlib
+
+    from fontTools.ttLib import getTableModule
+
+    named = [m for m in contents.HIDDEN_IMPORTS if m.startswith("fontTools.ttLib.tables.")]
+    for tag in ("glyf", "loca", "CFF ", "cmap", "OS/2", "hmtx", "GSUB", "fvar", "name", "post", "vmtx"):
+        assert getTableModule(tag).__name__ in named, tag
+    assert all(importlib.import_module(module) for module in named)
 
 
 def test_the_repositorys_ocr_models_are_the_pinned_ones(ocr_models):
@@ -160,6 +201,7 @@ def test_default_pack_name_matches_the_library():
 def test_the_release_catalog_is_bundled_into_assets_when_present(tmp_path):
     (tmp_path / "assets" / "i18n").mkdir(parents=True)
     _ocr_models(tmp_path)
+    _cjk_fonts(tmp_path)
     _selftest_model(tmp_path)
     shipped = tmp_path / "assets" / "catalog.json"
     assert not any(src == str(shipped) for src, _dest in contents.datas(tmp_path))

@@ -49,8 +49,14 @@ def test_downloading_and_installing_packs_needs_no_export_tools_no_qt_and_no_onn
     assert "truststore" in modules
 
 
+def test_the_dictionary_needs_no_qt_no_onnxruntime_and_no_export_tools():
+    heavy = {"torch", "transformers", "onnx", "onnxruntime", "PySide6", "huggingface_hub"}
+    assert not imported_after("import fanyi.dictionary") & (heavy | {"numpy"})  # the standard library only
+    assert not imported_after("import fanyi.library.dictionaries, fanyi.server.dictionary") & heavy
+
+
 def test_ocr_and_scanned_pdfs_need_no_qt_and_no_export_tools():
-    modules = imported_after("import fanyi.ocr, fanyi.documents.pdf, fanyi.documents.pdfocr")
+    modules = imported_after("import fanyi.ocr, fanyi.documents.pdf, fanyi.documents.pdf.scan")
     assert not modules & set(FORBIDDEN_IN_ENGINE), modules & set(FORBIDDEN_IN_ENGINE)
     assert "onnxruntime" in modules and "cv2" not in modules
 

@@ -113,5 +113,5 @@ def test_translating_a_scanned_pdf_with_ocr_sends_nothing(tiny_pack_int8, ocr_mo
         {"FANYI_DATA_DIR": str(tmp_path / "data"), "FANYI_CONFIG_DIR": str(tmp_path / "config")},
     )
     assert "PP-OCRv6_rec_small.onnx" in trace and "libpdfium" in trace  # the trace did follow OCR
-    assert (tmp_path / "scan.zh.docx").is_file()
+    assert (tmp_path / "scan.zh.pdf").is_file()
     assert_private(trace, home)

@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "packaging"))
 import publish  # noqa: E402
 from release import archive, notices, reference, report, traditional  # noqa: E402
-from release.spec import SpecError, load_specs  # noqa: E402
+from release.spec import SpecError, dictionary_recipes, load_specs, recipes_catalog  # noqa: E402
 from release.traditional import PROFILES  # noqa: E402
 
 BASES = ("https://example.org/packs", "https://mirror.example.cn/packs/")
@@ -509,6 +509,21 @@ def test_the_committed_pack_list_pins_commits_and_has_one_required_default():
 
     assert hy.languages == tuple(hunyuan.LANGUAGES) and qwen.languages == tuple(qwen3.LANGUAGES)
     assert gemma.languages == tuple(gemma3.LANGUAGES)
+
+
+def test_the_shipped_catalog_is_the_recipes_with_their_dictionaries():
+    recipes = ROOT / "packaging" / "release" / "recipes.json"
+    shipped = (ROOT / "assets" / catalog.CATALOG_FILE).read_text(encoding="utf-8")
+    assert catalog.to_json(recipes_catalog(recipes)) == shipped, "run: python packaging/publish.py recipes"
+    assert [d.id for d in dictionary_recipes(recipes)] == ["ecdict", "ecdict-full"]
+
+
+def test_a_bad_dictionary_recipe_is_refused(tmp_path):
+    path = tmp_path / "recipes.json"
+    bad = {"id": "ecdict", "version": 1, "display_name": {"en": "x"}, "source": {"github": {"repo": "a/b"}}}
+    path.write_text(json.dumps({"packs": [], "dictionaries": [bad]}), encoding="utf-8")
+    with pytest.raises(SpecError, match="dictionary 1 \\(ecdict\\): 'download_size' is missing"):
+        dictionary_recipes(path)
 
 
 def test_a_local_folder_for_a_pack_that_is_not_listed_is_refused(tmp_path):

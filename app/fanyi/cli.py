@@ -47,7 +47,8 @@ from .terminal import (
 
 if TYPE_CHECKING:
     from .engine import Translator
-    from .library.catalog import Catalog, CatalogEntry
+    from .library.catalog import Catalog, CatalogEntry, DictionaryEntry
+    from .library.dictionaries import DictionaryInfo
     from .library.download import TransferProgress
     from .library.installed import PackInfo
     from .library.sources.order import Preference
@@ -320,10 +321,12 @@ class _ProgressLine:
 def progress_text(p: TransferProgress) -> str:
     """A progress report in words: bytes, speed and time left, or the layer converted."""
     if p.phase == "connecting":
-        return f"asking {p.detail} for the model's files"
+        return f"asking {p.detail} for the files"
     if p.phase == "converting":
         done = f"converting layer {p.done}/{p.total}" if p.total else "converting"
         return f"{done}: {p.detail}" if p.detail else done
+    if p.phase == "indexing":  # a dictionary: its entries read and indexed, in per cent of the file
+        return f"converting the dictionary {p.detail}: {p.done * 100 // p.total if p.total else 0}%"
     text = f"{p.phase} {human_size(p.done)} of {human_size(p.total)}"
     if p.source:
         text += f" from {p.source}"
@@ -361,7 +364,7 @@ def _quality(entry: CatalogEntry) -> str:
     return "-" if bleu is None else f"BLEU {bleu:.1f}"
 
 
-def _license_terms(entry: CatalogEntry) -> str:
+def _license_terms(entry: CatalogEntry | DictionaryEntry) -> str:
     lic = entry.license
     lines = [f"{entry.id}: {lic.name}, {lic.url}"]
     if not lic.commercial_use:
@@ -382,7 +385,7 @@ def _preference(args: argparse.Namespace) -> Preference:
     return Preference(settings.download_source, settings.download_source_url, settings.hf_token)
 
 
-def _ask_licence(entry: CatalogEntry, accepted: bool) -> bool:
+def _ask_licence(entry: CatalogEntry | DictionaryEntry, accepted: bool) -> bool:
     """A licence that restricts use is printed, and installs only once accepted (--accept-license)."""
     if not entry.license.must_ask or accepted:
         return True
@@ -393,6 +396,33 @@ def _ask_licence(entry: CatalogEntry, accepted: bool) -> bool:
         file=sys.stderr,
     )
     return False
+
+
+def _dictionary_asked(cat: Catalog | None, name: str) -> DictionaryEntry | None:
+    """`fanyi models get ecdict` (a dictionary's id), or the repository that publishes it: its default one."""
+    if cat is None:
+        return None
+    named = cat.find_dictionary(name)
+    of_repo = [d for d in cat.dictionaries if d.github.repo.lower() == name.lower()]
+    return named or next((d for d in of_repo if d.default), of_repo[0] if of_repo else None)
+
+
+def _install_dictionary(args: argparse.Namespace, entry: DictionaryEntry, line: _ProgressLine) -> DictionaryInfo:
+    """A dictionary of the catalog: from GitHub (through --mirror or the settings' GitHub mirror), an address
+    the user gives (--url), or a file already downloaded (--file); checked, converted, installed."""
+    from .library import dictionaries
+    from .ui.settings import load_settings  # plain JSON, no Qt
+
+    if not _ask_licence(entry, getattr(args, "accept_license", False)):
+        raise LibraryError(f"{entry.id} was not installed")
+    file = getattr(args, "file", None)
+    return dictionaries.install(
+        entry,
+        mirror=getattr(args, "mirror", None) or load_settings().github_mirror,
+        url=getattr(args, "url", None),
+        file=Path(file) if file else None,
+        progress=line,
+    )
 
 
 def cmd_models_catalog(args: argparse.Namespace) -> int:
@@ -418,18 +448,32 @@ def cmd_models_catalog(args: argparse.Namespace) -> int:
             [e.id, _direction(e), listed_size(e.download_size), e.quantization, e.license.name, _quality(e), status]
             for e, status in ((r.entry, r.status.value) for r in install.available(cat))
         ]
+        for d, state in install.available_dictionaries(cat):
+            words = f"{d.entries // 1000}k words"
+            rows.append([d.id, "en↔zh dict", listed_size(d.download_size), "-", d.license.name, words, state.value])
         for text in table(["id", "direction", "size", "quant", "license", "quality", "status"], rows, right={2}):
             print(text)
         return 0
     try:
-        if args.action == "get":
+        dictionary_asked = _dictionary_asked(cat, args.repo_id) if args.action == "get" else None
+        if dictionary_asked is not None:
+            got_dictionary = _install_dictionary(args, dictionary_asked, line)
+            line.close()
+            print(f"installed {got_dictionary.name} ({got_dictionary.entries} entries) in {got_dictionary.path}")
+        elif args.action == "get":
             got = _get(args, cat, source, line)
             if got is None:
                 return 2
             line.close()
             print(f"installed {got.name} in {got.path}")
+        elif args.action == "install" and (dictionary := cat.find_dictionary(args.name) if cat else None):
+            got_dictionary = _install_dictionary(args, dictionary, line)
+            line.close()
+            print(f"installed {got_dictionary.name} ({got_dictionary.entries} entries) in {got_dictionary.path}")
         elif args.action == "install":
             assert cat is not None  # load_catalog has one or raises
+            if args.url or args.file:
+                raise ValueError("--url and --file are for a dictionary (fanyi models available lists them)")
             entry = install.find_entry(cat, args.name)
             if not _ask_licence(entry, args.accept_license):
                 return 2
@@ -438,13 +482,25 @@ def cmd_models_catalog(args: argparse.Namespace) -> int:
             print(f"installed {info.name} (version {info.pack_version}) in {info.path}")
         else:
             assert cat is not None
-            done = install.update(
-                cat, [args.name] if args.name else [], mirror=args.mirror, source=source, progress=line
+            statuses = {d.id: (d, status) for d, status in install.available_dictionaries(cat)}
+            if args.name in statuses and statuses[args.name][1] is install.Status.NOT_INSTALLED:
+                raise LibraryError(f"{args.name} is not installed: fanyi models install {args.name}")
+            # a dictionary named: only it; a pack named: only it; none: every pack and dictionary
+            done = (
+                []
+                if args.name in statuses
+                else install.update(
+                    cat, [args.name] if args.name else [], mirror=args.mirror, source=source, progress=line
+                )
             )
+            outdated = [d for d, status in statuses.values() if status is install.Status.UPDATE]
+            updated = [_install_dictionary(args, d, line) for d in outdated if args.name in (None, d.id)]
             line.close()
             for info in done:
                 print(f"updated {info.name} to version {info.pack_version}")
-            if not done:
+            for got_dictionary in updated:
+                print(f"updated {got_dictionary.name} to version {got_dictionary.version}")
+            if not done and not updated:
                 print("every installed pack is up to date")
         return 0
     except KeyboardInterrupt:
@@ -483,6 +539,7 @@ def cmd_models(args: argparse.Namespace) -> int:
         packs = installed.list_packs()
         if not packs:
             print(installed.no_model_message())
+            _list_dictionaries()
             return 0
         rows = []
         for p in packs:
@@ -493,18 +550,48 @@ def cmd_models(args: argparse.Namespace) -> int:
                 rows.append([p.name, languages, human_size(p.size_bytes), p.quantization, kind, str(p.path)])
             else:  # the reason names the folder or file
                 rows.append([p.name, "-", "-", "-", kind, f"broken ({p.problem})"])
-        for line in table(["name", "languages", "size", "quant", "kind", "location"], rows, right={2}):
-            print(line)
+        for text in table(["name", "languages", "size", "quant", "kind", "location"], rows, right={2}):
+            print(text)
+        _list_dictionaries()
+        return 0
+    from .library import dictionaries
+
+    if args.action == "import" and dictionaries.is_dictionary_file(Path(args.source)):
+        line = _ProgressLine()
+        try:
+            got = dictionaries.import_file(Path(args.source), args.name, progress=line)
+        finally:
+            line.close()
+        print(f"imported {got.name} ({got.entries} entries) into {got.path}")
         return 0
     if args.action == "import":
         info = installed.import_pack(Path(args.source))
         print(f"imported {info.name} into {info.path}")
         return 0
     if args.action == "remove":
-        installed.remove_pack(args.name)
+        if any(d.name == args.name for d in dictionaries.list_dictionaries()):
+            dictionaries.remove(args.name)
+        else:
+            installed.remove_pack(args.name)
         print(f"removed {args.name}")
         return 0
     raise AssertionError(args.action)
+
+
+def _list_dictionaries() -> None:
+    """The installed dictionaries, after the packs: entries, size, and what the data was checked against."""
+    from .library import dictionaries
+
+    found = dictionaries.list_dictionaries()
+    if found:
+        print(f"\n{'dictionary':24} {'entries':>10} {'size':>9} checked against; location")
+    for d in found:
+        if d.usable:
+            checked = dictionaries.CHECKED_AGAINST.get(d.checked, d.checked or "-")
+            sha = f" (sha256 {d.source_sha256})" if d.source_sha256 else ""
+            print(f"{d.name:24} {d.entries:>10} {human_size(d.size_bytes):>9} {checked}{sha}; {d.path}")
+        else:
+            print(f"{d.name:24} {'-':>10} {human_size(d.size_bytes):>9} broken ({d.problem})")
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -534,7 +621,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     directions = ", ".join(f"{p.name} ({p.source_lang}→{p.target_lang})" for p in packs)
     print(f"Fanyi serves {url} with {directions}", flush=True)
     print(
-        f"  LibreTranslate: {url}   DeepL: server URL {url}   DeepLX: {url}/translate   stream: {url}/stream",
+        f"  LibreTranslate: {url}   DeepL: server URL {url}   DeepLX: {url}/translate   stream: {url}/stream   "
+        f"dictionary: {url}/dictionary?q=word",
         flush=True,
     )
     if not is_loopback(args.host):
@@ -640,7 +728,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--references", help="file of reference translations, one per line (teacher forcing)")
     p.set_defaults(run=cmd_validate)
 
-    p = sub.add_parser("models", help="list, download, update, import or remove model packs")
+    p = sub.add_parser("models", help="list, download, update, import or remove model packs and dictionaries")
     msub = p.add_subparsers(dest="action", required=True)
     msub.add_parser("list", help="the packs installed on this computer")
     avail = msub.add_parser("available", help="the packs that can be downloaded, and which are installed")
@@ -651,13 +739,23 @@ def build_parser() -> argparse.ArgumentParser:
         help="make a pack of the list from the model's own files and install it: download from the Hugging Face "
         "Hub, hf-mirror.com or ModelScope, verify, convert (no torch needed)",
     )
-    inst.add_argument("name", help="a pack id from `fanyi models available`, e.g. opus-mt-en-zh")
+    inst.add_argument(
+        "name", help="a pack or dictionary id from `fanyi models available`, e.g. opus-mt-en-zh or ecdict"
+    )
+    inst.add_argument(
+        "--url", help="a dictionary: download its file from this address instead (checked as GitHub's would be)"
+    )
+    inst.add_argument("--file", help="a dictionary: its file, already downloaded (checked as GitHub's would be)")
     get = msub.add_parser(
         "get",
         help="make a pack of any model Fanyi runs (MarianMT, mBART-50, M2M100, NLLB, HY-MT, Qwen3, Gemma 3) "
         "from its repository: download, verify, convert, install",
     )
-    get.add_argument("repo_id", help="the model's repository, e.g. Helsinki-NLP/opus-mt-en-zh or Qwen/Qwen3-1.7B")
+    get.add_argument(
+        "repo_id",
+        help="the model's repository, e.g. Helsinki-NLP/opus-mt-en-zh or Qwen/Qwen3-1.7B; or a dictionary: ecdict, "
+        "ecdict-full, or ECDICT's repository skywind3000/ECDICT",
+    )
     get.add_argument("--revision", help="a commit, branch or tag (default: the latest, main / master)")
     get.add_argument(
         "--quantize",
@@ -676,7 +774,12 @@ def build_parser() -> argparse.ArgumentParser:
     upd = msub.add_parser("update", help="install newer versions of installed packs")
     upd.add_argument("name", nargs="?", help="only this pack")
     for q in (inst, upd):
-        q.add_argument("--mirror", help="a server holding prebuilt pack archives under their file names; tried first")
+        q.add_argument(
+            "--mirror",
+            help="a server holding prebuilt pack archives under their file names, tried first; for a dictionary, a "
+            "GitHub mirror put before GitHub's address (https://PROXY/https://github.com/…; default: Settings → "
+            "Downloads)",
+        )
     for q in (inst, upd, get):
         q.add_argument(
             "--from",
@@ -687,8 +790,9 @@ def build_parser() -> argparse.ArgumentParser:
             "(default: Settings → Downloads, automatic: the Hub, then hf-mirror.com, then ModelScope)",
         )
         q.set_defaults(run=cmd_models_catalog)
-    imp = msub.add_parser("import")
-    imp.add_argument("source", help="pack folder or .zip")
+    imp = msub.add_parser("import", help="a pack folder or .zip, or ECDICT's data (ecdict.csv, stardict.db, a .zip)")
+    imp.add_argument("source", help="pack folder or .zip; or ecdict.csv, stardict.db or ecdict-sqlite-28.zip")
+    imp.add_argument("--name", help="a dictionary: its name (default: ecdict for the CSV, ecdict-full otherwise)")
     rm = msub.add_parser("remove")
     rm.add_argument("name")
     p.set_defaults(run=cmd_models)

@@ -102,10 +102,26 @@ MAX_PDF_DECODED_BYTES = 256 * MiB  # every stream of one PDF decoded, each filte
 MAX_PDF_PAGES = 5_000
 MAX_PDF_TEXT_CHARS = 20_000_000  # text kept from one PDF (~5,000 dense pages)
 MAX_PDF_PAGE_CHARS = 20_000  # characters laid out on one page (a dense page has ~6,000)
-PDF_LAYOUT_LINES = 3_000  # more text lines on a page: each is its own text box (grouping them is quadratic)
-PDF_LAYOUT_BOXES = 300  # more text boxes on a page: read top to bottom, left to right (grouping is quadratic)
+PDF_LAYOUT_LINES = 3_000  # more text lines on a page: read top to bottom, not cut into columns (cutting is quadratic)
 REPORT_ENTRIES_PER_REASON = 10  # failed/kept units listed by name in a job's report, per reason
 REPORT_REASONS = 20  # distinct reasons a report tells apart; more are counted as "other reasons"
+
+# --- the dictionary (fanyi.dictionary, fanyi.library.dictionaries) -------------------------------
+# What is looked up: a word or a short phrase. Longer text is a sentence, for the models alone; it is
+# never sent to the dictionary, so no input costs a lookup more than a few indexed queries.
+MAX_LOOKUP_CHARS = 64  # "take something into account" is 29; the longest ECDICT headwords people select are shorter
+MAX_LOOKUP_WORDS = 5  # words of an English phrase looked up ("take off", "in spite of")
+MAX_LOOKUP_HAN = 8  # Chinese characters of a Chinese word looked up (reverse lookup: 苹果 → apple)
+MAX_LOOKUP_RESULTS = 8  # English words listed for a Chinese one, the most frequent first
+# The data converted: ECDICT's repository CSV is ~65 MB with ~770k entries, the release's stardict.db ~800 MB
+# with ~3.4M. A file past these bounds is refused in one line, never read to its end.
+MAX_DICTIONARY_SOURCE_BYTES = 4 * GiB
+MAX_DICTIONARY_ENTRIES = 10_000_000
+# one field of one entry (a long definition list is ~5,000): Python's csv reader's own default bound, which the
+# CSV reader relies on rather than changing it for the whole process
+MAX_DICTIONARY_FIELD_CHARS = 131_072
+MAX_HEADWORD_CHARS = 200  # an entry whose word is longer is no word anyone looks up: left out
+MAX_REVERSE_TERMS = 12  # Chinese senses of one entry indexed for the reverse lookup
 
 # --- OCR (fanyi.ocr: screenshots and scanned PDF pages) ------------------------------------------
 MAX_OCR_PIXELS = 80_000_000  # an image handed to OCR: all of two 8K screens is 66 MP; more is refused

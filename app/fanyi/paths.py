@@ -2,7 +2,7 @@
 
 Nothing here touches the disk at import time; folders are created by the code that writes into them.
 Environment overrides (used by tests and the portable mode):
-  FANYI_DATA_DIR    user data (installed packs, history)
+  FANYI_DATA_DIR    user data (installed packs and dictionaries, history)
   FANYI_CONFIG_DIR  settings
   FANYI_MODELS_DIR  an extra folder searched for packs (the repository's models/ when run from source)
   FANYI_PACKS_DIR   the user's installed packs, where they are not in the data folder (the self-test reads
@@ -67,6 +67,11 @@ def user_packs_dir() -> Path:
     if env := os.environ.get("FANYI_PACKS_DIR"):
         return Path(env)
     return user_data_dir() / "models"
+
+
+def dictionaries_dir() -> Path:
+    """Installed dictionaries (fanyi.library.dictionaries): one SQLite file each."""
+    return user_data_dir() / "dictionaries"
 
 
 def downloads_dir() -> Path:

@@ -31,6 +31,68 @@
     </message>
 </context>
 <context>
+    <name>DictionaryCard</name>
+    <message>
+        <source>Click to copy</source>
+        <translation>点击复制</translation>
+    </message>
+    <message>
+        <source>Oxford 3000</source>
+        <translation>牛津 3000 词</translation>
+    </message>
+    <message>
+        <source>Collins stars: how common the word is (5 is the most common)</source>
+        <translation>柯林斯星级：词的常用程度（5 星最常用）</translation>
+    </message>
+    <message>
+        <source>%1: %2 of %3</source>
+        <translation>%1：%3 的%2</translation>
+    </message>
+    <message>
+        <source>%1 → %2</source>
+        <translation>%1 → %2</translation>
+    </message>
+    <message>
+        <source>… and %1 more</source>
+        <translation>……另有 %1 条</translation>
+    </message>
+    <message>
+        <source>Parts of speech: %1</source>
+        <translation>词性：%1</translation>
+    </message>
+    <message>
+        <source>Forms: %1</source>
+        <translation>词形：%1</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%2 的%1</translation>
+    </message>
+    <message>
+        <source>a form</source>
+        <translation>变形</translation>
+    </message>
+    <message>
+        <source>contemporary</source>
+        <translation>当代语料库</translation>
+    </message>
+    <message>
+        <source>Frequency rank %1</source>
+        <translation>词频排名 %1</translation>
+    </message>
+    <message>
+        <source>English definition</source>
+        <translation>英文释义</translation>
+    </message>
+</context>
+<context>
+    <name>DictionaryController</name>
+    <message>
+        <source>The dictionary cannot be read: %1</source>
+        <translation>无法读取词典：%1</translation>
+    </message>
+</context>
+<context>
     <name>FanyiApp</name>
     <message>
         <source>Fanyi is still running</source>
@@ -393,6 +455,10 @@
         <translation>正在翻译…</translation>
     </message>
     <message>
+        <source>Copied: %1</source>
+        <translation>已复制：%1</translation>
+    </message>
+    <message>
         <source>Translation failed: %1</source>
         <translation>翻译失败：%1</translation>
     </message>
@@ -477,6 +543,30 @@
         <translation>双语输出（原文与译文）</translation>
     </message>
     <message>
+        <source>Bilingual PDF</source>
+        <translation>双语 PDF</translation>
+    </message>
+    <message>
+        <source>Original and translation side by side</source>
+        <translation>原文与译文左右并排</translation>
+    </message>
+    <message>
+        <source>Original and translated pages alternating</source>
+        <translation>原文页与译文页交替</translation>
+    </message>
+    <message>
+        <source>Translate a PDF into</source>
+        <translation>PDF 译成</translation>
+    </message>
+    <message>
+        <source>A PDF with its layout</source>
+        <translation>保留版面的 PDF</translation>
+    </message>
+    <message>
+        <source>A Word document (its text only)</source>
+        <translation>Word 文档（仅文字）</translation>
+    </message>
+    <message>
         <source>History</source>
         <translation>历史</translation>
     </message>
@@ -512,6 +602,14 @@
         <translation>需要令牌</translation>
     </message>
     <message>
+        <source>Dictionary</source>
+        <translation>词典</translation>
+    </message>
+    <message>
+        <source>%1 entries</source>
+        <translation>%1 个词条</translation>
+    </message>
+    <message>
         <source>Without the list of models, a model pack can still be imported (Installed → Import).</source>
         <translation>没有模型列表时，仍可导入模型包（已安装 → 导入）。</translation>
     </message>
@@ -532,12 +630,36 @@
         <translation>模型列表发布于 %1。</translation>
     </message>
     <message>
+        <source>English ↔ Chinese</source>
+        <translation>英语 ↔ 中文</translation>
+    </message>
+    <message>
+        <source>Dictionary (%1 entries)</source>
+        <translation>词典（%1 个词条）</translation>
+    </message>
+    <message>
         <source>Remove model</source>
         <translation>移除模型</translation>
     </message>
     <message>
         <source>Remove %1 from this computer?</source>
         <translation>要从这台电脑上移除 %1 吗？</translation>
+    </message>
+    <message>
+        <source>Remove dictionary</source>
+        <translation>删除词典</translation>
+    </message>
+    <message>
+        <source>Remove the dictionary %1 from this computer?</source>
+        <translation>从这台电脑上删除词典 %1？</translation>
+    </message>
+    <message>
+        <source>Import a dictionary (ECDICT)</source>
+        <translation>导入词典（ECDICT）</translation>
+    </message>
+    <message>
+        <source>ECDICT data (*.csv *.db *.zip)</source>
+        <translation>ECDICT 数据 (*.csv *.db *.zip)</translation>
     </message>
     <message>
         <source>Licence</source>
@@ -578,6 +700,14 @@
     <message>
         <source>Quantization</source>
         <translation>量化</translation>
+    </message>
+    <message>
+        <source>Import dictionary…</source>
+        <translation>导入词典…</translation>
+    </message>
+    <message>
+        <source>ECDICT&apos;s data you already have: ecdict.csv, stardict.db or ecdict-sqlite-28.zip</source>
+        <translation>你已有的 ECDICT 数据：ecdict.csv、stardict.db 或 ecdict-sqlite-28.zip</translation>
     </message>
     <message>
         <source>Refresh list</source>
@@ -774,6 +904,42 @@
         <translation>其他原因</translation>
     </message>
     <message>
+        <source>formula</source>
+        <translation>公式</translation>
+    </message>
+    <message>
+        <source>code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <source>text in a figure</source>
+        <translation>图中文字</translation>
+    </message>
+    <message>
+        <source>list marker</source>
+        <translation>列表符号</translation>
+    </message>
+    <message>
+        <source>rotated text</source>
+        <translation>旋转的文字</translation>
+    </message>
+    <message>
+        <source>vertical text</source>
+        <translation>竖排文字</translation>
+    </message>
+    <message>
+        <source>reference list</source>
+        <translation>参考文献</translation>
+    </message>
+    <message>
+        <source>text whose font maps no Unicode</source>
+        <translation>字体没有 Unicode 映射的文字</translation>
+    </message>
+    <message>
+        <source>its text is drawn in a way that cannot be edited, so it is left as it was</source>
+        <translation>其文字的绘制方式无法编辑，保持原样</translation>
+    </message>
+    <message>
         <source>the page layout of the PDF is not kept: this is its text, joined into paragraphs</source>
         <translation>没有保留 PDF 的页面版式：这是它的文字，已合并成段落</translation>
     </message>
@@ -934,6 +1100,14 @@
     <message>
         <source>Model list address</source>
         <translation>模型列表地址</translation>
+    </message>
+    <message>
+        <source>GitHub mirror (dictionaries)</source>
+        <translation>GitHub 镜像（词典）</translation>
+    </message>
+    <message>
+        <source>The dictionary comes from GitHub. Where GitHub is blocked or slow, enter a GitHub proxy&apos;s address: it is put before GitHub&apos;s (https://proxy/https://github.com/…) and tried first. The file is checked against what the dictionary&apos;s recipe pins, whichever address sends it.</source>
+        <translation>词典从 GitHub 下载。GitHub 无法访问或很慢时，填入一个 GitHub 代理的地址：它会加在 GitHub 地址之前（https://代理/https://github.com/…）并优先尝试。无论文件来自哪个地址，都会按词典配方固定的校验值检查。</translation>
     </message>
     <message>
         <source>Port</source>
@@ -1161,6 +1335,10 @@
         <translation>尚未安装翻译模型。请下载一个（只需一次，之后 Fanyi 可离线使用），或在“模型”中导入模型包。</translation>
     </message>
     <message>
+        <source>Copied: %1</source>
+        <translation>已复制：%1</translation>
+    </message>
+    <message>
         <source>Translation failed: %1</source>
         <translation>翻译失败：%1</translation>
     </message>
@@ -1279,6 +1457,69 @@
     <message>
         <source>Text recognition failed: %1</source>
         <translation>文字识别失败：%1</translation>
+    </message>
+</context>
+<context>
+    <name>dictionary</name>
+    <message>
+        <source>past tense</source>
+        <translation>过去式</translation>
+    </message>
+    <message>
+        <source>past participle</source>
+        <translation>过去分词</translation>
+    </message>
+    <message>
+        <source>present participle</source>
+        <translation>现在分词</translation>
+    </message>
+    <message>
+        <source>third person singular</source>
+        <translation>第三人称单数</translation>
+    </message>
+    <message>
+        <source>comparative</source>
+        <translation>比较级</translation>
+    </message>
+    <message>
+        <source>superlative</source>
+        <translation>最高级</translation>
+    </message>
+    <message>
+        <source>plural</source>
+        <translation>复数</translation>
+    </message>
+    <message>
+        <source>Zhongkao</source>
+        <translation>中考</translation>
+    </message>
+    <message>
+        <source>Gaokao</source>
+        <translation>高考</translation>
+    </message>
+    <message>
+        <source>Kaoyan</source>
+        <translation>考研</translation>
+    </message>
+    <message>
+        <source>CET-4</source>
+        <translation>四级</translation>
+    </message>
+    <message>
+        <source>CET-6</source>
+        <translation>六级</translation>
+    </message>
+    <message>
+        <source>TOEFL</source>
+        <translation>托福</translation>
+    </message>
+    <message>
+        <source>IELTS</source>
+        <translation>雅思</translation>
+    </message>
+    <message>
+        <source>GRE</source>
+        <translation>GRE</translation>
     </message>
 </context>
 <context>
@@ -2172,6 +2413,10 @@
         <translation>无法连接下载服务器。请检查网络连接或代理。若 huggingface.co 无法访问或很慢（如在中国大陆），请在“设置 → 下载”中选择 hf-mirror.com 或魔搭 ModelScope。也可以导入模型包。</translation>
     </message>
     <message>
+        <source>GitHub cannot be reached. Check the internet connection or the proxy. Where GitHub is blocked or slow (as in mainland China), enter a GitHub mirror in Settings → Downloads, or import ECDICT&apos;s file with Import dictionary….</source>
+        <translation>无法连接 GitHub。请检查网络连接或代理。在 GitHub 无法访问或很慢的地方（如中国大陆），请在“设置 → 下载”中填入 GitHub 镜像，或用“导入词典…”导入 ECDICT 的文件。</translation>
+    </message>
+    <message>
         <source>Hugging Face refuses the access token for this model. Open %1, log in with the token&apos;s account and accept the model&apos;s licence, then try again.</source>
         <translation>Hugging Face 拒绝了此模型的访问令牌。请打开 %1，用该令牌所属的账号登录并接受模型的许可证，然后重试。</translation>
     </message>
@@ -2190,6 +2435,10 @@
     <message>
         <source>Converting: layer %1 of %2</source>
         <translation>正在转换：第 %1 层，共 %2 层</translation>
+    </message>
+    <message>
+        <source>Converting the dictionary: %1%</source>
+        <translation>正在转换词典：%1%</translation>
     </message>
     <message>
         <source>Checking and installing…</source>

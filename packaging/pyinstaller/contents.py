@@ -1,7 +1,8 @@
 """What goes into the bundle, for build.spec: resources, the default pack, and what to leave out.
 
 The runtime imports fanyi, onnxruntime, numpy, sentencepiece, platformdirs, pynput, lxml, python-docx,
-pdfminer, pypdfium2 (scanned PDF pages, for OCR), truststore with ssl (downloads), py3langid with
+pdfminer, pypdfium2 (scanned PDF pages, for OCR), pikepdf (with Pillow) and fontTools (the translated
+PDF and its font subset), truststore with ssl (downloads), py3langid with
 its model, PySide6's QtCore/QtGui/QtWidgets and QtNetwork (QLocalServer: a second launch hands over to
 the running app), and for the local API (fanyi.server) starlette, uvicorn (with h11, anyio, click) and
 python-multipart, all plain Python, jinja2 (an LLM pack's chat template), and OpenCC (fanyi.variants:
@@ -10,7 +11,9 @@ headers). A model downloaded from where its authors publish it is converted on t
 the converter is in too: huggingface_hub (with requests and PyYAML, which it imports) lists and resolves
 the Hub's files and onnx builds the graphs (the converter needs no onnxslim or sympy); the
 tiny checkpoint the self-test converts is assets/selftest. The OCR models (assets/ocr, from
-packaging/ocr_models.py) are data; OCR itself needs nothing more than onnxruntime and numpy.
+packaging/ocr_models.py) are data; OCR itself needs nothing more than onnxruntime and numpy. So are the CJK
+fonts translated PDFs are drawn with (assets/fonts: Noto Sans SC and TC with the OFL, from packaging/cjk_fonts.py;
+17.7 MB, about 10.5 MB in a compressed installer), embedded as subsets with pikepdf and fontTools.
 Everything else is left out: torch and transformers (the validator), Xet storage's client (the bytes
 come through fanyi.library.download), and the Qt modules, plugins and translations nothing here loads.
 """
@@ -25,6 +28,8 @@ from pathlib import Path
 DEFAULT_PACK = "opus-mt-en-zh"  # fanyi.library.installed.DEFAULT_PACK; read here without importing the app
 CATALOG = "catalog.json"  # fanyi.library.catalog.CATALOG_FILE, which the app looks for in its assets folder
 OCR_MODELS = ("PP-OCRv6_det_small.onnx", "PP-OCRv6_rec_small.onnx")  # fanyi.ocr.DET_MODEL, REC_MODEL
+# fanyi.documents.pdf.fonts.BUNDLED's faces and the licence that goes with them
+CJK_FONTS = ("NotoSansSC-Regular.ttf", "NotoSansTC-Regular.ttf", "OFL.txt")
 SELFTEST_MODEL = ("selftest", "tiny-marian")  # fanyi.selftest.SELFTEST_MODEL, under assets: what it converts
 
 # Format modules of fanyi.documents are imported by name (documents/registry.py): analysis cannot see them.
@@ -57,6 +62,20 @@ HIDDEN_IMPORTS += [
 # (the dictionaries it reads from opencc/clib/share/opencc, and more that _DROP leaves out)
 HIDDEN_IMPORTS += ["opencc"]
 
+
+def font_table_modules() -> list[str]:
+    """fontTools reads each table of a font with the module named after its tag, imported by name
+    (fontTools.ttLib.tables.table_API_module): every one, since a system font may hold any table."""
+    import pkgutil
+
+    import fontTools.ttLib.tables as tables
+
+    return [f"{tables.__name__}.{module.name}" for module in pkgutil.iter_modules(tables.__path__)]
+
+
+# the PDF writer's fonts (fanyi.documents.pdf.fonts)
+HIDDEN_IMPORTS += font_table_modules()
+
 # fanyi.export's lazy imports of the validator (transformers, torch) must not drag it in; huggingface_hub
 # imports hf_xet and fsspec only for what Fanyi never asks of it (Xet transfers, its file system).
 # fmt: off
@@ -74,6 +93,8 @@ EXCLUDES = [
     "PySide6.QtDesigner", "PySide6.QtUiTools", "PySide6.QtXml", "PySide6.QtPrintSupport", "PySide6.QtDBus",
     "PySide6.QtSvg", "PySide6.QtSvgWidgets", "PySide6.QtConcurrent", "PySide6.QtHelp",
     "onnxruntime.transformers", "onnxruntime.quantization", "onnxruntime.tools", "onnxruntime.training",
+    # pikepdf imports Pillow only for its image objects' helpers, which the PDF writer never calls (~7 MB)
+    "PIL",
 ]
 # fmt: on
 
@@ -131,12 +152,13 @@ def langid_model() -> Path:
 
 def datas(root: Path) -> list[tuple[str, str]]:
     """(source, bundle folder) pairs: the icon, compiled UI translations, py3langid's model, the OCR models
-    with their licence notices, the self-test's tiny checkpoint, the catalog and the default pack.
+    with their licence notices, the CJK fonts with theirs, the self-test's tiny checkpoint, the catalog and the
+    default pack.
 
     assets/catalog.json is the catalog of recipes (fanyi.library.catalog): the one committed (packaging/publish.py
     recipes), or a release's, which the installers' workflow puts there (packaging/publish.py fetch-default) with
-    the default pack. The OCR models are not committed: packaging/build.py fetches them first, and a bundle is
-    not built without them.
+    the default pack. The OCR models and the fonts are not committed: packaging/build.py fetches them first, and
+    a bundle is not built without them.
     """
     found = [(str(root / "assets" / "icons" / "fanyi.svg"), "assets/icons")]
     found += [(str(qm), "assets/i18n") for qm in sorted((root / "assets" / "i18n").glob("*.qm"))]
@@ -146,6 +168,11 @@ def datas(root: Path) -> list[tuple[str, str]]:
     if missing:
         raise FileNotFoundError(f"{', '.join(missing)} not in {ocr}: run python packaging/ocr_models.py")
     found += [(str(path), "assets/ocr") for path in sorted(ocr.iterdir()) if not path.name.startswith(".")]
+    fonts = root / "assets" / "fonts"
+    missing = [name for name in CJK_FONTS if not (fonts / name).is_file()]
+    if missing:
+        raise FileNotFoundError(f"{', '.join(missing)} not in {fonts}: run python packaging/cjk_fonts.py")
+    found += [(str(fonts / name), "assets/fonts") for name in CJK_FONTS]
     checkpoint = root.joinpath("assets", *SELFTEST_MODEL)
     if not (checkpoint / "config.json").is_file():
         raise FileNotFoundError(f"{checkpoint} is missing: the self-test's checkpoint (packaging/selftest_model.py)")

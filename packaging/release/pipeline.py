@@ -31,7 +31,16 @@ from fanyi.export.hf_weights import detect_loader
 from fanyi.export.validate import INT8_MIN_TOP1, ValidationReport
 from fanyi.fsutil import atomic_write_text
 from fanyi.library import catalog, memory
-from fanyi.library.catalog import Catalog, CatalogEntry, Conversion, Converted, Pin, Quality, Repository
+from fanyi.library.catalog import (
+    Catalog,
+    CatalogEntry,
+    Conversion,
+    Converted,
+    DictionaryEntry,
+    Pin,
+    Quality,
+    Repository,
+)
 from fanyi.library.errors import LibraryError
 
 from . import archive, notices, reference, report, scoring, traditional
@@ -289,8 +298,10 @@ def build_release(
     serial: int | None,
     catalog_urls: tuple[str, ...],
     say: Callable[[str, str], None],
+    dictionaries: tuple[DictionaryEntry, ...] = (),
 ) -> Catalog:
-    """Build every pack and write catalog.json and quality.md into opts.out; PackFailed when a required pack fails."""
+    """Build every pack and write catalog.json and quality.md into opts.out; PackFailed when a required pack fails.
+    `dictionaries` (recipes.json's) go into the catalog as they are: the app downloads and checks them itself."""
     opts.out.mkdir(parents=True, exist_ok=True)
     for stale in (catalog.CATALOG_FILE, QUALITY_FILE):  # a failed run must not leave an older catalog looking new
         (opts.out / stale).unlink(missing_ok=True)
@@ -315,6 +326,7 @@ def build_release(
         generated=now.strftime("%Y-%m-%dT%H:%M:%SZ"),
         packs=tuple(b.entry for b in built_packs),
         catalog_urls=catalog_urls,
+        dictionaries=dictionaries,
     )
     text = catalog.to_json(built)
     checked = catalog.parse(text.encode("utf-8"), "the new catalog")  # the app's own reader must accept it

@@ -22,6 +22,7 @@ from fanyi.library.catalog import (
     Catalog,
     CatalogEntry,
     Conversion,
+    DictionaryEntry,
     License,
     Repository,
 )
@@ -232,13 +233,24 @@ def recipe(spec: PackSpec) -> CatalogEntry:
     )
 
 
+def dictionary_recipes(path: Path) -> tuple[DictionaryEntry, ...]:
+    """The dictionaries of recipes.json ('dictionaries', in the catalog's own form), checked by the app's reader."""
+    raw = _read(path)
+    doc = {"schema": catalog.SCHEMA, "serial": 1, "packs": [], "dictionaries": raw.get("dictionaries", [])}
+    try:
+        return catalog.parse(json.dumps(doc), str(path)).dictionaries
+    except catalog.CatalogError as exc:
+        raise SpecError(str(exc)) from None
+
+
 def recipes_catalog(path: Path) -> Catalog:
     """The catalog of recipes of recipes.json, as the app ships it: dated by recipes.json's 'recipes_date', which
     also gives its serial (YYYYMMDD0000, below any release's YYYYMMDDHHMM of that day and after)."""
     date = _field(_read(path), "recipes_date", str, str(path))
     if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
         raise SpecError(f"{path}: 'recipes_date' must be YYYY-MM-DD")
+    packs = tuple(recipe(s) for s in load_specs(path))
     text = catalog.to_json(
-        Catalog(int(date.replace("-", "")) * 10000, date, tuple(recipe(s) for s in load_specs(path)))
+        Catalog(int(date.replace("-", "")) * 10000, date, packs, dictionaries=dictionary_recipes(path))
     )
     return catalog.parse(text.encode("utf-8"), "the recipes")  # the app's own reader must accept them

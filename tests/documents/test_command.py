@@ -102,3 +102,38 @@ def test_failed_units_make_a_non_zero_exit_with_the_reason_shown(tmp_path, capsy
     code, _ = cli([tmp_path / "a.txt"], translator)
     out, _ = capsys.readouterr()
     assert code == 1 and "failed: 1" in out and "Broken one." in out and "RuntimeError" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "inputs", "bilingual", "to"),
+    [
+        (["a.pdf", "--bilingual"], ["a.pdf"], "side", None),
+        (["a.pdf", "--bilingual", "alternate"], ["a.pdf"], "alternate", None),
+        (["--bilingual", "a.pdf", "b.pdf"], ["a.pdf", "b.pdf"], "side", None),  # a file after it is no layout
+        (["a.pdf", "--to", "docx"], ["a.pdf"], None, "docx"),
+    ],
+)
+def test_a_pdfs_bilingual_layout_and_output_kind(argv, inputs, bilingual, to):
+    parser = argparse.ArgumentParser(prog="fanyi file")
+    command.add_arguments(parser)
+    args = parser.parse_args(argv)
+    assert [p.name for p in [*args.named_after_bilingual, *args.inputs]] == inputs
+    assert (args.bilingual, args.to) == (bilingual, to)
+
+
+def test_alternating_pages_and_docx_reach_the_job(tmp_path, capsys):
+    import pikepdf
+    from docfixtures import make_pdf
+
+    (tmp_path / "a.pdf").write_bytes(make_pdf([["One page of text."], ["And a second one."]]))
+    code, _ = cli([tmp_path / "a.pdf", "--bilingual", "alternate"])
+    assert code == 0
+    with pikepdf.open(tmp_path / "a.zh.pdf") as pdf:
+        assert len(pdf.pages) == 4  # each original page before its translation
+    code, _ = cli([tmp_path / "a.pdf", "--to", "docx"])
+    assert code == 0 and (tmp_path / "a.zh.docx").is_file()
+    (tmp_path / "a.txt").write_text("Hello there.\n", encoding="utf-8")
+    capsys.readouterr()
+    code, made = cli([tmp_path / "a.txt", "--to", "docx"])
+    assert code == 1 and "cannot be written as docx" in capsys.readouterr().err
+    assert made == []  # refused before a model is loaded

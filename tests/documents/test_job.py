@@ -35,7 +35,8 @@ def test_output_names_are_numbered_when_taken(tmp_path):
     (tmp_path / "a.zh.txt").write_text("x")
     (tmp_path / "a.zh.1.txt").write_text("x")
     assert output_path_for(src, "zh") == tmp_path / "a.zh.2.txt"
-    assert output_path_for(tmp_path / "b.pdf", "zh") == tmp_path / "b.zh.docx"
+    assert output_path_for(tmp_path / "b.pdf", "zh") == tmp_path / "b.zh.pdf"
+    assert output_path_for(tmp_path / "b.pdf", "zh", to="docx") == tmp_path / "b.zh.docx"
     assert output_path_for(src, "cmn_Hans", tmp_path / "out") == tmp_path / "out" / "a.cmn_Hans.txt"
 
 
@@ -100,7 +101,7 @@ def test_a_failing_unit_is_reported_and_the_rest_translated(tmp_path, translator
 def test_when_nothing_could_be_translated_nothing_is_written(tmp_path, translator):
     src = write(tmp_path, "a.txt", "Bad one.\n\nBad two.\n")
     translator.fail_on = {"Bad"}
-    with pytest.raises(TranslationFailed, match="None of the text in .*a.txt could be translated"):
+    with pytest.raises(TranslationFailed, match="a.txt: none of its text could be translated"):
         translate_document(src, translator)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt"]
 

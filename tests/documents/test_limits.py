@@ -162,7 +162,7 @@ _PARAGRAPH = "<w:p><w:r><w:t>Hi.</w:t></w:r></w:p>"
     ids=["entries", "total bytes", "entry bytes", "markup bytes", "tags", "units"],
 )
 def test_each_package_limit_refuses_with_one_line(tmp_path, translator, monkeypatch, limit, value, entries, message):
-    module, name = limit.split(".")
+    module, name = limit.rsplit(".", 1)
     monkeypatch.setattr(importlib.import_module(f"fanyi.documents.{module}"), name, value)
     src = tmp_path / "big.docx"
     src.write_bytes(with_entries(docx_bytes(), entries))
@@ -230,7 +230,7 @@ def test_a_flate_bomb_is_refused_after_inflating_at_most_the_stream_limit(tmp_pa
     ids=["nested flate", "truncated flate", "run length"],
 )
 def test_every_expanding_filter_is_bounded(tmp_path, translator, monkeypatch, stream, filters):
-    monkeypatch.setattr(importlib.import_module("fanyi.documents.pdfbounds"), "MAX_PDF_STREAM_BYTES", 1 << 20)
+    monkeypatch.setattr(importlib.import_module("fanyi.documents.pdf.decoding"), "MAX_PDF_STREAM_BYTES", 1 << 20)
     src = tmp_path / "filters.pdf"
     src.write_bytes(pdf_with_contents([(page_text(["Hello there."]), ""), (stream, filters)]))
     with pytest.raises(DocumentTooLarge, match="a stream in it decodes to more than 1 MB"):
@@ -238,7 +238,7 @@ def test_every_expanding_filter_is_bounded(tmp_path, translator, monkeypatch, st
 
 
 def test_the_run_length_decoder_decodes_as_the_pdf_reference_says():
-    from fanyi.documents.pdfbounds import _rldecode
+    from fanyi.documents.pdf.decoding import _rldecode
 
     assert _rldecode(bytes([2]) + b"abc" + bytes([254]) + b"z" + bytes([128]) + b"ignored") == b"abczzz"
     assert _rldecode(bytes([0]) + b"a" + bytes([255, 0x21])) == b"a!!"
@@ -247,15 +247,15 @@ def test_the_run_length_decoder_decodes_as_the_pdf_reference_says():
 @pytest.mark.parametrize(
     ("limit", "value", "message"),
     [
-        ("pdfbounds.MAX_PDF_DECODED_BYTES", 300, "its streams decode to more than 300 bytes"),
-        ("pdf.MAX_PDF_PAGES", 3, "it has more than 3 pages"),
-        ("pdf.MAX_PDF_PAGE_CHARS", 50, "a page shows more than 50 characters"),
-        ("pdf.MAX_UNITS", 4, "it has more than 4 text boxes"),
-        ("pdf.MAX_PDF_TEXT_CHARS", 100, "it has more than 100 characters of text"),
+        ("pdf.decoding.MAX_PDF_DECODED_BYTES", 300, "its streams decode to more than 300 bytes"),
+        ("pdf.document.MAX_PDF_PAGES", 3, "it has more than 3 pages"),
+        ("pdf.interpret.MAX_PDF_PAGE_CHARS", 50, "a page shows more than 50 characters"),
+        ("pdf.document.MAX_UNITS", 4, "it has more than 4 text boxes"),
+        ("pdf.document.MAX_PDF_TEXT_CHARS", 100, "it has more than 100 characters of text"),
     ],
 )
 def test_each_pdf_limit_refuses_with_one_line(tmp_path, translator, monkeypatch, limit, value, message):
-    module, name = limit.split(".")
+    module, name = limit.rsplit(".", 1)
     monkeypatch.setattr(importlib.import_module(f"fanyi.documents.{module}"), name, value)
     src = tmp_path / "long.pdf"
     page = ["A paragraph of text on this page, long enough to count.", "", "And a second one."]
@@ -266,22 +266,18 @@ def test_each_pdf_limit_refuses_with_one_line(tmp_path, translator, monkeypatch,
 
 
 def test_a_page_of_scattered_characters_is_laid_out_without_comparing_every_pair(tmp_path, translator, monkeypatch):
-    from pdfminer.layout import LTLayoutContainer
-
-    pdf = importlib.import_module("fanyi.documents.pdf")
-    monkeypatch.setattr(pdf, "PDF_LAYOUT_LINES", 40)
-    monkeypatch.setattr(pdf, "PDF_LAYOUT_BOXES", 10)
-    grouped = []  # how many lines or boxes pdfminer's pairwise grouping was given
+    layout = importlib.import_module("fanyi.documents.pdf.layout")
+    monkeypatch.setattr(layout, "PDF_LAYOUT_LINES", 40)
+    cut = []  # how many pieces the reading order's cuts were given, page by page
 
     def counting(real):
-        def group(self, params, items):
-            grouped.append(len(items))
-            return real(self, params, items)
+        def cuts(items, *args):
+            cut.append(len(items))
+            return real(items, *args)
 
-        return group
+        return cuts
 
-    for method in ("group_textlines", "group_textboxes"):
-        monkeypatch.setattr(LTLayoutContainer, method, counting(getattr(LTLayoutContainer, method)))
+    monkeypatch.setattr(layout, "_cut", counting(layout._cut))
     words = [f"word{n}" for n in range(60)]
     scattered = b" ".join(page_text([word], x=50 + 97 * (n % 5), y=740 - 12 * n) for n, word in enumerate(words))
     small = page_text(["One short page.", "", "Two paragraphs."])
@@ -289,5 +285,5 @@ def test_a_page_of_scattered_characters_is_laid_out_without_comparing_every_pair
     src.write_bytes(pdf_with_contents([(scattered, ""), (small, "")]))
     result = translate_document(src, translator)
     assert sorted(translator.texts) == sorted(words + ["One short page.", "Two paragraphs."])
-    assert grouped and max(grouped) <= 40  # the big page never reached pdfminer's pairwise grouping
+    assert cut and max(cut) <= 40  # the big page was read top to bottom, never cut
     assert result.report.translated == 62

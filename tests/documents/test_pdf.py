@@ -1,6 +1,14 @@
+"""PDFs made by hand (docfixtures): text joined into paragraphs, a PDF or a .docx written, scans read by OCR.
+
+The corpus tests (tests/documents/pdf/) check the PDF writer on real layouts; these check the simple cases,
+the .docx output and the scanned pages."""
+
+import re
+
 import docx
 import pytest
 from docfixtures import make_pdf, mark, scanned_pdf
+from pdfminer.high_level import extract_text
 
 from fanyi.cancel import Cancelled, CancelToken
 from fanyi.documents import CorruptDocument, DocumentTooLarge, EncryptedDocument, NoTextFound, translate_document
@@ -11,10 +19,33 @@ PAGES = [
 ]
 
 
-def test_text_is_joined_into_paragraphs_and_translated_into_a_docx(tmp_path, translator):
+def _words(text: str) -> str:
+    """The translation's words as a PDF shows them: the marks ⟦ ⟧ have no glyph in a CJK font, lines are wrapped."""
+    return " ".join(text.replace("⟦", " ").replace("⟧", " ").split())
+
+
+def test_text_is_joined_into_paragraphs_and_translated_into_a_pdf(tmp_path, translator):
     src = tmp_path / "paper.pdf"
     src.write_bytes(make_pdf(PAGES))
     result = translate_document(src, translator)
+    assert result.output.name == "paper.zh.pdf"
+    assert sorted(translator.texts) == [
+        "Hello world, this is a wrapped paragraph of text.",
+        "Page two text.",
+        "Second paragraph.",
+    ]
+    pages = [_words(extract_text(result.output, page_numbers=[n])) for n in range(2)]
+    assert pages == [_words(mark(PAGES_TEXT[0]) + " " + mark("Second paragraph.")), _words(mark("Page two text."))]
+    assert any("the font has no glyph for ⟦⟧" in note for note in result.report.notes)
+
+
+PAGES_TEXT = ["Hello world, this is a wrapped paragraph of text."]
+
+
+def test_text_is_joined_into_paragraphs_and_translated_into_a_docx(tmp_path, translator):
+    src = tmp_path / "paper.pdf"
+    src.write_bytes(make_pdf(PAGES))
+    result = translate_document(src, translator, to="docx")
     assert result.output.name == "paper.zh.docx"
     paragraphs = [p.text for p in docx.Document(result.output).paragraphs]
     assert "page layout of the PDF is not kept" in paragraphs[0]
@@ -28,10 +59,10 @@ def test_text_is_joined_into_paragraphs_and_translated_into_a_docx(tmp_path, tra
     assert '<w:br w:type="page"/>' in _document_xml(result.output)
 
 
-def test_bilingual_pdf_output_has_the_source_then_the_translation(tmp_path, translator):
+def test_a_bilingual_docx_of_a_pdf_has_the_source_then_the_translation(tmp_path, translator):
     src = tmp_path / "paper.pdf"
     src.write_bytes(make_pdf(PAGES[1:]))
-    result = translate_document(src, translator, bilingual=True)
+    result = translate_document(src, translator, bilingual=True, to="docx")
     assert [p.text for p in docx.Document(result.output).paragraphs][1:] == ["Page two text.", mark("Page two text.")]
 
 
@@ -68,11 +99,30 @@ def _document_xml(path):
 SCANNED = [["Good morning. The weather is fine today.", "", "Please translate this page."], ["Page two text."]]
 
 
+def test_a_scanned_pdf_is_translated_over_its_paper_on_its_pages(tmp_path, translator, ocr_models):
+    import pikepdf
+
+    src = tmp_path / "scan.pdf"
+    src.write_bytes(scanned_pdf(SCANNED))
+    result = translate_document(src, translator)
+    assert result.output.suffix == ".pdf"
+    assert _words(extract_text(result.output, page_numbers=[0])) == _words(
+        mark("Good morning. The weather is fine today.") + " " + mark("Please translate this page.")
+    )
+    with pikepdf.open(src) as before, pikepdf.open(result.output) as after:
+        for old, new in zip(before.pages, after.pages):
+            assert list(new.images) == list(old.images)  # the scan is still the page
+            drawn = new.Contents.read_bytes()
+            paper = re.search(rb"q ([\d.]+) ([\d.]+) ([\d.]+) rg [\d. -]+ re f Q", drawn)
+            assert paper and all(float(v) > 0.9 for v in paper.groups())  # the scan's white paper, then the text
+    assert any("pages 1–2 have no text layer" in note for note in result.report.notes)
+
+
 def test_a_scanned_pdf_is_recognised_by_ocr_and_translated_into_a_docx(tmp_path, translator, ocr_models):
     src = tmp_path / "scan.pdf"
     src.write_bytes(scanned_pdf(SCANNED))
     pages = []
-    result = translate_document(src, translator, progress=lambda done, total: pages.append((done, total)))
+    result = translate_document(src, translator, to="docx", progress=lambda done, total: pages.append((done, total)))
     paragraphs = [p.text for p in docx.Document(result.output).paragraphs]
     assert "recognised by OCR" in paragraphs[0]
     assert paragraphs[1:] == [
@@ -93,7 +143,7 @@ def test_only_the_pages_without_text_are_recognised(tmp_path, translator, ocr_mo
     )
     text.import_pages(scan)
     text.save(tmp_path / "mixed.pdf")
-    result = translate_document(tmp_path / "mixed.pdf", translator)
+    result = translate_document(tmp_path / "mixed.pdf", translator, to="docx")
     assert [p.text for p in docx.Document(result.output).paragraphs][1:] == [mark("Typed page."), mark("Scanned page.")]
     assert any(note.startswith("page 2 has no text layer") for note in result.report.notes)
 
@@ -115,7 +165,7 @@ def test_without_the_ocr_models_a_scan_is_refused_saying_so(tmp_path, translator
 
 
 def test_too_many_scanned_pages_are_refused_before_any_is_recognised(tmp_path, translator, monkeypatch):
-    monkeypatch.setattr("fanyi.documents.pdfocr.MAX_OCR_PAGES", 1)
+    monkeypatch.setattr("fanyi.documents.pdf.scan.MAX_OCR_PAGES", 1)
     monkeypatch.setattr("fanyi.ocr.Recogniser", lambda: pytest.fail("no page may be recognised"))
     src = tmp_path / "scan.pdf"
     src.write_bytes(scanned_pdf(SCANNED))
@@ -141,7 +191,7 @@ def test_recognising_pages_stops_when_the_job_is_cancelled(tmp_path, translator,
 
 
 def test_ocr_past_its_time_limit_is_refused(tmp_path, translator, ocr_models, monkeypatch):
-    monkeypatch.setattr("fanyi.documents.pdfocr.MAX_OCR_SECONDS", -1)
+    monkeypatch.setattr("fanyi.documents.pdf.scan.MAX_OCR_SECONDS", -1)
     src = tmp_path / "scan.pdf"
     src.write_bytes(scanned_pdf(SCANNED))
     with pytest.raises(DocumentTooLarge, match="took longer than .*1 of 2 done"):

@@ -30,8 +30,8 @@ def served_translators():
 
 @pytest.fixture
 def serve(served_translators):
-    """serve(packs, api_key=None, opener=None, options=…, browsers=None) → a started BackgroundServer;
-    ``.address`` is its URL."""
+    """serve(packs, api_key=None, opener=None, options=…, browsers=None, glossary=None, dictionary=None) → a
+    started BackgroundServer; ``.address`` is its URL. ``dictionary``: what /dictionary looks words up in."""
     from fanyi.engine.translator import Translator
     from fanyi.server.core import Core
     from fanyi.server.models import Models
@@ -46,10 +46,16 @@ def serve(served_translators):
     servers = []
 
     def start(
-        packs, *, api_key=None, opener=None, options=DecodeOptions, browsers=None, glossary=None
+        packs, *, api_key=None, opener=None, options=DecodeOptions, browsers=None, glossary=None, dictionary=None
     ) -> BackgroundServer:
         infos = [pack_info(p) for p in packs]
-        core = Core(Models(lambda: infos, opener or cached), api_key=api_key, options=options, glossary=glossary)
+        core = Core(
+            Models(lambda: infos, opener or cached),
+            api_key=api_key,
+            options=options,
+            glossary=glossary,
+            dictionary=dictionary,
+        )
         server = BackgroundServer(core, bind("127.0.0.1", 0), browsers=browsers)
         server.start()
         servers.append(server)

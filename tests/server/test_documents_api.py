@@ -186,3 +186,52 @@ def test_a_document_through_the_api_reaches_a_pack_that_takes_the_context(tmp_pa
     result = translate_document(source, counting)
     assert result.output.read_text(encoding="utf-8") == "[First.|]\n\n[Second.|First.]\n"
     assert counting.characters == len("First.") + len("Second.")
+
+
+def _pdf() -> bytes:
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parents[1] / "documents"))
+    from docfixtures import make_pdf
+
+    return make_pdf([["The weather is fine today.", "", "Where is the station?"]])
+
+
+def test_a_pdf_comes_back_as_a_pdf_or_as_a_docx_when_asked(en_zh, tmp_path):
+    import pikepdf
+
+    client = deepl.Translator("k", server_url=en_zh.address)
+    (tmp_path / "a.pdf").write_bytes(_pdf())
+    output = io.BytesIO()
+    with (tmp_path / "a.pdf").open("rb") as document:
+        assert client.translate_document(document, output, target_lang="ZH").done
+    with pikepdf.open(io.BytesIO(output.getvalue())) as pdf:
+        assert len(pdf.pages) == 1 and "/FyFont" in pdf.pages[0].Resources.Font  # the translation drawn in place
+    output = io.BytesIO()
+    with (tmp_path / "a.pdf").open("rb") as document:
+        client.translate_document(document, output, target_lang="ZH", output_format="docx")
+    assert output.getvalue()[:2] == b"PK"  # a .docx, as DeepL gives for output_format=docx
+    with pytest.raises(deepl.DeepLException, match="output_format=xlsx cannot be made"):
+        client.translate_document_upload(_pdf(), target_lang="ZH", filename="a.pdf", output_format="xlsx")
+
+
+def test_a_bilingual_pdf_through_libretranslate(en_zh):
+    import pikepdf
+
+    answer = requests.post(
+        en_zh.address + "/translate_file",
+        files={"file": ("a.pdf", _pdf())},
+        data={"source": "en", "target": "zh", "bilingual": "side"},
+        timeout=TIMEOUT,
+    )
+    assert answer.status_code == 200, answer.text
+    download = requests.get(answer.json()["translatedFileUrl"], timeout=TIMEOUT)
+    with pikepdf.open(io.BytesIO(download.content)) as pdf:
+        assert [float(v) for v in pdf.pages[0].mediabox] == [0, 0, 2 * 612, 792]  # the original beside it
+    wrong = requests.post(
+        en_zh.address + "/translate_file",
+        files={"file": ("a.pdf", _pdf())},
+        data={"source": "en", "target": "zh", "bilingual": "diagonal"},
+        timeout=TIMEOUT,
+    )
+    assert wrong.status_code == 400 and "bilingual must be one of side, alternate" in wrong.json()["error"]

@@ -257,8 +257,8 @@ def test_favourites_survive_clear_and_pruning_delete_and_export(ui_dirs, monkeyp
     export_csv(history.search(limit=None), out)
     assert out.read_bytes().startswith(b"\xef\xbb\xbf")  # a BOM, so that Excel reads UTF-8
     rows = list(csv.reader(out.read_text(encoding="utf-8-sig").splitlines()))
-    assert rows[0] == ["time", "model", "source", "translation", "starred"]
-    assert [r[2:] for r in rows[1:]] == [["Text 4.", "文本4。", ""], ["Text 0.", "文本0。", "yes"]]
+    assert rows[0] == ["time", "model", "source", "translation", "starred", "dictionary"]
+    assert [r[2:] for r in rows[1:]] == [["Text 4.", "文本4。", "", ""], ["Text 0.", "文本0。", "yes", ""]]
     history.clear()
     assert [(e.source, e.starred) for e in history.search()] == [("Text 0.", True)]
 
@@ -300,9 +300,37 @@ def test_a_history_file_from_before_favourites_keeps_its_entries(ui_dirs):
     db.commit()
     db.close()
     history = History(on_moved_aside=lambda kept: pytest.fail(f"moved aside: {kept}"))
-    assert [(e.source, e.starred) for e in history.search()] == [("Old.", False)]
+    assert [(e.source, e.starred, e.found) for e in history.search()] == [("Old.", False, None)]
     history.set_starred([history.search()[0].id], True)
     assert history.search(starred_only=True)[0].source == "Old."
+
+
+def test_a_word_keeps_its_dictionary_entry_in_the_list_and_the_export(qtbot, ui_dirs, tmp_path):
+    import csv
+
+    from dictionary_data import write_csv
+
+    from fanyi.dictionary import Dictionary
+    from fanyi.dictionary.build import convert
+
+    found = Dictionary.open(convert(write_csv(tmp_path / "e.csv"), tmp_path / "e.sqlite").path).lookup("mice")
+    history = History()
+    history.record("mice", "老鼠们", "p", found=found)
+    history.record("Good morning.", "早上好。", "p")
+    kept = {e.source: e for e in history.search()}
+    assert kept["mice"].found == found and kept["Good morning."].found is None
+    dialog = HistoryDialog(history, True)
+    qtbot.addWidget(dialog)
+    shown = dialog.list.item(1).text()
+    assert "mouse /maus/ n. 老鼠；鼠标；胆小的人" in shown and "mouse" in dialog.list.item(1).toolTip()
+    out = tmp_path / "out.csv"
+    export_csv(history.search(limit=None), out)
+    rows = list(csv.reader(out.read_text(encoding="utf-8-sig").splitlines()))
+    assert rows[2][2] == "mice" and rows[2][5] == "mouse /maus/ n. 老鼠；鼠标；胆小的人 · v. 探出；窥探"
+    # a row edited by hand into something else is read as no entry, not as an error
+    with sqlite3.connect(history.path) as db:
+        db.execute("UPDATE history SET dictionary = '{\"match\": 1' WHERE source = 'mice'")
+    assert {e.source: e.found for e in history.search()}["mice"] is None
 
 
 def test_each_entry_is_two_lines_cut_to_the_lists_width(qtbot, ui_dirs):

@@ -177,13 +177,16 @@ def test_the_documents_dialog_opens_in_the_home_folder(qtbot, make_app, fake_bac
 
 def test_the_report_translates_what_the_documents_say():
     """Kept reasons and notes come from fanyi.documents in English; the report knows each of them."""
-    from fanyi.documents import pdf
     from fanyi.documents.base import OTHER_REASONS
+    from fanyi.documents.pdf import layout, rewrite, todocx
     from fanyi.documents.policy import keep_reason
     from fanyi.ui.report_dialog import _KNOWN
 
     said = {
-        pdf.LAYOUT_NOTE,
+        todocx.LAYOUT_NOTE,
+        rewrite.NOT_REMOVABLE,
+        *(layout.FORMULA, layout.CODE, layout.IN_FIGURE, layout.MARKER, layout.ROTATED, layout.VERTICAL),
+        *(layout.REFERENCE, layout.UNREADABLE),
         OTHER_REASONS,
         "code block",
         keep_reason("42 + 7", "zh"),
@@ -407,3 +410,49 @@ def test_a_report_opens_by_itself_only_when_something_was_lost_and_never_two_at_
     second_row = win.jobs_panel.rows[jobs[1].id]
     assert second_row.report_button.isVisible()
     assert second_row.state.text() == "→ lost2.zh.txt · parts not translated: 1"  # the loss shows on its row
+
+
+def test_the_documents_menu_chooses_how_a_pdf_is_written_and_remembers_it(qtbot, make_app, fake_backend, tmp_path):
+    from fanyi.documents import Written
+
+    app = make_app(fake_backend)
+    win = app.window
+    win.show()
+    qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
+    assert win.layout_actions["side"].isChecked() and win.pdf_actions["pdf"].isChecked()  # the defaults
+    win.bilingual_action.setChecked(True)
+    win.layout_actions["alternate"].trigger()
+    win.pdf_actions["docx"].trigger()
+    current = app.settings.current
+    assert (current.bilingual_documents, current.bilingual_layout, current.pdf_output) == (True, "alternate", "docx")
+    asked = []
+    app.documents.jobs.enqueue = lambda *args, **kwargs: asked.append(args[4])
+    for name in ("paper.pdf", "notes.txt"):
+        (tmp_path / name).write_bytes(b"%PDF-1.4" if name.endswith(".pdf") else b"Hello.")
+        win.enqueue_document(tmp_path / name)
+    assert asked == [Written(True, "alternate", "docx"), Written(True, "alternate", None)]
+    app.settings.update(bilingual_layout="side")  # a change from elsewhere (another window, the file) shows
+    assert win.layout_actions["side"].isChecked() and not win.layout_actions["alternate"].isChecked()
+
+
+def test_a_dropped_pdf_comes_back_as_a_pdf_beside_its_original(qtbot, make_app, fake_backend, tmp_path):
+    import sys
+
+    import pikepdf
+
+    sys.path.insert(0, str(Path(__file__).parents[1] / "documents"))
+    from docfixtures import make_pdf
+
+    src = tmp_path / "paper.pdf"
+    src.write_bytes(make_pdf([["A short page of text."]]))
+    app = make_app(fake_backend)
+    win = app.window
+    win.show()
+    qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
+    win.bilingual_action.setChecked(True)
+    drop(win, src)
+    job = next(iter(app.documents.jobs.jobs.values()))
+    qtbot.waitUntil(lambda: job.state == DONE, timeout=TRANSLATE_TIMEOUT)
+    assert job.output.suffix == ".pdf"
+    with pikepdf.open(job.output) as pdf:
+        assert [float(v) for v in pdf.pages[0].mediabox] == [0, 0, 2 * 612, 792]  # side by side, the default

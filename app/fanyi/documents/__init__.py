@@ -23,7 +23,7 @@ from .base import (
     Untranslated,
     sample,
 )
-from .job import JobResult, output_path_for, translate_document
+from .job import JobResult, Written, output_path_for, translate_document
 from .registry import FORMATS, SUPPORTED_SUFFIXES, format_for
 
 __all__ = [
@@ -45,6 +45,7 @@ __all__ = [
     "Unit",
     "UnsupportedFormat",
     "Untranslated",
+    "Written",
     "format_for",
     "output_path_for",
     "sample",

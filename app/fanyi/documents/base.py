@@ -55,7 +55,7 @@ class DocumentHandler(Protocol):
     from ``translations`` per unit, in unit order: the translation, or None to leave the unit as it was.
     """
 
-    notes: tuple[str, ...]  # said in the report, e.g. that a PDF's page layout is not kept
+    notes: Sequence[str]  # said in the report (read once it is written): e.g. what a PDF drew smaller
 
     def units(self) -> Iterator[Unit]: ...
 

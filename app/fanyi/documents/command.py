@@ -18,16 +18,43 @@ from .base import DocumentError, TextTranslator
 from .job import check_source, translate_document
 from .registry import SUPPORTED_SUFFIXES
 
+LAYOUTS = ("side", "alternate")
+
+
+class _Bilingual(argparse.Action):
+    """``--bilingual`` alone, or ``--bilingual side|alternate``: a document named after a bare ``--bilingual``
+    (which argparse would take for its value) is a document to translate, not an invalid layout."""
+
+    def __call__(
+        self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, value: object, option: str | None = None
+    ) -> None:
+        if value is None or value in LAYOUTS:
+            namespace.bilingual = value or LAYOUTS[0]
+            return
+        namespace.bilingual = LAYOUTS[0]
+        namespace.named_after_bilingual = [*namespace.named_after_bilingual, Path(str(value))]
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     kinds = " ".join(SUPPORTED_SUFFIXES)
-    parser.add_argument("inputs", nargs="+", type=Path, metavar="IN", help=f"documents to translate ({kinds})")
+    parser.add_argument("inputs", nargs="*", type=Path, metavar="IN", help=f"documents to translate ({kinds})")
+    parser.set_defaults(named_after_bilingual=[])
     parser.add_argument(
         "-o", "--output", type=Path, metavar="OUT", help="output file (one input only) or an existing folder"
     )
     parser.add_argument("--overwrite", action="store_true", help="replace OUT when it is an existing file")
     parser.add_argument(
-        "--bilingual", action="store_true", help="each paragraph followed by its translation (双语对照)"
+        "--bilingual",
+        nargs="?",
+        action=_Bilingual,
+        metavar="side|alternate",
+        help="the original beside its translation (双语对照): each paragraph followed by its translation; a PDF's "
+        "pages side by side on one double-width page (side, the default) or one after the other (alternate)",
+    )
+    parser.add_argument(
+        "--to",
+        choices=("pdf", "docx"),
+        help="what a PDF is translated into: a PDF with its layout (the default), or a .docx of its text",
     )
     parser.add_argument(
         "--target",
@@ -88,7 +115,10 @@ def run(
     """Translate every input; 0 when all were translated completely, 1 otherwise, 2 for a usage error.
     ``options``: the languages as the router chose them; without, --target and --source as given.
     ``instead``: see translate_document (a Chinese document asked for in Chinese: OpenCC, not the model)."""
-    inputs: list[Path] = args.inputs
+    inputs: list[Path] = [*args.named_after_bilingual, *args.inputs]
+    if not inputs:
+        print("fanyi file: name at least one document to translate.", file=sys.stderr)
+        return 2
     output: Path | None = args.output
     if output is not None and len(inputs) > 1 and not output.is_dir():
         print("fanyi file: with several inputs, -o must name an existing folder.", file=sys.stderr)
@@ -99,7 +129,7 @@ def run(
     ready: list[Path] = []
     for src in inputs:  # cheap checks first: the model is not loaded for nothing
         try:
-            check_source(src)
+            check_source(src).output_suffix(src, args.to)
         except DocumentError as error:
             print(f"error: {error}", file=sys.stderr)
             problems += 1
@@ -118,7 +148,9 @@ def run(
                 translator,
                 dst=output,
                 overwrite=args.overwrite,
-                bilingual=args.bilingual,
+                bilingual=args.bilingual is not None,
+                layout=args.bilingual or "side",
+                to=args.to,
                 options=options,
                 progress=bar,
                 instead=instead,

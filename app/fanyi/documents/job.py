@@ -45,6 +45,17 @@ BATCH_CHARS = 4_000
 
 
 @dataclass(frozen=True)
+class Written:
+    """How a document's translation is written: with the original beside it (``bilingual``; a PDF's pages
+    side by side or alternating, ``layout``) and what a format that can be more than one kind becomes (``to``:
+    "docx" for a PDF's text)."""
+
+    bilingual: bool = False
+    layout: str = "side"
+    to: str | None = None
+
+
+@dataclass(frozen=True)
 class JobResult:
     output: Path
     report: JobReport
@@ -68,13 +79,13 @@ def document_language(translator: TextTranslator, options: DecodeOptions | None)
     return languages(options).target_lang if languages is not None else translator.target_lang
 
 
-def output_path_for(src: Path, target_lang: str, folder: Path | None = None) -> Path:
+def output_path_for(src: Path, target_lang: str, folder: Path | None = None, to: str | None = None) -> Path:
     """``name.zh.ext`` next to the source (or in ``folder``), numbered ``name.zh.1.ext`` … when taken."""
-    return next(path for path in _output_names(src, target_lang, folder) if not path.exists())
+    return next(path for path in _output_names(src, target_lang, folder, to) if not path.exists())
 
 
-def _output_names(src: Path, target_lang: str, folder: Path | None) -> Iterator[Path]:
-    suffix = format_for(src).output_suffix or src.suffix
+def _output_names(src: Path, target_lang: str, folder: Path | None, to: str | None = None) -> Iterator[Path]:
+    suffix = format_for(src).output_suffix(src, to)
     language = re.sub(r"[^A-Za-z0-9_-]", "", target_lang) or "translated"
     folder = src.parent if folder is None else folder
     limit = _longest_name(folder)
@@ -107,6 +118,8 @@ def translate_document(
     dst: Path | None = None,
     overwrite: bool = False,
     bilingual: bool = False,
+    layout: str = "side",
+    to: str | None = None,
     options: DecodeOptions | None = None,
     progress: ProgressCallback | None = None,
     cancel: CancelToken | None = None,
@@ -122,21 +135,25 @@ def translate_document(
     or the first free ``name.zh.N.ext``; the name is claimed atomically when the output is complete, so two jobs on one
     source never replace each other's output. An existing ``dst`` file is replaced only with
     ``overwrite``.
+
+    ``to``: what to write, where the format can be written as something else ("docx" for a PDF);
+    ``layout``: a bilingual PDF's pages side by side ("side") or alternating ("alternate").
     """
     src = Path(src)
     fmt = check_source(src)
     given = Path(dst) if dst is not None else None
     named = given if given is not None and not given.is_dir() else None  # a file's name, not a folder's
     folder = given if named is None else None
-    dst, names = _output(src, translator, options, named, folder)
+    fmt.output_suffix(src, to)  # a kind it cannot be written as is refused before anything is read
+    dst, names = _output(src, translator, options, named, folder, to)
     _check_writable(src, dst, overwrite=overwrite)
     sweep_stale(dst.parent)
     try:
-        document = fmt.open(src, cancel, progress)
+        document = fmt.open(src, cancel, progress, to=to, bilingual=layout)
         if instead is not None and (other := instead(sample(document, cancel))) is not None:
             translator, options = other, None
             if named is None:
-                dst, names = _output(src, translator, options, None, folder)
+                dst, names = _output(src, translator, options, None, folder, to)
         target = (options.target if options is not None else None) or translator.target_lang
         if getattr(translator, "rewrites", False):  # fanyi.rewriter: Chinese written anew; none kept as Chinese
             target = ""
@@ -147,7 +164,7 @@ def translate_document(
         raise NotReadable(src, f"Could not read {src}: {error.strerror or error}.") from error
     if total == 0:
         raise NoTextFound(src, f"{src} has nothing to translate ({_describe(kept)}).")
-    report = JobReport(src, notes=list(document.notes))
+    report = JobReport(src)
     translating = _Translating(translator, target, options, report, progress, cancel, total)
     results = translating.results(document.units())
     try:
@@ -158,9 +175,13 @@ def translate_document(
                 bilingual=bilingual,  # staged "wb"
                 target_lang=document_language(translator, options),
             )
-            if report.translated == 0:
+            report.notes = list(document.notes)  # a writer adds to them (a PDF: what it drew smaller)
+            for unit, unplaced in getattr(document, "unplaced", ()):  # translated, but the output cannot show it
+                report.translated -= 1
+                report.fail(unit, unplaced)
+            if report.translated <= 0:
                 reason = report.failed[0].reason if report.failed else "no translation came back"
-                raise TranslationFailed(src, f"None of the text in {src} could be translated: {reason}.")
+                raise TranslationFailed(src, f"{src}: none of its text could be translated: {reason}.")
             dst = _publish(stage, names, replace=named is not None and overwrite)  # numbered names never replace
     except (DocumentError, Cancelled):
         raise
@@ -173,7 +194,12 @@ def translate_document(
 
 
 def _output(
-    src: Path, translator: TextTranslator, options: DecodeOptions | None, named: Path | None, folder: Path | None
+    src: Path,
+    translator: TextTranslator,
+    options: DecodeOptions | None,
+    named: Path | None,
+    folder: Path | None,
+    to: str | None,
 ) -> tuple[Path, Iterator[Path]]:
     """The output's name, and the names to claim in turn: ``named`` alone, else ``name.zh.ext`` in ``folder``
     (the source's by default) and its numbered followers."""
@@ -182,7 +208,7 @@ def _output(
     # Taiwan's or Hong Kong's Traditional (OpenCC) named as such: name.zh-TW.ext
     target = options.target if options is not None else None
     language = (options.convert if options is not None else None) or output_language(translator, target)
-    return output_path_for(src, language, folder), _output_names(src, language, folder)
+    return output_path_for(src, language, folder, to), _output_names(src, language, folder, to)
 
 
 def _publish(stage: Staged, names: Iterator[Path], *, replace: bool) -> Path:

@@ -35,7 +35,7 @@ def looks_like_code(text: str) -> bool:
 
 # Regular expressions rather than loops over characters: this runs on every unit of large files.
 _LETTER = re.compile(r"[^\W\d_]")
-_CODE_CHAR = re.compile(r"[{}\[\]();=<>$\\|`&^~#]")
+_CODE_CHAR = re.compile(r"[{}\[\];=<>$\\|`&^~#]|(?<=\w)[()]")  # a bracket after a word: f(x), not "width (mm)"
 _HAN_RANGES = r"\u2e80-\u2fdf\u3005-\u3007\u3021-\u3029\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003ffff"
 _HAN = re.compile(f"[{_HAN_RANGES}]")
 _CJK = re.compile(f"[{_HAN_RANGES}\u3040-\u30ff\uac00-\ud7af]")  # Han, kana, Hangul

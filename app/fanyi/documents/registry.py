@@ -21,18 +21,40 @@ class Format:
     name: str
     suffixes: tuple[str, ...]
     module: str  # in fanyi.documents, with an ``open_document(path) -> DocumentHandler``
-    output_suffix: str | None = None  # None: the same as the source
+    # What else it can be written as (``to``), besides its own kind: a PDF as a .docx.
+    also_writes: tuple[str, ...] = ()
     # Opening can take minutes (a scanned PDF is recognised by OCR): ``open_document`` then also
-    # takes the job's cancel token and a progress callback (pages done, pages to do).
+    # takes the job's cancel token and a progress callback (pages done, pages to do), and the
+    # output's kind and the layout of a bilingual output as the keywords ``output`` and ``bilingual``.
     slow_open: bool = False
 
+    def output_suffix(self, src: Path, to: str | None = None) -> str:
+        """The suffix of what ``src`` is translated into: its own, or ``to`` ("docx", ".docx") where it can be."""
+        if to is None:
+            return src.suffix
+        wanted = "." + to.lower().lstrip(".")
+        if wanted in self.suffixes:
+            return src.suffix
+        if wanted not in self.also_writes:
+            kinds = ", ".join(s.lstrip(".") for s in (self.suffixes[0], *self.also_writes))
+            raise UnsupportedFormat(src, f"A {self.name} cannot be written as {wanted.lstrip('.')}: it can be {kinds}.")
+        return wanted
+
     def open(
-        self, path: Path, cancel: CancelToken | None = None, progress: ProgressCallback | None = None
+        self,
+        path: Path,
+        cancel: CancelToken | None = None,
+        progress: ProgressCallback | None = None,
+        *,
+        to: str | None = None,
+        bilingual: str = "side",
     ) -> DocumentHandler:
         module = importlib.import_module(f"{__package__}.{self.module}")
-        handler: DocumentHandler = (
-            module.open_document(path, cancel, progress) if self.slow_open else module.open_document(path)
-        )
+        if not self.slow_open:
+            opened: DocumentHandler = module.open_document(path)
+            return opened
+        output = self.output_suffix(path, to).lstrip(".")
+        handler: DocumentHandler = module.open_document(path, cancel, progress, output=output, bilingual=bilingual)
         return handler
 
 
@@ -45,7 +67,7 @@ FORMATS = (
     Format("Word document", (".docx",), "docx"),
     Format("PowerPoint presentation", (".pptx",), "pptx"),
     Format("EPUB book", (".epub",), "epub"),
-    Format("PDF", (".pdf",), "pdf", output_suffix=".docx", slow_open=True),
+    Format("PDF", (".pdf",), "pdf", also_writes=(".docx",), slow_open=True),
 )
 
 SUPPORTED_SUFFIXES = tuple(suffix for fmt in FORMATS for suffix in fmt.suffixes)

@@ -18,6 +18,10 @@ Trust: a file's sha256 comes from the recipe where it pins one (the same bytes f
 the source itself (the Hub's LFS sha256 at a pinned commit, ModelScope's Sha256); an archive's sha256 and
 size come from the catalog, never from the server that hands it out.
 
+A catalog also lists dictionaries (``"dictionaries"``, optional): ECDICT's data, each entry naming the file
+ECDICT publishes on GitHub (a file of its repository at a commit, or an asset of a release), its git blob id
+or sha256 where known, and its licence; fanyi.library.dictionaries downloads and converts it.
+
 No Qt and no network here: parsing, validation, choosing the newest copy, saving.
 """
 
@@ -220,6 +224,47 @@ class CatalogEntry:
         return FAMILIES[self.architecture].title
 
 
+DICTIONARY_FORMATS = ("ecdict",)  # what fanyi.dictionary converts: ECDICT's CSV, its stardict.db, a .zip of one
+
+
+@dataclass(frozen=True)
+class GitHubFile:
+    """A file ECDICT publishes on GitHub: of the repository at a commit (``revision``), or a release's asset
+    (``release``: the tag). ``git_blob``: the repository file's git object id at that commit, where known."""
+
+    repo: str  # "owner/name"
+    file: str  # the path in the repository, or the asset's name
+    revision: str = ""  # a repository file: the commit (or branch) to take it from
+    release: str = ""  # a release asset: the release's tag
+    git_blob: str | None = None
+
+    @property
+    def name(self) -> str:
+        return self.file.rsplit("/", 1)[-1]
+
+
+@dataclass(frozen=True)
+class DictionaryEntry:
+    """A dictionary to install: where its data is published and how it is checked (fanyi.library.dictionaries)."""
+
+    id: str
+    version: int
+    display_name: dict[str, str]
+    github: GitHubFile
+    license: License
+    download_size: int  # bytes of the file downloaded: `size` where pinned, else an estimate
+    dictionary_size: int  # bytes of the converted dictionary on disk (an estimate until measured)
+    entries: int  # entries ECDICT says the data has (for people, and a floor the conversion must reach)
+    format: str = "ecdict"
+    size: int | None = None  # the exact size of the file, where pinned
+    sha256: str | None = None  # of the file, where pinned
+    default: bool = False  # the dictionary offered first
+    comment: str = ""
+
+    def title(self, ui_language: str = "en") -> str:
+        return self.display_name.get(ui_language) or self.display_name["en"]
+
+
 @dataclass(frozen=True)
 class Catalog:
     serial: int  # grows with every published catalog: the higher of two copies wins
@@ -229,9 +274,13 @@ class Catalog:
     origin: str = ""  # where this copy was read from, for messages (not serialised)
     # packs this Fanyi cannot run (a family or quantization of a newer one): "id: why" (not serialised)
     skipped: tuple[str, ...] = ()
+    dictionaries: tuple[DictionaryEntry, ...] = ()
 
     def find(self, pack_id: str) -> CatalogEntry | None:
         return next((p for p in self.packs if p.id == pack_id), None)
+
+    def find_dictionary(self, dictionary_id: str) -> DictionaryEntry | None:
+        return next((d for d in self.dictionaries if d.id == dictionary_id), None)
 
     def default_entry(self) -> CatalogEntry | None:
         return next((p for p in self.packs if p.default), self.packs[0] if self.packs else None)
@@ -480,6 +529,89 @@ def _entry(raw: object, where: str) -> CatalogEntry:
     return entry
 
 
+_PATH = re.compile(r"^(?!.*\.\.)[A-Za-z0-9_][A-Za-z0-9._/-]{0,199}$")  # a repository file: no "..", no leading "/"
+_GIT_OBJECT = re.compile(r"^[0-9a-f]{40}$")
+
+
+def _github_file(raw: dict[str, Any], where: str) -> GitHubFile:
+    source = _get(raw, "source", dict, where)
+    g = _get(source, "github", dict, where)
+    repo, file = _get(g, "repo", str, where), _get(g, "file", str, where)
+    revision = _get(g, "revision", str, where, optional=True) or ""
+    release = _get(g, "release", str, where, optional=True) or ""
+    blob = _get(g, "git_blob", str, where, optional=True)
+    _check(bool(_REPO.match(repo)), where, f"github repo {repo!r} is not owner/name")
+    _check(
+        bool(revision) != bool(release), where, "github names either a 'revision' (a file) or a 'release' (an asset)"
+    )
+    _check(
+        bool(_REVISION.match(revision or release)), where, "github revision or release is not a commit, branch or tag"
+    )
+    _check(bool(_PATH.match(file)) and (not release or "/" not in file), where, f"invalid github file {file!r}")
+    _check(
+        blob is None or (bool(_GIT_OBJECT.match(blob)) and not release), where, "git_blob is a repository file's sha1"
+    )
+    return GitHubFile(repo, file, revision, release, blob)
+
+
+def _dictionary(raw: object, where: str) -> DictionaryEntry:
+    _check(isinstance(raw, dict), where, "a dictionary entry must be an object")
+    assert isinstance(raw, dict)
+    dictionary_id = _get(raw, "id", str, where)
+    _check(bool(_ID.match(dictionary_id)), where, f"invalid id {dictionary_id!r}")
+    where = f"{where} ({dictionary_id})"
+    names = _get(raw, "display_name", dict, where)
+    _check(
+        "en" in names and all(isinstance(v, str) and v for v in names.values()),
+        where,
+        "display_name needs a non-empty 'en' name",
+    )
+    version = _get(raw, "version", int, where)
+    _check(version >= 1, where, "version must be at least 1")
+    size = _get(raw, "size", int, where, optional=True)
+    sha = _get(raw, "sha256", str, where, optional=True)
+    _check(sha is None or bool(_SHA256.match(sha)), where, "sha256 must be 64 hex digits")
+    sizes = [_get(raw, k, int, where) for k in ("download_size", "dictionary_size", "entries")]
+    _check(
+        all(0 < v <= limits.MAX_DICTIONARY_SOURCE_BYTES for v in (*sizes[:2], *([size] if size else []))),
+        where,
+        "sizes must be positive and within the bound",
+    )
+    _check(0 < sizes[2] <= limits.MAX_DICTIONARY_ENTRIES, where, "entries is out of range")
+    entry = DictionaryEntry(
+        id=dictionary_id,
+        version=version,
+        display_name=dict(names),
+        github=_github_file(raw, where),
+        license=_license(_get(raw, "license", dict, where), where),
+        download_size=sizes[0],
+        dictionary_size=sizes[1],
+        entries=sizes[2],
+        format=_get(raw, "format", str, where, optional=True) or "ecdict",
+        size=size,
+        sha256=sha,
+        default=bool(_get(raw, "default", bool, where, optional=True)),
+        comment=_get(raw, "comment", str, where, optional=True) or "",
+    )
+    if entry.format not in DICTIONARY_FORMATS:
+        raise _Unsupported(f"{dictionary_id}: dictionary format {entry.format!r} needs a newer Fanyi")
+    return entry
+
+
+def _dictionaries(raw: dict[str, Any], origin: str) -> tuple[tuple[DictionaryEntry, ...], list[str]]:
+    items = _get(raw, "dictionaries", list, origin, optional=True) or []
+    _check(len(items) <= limits.MAX_CATALOG_PACKS, origin, "too many dictionaries")
+    found, skipped = [], []
+    for i, item in enumerate(items):
+        try:
+            found.append(_dictionary(item, f"{origin}, dictionary {i + 1}"))
+        except _Unsupported as exc:
+            skipped.append(str(exc))
+    ids = [d.id for d in found]
+    _check(len(ids) == len(set(ids)), origin, "two dictionaries share an id")
+    return tuple(found), skipped
+
+
 def parse(data: bytes | str, origin: str) -> Catalog:
     """A validated Catalog from JSON text; CatalogError names `origin` and the first problem.
 
@@ -508,6 +640,8 @@ def parse(data: bytes | str, origin: str) -> Catalog:
     _check(len(ids) == len(set(ids)), origin, "two packs share an id")
     urls = _strings(raw, "catalog_urls", origin, optional=True)
     _check(all(_url_ok(u) for u in urls), origin, "catalog_urls must be http(s) URLs")
+    dictionaries, unread = _dictionaries(raw, origin)
+    skipped += unread
     if skipped:
         log.info("%s: left out %s", origin, "; ".join(skipped))
     return Catalog(
@@ -517,6 +651,7 @@ def parse(data: bytes | str, origin: str) -> Catalog:
         catalog_urls=urls,
         origin=origin,
         skipped=tuple(skipped),
+        dictionaries=dictionaries,
     )
 
 
@@ -566,14 +701,38 @@ def entry_json(p: CatalogEntry) -> dict[str, Any]:
     return out
 
 
+def dictionary_json(d: DictionaryEntry) -> dict[str, Any]:
+    """One dictionary as the catalog writes it (parse() reads it back to an equal entry)."""
+    github = {k: v for k, v in asdict(d.github).items() if v}
+    out: dict[str, Any] = {
+        "id": d.id,
+        "version": d.version,
+        "default": d.default,
+        "display_name": d.display_name,
+        "format": d.format,
+        "source": {"github": github},
+        "size": d.size,
+        "sha256": d.sha256,
+        "download_size": d.download_size,
+        "dictionary_size": d.dictionary_size,
+        "entries": d.entries,
+        "license": asdict(d.license),
+    }
+    if d.comment:
+        out["comment"] = d.comment
+    return out
+
+
 def to_json(catalog: Catalog) -> str:
-    doc = {
+    doc: dict[str, Any] = {
         "schema": SCHEMA,
         "serial": catalog.serial,
         "generated": catalog.generated,
         "catalog_urls": list(catalog.catalog_urls),
         "packs": [entry_json(p) for p in catalog.packs],
     }
+    if catalog.dictionaries:
+        doc["dictionaries"] = [dictionary_json(d) for d in catalog.dictionaries]
     return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
 
 

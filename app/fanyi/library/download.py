@@ -448,6 +448,37 @@ def answers(url: str, timeout: float) -> bool:
         return failure.kind != "unreachable"
 
 
+def remote_size(urls: Sequence[str], *, timeouts: Timeouts = Timeouts(), most: int) -> tuple[str, int]:
+    """The first of `urls` that answers, and the size of the file there, for a file no recipe states the size of.
+
+    Asked with ``Range: bytes=0-0``, as a resumed download asks (the size is the total of a 206's Content-Range,
+    else a 200's Content-Length; its body is not read). The size is the server's word: the caller checks the
+    file it then downloads against what it knows (a git blob id, a sha256). DownloadError in one line when no
+    URL answers with a size, or with one above `most` bytes.
+    """
+    opener = _opener(timeouts)
+    failures: list[tuple[str, _Failure]] = []
+    for url in urls:
+        try:
+            with _open(opener, url, {"Range": "bytes=0-0"}, timeouts) as response:
+                m = _CONTENT_RANGE.fullmatch(response.headers.get("Content-Range", ""))
+                length = response.headers.get("Content-Length", "")
+                if response.status == 206 and m and m["total"].isdigit():
+                    size = int(m["total"])
+                elif response.status == 200 and length.isdigit():
+                    size = int(length)
+                else:
+                    raise _Failure("refused", f"it states no size (HTTP {response.status})")
+            if not 0 < size <= most:
+                raise _Failure("refused", f"it states a size of {size} bytes")
+            return url, size
+        except _Failure as failure:
+            log.info("%s: %s", url, failure.reason)
+            failures.append((url, failure))
+    name = urlsplit(urls[0]).path.rsplit("/", 1)[-1] if urls else "the file"
+    raise _summary(name, failures)
+
+
 def fetch_bytes(url: str, max_bytes: int, timeout: float = limits.CATALOG_TIMEOUT_S) -> bytes:
     """The body of a small document (the catalog), at most `max_bytes`; DownloadError in one line."""
     try:

@@ -24,8 +24,8 @@ from pathlib import Path
 from .. import __version__, paths
 from ..cancel import Cancelled, CancelToken
 from ..engine import FORMAT_VERSION
-from . import catalog, catalog_fetch, download, installed, unpack
-from .catalog import Catalog, CatalogEntry
+from . import catalog, catalog_fetch, dictionaries, download, installed, unpack
+from .catalog import Catalog, CatalogEntry, DictionaryEntry
 from .errors import AccessDenied, DiskSpaceError, DownloadError, LibraryError, NotFound
 from .from_source import Recipe, make_pack
 from .installed import PackInfo
@@ -102,6 +102,20 @@ def available(cat: Catalog) -> list[Available]:
         else:
             status = Status.INSTALLED if info.pack_version >= entry.version else Status.UPDATE
         rows.append(Available(entry, status, info))
+    return rows
+
+
+def available_dictionaries(cat: Catalog) -> list[tuple[DictionaryEntry, Status]]:
+    """Every dictionary of the catalog with its status here (one the user imported counts as installed)."""
+    here = {d.name: d for d in dictionaries.list_dictionaries() if d.usable}
+    rows = []
+    for entry in cat.dictionaries:
+        info = here.get(entry.id)
+        if info is None:
+            status = Status.NOT_INSTALLED
+        else:
+            status = Status.INSTALLED if info.version == 0 or info.version >= entry.version else Status.UPDATE
+        rows.append((entry, status))
     return rows
 
 

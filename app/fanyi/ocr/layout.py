@@ -35,36 +35,36 @@ class Boxed(Protocol):
     @property
     def text(self) -> str: ...
     @property
-    def box(self) -> tuple[int, int, int, int]: ...
+    def box(self) -> tuple[float, float, float, float]: ...  # left, top, right, bottom; y downwards
 
 
 B = TypeVar("B", bound=Boxed)
 
 
 @dataclass
-class _Row:
+class Row:
     """Lines of one row (or of one column's part of it), left to right."""
 
     lines: list[Boxed]
 
     @property
-    def left(self) -> int:
+    def left(self) -> float:
         return min(line.box[0] for line in self.lines)
 
     @property
-    def right(self) -> int:
+    def right(self) -> float:
         return max(line.box[2] for line in self.lines)
 
     @property
-    def top(self) -> int:
+    def top(self) -> float:
         return min(line.box[1] for line in self.lines)
 
     @property
-    def bottom(self) -> int:
+    def bottom(self) -> float:
         return max(line.box[3] for line in self.lines)
 
     @property
-    def height(self) -> int:
+    def height(self) -> float:
         return max(1, self.bottom - self.top)
 
     def text(self) -> str:
@@ -81,8 +81,8 @@ def _wide(char: str) -> bool:
     return unicodedata.east_asian_width(char) in ("W", "F")
 
 
-def _rows(lines: Sequence[Boxed]) -> list[_Row]:
-    rows: list[_Row] = []
+def _rows(lines: Sequence[Boxed]) -> list[Row]:
+    rows: list[Row] = []
     for line in sorted(lines, key=lambda ln: (ln.box[1] + ln.box[3], ln.box[0])):
         if rows:
             row = rows[-1]
@@ -90,36 +90,36 @@ def _rows(lines: Sequence[Boxed]) -> list[_Row]:
             if overlap >= 0.5 * min(row.height, max(1, line.box[3] - line.box[1])):
                 row.lines.append(line)
                 continue
-        rows.append(_Row([line]))
+        rows.append(Row([line]))
     for row in rows:
         row.lines.sort(key=lambda ln: ln.box[0])
     return rows
 
 
-def _segments(row: _Row) -> list[_Row]:
+def _segments(row: Row) -> list[Row]:
     """The row cut at gaps wider than COLUMN_GAP × its height."""
-    parts = [_Row([row.lines[0]])]
+    parts = [Row([row.lines[0]])]
     for line in row.lines[1:]:
         if line.box[0] - parts[-1].right > COLUMN_GAP * row.height:
-            parts.append(_Row([line]))
+            parts.append(Row([line]))
         else:
             parts[-1].lines.append(line)
     return parts
 
 
-def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
+def _overlaps(a: tuple[float, float], b: tuple[float, float]) -> bool:
     return a[0] <= b[1] and b[0] <= a[1]
 
 
 class _Section:
     """Rows below one another whose segments stand in the same columns."""
 
-    def __init__(self, segments: list[_Row]) -> None:
+    def __init__(self, segments: list[Row]) -> None:
         self.spans = [(s.left, s.right) for s in segments]
-        self.columns: list[list[_Row]] = [[s] for s in segments]
+        self.columns: list[list[Row]] = [[s] for s in segments]
         self.rows = 1
 
-    def take(self, segments: list[_Row]) -> bool:
+    def take(self, segments: list[Row]) -> bool:
         """Add the row if each segment stands in one column of its own, and in no other."""
         chosen = []
         for segment in segments:
@@ -133,7 +133,7 @@ class _Section:
         self.rows += 1
         return True
 
-    def blocks(self, line_height: float) -> list[list[_Row]]:
+    def blocks(self, line_height: float) -> list[list[Row]]:
         """Each column as a block, or when this is not text in columns, one block of whole rows."""
         wide = all(right - left >= COLUMN_WIDTH * line_height for left, right in self.spans)
         if len(self.columns) == 1 or (wide and self.rows > 1):
@@ -142,7 +142,7 @@ class _Section:
         return [_rows([line for piece in pieces for line in piece.lines])]
 
 
-def blocks(lines: Sequence[Boxed]) -> list[list[_Row]]:
+def blocks(lines: Sequence[Boxed]) -> list[list[Row]]:
     """The lines as blocks (columns, or runs of rows read across) of rows, in reading order."""
     rows = _rows(lines)
     if not rows:
@@ -161,12 +161,12 @@ def reading_order(lines: Sequence[B]) -> list[B]:
     return cast(list[B], [line for block in blocks(lines) for row in block for line in row.lines])
 
 
-def paragraphs(lines: Sequence[Boxed]) -> list[str]:
-    """The text of the lines as paragraphs, in reading order."""
+def paragraph_rows(lines: Sequence[Boxed]) -> list[list[Row]]:
+    """The rows of each paragraph, in reading order."""
     out = []
     for block in blocks(lines):
         height = statistics.median(row.height for row in block)
-        current: list[_Row] = []
+        current: list[Row] = []
         for row in block:
             if current and (
                 row.top - current[-1].bottom > PARAGRAPH_GAP * height or row.left - current[-1].left > INDENT * height
@@ -175,10 +175,16 @@ def paragraphs(lines: Sequence[Boxed]) -> list[str]:
                 current = []
             current.append(row)
         out.append(current)
-    return [text for text in map(_joined, out) if text.strip()]
+    return out
 
 
-def _joined(rows: list[_Row]) -> str:
+def paragraphs(lines: Sequence[Boxed]) -> list[str]:
+    """The text of the lines as paragraphs, in reading order."""
+    return [text for text in map(joined, paragraph_rows(lines)) if text.strip()]
+
+
+def joined(rows: list[Row]) -> str:
+    """A paragraph's rows as its text."""
     lines = "\n".join(row.text() for row in rows)
     wrapped = max(row.right - row.left for row in rows) >= WRAPPED_WIDTH * rows[0].height
     return join_hard_wrapped(lines) if wrapped else lines

@@ -22,7 +22,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from fanyi import __version__
 from fanyi.oneline import error_line
 
-from . import deepl, deeplx, libretranslate, stream
+from . import deepl, deeplx, dictionary, libretranslate, stream
 from .browsers import BrowserGuard, BrowserPolicy
 from .core import Core
 from .web import any_error_body, guarded, read_fields
@@ -51,7 +51,7 @@ def create_app(core: Core, browsers: BrowserPolicy) -> Starlette:
                 "code": 200,
                 "message": f"Fanyi {__version__}: a local translation API. LibreTranslate: POST /translate, "
                 "GET /languages, POST /detect. DeepL: POST /v2/translate. DeepLX: POST /translate. "
-                "Streaming: POST /stream.",
+                "Streaming: POST /stream. Dictionary: GET /dictionary?q=word.",
             }
         )
 
@@ -61,6 +61,7 @@ def create_app(core: Core, browsers: BrowserPolicy) -> Starlette:
         *libretranslate.routes(core),
         *deepl.routes(core),
         *stream.routes(core),
+        *dictionary.routes(core),
     ]
     middleware = [Middleware(BrowserGuard, policy=browsers), Middleware(TidyPaths)]
     return Starlette(

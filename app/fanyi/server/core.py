@@ -42,6 +42,7 @@ from .line import Line
 from .models import Models, holds
 
 if TYPE_CHECKING:
+    from fanyi.dictionary import Dictionary
     from fanyi.documents.base import TextTranslator, Unit
     from fanyi.engine import LanguageChoice, StreamEvent, Translator
     from fanyi.library.installed import PackInfo
@@ -82,8 +83,11 @@ class Core:
         api_key: str | None = None,
         options: Callable[[], DecodeOptions] = DecodeOptions,
         glossary: Callable[[str, str], tuple[tuple[str, str], ...]] | None = None,
+        dictionary: Callable[[], Dictionary | None] | None = None,
     ) -> None:
         self.models = models
+        # the dictionary /dictionary looks words up in, asked per request; by default the one installed
+        self.dictionary = dictionary or _installed_dictionary
         self.api_key = api_key or None
         self._options = options  # beams and lengths as the user set them; read per request
         self._glossary = glossary  # the app's glossary: (term, translation) of a language pair
@@ -278,7 +282,15 @@ class Core:
 
         counting = _Counting(translator)
         result = documents.translate_document(
-            document.source, counting, dst=document.folder, options=options, cancel=cancel, progress=progress
+            document.source,
+            counting,
+            dst=document.folder,
+            options=options,
+            cancel=cancel,
+            progress=progress,
+            bilingual=document.bilingual is not None,
+            layout=document.bilingual or "side",
+            to=document.to,
         )
         if untranslated := result.report.failed_count:
             log.warning(
@@ -461,3 +473,9 @@ def _translate_html(
         failures = tuple(f for t in translations if t is not None for f in t.failures)
         results.append(Translation(markup.rewrite(written, bilingual=False, target_lang=target_lang), failures))
     return results
+
+
+def _installed_dictionary() -> Dictionary | None:
+    from fanyi.library import dictionaries  # noqa: PLC0415 - the library's listing, read when a word is asked
+
+    return dictionaries.open_preferred()

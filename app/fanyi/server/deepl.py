@@ -150,11 +150,13 @@ async def _usage(core: Core, request: Request) -> Response:
 async def _upload(core: Core, request: Request) -> Response:
     """Store the document and translate it in the background: its status and result are asked for by id."""
     fields, document, source, target = await document_request(core, request, "target_lang", "source_lang", "filename")
-    wanted = (fields.text("output_format") or "").lower().lstrip(".")
-    produced = (documents.format_for(document.source).output_suffix or document.source.suffix).lstrip(".")
+    wanted = (fields.text("output_format") or "").lower().lstrip(".") or None
     try:
-        if wanted and wanted != produced:
-            raise ApiError(400, f"output_format={wanted} cannot be made from this document; it becomes .{produced}")
+        try:
+            documents.format_for(document.source).output_suffix(document.source, wanted)
+        except documents.UnsupportedFormat as error:
+            raise ApiError(400, f"output_format={wanted} cannot be made from this document: {error}") from None
+        document.to = wanted
         core.line.start(lambda: _translate_kept(core, document, source, target))
     except BaseException:
         core.files.remove(document)

@@ -37,6 +37,8 @@ class Document:
     source: Path
     name: str  # the client's file name, made safe: the output is called after it
     status: str = QUEUED
+    to: str | None = None  # what it is written as, where it can be more than one kind (a PDF: "pdf" or "docx")
+    bilingual: str | None = None  # "side" or "alternate": the original beside its translation
     output: Path | None = None
     error: str = ""
     characters: int = 0  # translated: DeepL's billed_characters

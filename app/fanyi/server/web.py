@@ -256,6 +256,9 @@ async def read_upload(request: Request) -> tuple[Fields, UploadFile]:
     return Fields(values), upload
 
 
+BILINGUAL_LAYOUTS = ("side", "alternate")  # a bilingual document; for a PDF, its pages side by side or alternating
+
+
 async def document_request(
     core: Core, request: Request, target_field: str, source_field: str, name_field: str | None = None
 ) -> tuple[Fields, Document, str, str]:
@@ -266,7 +269,11 @@ async def document_request(
     if not target:
         raise ApiError(400, f"{target_field} is required")
     source = fields.text(source_field) or AUTO
+    bilingual = (fields.text("bilingual") or "").strip().lower() or None  # Fanyi's own: side | alternate
+    if bilingual is not None and bilingual not in BILINGUAL_LAYOUTS:
+        raise ApiError(400, f"bilingual must be one of {', '.join(BILINGUAL_LAYOUTS)}")
     document = await _keep_upload(core, upload, fields.text(name_field) if name_field else None)
+    document.bilingual = bilingual
     return fields, document, source, target
 
 

@@ -23,6 +23,7 @@ from fanyi.ui import i18n, theme
 from fanyi.ui.clipboard import copied_text
 from fanyi.ui.controllers.api import ApiController
 from fanyi.ui.controllers.autostart import AutostartController
+from fanyi.ui.controllers.dictionary import DictionaryController
 from fanyi.ui.controllers.direction import DirectionController
 from fanyi.ui.controllers.documents import DocumentController
 from fanyi.ui.controllers.glossary import GlossaryController
@@ -71,6 +72,8 @@ class FanyiApp(QObject):
         self.glossary = GlossaryController()
         self.direction = DirectionController(self.settings, self.packs, self.glossary)
         self.history = HistoryController(self.settings)
+        self.dictionary = DictionaryController()
+        self.ops.dictionary_installed.connect(lambda _info: self.dictionary.refresh())
         self.documents = DocumentController(
             DocumentJobs(opener, run_document), self.settings, self.packs, self.direction
         )
@@ -99,7 +102,13 @@ class FanyiApp(QObject):
         self.screenshot_hotkey.triggered.connect(self.translate_screen_region)
         self.screen_text.found.connect(lambda text: self.popup.show_text(text))
         self.screen_text.message.connect(lambda text: self.popup.show_message(text))
-        for source in (self.history.notice, self.api.status_changed, self.autostart.notice, self.dialogs.notice):
+        for source in (
+            self.history.notice,
+            self.api.status_changed,
+            self.autostart.notice,
+            self.dialogs.notice,
+            self.dictionary.notice,
+        ):
             source.connect(self.notice)
         self.settings.ui_language.changed.connect(i18n.install)
         self.settings.theme.changed.connect(theme.apply)
@@ -182,6 +191,7 @@ class FanyiApp(QObject):
                 self.documents,
                 self.ops,
                 self.keeps_running_in_tray,
+                dictionary=self.dictionary,
             )
             self._window.setWindowIcon(self.icon)
             self._window.history_requested.connect(self.dialogs.show_history)
@@ -195,10 +205,12 @@ class FanyiApp(QObject):
     @property
     def popup(self) -> TranslatePopup:
         if self._popup is None:
-            popup = self._popup = TranslatePopup(self.service, self.direction)
+            popup = self._popup = TranslatePopup(self.service, self.direction, self.dictionary)
             # under the popup's own pack, which auto direction may have chosen apart from the window's
             popup.translated.connect(
-                lambda source, target: popup.pack_name and self.history.record(source, target, pack=popup.pack_name)
+                lambda source, target: (
+                    popup.pack_name and self.history.record(source, target, pack=popup.pack_name, found=popup.found)
+                )
             )
             popup.open_requested.connect(self.open_in_window)
             # started for the popup alone, this process becomes the app: the window's download page stays
@@ -215,8 +227,9 @@ class FanyiApp(QObject):
 
     def translate_clipboard(self) -> None:
         """The hotkey, the tray and `fanyi --translate-clipboard`: the copied (or selected) text in the popup."""
-        if not self._say_no_model():
-            self.popup.show_text(copied_text(self.settings.translate_selection.value))
+        text = copied_text(self.settings.translate_selection.value)
+        if not self._say_no_model(text):
+            self.popup.show_text(text)
 
     def translate_screen_region(self) -> None:
         """Cover the screens to choose a region; its text is recognised and translated in the popup."""
@@ -228,10 +241,11 @@ class FanyiApp(QObject):
         self.window.show_source(text)
         self.show_main()
 
-    def _say_no_model(self) -> bool:
+    def _say_no_model(self, text: str = "") -> bool:
+        """No model: the popup says so, below the dictionary's entry for `text` where there is one."""
         if self.packs.installed:
             return False
-        self.popup.show_no_model()
+        self.popup.show_no_model(text=text)
         return True
 
 

@@ -6,7 +6,9 @@ the same text being edited (``continues``), and adds a row for a new text (one p
 typed after select-all, or reopened from elsewhere). The same text with the same translation by the
 same pack is one entry, whatever asked for it (the window, the popup, the hotkey, a variant clicked
 back): saved again, it moves to the top, starred if either copy was. Starred entries (favourites) are never
-dropped to keep the file small, nor deleted by Clear.
+dropped to keep the file small, nor deleted by Clear. A word or short phrase keeps the dictionary's entry
+shown with it (``dictionary``: its JSON, fanyi.dictionary.Found.as_json), so the history shows it even
+once the dictionary is removed.
 
 A damaged database (not SQLite, pages that fail SQLite's check, a foreign table) is moved aside,
 kept as ``history.sqlite3.corrupt-<date>-<time>``, and a new one started; ``on_moved_aside`` is
@@ -18,6 +20,7 @@ from __future__ import annotations
 import csv
 import datetime
 import io
+import json
 import logging
 import os
 import sqlite3
@@ -28,6 +31,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from fanyi import paths
+from fanyi.dictionary import Found
 from fanyi.fsutil import atomic_write_bytes, move_aside
 
 log = logging.getLogger(__name__)
@@ -44,12 +48,16 @@ CREATE TABLE IF NOT EXISTS history (
     pack TEXT NOT NULL,
     source TEXT NOT NULL,
     target TEXT NOT NULL,
-    starred INTEGER NOT NULL DEFAULT 0
+    starred INTEGER NOT NULL DEFAULT 0,
+    dictionary TEXT NOT NULL DEFAULT ''
 )
 """
 _COLUMNS = {"id", "created", "pack", "source", "target"}
 # Columns added since the first release: an older file gets them, its rows are kept.
-_ADDED_COLUMNS = {"starred": "starred INTEGER NOT NULL DEFAULT 0"}
+_ADDED_COLUMNS = {
+    "starred": "starred INTEGER NOT NULL DEFAULT 0",
+    "dictionary": "dictionary TEXT NOT NULL DEFAULT ''",
+}
 
 
 class _Damaged(sqlite3.DatabaseError):
@@ -94,6 +102,17 @@ class Entry:
     source: str
     target: str
     starred: bool = False
+    dictionary: str = ""  # the dictionary's entry shown with it, as JSON; "" when none
+
+    @property
+    def found(self) -> Found | None:
+        """The dictionary's entry kept with it; None when none was shown (or the file holds something else)."""
+        if not self.dictionary:
+            return None
+        try:
+            return Found.from_json(json.loads(self.dictionary))
+        except (ValueError, RecursionError):
+            return None
 
 
 @dataclass(frozen=True)
@@ -160,14 +179,20 @@ class History:
             self._start_again(exc)
         return work(self._db)
 
-    def record(self, source: str, target: str, pack: str, draft: Draft | None = None) -> Draft:
+    def record(
+        self, source: str, target: str, pack: str, draft: Draft | None = None, *, found: Found | None = None
+    ) -> Draft:
         """Save a finished translation: into the draft's row while it ``continues``, else as a new row."""
         entry_id = draft.entry_id if draft is not None and continues(draft, source, pack) else None
-        return Draft(self.save(source, target, pack, entry_id), source, pack)
+        return Draft(self.save(source, target, pack, entry_id, found=found), source, pack)
 
-    def save(self, source: str, target: str, pack: str, entry_id: int | None = None) -> int:
+    def save(
+        self, source: str, target: str, pack: str, entry_id: int | None = None, *, found: Found | None = None
+    ) -> int:
         """Update ``entry_id`` when it still exists, else the row that holds the same text and translation by
-        the same pack, else insert one; other rows holding the same go (their star kept). Returns the row id."""
+        the same pack, else insert one; other rows holding the same go (their star kept). Returns the row id.
+        `found`: the dictionary's entry shown with it, kept in the row."""
+        kept_entry = json.dumps(found.as_json(), ensure_ascii=False) if found is not None else ""
 
         def work(db: sqlite3.Connection) -> int:
             with db:
@@ -187,13 +212,14 @@ class History:
                     kept = same[0][0]
                 if kept is not None:
                     db.execute(
-                        "UPDATE history SET created=?, starred=max(starred, ?) WHERE id=?", (time.time(), starred, kept)
+                        "UPDATE history SET created=?, starred=max(starred, ?), dictionary=? WHERE id=?",
+                        (time.time(), starred, kept_entry, kept),
                     )
                     db.executemany("DELETE FROM history WHERE id=?", [(i,) for i, _star in same if i != kept])
                     return kept
                 cur = db.execute(
-                    "INSERT INTO history (created, pack, source, target) VALUES (?, ?, ?, ?)",
-                    (time.time(), pack, source, target),
+                    "INSERT INTO history (created, pack, source, target, dictionary) VALUES (?, ?, ?, ?, ?)",
+                    (time.time(), pack, source, target, kept_entry),
                 )
                 db.execute(
                     "DELETE FROM history WHERE starred = 0 AND id <= (SELECT max(id) FROM history) - ?", (MAX_ROWS,)
@@ -209,15 +235,15 @@ class History:
         starred = "AND starred != 0 " if starred_only else ""
         rows = self._run(
             lambda db: db.execute(
-                "SELECT id, created, pack, source, target, starred FROM history "
+                "SELECT id, created, pack, source, target, starred, dictionary FROM history "
                 f"WHERE (source LIKE ? ESCAPE '\\' OR target LIKE ? ESCAPE '\\') {starred}"
                 "ORDER BY created DESC, id DESC LIMIT ?",
                 (pattern, pattern, -1 if limit is None else limit),
             ).fetchall()
         )
         return [
-            Entry(id_, created, pack, source, target, starred=bool(starred))
-            for id_, created, pack, source, target, starred in rows
+            Entry(id_, created, pack, source, target, starred=bool(starred), dictionary=dictionary)
+            for id_, created, pack, source, target, starred, dictionary in rows
         ]
 
     def set_starred(self, ids: list[int], starred: bool) -> None:
@@ -252,7 +278,7 @@ class History:
         self._db.close()
 
 
-EXPORT_COLUMNS = ("time", "model", "source", "translation", "starred")
+EXPORT_COLUMNS = ("time", "model", "source", "translation", "starred", "dictionary")
 
 
 def export_csv(entries: list[Entry], path: Path) -> None:
@@ -262,5 +288,7 @@ def export_csv(entries: list[Entry], path: Path) -> None:
     writer.writerow(EXPORT_COLUMNS)
     for e in entries:
         when = datetime.datetime.fromtimestamp(e.created).isoformat(sep=" ", timespec="seconds")
-        writer.writerow((when, e.pack, e.source, e.target, "yes" if e.starred else ""))
+        found = e.found
+        shown = f"{found.entry.word} {found.entry.summary()}" if found is not None else ""
+        writer.writerow((when, e.pack, e.source, e.target, "yes" if e.starred else "", shown))
     atomic_write_bytes(path, text.getvalue().encode("utf-8-sig"))

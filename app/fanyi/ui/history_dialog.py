@@ -105,7 +105,8 @@ class HistoryDialog(Retranslating, QDialog):
             item = QListWidgetItem()
             self._set_label(item, entry)
             item.setData(Qt.ItemDataRole.UserRole, entry.id)
-            item.setToolTip(entry.target)
+            found = entry.found
+            item.setToolTip(entry.target + (f"\n\n{found.entry.word} {found.entry.summary(8)}" if found else ""))
             self.list.addItem(item)
         self._update_buttons()
 
@@ -115,7 +116,9 @@ class HistoryDialog(Retranslating, QDialog):
         star = f"{STAR} " if entry.starred else ""
         width = self.list.viewport().width() - 4 * self.list.spacing() - 8
         metrics = self.list.fontMetrics()
-        lines = (f"{star}{when}  {one_line(entry.source, PREVIEW)}", f"→ {one_line(entry.target, PREVIEW)}")
+        found = entry.found  # the dictionary's entry kept with a word: after its translation
+        said = f"  ·  {found.entry.word} {found.entry.summary()}" if found is not None else ""
+        lines = (f"{star}{when}  {one_line(entry.source, PREVIEW)}", f"→ {one_line(entry.target + said, PREVIEW)}")
         return "\n".join(metrics.elidedText(line, Qt.TextElideMode.ElideRight, width) for line in lines)
 
     def _set_label(self, item: QListWidgetItem, entry: Entry) -> None:

@@ -17,7 +17,7 @@ from PySide6.QtCore import QObject, QThread, Signal, Slot
 
 from fanyi.cancel import Cancelled, CancelToken
 from fanyi.documents.base import JobReport, TextTranslator
-from fanyi.documents.job import JobResult, translate_document
+from fanyi.documents.job import JobResult, Written, translate_document
 from fanyi.engine import DecodeOptions
 from fanyi.ui.worker import OpenTranslator
 
@@ -54,7 +54,7 @@ class _Spec:
 
     job_id: int
     source: Path
-    bilingual: bool
+    written: Written
     pack_dir: Path
     threads: int | None
     options: DecodeOptions | None
@@ -98,7 +98,9 @@ class _Runner(QObject):
             result = self._run_document(
                 spec.source,
                 translator,
-                bilingual=spec.bilingual,
+                bilingual=spec.written.bilingual,
+                layout=spec.written.layout,
+                to=spec.written.to,
                 options=spec.options,
                 progress=lambda done, total: self.progress.emit(spec.job_id, done, total),
                 cancel=spec.token,
@@ -145,13 +147,13 @@ class DocumentJobs(QObject):
         pack_dir: Path,
         threads: int | None,
         options: DecodeOptions | None,
-        bilingual: bool = False,
+        written: Written = Written(),
         instead: Callable[[str, TextTranslator | None], TextTranslator | None] | None = None,
     ) -> Job:
-        job = Job(next(self._ids), Path(source), bilingual)
+        job = Job(next(self._ids), Path(source), written.bilingual)
         self.jobs[job.id] = job
         self.added.emit(job)
-        self._submit.emit(_Spec(job.id, job.source, bilingual, Path(pack_dir), threads, options, job.token, instead))
+        self._submit.emit(_Spec(job.id, job.source, written, Path(pack_dir), threads, options, job.token, instead))
         return job
 
     def cancel(self, job_id: int) -> None:

@@ -2,7 +2,8 @@
 
 Typing restarts a short timer; when it fires (or on Ctrl+Enter) the whole source is sent to the
 worker. The engine caches sentences, so re-sending a long text only decodes what changed, and the
-target view keeps what is already right on screen.
+target view keeps what is already right on screen. A word or a short phrase the installed dictionary has
+gets its entry above the translation (fanyi.ui.dictionary_card).
 """
 
 from __future__ import annotations
@@ -11,8 +12,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QDir, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QShortcut
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
+    QBoxLayout,
     QButtonGroup,
     QComboBox,
     QFileDialog,
@@ -30,16 +32,21 @@ from PySide6.QtWidgets import (
 )
 
 from fanyi import routing
+from fanyi.dictionary import Found
 from fanyi.documents.registry import SUPPORTED_SUFFIXES
 from fanyi.languages import TRADITIONAL, VARIANT_NAMES, language_of
 from fanyi.library.installed import PackInfo
 from fanyi.rewriter import NAME as REWRITER
 from fanyi.routing import Choice
+from fanyi.ui import setting_actions
+from fanyi.ui import settings as settings_values
+from fanyi.ui.controllers.dictionary import DictionaryController
 from fanyi.ui.controllers.direction import DirectionController
 from fanyi.ui.controllers.documents import DocumentController
 from fanyi.ui.controllers.history import HistoryController
 from fanyi.ui.controllers.packs import PackController
 from fanyi.ui.controllers.settings import LiveSettings
+from fanyi.ui.dictionary_card import DictionaryCard
 from fanyi.ui.history import Draft, Entry
 from fanyi.ui.i18n import Retranslating, direction, quantization_name, variant_names
 from fanyi.ui.jobs_panel import JobsPanel
@@ -82,9 +89,14 @@ class MainWindow(Retranslating, QMainWindow):
         documents: DocumentController,
         ops: PackOperations,
         keep_in_tray: Callable[[], bool],
+        *,
+        dictionary: DictionaryController | None = None,
     ) -> None:
         super().__init__()
         self.settings = settings
+        self.dictionary = dictionary
+        self.found: Found | None = None  # the dictionary's entry for the source text
+        self._found_for = ""  # the source text it was looked up for
         self.packs = packs
         self.direction = direction
         self.history = history
@@ -104,6 +116,10 @@ class MainWindow(Retranslating, QMainWindow):
         top_bar = self._top_bar()
         self.source = SourcePane()
         self.target = TargetPane()
+        self.card = DictionaryCard()
+        target_layout = self.target.layout()
+        assert isinstance(target_layout, QBoxLayout)
+        target_layout.insertWidget(2, self.card)  # below the pane's header and error line, above the translation
         self.stream = RequestStream(
             self.service,
             CHANNEL,
@@ -178,8 +194,15 @@ class MainWindow(Retranslating, QMainWindow):
         self.variant_box.setStyleSheet(CHECKED_TOGGLES)
         self.documents_button = QToolButton(popupMode=QToolButton.ToolButtonPopupMode.MenuButtonPopup)
         self.documents_menu = QMenu(self)
-        self.bilingual_action = QAction(self, checkable=True)
-        self.documents_menu.addAction(self.bilingual_action)
+        self.bilingual_action = setting_actions.toggle(self.documents_menu, self.settings.bilingual_documents)
+        self.layout_section = self.documents_menu.addSection("")
+        self.layout_actions = setting_actions.choice(
+            self.documents_menu, self.settings.bilingual_layout, settings_values.BILINGUAL_LAYOUTS
+        )
+        self.pdf_section = self.documents_menu.addSection("")
+        self.pdf_actions = setting_actions.choice(
+            self.documents_menu, self.settings.pdf_output, settings_values.PDF_OUTPUTS
+        )
         self.documents_button.setMenu(self.documents_menu)
         self.history_button = QToolButton()
         self.models_button = QToolButton()
@@ -220,6 +243,9 @@ class MainWindow(Retranslating, QMainWindow):
         self.packs.changed.connect(self.refresh_packs)
         self.direction.changed.connect(self._on_options_changed)
         self.settings.text_size.changed.connect(self.set_text_size)
+        self.card.copied.connect(self._on_copied)
+        if self.dictionary is not None:
+            self.dictionary.changed.connect(self._on_dictionary_changed)
 
     # --- packs and variants ---------------------------------------------------------------------
     def refresh_packs(self) -> None:
@@ -386,6 +412,7 @@ class MainWindow(Retranslating, QMainWindow):
     def translate_now(self, force: bool = False) -> None:
         self._debounce.stop()
         text = self.source.text()
+        self._look_up(text)
         if not text.strip():
             self.stream.cancel()
             self._done_key = None
@@ -425,7 +452,22 @@ class MainWindow(Retranslating, QMainWindow):
             assert self._req_key is not None  # set with the request
             source, _options, rewrite = self._req_key
             pack = REWRITER if rewrite is not None else self.packs.current.name
-            self._draft = self.history.record(source, text, self._draft, pack=pack)
+            found = self.found if self._found_for == source else None
+            self._draft = self.history.record(source, text, self._draft, pack=pack, found=found)
+
+    def _on_copied(self, text: str) -> None:
+        self.show_notice(self.tr("Copied: %1").replace("%1", text))
+
+    def _on_dictionary_changed(self) -> None:
+        self._look_up(self.source.text())
+
+    def _look_up(self, text: str) -> None:
+        """The dictionary's entry for the source text above the translation, when it is a word it has."""
+        found = self.dictionary.lookup(text) if self.dictionary is not None and text.strip() else None
+        self._found_for = text
+        if found != self.found:
+            self.found = found
+            self.card.show_found(found)
 
     def _failed(self, message: str) -> None:
         self.target.activity.setText("")
@@ -515,7 +557,7 @@ class MainWindow(Retranslating, QMainWindow):
             self._documents_folder = str(Path(files[0]).parent)
 
     def enqueue_document(self, path: Path) -> None:
-        if not self.documents.enqueue(path, bilingual=self.bilingual_action.isChecked()):
+        if not self.documents.enqueue(path):
             self.offer_download()
 
     def offer_download(self) -> None:
@@ -587,6 +629,12 @@ class MainWindow(Retranslating, QMainWindow):
         self.documents_button.setText(self.tr("Documents…"))
         self.documents_button.setToolTip(self.tr("Translate documents (or drop files on the window)"))
         self.bilingual_action.setText(self.tr("Bilingual output (original and translation)"))
+        self.layout_section.setText(self.tr("Bilingual PDF"))
+        self.layout_actions["side"].setText(self.tr("Original and translation side by side"))
+        self.layout_actions["alternate"].setText(self.tr("Original and translated pages alternating"))
+        self.pdf_section.setText(self.tr("Translate a PDF into"))
+        self.pdf_actions["pdf"].setText(self.tr("A PDF with its layout"))
+        self.pdf_actions["docx"].setText(self.tr("A Word document (its text only)"))
         self.history_button.setText(self.tr("History"))
         self.models_button.setText(self.tr("Models"))
         self.settings_button.setText(self.tr("Settings"))

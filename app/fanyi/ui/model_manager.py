@@ -1,17 +1,20 @@
 """The model manager: installed packs (import, remove user packs, choose the default) and the packs
-available from the catalog (download, update, refresh the list)."""
+available from the catalog (download, update, refresh the list); the dictionaries likewise, listed after
+the packs in both tables (download, import ECDICT's file, remove)."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal
-from PySide6.QtGui import QPalette, QShowEvent
+from PySide6.QtCore import QCoreApplication, QDir, QLocale, Qt, Signal
+from PySide6.QtGui import QColor, QPalette, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
     QDialogButtonBox,
+    QFileDialog,
     QHeaderView,
     QLabel,
     QMessageBox,
@@ -23,8 +26,9 @@ from PySide6.QtWidgets import (
 )
 
 from fanyi import __version__, routing
-from fanyi.library import install, installed
-from fanyi.library.catalog import CatalogEntry
+from fanyi.library import dictionaries, install, installed
+from fanyi.library.catalog import CatalogEntry, DictionaryEntry
+from fanyi.library.dictionaries import DictionaryInfo
 from fanyi.library.errors import LibraryError
 from fanyi.library.install import Available, Status
 from fanyi.library.memory import memory_needed
@@ -98,7 +102,9 @@ class ModelManager(Retranslating, QDialog):
         self._ops = ops
         self.default_pack = default_pack
         self.packs: list[installed.PackInfo] = []
+        self.installed_dictionaries: list[DictionaryInfo] = []  # rows after the packs' in the installed table
         self.rows: list[Available] = []
+        self.dictionary_rows: list[tuple[DictionaryEntry, Status]] = []  # rows after the packs' in the available one
         self._list_failed = False  # the list of models could not be fetched: said above, not "click Refresh"
 
         # --- installed ---
@@ -107,6 +113,7 @@ class ModelManager(Retranslating, QDialog):
         self.empty = QLabel()
         self.import_folder_button = QPushButton(clicked=lambda: ask_and_import(ops, self, archive=False))
         self.import_zip_button = QPushButton(clicked=lambda: ask_and_import(ops, self, archive=True))
+        self.import_dictionary_button = QPushButton(clicked=self.import_dictionary)
         self.remove_button = QPushButton(clicked=self.remove_selected)
         self.default_button = QPushButton(clicked=self.set_selected_default)
         installed_page = container(
@@ -114,7 +121,12 @@ class ModelManager(Retranslating, QDialog):
                 self.table,
                 self.empty,
                 hbox(
-                    self.import_folder_button, self.import_zip_button, STRETCH, self.default_button, self.remove_button
+                    self.import_folder_button,
+                    self.import_zip_button,
+                    self.import_dictionary_button,
+                    STRETCH,
+                    self.default_button,
+                    self.remove_button,
                 ),
             )
         )
@@ -146,6 +158,7 @@ class ModelManager(Retranslating, QDialog):
         ops.started.connect(self._on_started)
         ops.finished.connect(self._update_buttons)
         ops.succeeded.connect(lambda _info: self.refresh())
+        ops.dictionary_installed.connect(lambda _info: self.refresh())
         ops.catalog_changed.connect(lambda _cat: self.refresh())
         ops.failed.connect(self._show_error)
         self.retranslate()
@@ -196,7 +209,8 @@ class ModelManager(Retranslating, QDialog):
                 elif column == LANGUAGES_COLUMN:
                     item.setToolTip(text)
                 self.table.setItem(row, column, item)
-        self.table.setVisible(bool(self.packs))
+        self._list_dictionaries(greyed)
+        self.table.setVisible(bool(self.packs or self.installed_dictionaries))
         self.empty.setVisible(not self.packs)
 
         cat = self._ops.catalog
@@ -226,6 +240,23 @@ class ModelManager(Retranslating, QDialog):
             ],
             right_aligned=3,
         )
+        self.dictionary_rows = install.available_dictionaries(cat) if cat is not None else []
+        for entry, status in self.dictionary_rows:
+            self._add_row(
+                self.available,
+                (
+                    entry.title(language),
+                    self._dictionary_languages(),
+                    self.tr("Dictionary"),
+                    listed_size_text(entry.download_size),
+                    "—",
+                    "—",
+                    entry.license.name,
+                    self.tr("%1 entries").replace("%1", QLocale().toString(entry.entries)),
+                    statuses[status],
+                ),
+                right_aligned=3,
+            )
         if cat is None and self._list_failed:
             self.catalog_note.setText(
                 self.tr("Without the list of models, a model pack can still be imported (Installed → Import).")
@@ -252,13 +283,55 @@ class ModelManager(Retranslating, QDialog):
             self.catalog_note.setText(self.tr("List of models published %1.").replace("%1", cat.generated[:10]))
         self._update_buttons()
 
+    def _dictionary_languages(self) -> str:
+        return self.tr("English ↔ Chinese")
+
+    def _add_row(self, table: QTableWidget, cells: Sequence[str], right_aligned: int) -> None:
+        row = table.rowCount()
+        table.insertRow(row)
+        for column, text in enumerate(cells):
+            item = QTableWidgetItem(text)
+            if column == right_aligned:
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            table.setItem(row, column, item)
+
+    def _list_dictionaries(self, greyed: QColor) -> None:
+        """The installed dictionaries, after the packs: entries, size; a broken one greyed with its reason."""
+        self.installed_dictionaries = dictionaries.list_dictionaries()
+        for d in self.installed_dictionaries:
+            row = self.table.rowCount()
+            if d.usable:
+                family = self.tr("Dictionary (%1 entries)").replace("%1", QLocale().toString(d.entries))
+                cells = (d.name, self._dictionary_languages(), family, size_text(d.size_bytes, 1), "—", "—")
+            else:
+                cells = (d.name, self.tr("Broken: %1").replace("%1", d.problem or ""), "", "", "", "")
+            self._add_row(self.table, (*cells, self.tr("user-installed"), ""), right_aligned=3)
+            if not d.usable:
+                self.table.setSpan(row, 1, 1, 5)
+                for column in range(self.table.columnCount()):
+                    if (item := self.table.item(row, column)) is not None:
+                        item.setForeground(greyed)
+                        item.setToolTip(d.problem or "")
+
     def selected(self) -> installed.PackInfo | None:
         row = _selected_row(self.table)
-        return self.packs[row] if row is not None else None
+        return self.packs[row] if row is not None and row < len(self.packs) else None
+
+    def selected_dictionary(self) -> DictionaryInfo | None:
+        row = _selected_row(self.table)
+        if row is None or row < len(self.packs):
+            return None
+        return self.installed_dictionaries[row - len(self.packs)]
 
     def selected_available(self) -> Available | None:
         row = _selected_row(self.available)
-        return self.rows[row] if row is not None else None
+        return self.rows[row] if row is not None and row < len(self.rows) else None
+
+    def selected_available_dictionary(self) -> tuple[DictionaryEntry, Status] | None:
+        row = _selected_row(self.available)
+        if row is None or row < len(self.rows):
+            return None
+        return self.dictionary_rows[row - len(self.rows)]
 
     def select(self, name: str) -> None:
         for row, pack in enumerate(self.packs):
@@ -267,6 +340,9 @@ class ModelManager(Retranslating, QDialog):
 
     # --- actions ----------------------------------------------------------------------------------
     def remove_selected(self) -> None:
+        if (dictionary := self.selected_dictionary()) is not None:
+            self._remove_dictionary(dictionary)
+            return
         pack = self.selected()
         if pack is None or pack.bundled:
             return
@@ -283,6 +359,32 @@ class ModelManager(Retranslating, QDialog):
         self.refresh()
         self.packs_changed.emit()
 
+    def _remove_dictionary(self, dictionary: DictionaryInfo) -> None:
+        answer = QMessageBox.question(
+            self,
+            self.tr("Remove dictionary"),
+            self.tr("Remove the dictionary %1 from this computer?").replace("%1", dictionary.name),
+        )
+        if answer != QMessageBox.StandardButton.Yes:
+            return
+        try:
+            dictionary.path.unlink()
+        except OSError as exc:
+            self._show_error(str(exc))
+            return
+        self.refresh()  # the window's dictionary controller watches the folder: it sees the file go
+
+    def import_dictionary(self) -> None:
+        """ECDICT's data the user has (ecdict.csv, stardict.db, ecdict-sqlite-28.zip), converted as it is."""
+        path, _ = QFileDialog.getOpenFileName(
+            self,
+            self.tr("Import a dictionary (ECDICT)"),
+            QDir.homePath(),
+            self.tr("ECDICT data (*.csv *.db *.zip)"),
+        )
+        if path:
+            self._ops.import_dictionary(Path(path))
+
     def set_selected_default(self) -> None:
         if (pack := self.selected()) and pack.usable:
             self.default_pack = pack.name
@@ -291,6 +393,11 @@ class ModelManager(Retranslating, QDialog):
             self.select(pack.name)
 
     def download_selected(self) -> None:
+        if (chosen := self.selected_available_dictionary()) is not None:
+            dictionary, status = chosen
+            if status is not Status.INSTALLED and (not dictionary.license.must_ask or self._accept_licence(dictionary)):
+                self._ops.install_dictionary(dictionary)
+            return
         row = self.selected_available()
         if row is None or row.status is Status.INSTALLED:
             return
@@ -301,7 +408,7 @@ class ModelManager(Retranslating, QDialog):
             return
         self._ops.install(entry)
 
-    def _accept_licence(self, entry: CatalogEntry) -> bool:
+    def _accept_licence(self, entry: CatalogEntry | DictionaryEntry) -> bool:
         """The licence's terms, as the catalog states them, and the question; True when accepted."""
         lic = entry.license
         terms = list(lic.summary(i18n.current()))
@@ -339,9 +446,10 @@ class ModelManager(Retranslating, QDialog):
     def _update_buttons(self) -> None:
         busy = self._ops.busy
         pack = self.selected()
-        self.remove_button.setEnabled(pack is not None and not pack.bundled and not busy)
+        removable = (pack is not None and not pack.bundled) or self.selected_dictionary() is not None
+        self.remove_button.setEnabled(removable and not busy)
         self.default_button.setEnabled(pack is not None and pack.usable and pack.name != self.default_pack)
-        for button in (self.import_folder_button, self.import_zip_button):
+        for button in (self.import_folder_button, self.import_zip_button, self.import_dictionary_button):
             button.setEnabled(not busy)
         refreshable = self._ops.refreshable()
         self.refresh_button.setEnabled(not busy and refreshable)
@@ -349,10 +457,10 @@ class ModelManager(Retranslating, QDialog):
             "" if refreshable else self.tr("The list of models names no address to fetch a newer one from")
         )
         row = self.selected_available()
-        self.download_button.setText(
-            self.tr("Update") if row is not None and row.status is Status.UPDATE else self.tr("Download")
-        )
-        self.download_button.setEnabled(row is not None and row.status is not Status.INSTALLED and not busy)
+        chosen = self.selected_available_dictionary()
+        status = row.status if row is not None else chosen[1] if chosen is not None else None
+        self.download_button.setText(self.tr("Update") if status is Status.UPDATE else self.tr("Download"))
+        self.download_button.setEnabled(status is not None and status is not Status.INSTALLED and not busy)
 
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("Models"))
@@ -386,6 +494,10 @@ class ModelManager(Retranslating, QDialog):
         self.empty.setText(self.tr("No model is installed."))
         self.import_folder_button.setText(self.tr("Import folder…"))
         self.import_zip_button.setText(self.tr("Import .zip…"))
+        self.import_dictionary_button.setText(self.tr("Import dictionary…"))
+        self.import_dictionary_button.setToolTip(
+            self.tr("ECDICT's data you already have: ecdict.csv, stardict.db or ecdict-sqlite-28.zip")
+        )
         self.remove_button.setText(self.tr("Remove"))
         self.default_button.setText(self.tr("Set as default"))
         self.refresh_button.setText(self.tr("Refresh list"))

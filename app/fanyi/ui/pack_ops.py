@@ -1,5 +1,5 @@
 """Getting model packs from the UI: make a pack of the catalog from the model's own files (download,
-convert, install), refresh the catalog, import a folder or .zip.
+convert, install), refresh the catalog, import a folder or .zip; and dictionaries (download, convert).
 
 Each takes from a second (a catalog, checksums of a pack folder) to minutes (a download and a conversion),
 so it runs in a thread and reports through signals; the model manager and the no-model page share one
@@ -19,8 +19,8 @@ from PySide6.QtCore import QCoreApplication, QDir, QLocale, QObject, QThread, Si
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
 from fanyi.cancel import Cancelled, CancelToken
-from fanyi.library import catalog, install, installed
-from fanyi.library.catalog import Catalog, CatalogEntry
+from fanyi.library import catalog, dictionaries, install, installed
+from fanyi.library.catalog import Catalog, CatalogEntry, DictionaryEntry
 from fanyi.library.download import TransferProgress
 from fanyi.library.errors import AccessDenied, DownloadError, LibraryError
 from fanyi.library.installed import PackInfo
@@ -73,6 +73,15 @@ def unreachable_text() -> str:
     )
 
 
+def github_unreachable_text() -> str:
+    return QCoreApplication.translate(
+        "pack_ops",
+        "GitHub cannot be reached. Check the internet connection or the proxy. Where GitHub is blocked or slow "
+        "(as in mainland China), enter a GitHub mirror in Settings → Downloads, or import ECDICT's file with "
+        "Import dictionary….",
+    )
+
+
 def gated_text(exc: AccessDenied) -> str:
     """A gated model (TranslateGemma on the Hub): what to do, in the UI language."""
     if exc.token_sent:
@@ -97,6 +106,7 @@ class PackOperations(QObject):
     progress = Signal(int, int)  # done, total (0 total: no measure, show a busy bar)
     transfer = Signal(object)  # fanyi.library.download.TransferProgress of a download or install
     succeeded = Signal(object)  # installed.PackInfo of an installed pack
+    dictionary_installed = Signal(object)  # library.dictionaries.DictionaryInfo of an installed dictionary
     catalog_changed = Signal(object)  # fanyi.library.catalog.Catalog, after a refresh
     failed = Signal(str)  # "" when cancelled by the user
     finished = Signal()
@@ -140,6 +150,31 @@ class PackOperations(QObject):
             self.tr("Getting %1…").replace("%1", entry.id),
             lambda token: install.install(entry, source=source, progress=self.transfer.emit, cancel=token),
             self.succeeded.emit,
+            cancellable=True,
+        )
+
+    def install_dictionary(self, entry: DictionaryEntry) -> None:
+        """A dictionary of the catalog, from GitHub through the settings' GitHub mirror, converted here."""
+        mirror = getattr(self._settings(), "github_mirror", "")
+
+        def run(token: CancelToken) -> object:
+            try:
+                return dictionaries.install(entry, mirror=mirror, progress=self.transfer.emit, cancel=token)
+            except DownloadError as exc:
+                if exc.unreachable:  # what to do is GitHub's, not the model sources'
+                    raise LibraryError(github_unreachable_text()) from None
+                raise
+
+        self._start(
+            self.tr("Getting %1…").replace("%1", entry.id), run, self.dictionary_installed.emit, cancellable=True
+        )
+
+    def import_dictionary(self, source: Path) -> None:
+        """A file of ECDICT's data the user has (ecdict.csv, stardict.db, a .zip of one), converted as it is."""
+        self._start(
+            self.tr("Importing %1…").replace("%1", Path(source).name),
+            lambda token: dictionaries.import_file(Path(source), progress=self.transfer.emit, cancel=token),
+            self.dictionary_installed.emit,
             cancellable=True,
         )
 
@@ -238,6 +273,9 @@ def transfer_text(p: TransferProgress) -> str:
             .replace("%1", str(p.done))
             .replace("%2", str(p.total))
         )
+    if p.phase == "indexing":
+        percent = p.done * 100 // p.total if p.total else 0
+        return QCoreApplication.translate("pack_ops", "Converting the dictionary: %1%").replace("%1", str(percent))
     if p.phase != "downloading":
         return QCoreApplication.translate("pack_ops", "Checking and installing…")
     parts = [
@@ -309,6 +347,9 @@ class PackOpProgress(Retranslating, QWidget):
         if p.phase == "converting":  # layers, not bytes
             self.bar.setRange(0, p.total)
             self.bar.setValue(p.done)
+        elif p.phase == "indexing":  # a dictionary's file read: in thousandths, whatever its size
+            self.bar.setRange(0, 1000 if p.total else 0)
+            self.bar.setValue(p.done * 1000 // p.total if p.total else 0)
         else:
             self._on_progress(p.done, p.total)
         self.detail.setText(transfer_text(p))

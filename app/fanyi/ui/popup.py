@@ -1,7 +1,9 @@
 """The clipboard popup: a small frameless window near the cursor that streams one translation.
 
 It picks its direction from the copied text as the window does (fanyi.routing), shows what it
-detected, and can be turned round or switched to 简/台/港/繁/粤 in place. It is as tall as its text up to
+detected, and can be turned round or switched to 简/台/港/繁/粤 in place. A word or a short phrase the
+installed dictionary has gets its entry above the translation (fanyi.ui.dictionary_card), even when no
+model is installed. It is as tall as its text up to
 ``VIEW_LINES`` lines, then scrolls; it can be dragged by its header, pinned to stay open, and
 otherwise closes on Esc or when another window takes the focus.
 """
@@ -23,10 +25,13 @@ from PySide6.QtWidgets import (
 )
 
 from fanyi import routing
+from fanyi.dictionary import Found
 from fanyi.languages import SHORT_VARIANT_NAMES
 from fanyi.rewriter import NAME as REWRITER
 from fanyi.routing import Choice, Direction
+from fanyi.ui.controllers.dictionary import DictionaryController
 from fanyi.ui.controllers.direction import DirectionController
+from fanyi.ui.dictionary_card import DictionaryCard
 from fanyi.ui.i18n import Retranslating, variant_names
 from fanyi.ui.language_names import language_label, pair_label
 from fanyi.ui.layout import STRETCH, container, hbox, vbox
@@ -58,11 +63,18 @@ class TranslatePopup(Retranslating, QWidget):
     open_requested = Signal(str)  # "Open in main window" with this text
     download_requested = Signal()  # no model: the window's download page
 
-    def __init__(self, service: TranslationService, direction: DirectionController) -> None:
+    def __init__(
+        self,
+        service: TranslationService,
+        direction: DirectionController,
+        dictionary: DictionaryController | None = None,
+    ) -> None:
         flags = Qt.WindowType.Tool | Qt.WindowType.FramelessWindowHint | Qt.WindowType.WindowStaysOnTopHint
         super().__init__(None, flags)
         self.setObjectName("translatePopup")
         self._direction = direction
+        self._dictionary = dictionary
+        self.found: Found | None = None  # the dictionary's entry for the text shown
         self._choice: Choice | None = None
         self._manual: Direction | None = None  # turned round by the user, for this text
         # how the popup writes Chinese (简/台/港…), chosen in it: its own, not the window's (None: the window's)
@@ -89,12 +101,16 @@ class TranslatePopup(Retranslating, QWidget):
         self.view.textChanged.connect(self._fit)
         self.status = QLabel()
         self.status.setWordWrap(True)
+        self.card = DictionaryCard()
+        self.card.copied.connect(self._copied)
+        self.card.reshaped.connect(self._fit)
         self.download_button = QPushButton(clicked=self._download)
         footer = self._footer()
         frame.setLayout(
             vbox(
                 self._header(),
                 self.source,
+                self.card,
                 (self.view, 1),
                 self.status,
                 self.untranslated,
@@ -169,11 +185,13 @@ class TranslatePopup(Retranslating, QWidget):
         self._set_mode(message=False)
         self.source.setText(excerpt(self.source_text, SOURCE_CHARS))
         self.source.setVisible(bool(self.source_text))
+        self._look_up(self.source_text)
         self._translate()
         self._show_near(near)
 
-    def show_no_model(self, near: QPoint | None = None) -> None:
-        """No pack is installed: say so whole, with a button to the window's download page."""
+    def show_no_model(self, near: QPoint | None = None, text: str = "") -> None:
+        """No pack is installed: say so whole, with a button to the window's download page; the dictionary's
+        entry for `text` (the copied word) above it where there is one."""
         self.show_message(
             self.tr(
                 "No translation model is installed. Download one (once; after that Fanyi works offline), "
@@ -181,14 +199,17 @@ class TranslatePopup(Retranslating, QWidget):
             ),
             near,
             download=True,
+            word=text,
         )
 
-    def show_message(self, text: str, near: QPoint | None = None, *, download: bool = False) -> None:
-        """A sentence instead of a translation (no text found in a screen region, no screen to capture…)."""
+    def show_message(self, text: str, near: QPoint | None = None, *, download: bool = False, word: str = "") -> None:
+        """A sentence instead of a translation (no text found in a screen region, no screen to capture…), below
+        the dictionary's entry for `word` where there is one."""
         self.stream.cancel()
         self._choice = None
         self.source_text = ""
         self._set_mode(message=True, download=download)
+        self._look_up(word)
         self._update_direction()
         self._fit_width()
         self.status.setText(text)
@@ -222,6 +243,15 @@ class TranslatePopup(Retranslating, QWidget):
         self.open_requested.emit(self.source_text)
         if not self.pin_button.isChecked():
             self.close()
+
+    def _look_up(self, text: str) -> None:
+        self.found = self._dictionary.lookup(text) if self._dictionary is not None and text else None
+        self.card.show_found(self.found)
+
+    def _copied(self, text: str) -> None:
+        self.status.setText(self.tr("Copied: %1").replace("%1", excerpt(text, 40)))
+        self.status.show()
+        self._fit()
 
     def _download(self) -> None:
         self.download_requested.emit()  # the window shows its no-model page, with the Download button
@@ -367,6 +397,11 @@ class TranslatePopup(Retranslating, QWidget):
         height = min(max(height, VIEW_LINES[0] * line), VIEW_LINES[1] * line)
         self.view.setFixedHeight(int(height + 0.999) + 2 * self.view.frameWidth() + 2)
         self.adjustSize()
+        # wrapped lines (a dictionary entry's) need the height they take at the popup's own width, which
+        # adjustSize measures at the layout's preferred width instead
+        outer = self.layout()
+        if outer is not None and outer.hasHeightForWidth():
+            self.resize(self.width(), max(outer.totalHeightForWidth(self.width()), self.minimumSizeHint().height()))
         self._keep_on_screen()
 
     def _show_near(self, near: QPoint | None) -> None:

@@ -37,7 +37,19 @@ _KNOWN = {
     "already Korean": QT_TRANSLATE_NOOP("ReportDialog", "already Korean"),
     "already in Latin script": QT_TRANSLATE_NOOP("ReportDialog", "already in Latin script"),
     OTHER_REASONS: QT_TRANSLATE_NOOP("ReportDialog", "other reasons"),
-    # fanyi.documents.pdf.LAYOUT_NOTE
+    # what a PDF's reader leaves as it is (fanyi.documents.pdf.layout) and its writer could not draw (rewrite)
+    "formula": QT_TRANSLATE_NOOP("ReportDialog", "formula"),
+    "code": QT_TRANSLATE_NOOP("ReportDialog", "code"),
+    "text in a figure": QT_TRANSLATE_NOOP("ReportDialog", "text in a figure"),
+    "list marker": QT_TRANSLATE_NOOP("ReportDialog", "list marker"),
+    "rotated text": QT_TRANSLATE_NOOP("ReportDialog", "rotated text"),
+    "vertical text": QT_TRANSLATE_NOOP("ReportDialog", "vertical text"),
+    "reference list": QT_TRANSLATE_NOOP("ReportDialog", "reference list"),
+    "text whose font maps no Unicode": QT_TRANSLATE_NOOP("ReportDialog", "text whose font maps no Unicode"),
+    "its text is drawn in a way that cannot be edited, so it is left as it was": QT_TRANSLATE_NOOP(
+        "ReportDialog", "its text is drawn in a way that cannot be edited, so it is left as it was"
+    ),
+    # fanyi.documents.pdf.todocx.LAYOUT_NOTE
     "the page layout of the PDF is not kept: this is its text, joined into paragraphs": QT_TRANSLATE_NOOP(
         "ReportDialog", "the page layout of the PDF is not kept: this is its text, joined into paragraphs"
     ),

@@ -21,6 +21,8 @@ SETTINGS_FILE = "settings.json"
 DOUBLE_COPY = "Ctrl+C, Ctrl+C"  # the hotkey value meaning "press Ctrl+C twice quickly"
 THEMES = ("system", "light", "dark")
 UI_LANGUAGES = ("auto", "zh_CN", "en")
+BILINGUAL_LAYOUTS = ("side", "alternate")
+PDF_OUTPUTS = ("pdf", "docx")
 TEXT_SIZES = (10, 11, 12, 13, 14, 16, 18, 20, 24, 28, 32)  # points offered for the panes' text
 TEXT_SIZE_RANGE = (6, 72)  # what a hand-edited file may hold; 0 = the default size
 SECRETS = ("api_key", "hf_token")  # settings whose values are never logged
@@ -54,6 +56,8 @@ class Settings:
     # a Hugging Face access token for gated models; "" = HF_TOKEN or huggingface-cli's login; never in a repr or log
     hf_token: str = field(default="", repr=False)
     catalog_url: str = ""  # where to read the list of packs from; "" = the catalog's own URLs
+    # dictionaries come from GitHub: an address put before GitHub's (a GitHub proxy), tried first; "" = none
+    github_mirror: str = ""
     api_enabled: bool = False  # "let other apps on this computer use Fanyi": the local API on 127.0.0.1
     api_port: int = defaults.API_PORT
     api_key: str = ""  # "" = no key needed
@@ -67,6 +71,9 @@ class Settings:
     auto_direction: bool = True  # choose the direction from the text's language; False: the one the user pinned
     translate_selection: bool = False  # X11: the hotkey translates the selected text (no Ctrl+C needed)
     told_about_tray: bool = False  # the first close to the tray said where Fanyi went; said once
+    bilingual_documents: bool = False  # documents written with the original beside the translation
+    bilingual_layout: str = "side"  # a bilingual PDF's pages: "side" by side on one page, or "alternate"
+    pdf_output: str = "pdf"  # what a PDF is translated into: "pdf" (its layout kept) or "docx" (its text)
 
     def __post_init__(self) -> None:
         # Values outside the known choices (an old or hand-edited file) fall back field by field.
@@ -87,6 +94,10 @@ class Settings:
             self.screenshot_hotkey = default("screenshot_hotkey")
         if self.ui_language not in UI_LANGUAGES:
             self.ui_language = default("ui_language")
+        if self.bilingual_layout not in BILINGUAL_LAYOUTS:
+            self.bilingual_layout = default("bilingual_layout")
+        if self.pdf_output not in PDF_OUTPUTS:
+            self.pdf_output = default("pdf_output")
         if self.target_variant not in VARIANTS:
             self.target_variant = default("target_variant")
         self.pack_languages = {
@@ -102,7 +113,7 @@ class Settings:
         self.api_origins = [origin for origin in self.api_origins if isinstance(origin, str)]
         if not 1 <= self.api_port <= 65535:
             self.api_port = default("api_port")
-        for name in ("download_source_url", "catalog_url"):
+        for name in ("download_source_url", "catalog_url", "github_mirror"):
             if not valid_url(getattr(self, name)):
                 setattr(self, name, default(name))
         if self.download_source not in SOURCE_KINDS or (self.download_source == URL and not self.download_source_url):

@@ -196,6 +196,7 @@ class SettingsDialog(Retranslating, QDialog):
         self.source.currentIndexChanged.connect(lambda _i: self.source_url.setEnabled(self.source.currentData() == URL))
         self.hf_token = QLineEdit(echoMode=QLineEdit.EchoMode.Password, placeholderText="hf_…")
         self.catalog_url = QLineEdit(placeholderText="https://…")
+        self.github_mirror = QLineEdit(placeholderText="https://…/")
         self.download_note = _note()
         tab = self._tab(lambda: self.tr("Downloads"))
         self._row(
@@ -220,6 +221,16 @@ class SettingsDialog(Retranslating, QDialog):
             ),
         )
         self._row(tab, self.catalog_url, lambda: self.tr("Model list address"))
+        self._row(
+            tab,
+            self.github_mirror,
+            lambda: self.tr("GitHub mirror (dictionaries)"),
+            lambda: self.tr(
+                "The dictionary comes from GitHub. Where GitHub is blocked or slow, enter a GitHub proxy's address: "
+                "it is put before GitHub's (https://proxy/https://github.com/…) and tried first. The file is "
+                "checked against what the dictionary's recipe pins, whichever address sends it."
+            ),
+        )
         self._row(tab, self.download_note)
         return tab
 
@@ -300,6 +311,7 @@ class SettingsDialog(Retranslating, QDialog):
         self.source_url.setEnabled(s.download_source == URL)
         self.hf_token.setText(s.hf_token)
         self.catalog_url.setText(s.catalog_url)
+        self.github_mirror.setText(s.github_mirror)
         self.api_enabled.setChecked(s.api_enabled)
         self.api_port.setValue(s.api_port)
         self.api_key.setText(s.api_key)
@@ -338,6 +350,7 @@ class SettingsDialog(Retranslating, QDialog):
             download_source_url=self.source_url.text().strip(),
             hf_token=self.hf_token.text().strip(),
             catalog_url=self.catalog_url.text().strip(),
+            github_mirror=self.github_mirror.text().strip(),
             api_enabled=self.api_enabled.isChecked(),
             api_port=self.api_port.value(),
             api_key=self.api_key.text().strip(),
@@ -368,7 +381,9 @@ class SettingsDialog(Retranslating, QDialog):
             self.glossary_tab.say(message(exc))
             self.tabs.setCurrentWidget(self.glossary_tab)
             return
-        bad = [box for box in (self.source_url, self.catalog_url) if not valid_url(box.text().strip())]
+        bad = [
+            box for box in (self.source_url, self.catalog_url, self.github_mirror) if not valid_url(box.text().strip())
+        ]
         if self.source.currentData() == URL and not self.source_url.text().strip():
             bad.insert(0, self.source_url)
         if bad:  # say so here rather than drop what the user typed

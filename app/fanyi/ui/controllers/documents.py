@@ -6,6 +6,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject
 
+from fanyi.documents import Written
 from fanyi.ui.controllers.direction import DirectionController
 from fanyi.ui.controllers.packs import PackController
 from fanyi.ui.controllers.settings import LiveSettings
@@ -22,18 +23,24 @@ class DocumentController(QObject):
         self._packs = packs
         self._direction = direction
 
-    def enqueue(self, path: Path, bilingual: bool = False) -> bool:
-        """Queue ``path``; False when there is no pack to translate it with."""
+    def enqueue(self, path: Path) -> bool:
+        """Queue ``path``, written as the settings say; False when there is no pack to translate it with."""
         pack = self._packs.current
         if pack is None:
             return False
+        settings = self._settings
+        written = Written(
+            settings.bilingual_documents.value,
+            settings.bilingual_layout.value,
+            "docx" if path.suffix.lower() == ".pdf" and settings.pdf_output.value == "docx" else None,
+        )
         # Documents run in the background at the engine's own default (None) unless the user chose.
         self.jobs.enqueue(
             path,
             pack.path,
-            self._settings.threads.value or None,
+            settings.threads.value or None,
             self._direction.options(),
-            bilingual,
+            written,
             instead=self._direction.document_rewriter(),  # a Chinese document asked for in Chinese: OpenCC
         )
         return True

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
+from fanyi.dictionary import Found
 from fanyi.ui.controllers.settings import LiveSettings
 from fanyi.ui.history import Draft, History, history_path
 
@@ -45,8 +46,11 @@ class HistoryController(QObject):
             self._unavailable(exc)
             raise
 
-    def record(self, source: str, target: str, draft: Draft | None = None, *, pack: str) -> Draft | None:
-        """Save a finished translation by ``pack`` when history is on; returns the draft to pass next time.
+    def record(
+        self, source: str, target: str, draft: Draft | None = None, *, pack: str, found: Found | None = None
+    ) -> Draft | None:
+        """Save a finished translation by ``pack`` (and the dictionary's entry for its text, `found`) when history
+        is on; returns the draft to pass next time.
 
         The main window passes the draft it got last, so that a text being edited stays one entry;
         without one (the clipboard popup), each translation is an entry of its own.
@@ -54,7 +58,7 @@ class HistoryController(QObject):
         if not self._settings.history.value:
             return None
         try:
-            return self.store.record(source, target, pack, draft)
+            return self.store.record(source, target, pack, draft, found=found)
         except (sqlite3.Error, OSError) as exc:  # a locked, read-only or full disk: translating goes on
             self._unavailable(exc)
             return None

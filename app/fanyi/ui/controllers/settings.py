@@ -64,6 +64,7 @@ class LiveSettings(QObject):
     download_source_url: Setting[str]
     hf_token: Setting[str]
     catalog_url: Setting[str]
+    github_mirror: Setting[str]
     api_enabled: Setting[bool]
     api_port: Setting[int]
     api_key: Setting[str]
@@ -74,6 +75,9 @@ class LiveSettings(QObject):
     auto_direction: Setting[bool]
     translate_selection: Setting[bool]
     told_about_tray: Setting[bool]
+    bilingual_documents: Setting[bool]
+    bilingual_layout: Setting[str]
+    pdf_output: Setting[str]
 
     def __init__(self, settings: Settings, save: Callable[[Settings], None] = save_settings) -> None:
         super().__init__()

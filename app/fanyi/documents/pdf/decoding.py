@@ -23,7 +23,7 @@ from pdfminer.lzw import LZWDecoder
 
 from fanyi.limits import MAX_PDF_DECODED_BYTES, MAX_PDF_STREAM_BYTES
 
-from .bounds import size
+from ..bounds import size
 
 _CHUNK = 1 << 16
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,20 +22,30 @@ from fanyi import ocr
 from fanyi.cancel import CancelToken
 from fanyi.limits import MAX_OCR_PAGE_PIXELS, MAX_OCR_PAGES, MAX_OCR_SECONDS, OCR_PAGE_DPI
 
-from .base import CorruptDocument, describe
-from .bounds import too_large
+from ..base import CorruptDocument, describe
+from ..bounds import too_large
 
 POINTS_PER_INCH = 72
 
 
-def render(page: Any, dpi: int = OCR_PAGE_DPI) -> np.ndarray:
-    """A pypdfium2 page as an RGB array at ``dpi``, or at the resolution that keeps it within MAX_OCR_PAGE_PIXELS."""
+@dataclass(frozen=True)
+class Recognised:
+    """The lines OCR read on one page; their boxes are in pixels of the page rendered at ``scale`` pixels a point."""
+
+    page: int  # from 1
+    lines: list[ocr.Line]
+    scale: float
+
+
+def render(page: Any, dpi: int = OCR_PAGE_DPI) -> tuple[np.ndarray, float]:
+    """A pypdfium2 page as an RGB array at ``dpi``, or at the resolution that keeps it within MAX_OCR_PAGE_PIXELS,
+    and that resolution in pixels a point."""
     width, height = page.get_size()
     scale = dpi / POINTS_PER_INCH
     if width * height * scale * scale > MAX_OCR_PAGE_PIXELS:
         scale = math.sqrt(MAX_OCR_PAGE_PIXELS / (width * height))
     pixels: np.ndarray = page.render(scale=scale, rev_byteorder=True).to_numpy()
-    return pixels
+    return pixels, scale
 
 
 def recognise_pages(
@@ -42,8 +53,8 @@ def recognise_pages(
     pages: list[int],
     cancel: CancelToken | None = None,
     progress: Callable[[int, int], None] | None = None,
-) -> list[tuple[int, str]]:
-    """(page number, paragraph) of the text OCR finds on ``pages`` (numbered from 1), page by page.
+) -> list[Recognised]:
+    """The lines OCR finds on ``pages`` (numbered from 1), page by page.
 
     Raises OcrUnavailable without the models, DocumentTooLarge past the limits, Cancelled.
     """
@@ -56,7 +67,7 @@ def recognise_pages(
     import pypdfium2  # loaded only for a scan: a text PDF needs no renderer
 
     recogniser = ocr.Recogniser()  # before rendering anything: missing models are said at once
-    found: list[tuple[int, str]] = []
+    found: list[Recognised] = []
     if progress is not None:
         progress(0, len(pages))
     began = time.monotonic()
@@ -71,14 +82,14 @@ def recognise_pages(
             try:
                 page = document[number - 1]
                 try:
-                    image = render(page)
+                    image, scale = render(page)
                 finally:
                     page.close()
             except pypdfium2.PdfiumError as error:
                 raise CorruptDocument(
                     path, f"{path}: page {number} could not be rendered for OCR ({describe(error)})."
                 ) from error
-            found += [(number, text) for text in ocr.paragraphs(recogniser(image))]
+            found.append(Recognised(number, recogniser(image), scale))
             if progress is not None:
                 progress(done + 1, len(pages))
             if time.monotonic() - began > MAX_OCR_SECONDS:

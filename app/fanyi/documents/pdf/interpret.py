@@ -1,0 +1,464 @@
+"""Everything a PDF page shows, and for each glyph where it is drawn in the content streams.
+
+pdfminer interprets the page (fonts, encodings, ToUnicode maps, text state, form XObjects); this
+module listens to it. Each glyph is told apart by its *origin*: the content stream it is in (the
+page's own, or a form XObject reached through a chain of ``Do`` operators, named by their
+operation numbers), the number of its text-showing operation there, and its place among that
+operation's glyphs. The writer (``strip``) later parses the same streams with pikepdf, checks that
+it sees the same operators pdfminer saw, and removes exactly those glyphs.
+
+For every text-showing operation it also keeps what removing one glyph needs: how many bytes of
+the string its code takes, and the ``TJ`` adjustment that moves the pen as far as the glyph did
+(``-(w0·Tfs + Tc + Tw)·1000/Tfs``, PDF 32000-1 §9.4.4), so that the glyphs kept after it stay
+exactly where they were.
+
+Coordinates are pdfminer's: the page as it is shown (its /Rotate applied), in points, y upwards.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from array import array
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, BinaryIO
+
+from pdfminer.cmapdb import CMap, IdentityCMap, IdentityCMapByte
+from pdfminer.converter import PDFPageAggregator
+from pdfminer.layout import LTChar, LTImage, LTPage
+from pdfminer.pdfcolor import PDFColorSpace
+from pdfminer.pdffont import PDFCIDFont, PDFFont, PDFType3Font
+from pdfminer.pdfinterp import PDFGraphicState, PDFPageInterpreter, PDFResourceManager, PDFTextState
+from pdfminer.pdfpage import PDFPage
+from pdfminer.psparser import PSEOF, PSKeyword, keyword_name
+from pdfminer.utils import Matrix, PathSegment, Rect, apply_matrix_pt
+
+from fanyi.limits import MAX_PDF_PAGE_CHARS
+
+MAX_SHAPES = 20_000  # painted paths kept from one page (a figure of many thousands counts by its first ones)
+
+Path = tuple[int, ...]  # the Do operations leading to a form XObject's stream; () is the page's own content
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1
+
+# How far a glyph's matrix may turn before its text counts as rotated (sin of ~1°).
+_UPRIGHT = 0.02
+
+
+class PageTooLarge(Exception):
+    pass
+
+
+class Direction(Enum):
+    UPRIGHT = "upright"
+    ROTATED = "rotated"
+    VERTICAL = "vertical"
+
+
+@dataclass(frozen=True)
+class FontStyle:
+    """What the layout needs to know of a font, shared by its glyphs."""
+
+    name: str  # without a subset tag ("Times-Bold", not "ABCDEF+Times-Bold")
+    bold: bool
+    italic: bool
+    monospace: bool
+    maths: bool
+    pictures: bool  # a Type 3 font: each glyph a little drawing of its own
+
+
+@dataclass(slots=True)
+class Glyph:
+    text: str
+    box: Box  # pdfminer's: the advance times the font's height, at the baseline's descent
+    x: float  # the pen's position (the glyph's origin)
+    y: float
+    size: float  # the font size as drawn (text matrix and CTM applied)
+    direction: Direction
+    font: FontStyle
+    index: int  # its number on the page: ``Origins`` arrays are indexed by it
+    invisible: bool  # text render mode 3 or 7: the hidden text layer of an OCR'd scan
+    colour: tuple[float, float, float]  # its fill colour as RGB, 0–1
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A painted path: a rule (a thin straight line or bar, as tables and underlines have) or any other shape."""
+
+    box: Box
+    rule: bool
+    filled: bool
+    curved: bool
+
+
+@dataclass(frozen=True)
+class Form:
+    """A form XObject drawn on the page: where it lands, and the Do operation that drew it."""
+
+    box: Box
+    path: Path
+
+
+@dataclass
+class Origins:
+    """Per glyph of a page, in ``Glyph.index`` order: its stream, operation, code length and removal adjustment."""
+
+    paths: list[Path] = field(default_factory=list)
+    path_of: array[int] = field(default_factory=lambda: array("H"))
+    op_of: array[int] = field(default_factory=lambda: array("I"))
+    code_bytes: array[int] = field(default_factory=lambda: array("B"))  # 0: the operation cannot be split
+    adjust: array[float] = field(default_factory=lambda: array("f"))
+    # every operator of every stream, in order, as a digest: the writer parses the same stream
+    # with pikepdf and touches it only when it finds the same operators
+    digests: dict[Path, str] = field(default_factory=dict)
+
+    def add(self, path: Path, op: int, size: int, adjust: float) -> None:
+        try:
+            number = self.paths.index(path)
+        except ValueError:
+            number = len(self.paths)
+            self.paths.append(path)
+        self.path_of.append(number)
+        self.op_of.append(op)
+        self.code_bytes.append(size)
+        self.adjust.append(adjust)
+
+    def where(self, index: int) -> tuple[Path, int]:
+        return self.paths[self.path_of[index]], self.op_of[index]
+
+
+@dataclass
+class PageContent:
+    number: int  # from 1
+    width: float  # as shown (rotation applied)
+    height: float
+    rotate: int
+    ctm: Matrix  # user space → the coordinates here (pdfminer's page matrix)
+    crop: Box  # the crop box, in user space: what a viewer shows
+    glyphs: list[Glyph]
+    shapes: list[Shape]
+    images: list[Box]
+    forms: list[Form]
+    origins: Origins
+
+
+def _operator_digest(names: Sequence[str]) -> str:
+    return hashlib.sha1("\n".join(names).encode(), usedforsecurity=False).hexdigest()
+
+
+def operator_digest(names: Sequence[str]) -> str:
+    """The digest ``Origins.digests`` holds, for the writer to compare with."""
+    return _operator_digest(names)
+
+
+def _segments(font: PDFFont, data: bytes) -> list[int] | None:
+    """The byte length of each code in ``data`` as ``font.decode`` reads it, or None when that cannot be told."""
+    if not isinstance(font, PDFCIDFont):
+        return [1] * len(data)
+    cmap = font.cmap
+    if isinstance(cmap, IdentityCMapByte):
+        return [1] * len(data)
+    if isinstance(cmap, IdentityCMap):
+        return [2] * (len(data) // 2)
+    if isinstance(cmap, CMap):
+        lengths: list[int] = []
+        node: Any = cmap.code2cid
+        start = 0
+        for i, byte in enumerate(data):
+            if byte in node:
+                found = node[byte]
+                if isinstance(found, int):
+                    lengths.append(i + 1 - start)  # bytes no code took go with the code after them
+                    start = i + 1
+                    node = cmap.code2cid
+                else:
+                    node = found
+            else:
+                node = cmap.code2cid
+        return lengths
+    return None
+
+
+def _style(font: PDFFont) -> FontStyle:
+    name = str(font.fontname or "")
+    base = name.split("+", 1)[1] if len(name) > 7 and name[6] == "+" else name
+    lowered = base.lower()
+    flags = getattr(font, "flags", 0) or 0
+    weight = font.descriptor.get("FontWeight", 0) if isinstance(font.descriptor, dict) else 0
+    bold = any(w in lowered for w in ("bold", "black", "heavy", "semibold", "demi")) or (
+        isinstance(weight, (int, float)) and weight >= 600
+    )
+    italic = bool(flags & 64) or any(w in lowered for w in ("italic", "oblique"))
+    monospace = bool(flags & 1) or any(w in lowered for w in ("courier", "mono", "consol", "code", "cmtt", "menlo"))
+    maths = any(w in lowered for w in _MATHS_FONTS)
+    return FontStyle(base, bold, italic, monospace, maths, isinstance(font, PDFType3Font))
+
+
+# Font names of maths: TeX's (CMMI, CMSY, CMEX, AMS's MSAM/MSBM, their Type 1 and OpenType
+# successors), and the system maths fonts.
+_MATHS_FONTS = tuple(
+    "cmmi cmsy cmex cmbsy cmmib msam msbm eufm rsfs esint stmary wasy math stix euclid mtextra lmmath symbol".split()
+)
+
+
+def _rgb(colour: Any, space: PDFColorSpace | None) -> tuple[float, float, float]:
+    """A fill colour as RGB; an unknown colour space counts as black (the writer draws the translation in it)."""
+    values = colour if isinstance(colour, (list, tuple)) else (colour,)
+    try:
+        numbers = [float(v) for v in values]
+    except (TypeError, ValueError):
+        return (0.0, 0.0, 0.0)
+    if len(numbers) == 1:
+        return (numbers[0], numbers[0], numbers[0])
+    if len(numbers) == 3:
+        return (numbers[0], numbers[1], numbers[2])
+    if len(numbers) == 4:
+        c, m, y, k = numbers
+        return ((1 - c) * (1 - k), (1 - m) * (1 - k), (1 - y) * (1 - k))
+    return (0.0, 0.0, 0.0)
+
+
+def _direction(matrix: Matrix, font: PDFFont) -> Direction:
+    if font.is_vertical():
+        return Direction.VERTICAL
+    a, b, c, d, _e, _f = matrix
+    scale = math.hypot(a, b) or 1.0
+    if a > 0 and d > 0 and abs(b) / scale < _UPRIGHT and abs(c) / (math.hypot(c, d) or 1.0) < _UPRIGHT:
+        return Direction.UPRIGHT
+    return Direction.ROTATED
+
+
+class _Device(PDFPageAggregator):
+    """pdfminer's layout device, keeping glyphs, shapes, images and forms in compact form with their origins."""
+
+    def __init__(self, resources: PDFResourceManager) -> None:
+        super().__init__(resources, laparams=None)
+        self.where: tuple[Path, int] = ((), 0)
+        self.page_ctm: Matrix = (1, 0, 0, 1, 0, 0)
+        self._styles: dict[int, FontStyle] = {}
+        self._figure_boxes: list[tuple[Box, Path]] = []
+        self.reset()
+
+    def reset(self) -> None:
+        self.glyphs: list[Glyph] = []
+        self.shapes: list[Shape] = []
+        self.images: list[Box] = []
+        self.forms: list[Form] = []
+        self.origins = Origins()
+        self.operators: dict[Path, list[str]] = {}
+        self._pending: list[tuple[int, float]] = []  # (code bytes, adjustment) of the string being shown
+        self._invisible = False
+
+    def begin_page(self, page: PDFPage, ctm: Matrix) -> None:
+        super().begin_page(page, ctm)
+        self.page_ctm = ctm
+        self.reset()
+
+    def render_string(
+        self, textstate: PDFTextState, seq: Any, ncs: PDFColorSpace, graphicstate: PDFGraphicState
+    ) -> None:
+        font = textstate.font
+        if font is None:
+            return
+        self._invisible = textstate.render in (3, 7)
+        size = textstate.fontsize
+        pending: list[tuple[int, float]] = []
+        splittable = bool(size) and not font.is_vertical()
+        for item in seq:
+            if not isinstance(item, bytes):
+                continue
+            lengths = _segments(font, item)
+            cids = list(font.decode(item))
+            if lengths is None or len(lengths) != len(cids):
+                splittable = False
+                lengths = [0] * len(cids)
+            for cid, length in zip(cids, lengths):
+                spacing = textstate.charspace + (textstate.wordspace if cid == 32 and not font.is_multibyte() else 0.0)
+                width = font.char_width(cid)
+                adjust = -(width * size + spacing) * 1000.0 / size if size else math.nan
+                pending.append((length, adjust))
+        if not splittable:
+            pending = [(0, math.nan) for _ in pending]
+        self._pending = pending
+        self._next = 0
+        super().render_string(textstate, seq, ncs, graphicstate)
+
+    def render_char(
+        self,
+        matrix: Matrix,
+        font: PDFFont,
+        fontsize: float,
+        scaling: float,
+        rise: float,
+        cid: int,
+        ncs: PDFColorSpace,
+        graphicstate: PDFGraphicState,
+    ) -> float:
+        advance = super().render_char(matrix, font, fontsize, scaling, rise, cid, ncs, graphicstate)
+        char = self.cur_item._objs.pop()  # kept here in compact form, not in pdfminer's tree
+        assert isinstance(char, LTChar)
+        if len(self.glyphs) >= MAX_PDF_PAGE_CHARS:
+            raise PageTooLarge(f"a page shows more than {MAX_PDF_PAGE_CHARS:,} characters")
+        style = self._styles.get(id(font))
+        if style is None:
+            style = self._styles[id(font)] = _style(font)
+        if self._next < len(self._pending):
+            length, adjust = self._pending[self._next]
+        else:  # pdfminer drew more glyphs than the string's codes: this operation is not split
+            length, adjust = 0, math.nan
+        self._next += 1
+        index = len(self.glyphs)
+        path, op = self.where
+        self.origins.add(path, op, length, adjust)
+        a, b, c, d, e, f = char.matrix
+        self.glyphs.append(
+            Glyph(
+                text=char.get_text(),
+                box=(char.x0, char.y0, char.x1, char.y1),
+                x=e,
+                y=f,
+                size=fontsize * math.hypot(c, d),
+                direction=_direction(char.matrix, font),
+                font=style,
+                index=index,
+                invisible=self._invisible,
+                colour=_rgb(graphicstate.ncolor, ncs),
+            )
+        )
+        return advance
+
+    def paint_path(
+        self, gstate: PDFGraphicState, stroke: bool, fill: bool, evenodd: bool, path: Sequence[PathSegment]
+    ) -> None:
+        if len(self.shapes) >= MAX_SHAPES:
+            return  # a page drawn with more paths than any figure has: the rest do not count as obstacles
+        ctm = self.ctm
+        subpath: list[tuple[float, float]] = []
+        curved = False
+        for segment in [*path, ("m",)]:
+            operator = segment[0]
+            if operator == "m" and subpath:
+                xs, ys = zip(*subpath)
+                box = (min(xs), min(ys), max(xs), max(ys))
+                thin = min(box[2] - box[0], box[3] - box[1]) <= max(2.0, (gstate.linewidth or 0) * 1.5)
+                self.shapes.append(Shape(box, rule=thin and not curved, filled=fill, curved=curved))
+                subpath, curved = [], False
+            coordinates = [float(v) for v in segment[1:] if isinstance(v, (int, float))]
+            subpath += [apply_matrix_pt(ctm, (x, y)) for x, y in zip(coordinates[::2], coordinates[1::2])]
+            curved = curved or operator in ("c", "v", "y")
+
+    def begin_figure(self, name: str, bbox: Rect, matrix: Matrix) -> None:
+        super().begin_figure(name, bbox, matrix)
+        figure = self.cur_item
+        box = (figure.x0, figure.y0, figure.x1, figure.y1)
+        path, op = self.where
+        self._figure_boxes.append((box, path + (op,)))
+
+    def end_figure(self, name: str) -> None:
+        figure = self.cur_item
+        super().end_figure(name)
+        self.cur_item._objs.pop()  # its glyphs and shapes were taken as they came
+        box, path = self._figure_boxes.pop()
+        if any(isinstance(item, LTImage) for item in figure._objs):
+            self.images.append(box)
+        else:
+            self.forms.append(Form(box, path))
+
+
+class _Interpreter(PDFPageInterpreter):
+    """pdfminer's interpreter, numbering the operations of each stream and telling the device which one runs."""
+
+    def __init__(self, resources: PDFResourceManager, device: _Device, path: Path = ()) -> None:
+        super().__init__(resources, device)
+        self.path = path
+        self.op = 0
+        self._device = device
+
+    def dup(self) -> _Interpreter:
+        return _Interpreter(self.rsrcmgr, self._device, self.path + (self.op,))
+
+    def execute(self, streams: Sequence[object]) -> None:
+        names = self._device.operators.setdefault(self.path, [])
+        counting = not names  # a form drawn twice by one Do is counted once
+        self.op = 0
+        for keyword in self._keywords(streams):
+            name = keyword_name(keyword)
+            if counting:
+                names.append(name)
+            self._device.where = (self.path, self.op)
+            self._run(name)
+            self.op += 1
+
+    def _keywords(self, streams: Sequence[object]) -> Iterator[PSKeyword]:
+        # pdfminer's own loop (PDFPageInterpreter.execute), which pushes operands and yields operators
+        from pdfminer.pdfinterp import PDFContentParser  # noqa: PLC0415 - beside the loop it feeds
+        from pdfminer.pdftypes import list_value, stream_value  # noqa: PLC0415
+
+        valid = []
+        self.stream_ids.clear()
+        for obj in list_value(streams):
+            stream = stream_value(obj)
+            if stream.objid is None or stream.objid in self.parent_stream_ids:
+                continue
+            valid.append(stream)
+            self.stream_ids.add(stream.objid)
+        try:
+            parser = PDFContentParser(valid)
+        except PSEOF:
+            return
+        while True:
+            try:
+                _pos, obj = parser.nextobject()
+            except PSEOF:
+                return
+            if isinstance(obj, PSKeyword):
+                yield obj
+            else:
+                self.push(obj)
+
+    def do__w(self, aw: Any, ac: Any, s: Any) -> None:
+        """The " operator: word and character spacing, then a new line (pdfminer forgets it), then the string."""
+        self.do_Tw(aw)
+        self.do_Tc(ac)
+        self.do_T_a()
+        self.do_TJ([s])
+
+    def _run(self, name: str) -> None:
+        method = getattr(self, "do_" + name.replace("*", "_a").replace('"', "_w").replace("'", "_q"), None)
+        if method is None:
+            return
+        nargs = method.__code__.co_argcount - 1
+        if nargs:
+            args = self.pop(nargs)
+            if len(args) == nargs:
+                method(*args)
+        else:
+            method()
+
+
+def pages(handle: BinaryIO) -> Iterator[PageContent]:
+    """Each page of the PDF in ``handle``, interpreted; pdfminer's exceptions pass through."""
+    resources = PDFResourceManager(caching=True)
+    device = _Device(resources)
+    interpreter = _Interpreter(resources, device)
+    for number, page in enumerate(PDFPage.get_pages(handle), 1):
+        interpreter.process_page(page)
+        layout = device.get_result()
+        assert isinstance(layout, LTPage)
+        origins = device.origins
+        origins.digests = {path: _operator_digest(names) for path, names in device.operators.items()}
+        rotate = int(page.rotate or 0) % 360
+        yield PageContent(
+            number=number,
+            width=layout.width,
+            height=layout.height,
+            rotate=rotate,
+            ctm=device.page_ctm,
+            crop=(page.cropbox[0], page.cropbox[1], page.cropbox[2], page.cropbox[3]),
+            glyphs=device.glyphs,
+            shapes=device.shapes,
+            images=device.images,
+            forms=device.forms,
+            origins=origins,
+        )

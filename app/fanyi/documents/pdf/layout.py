@@ -1,0 +1,802 @@
+"""A page's glyphs as paragraphs in reading order, each with its role and whether it is translated.
+
+1. Lines: upright glyphs that follow one another on a baseline, cut where the gap is wider than
+   ``LINE_GAP`` font sizes (a column's gutter, a table's cell); superscripts and subscripts join
+   the line they stand on. Words are parted where the gap between glyphs is wider than
+   ``WORD_GAP`` (a PDF rarely draws its spaces), Chinese characters never; a glyph drawn again on
+   itself (fake bold) is read once.
+2. Reading order, by recursive XY cuts over blocks of lines and the figures: a region is cut
+   first at every gutter (a vertical gap at least ``COLUMN_GAP`` font sizes wide that nothing
+   crosses), read left to right; a region without one is cut into slabs at every horizontal gap
+   that runs across it, and consecutive slabs that together still have a gutter are read as one
+   (columns of uneven length stay columns), top to bottom. A title, a figure or a page number
+   across the gutter is so cut away first, and two columns are read one after the other. Regions
+   narrower than ``CELL_WIDTH`` font sizes made by a vertical cut are a table's columns: each of
+   their lines is a cell.
+3. Paragraphs: inside a column, a new paragraph starts at a vertical gap, a change of size or
+   weight, a first-line indent, a list marker, or after a short line that ends a sentence. A list
+   marker (a bullet, "1.", "(a)") stays where it is, as its own unit, and the item's text beside it
+   is the paragraph.
+4. Roles and what is left: headings, captions, footnotes, running headers and footers, list items
+   and table cells are told apart (the writer keeps one scale per role); formulas (maths fonts and
+   symbols), code (monospaced), text inside figures (images, small form XObjects, clusters of
+   drawn shapes), rotated and vertical text, and glyphs with no Unicode are kept as they are.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import statistics
+import unicodedata
+from array import array
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+
+from fanyi.limits import PDF_LAYOUT_LINES
+
+from .interpret import Box, Direction, Glyph, PageContent, Shape
+
+LINE_GAP = 1.2  # font sizes: a wider gap between two glyphs of a baseline parts them into two lines
+WORD_GAP = 0.18  # font sizes: a wider gap between glyphs is a space between words
+COLUMN_GAP = 0.8  # font sizes: a vertical gap at least this wide that nothing crosses is a gutter
+CELL_WIDTH = 12.0  # font sizes: a region narrower than this, cut from its neighbours by a gutter, is a table column
+LEADING = 1.25  # font sizes from baseline to baseline where a page shows no leading of its own
+PARAGRAPH_GAP = 0.3  # font sizes more than the page's leading between two lines: a new paragraph
+INDENT = 0.8  # font sizes: a line starting this far right of its column's left edge begins a paragraph
+SHORT_LINE = 0.15  # of the column's width: a sentence-ending line this much short of the edge ends its paragraph
+FIGURE_FORM = 0.6  # of the page's area: a smaller form XObject is a figure, a larger one holds the page
+DRAWING_CELL = 24.0  # points: the grid shapes are grouped on (touching shapes are found in neighbouring cells)
+FIGURE_LABEL = 2.5  # font sizes: a short text this near a figure is one of its labels
+SUBFIGURE_LABEL = 6.0  # font sizes: "(a)" this near a figure names a part of it
+MARGIN_BAND = 0.07  # of the page's height: a single line wholly in this top or bottom band is a running head
+
+
+class Role(Enum):
+    BODY = "body"
+    HEADING = "heading"
+    CAPTION = "caption"
+    FOOTNOTE = "footnote"
+    HEADER = "header or footer"
+    LIST_ITEM = "list item"
+    CELL = "table cell"
+
+
+# Why a paragraph is left as it is (said in the report).
+FORMULA = "formula"
+CODE = "code"
+IN_FIGURE = "text in a figure"
+MARKER = "list marker"
+ROTATED = "rotated text"
+VERTICAL = "vertical text"
+UNREADABLE = "text whose font maps no Unicode"
+REFERENCE = "reference list"
+
+_LIST_MARKER = re.compile(
+    r"^\s*(?:[•◦▪▫‣⁃∙·●○■□–—*-]\s|\(?(?:\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]\s|[一二三四五六七八九十]+、)"
+)
+# a list item's label: a bullet (or a glyph with no Unicode, as TeX's bullets often are), a number or a letter
+_MARKER_LABEL = re.compile(r"[•◦▪▫‣⁃∙·●○■□–—*-]|\(cid:\d+\)|\d{1,3}[.)]|\(\d{1,3}\)|\(?[a-z][.)]|\(?[ivx]{1,4}\)")
+_REFERENCES = re.compile(
+    r"^\s*(?:\d+\.?\s*)?(?:references|bibliography|works cited|literature cited|参考文献|参考资料|參考文獻)\s*$", re.I
+)
+_SUBFIGURE = re.compile(r"^\(?[a-zA-Z]\)$")
+_CAPTION = re.compile(r"^\s*(?:Figure|Fig\.|Table|Tab\.|Listing|Algorithm|Chart|Exhibit|图|表)\s*[\dIVXA-Z]", re.I)
+_SENTENCE_END = re.compile(r"[.!?:;。！？：；…][\"'”’)）」』]*$")
+_HYPHENS = "-\u00ad\u2010"
+_MATHS_CHARS = re.compile(
+    "[\u0370-\u03ff\u2100-\u214f\u2190-\u21ff\u2200-\u22ff\u2300-\u23ff\u27c0-\u27ef\u2980-\u2aff\U0001d400-\U0001d7ff"
+    "=+<>^_|~√∞∫∑∏±×÷≈≠≤≥′″]"
+)
+
+
+@dataclass
+class Line:
+    glyphs: list[Glyph]  # left to right
+    box: Box
+    size: float
+    text: str = ""
+
+    @property
+    def baseline(self) -> float:
+        return self.glyphs[0].y
+
+
+@dataclass
+class Paragraph:
+    """A unit of a page: its text, where it is, how it looks, and the glyphs that draw it."""
+
+    page: int
+    text: str
+    box: Box
+    role: Role
+    keep: str | None
+    size: float  # the font size of most of its glyphs
+    leading: float  # baseline to baseline; the size × 1.2 for a single line
+    lines: int
+    colour: tuple[float, float, float]
+    bold: bool
+    centred: bool
+    invisible: bool  # drawn in text render mode 3: a scan's hidden OCR layer; the writer paints over the scan
+    column_right: float  # the right edge of its column: the room a longer translation may take
+    glyphs: array[int] = field(default_factory=lambda: array("I"))  # Glyph.index of every glyph, fake bold too
+
+
+def _wide(char: str) -> bool:
+    return bool(char) and unicodedata.east_asian_width(char[0]) in ("W", "F")
+
+
+def _union(boxes: Iterable[Box]) -> Box:
+    x0s, y0s, x1s, y1s = zip(*boxes)
+    return (min(x0s), min(y0s), max(x1s), max(y1s))
+
+
+def _lines(glyphs: Sequence[Glyph], rules: Sequence[Box]) -> list[Line]:
+    """Upright glyphs as lines, in the order drawn (most PDFs draw a line's glyphs left to right); a vertical
+    rule between two glyphs (a table's) parts them."""
+    lines: list[Line] = []
+    current: list[Glyph] = []
+    for glyph in glyphs:
+        if current and _continues(current, glyph) and not _ruled(current[-1], glyph, rules):
+            current.append(glyph)
+            continue
+        if current:
+            lines.append(_line(current))
+        current = [glyph]
+    if current:
+        lines.append(_line(current))
+    return _merged(lines, rules)
+
+
+def _continues(current: list[Glyph], glyph: Glyph) -> bool:
+    last = current[-1]
+    size = max(last.size, glyph.size, 1e-3)
+    gap = glyph.box[0] - last.box[2]
+    if not -0.5 * size <= gap <= LINE_GAP * size:
+        return False
+    if abs(glyph.y - last.y) <= 0.2 * size:
+        return True
+    # a superscript or subscript: smaller, and within the line's height
+    top, bottom = max(g.box[3] for g in current[-4:]), min(g.box[1] for g in current[-4:])
+    middle = (glyph.box[1] + glyph.box[3]) / 2
+    return glyph.size < 0.85 * size and bottom <= middle <= top
+
+
+def _ruled(left: Glyph, right: Glyph, rules: Sequence[Box]) -> bool:
+    y = (right.box[1] + right.box[3]) / 2
+    return any(left.box[2] - 0.5 <= (r[0] + r[2]) / 2 <= right.box[0] + 0.5 and r[1] <= y <= r[3] for r in rules)
+
+
+def _line(glyphs: list[Glyph]) -> Line:
+    glyphs = sorted(glyphs, key=lambda g: g.box[0])
+    return Line(glyphs, _union(g.box for g in glyphs), _size(glyphs), _text(glyphs))
+
+
+def _size(glyphs: list[Glyph]) -> float:
+    """A line's font size: the largest of those a fifth of its glyphs or more are set in (an inline URL in a
+    smaller typewriter font, a superscript, do not make a line smaller)."""
+    sizes = Counter(round(g.size, 1) for g in glyphs if g.text.strip())
+    if not sizes:
+        return glyphs[0].size
+    total = sum(sizes.values())
+    return max(size for size, count in sizes.items() if count >= 0.2 * total)
+
+
+def _merged(lines: list[Line], rules: Sequence[Box]) -> list[Line]:
+    """Lines of one baseline drawn apart (a superscript drawn after its line, a line drawn in pieces) joined."""
+    lines.sort(key=lambda ln: (-round(ln.baseline, 0), ln.box[0]))
+    out: list[Line] = []
+    for line in lines:
+        for other in reversed(out[-8:]):
+            size = max(line.size, other.size)
+            same_baseline = abs(line.baseline - other.baseline) <= 0.2 * size
+            gap = line.box[0] - other.box[2]
+            small = line.size < 0.85 * other.size and other.box[1] <= (line.box[1] + line.box[3]) / 2 <= other.box[3]
+            near = -0.5 * size <= gap <= LINE_GAP * size
+            overlap = min(line.box[2], other.box[2]) - max(line.box[0], other.box[0])
+            drawn_again = same_baseline and overlap > 0.5 * min(line.box[2] - line.box[0], other.box[2] - other.box[0])
+            if drawn_again or (
+                (same_baseline or small) and near and not _ruled(other.glyphs[-1], line.glyphs[0], rules)
+            ):
+                other.glyphs += line.glyphs
+                other.box = _union((other.box, line.box))
+                break
+        else:
+            out.append(line)
+    for line in out:
+        line.glyphs.sort(key=lambda g: g.box[0])
+        line.text = _text(line.glyphs)
+        line.size = _size(line.glyphs)
+    return out
+
+
+def _text(glyphs: list[Glyph]) -> str:
+    out: list[str] = []
+    previous: Glyph | None = None
+    for glyph in glyphs:
+        text = glyph.text
+        if previous is not None:
+            size = max(min(previous.size, glyph.size), 1e-3)
+            if text == previous.text and abs(glyph.box[0] - previous.box[0]) < 0.1 * size:
+                continue  # drawn again on itself: fake bold
+            gap = glyph.box[0] - previous.box[2]
+            if (
+                gap > WORD_GAP * size
+                and text.strip()
+                and out
+                and out[-1].strip()
+                and not (_wide(out[-1][-1]) and _wide(text))
+            ):
+                out.append(" ")
+        if text.isspace():
+            text = " "
+            if out and out[-1] == " ":
+                continue
+        out.append(text)
+        previous = glyph
+    return "".join(out).strip()
+
+
+def _joined(lines: list[Line]) -> str:
+    if _style([g for line in lines for g in line.glyphs])[2]:
+        return "\n".join(_indented(line, lines[0].box[0]) for line in lines)  # code keeps its lines
+    out = ""
+    for line in lines:
+        text = line.text
+        if not out:
+            out = text
+        elif out[-1] in _HYPHENS and len(out) > 1 and out[-2].isalpha() and text[:1].islower():
+            out = out[:-1] + text
+        elif _wide(out[-1]) or _wide(text[:1]):
+            out += text
+        else:
+            out += " " + text
+    return out
+
+
+def _leadings(lines: list[Line]) -> dict[float, float]:
+    """The distance from baseline to baseline most lines of each size have on the page (Chinese is often set
+    at 1.5–2 ems, English at 1.2): what tells a line's successor in its paragraph from the next paragraph."""
+    found: defaultdict[float, Counter[float]] = defaultdict(Counter)
+    ordered = sorted(lines, key=lambda ln: -ln.baseline)
+    for i, line in enumerate(ordered):
+        for below in ordered[i + 1 : i + 12]:
+            distance = line.baseline - below.baseline
+            if distance > 3 * line.size:
+                break
+            overlap = min(line.box[2], below.box[2]) - max(line.box[0], below.box[0])
+            if below.size == line.size and distance > 0.8 * line.size and overlap > 0:
+                found[line.size][round(distance * 2) / 2] += 1
+                break
+    return {size: counts.most_common(1)[0][0] for size, counts in found.items() if counts.most_common(1)[0][1] >= 2}
+
+
+def _next_line(last: Line, line: Line, leadings: dict[float, float]) -> bool:
+    """Whether ``line`` stands where the line after ``last`` in one paragraph would."""
+    size = max(last.size, line.size)
+    leading = leadings.get(last.size, LEADING * last.size)
+    return last.baseline - line.baseline <= leading + PARAGRAPH_GAP * size
+
+
+def _indented(line: Line, left: float) -> str:
+    """A line of code with its indentation as spaces, in the width of its font's glyphs."""
+    letters = [g for g in line.glyphs if g.text.strip()]
+    width = min((g.box[2] - g.box[0] for g in letters), default=line.size * 0.6) or line.size * 0.6
+    return " " * max(0, round((line.box[0] - left) / width)) + line.text
+
+
+def _breaks(previous: list[Line], line: Line, left: float, right: float, leadings: dict[float, float]) -> bool:
+    """Whether ``line`` starts a new paragraph after ``previous``, in a column from ``left`` to ``right``."""
+    last = previous[-1]
+    size = max(last.size, line.size)
+    if line.baseline > last.baseline - 0.5 * size:  # beside it, not under it: parted by a gap
+        return True
+    if not _next_line(last, line, leadings):
+        return True
+    if abs(last.size - line.size) > max(0.5, 0.05 * size):
+        return True
+    if _style(last.glyphs) != _style(line.glyphs):
+        return True
+    if _style(line.glyphs)[2]:  # code: its indentation and short lines are its own
+        return False
+    if _LIST_MARKER.match(line.text):
+        return True
+    hanging = _LIST_MARKER.match(previous[0].text) is not None
+    centred = abs((last.box[0] + last.box[2]) - (line.box[0] + line.box[2])) < 2 * size  # a centred title's lines
+    full = right - last.box[2] <= SHORT_LINE * (right - left)
+    continued = full and line.box[0] > previous[0].box[0] + 0.5  # a hanging indent (a reference, a list item)
+    if (
+        line.box[0] - left > INDENT * size
+        and not centred
+        and not continued
+        and not (hanging and line.box[0] > previous[0].box[0])
+    ):
+        return True
+    width = right - left
+    return width > 0 and right - last.box[2] > SHORT_LINE * width and bool(_SENTENCE_END.search(last.text))
+
+
+def _style(glyphs: list[Glyph]) -> tuple[bool, bool, bool]:
+    """Whether nearly all the glyphs are bold, italic, monospaced: a line in another style is another paragraph."""
+    letters = [g for g in glyphs if g.text.strip()] or glyphs
+    most = 0.8 * len(letters)  # a line with a word in bold or a URL in a monospaced font is not another style
+    return (
+        sum(g.font.bold for g in letters) >= most,
+        sum(g.font.italic for g in letters) >= most,
+        sum(g.font.monospace for g in letters) >= most,
+    )
+
+
+def _bold(glyphs: list[Glyph]) -> bool:
+    letters = [g for g in glyphs if g.text.strip()]
+    return bool(letters) and sum(g.font.bold for g in letters) > len(letters) / 2
+
+
+@dataclass
+class _Region:
+    """A leaf of the cuts: its lines top to bottom, the column it is part of, and whether they are a table's cells."""
+
+    lines: list[Line]
+    column: tuple[int, ...]  # the vertical cuts that led here: regions of one column read on as one text
+    cells: bool
+
+
+def _gaps(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The empty stretches between the union of ``spans``, in order."""
+    gaps = []
+    ordered = sorted(spans)
+    reach = ordered[0][1]
+    for start, end in ordered[1:]:
+        if start > reach:
+            gaps.append((reach, start))
+        reach = max(reach, end)
+    return gaps
+
+
+def _blocks(lines: list[Line], leadings: dict[float, float], rules: Sequence[Box]) -> list[list[Line]]:
+    """Lines stacked close under one another, overlapping, in one size, with no rule between them: what the
+    cuts treat as one piece, so that a paragraph's short last line is never cut away from it."""
+    blocks: list[list[Line]] = []
+    for line in sorted(lines, key=lambda ln: (-ln.box[3], ln.box[0])):
+        best: list[Line] | None = None
+        best_gap = 0.0
+        for block in blocks[-40:]:
+            last = block[-1]
+            size = max(last.size, line.size)
+            gap = last.box[1] - line.box[3]
+            overlap = min(last.box[2], line.box[2]) - max(last.box[0], line.box[0])
+            narrower = min(last.box[2] - last.box[0], line.box[2] - line.box[0])
+            if (
+                gap >= -0.3 * size
+                and _next_line(last, line, leadings)
+                and overlap >= 0.5 * narrower
+                and abs(last.size - line.size) <= max(0.5, 0.05 * size)
+                and not any(_between(rule, last, line) for rule in rules)
+                and (best is None or gap < best_gap)
+            ):
+                best, best_gap = block, gap
+        if best is None:
+            blocks.append([line])
+        else:
+            best.append(line)
+    return blocks
+
+
+def _between(rule: Box, above: Line, below: Line) -> bool:
+    """Whether a horizontal rule runs between two lines, under the one and over the other."""
+    middle = (rule[1] + rule[3]) / 2
+    reach = min(above.box[2], below.box[2]) - max(above.box[0], below.box[0])
+    return (
+        below.box[3] - 1 <= middle <= above.box[1] + 1
+        and min(rule[2], above.box[2]) - max(rule[0], above.box[0]) > 0
+        and reach > 0
+    )
+
+
+Piece = tuple[Box, list[Line]]  # a block of lines, or a figure (no lines), as the cuts see it
+
+
+def _stacked(items: list[Piece]) -> bool:
+    """Whether no two pieces stand side by side (overlap vertically): then nothing inside can be cut into columns."""
+    ordered = sorted(items, key=lambda item: -item[0][3])
+    return all(b[0][3] <= a[0][1] + 0.5 for a, b in zip(ordered, ordered[1:]))
+
+
+def _slabs(items: list[Piece]) -> list[list[Piece]]:
+    """The pieces cut at every horizontal gap that runs across all of them, top to bottom."""
+    ordered = sorted(items, key=lambda item: -item[0][3])
+    slabs = [[ordered[0]]]
+    bottom = ordered[0][0][1]
+    for item in ordered[1:]:
+        if item[0][3] <= bottom:
+            slabs.append([item])
+        else:
+            slabs[-1].append(item)
+        bottom = min(bottom, item[0][1])
+    return slabs
+
+
+def _spans(items: list[Piece]) -> list[tuple[float, float]]:
+    """The stretches of x the pieces cover, their gaps left out."""
+    spans: list[tuple[float, float]] = []
+    for x0, x1 in sorted((box[0], box[2]) for box, _lines in items):
+        if spans and x0 <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(spans[-1][1], x1))
+        else:
+            spans.append((x0, x1))
+    return spans
+
+
+def _in_columns(items: list[Piece], spans: list[tuple[float, float]], slack: float) -> bool:
+    """Whether each piece stands in one of the columns ``spans``: inside it, or starting at its left edge (a
+    column's lines start together; their right ends are ragged) and not reaching the next column."""
+    starts = [a for a, _b in spans] + [math.inf]
+    return all(
+        any(
+            (a - slack <= box[0] and box[2] <= b + slack) or (abs(box[0] - a) <= slack and box[2] < after - slack)
+            for (a, b), after in zip(spans, starts[1:])
+        )
+        for box, _lines in items
+    )
+
+
+def _merged_slabs(slabs: list[list[Piece]], gutter: float) -> list[list[Piece]]:
+    """Consecutive slabs joined into one section while they share columns: the union still has a gutter, and
+    the pieces of one slab each stand in a column of the other (columns of uneven length, or where both
+    columns happen to leave a gap at once, stay one section, read column by column; a centred line above
+    them, a title or a date, does not)."""
+    groups = [slabs[0]]
+    for slab in slabs[1:]:
+        union = groups[-1] + slab
+        shared = _in_columns(slab, _spans(groups[-1]), gutter) or _in_columns(groups[-1], _spans(slab), gutter)
+        if shared and any(b - a >= gutter for a, b in _gaps([(box[0], box[2]) for box, _lines in union])):
+            groups[-1] = union
+        else:
+            groups.append(slab)
+    return groups
+
+
+def _cut(items: list[Piece], gutter: float, column: tuple[int, ...], cells: bool, out: list[_Region]) -> None:
+    """Append ``items``' lines to ``out`` as regions in reading order (see the module's docstring)."""
+    if not any(lines for _box, lines in items):
+        return
+    if len(items) > 1:
+        gaps = [g for g in _gaps([(box[0], box[2]) for box, _lines in items]) if g[1] - g[0] >= gutter]
+        if gaps:
+            cuts = [(a + b) / 2 for a, b in gaps]
+            parts: list[list[Piece]] = [[] for _ in range(len(cuts) + 1)]
+            for item in items:
+                parts[sum(item[0][0] > cut for cut in cuts)].append(item)
+            for number, part in enumerate(parts):
+                width = max(b[2] for b, _ in part) - min(b[0] for b, _ in part)
+                _cut(part, gutter, (*column, number), width < CELL_WIDTH * gutter / COLUMN_GAP, out)
+            return
+        if not _stacked(items):
+            slabs = _slabs(items)
+            if len(slabs) > 1:
+                for slab in _merged_slabs(slabs, gutter):
+                    _cut(slab, gutter, column, cells, out)
+                return
+    lines = [line for _box, block in items for line in block]
+    out.append(_Region(sorted(lines, key=lambda ln: (-ln.box[3], ln.box[0])), column, cells))
+
+
+def _regions(
+    lines: list[Line], figures: list[Box], rules: Sequence[Box], page_area: float, leadings: dict[float, float]
+) -> list[_Region]:
+    """The lines as regions in reading order: parts of columns of text, or a table's columns of cells."""
+    if len(lines) > PDF_LAYOUT_LINES:  # a page of scattered glyphs: each line a unit, top to bottom, left to right
+        return [_Region(sorted(lines, key=lambda ln: (-ln.box[3], ln.box[0])), (), True)]
+    size = statistics.median(line.size for line in lines)
+    items: list[Piece] = [(_union(line.box for line in block), block) for block in _blocks(lines, leadings, rules)]
+    items += [(box, []) for box in figures if _area(box) < 0.5 * page_area]
+    out: list[_Region] = []
+    _cut(items, COLUMN_GAP * size, (), False, out)
+    return out
+
+
+def _split_marker(line: Line) -> tuple[Line, Line] | None:
+    """A list item's marker (bullet, number, letter) and the text beside it, as two lines; None if it has none."""
+    glyphs = [g for g in line.glyphs if g.text.strip()]
+    if len(glyphs) < 2:
+        return None
+    label = ""
+    for count, glyph in enumerate(glyphs[:6], 1):
+        label += glyph.text
+        if count == len(glyphs):
+            break
+        if _MARKER_LABEL.fullmatch(label) and glyphs[count].box[0] - glyph.box[2] > 0.45 * line.size:
+            marker = [g for g in line.glyphs if g.box[2] <= glyph.box[2]]
+            rest = [g for g in line.glyphs if g.box[2] > glyph.box[2]]
+            return _line(marker), _line(rest)
+    return None
+
+
+def _edges(lines: list[Line]) -> tuple[float, float]:
+    """A column's left and right edges: where most of its lines start and end (a running head across the page or
+    a short line does not move them)."""
+    wide = [line for line in lines if len(line.text) >= 10] or lines
+    starts = sorted(line.box[0] for line in wide)
+    ends = sorted(line.box[2] for line in wide)
+    return starts[len(starts) // 5], ends[(len(ends) * 4) // 5]
+
+
+def _paragraphs(
+    regions: list[_Region], leadings: dict[float, float]
+) -> list[tuple[list[Line], bool, tuple[float, float]]]:
+    """Each paragraph's lines, whether it is a table's cell, and its column's left and right edges."""
+    members: defaultdict[tuple[int, ...], list[Line]] = defaultdict(list)
+    for region in regions:
+        members[region.column] += region.lines
+    edges = {column: _edges(lines) for column, lines in members.items()}
+    out: list[tuple[list[Line], bool, tuple[float, float]]] = []
+    previous: tuple[int, ...] | None = None
+    for region in regions:
+        column = edges[region.column]
+        for line in region.lines:
+            if region.cells or previous != region.column or not out or _breaks(out[-1][0], line, *column, leadings):
+                out.append(([line], region.cells, column))
+            else:
+                out[-1][0].append(line)
+            previous = region.column
+        if region.cells:
+            previous = None
+    return out
+
+
+def obstacles(page: PageContent) -> list[Box]:
+    """What a translation must not be drawn over besides text: figures, images and rules (a table's lines)."""
+    return _figures(page) + [shape.box for shape in page.shapes if shape.rule]
+
+
+def _figures(page: PageContent) -> list[Box]:
+    """Where figures may be: images, small form XObjects, and drawings (``_drawings``)."""
+    area = page.width * page.height
+    found = [box for box in page.images if _area(box) < 0.5 * area]
+    found += [form.box for form in page.forms if _area(form.box) < FIGURE_FORM * area]
+    found += _drawings(page.shapes, area)
+    return found
+
+
+def _drawings(shapes: list[Shape], page_area: float) -> list[Box]:
+    """Boxes of groups of touching shapes (rules, the axes and arrows, included) with a curve or several filled
+    shapes in them: a chart or a diagram, not a table's grid or a frame around a paragraph."""
+    shapes = [shape for shape in shapes if _area(shape.box) < 0.5 * page_area]  # not a page's background
+    parent = list(range(len(shapes)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    cells: defaultdict[tuple[int, int], list[int]] = defaultdict(list)
+    for i, shape in enumerate(shapes):
+        x0, y0, x1, y1 = (
+            int(v // DRAWING_CELL) for v in (shape.box[0] - 3, shape.box[1] - 3, shape.box[2] + 3, shape.box[3] + 3)
+        )
+        for cell in ((x, y) for x in range(x0, x1 + 1) for y in range(y0, y1 + 1)):
+            for j in cells[cell]:
+                if _near(shape.box, shapes[j].box, 3.0):
+                    parent[root(i)] = root(j)
+            cells[cell].append(i)
+    groups: defaultdict[int, list[Shape]] = defaultdict(list)
+    for i, shape in enumerate(shapes):
+        groups[root(i)].append(shape)
+    return [
+        _union(shape.box for shape in group)
+        for group in groups.values()
+        if any(shape.curved for shape in group)
+        and len(group) >= 3
+        or sum(shape.filled and not shape.rule for shape in group) >= 4
+    ]
+
+
+def _with_labels(figures: list[Box], lines: list[Line]) -> list[Box]:
+    """Each figure grown by the short lines at its edge (tick labels, an axis title below them): twice, so a
+    label beyond the labels is reached too."""
+    short = [line for line in lines if len(line.text) <= 80]
+    for _ in range(2):
+        grown = []
+        for figure in figures:
+            for line in short:
+                reach = FIGURE_LABEL * line.size
+                if _inside(line.box, (figure[0] - reach, figure[1] - reach, figure[2] + reach, figure[3] + reach)):
+                    figure = _union((figure, line.box))
+            grown.append(figure)
+        figures = grown
+    return figures
+
+
+def _area(box: Box) -> float:
+    return max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1])
+
+
+def _near(a: Box, b: Box, margin: float) -> bool:
+    return a[0] - margin <= b[2] and b[0] - margin <= a[2] and a[1] - margin <= b[3] and b[1] - margin <= a[3]
+
+
+def _inside(box: Box, region: Box) -> bool:
+    x = (box[0] + box[2]) / 2
+    y = (box[1] + box[3]) / 2
+    return region[0] <= x <= region[2] and region[1] <= y <= region[3]
+
+
+def _maths_share(glyphs: list[Glyph]) -> float:
+    letters = [g for g in glyphs if g.text.strip()]
+    if not letters:
+        return 0.0
+    return sum(g.font.maths or bool(_MATHS_CHARS.search(g.text)) for g in letters) / len(letters)
+
+
+def _keep(lines: list[Line], box: Box, figures: list[Box]) -> str | None:
+    glyphs = [g for line in lines for g in line.glyphs]
+    letters = [g for g in glyphs if g.text.strip()]
+    if not letters:
+        return None
+    if any("(cid:" in g.text for g in letters):
+        return UNREADABLE
+    text = "".join(g.text for g in letters)
+    if len(lines) <= 3 and len(text) <= 80 and not _CAPTION.match(text) and any(_inside(box, f) for f in figures):
+        return IN_FIGURE
+    reach = SUBFIGURE_LABEL * lines[0].size
+    if _SUBFIGURE.match(text) and any(
+        _inside(box, (f[0] - reach, f[1] - reach, f[2] + reach, f[3] + reach)) for f in figures
+    ):
+        return IN_FIGURE
+    if sum(g.font.monospace for g in letters) >= 0.8 * len(letters):
+        return CODE
+    maths = _maths_share(glyphs)
+    if maths >= 0.5 or (maths >= 0.25 and len(letters) < 40 and "=" in "".join(g.text for g in letters)):
+        return FORMULA
+    return None
+
+
+def _centred(lines: list[Line], left: float, right: float) -> bool:
+    if len(lines) > 3:
+        return False
+    margins = [(line.box[0] - left, right - line.box[2]) for line in lines]
+    return all(a > 2 * line.size and abs(a - b) < line.size for (a, b), line in zip(margins, lines))
+
+
+def _paragraph(
+    page: PageContent,
+    lines: list[Line],
+    figures: list[Box],
+    column: tuple[float, float],
+    keep: str | None = None,
+) -> Paragraph:
+    glyphs = [g for line in lines for g in line.glyphs]
+    letters = [g for g in glyphs if g.text.strip()] or glyphs
+    box = _union(line.box for line in lines)
+    sizes = Counter(round(g.size, 1) for g in letters)
+    size = sizes.most_common(1)[0][0]
+    baselines = [line.baseline for line in lines]
+    leading = statistics.median(a - b for a, b in zip(baselines, baselines[1:])) if len(lines) > 1 else size * 1.2
+    colours = Counter(g.colour for g in letters)
+    indices = array("I", sorted(g.index for g in glyphs))
+    return Paragraph(
+        page=page.number,
+        text=_joined(lines),
+        box=box,
+        role=Role.BODY,
+        keep=keep or _keep(lines, box, figures),
+        size=size,
+        leading=max(leading, size),
+        lines=len(lines),
+        colour=colours.most_common(1)[0][0],
+        bold=_bold(glyphs),
+        centred=_centred(lines, *column),
+        invisible=sum(g.invisible for g in letters) > len(letters) / 2,
+        column_right=column[1],
+        glyphs=indices,
+    )
+
+
+def _other(page: PageContent, glyphs: list[Glyph], reason: str) -> list[Paragraph]:
+    """Rotated or vertical text: runs of glyphs drawn one after another, left as they are."""
+    runs: list[list[Glyph]] = []
+    for glyph in glyphs:
+        if runs and glyph.index == runs[-1][-1].index + 1:
+            runs[-1].append(glyph)
+        else:
+            runs.append([glyph])
+    out = []
+    for run in runs:
+        text = "".join(g.text for g in run).strip()
+        if not text:
+            continue
+        box = _union(g.box for g in run)
+        out.append(
+            Paragraph(
+                page.number, text, box, Role.BODY, reason, run[0].size, run[0].size * 1.2, 1,
+                run[0].colour, False, False, False, box[2], array("I", (g.index for g in run)),
+            )
+        )  # fmt: skip
+    return out
+
+
+def paragraphs(page: PageContent) -> list[Paragraph]:
+    """The page's paragraphs in reading order, with keep reasons; roles other than BODY are set by ``assign_roles``."""
+    upright = [g for g in page.glyphs if g.direction is Direction.UPRIGHT]
+    figures = _figures(page)
+    rules = [shape.box for shape in page.shapes if shape.rule]
+    upright_rules = [box for box in rules if box[3] - box[1] > box[2] - box[0]]
+    flat_rules = [box for box in rules if box[3] - box[1] <= box[2] - box[0]]
+    lines = [line for line in _lines(upright, upright_rules) if line.text]
+    figures = _with_labels(figures, lines)
+    found: list[Paragraph] = []
+    if lines:
+        leadings = _leadings(lines)
+        regions = _regions(lines, figures, flat_rules, page.width * page.height, leadings)
+        for group, cells, column in _paragraphs(regions, leadings):
+            split = _split_marker(group[0])
+            if split is not None:
+                marker, rest = split
+                found.append(_paragraph(page, [marker], figures, column, keep=MARKER))
+                group = [rest, *group[1:]]
+            paragraph = _paragraph(page, group, figures, column)
+            if cells:
+                paragraph.role = Role.CELL
+            found.append(paragraph)
+    _formula_pieces(found)
+    found += _other(page, [g for g in page.glyphs if g.direction is Direction.ROTATED], ROTATED)
+    found += _other(page, [g for g in page.glyphs if g.direction is Direction.VERTICAL], VERTICAL)
+    return found
+
+
+def _formula_pieces(paragraphs: list[Paragraph]) -> None:
+    """A display formula set in pieces (a sum's limits, a fraction's parts): short text beside a formula, on its
+    band of the page, is part of it."""
+    formulas = [p.box for p in paragraphs if p.keep == FORMULA]
+    for paragraph in paragraphs:
+        if paragraph.keep is not None or paragraph.lines > 2 or len(paragraph.text) > 40:
+            continue
+        x0, y0, x1, y1 = paragraph.box
+        reach = 4 * paragraph.size
+        if any(b[1] < y1 and y0 < b[3] and b[0] - reach < x1 and x0 < b[2] + reach for b in formulas):
+            paragraph.keep = FORMULA
+
+
+def body_size(paragraphs: Iterable[Paragraph]) -> float:
+    """The size most of a document's text is set in (counted in characters)."""
+    sizes: Counter[float] = Counter()
+    for paragraph in paragraphs:
+        if paragraph.keep is None:
+            sizes[paragraph.size] += len(paragraph.text)
+    return sizes.most_common(1)[0][0] if sizes else 10.0
+
+
+def assign_roles(paragraphs: Iterable[Paragraph], body: float, page_height: dict[int, float]) -> None:
+    """Headings, captions, footnotes, running heads and list items, from size, weight, place and wording; the
+    entries under a References heading are left as they are (a cited title stays as it was published)."""
+    references = False
+    for paragraph in paragraphs:
+        _role(paragraph, body, page_height[paragraph.page])
+        if paragraph.role is Role.HEADING:
+            references = bool(_REFERENCES.match(paragraph.text))
+        elif references and paragraph.keep is None and paragraph.role is not Role.HEADER:
+            paragraph.keep = REFERENCE
+
+
+def _role(paragraph: Paragraph, body: float, height: float) -> None:
+    if paragraph.keep is not None:
+        return
+    _, y0, _, y1 = paragraph.box
+    in_margin = paragraph.lines == 1 and (y0 >= height * (1 - MARGIN_BAND) or y1 <= height * MARGIN_BAND)
+    short = len(paragraph.text) <= 160 and paragraph.lines <= 3
+    if paragraph.role is Role.CELL:
+        if in_margin:
+            paragraph.role = Role.HEADER
+    elif _CAPTION.match(paragraph.text):
+        paragraph.role = Role.CAPTION
+    elif in_margin:
+        paragraph.role = Role.HEADER
+    elif short and (paragraph.size >= 1.12 * body or (paragraph.bold and not _SENTENCE_END.search(paragraph.text))):
+        paragraph.role = Role.HEADING
+    elif paragraph.size <= 0.9 * body and y1 <= 0.35 * height:
+        paragraph.role = Role.FOOTNOTE
+    elif _LIST_MARKER.match(paragraph.text):
+        paragraph.role = Role.LIST_ITEM

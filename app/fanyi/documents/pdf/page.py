@@ -1,0 +1,31 @@
+"""A page as read for translation: what the writer needs of it once the reader is done."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pdfminer.utils import Matrix, apply_matrix_pt
+
+from .interpret import Box, Origins
+from .layout import Paragraph
+
+
+@dataclass
+class Page:
+    number: int  # from 1
+    width: float  # as shown, rotation applied
+    height: float
+    ctm: Matrix  # the page's user space → the coordinates of its paragraphs
+    crop: Box  # the crop box, in user space
+    origins: Origins
+    paragraphs: list[Paragraph]
+    obstacles: list[Box]  # figures, images and rules: the room a translation may take ends at them
+    pictures_only: bool = False  # all its text is in Type 3 fonts: kept as it is (see rewrite)
+    scanned: bool = False  # its paragraphs were read by OCR: drawn over boxes of its paper colour
+
+    def shown_crop(self) -> Box:
+        """The crop box in the coordinates of the paragraphs: what a viewer shows, and PDFium renders."""
+        crop = self.crop
+        corners = [apply_matrix_pt(self.ctm, (x, y)) for x in (crop[0], crop[2]) for y in (crop[1], crop[3])]
+        xs, ys = zip(*corners)
+        return (min(xs), min(ys), max(xs), max(ys))
