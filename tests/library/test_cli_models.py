@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -136,8 +137,9 @@ def test_refreshing_a_list_with_no_address_says_it_is_the_one_shipped_and_when_i
     listed = run("models", "available", "--refresh", env=env)
     assert listed.returncode == 0, listed.stderr
     assert "opus-mt-en-zh" in listed.stdout
+    made = json.loads(ASSETS_CATALOG.read_text(encoding="utf-8"))["generated"][:10]
     assert listed.stderr == (
-        f"fanyi: this is the list of packs shipped with Fanyi {__version__}, made 2026-12-04: it names no address "
+        f"fanyi: this is the list of packs shipped with Fanyi {__version__}, made {made}: it names no address "
         "to fetch a newer one from (set one with FANYI_CATALOG_URL or the app's Settings → Downloads → Model list "
         "address)\n"
     )

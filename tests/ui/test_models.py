@@ -166,15 +166,16 @@ def test_a_list_with_no_address_says_it_is_the_one_shipped_and_refresh_is_not_of
     empty_app.ops.catalog = catalog.load()
     empty_app.dialogs.show_models()
     manager = empty_app.dialogs.open["models"]
+    made = empty_app.ops.catalog.generated[:10]
     assert manager.catalog_note.text() == (
-        f"The list of models shipped with Fanyi {__version__}, made 2026-12-04. It names no address to fetch a "
+        f"The list of models shipped with Fanyi {__version__}, made {made}. It names no address to fetch a "
         "newer one from: one can be set in Settings → Downloads."
     )
     assert not manager.refresh_button.isEnabled() and "no address" in manager.refresh_button.toolTip()
     empty_app.settings.update(catalog_url="https://example.org/catalog.json")
     manager.refresh()
     assert manager.refresh_button.isEnabled()
-    assert manager.catalog_note.text() == "List of models published 2026-12-04."
+    assert manager.catalog_note.text() == f"List of models published {made}."
 
 
 def test_offline_the_model_manager_says_what_failed_once_and_what_still_works(qtbot, empty_app, monkeypatch):
