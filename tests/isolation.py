@@ -21,6 +21,7 @@ Each pytest-xdist worker does all this for itself, keeping the real home its con
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import sys
@@ -118,6 +119,19 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     os.environ.update(_saved_environ)
     if _root is not None:
         shutil.rmtree(_root, ignore_errors=True)
+    _remove_empty_pytest_root(config)
+
+
+def _remove_empty_pytest_root(config: pytest.Config) -> None:
+    """pytest removes a passing session's folder (tmp_path_retention_policy) but not the pytest-of-<user> it made
+    it in, which stayed behind empty in /tmp: removed here when nothing is left in it (rmdir refuses otherwise:
+    a failed test's folder, or another session's, stays)."""
+    factory = getattr(config, "_tmp_path_factory", None)
+    basetemp = getattr(factory, "_basetemp", None)
+    if basetemp is None or not basetemp.parent.name.startswith("pytest-of-"):
+        return  # none was made, or --basetemp named it (an xdist worker's is inside its controller's)
+    with contextlib.suppress(OSError):
+        basetemp.parent.rmdir()
 
 
 def _new_violations() -> list[str]:

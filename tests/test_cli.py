@@ -61,6 +61,40 @@ def test_with_no_model_installed_chinese_is_still_written_anew(dirs):
     assert english.returncode != 0 and "No translation model is installed" in english.stderr
 
 
+def test_an_english_sentence_in_a_chinese_line_is_translated_and_the_chinese_written_anew(tiny_pack, dirs):
+    """ "Hello there. 今天天气很好。" asked for in Chinese: the English sentence went through untouched."""
+    from fanyi import variants
+    from fanyi.engine.options import DecodeOptions
+
+    english, chinese = "Good morning.", "请观看关于软件更新的视频。"
+    no_model = run("translate", "--target", "zh-TW", f"{english} {chinese}", env_extra=dirs)
+    assert no_model.returncode == 0, no_model.stderr  # said, not hidden: the sentence is listed on stderr
+    assert no_model.stdout == f"{english}{variants.rewrite(chinese, 'zh-TW')}\n"
+    assert "1 sentence is" in no_model.stderr and "Good morning." in no_model.stderr
+    os.symlink(tiny_pack, os.path.join(dirs["FANYI_MODELS_DIR"], tiny_pack.name))
+    done = run("translate", "--target", "zh-TW", f"{english} {chinese}", env_extra=dirs)
+    assert done.returncode == 0, done.stderr
+    translated = Translator.open(tiny_pack, threads=1).translate(english, DecodeOptions(convert="zh-TW"))
+    assert done.stdout == f"{translated}{variants.rewrite(chinese, 'zh-TW')}\n" and "warning" not in done.stderr
+
+
+def test_with_no_model_installed_a_chinese_document_is_still_written_anew(dirs, tmp_path):
+    """`fanyi file --target zh-TW` on a Chinese document asked for a model: OpenCC needs none."""
+    from fanyi import variants
+
+    chinese = "请观看关于软件更新的视频。\n\n打印机的缓存满了。\n"
+    document = tmp_path / "notes.txt"
+    document.write_text(chinese, encoding="utf-8")
+    converted = run("file", str(document), "--target", "zh-TW", env_extra=dirs)
+    assert converted.returncode == 0, converted.stderr
+    assert (tmp_path / "notes.zh-TW.txt").read_text(encoding="utf-8") == variants.rewrite(chinese, "zh-TW")
+    english = tmp_path / "english.txt"
+    english.write_text("Good morning.\n", encoding="utf-8")
+    refused = run("file", str(english), "--target", "zh-TW", env_extra=dirs)
+    assert refused.returncode == 2 and refused.stderr.startswith("fanyi: No translation model is installed")
+    assert len(refused.stderr.strip().splitlines()) == 1 and not (tmp_path / "english.zh-TW.txt").exists()
+
+
 def test_without_a_model_the_languages_choose_the_pack(tiny_pack, tiny_pack_zh_en, dirs):
     """The router picks the pack for --source/--target in any style; the default pack wins a tie."""
     from fanyi.engine.options import DecodeOptions

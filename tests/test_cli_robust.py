@@ -147,10 +147,100 @@ def test_sigterm_mid_document_cancels_cleanly(tiny_pack, tmp_path):
     job, source = _start_long_job(tiny_pack, tmp_path)
     job.send_signal(signal.SIGTERM)
     _, stderr = job.communicate(timeout=120)
-    assert job.returncode == 130
+    assert job.returncode == 128 + signal.SIGTERM  # 143, as a shell reports a process SIGTERM ended
     error = [line for line in lines_of(stderr) if not re.fullmatch(r"long\.txt: \d+/\d+", line)]  # progress
     assert error == [f"cancelled: nothing was written for {source}."], stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["long.txt"]
+
+
+@pytest.mark.skipif(os.name == "nt", reason="POSIX signals")
+@pytest.mark.parametrize("name", ["SIGINT", "SIGTERM"])
+def test_a_signal_while_starting_ends_with_128_plus_its_number_and_one_word(name):
+    """SIGTERM or SIGINT during start-up (the imports before a command takes the signals over) exited 2, or 130
+    for both; a shell reports 130 for Ctrl+C and 143 for SIGTERM."""
+    number = getattr(signal, name)
+    code = f"""
+import os, signal, sys, time
+sys.argv = ["fanyi", "translate", "Hello."]
+from fanyi.terminal import exit_quietly_on_signals
+exit_quietly_on_signals()  # what fanyi.__main__.run does first
+os.kill(os.getpid(), {int(number)})
+time.sleep(30)
+"""
+    started = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert started.returncode == 128 + number
+    assert started.stderr == "cancelled\n"
+
+
+@pytest.mark.skipif(os.name == "nt", reason="POSIX signals")
+@pytest.mark.parametrize("name", ["SIGINT", "SIGTERM"])
+def test_a_signal_while_a_command_waits_for_input_ends_with_128_plus_its_number(tiny_pack, name):
+    number = getattr(signal, name)
+    job = subprocess.Popen(
+        [*FANYI, "translate", "--model", str(tiny_pack)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert job.stdin is not None and job.stdout is not None
+    job.stdin.write("Hello.\n")
+    job.stdin.flush()
+    assert job.stdout.readline()  # translated: the command now waits for the next line
+    job.send_signal(number)
+    _, stderr = job.communicate(timeout=120)
+    assert job.returncode == 128 + number
+    assert lines_of(stderr) == ["cancelled"]
+
+
+@pytest.mark.skipif(os.name == "nt", reason="POSIX signals")
+def test_a_signal_that_a_library_reports_as_its_own_failure_is_still_a_cancel(tiny_pack):
+    """SIGTERM landing inside ONNX Runtime's initialisation came out as "fanyi: encoder.onnx cannot be loaded:
+    initialization failed", exit 2."""
+    code = """
+import os, signal, sys
+from fanyi import cli
+from fanyi.engine import PackError
+
+def interrupted(pack, threads=None):
+    try:
+        os.kill(os.getpid(), signal.SIGTERM)  # the command's handler raises KeyboardInterrupt here
+    except KeyboardInterrupt:
+        raise PackError(f"{pack}/encoder.onnx cannot be loaded: initialization failed") from None
+
+cli._open_translator = interrupted
+sys.exit(cli.main(sys.argv[1:]))
+"""
+    run = _run_python(code, "translate", "--model", str(tiny_pack), "Hello.")
+    assert run.returncode == 128 + signal.SIGTERM
+    assert lines_of(run.stderr) == ["cancelled"]
+
+
+@pytest.mark.skipif(os.name == "nt", reason="the Linux AppImage's launcher (a Windows shell refuses a folder as input)")
+def test_a_folder_as_the_input_is_one_line_and_status_2_from_the_launcher(tmp_path):
+    """`fanyi translate < some_directory` died with a four-line "Fatal Python error: init_sys_streams": Python
+    stops before any of Fanyi runs, so the AppImage's launcher (packaging/linux/AppRun) says it in one line."""
+    import shutil
+
+    appdir = tmp_path / "AppDir"
+    (appdir / "usr" / "lib" / "fanyi").mkdir(parents=True)
+    shutil.copy(Path(__file__).resolve().parents[1] / "packaging" / "linux" / "AppRun", appdir / "AppRun")
+    bundle = appdir / "usr" / "lib" / "fanyi" / "fanyi"
+    bundle.write_text('#!/bin/sh\necho "the bundle ran: $*"\n', encoding="utf-8")
+    bundle.chmod(0o755)
+    folder = tmp_path / "some_directory"
+    folder.mkdir()
+    stdin = os.open(folder, os.O_RDONLY)  # the directory, as a shell's "<" opens it
+    try:
+        refused = subprocess.run(
+            ["sh", str(appdir / "AppRun"), "translate"], stdin=stdin, capture_output=True, text=True
+        )
+    finally:
+        os.close(stdin)
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert_one_line(refused.stderr, "fanyi: the input is a folder, not text")
+    ran = subprocess.run(["sh", str(appdir / "AppRun"), "translate", "Hi"], input="", capture_output=True, text=True)
+    assert (ran.returncode, ran.stdout) == (0, "the bundle ran: translate Hi\n")
 
 
 @pytest.mark.skipif(os.name == "nt", reason="kill -9")

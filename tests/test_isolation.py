@@ -3,6 +3,7 @@ test writing into the real home or reaching the network, in the test process and
 
 from __future__ import annotations
 
+import getpass
 import os
 import socket
 import subprocess
@@ -149,3 +150,25 @@ def test_a_test_that_writes_into_the_real_home_fails_even_if_the_error_is_swallo
     assert "2 passed, 2 errors" in result.stdout, result.stdout
     assert f"write into the real home: open({str(probe)!r}) for writing" in result.stdout
     assert "reach the network: socket.getaddrinfo 'example.org'" in result.stdout
+
+
+def test_a_passing_session_leaves_no_empty_pytest_folder_in_the_temporary_root(tmp_path):
+    """`make test` left an empty /tmp/pytest-of-<user> behind (pytest removes the session's folder only)."""
+    (tmp_path / "test_quiet.py").write_text("def test_quiet(tmp_path):\n    (tmp_path / 'a').write_text('a')\n")
+    root = tmp_path / "temproot"
+    root.mkdir()
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join([str(Path(__file__).parent), os.environ["PYTHONPATH"]]),
+        PYTEST_DEBUG_TEMPROOT=str(root),  # where pytest makes pytest-of-<user>, instead of the system's
+    )
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "isolation", "-p", "no:cacheprovider", "test_quiet.py"]
+    command += ["-o", "tmp_path_retention_policy=failed"]
+    result = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300)
+    assert result.returncode == 0, result.stdout
+    assert list(root.iterdir()) == []
+    (tmp_path / "test_failing.py").write_text("def test_failing(tmp_path):\n    assert False\n")
+    command[-3] = "test_failing.py"
+    failed = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300)
+    assert failed.returncode == 1
+    assert [p.name for p in root.iterdir()] == [f"pytest-of-{getpass.getuser()}"]  # a failed test's folder is kept

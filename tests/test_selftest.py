@@ -37,8 +37,33 @@ def test_self_test_translates_with_the_bundled_pack_and_leaves_user_folders_alon
         assert re.search(rf"^\s+{check}\s+ok\b", result.stdout, re.M), (check, result.stdout)
     # the tiny checkpoint of assets/selftest went through a Hub on this computer and the converter
     assert "fanyi/selftest-tiny-marian from a Hub on 127.0.0.1 → int8 pack" in result.stdout
-    assert f"{tiny_pack_int8.name} (int8, bundled)" in result.stdout
+    assert f"{tiny_pack_int8.name} (int8, from FANYI_MODELS_DIR)" in result.stdout  # not "bundled": it was not
     assert not (tmp_path / "user-data").exists() and not (tmp_path / "user-config").exists()
+
+
+def _tree(folder: Path) -> dict[str, tuple[int, int]]:
+    return {str(p.relative_to(folder)): (p.stat().st_size, p.stat().st_mtime_ns) for p in sorted(folder.rglob("*"))}
+
+
+def test_self_test_finds_a_users_installed_pack_says_so_and_leaves_it_alone(tiny_pack_int8, tmp_path):
+    """It said "No translation model is installed" while one was: it looked at bundled packs only."""
+    installed = tmp_path / "user-data" / "models"
+    shutil.copytree(tiny_pack_int8, installed / tiny_pack_int8.name)
+    before = _tree(tmp_path / "user-data")
+    (tmp_path / "empty").mkdir()
+    result = self_test(tmp_path / "empty", tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert f"{tiny_pack_int8.name} (int8, installed)" in result.stdout
+    assert _tree(tmp_path / "user-data") == before and not (tmp_path / "user-config").exists()
+
+
+def test_self_test_without_any_pack_says_where_it_looked(tmp_path):
+    (tmp_path / "empty").mkdir()
+    result = self_test(tmp_path / "empty", tmp_path)
+    assert result.returncode == 1
+    failure = result.stderr.strip().splitlines()[-1]
+    assert failure.startswith("fanyi self-test FAILED: No translation model is installed")
+    assert str(tmp_path / "user-data" / "models") in failure and str(tmp_path / "empty") in failure
 
 
 def test_self_test_fails_clearly_on_a_damaged_pack(tiny_pack_int8, tmp_path):

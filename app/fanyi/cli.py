@@ -34,8 +34,16 @@ from .export.errors import ExportError
 from .glossary import Glossary, read_csv, with_glossary
 from .hosts import is_loopback
 from .library.errors import LibraryError
-from .sizes import human_duration, human_size, human_speed
-from .terminal import InputLines, OutputFailed, cancel_on_signals, guarded_stdout, signalled, silence_stdout
+from .sizes import human_duration, human_size, human_speed, listed_size
+from .terminal import (
+    InputLines,
+    OutputFailed,
+    cancel_on_signals,
+    cancelled_status,
+    guarded_stdout,
+    signalled,
+    silence_stdout,
+)
 
 if TYPE_CHECKING:
     from .engine import Translator
@@ -84,11 +92,31 @@ def _choose(
         raise
     if found.direction is None:
         if found.rewrite is not None:
-            return Rewriter(found.rewrite), given
+            return _rewriter(found.rewrite, packs, target or AUTO, given, getattr(args, "threads", None)), given
         if text and not source:
             return None, given
         raise ValueError(f"--source and --target are both {found.source}: there is nothing to translate")
     return found.direction.pack.path, routing.decode_options(found.direction, found.variant, given)
+
+
+def _rewriter(
+    way: str, packs: list[PackInfo], target: str, given: DecodeOptions | None, threads: int | None
+) -> Rewriter:
+    """OpenCC for Chinese asked for in Chinese; its English sentences through the pack the router takes for
+    English into that Chinese (opened only when a text has one), where one is installed."""
+    from . import routing
+    from .languages import ENGLISH
+    from .rewriter import Rewriter
+
+    try:
+        english = routing.route(packs, ENGLISH, target)
+    except routing.NoRoute:
+        return Rewriter(way)
+    if english.direction is None:
+        return Rewriter(way)
+    direction = english.direction
+    options = routing.decode_options(direction, english.variant, given)
+    return Rewriter(way, others=lambda: _open_translator(direction.pack.path, threads), others_options=options)
 
 
 def _by_text(args: argparse.Namespace) -> bool:
@@ -300,11 +328,24 @@ def progress_text(p: TransferProgress) -> str:
     if p.phase == "indexing":  # a dictionary: its entries read and indexed, in per cent of the file
         return f"converting the dictionary {p.detail}: {p.done * 100 // p.total if p.total else 0}%"
     text = f"{p.phase} {human_size(p.done)} of {human_size(p.total)}"
+    if p.source:
+        text += f" from {p.source}"
     if p.bytes_per_second:
         text += f", {human_speed(p.bytes_per_second)}"
     if p.seconds_left is not None and p.done < p.total:
         text += f", {human_duration(p.seconds_left)} left"
     return text
+
+
+def table(headings: list[str], rows: list[list[str]], right: frozenset[int] | set[int] = frozenset()) -> list[str]:
+    """Lines of columns as wide as their longest value (the ``right`` ones aligned right), two spaces apart."""
+    widths = [max(len(cell) for cell in column) for column in zip(headings, *rows)]
+
+    def line(cells: list[str]) -> str:
+        placed = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths))]
+        return "  ".join(placed).rstrip()
+
+    return [line(headings), *(line(row) for row in rows)]
 
 
 def _direction(entry: CatalogEntry) -> str:
@@ -401,19 +442,17 @@ def cmd_models_catalog(args: argparse.Namespace) -> int:
     )
     if args.action == "available":
         assert cat is not None
-        print(f"{'id':24} {'direction':10} {'size':>9} {'quant':6} {'license':14} {'quality':10} status")
-        for row in install.available(cat):
-            e = row.entry
-            print(
-                f"{e.id:24} {_direction(e):10} {human_size(e.download_size):>9} {e.quantization:6} "
-                f"{e.license.name:14} {_quality(e):10} {row.status.value}"
-            )
-        for d, status in install.available_dictionaries(cat):
-            entries = f"{d.entries // 1000}k words"
-            print(
-                f"{d.id:24} {'en↔zh dict':10} {human_size(d.download_size):>9} {'-':6} {d.license.name:14} "
-                f"{entries:10} {status.value}"
-            )
+        if args.refresh and not install.refreshable(cat):
+            warn(install.not_refreshable_note(cat))
+        rows = [
+            [e.id, _direction(e), listed_size(e.download_size), e.quantization, e.license.name, _quality(e), status]
+            for e, status in ((r.entry, r.status.value) for r in install.available(cat))
+        ]
+        for d, state in install.available_dictionaries(cat):
+            words = f"{d.entries // 1000}k words"
+            rows.append([d.id, "en↔zh dict", listed_size(d.download_size), "-", d.license.name, words, state.value])
+        for text in table(["id", "direction", "size", "quant", "license", "quality", "status"], rows, right={2}):
+            print(text)
         return 0
     try:
         dictionary_asked = _dictionary_asked(cat, args.repo_id) if args.action == "get" else None
@@ -467,7 +506,7 @@ def cmd_models_catalog(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         line.close()
         print("cancelled: what was downloaded is kept, and the same command resumes it", file=sys.stderr)
-        return 130
+        return cancelled_status()
     finally:
         line.close()
 
@@ -502,15 +541,17 @@ def cmd_models(args: argparse.Namespace) -> int:
             print(installed.no_model_message())
             _list_dictionaries()
             return 0
-        print(f"{'name':24} {'languages':10} {'size':>9} {'quant':6} {'kind':9} location")
+        rows = []
         for p in packs:
             kind = "bundled" if p.bundled else "user"
             if p.usable:
                 count = routing.language_count(p.source_languages, p.languages)
                 languages = f"{count} langs" if p.languages else p.source_lang + "→" + p.target_lang
-                print(f"{p.name:24} {languages:10} {human_size(p.size_bytes):>9} {p.quantization:6} {kind:9} {p.path}")
+                rows.append([p.name, languages, human_size(p.size_bytes), p.quantization, kind, str(p.path)])
             else:  # the reason names the folder or file
-                print(f"{p.name:24} {'-':10} {'-':>9} {'-':6} {kind:9} broken ({p.problem})")
+                rows.append([p.name, "-", "-", "-", kind, f"broken ({p.problem})"])
+        for text in table(["name", "languages", "size", "quant", "kind", "location"], rows, right={2}):
+            print(text)
         _list_dictionaries()
         return 0
     from .library import dictionaries
@@ -597,17 +638,25 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_file(args: argparse.Namespace) -> int:
+    from . import routing
     from .documents import command
     from .rewriter import Rewriter
-
-    pack, options = _choose(args)  # the router's choice, in the pack's own codes (None: --model as named)
-    assert isinstance(pack, Path)  # asked without a text: a pack
 
     def instead(text: str) -> Rewriter | None:
         """OpenCC for a document in Chinese (its first text tells) asked for in Chinese; else None: the pack."""
         chosen, _ = _choose(args, None, text)
         return chosen if isinstance(chosen, Rewriter) else None
 
+    try:
+        pack, options = _choose(args)  # the router's choice, in the pack's own codes (None: --model as named)
+    except (LibraryError, routing.NoRoute):
+        way = routing.rewrite_way(args.target) if _by_text(args) else None
+        if way is None:
+            raise
+        # no model writes the Chinese asked for: a document in Chinese needs none (instead: OpenCC), any other
+        # is refused by instead in the router's words; the Rewriter stands for the model until then
+        return command.run(args, lambda: Rewriter(way), None, read_glossary(args.glossary), instead)
+    assert isinstance(pack, Path)  # asked without a text: a pack
     return command.run(
         args,
         lambda: _open_translator(pack, args.threads),
@@ -809,12 +858,12 @@ def main(argv: list[str] | None = None) -> int:
             return code
     except (KeyboardInterrupt, Cancelled):
         print("cancelled", file=sys.stderr)
-        return 130
+        return cancelled_status()
     except ImportError:
         if not signalled():
             raise
         print("cancelled", file=sys.stderr)  # the signal landed inside an extension module's import
-        return 130
+        return cancelled_status()
     except OutputFailed as exc:
         silence_stdout()
         print(f"fanyi: {exc}.", file=sys.stderr)
@@ -823,6 +872,9 @@ def main(argv: list[str] | None = None) -> int:
         print("fanyi: out of memory; nothing more was done.", file=sys.stderr)
         return 1
     except _user_errors() as exc:
+        if signalled():  # the signal landed inside a library (ONNX Runtime), which reported its own failure
+            print("cancelled", file=sys.stderr)
+            return cancelled_status()
         print(f"fanyi: {exc}", file=sys.stderr)
         return 2
 

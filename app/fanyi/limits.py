@@ -46,6 +46,9 @@ CATALOG_TIMEOUT_S = 15.0  # the whole catalog is ~500 KB: a server that needs lo
 # a download source's list of a repository's files (library.sources): the automatic order moves on to the next
 # source when one does not answer within this, which is what tells a blocked huggingface.co quickly
 SOURCE_LIST_TIMEOUT_S = 10.0
+# the automatic order asks a source whether it answers at all before its list, and passes over one that does
+# not within this (a blocked huggingface.co) without waiting for the list's timeout
+SOURCE_PROBE_TIMEOUT_S = 3.0
 
 # manifest values (engine/pack.py): a manifest has no checksum, so every value the runtime reads from
 # it is bounded; a pack past one of these is refused (listed as broken), never clamped.

@@ -5,6 +5,8 @@ Environment overrides (used by tests and the portable mode):
   FANYI_DATA_DIR    user data (installed packs and dictionaries, history)
   FANYI_CONFIG_DIR  settings
   FANYI_MODELS_DIR  an extra folder searched for packs (the repository's models/ when run from source)
+  FANYI_PACKS_DIR   the user's installed packs, where they are not in the data folder (the self-test reads
+                    them there while it keeps its settings and history in a temporary folder)
 """
 
 from __future__ import annotations
@@ -62,6 +64,8 @@ def user_config_dir() -> Path:
 
 
 def user_packs_dir() -> Path:
+    if env := os.environ.get("FANYI_PACKS_DIR"):
+        return Path(env)
     return user_data_dir() / "models"
 
 

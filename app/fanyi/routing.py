@@ -418,6 +418,13 @@ def _detect(text: str, candidates: list[str], ranked: Sequence[Pack]) -> tuple[L
     return Language(next((c for c in usual if c in candidates), candidates[0])), 0.0
 
 
+def rewrite_way(target: str) -> str | None:
+    """How a text already in Chinese is written anew (OpenCC, no model) when Chinese is asked for as ``target``;
+    None when ``target`` is no Chinese written some way (another language, Cantonese)."""
+    wanted = requested(target)
+    return _rewritten(wanted.variant) if wanted.code == CHINESE else None
+
+
 def _describe(packs: Sequence[Pack]) -> str:
     return ", ".join(
         sorted(

@@ -14,8 +14,9 @@ and goes through the app's own path — listed, downloaded, verified, converted 
 temporary folder — and the pack it makes must translate. Nothing leaves this computer: the Hub is on the
 loopback address, asked without a proxy and without a token.
 
-Settings, history and user packs go to a temporary folder, so a self-test never reads or writes the
-user's own: only bundled packs (and FANYI_MODELS_DIR) are found.
+Settings and history go to a temporary folder, so a self-test never reads or writes the user's own; the packs
+the user installed are read where they are (never written), so a self-test translates with the pack the app
+would use and says whether it came with Fanyi ("bundled"), from FANYI_MODELS_DIR or was installed.
 
 Qt, the app and ONNX Runtime are imported inside the checks, after the report's first line and within its
 error handling: in a bundle, a library that was not packed is a failed check with its reason.
@@ -66,11 +67,13 @@ def seconds_since_process_start() -> float | None:
 
 @contextlib.contextmanager
 def _temporary_user_dirs() -> Iterator[None]:
-    names = ("FANYI_CONFIG_DIR", "FANYI_DATA_DIR")
+    names = ("FANYI_CONFIG_DIR", "FANYI_DATA_DIR", "FANYI_PACKS_DIR")
     saved = {name: os.environ.get(name) for name in names}
+    installed = str(paths.user_packs_dir())  # before the data folder moves: the user's packs stay found
     with tempfile.TemporaryDirectory(prefix="fanyi-self-test-") as tmp:
-        for name in names:
+        for name in names[:2]:
             os.environ[name] = str(Path(tmp) / name.lower())
+        os.environ["FANYI_PACKS_DIR"] = installed
         try:
             yield
         finally:
@@ -205,11 +208,8 @@ def _translate(fanyi: FanyiApp, pack: PackInfo, say: Say) -> None:
     _wait(lambda: service.model is not None or bool(failure), "the model to load")
     if failure:
         raise SelfTestError(f"the model pack {pack.path} did not load: {failure[0]}")
-    kind = "bundled" if pack.bundled else "user"
-    say(
-        "model",
-        f"ok, {pack.name} ({pack.quantization}, {kind}), ready {time.monotonic() - t_load:.2f} s after the window",
-    )
+    ready = time.monotonic() - t_load
+    say("model", f"ok, {pack.name} ({pack.quantization}, {pack.origin}), ready {ready:.2f} s after the window")
 
     t_run = time.monotonic()
     text = _request(service, SENTENCE, fanyi.direction.options()).strip()
@@ -279,7 +279,8 @@ def _run_checks(say: Say) -> None:
             packs = installed.list_packs()
             if broken := next((p for p in packs if not p.usable), None):  # found, but refused at listing
                 raise SelfTestError(f"the model pack {broken.path} did not load: {broken.problem}")
-            raise SelfTestError(installed.no_model_message(packs))
+            looked = ", ".join(str(folder) for folder in installed.pack_folders())
+            raise SelfTestError(f"{installed.no_model_message(packs)} (looked in {looked})")
         _translate(fanyi, pack, say)
         _check_reference(fanyi, pack, say)
         import onnxruntime

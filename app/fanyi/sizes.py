@@ -12,6 +12,18 @@ def human_size(n: float) -> str:
     raise AssertionError("unreachable")
 
 
+GIB = 1 << 30
+
+
+def listed_size(n: int) -> str:
+    """A pack's or a download's size as every list writes it (README, the app, the command line): binary multiples,
+    as Windows and most file managers write them, whole megabytes, gigabytes to one decimal; 313,000,000 bytes →
+    "299 MB", 4,080,000,000 → "3.8 GB"."""
+    if n < GIB:
+        return f"{n / (1 << 20):.0f} MB"
+    return f"{n / GIB:.1f} GB"
+
+
 def human_speed(bytes_per_second: float) -> str:
     return f"{human_size(bytes_per_second)}/s"
 

@@ -109,21 +109,22 @@ class InputLines:
         return ""
 
 
-_signalled = False
+_signalled = 0  # the number of the signal that cancelled the command; 0 while none came
 
 
 def exit_quietly_on_signals() -> None:
     """Until a command takes the signals over: Ctrl+C or SIGTERM ends the process at once, saying
-    "cancelled" (exit 130). While modules are imported (numpy, ONNX Runtime: a few tenths of a second)
-    a KeyboardInterrupt would end in a traceback, or in "ImportError: initialization failed" when it
-    lands inside an extension module; there is nothing to clean up yet."""
+    "cancelled", with 128 + the signal's number (130, 143: what a shell reports for a process the signal
+    ended). While modules are imported (numpy, ONNX Runtime: a few tenths of a second) a KeyboardInterrupt
+    would end in a traceback, or in "ImportError: initialization failed" when it lands inside an extension
+    module; there is nothing to clean up yet."""
 
     def leave(signum: int, frame: object) -> None:
         if sys.stderr is not None:  # a windowed process has none
             with contextlib.suppress(OSError, ValueError):
                 sys.stderr.write("cancelled\n")
                 sys.stderr.flush()
-        os._exit(130)
+        os._exit(128 + signum)
 
     _handle(leave)
 
@@ -134,14 +135,20 @@ def cancel_on_signals() -> None:
 
     def cancel(signum: int, frame: object) -> None:
         global _signalled
-        _signalled = True
+        _signalled = signum
         raise KeyboardInterrupt
 
     _handle(cancel)
 
 
 def signalled() -> bool:
-    return _signalled
+    return bool(_signalled)
+
+
+def cancelled_status() -> int:
+    """The exit status of a cancelled command: 128 + the number of the signal that cancelled it (130 for Ctrl+C,
+    143 for SIGTERM), 130 for a KeyboardInterrupt that no handler of ours raised."""
+    return 128 + (_signalled or signal.SIGINT)
 
 
 def _handle(handler: Callable[[int, object], None]) -> None:

@@ -329,6 +329,10 @@
         <translation>已取消</translation>
     </message>
     <message>
+        <source>parts not translated: %1</source>
+        <translation>未翻译的部分：%1</translation>
+    </message>
+    <message>
         <source>Not a kind of document Fanyi translates</source>
         <translation>Fanyi 不支持翻译这种文件</translation>
     </message>
@@ -390,6 +394,21 @@
     </message>
 </context>
 <context>
+    <name>JobsPanel</name>
+    <message>
+        <source>Clear finished</source>
+        <translation>清除已结束</translation>
+    </message>
+    <message>
+        <source>Remove the documents that are done, failed or cancelled</source>
+        <translation>从列表中移除已完成、失败或已取消的文档</translation>
+    </message>
+    <message>
+        <source>Documents (%1)</source>
+        <translation>文档（%1）</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
         <source>%1 languages</source>
@@ -448,8 +467,8 @@
         <translation>翻译失败</translation>
     </message>
     <message>
-        <source>Chinese written anew by OpenCC (%1), no model</source>
-        <translation>由 OpenCC（%1）转换中文写法，未用模型</translation>
+        <source>Chinese written in %1 by OpenCC, no model</source>
+        <translation>已由 OpenCC 写成%1，未用模型</translation>
     </message>
     <message>
         <source>%1 s · from cache</source>
@@ -599,6 +618,14 @@
         <translation>尚未获取模型列表：请点击“刷新列表”。</translation>
     </message>
     <message>
+        <source>The list of models shipped with Fanyi %1, made %2. It names no address to fetch a newer one from: one can be set in Settings → Downloads.</source>
+        <translation>模型列表随 Fanyi %1 附带，制作于 %2。其中没有可获取更新列表的地址：可在“设置 → 下载”中设置。</translation>
+    </message>
+    <message>
+        <source>The list of models saved at the last refresh, made %2. It names no address to fetch a newer one from: one can be set in Settings → Downloads.</source>
+        <translation>模型列表是上次刷新时保存的，制作于 %2。其中没有可获取更新列表的地址：可在“设置 → 下载”中设置。</translation>
+    </message>
+    <message>
         <source>List of models published %1.</source>
         <translation>模型列表发布于 %1。</translation>
     </message>
@@ -637,6 +664,10 @@
     <message>
         <source>Licence</source>
         <translation>许可证</translation>
+    </message>
+    <message>
+        <source>The list of models names no address to fetch a newer one from</source>
+        <translation>模型列表中没有可获取更新列表的地址</translation>
     </message>
     <message>
         <source>Update</source>
@@ -1063,6 +1094,10 @@
         <translation>截图翻译快捷键</translation>
     </message>
     <message>
+        <source>Models come from where their authors publish them. Automatic tries the source that worked last time first, then Hugging Face, its mirror hf-mirror.com and ModelScope, and uses the first that answers (one silent for 3 seconds is passed over). In mainland China, choose hf-mirror.com or ModelScope. A custom address is a server that works like Hugging Face.</source>
+        <translation>模型从其作者发布的地方下载。“自动”先尝试上次成功的来源，再依次尝试 Hugging Face、其镜像 hf-mirror.com 和魔搭 ModelScope，使用第一个有响应的来源（3 秒无响应的来源会被跳过）。在中国大陆，请选择 hf-mirror.com 或魔搭 ModelScope。自定义地址是与 Hugging Face 接口相同的服务器。</translation>
+    </message>
+    <message>
         <source>Model list address</source>
         <translation>模型列表地址</translation>
     </message>
@@ -1205,10 +1240,6 @@
     <message>
         <source>Download models from</source>
         <translation>模型下载来源</translation>
-    </message>
-    <message>
-        <source>Models come from where their authors publish them. Automatic tries Hugging Face, then its mirror hf-mirror.com, then ModelScope, and uses the first that answers. In mainland China, choose hf-mirror.com or ModelScope. A custom address is a server that works like Hugging Face.</source>
-        <translation>模型从其作者发布的地方下载。“自动”依次尝试 Hugging Face、其镜像 hf-mirror.com 和魔搭 ModelScope，使用第一个有响应的来源。在中国大陆，请选择 hf-mirror.com 或魔搭 ModelScope。自定义地址是与 Hugging Face 接口相同的服务器。</translation>
     </message>
     <message>
         <source>Hugging Face token</source>
@@ -1384,6 +1415,10 @@
     <message>
         <source>the model returned nothing</source>
         <translation>模型没有返回任何内容</translation>
+    </message>
+    <message>
+        <source>it is English in Chinese text, and no model was there to translate it</source>
+        <translation>这是中文文本中的英文，当时没有可翻译它的模型</translation>
     </message>
     <message>
         <source>The model could not translate these sentences, even when it tried again, so they are shown as they were:</source>
@@ -2412,6 +2447,10 @@
     <message>
         <source>%1 of %2</source>
         <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>%1 from %2</source>
+        <translation>%1，来自 %2</translation>
     </message>
     <message>
         <source>%1/s</source>

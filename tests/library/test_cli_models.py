@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from packserver import PACK_ID, closed_port_url
 
 from fanyi import paths
+
+ASSETS_CATALOG = Path(__file__).resolve().parents[2] / "assets" / "catalog.json"
 
 
 def env_for(user_dirs) -> dict[str, str]:
@@ -117,3 +121,39 @@ def test_ctrl_c_keeps_the_partial_download_and_the_next_install_resumes(user_dir
     assert resumed.returncode == 0, resumed.stderr
     assert server.ranges(path)[-1] == f"bytes={stall_at}-"
     assert not part.exists()
+
+
+def test_refreshing_a_list_with_no_address_says_it_is_the_one_shipped_and_when_it_was_made(user_dirs, monkeypatch):
+    """`models available --refresh` did nothing, silently: the shipped list names no address."""
+    import shutil
+
+    from fanyi import __version__
+
+    shipped = user_dirs / "no-bundle" / "catalog.json"
+    shipped.parent.mkdir(exist_ok=True)
+    shutil.copy(ASSETS_CATALOG, shipped)
+    env = env_for(user_dirs)
+    env.pop("FANYI_CATALOG_URL", None)
+    listed = run("models", "available", "--refresh", env=env)
+    assert listed.returncode == 0, listed.stderr
+    assert "opus-mt-en-zh" in listed.stdout
+    made = json.loads(ASSETS_CATALOG.read_text(encoding="utf-8"))["generated"][:10]
+    assert listed.stderr == (
+        f"fanyi: this is the list of packs shipped with Fanyi {__version__}, made {made}: it names no address "
+        "to fetch a newer one from (set one with FANYI_CATALOG_URL or the app's Settings → Downloads → Model list "
+        "address)\n"
+    )
+    assert run("models", "available", env=env).stderr == ""  # said when a refresh is asked for
+
+
+def test_available_keeps_its_columns_with_long_licence_names(user_dirs, publish):
+    """The columns broke on long ids and licence names (fixed widths of 24 and 14)."""
+    long_licence = "Tencent HY Community License Agreement"
+    publish(1, license={"name": long_licence, "url": "https://example.org/License.txt", "commercial_use": True})
+    listed = run("models", "available", env=env_for(user_dirs))
+    assert listed.returncode == 0, listed.stderr
+    header, row = listed.stdout.splitlines()
+    # each column starts where its heading does, however long the values before it
+    assert row.index(long_licence) == header.index("license")
+    assert row.index("not installed") == header.index("status")
+    assert row.index("int8") == header.index("quant")

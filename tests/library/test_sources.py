@@ -387,6 +387,48 @@ def test_a_source_that_does_not_answer_in_time_is_left_for_the_next(hub, tiny_hf
         silent.close()
 
 
+def test_a_silent_huggingface_co_is_passed_over_quickly_and_the_source_that_worked_goes_first_next_time(
+    hub, tiny_hf_en_zh, user_dirs, monkeypatch
+):
+    """In mainland China the automatic order waited for an unreachable huggingface.co (up to the list's timeout)
+    on every download and never remembered which source answered."""
+    import socket
+
+    silent = socket.socket()  # accepts connections and says nothing, as a blocked site behind a firewall
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(5)
+    try:
+        monkeypatch.setenv("HF_ENDPOINT", f"http://127.0.0.1:{silent.getsockname()[1]}")
+        monkeypatch.setattr(order, "MIRROR", hub.endpoint)
+        monkeypatch.setenv("MODELSCOPE_DOMAIN", closed_port_url(""))
+        hub.add(REPO, tiny_hf_en_zh)
+        origins = order.for_repo(REPO, None, Preference(), token_source=lambda: None)
+        assert [o.source.kind for o in origins] == ["hf", "hf-mirror", "modelscope"]
+        started = time.monotonic()
+        seen = []
+        got = fetch(origins, user_dirs / "first", list_timeout=60.0, progress=seen.append)
+        assert got.origin.source.kind == "hf-mirror"
+        assert time.monotonic() - started < 30  # a silent source costs a few seconds, not the list's 60
+        # which source is used is said while the files come
+        mirror = hub.endpoint.split("//")[1]
+        assert {p.source for p in seen if p.phase == "downloading"} == {mirror}
+        # remembered, for this user: the next download asks the mirror first
+        assert [o.source.kind for o in order.for_repo(REPO, None, Preference())] == ["hf-mirror", "hf", "modelscope"]
+        seen.clear()
+        fetch(order.for_repo(REPO, None, Preference()), user_dirs / "second", progress=seen.append)
+        assert [p.detail for p in seen if p.phase == "connecting"] == [mirror]
+        # a source chosen by hand is the only one asked, remembered or not
+        assert [o.source.kind for o in order.for_repo(REPO, None, Preference("hf"))] == ["hf"]
+    finally:
+        silent.close()
+
+
+def test_a_damaged_memory_of_the_last_source_is_ignored(user_dirs):
+    paths.user_data_dir().mkdir(parents=True, exist_ok=True)
+    (paths.user_data_dir() / order.MEMORY_FILE).write_text("{not json", encoding="utf-8")
+    assert [s.kind for s in order.sources(Preference(), token_source=lambda: None)] == ["hf", "hf-mirror", "modelscope"]
+
+
 def test_when_no_source_answers_the_error_says_so_and_suggests_the_mirror(tmp_path, monkeypatch):
     monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
     origins = [Origin(HubSource(closed_port_url(""), "url"), REPO, "main")]

@@ -78,6 +78,11 @@ def test_libretranslatepy_translates_detects_and_lists(both, tiny_translator, ti
     listed = {entry["code"]: entry["targets"] for entry in client.languages()}
     assert {"zh", "zh-Hans", "zh-Hant", "zh-TW", "zh-HK", "yue"} <= set(listed["en"])
     assert listed["zh"] == ["en"]
+    # Taiwan's and Hong Kong's Chinese are listed: as sources too, with what they translate into (they were listed
+    # with no targets at all)
+    assert listed["zh-TW"] == listed["zh-HK"] == ["en"]
+    assert client.translate(ZH[1], "zh-TW", "en") == tiny_translator_zh_en.translate(ZH[1])
+    assert listed["yue"] == []  # Cantonese, a language of its own, is written by the en→zh pack, read by none
 
 
 def test_libretranslate_json_list_with_auto_routes_each_text(both, tiny_translator, tiny_translator_zh_en):

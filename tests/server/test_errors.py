@@ -77,6 +77,22 @@ def test_bad_requests_are_400(en_zh):
         client.translate_text("Hi.", target_lang="DE")
 
 
+def test_an_empty_text_is_an_empty_translation_in_every_protocol(en_zh):
+    """DeepLX answered 400 "text and target_lang are required" where LibreTranslate and DeepL answer 200 ""."""
+    assert libre(en_zh, q="", source="en", target="zh").json() == {"translatedText": ""}
+    assert deepl_v2(en_zh, text=[""], target_lang="ZH").json()["translations"][0]["text"] == ""
+    empty = deeplx(en_zh, text="", target_lang="ZH")
+    assert empty.status_code == 200 and empty.json()["code"] == 200 and empty.json()["data"] == ""
+    assert_deeplx(deeplx(en_zh, text=None, target_lang="ZH"), 400, "text and target_lang")  # none is still asked for
+
+
+def test_a_json_body_that_is_not_utf8_is_said_so(en_zh):
+    """It was "the body is neither JSON nor a form"."""
+    latin1 = '{"q": "café", "target": "zh"}'.encode("latin-1")
+    answer = post(en_zh, "/translate", data=latin1, headers={"Content-Type": "application/json"})
+    assert_libre(answer, 400, "not UTF-8")
+
+
 def test_without_the_key_every_protocol_answers_403(serve, tiny_pack):
     server = serve([tiny_pack], api_key="sekret")
     assert_libre(libre(server, q=EN[0], target="zh"), 403, "API key")

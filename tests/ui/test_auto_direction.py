@@ -92,6 +92,22 @@ def test_a_pinned_direction_offers_a_one_click_switch_for_text_in_another_langua
     assert not win.hint_bar.isVisible()
 
 
+def test_an_english_sentence_in_chinese_text_is_translated_in_a_pinned_english_to_chinese(qtbot, make_app, pack_dir):
+    """ "Hello there. 今天天气很好。" was seen as Chinese and only converted by OpenCC: "Hello there." stayed
+    English with no sign. Each sentence goes its own way: the English one through the pack, the Chinese one
+    written anew."""
+    app = make_app(
+        opener=FakeTranslator.opener(slow=False), settings=Settings(auto_direction=False, target_variant="zh-TW")
+    )
+    win = app.window
+    win.show()
+    qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
+    win.source.set_text("Hello there. 请观看关于软件更新的视频。")
+    # the fake model writes capitals, marked 台 for Taiwan's Traditional; OpenCC writes the Chinese sentence so
+    wait_for(qtbot, win, "tiny-en-zh", "台HELLO台THERE。請觀看關於軟體更新的影片。")
+    assert not win.target.untranslated.isVisible()
+
+
 def test_chinese_typed_with_taiwans_traditional_chosen_is_written_by_opencc(qtbot, make_app, pack_dir):
     """Only English → Chinese installed (the default install), 台灣正體 chosen: Chinese typed or pasted
     comes out in Taiwan's Traditional, converted by OpenCC, no model; the history says so."""
@@ -102,7 +118,8 @@ def test_chinese_typed_with_taiwans_traditional_chosen_is_written_by_opencc(qtbo
     win.source.set_text("请观看关于软件更新的视频。")
     wait_for(qtbot, win, "tiny-en-zh", "請觀看關於軟體更新的影片。")
     assert win.detected_label.text() == "Detected: Chinese (no model)"
-    assert win.stats_label.text() == "Chinese written anew by OpenCC (s2twp), no model"
+    # which way of writing, as the buttons name it; not OpenCC's profile ("OpenCC (s2twp)" was jargon)
+    assert win.stats_label.text() == "Chinese written in 台灣正體 by OpenCC, no model"
     qtbot.waitUntil(lambda: bool(app.history.store.search()))
     assert app.history.store.search()[0].pack == "OpenCC"
     hong_kong = [b for b in win.variant_group.buttons() if b.property("variant") == "zh-HK"][0]

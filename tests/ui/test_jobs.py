@@ -233,6 +233,25 @@ def test_a_chinese_document_with_taiwans_traditional_chosen_is_written_by_opencc
     assert "translated: 2 of 2" in job.summary
 
 
+def test_an_english_paragraph_of_a_chinese_document_is_translated_not_left_english(
+    qtbot, make_app, fake_backend, tmp_path
+):
+    from fanyi.ui.settings import Settings
+
+    src = tmp_path / "notes.txt"
+    src.write_text("请观看关于软件更新的视频。\n\nGood morning.\n\n打印机的缓存满了。\n", encoding="utf-8")
+    app = make_app(fake_backend, settings=Settings(target_variant="zh-TW"))
+    win = app.window
+    win.show()
+    qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
+    drop(win, src)
+    job = next(iter(app.documents.jobs.jobs.values()))
+    qtbot.waitUntil(lambda: job.state == DONE, timeout=TRANSLATE_TIMEOUT)
+    written = job.output.read_text(encoding="utf-8")
+    assert written == "請觀看關於軟體更新的影片。\n\n台GOOD台MORNING。\n\n印表機的快取滿了。\n"
+    assert "translated: 3 of 3" in job.summary
+
+
 def test_open_and_show_in_folder_say_where_the_output_is_when_the_desktop_cannot_open_it(
     qtbot, make_app, fake_backend, tmp_path
 ):
@@ -274,6 +293,123 @@ def test_open_and_show_in_folder_say_where_the_output_is_when_the_desktop_cannot
     finally:
         QDesktopServices.unsetUrlHandler("file")
     assert launcher.opened == [str(job.output)] and row.cannot_open is None
+
+
+def _report_of(src: Path, *, kept: int = 0, failed: int = 0):
+    from fanyi.documents.base import JobReport, Unit
+
+    report = JobReport(src, src.with_suffix(".zh.txt"), translated=3)
+    for i in range(kept):
+        report.keep(Unit(f"<pre> block {i}", f"line {i + 1}"), "code block")
+    for i in range(failed):
+        report.fail(Unit(f"paragraph {i}", f"line {i + 10}"), "the model kept repeating itself")
+    return report
+
+
+def test_twenty_documents_scroll_in_a_list_of_bounded_height_and_clear_finished_removes_them(
+    qtbot, make_app, fake_backend, tmp_path
+):
+    """After 15 documents the rows pushed the text panes down to ~60 px and the window grew."""
+    from fanyi.documents.job import JobResult
+
+    def quick(src, translator, **kwargs):
+        out = src.with_suffix(".zh.txt")
+        out.write_text("done", encoding="utf-8")
+        return JobResult(out, _report_of(src))
+
+    app = make_app(fake_backend, run_document=quick)
+    win = app.window
+    win.resize(900, 640)
+    win.show()
+    qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
+    panes = win.splitter.height()
+    paths = []
+    for i in range(20):
+        paths.append(tmp_path / f"doc{i:02}.txt")
+        paths[-1].write_text("Hello.", encoding="utf-8")
+    drop(win, *paths)
+    jobs = list(app.documents.jobs.jobs.values())
+    qtbot.waitUntil(lambda: all(j.state == DONE for j in jobs), timeout=TRANSLATE_TIMEOUT)
+    QApplication.processEvents()
+    panel = win.jobs_panel
+    assert len(panel.rows) == 20
+    assert win.size().height() == 640  # the window does not grow
+    assert win.splitter.height() >= panes - 200  # the text panes keep most of their room
+    assert panel.height() <= 220
+    bar = panel.list_area.verticalScrollBar()
+    assert bar.maximum() > 0  # the rows scroll
+    # the newest document is at the top, in sight
+    assert panel.list_area.viewport().rect().contains(panel.rows[jobs[-1].id].geometry().topLeft())
+    assert "20" in panel.title.text()
+    assert panel.clear_button.isVisible() and panel.clear_button.isEnabled()
+    qtbot.mouseClick(panel.clear_button, Qt.MouseButton.LeftButton)
+    assert app.documents.jobs.jobs == {} and panel.rows == {}
+    qtbot.waitUntil(lambda: not panel.isVisible())
+
+
+def test_clear_finished_leaves_running_and_queued_documents(qtbot, make_app, fake_backend, tmp_path):
+    from fanyi.documents.job import JobResult
+
+    def document(src, translator, *, progress=None, cancel=None, **kwargs):
+        while src.name == "slow.txt":
+            cancel.raise_if_cancelled()
+            time.sleep(0.01)
+        out = src.with_suffix(".zh.txt")
+        out.write_text("done", encoding="utf-8")
+        return JobResult(out, _report_of(src))
+
+    app = make_app(fake_backend, run_document=document)
+    win = app.window
+    win.show()
+    qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
+    done, slow, waiting = tmp_path / "done.txt", tmp_path / "slow.txt", tmp_path / "waiting.txt"
+    for path in (done, slow, waiting):
+        path.write_text("x")
+    drop(win, done, slow, waiting)
+    jobs = list(app.documents.jobs.jobs.values())
+    qtbot.waitUntil(lambda: jobs[0].state == DONE and jobs[1].state == "running", timeout=TRANSLATE_TIMEOUT)
+    qtbot.mouseClick(win.jobs_panel.clear_button, Qt.MouseButton.LeftButton)
+    assert [j.source.name for j in app.documents.jobs.jobs.values()] == ["slow.txt", "waiting.txt"]
+    assert not win.jobs_panel.clear_button.isEnabled()  # nothing finished is left
+    win.jobs_panel.rows[jobs[1].id].cancel_button.click()
+    qtbot.waitUntil(lambda: jobs[1].state == CANCELLED, timeout=TRANSLATE_TIMEOUT)
+
+
+def test_a_report_opens_by_itself_only_when_something_was_lost_and_never_two_at_once(
+    qtbot, make_app, fake_backend, tmp_path
+):
+    """A report opened by itself whenever anything was kept (even an HTML <pre>), and two stacked up."""
+    from fanyi.documents.job import JobResult
+
+    def document(src, translator, **kwargs):
+        out = src.with_suffix(".zh.txt")
+        out.write_text("done", encoding="utf-8")
+        failed = 1 if src.name.startswith("lost") else 0
+        return JobResult(out, _report_of(src, kept=2, failed=failed))
+
+    app = make_app(fake_backend, run_document=document)
+    win = app.window
+    win.show()
+    qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
+    kept = tmp_path / "kept.txt"
+    kept.write_text("x")
+    win.enqueue_document(kept)
+    job = list(app.documents.jobs.jobs.values())[-1]
+    qtbot.waitUntil(lambda: job.state == DONE, timeout=TRANSLATE_TIMEOUT)
+    row = win.jobs_panel.rows[job.id]
+    assert row.report_dialog is None and row.report_button.isVisible()  # on request only
+    first, second = tmp_path / "lost1.txt", tmp_path / "lost2.txt"
+    for path in (first, second):
+        path.write_text("x")
+    drop(win, first, second)
+    jobs = list(app.documents.jobs.jobs.values())[-2:]
+    qtbot.waitUntil(lambda: all(j.state == DONE for j in jobs), timeout=TRANSLATE_TIMEOUT)
+    dialogs = [win.jobs_panel.rows[j.id].report_dialog for j in jobs]
+    open_ = [d for d in dialogs if d is not None and d.isVisible()]
+    assert len(open_) == 1  # the first loss opens its report; the second waits behind its row's button
+    second_row = win.jobs_panel.rows[jobs[1].id]
+    assert second_row.report_button.isVisible()
+    assert second_row.state.text() == "→ lost2.zh.txt · parts not translated: 1"  # the loss shows on its row
 
 
 def test_the_documents_menu_chooses_how_a_pdf_is_written_and_remembers_it(qtbot, make_app, fake_backend, tmp_path):

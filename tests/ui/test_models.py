@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 import zipfile
+from pathlib import Path
 
 import pytest
 from packserver import PACK_ID, Route, closed_port_url
@@ -126,6 +127,55 @@ def test_without_a_connection_the_page_says_so_in_the_users_language(qtbot, empt
     qtbot.mouseClick(page.download_button, Qt.MouseButton.LeftButton)
     wait_op(qtbot, empty_app)
     assert "无法连接" in page.error.text()
+
+
+def test_a_failed_download_is_said_again_in_chinese_after_the_ui_language_changes(qtbot, empty_app, monkeypatch):
+    """The message stayed English after switching to 简体中文: the page stored it and did not redraw it."""
+    monkeypatch.setenv("FANYI_CATALOG_URL", closed_port_url())
+    page = empty_app.window.no_model
+    qtbot.mouseClick(page.download_button, Qt.MouseButton.LeftButton)
+    wait_op(qtbot, empty_app)
+    assert page.error.text() == unreachable_text() and page.error.text().startswith("The download servers")
+    empty_app.dialogs.show_models()
+    manager = empty_app.dialogs.open["models"]
+    qtbot.mouseClick(manager.refresh_button, Qt.MouseButton.LeftButton)
+    wait_op(qtbot, empty_app)
+    assert manager.error.text().startswith("The download servers")
+    i18n.install("zh_CN")
+    qtbot.waitUntil(lambda: page.download_button.text() == "下载英译中模型")
+    assert page.error.isVisibleTo(page) and "无法连接" in page.error.text()
+    assert "无法连接" in manager.error.text()
+    i18n.install("en")
+    qtbot.waitUntil(lambda: page.error.text().startswith("The download servers"))
+
+
+def test_a_list_with_no_address_says_it_is_the_one_shipped_and_refresh_is_not_offered(
+    qtbot, empty_app, monkeypatch, tmp_path
+):
+    """Refresh did nothing, silently: the shipped list names no address."""
+    import shutil
+
+    from fanyi import __version__
+    from fanyi.library import catalog
+
+    shipped = tmp_path / "shipped" / "catalog.json"
+    shipped.parent.mkdir()
+    shutil.copy(Path(__file__).resolve().parents[2] / "assets" / "catalog.json", shipped)
+    monkeypatch.setenv("FANYI_CATALOG_FILE", str(shipped))
+    monkeypatch.delenv("FANYI_CATALOG_URL", raising=False)
+    empty_app.ops.catalog = catalog.load()
+    empty_app.dialogs.show_models()
+    manager = empty_app.dialogs.open["models"]
+    made = empty_app.ops.catalog.generated[:10]
+    assert manager.catalog_note.text() == (
+        f"The list of models shipped with Fanyi {__version__}, made {made}. It names no address to fetch a "
+        "newer one from: one can be set in Settings → Downloads."
+    )
+    assert not manager.refresh_button.isEnabled() and "no address" in manager.refresh_button.toolTip()
+    empty_app.settings.update(catalog_url="https://example.org/catalog.json")
+    manager.refresh()
+    assert manager.refresh_button.isEnabled()
+    assert manager.catalog_note.text() == f"List of models published {made}."
 
 
 def test_offline_the_model_manager_says_what_failed_once_and_what_still_works(qtbot, empty_app, monkeypatch):
@@ -522,3 +572,11 @@ def test_a_pack_of_many_languages_keeps_the_other_columns_in_sight(qtbot, make_a
     assert 0 < table.columnWidth(LANGUAGES_COLUMN) < table.fontMetrics().horizontalAdvance(cell.text())
     last = table.columnCount() - 1
     assert table.columnViewportPosition(last) + table.columnWidth(last) <= table.viewport().width()
+
+
+def test_the_progress_says_which_source_the_files_come_from(qtbot, ui_dirs):
+    from fanyi.ui.pack_ops import transfer_text
+
+    progress = TransferProgress("downloading", 1 << 20, 4 << 20, 0.0, None, "model.safetensors", "hf-mirror.com")
+    text = transfer_text(progress)
+    assert text.startswith("1.0 MB of 4.0 MB from hf-mirror.com")

@@ -12,6 +12,7 @@ from typing import TextIO
 from fanyi.cancel import Cancelled
 from fanyi.engine import DecodeOptions
 from fanyi.glossary import Glossary, with_glossary
+from fanyi.terminal import cancelled_status
 
 from .base import DocumentError, TextTranslator
 from .job import check_source, translate_document
@@ -162,7 +163,7 @@ def run(
         except (KeyboardInterrupt, Cancelled):
             bar.close()
             print(f"cancelled: nothing was written for {src}.", file=sys.stderr)
-            return 130
+            return cancelled_status()
         bar.close()
         print(result.report.summary())
         problems += bool(result.report.failed)

@@ -6,7 +6,8 @@ imports from here rather than from its modules:
 - ``Translator``: a verified pack opened for translating, streamed (``StreamEvent``: text, ``Rewind``,
   ``Failure``) or whole (``Translation``), with ``DecodeOptions`` (``OutOfRange`` names a bad bound);
   a sentence that degenerates is kept as its source and listed as a ``Failure`` (``LOOP``, ``RUNAWAY``,
-  ``EMPTY``; ``describe_failures`` says them in a line); ``LanguageChoice`` is a request's languages as
+  ``EMPTY``; ``NO_MODEL`` for an English sentence that fanyi.rewriter had nothing to translate with;
+  ``describe_failures`` says them in a line); ``LanguageChoice`` is a request's languages as
   the pack's family takes them.
 - ``ModelPack``: a pack's manifest and files, checked (``PackError``, ``MANIFEST``, ``FORMAT_VERSION``,
   ``file_digest``); ``FAMILIES``: the model families by name.
@@ -29,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .allocator import few_arenas
-    from .degenerate import EMPTY, LOOP, RUNAWAY
+    from .degenerate import EMPTY, LOOP, NO_MODEL, RUNAWAY
     from .families import FAMILIES
     from .gate import Busy, TimedOut, TranslatorGate
     from .int8_weights import needs_reduced_range
@@ -48,6 +49,7 @@ _HOMES = {
     "few_arenas": "allocator",
     "EMPTY": "degenerate",
     "LOOP": "degenerate",
+    "NO_MODEL": "degenerate",
     "RUNAWAY": "degenerate",
     "FAMILIES": "families",
     "Busy": "gate",
@@ -80,6 +82,7 @@ __all__ = [
     "FORMAT_VERSION",
     "LOOP",
     "MANIFEST",
+    "NO_MODEL",
     "RUNAWAY",
     "Busy",
     "DecodeOptions",

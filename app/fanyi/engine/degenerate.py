@@ -32,10 +32,13 @@ from ..languages import is_cjk_language
 from .options import DecodeOptions
 
 LOOP, RUNAWAY, EMPTY = "loop", "runaway", "empty"
+# not a model's: an English sentence in Chinese text that is written anew with no model (fanyi.rewriter)
+NO_MODEL = "no model"
 REASONS = {
     LOOP: "the model kept repeating itself",
     RUNAWAY: "the model's output ran far longer than the source",
     EMPTY: "the model returned nothing",
+    NO_MODEL: "it is English in Chinese text, and no model was there to translate it",
 }
 
 MAX_PERIOD = 16  # longest repeated unit looked for, in tokens ("I don't know, " is 5 or 6)

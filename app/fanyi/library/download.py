@@ -65,6 +65,7 @@ class TransferProgress:
     bytes_per_second: float  # smoothed; 0 until measured
     seconds_left: float | None  # None until the speed is known
     detail: str = ""  # the file or download source it is about
+    source: str = ""  # while downloading a model's files: the source they come from ("hf-mirror.com")
 
 
 TransferCallback = Callable[[TransferProgress], None]
@@ -436,6 +437,15 @@ def download(
     finally:
         part.close()
     raise _summary(dest.name, failures)
+
+
+def answers(url: str, timeout: float) -> bool:
+    """Whether a server answers at ``url`` at all (with any HTTP status) within ``timeout``."""
+    try:
+        with _open(_opener(Timeouts(timeout, timeout)), url, {}, Timeouts(timeout, timeout)):
+            return True
+    except _Failure as failure:
+        return failure.kind != "unreachable"
 
 
 def remote_size(urls: Sequence[str], *, timeouts: Timeouts = Timeouts(), most: int) -> tuple[str, int]:

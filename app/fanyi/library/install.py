@@ -19,8 +19,9 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from pathlib import Path
 
-from .. import paths
+from .. import __version__, paths
 from ..cancel import Cancelled, CancelToken
 from ..engine import FORMAT_VERSION
 from . import catalog, catalog_fetch, dictionaries, download, installed, unpack
@@ -66,6 +67,28 @@ def load_catalog(
         if warn is not None:
             warn(f"{exc}; using the list of packs from {local.generated or local.origin}")
         return local
+
+
+def refreshable(cat: Catalog | None, user_url: str | None = None) -> bool:
+    """Whether a refresh can bring a newer list: it names an address, or one is set (FANYI_CATALOG_URL, the
+    app's Model list address); without a list at all, a refresh is how one is had."""
+    return cat is None or bool(catalog_fetch.catalog_urls(cat, user_url))
+
+
+def shipped(cat: Catalog) -> bool:
+    """Whether the list is the one this version of Fanyi came with (not a copy saved by a refresh)."""
+    return Path(cat.origin) == catalog.bundled_path()
+
+
+def not_refreshable_note(cat: Catalog) -> str:
+    """What a refresh that cannot be made says, in the command line's words: which list this is, and when it was
+    made."""
+    which = f"shipped with Fanyi {__version__}" if shipped(cat) else f"saved at {cat.origin}"
+    made = cat.generated[:10] or "on a date it does not give"
+    return (
+        f"this is the list of packs {which}, made {made}: it names no address to fetch a newer one from "
+        "(set one with FANYI_CATALOG_URL or the app's Settings → Downloads → Model list address)"
+    )
 
 
 def available(cat: Catalog) -> list[Available]:

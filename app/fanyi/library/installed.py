@@ -51,6 +51,17 @@ class PackInfo:
     def usable(self) -> bool:
         return self.problem is None
 
+    @property
+    def origin(self) -> str:
+        """Where it was found, for people: "bundled" (it came with Fanyi), "from FANYI_MODELS_DIR" (the folder
+        that variable names) or "installed" (the user's packs)."""
+        if not self.bundled:
+            return "installed"
+        models_dir = os.environ.get("FANYI_MODELS_DIR")
+        if models_dir and self.path.parent.resolve() == Path(models_dir).resolve():
+            return "from FANYI_MODELS_DIR"
+        return "bundled"
+
     @classmethod
     def of(cls, pack: ModelPack, bundled: bool) -> PackInfo:
         return cls(
@@ -90,8 +101,8 @@ def list_packs() -> list[PackInfo]:
     usable: dict[str, PackInfo] = {}
     broken: list[PackInfo] = []
     seen: set[Path] = set()
-    sources = [(d, True) for d in paths.bundled_packs_dirs()] + [(paths.user_packs_dir(), False)]
-    for folder, bundled in sources:
+    for folder in pack_folders():
+        bundled = folder != paths.user_packs_dir()
         for candidate in _candidates(folder):
             if candidate.resolve() in seen:
                 continue
@@ -148,6 +159,11 @@ def preferred(packs: list[PackInfo]) -> PackInfo | None:
     from fanyi.routing import default_pack  # noqa: PLC0415 - the router (and langid) load only when asked
 
     return default_pack(usable, DEFAULT_PACK) or usable[0]
+
+
+def pack_folders() -> list[Path]:
+    """The folders searched for packs, in order: FANYI_MODELS_DIR, the bundle's, the user's."""
+    return [*paths.bundled_packs_dirs(), paths.user_packs_dir()]
 
 
 def no_model_message(packs: list[PackInfo] | None = None) -> str:

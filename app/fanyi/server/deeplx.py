@@ -36,7 +36,7 @@ def wants(fields: Fields) -> bool:
 async def translate(core: Core, request: Request, fields: Fields) -> Response:
     core.authorize(presented_key(request, fields))
     text, target = fields.text("text"), fields.text("target_lang")
-    if not text or not target:
+    if text is None or not target:  # an empty text is an empty translation, as LibreTranslate and DeepL answer it
         raise ApiError(400, "text and target_lang are required")
     job = ApiRequest([text], fields.text("source_lang") or AUTO, target)
     outcome = await translate_in_line(core, request, job)

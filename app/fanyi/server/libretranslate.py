@@ -22,7 +22,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from fanyi import documents, langid, limits
-from fanyi.languages import AUTO, BCP47, SIMPLIFIED, TRADITIONAL
+from fanyi.languages import AUTO, BCP47, CONVERTED, SIMPLIFIED, TRADITIONAL
 
 from . import languages
 from .core import ApiRequest, Core
@@ -153,7 +153,8 @@ async def _languages(core: Core) -> Response:
     targets: dict[str, list[str]] = {}
     for direction in core.directions():
         into = _codes(direction.target, direction.variants)
-        written = (SIMPLIFIED, TRADITIONAL) if direction.source == "zh" else ()
+        # Chinese is read in either script, Taiwan's and Hong Kong's included: each code a client may send
+        written = (SIMPLIFIED, TRADITIONAL, *CONVERTED) if direction.source == "zh" else ()
         for code in _codes(direction.source, written) + into:
             targets.setdefault(code, [])
         for code in _codes(direction.source, written):

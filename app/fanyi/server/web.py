@@ -183,7 +183,9 @@ def _json(body: bytes) -> dict[str, Any]:
     try:
         # strict=False: raw line breaks inside strings, as clients that fill a JSON template with text send them
         data = json.loads(body, strict=False)
-    except (ValueError, UnicodeDecodeError):
+    except UnicodeDecodeError:  # JSON is UTF-8 (RFC 8259); a client that sent Latin-1 or GBK is told so
+        raise ApiError(400, "the JSON body is not UTF-8 text (JSON is sent in UTF-8)") from None
+    except ValueError:
         raise ApiError(400, "the body is neither JSON nor a form") from None
     except RecursionError:  # arrays in arrays … tens of thousands deep: the parser's recursion limit
         raise ApiError(400, "the JSON body is nested too deeply") from None

@@ -24,6 +24,7 @@ from fanyi.ui.worker import OpenTranslator
 log = logging.getLogger(__name__)
 
 QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
+FINISHED = (DONE, FAILED, CANCELLED)
 
 
 RunDocument = Callable[..., JobResult]
@@ -58,7 +59,9 @@ class _Spec:
     threads: int | None
     options: DecodeOptions | None
     token: CancelToken
-    instead: Callable[[str], TextTranslator | None] | None = None  # see fanyi.documents.job.translate_document
+    # given the document's first text and the documents' translator, what translates it instead (see
+    # fanyi.documents.job.translate_document: OpenCC for a Chinese document asked for in Chinese)
+    instead: Callable[[str, TextTranslator | None], TextTranslator | None] | None = None
 
 
 class _Runner(QObject):
@@ -90,16 +93,18 @@ class _Runner(QObject):
             return
         self.started.emit(spec.job_id)
         try:
+            translator = self._translator_for(spec)
+            choose = spec.instead
             result = self._run_document(
                 spec.source,
-                self._translator_for(spec),
+                translator,
                 bilingual=spec.written.bilingual,
                 layout=spec.written.layout,
                 to=spec.written.to,
                 options=spec.options,
                 progress=lambda done, total: self.progress.emit(spec.job_id, done, total),
                 cancel=spec.token,
-                instead=spec.instead,
+                instead=None if choose is None else lambda text: choose(text, translator),
             )
         except Cancelled:
             self.cancelled.emit(spec.job_id)
@@ -143,7 +148,7 @@ class DocumentJobs(QObject):
         threads: int | None,
         options: DecodeOptions | None,
         written: Written = Written(),
-        instead: Callable[[str], TextTranslator | None] | None = None,
+        instead: Callable[[str, TextTranslator | None], TextTranslator | None] | None = None,
     ) -> Job:
         job = Job(next(self._ids), Path(source), written.bilingual)
         self.jobs[job.id] = job
@@ -160,9 +165,14 @@ class DocumentJobs(QObject):
 
     def remove(self, job_id: int) -> None:
         """Forget a job that is over (the row's dismiss button)."""
-        if self.jobs[job_id].state in (DONE, FAILED, CANCELLED):
+        if self.jobs[job_id].state in FINISHED:
             del self.jobs[job_id]
             self.removed.emit(job_id)
+
+    def clear_finished(self) -> None:
+        """Forget every job that is over; running and waiting ones stay."""
+        for job_id in [i for i, job in self.jobs.items() if job.state in FINISHED]:
+            self.remove(job_id)
 
     def shutdown(self) -> None:
         for job in self.jobs.values():

@@ -1,7 +1,10 @@
 """The list of document jobs under the panes: progress and Cancel while running, Open when done.
 
-When a job is done with parts that failed or were left as they were, its coverage report opens in
-a window of its own (ReportDialog); the row's Report button opens it (again) for any finished job.
+The rows scroll in a list a few rows high, the newest on top, so that any number of documents leaves
+the text panes their room; "Clear finished" forgets the jobs that are over. A job's coverage report
+(ReportDialog) opens from its row's Report button; it opens by itself only when parts of the document
+could not be translated, and then only when no other report is open (parts left as they were by design,
+code or numbers, are not a loss).
 """
 
 from __future__ import annotations
@@ -9,10 +12,20 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QMessageBox, QProgressBar, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QMessageBox,
+    QProgressBar,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
 
 from fanyi.ui.i18n import Retranslating
-from fanyi.ui.jobs import CANCELLED, DONE, FAILED, QUEUED, RUNNING, DocumentJobs, Job
+from fanyi.ui.jobs import CANCELLED, DONE, FAILED, FINISHED, QUEUED, RUNNING, DocumentJobs, Job
 from fanyi.ui.open_path import open_path
 
 if TYPE_CHECKING:
@@ -84,12 +97,22 @@ class JobRow(Retranslating, QWidget):
         texts = {
             QUEUED: self.tr("Waiting"),
             RUNNING: self.tr("Translating"),
-            DONE: f"→ {job.output.name}" if job.output else "",
+            DONE: self._done(),
             FAILED: self._failure(),
             CANCELLED: self.tr("Cancelled"),
         }
         self.state.setText(texts[job.state])
         self.state.setToolTip(self._counts() if job.report is not None else job.error)
+
+    def _done(self) -> str:
+        """Where the translation is; and, when parts of it could not be translated, how many (its report says
+        which)."""
+        job = self.job
+        text = f"→ {job.output.name}" if job.output else ""
+        if job.report is not None and job.report.failed_count:
+            lost = self.tr("parts not translated: %1").replace("%1", str(job.report.failed_count))
+            text = f"{text} · {lost}"
+        return text
 
     def _failure(self) -> str:
         """What went wrong, in the UI language where the kind of error is known; its details (in English,
@@ -127,37 +150,82 @@ class JobRow(Retranslating, QWidget):
         self.refresh()
 
 
-class JobsPanel(QWidget):
+class JobsPanel(Retranslating, QWidget):
     """Hidden while there is no job."""
+
+    VISIBLE_ROWS = 4  # the list's height at most, in rows; more scroll
 
     def __init__(self, jobs: DocumentJobs, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._jobs = jobs
         self.rows: dict[int, JobRow] = {}
-        self._layout = QVBoxLayout(self)
-        self._layout.setContentsMargins(0, 4, 0, 0)
+        self.title = QLabel()
+        self.clear_button = QPushButton(clicked=jobs.clear_finished)
+        header = QHBoxLayout()
+        header.setContentsMargins(0, 0, 0, 0)
+        header.addWidget(self.title, 1)
+        header.addWidget(self.clear_button)
+        self._list = QWidget()
+        self._rows = QVBoxLayout(self._list)
+        self._rows.setContentsMargins(0, 0, 0, 0)
+        self._rows.addStretch(1)
+        self.list_area = QScrollArea()
+        self.list_area.setWidgetResizable(True)
+        self.list_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.list_area.setWidget(self._list)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 4, 0, 0)
+        layout.addLayout(header)
+        layout.addWidget(self.list_area)
         jobs.added.connect(self._on_added)
         jobs.changed.connect(self._on_changed)
         jobs.removed.connect(self._on_removed)
+        self.retranslate()
         self.hide()
+
+    def retranslate(self) -> None:
+        self.clear_button.setText(self.tr("Clear finished"))
+        self.clear_button.setToolTip(self.tr("Remove the documents that are done, failed or cancelled"))
+        self._update_header()
+
+    def _update_header(self) -> None:
+        self.title.setText(self.tr("Documents (%1)").replace("%1", str(len(self.rows))))
+        self.clear_button.setEnabled(any(row.job.state in FINISHED for row in self.rows.values()))
+
+    def _fit(self) -> None:
+        """As high as its rows, up to VISIBLE_ROWS of them; the rest scroll."""
+        shown = list(self.rows.values())[-self.VISIBLE_ROWS :]
+        spacing = self._rows.spacing()
+        height = sum(row.sizeHint().height() + spacing for row in shown)
+        self.list_area.setFixedHeight(max(height, 1))
 
     def _on_added(self, job: Job) -> None:
         row = JobRow(self._jobs, job)
         self.rows[job.id] = row
-        self._layout.addWidget(row)
+        self._rows.insertWidget(0, row)  # the newest on top, in sight
+        self.list_area.verticalScrollBar().setValue(0)
+        self._fit()
+        self._update_header()
         self.show()
 
     def _on_changed(self, job: Job) -> None:
         if row := self.rows.get(job.id):
             row.refresh()
             report = job.report
-            if report is not None and row.report_dialog is None and (report.failed_count or report.kept_count):
-                row.show_report()  # once, when the job is done, and only when not all of it was translated
+            if report is not None and row.report_dialog is None and report.failed_count and not self._report_open():
+                row.show_report()  # once, when the job is done, and only when parts of it could not be translated
+            self._update_header()
+
+    def _report_open(self) -> bool:
+        return any(row.report_dialog is not None and row.report_dialog.isVisible() for row in self.rows.values())
 
     def _on_removed(self, job_id: int) -> None:
         if row := self.rows.pop(job_id, None):
             if row.report_dialog is not None:
                 row.report_dialog.close()
                 row.report_dialog.deleteLater()
+            self._rows.removeWidget(row)
             row.deleteLater()
+        self._fit()
+        self._update_header()
         self.setVisible(bool(self.rows))

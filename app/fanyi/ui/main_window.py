@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 from fanyi import routing
 from fanyi.dictionary import Found
 from fanyi.documents.registry import SUPPORTED_SUFFIXES
-from fanyi.languages import VARIANT_NAMES, language_of
+from fanyi.languages import TRADITIONAL, VARIANT_NAMES, language_of
 from fanyi.library.installed import PackInfo
 from fanyi.rewriter import NAME as REWRITER
 from fanyi.routing import Choice
@@ -479,8 +479,9 @@ class MainWindow(Retranslating, QMainWindow):
 
     def _describe(self, stats: dict) -> str:
         seconds, tokens = float(stats.get("seconds", 0.0)), int(stats.get("tokens", 0))
-        if "opencc" in stats:
-            return self.tr("Chinese written anew by OpenCC (%1), no model").replace("%1", stats["opencc"])
+        if "opencc" in stats:  # the way of writing as the buttons name it (a pack's own 繁體 asked for: OpenCC's)
+            way = VARIANT_NAMES.get(stats.get("written", ""), "") if stats.get("written") != TRADITIONAL else "繁體"
+            return self.tr("Chinese written in %1 by OpenCC, no model").replace("%1", way or stats["opencc"])
         if tokens == 0:
             return self.tr("%1 s · from cache").replace("%1", f"{seconds:.2f}")
         rate = tokens / seconds if seconds > 0 else 0.0

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from fanyi import routing
+from fanyi import __version__, routing
 from fanyi.library import dictionaries, install, installed
 from fanyi.library.catalog import CatalogEntry, DictionaryEntry
 from fanyi.library.dictionaries import DictionaryInfo
@@ -37,7 +37,7 @@ from fanyi.ui.i18n import Retranslating, direction, quantization_name
 from fanyi.ui.language_names import language_label
 from fanyi.ui.layout import STRETCH, container, hbox, vbox
 from fanyi.ui.memory_check import confirm_load, memory_text
-from fanyi.ui.pack_ops import PackOperations, PackOpProgress, ask_and_import, size_text
+from fanyi.ui.pack_ops import PackOperations, PackOpProgress, ask_and_import, listed_size_text, size_text
 
 LANGUAGES_COLUMN = 1
 LANGUAGES_MIN_WIDTH = 160  # what the languages column keeps when the dialog grows to show the others whole
@@ -229,7 +229,7 @@ class ModelManager(Retranslating, QDialog):
                     r.entry.title(language),
                     _languages(r.entry.source_langs, r.entry.target_langs),
                     r.entry.family_title,
-                    size_text(r.entry.download_size),
+                    listed_size_text(r.entry.download_size),
                     memory_text(memory_needed(r.entry)),
                     quantization_name(r.entry.quantization),
                     r.entry.license.name,
@@ -248,7 +248,7 @@ class ModelManager(Retranslating, QDialog):
                     entry.title(language),
                     self._dictionary_languages(),
                     self.tr("Dictionary"),
-                    size_text(entry.download_size),
+                    listed_size_text(entry.download_size),
                     "—",
                     "—",
                     entry.license.name,
@@ -263,6 +263,22 @@ class ModelManager(Retranslating, QDialog):
             )
         elif cat is None:
             self.catalog_note.setText(self.tr("The list of models has not been downloaded yet: click Refresh list."))
+        elif not self._ops.refreshable():  # Refresh would do nothing: which list this is, and when it was made
+            self.catalog_note.setText(
+                (
+                    self.tr(
+                        "The list of models shipped with Fanyi %1, made %2. It names no address to fetch a newer one "
+                        "from: one can be set in Settings → Downloads."
+                    )
+                    if install.shipped(cat)
+                    else self.tr(
+                        "The list of models saved at the last refresh, made %2. It names no address to fetch a newer "
+                        "one from: one can be set in Settings → Downloads."
+                    )
+                )
+                .replace("%1", __version__)
+                .replace("%2", cat.generated[:10])
+            )
         else:
             self.catalog_note.setText(self.tr("List of models published %1.").replace("%1", cat.generated[:10]))
         self._update_buttons()
@@ -433,13 +449,13 @@ class ModelManager(Retranslating, QDialog):
         removable = (pack is not None and not pack.bundled) or self.selected_dictionary() is not None
         self.remove_button.setEnabled(removable and not busy)
         self.default_button.setEnabled(pack is not None and pack.usable and pack.name != self.default_pack)
-        for button in (
-            self.import_folder_button,
-            self.import_zip_button,
-            self.import_dictionary_button,
-            self.refresh_button,
-        ):
+        for button in (self.import_folder_button, self.import_zip_button, self.import_dictionary_button):
             button.setEnabled(not busy)
+        refreshable = self._ops.refreshable()
+        self.refresh_button.setEnabled(not busy and refreshable)
+        self.refresh_button.setToolTip(
+            "" if refreshable else self.tr("The list of models names no address to fetch a newer one from")
+        )
         row = self.selected_available()
         chosen = self.selected_available_dictionary()
         status = row.status if row is not None else chosen[1] if chosen is not None else None
@@ -485,4 +501,6 @@ class ModelManager(Retranslating, QDialog):
         self.remove_button.setText(self.tr("Remove"))
         self.default_button.setText(self.tr("Set as default"))
         self.refresh_button.setText(self.tr("Refresh list"))
+        if self._ops.failure is not None and not self.error.isHidden():
+            self.error.setText(self._ops.failure())  # said again in the UI language now chosen
         self.refresh()

@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWi
 
 from fanyi.library.catalog import Catalog, CatalogEntry
 from fanyi.ui.i18n import Retranslating, direction
-from fanyi.ui.pack_ops import PackOperations, PackOpProgress, ask_and_import, size_text
+from fanyi.ui.pack_ops import PackOperations, PackOpProgress, ask_and_import, listed_size_text
 
 
 class NoModelPage(Retranslating, QWidget):
@@ -100,7 +100,7 @@ class NoModelPage(Retranslating, QWidget):
             self.download_button.setText(
                 self.tr("Download %1 (%2)")
                 .replace("%1", direction(entry.source_langs[0], entry.target_langs[0]))
-                .replace("%2", size_text(entry.download_size))
+                .replace("%2", listed_size_text(entry.download_size))
             )
             self.model_note.setText(
                 self.tr(
@@ -114,4 +114,6 @@ class NoModelPage(Retranslating, QWidget):
         self.import_label.setText(self.tr("Already have a model pack?"))
         self.import_folder_button.setText(self.tr("Import folder…"))
         self.import_zip_button.setText(self.tr("Import .zip…"))
+        if self._ops.failure is not None and not self.error.isHidden():
+            self.error.setText(self._ops.failure())  # said again in the UI language now chosen
         self._update_buttons()

@@ -10,6 +10,7 @@ Downloads). The work itself is fanyi.library.install / fanyi.library.installed: 
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -24,6 +25,7 @@ from fanyi.library.download import TransferProgress
 from fanyi.library.errors import AccessDenied, DownloadError, LibraryError
 from fanyi.library.installed import PackInfo
 from fanyi.library.sources.order import Preference
+from fanyi.sizes import GIB
 from fanyi.ui.i18n import Retranslating
 
 log = logging.getLogger(__name__)
@@ -32,8 +34,15 @@ log = logging.getLogger(__name__)
 BAR_UNIT = 1024
 
 
+# Why an operation failed, said in the UI language of the moment it is called (a page redraws it when the
+# language changes); None when the user cancelled.
+Failure = Callable[[], str] | None
+
+
 class _Call(QThread):
-    def __init__(self, fn: Callable[[], object], done: Callable[[object], None], fail: Callable[[str], None]) -> None:
+    def __init__(
+        self, fn: Callable[[], object], done: Callable[[object], None], fail: Callable[[Failure], None]
+    ) -> None:
         super().__init__()
         self._fn, self._done, self._fail = fn, done, fail
 
@@ -41,14 +50,16 @@ class _Call(QThread):
         try:
             result = self._fn()
         except Cancelled:
-            self._fail("")
+            self._fail(None)
         except AccessDenied as exc:
-            self._fail(gated_text(exc))
+            self._fail(functools.partial(gated_text, exc))
         except DownloadError as exc:
-            self._fail(unreachable_text() if exc.unreachable else str(exc))
+            message = str(exc)
+            self._fail(unreachable_text if exc.unreachable else lambda: message)
         except Exception as exc:  # noqa: BLE001 - LibraryError/PackError carry a sentence; a bug shows, not crashes
             log.warning("pack operation failed: %s", exc)
-            self._fail(str(exc) or type(exc).__name__)
+            message = str(exc) or type(exc).__name__
+            self._fail(lambda: message)
         else:
             self._done(result)
 
@@ -99,6 +110,7 @@ class PackOperations(QObject):
     catalog_changed = Signal(object)  # fanyi.library.catalog.Catalog, after a refresh
     failed = Signal(str)  # "" when cancelled by the user
     finished = Signal()
+    _failure = Signal(object)  # Failure, from the operation's thread
 
     def __init__(self, settings: Callable[[], object], parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -108,6 +120,8 @@ class PackOperations(QObject):
         self.can_cancel = False
         self.catalog: Catalog | None = catalog.load()
         self.catalog_changed.connect(self._remember_catalog)  # queued here when a worker thread emits it
+        self.failure: Failure = None  # why the last operation failed, to say again in another UI language
+        self._failure.connect(self._on_failure)
 
     @property
     def busy(self) -> bool:
@@ -191,6 +205,10 @@ class PackOperations(QObject):
             cancellable=False,
         )
 
+    def refreshable(self) -> bool:
+        """Whether Refresh can bring a newer list of models (fanyi.library.install.refreshable)."""
+        return install.refreshable(self.catalog, getattr(self._settings(), "catalog_url", "") or None)
+
     def cancel(self) -> None:
         if self._token is not None:
             self._token.cancel()
@@ -210,14 +228,19 @@ class PackOperations(QObject):
         self._token = token
         self.can_cancel = cancellable
         # The thread reports through this object's signals, which Qt queues into the GUI thread.
-        self._call = _Call(lambda: fn(token), done, self.failed.emit)
+        self._call = _Call(lambda: fn(token), done, self._failure.emit)
         self._call.finished.connect(self._on_thread_finished)
+        self.failure = None
         self.started.emit(description)
         self.progress.emit(0, 0)
         self._call.start()
 
     def _remember_catalog(self, cat: Catalog) -> None:
         self.catalog = cat
+
+    def _on_failure(self, failure: Failure) -> None:
+        self.failure = failure
+        self.failed.emit(failure() if failure is not None else "")
 
     def _on_thread_finished(self) -> None:
         self._call = None
@@ -231,8 +254,15 @@ def size_text(size: int, decimals: int = 0) -> str:
     return QLocale().formattedDataSize(size, decimals, QLocale.DataSizeFormat.DataSizeTraditionalFormat)
 
 
+def listed_size_text(size: int) -> str:
+    """A pack's or a download's size in a list, as fanyi.sizes.listed_size writes it, in the UI's locale: whole
+    megabytes, gigabytes to one decimal."""
+    return size_text(size, 1 if size >= GIB else 0)
+
+
 def transfer_text(p: TransferProgress) -> str:
-    """ "12.3 MB of 78.1 MB · 2.1 MB/s · about 25 s left", "Converting: layer 3 of 12" in the UI language."""
+    """ "12.3 MB of 78.1 MB from hf-mirror.com · 2.1 MB/s · about 25 s left", "Converting: layer 3 of 12" in the UI
+    language."""
     if p.phase == "connecting":
         return QCoreApplication.translate("pack_ops", "Asking %1 for the model's files…").replace("%1", p.detail)
     if p.phase == "converting":
@@ -253,6 +283,8 @@ def transfer_text(p: TransferProgress) -> str:
         .replace("%1", size_text(p.done, 1))
         .replace("%2", size_text(p.total, 1))
     ]
+    if p.source:  # which download source is used
+        parts[0] = QCoreApplication.translate("pack_ops", "%1 from %2").replace("%1", parts[0]).replace("%2", p.source)
     if p.bytes_per_second > 0:
         speed = size_text(int(p.bytes_per_second), 1)
         parts.append(QCoreApplication.translate("pack_ops", "%1/s").replace("%1", speed))

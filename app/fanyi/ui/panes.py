@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from fanyi.engine import EMPTY, LOOP, RUNAWAY, Failure, join_hard_wrapped
+from fanyi.engine import EMPTY, LOOP, NO_MODEL, RUNAWAY, Failure, join_hard_wrapped
 from fanyi.ui.i18n import Retranslating
 
 FLUSH_MS = 30  # deltas are coalesced so a fast stream costs one document edit per frame, not per token
@@ -215,6 +215,7 @@ class UntranslatedBadge(Retranslating, QLabel):
             LOOP: self.tr("the model kept repeating itself"),
             RUNAWAY: self.tr("the model's output ran far longer than the sentence"),
             EMPTY: self.tr("the model returned nothing"),
+            NO_MODEL: self.tr("it is English in Chinese text, and no model was there to translate it"),
         }
         lines = [
             self.tr(

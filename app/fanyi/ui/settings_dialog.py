@@ -204,9 +204,10 @@ class SettingsDialog(Retranslating, QDialog):
             hbox(self.source, (self.source_url, 1)),
             lambda: self.tr("Download models from"),
             lambda: self.tr(
-                "Models come from where their authors publish them. Automatic tries Hugging Face, then its "
-                "mirror hf-mirror.com, then ModelScope, and uses the first that answers. In mainland China, "
-                "choose hf-mirror.com or ModelScope. A custom address is a server that works like Hugging Face."
+                "Models come from where their authors publish them. Automatic tries the source that worked last "
+                "time first, then Hugging Face, its mirror hf-mirror.com and ModelScope, and uses the first that "
+                "answers (one silent for 3 seconds is passed over). In mainland China, choose hf-mirror.com or "
+                "ModelScope. A custom address is a server that works like Hugging Face."
             ),
         )
         self._row(

@@ -32,6 +32,7 @@ from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
 
 from fanyi.cancel import Cancelled, CancelToken
 from fanyi.engine import DecodeOptions, Rewind, Translation, TranslatorGate
+from fanyi.languages import ENGLISH, language_of
 from fanyi.rewriter import Rewriter
 
 if TYPE_CHECKING:
@@ -188,7 +189,7 @@ class TranslationWorker(QObject):
             return
         try:
             if request.rewrite is not None:
-                events, stats = self._translate(request, Rewriter(request.rewrite))
+                events, stats = self._rewrite(request)
             elif request.pack is None or request.pack == self._loaded:
                 with self._gate.use(request.token, urgent=True) as translator:
                     if translator is None:
@@ -210,6 +211,21 @@ class TranslationWorker(QObject):
         if result.failures:
             self.untranslated.emit(request.req_id, result.failures)
         self.finished.emit(request.req_id, result.text, stats)
+
+    def _rewrite(self, request: _Request) -> tuple[list, dict]:
+        """Chinese written anew by OpenCC; its English sentences, where it has any, through the loaded model
+        when that translates from English (the window's direction, pinned English → Chinese)."""
+        assert request.rewrite is not None
+        rewriter = Rewriter(request.rewrite)
+        if not rewriter.mixed(request.text) or request.pack not in (None, self._loaded):
+            return self._translate(request, rewriter)
+        with self._gate.use(request.token, urgent=True) as translator:
+            source = (request.options.source if request.options is not None else None) or (
+                translator.source_lang if translator is not None else ""
+            )
+            if translator is not None and language_of(source).code == ENGLISH:
+                rewriter = Rewriter(request.rewrite, others=lambda: translator, others_options=request.options)
+            return self._translate(request, rewriter)
 
     def _translate(self, request: _Request, translator: Translator | Rewriter) -> tuple[list, dict]:
         events = []

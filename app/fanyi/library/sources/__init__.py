@@ -60,6 +60,7 @@ class Address:
 class Source(Protocol):
     kind: str  # "hf", "hf-mirror", "modelscope", "url"
     label: str  # for people and messages: "huggingface.co", "hf-mirror.com", "ModelScope"
+    endpoint: str  # its address ("https://hf-mirror.com"), which the automatic order asks whether it answers
     default_revision: str  # what "the latest" is called there: "main" on the Hub, "master" on ModelScope
 
     def listing(self, repo_id: str, revision: str, timeout: float) -> Listing:

@@ -9,6 +9,11 @@ and verify it. A file is checked against the sha256 the recipe pins, else the sh
 id (sha1 of the git object, for the small files the Hub does not keep in LFS); a file nobody states a hash
 of is checked by its size alone.
 
+The automatic order (several origins) first asks a source whether it answers at all, and passes over one
+that is silent for limits.SOURCE_PROBE_TIMEOUT_S without waiting for its list: a blocked huggingface.co
+costs a few seconds, once, not the list's timeout on every download. The source that delivered is remembered
+(order.remember) and asked first next time; the progress names it while the files come.
+
 What arrived stays in the folder: a cancel, a dropped connection or a closed app leave the partial file
 (``NAME.part``) and the finished ones, which the next call resumes or finds verified. When a source fails
 mid-way the automatic order goes on with the next one, keeping the files already verified (a file whose
@@ -29,10 +34,10 @@ from ...export.checkpoint_files import needed_files
 from ...export.errors import ExportError
 from ..catalog import Pin
 from ..diskspace import require_free
-from ..download import Timeouts, TransferCallback, TransferProgress, already_there, download
+from ..download import Timeouts, TransferCallback, TransferProgress, already_there, answers, download
 from ..errors import AccessDenied, DownloadError, NotFound
 from . import Listing, RemoteFile
-from .order import Origin
+from .order import Origin, remember
 
 log = logging.getLogger(__name__)
 WEIGHTS_SUFFIX = ".safetensors"
@@ -102,18 +107,24 @@ def fetch_repository(
     if not origins:
         raise NotFound("no download source has this model")
     failures: list[DownloadError] = []
+    automatic = len(origins) > 1
     for origin in origins:
         if cancel is not None:
             cancel.raise_if_cancelled()
         _report(progress, "connecting", 0, 0, origin.source.label)
         try:
+            if automatic and not answers(origin.source.endpoint, limits.SOURCE_PROBE_TIMEOUT_S):
+                raise DownloadError(f"{origin.source.label} cannot be reached", unreachable=True)
             listing = origin.source.listing(origin.repo_id, origin.revision, list_timeout)
-            return _fetch(
+            fetched = _fetch(
                 origin, listing, folder, pins or {}, need_after, progress, cancel, _Transfer(timeouts, retry_delay)
             )
         except DownloadError as exc:  # this source cannot deliver: the next one may (a full disk is no DownloadError)
             log.info("%s: %s", origin.source.label, exc)
             failures.append(exc)
+        else:
+            remember(origin.source.kind)
+            return fetched
     raise _summary(failures, [o.source.label for o in origins])
 
 
@@ -173,7 +184,7 @@ def _fetch(
         expected[name] = _expected(name, listing.files[name], pins.get(name), source.label)
     small = [n for n in names if not n.endswith(WEIGHTS_SUFFIX)]
     weights = [n for n in names if n.endswith(WEIGHTS_SUFFIX)]
-    meter = _Meter(progress, sum(listing.files[n].size for n in names))
+    meter = _Meter(progress, sum(listing.files[n].size for n in names), source.label)
     for name in small:
         get(name, meter)
     weights_bytes = sum(listing.files[n].size for n in weights)
@@ -187,8 +198,8 @@ def _fetch(
 class _Meter:
     """One download's progress over all its files: bytes of the files done plus the current one's."""
 
-    def __init__(self, progress: TransferCallback | None, total: int) -> None:
-        self.progress, self.total, self.finished = progress, total, 0
+    def __init__(self, progress: TransferCallback | None, total: int, source: str = "") -> None:
+        self.progress, self.total, self.finished, self.source = progress, total, 0, source
 
     def file(self, name: str) -> TransferCallback | None:
         if self.progress is None:
@@ -198,7 +209,7 @@ class _Meter:
         def each(p: TransferProgress) -> None:
             done = base + p.done
             left = (self.total - done) / p.bytes_per_second if p.bytes_per_second > 0 else None
-            report(TransferProgress("downloading", done, self.total, p.bytes_per_second, left, name))
+            report(TransferProgress("downloading", done, self.total, p.bytes_per_second, left, name, self.source))
 
         return each
 

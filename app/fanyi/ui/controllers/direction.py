@@ -13,7 +13,9 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, Signal
 
 from fanyi import routing
+from fanyi.documents.base import TextTranslator
 from fanyi.engine import DecodeOptions
+from fanyi.languages import ENGLISH, language_of
 from fanyi.rewriter import Rewriter
 from fanyi.routing import Choice, Direction
 from fanyi.ui.controllers.glossary import GlossaryController
@@ -108,18 +110,23 @@ class DirectionController(QObject):
     def set_variant(self, key: str) -> None:
         self._settings.target_variant.set(key)
 
-    def document_rewriter(self) -> Callable[[str], Rewriter | None]:
-        """For a document queued now: given its first text, OpenCC where it is Chinese and the window's direction
-        writes Chinese (as ``rewrite`` for typed text), else None. Called in the documents' thread: it holds
-        values only."""
-        direction, wanted = self.current(), self.wanted_variant
+    def document_rewriter(self) -> Callable[[str, TextTranslator | None], Rewriter | None]:
+        """For a document queued now: given its first text and the documents' translator, OpenCC where it is
+        Chinese and the window's direction writes Chinese (as ``rewrite`` for typed text), its English
+        sentences through that translator where the direction is from English; else None. Called in the
+        documents' thread: it holds values only."""
+        direction, wanted, options = self.current(), self.wanted_variant, self.options()
 
-        def rewriter(text: str) -> Rewriter | None:
+        def rewriter(text: str, translator: TextTranslator | None) -> Rewriter | None:
             if direction is None:
                 return None
             detected = routing.choose(text, direction, [direction.pack]).detected
             way = routing.rewrite(direction, detected, wanted)
-            return Rewriter(way) if way is not None else None
+            if way is None:
+                return None
+            if translator is None or language_of(direction.from_language).code != ENGLISH:
+                return Rewriter(way)
+            return Rewriter(way, others=lambda: translator, others_options=options)
 
         return rewriter
 
