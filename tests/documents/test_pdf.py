@@ -196,3 +196,16 @@ def test_ocr_past_its_time_limit_is_refused(tmp_path, translator, ocr_models, mo
     src.write_bytes(scanned_pdf(SCANNED))
     with pytest.raises(DocumentTooLarge, match="took longer than .*1 of 2 done"):
         translate_document(src, translator)
+
+
+@pytest.mark.parametrize(
+    ("target", "opening"),
+    [("fr", "Translated from paper.pdf; the page layout"), ("zh", "译自 paper.pdf。PDF 的版面没有保留"),
+     ("zh_Hant", "譯自 paper.pdf。PDF 的版面沒有保留")],
+)  # fmt: skip
+def test_the_docx_note_is_in_the_translations_language(tmp_path, translator, target, opening):
+    src = tmp_path / "paper.pdf"
+    src.write_bytes(make_pdf(PAGES))
+    translator.target_lang = target
+    result = translate_document(src, translator, to="docx")
+    assert docx.Document(result.output).paragraphs[0].text.startswith(opening)

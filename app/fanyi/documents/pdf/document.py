@@ -26,7 +26,7 @@ from ..characters import FORBIDDEN
 from . import decoding, interpret, layout, scan
 from .interpret import Box
 from .layout import Paragraph, Role
-from .page import Page
+from .page import Page, page_runs
 
 Output = Literal["pdf", "docx"]
 Bilingual = Literal["side", "alternate"]
@@ -41,14 +41,8 @@ logging.getLogger("pdfminer").addHandler(logging.NullHandler())
 
 
 def pages_named(numbers: list[int]) -> str:
-    """ "page 3 has" or "pages 1–4, 7 have": runs of consecutive numbers joined."""
-    runs: list[list[int]] = []
-    for number in numbers:
-        if runs and number == runs[-1][-1] + 1:
-            runs[-1].append(number)
-        else:
-            runs.append([number])
-    named = ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}–{r[-1]}" for r in runs)
+    """ "page 3 has" or "pages 1–4, 7 have"."""
+    named = page_runs(numbers)
     return f"page {named} has" if len(numbers) == 1 else f"pages {named} have"
 
 
@@ -183,7 +177,9 @@ class PdfDocument:
         if self._output == "docx":
             from . import todocx  # noqa: PLC0415 - python-docx only when a .docx is asked for
 
-            todocx.write(out, self._path, self.pages, texts, bilingual=bilingual, notes=self.notes)
+            todocx.write(
+                out, self._path, self.pages, texts, bilingual=bilingual, notes=self.notes, target_lang=target_lang
+            )
             return
         from . import rewrite  # noqa: PLC0415 - pikepdf and the fonts only when a PDF is written
 

@@ -29,3 +29,14 @@ class Page:
         corners = [apply_matrix_pt(self.ctm, (x, y)) for x in (crop[0], crop[2]) for y in (crop[1], crop[3])]
         xs, ys = zip(*corners)
         return (min(xs), min(ys), max(xs), max(ys))
+
+
+def page_runs(numbers: list[int], joiner: str = ", ") -> str:
+    """ "1–4, 7": runs of consecutive page numbers joined."""
+    runs: list[list[int]] = []
+    for number in numbers:
+        if runs and number == runs[-1][-1] + 1:
+            runs[-1].append(number)
+        else:
+            runs.append([number])
+    return joiner.join(str(r[0]) if len(r) == 1 else f"{r[0]}–{r[-1]}" for r in runs)
