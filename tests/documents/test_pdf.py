@@ -48,7 +48,7 @@ def test_text_is_joined_into_paragraphs_and_translated_into_a_docx(tmp_path, tra
     result = translate_document(src, translator, to="docx")
     assert result.output.name == "paper.zh.docx"
     paragraphs = [p.text for p in docx.Document(result.output).paragraphs]
-    assert "page layout of the PDF is not kept" in paragraphs[0]
+    assert "PDF 的版面没有保留" in paragraphs[0]  # the note in the translation's language
     assert paragraphs[1:] == [
         mark("Hello world, this is a wrapped paragraph of text."),
         mark("Second paragraph."),
@@ -124,7 +124,7 @@ def test_a_scanned_pdf_is_recognised_by_ocr_and_translated_into_a_docx(tmp_path,
     pages = []
     result = translate_document(src, translator, to="docx", progress=lambda done, total: pages.append((done, total)))
     paragraphs = [p.text for p in docx.Document(result.output).paragraphs]
-    assert "recognised by OCR" in paragraphs[0]
+    assert "第 1–2 页没有文字层（扫描件），其文字由 OCR 识别" in paragraphs[0]
     assert paragraphs[1:] == [
         mark("Good morning. The weather is fine today."),
         mark("Please translate this page."),
@@ -200,7 +200,7 @@ def test_ocr_past_its_time_limit_is_refused(tmp_path, translator, ocr_models, mo
 
 @pytest.mark.parametrize(
     ("target", "opening"),
-    [("fr", "Translated from paper.pdf; the page layout"), ("zh", "译自 paper.pdf。PDF 的版面没有保留"),
+    [("ja", "Translated from paper.pdf; the page layout"), ("zh", "译自 paper.pdf。PDF 的版面没有保留"),
      ("zh_Hant", "譯自 paper.pdf。PDF 的版面沒有保留")],
 )  # fmt: skip
 def test_the_docx_note_is_in_the_translations_language(tmp_path, translator, target, opening):

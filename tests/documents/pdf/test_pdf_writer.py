@@ -303,7 +303,7 @@ def test_a_pdf_can_still_become_a_docx(corpus, tmp_path):
     result = translate_document(corpus["paper"].path, FakeTranslator(hanzi), dst=tmp_path, to="docx")
     assert result.output.suffix == ".docx"
     text = "\n".join(p.text for p in docx.Document(result.output).paragraphs)
-    assert "page layout of the PDF is not kept" in text and hanzi("1 Introduction") in text
+    assert "PDF 的版面没有保留" in text and hanzi("1 Introduction") in text
 
 
 def test_chinese_into_english_draws_latin_text_that_reads_back(corpus, tmp_path):
