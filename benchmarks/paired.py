@@ -349,9 +349,9 @@ def main() -> None:
             w.process.stdin.close()
             w.process.wait()
     data = summary(result, engines, reference)
+    print_summary(data, engines, reference)
     data["workers"] = {w.key: {"load_s": w.load_s, "rss_mib": w.rss_mib, "cpu": w.cpu} for w in workers}
     data["cpu"] = cpu_model()
-    print_summary({k: v for k, v in data.items() if k != "workers"}, engines, reference)
     if args.out:
         args.out.write_text(json.dumps(data, indent=1))
 
