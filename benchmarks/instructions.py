@@ -56,6 +56,14 @@ def serve(engine_name: str, work: Path, folder: Path | None, configs: list[str],
             outputs = [out for batch in batches for out in engine.generate(batch, beams)]
         if any(len(o) != NEW_TOKENS for o in outputs):
             raise SystemExit(f"{engine_name}: {config}: outputs of the wrong length")
+        if spec.family == "ours":  # the parts of a pass: the encoder alone, and detokenising its outputs
+            translator = engine.model
+            with requests.counting(f"{config}/encoder"):
+                for batch in batches:
+                    translator._runner.encode(batch, beams)
+            with requests.counting(f"{config}/detokenising"):
+                for out in outputs:
+                    translator.tokenizer.decode(out)
 
 
 def count(engine: str, work: Path, configs: list[str], sentences: int, out_dir: Path) -> dict[str, int]:
@@ -113,6 +121,12 @@ def main() -> None:
         for engine in engines:
             ratio = counts[engine][config] / counts[reference][config]
             print(f"    {engine:28s} {counts[engine][config] / 1e9:9.3f} G instructions  {ratio:5.2f}× {reference}")
+            parts = {p: counts[engine].get(f"{config}/{p}") for p in ("encoder", "detokenising")}
+            if all(parts.values()):
+                print(
+                    f"    {'':28s} of which the encoder {parts['encoder'] / 1e9:.3f} G; "
+                    f"detokenising the outputs (not in the pass) {parts['detokenising'] / 1e6:.1f} M"
+                )
     if args.annotate:
         for engine in engines:
             print(annotate(out_dir / re.sub(r"[^A-Za-z0-9_.-]+", "_", engine)))
