@@ -173,10 +173,15 @@ def revision(rev: str, work: Path, document: bool = False) -> tuple[Path, Path]:
 AVX2 = "+avx2"
 
 
+def cpu_flags() -> set[str]:
+    """What the hardware has (/proc/cpuinfo), whatever a process is shown."""
+    line = re.search(r"^flags\s*:\s*(.+)$", Path("/proc/cpuinfo").read_text(), re.M)
+    return set(line.group(1).split()) if line else set()
+
+
 def avx2_only_library(work: Path) -> Path:
     """avx2_only.c built into WORK (again when the source is newer)."""
-    flags = next((line for line in Path("/proc/cpuinfo").read_text().splitlines() if line.startswith("flags")), "")
-    if "cpuid_fault" not in flags.split():
+    if "cpuid_fault" not in cpu_flags():
         raise SystemExit("this CPU has no CPUID faulting (cpuid_fault): run on an AVX2-only CPU, or instructions.py")
     source, library = HERE / "avx2_only.c", work / "avx2_only.so"
     if not library.exists() or library.stat().st_mtime < source.stat().st_mtime:
@@ -289,11 +294,9 @@ def print_summary(data: dict, engines: list[str], reference: str) -> None:
 
 
 def cpu_model() -> str:
-    """The CPU's name and whether it has AVX-512 VNNI, from /proc/cpuinfo (what the hardware has)."""
-    info = Path("/proc/cpuinfo").read_text()
-    name = re.search(r"^model name\s*:\s*(.+)$", info, re.M)
-    flags = set((re.search(r"^flags\s*:\s*(.+)$", info, re.M) or re.search("(.*)", "")).group(1).split())
-    isa = [f for f in ("avx2", "avx512f", "avx512_vnni", "avx_vnni", "amx_int8") if f in flags]
+    """The CPU's name and the instruction sets int8 products depend on, as the hardware has them."""
+    name = re.search(r"^model name\s*:\s*(.+)$", Path("/proc/cpuinfo").read_text(), re.M)
+    isa = [f for f in ("avx2", "avx512f", "avx512_vnni", "avx_vnni", "amx_int8") if f in cpu_flags()]
     return f"{name.group(1) if name else 'unknown'}, {os.cpu_count()} CPUs, flags {' '.join(isa)}"
 
 
