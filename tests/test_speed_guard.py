@@ -12,7 +12,8 @@ the counts are those of the AVX2-only CPUs most users have, where issue 34 found
 taken the same way on every CI machine. The test fails when Fanyi's share of the work grows by more than
 FALL over the ratio recorded in tests/data/speed_guard.json (a change that makes decoding a third more
 expensive against the same yardstick), and when either engine's libraries see AVX-512 (the counts would
-then be of other kernels). FANYI_RECORD_SPEED_GUARD=1 writes the record from this run instead.
+then be of other kernels). FANYI_RECORD_SPEED_GUARD=tests/data/speed_guard.json writes the record
+from this run instead (after a change meant to cost more or less; say why in the commit).
 
 Instructions are not time (they miss memory stalls and threads): docs/measured.md has the wall-clock
 figures, benchmarks/paired.py and benchmarks/instructions.py the full-size runs.
@@ -20,6 +21,7 @@ figures, benchmarks/paired.py and benchmarks/instructions.py the full-size runs.
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import os
 import platform
@@ -110,8 +112,11 @@ def test_decoding_costs_no_more_against_ctranslate2_than_recorded(guard_models: 
         f"{c}: {counts['ours'][c] / 1e6:.0f}M vs {counts['ct2'][c] / 1e6:.0f}M = {r:.3f}×" for c, r in ratios.items()
     )
     print(f"instructions, Fanyi int8 vs CTranslate2 int8 (AVX2 under valgrind): {summary}")
-    if os.environ.get("FANYI_RECORD_SPEED_GUARD") == "1":
-        RECORD.write_text(json.dumps({"ratios": ratios, "fall": FALL}, indent=1) + "\n", encoding="utf-8")
+    record_to = os.environ.get("FANYI_RECORD_SPEED_GUARD")
+    if record_to:  # a developer's request, naming the file (tests/data/speed_guard.json)
+        versions = {name: importlib.metadata.version(name) for name in ("onnxruntime", "ctranslate2", "numpy")}
+        record = {"ratios": ratios, "versions": versions, "python": platform.python_version()}
+        Path(record_to).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
         return
     recorded = json.loads(RECORD.read_text(encoding="utf-8"))["ratios"]
     fallen = {c: f"{r:.3f}× (recorded {recorded[c]:.3f}×)" for c, r in ratios.items() if r > FALL * recorded[c]}
