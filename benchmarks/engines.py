@@ -12,6 +12,7 @@ optimum) happen inside load() so an engine's process holds only its own librarie
 from __future__ import annotations
 
 import json
+import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -136,12 +137,17 @@ class OptimumEngine(_GenerateMixinEngine):
 
 
 class CT2Engine:
-    def __init__(self, compute_type: str, profile: dict | None = None) -> None:
+    def __init__(self, compute_type: str, profile: dict | None = None, backend: str = "") -> None:
         self.compute_type = compute_type
+        self.backend = backend
         self.eos = (profile or {}).get("eos", EOS)
         self.target_prefix = (profile or {}).get("target_prefix")  # the target language token, or None
 
     def load(self, folder: Path, threads: int) -> None:
+        if self.backend == "oneDNN":
+            # CTranslate2 multiplies int8 with Intel MKL on Intel CPUs and with oneDNN on all others (AMD):
+            # this measures what an AMD CPU's users get (read once, at its first GEMM)
+            os.environ["CT2_USE_MKL"] = "0"
         import ctranslate2
 
         vocab_file = folder / "shared_vocabulary.json"
@@ -250,6 +256,7 @@ class EngineSpec:
     folder: str  # model folder under the work dir
     compute_type: str = ""
     int8: bool = False
+    backend: str = ""  # CTranslate2's GEMM library when not its default for this CPU
 
     def create(self, profile: dict | None = None) -> Engine:
         """`profile`: the workload's model description (ids and languages), for the many-to-many runs."""
@@ -258,7 +265,7 @@ class EngineSpec:
         if self.family == "optimum":
             return OptimumEngine()
         if self.family == "ct2":
-            return CT2Engine(self.compute_type, profile)
+            return CT2Engine(self.compute_type, profile, self.backend)
         return OursEngine(profile)
 
 
@@ -273,6 +280,8 @@ ENGINES = [
     EngineSpec("ours fp32", "ours", "pack-none"),
     EngineSpec("ours int8", "ours", "pack-int8", int8=True),
 ]
-BY_NAME = {spec.name: spec for spec in ENGINES}
+# Named in paired.py / instructions.py only: CTranslate2 as it runs on AMD CPUs (oneDNN instead of MKL).
+CT2_ONEDNN = EngineSpec("CT2 int8 oneDNN", "ct2", "ct2-int8", "int8", int8=True, backend="oneDNN")
+BY_NAME = {spec.name: spec for spec in [*ENGINES, CT2_ONEDNN]}
 # mBART-50 and NLLB-600M: ours and CTranslate2, int8 (folders under WORK/m2m-<model>/)
 MANY_TO_MANY_ENGINES = [BY_NAME[name] for name in ("CT2 int8", "CT2 int8_float32", "ours int8")]

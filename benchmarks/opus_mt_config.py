@@ -11,15 +11,11 @@ random pad row CTranslate2 would compute a different model than PyTorch and ours
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
-from fanyi.paths import assets_dir
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the test-model builders
-from tiny_models.spm_files import train_marian_tokenizer
-from tiny_models.synthetic import EN_ZH_TARGETS, OPUS_MT_EN_ZH, build_random_marian, opus_mt_en_zh_shape
+from tiny_models.synthetic import OPUS_MT_EN_ZH, build_filled_marian_folder, opus_mt_en_zh_shape
 
 PAD_ZEROED = "pad-row-zeroed"  # marker file: the folder has the real checkpoint's zero pad embedding
 
@@ -41,13 +37,6 @@ def build_opus_mt_sized_folder(out: Path, seed: int = 0) -> Path:
         if not (out / PAD_ZEROED).exists():  # built by an older version of this file
             zero_pad_embedding(out, vocab_size - 1)
         return out
-    corpus = assets_dir() / "corpus"
-    vocab = train_marian_tokenizer(out, corpus / "en.txt", corpus / "zh.txt", target_tokens=EN_ZH_TARGETS)
-    entries = [tok for tok, _ in sorted(vocab.items(), key=lambda kv: kv[1]) if tok != "<pad>"]
-    entries += [f"▁filler{i}" for i in range(vocab_size - 1 - len(entries))]
-    full = {tok: i for i, tok in enumerate(entries)}
-    full["<pad>"] = vocab_size - 1
-    (out / "vocab.json").write_text(json.dumps(full, ensure_ascii=False), encoding="utf-8")
-    build_random_marian(out, vocab_size, opus_mt_en_zh_shape(), seed=seed, pad_id=vocab_size - 1)
+    build_filled_marian_folder(out, vocab_size, opus_mt_en_zh_shape(), seed=seed)
     zero_pad_embedding(out, vocab_size - 1)
     return out

@@ -17,6 +17,13 @@ An engine named `ours int8@REV` is Fanyi at git revision REV: its app/ is extrac
 WORK/rev-REV/ and its own int8 pack exported there by that code, so a change is judged against the
 code before it, paired in the same way (the ratio is to the last engine named when CT2 int8 is not).
 
+AVX2 code paths on a newer CPU: `--avx2-only` runs every worker with avx2_only.c preloaded (built at
+first use into WORK/avx2_only.so), which hides AVX-512, VNNI and AMX from CPUID, so ONNX Runtime,
+numpy and CTranslate2 (MKL, oneDNN) all take the kernels an AVX2-only CPU gets; an engine named with
+a `+avx2` suffix (`ours int8+avx2`) runs only that worker so. It needs CPUID faulting (the
+`cpuid_fault` flag of /proc/cpuinfo: Intel CPUs and KVM guests on them; not AMD). Every worker reports
+the instruction sets it sees, and the report prints them.
+
 A pause separates the passes: CTranslate2's OpenMP threads keep spinning for a while after a call,
 and that CPU time would otherwise be charged to whatever runs next.
 """
@@ -26,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -57,15 +65,16 @@ def serve_document(engine_name: str, threads: int, work: Path, folder: Path | No
         engine, _ = timed(lambda: OursDocument(pack, threads))
     out = work / f"document-{engine_name.replace(' ', '_')}-{threads}t.txt"
     engine.translate(work / "document-warm-up.txt", out)
-    reply({"ready": True, "load_s": 0.0, "rss_mib": rss_mib()})
+    reply({"ready": True, "load_s": 0.0, "rss_mib": rss_mib(), "cpu": cpu_seen()})
     for line in sys.stdin:
         if line.strip():
-            start = time.perf_counter()
+            start, cpu_start = time.perf_counter(), time.process_time()
             engine.translate(work / "document.txt", out)
             reply(
                 {
                     "config": "document",
                     "ms": 1000 * (time.perf_counter() - start),
+                    "cpu_ms": 1000 * (time.process_time() - cpu_start),
                     "wrong_lengths": 0,
                     "peak_rss_mib": vm_hwm_mib(),
                     "output": str(out),
@@ -87,21 +96,20 @@ def serve(engine_name: str, threads: int, work: Path, folder: Path | None) -> No
         for src in sources[:2]:
             engine.generate([src], beams)
         engine.generate(sources[:4], beams)
-    reply({"ready": True, "load_s": load_s, "rss_mib": rss_mib()})
+    reply({"ready": True, "load_s": load_s, "rss_mib": rss_mib(), "cpu": cpu_seen()})
     for line in sys.stdin:
         config = line.strip()
         if not config:
             continue
         beams = 4 if config.startswith("beam4") else 1
-        if config.endswith("/b1"):
-            start = time.perf_counter()
-            outputs = [out for src in sources for out in engine.generate([src], beams)]
-            ms = 1000 * (time.perf_counter() - start) / len(sources)
-        else:
-            outputs, seconds = timed(engine.generate, sources, beams)
-            ms = 1000 * seconds
+        batches = [[src] for src in sources] if config.endswith("/b1") else [sources]
+        start, cpu_start = time.perf_counter(), time.process_time()
+        outputs = [out for batch in batches for out in engine.generate(batch, beams)]
+        # per sentence at batch 1, per call for the batch; CPU time counts every thread of the process
+        ms = 1000 * (time.perf_counter() - start) / len(batches)
+        cpu_ms = 1000 * (time.process_time() - cpu_start) / len(batches)
         wrong = sum(len(o) != NEW_TOKENS for o in outputs)
-        reply({"config": config, "ms": ms, "wrong_lengths": wrong, "peak_rss_mib": vm_hwm_mib()})
+        reply({"config": config, "ms": ms, "cpu_ms": cpu_ms, "wrong_lengths": wrong, "peak_rss_mib": vm_hwm_mib()})
 
 
 def reply(message: dict) -> None:
@@ -119,6 +127,7 @@ class Worker:
     process: subprocess.Popen
     load_s: float = 0.0
     rss_mib: float = 0.0
+    cpu: dict = field(default_factory=dict)
 
     @property
     def key(self) -> str:
@@ -161,11 +170,41 @@ def revision(rev: str, work: Path, document: bool = False) -> tuple[Path, Path]:
     return app, pack
 
 
-def start(engine: str, threads: int, work: Path, document: bool = False) -> Worker:
-    name, _, rev = engine.partition("@")
+AVX2 = "+avx2"
+
+
+def cpu_flags() -> set[str]:
+    """What the hardware has (/proc/cpuinfo), whatever a process is shown."""
+    line = re.search(r"^flags\s*:\s*(.+)$", Path("/proc/cpuinfo").read_text(), re.M)
+    return set(line.group(1).split()) if line else set()
+
+
+def avx2_only_library(work: Path) -> Path:
+    """avx2_only.c built into WORK (again when the source is newer)."""
+    if "cpuid_fault" not in cpu_flags():
+        raise SystemExit("this CPU has no CPUID faulting (cpuid_fault): run on an AVX2-only CPU, or instructions.py")
+    source, library = HERE / "avx2_only.c", work / "avx2_only.so"
+    if not library.exists() or library.stat().st_mtime < source.stat().st_mtime:
+        subprocess.run(["cc", "-O2", "-shared", "-fPIC", "-o", str(library), str(source)], check=True)
+    return library
+
+
+def cpu_seen() -> dict[str, bool]:
+    """The instruction sets this process's libraries see (numpy reads CPUID as ONNX Runtime does)."""
+    from numpy._core._multiarray_umath import __cpu_features__ as features
+
+    return {name: bool(features.get(name)) for name in ("AVX2", "FMA3", "AVX512F", "AVX512VNNI", "AVX512_SPR")}
+
+
+def start(engine: str, threads: int, work: Path, document: bool = False, avx2_only: bool = False) -> Worker:
+    spec, avx2 = (engine[: -len(AVX2)], True) if engine.endswith(AVX2) else (engine, avx2_only)
+    name, _, rev = spec.partition("@")
     command = [sys.executable, __file__, "--serve", name, "--threads", str(threads), "--work", str(work)]
     command += ["--document"] * document
     env = dict(os.environ)
+    if avx2:
+        env["LD_PRELOAD"] = str(avx2_only_library(work))
+        env["FANYI_AVX2_ONLY_QUIET"] = "1"
     if rev:
         app, pack = revision(rev, work, document)
         command += ["--folder", str(pack)]
@@ -173,7 +212,7 @@ def start(engine: str, threads: int, work: Path, document: bool = False) -> Work
     process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=HERE, env=env)
     worker = Worker(engine, threads, process)
     hello = json.loads(process.stdout.readline())
-    worker.load_s, worker.rss_mib = hello["load_s"], hello["rss_mib"]
+    worker.load_s, worker.rss_mib, worker.cpu = hello["load_s"], hello["rss_mib"], hello["cpu"]
     return worker
 
 
@@ -200,7 +239,7 @@ def pass_order(workers: list, round_no: int) -> list:
     return order[::-1] if round_no % 2 else order
 
 
-def run_rounds(workers: list[Worker], configs: list[str], rounds: int) -> Rounds:
+def run_rounds(workers: list[Worker], configs: list[str], rounds: int, clock: str = "ms") -> Rounds:
     result = Rounds()
     for config in configs:
         result.ms[config] = {w.key: [] for w in workers}
@@ -210,7 +249,7 @@ def run_rounds(workers: list[Worker], configs: list[str], rounds: int) -> Rounds
             result.load[config].append(os.getloadavg()[0])
             for worker in pass_order(workers, round_no):
                 time.sleep(PAUSE_S)
-                result.ms[config][worker.key].append(worker.ask(config)["ms"])
+                result.ms[config][worker.key].append(worker.ask(config)[clock])
         print(
             f"[{time.strftime('%H:%M:%S')}] round {round_no + 1}/{rounds} done, load {os.getloadavg()[0]:.2f}",
             file=sys.stderr,
@@ -254,6 +293,13 @@ def print_summary(data: dict, engines: list[str], reference: str) -> None:
                 print(f"    {engine} / {reference}: {r['median']:.2f}× (rounds {r['low']:.2f}–{r['high']:.2f})")
 
 
+def cpu_model() -> str:
+    """The CPU's name and the instruction sets int8 products depend on, as the hardware has them."""
+    name = re.search(r"^model name\s*:\s*(.+)$", Path("/proc/cpuinfo").read_text(), re.M)
+    isa = [f for f in ("avx2", "avx512f", "avx512_vnni", "avx_vnni", "amx_int8") if f in cpu_flags()]
+    return f"{name.group(1) if name else 'unknown'}, {os.cpu_count()} CPUs, flags {' '.join(isa)}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--work", type=Path, default=Path("/tmp/fanyi-bench"))
@@ -265,6 +311,13 @@ def main() -> None:
         help=f"comma-separated; ratios are to {REFERENCE} (or the last engine named without it)",
     )
     parser.add_argument("--configs", default=",".join(CONFIGS))
+    parser.add_argument("--avx2-only", action="store_true", help="every worker on AVX2 code paths (avx2_only.c)")
+    parser.add_argument(
+        "--cpu-time",
+        action="store_true",
+        help="compare the processes' CPU time, not wall time (with --threads 1: what a busy machine leaves alone)",
+    )
+    parser.add_argument("--reference", help=f"the engine the ratios are to (default {REFERENCE} when named)")
     parser.add_argument("--out", type=Path, help="write the rounds and ratios as JSON")
     parser.add_argument("--serve", help=argparse.SUPPRESS)
     parser.add_argument("--folder", type=Path, help=argparse.SUPPRESS)
@@ -290,18 +343,23 @@ def main() -> None:
     if not (args.work / "workload.json").exists():
         raise SystemExit(f"no {args.work / 'workload.json'}: run benchmarks/run.sh (or driver.py) once first")
     engines = args.engines.split(",")
-    reference = REFERENCE if REFERENCE in engines else engines[-1]
+    reference = args.reference or (REFERENCE if REFERENCE in engines else engines[-1])
     threads = [int(t) for t in args.threads.split(",")]
-    workers = [start(e, t, args.work, args.document) for e in engines for t in threads]
+    print(f"CPU: {cpu_model()}; load average {os.getloadavg()[0]:.2f}", file=sys.stderr, flush=True)
+    workers = [start(e, t, args.work, args.document, args.avx2_only) for e in engines for t in threads]
+    for w in workers:
+        seen = " ".join(name for name, present in w.cpu.items() if present)
+        print(f"{w.key}: sees {seen}", file=sys.stderr, flush=True)
     try:
-        result = run_rounds(workers, args.configs.split(","), args.rounds)
+        result = run_rounds(workers, args.configs.split(","), args.rounds, "cpu_ms" if args.cpu_time else "ms")
     finally:
         for w in workers:
             w.process.stdin.close()
             w.process.wait()
     data = summary(result, engines, reference)
-    data["workers"] = {w.key: {"load_s": w.load_s, "rss_mib": w.rss_mib} for w in workers}
-    print_summary({k: v for k, v in data.items() if k != "workers"}, engines, reference)
+    print_summary(data, engines, reference)
+    data["workers"] = {w.key: {"load_s": w.load_s, "rss_mib": w.rss_mib, "cpu": w.cpu} for w in workers}
+    data["cpu"] = cpu_model()
     if args.out:
         args.out.write_text(json.dumps(data, indent=1))
 

@@ -164,6 +164,29 @@ def test_int8_weights_are_indexed_in_the_manifest(tiny_pack_int8):
             np.testing.assert_array_equal(reduced[name + "_scale"], stored[name + "_scale"] * 2)
 
 
+def test_halved_levels_round_as_rint_for_every_level():
+    """The integer halving gives exactly what np.rint(levels / 2) gives (halves to even) for all 256 levels."""
+    from fanyi.engine.int8_weights import halved
+
+    levels = np.arange(-128, 128, dtype=np.int8).reshape(16, 16)
+    values, scale = halved(levels, np.ones(16, np.float32))
+    assert values.dtype == np.int8 and scale.dtype == np.float32
+    np.testing.assert_array_equal(values, np.rint(levels / 2).astype(np.int8))
+    np.testing.assert_array_equal(scale, 2)
+
+
+def test_reduced_range_weights_are_halved_once_for_both_graphs(tiny_pack_int8):
+    """The embedding both graphs read is halved once and the same array is given to both sessions."""
+    from fanyi.engine.int8_weights import INT8_WEIGHT_SUFFIX, reduced_range_weights
+
+    pack = ModelPack.open(tiny_pack_int8)
+    done: dict[str, np.ndarray] = {}
+    encoder, decoder = (reduced_range_weights(pack, graph, done) for graph in ("encoder.onnx", "decoder.onnx"))
+    shared = [n for n in encoder if n in decoder and n.endswith(INT8_WEIGHT_SUFFIX)]
+    assert shared and all(encoder[n] is decoder[n] for n in shared)
+    assert set(done) == set(encoder) | set(decoder)
+
+
 def test_reduced_range_weights_translate_alike(tiny_pack, tiny_pack_int8, monkeypatch):
     """An int8 pack loads the levels this CPU sums correctly by itself; the reduced levels (the load-time
     fallback for x86 CPUs without VNNI) stay near the fp32 logits, and where full levels are safe they

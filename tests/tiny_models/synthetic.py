@@ -147,6 +147,21 @@ def build_tiny_folder(
     return out_dir
 
 
+def build_filled_marian_folder(out_dir: Path, vocab_size: int, shape: TinyShape, *, seed: int = 0) -> Path:
+    """An en→zh folder whose vocabulary is filled up to `vocab_size` entries (filler pieces after the
+    trained ones, <pad> last), so the embedding and output matrices have the size of a real model's."""
+    import json
+
+    corpus = assets_dir() / "corpus"
+    vocab = train_marian_tokenizer(out_dir, corpus / "en.txt", corpus / "zh.txt", target_tokens=EN_ZH_TARGETS)
+    entries = [tok for tok, _ in sorted(vocab.items(), key=lambda kv: kv[1]) if tok != "<pad>"]
+    entries += [f"▁filler{i}" for i in range(vocab_size - 1 - len(entries))]
+    full = {tok: i for i, tok in enumerate(entries)}
+    full["<pad>"] = vocab_size - 1
+    (out_dir / "vocab.json").write_text(json.dumps(full, ensure_ascii=False), encoding="utf-8")
+    return build_random_marian(out_dir, vocab_size, shape, seed=seed, pad_id=vocab_size - 1)
+
+
 def opus_mt_en_zh_shape() -> TinyShape:
     """The full opus-mt-en-zh configuration (random weights): for the benchmark and pack-size numbers."""
     s = OPUS_MT_EN_ZH

@@ -52,12 +52,23 @@ def _read(blob: np.ndarray, entry: dict[str, Any]) -> np.ndarray:
 
 
 def halved(levels: np.ndarray, scale: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The same weights, levels halved to -64..64 and scales doubled: one bit coarser, never saturating."""
-    return np.rint(levels / 2).astype(np.int8), (scale * 2).astype(np.float32)
+    """The same weights, levels halved to -64..64 and scales doubled: one bit coarser, never saturating.
+
+    Halves round to even, as np.rint(levels / 2) does, but in int8: a float64 copy of opus-mt's
+    output matrix alone is 266 MB, and the float version took 0.8 s of every load on these CPUs."""
+    floor = levels >> 1  # arithmetic shift: floor(level / 2)
+    even = floor + (levels & floor & 1)  # an odd level's half is .5 away from two integers: the even one
+    return even.astype(np.int8, copy=False), (scale * 2).astype(np.float32)
 
 
-def reduced_range_weights(pack: PackView, graph: str) -> dict[str, np.ndarray]:
-    """The int8 weights of one graph of the pack with halved levels and doubled scales, by initializer name."""
+def reduced_range_weights(
+    pack: PackView, graph: str, done: dict[str, np.ndarray] | None = None
+) -> dict[str, np.ndarray]:
+    """The int8 weights of one graph of the pack with halved levels and doubled scales, by initializer name.
+
+    Weights already in `done` (another graph's, e.g. the embedding both graphs read) are taken from
+    there, so both sessions share one copy; the new ones are added to it."""
+    done = {} if done is None else done
     index = pack.manifest["external_tensors"]  # checked against shared.bin's size when the pack was opened
     names = [n for n, entry in index.items() if n.endswith(INT8_WEIGHT_SUFFIX) and graph in entry["graphs"]]
     if not names:
@@ -66,5 +77,7 @@ def reduced_range_weights(pack: PackView, graph: str) -> dict[str, np.ndarray]:
     out: dict[str, np.ndarray] = {}
     for name in names:
         scale_name = name + INT8_SCALE_SUFFIX
-        out[name], out[scale_name] = halved(_read(blob, index[name]), _read(blob, index[scale_name]))
+        if name not in done:
+            done[name], done[scale_name] = halved(_read(blob, index[name]), _read(blob, index[scale_name]))
+        out[name], out[scale_name] = done[name], done[scale_name]
     return out

@@ -76,6 +76,7 @@ class Runner:
         self.pad_id = pack.special_ids["pad"]
         self.vocab_size = arch["vocab_size"]
         self.reduced_range = pack.quantization == "int8" and needs_reduced_range()
+        self._halved: dict[str, np.ndarray] = {}  # the encoder's and decoder's share the embedding's
         threads = thread_count(threads)  # once for both sessions (a clamp is logged once)
         self.cross_names = [f"cross_{kind}_{i}" for i in range(self.layers) for kind in ("key", "value")]
         self.cache_names = [
@@ -117,7 +118,8 @@ class Runner:
         self, pack: PackView, graph: str, threads: int | None, inputs: dict[str, Shape], outputs: dict[str, Shape]
     ) -> ort.InferenceSession:
         def load(path: Path) -> ort.InferenceSession:
-            return open_session(path, threads, reduced_range_weights(pack, graph) if self.reduced_range else None)
+            halved = reduced_range_weights(pack, graph, self._halved) if self.reduced_range else None
+            return open_session(path, threads, halved)
 
         session = pack.load(graph, load)
         check_interface(session, pack.file(graph), inputs, outputs)
