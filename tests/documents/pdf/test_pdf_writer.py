@@ -313,3 +313,17 @@ def test_chinese_into_english_draws_latin_text_that_reads_back(corpus, tmp_path)
     from pdfminer.high_level import extract_text
 
     assert extract_text(str(result.output)).count("The translated paragraph reads well.") >= 5
+
+
+def test_pdfminer_reads_the_translations_in_the_originals_reading_order(corpus, written):
+    """Column by column: what a reader extracts from the translated page follows the original's order."""
+    from pdfminer.high_level import extract_text
+
+    doc = corpus["paper"]
+    translator, result = written["paper"]
+    seen = {re.sub(r"\s+", " ", text) for text in translator.texts}
+    body = [u for u in doc.units if u.page == 0 and u.translate and u.role == Role.BODY and u.text in seen]
+    assert len(body) >= 5  # the abstract, and paragraphs of both columns
+    extracted = re.sub(r"\s+", "", extract_text(str(result.output), page_numbers=[0]))
+    places = [extracted.find(hanzi(unit.text).replace(" ", "")[:12]) for unit in body]
+    assert -1 not in places and places == sorted(places)
