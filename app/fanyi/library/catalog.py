@@ -31,9 +31,10 @@ import json
 import logging
 import os
 import re
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from .. import limits, paths
 from ..engine import FAMILIES
@@ -598,18 +599,30 @@ def _dictionary(raw: object, where: str) -> DictionaryEntry:
     return entry
 
 
-def _dictionaries(raw: dict[str, Any], origin: str) -> tuple[tuple[DictionaryEntry, ...], list[str]]:
-    items = _get(raw, "dictionaries", list, origin, optional=True) or []
-    _check(len(items) <= limits.MAX_CATALOG_PACKS, origin, "too many dictionaries")
+class _Identified(Protocol):
+    @property
+    def id(self) -> str: ...
+
+
+_E = TypeVar("_E", bound=_Identified)
+
+
+def _entries(
+    items: list[Any], read: Callable[[Any, str], _E], origin: str, what: tuple[str, str]
+) -> tuple[list[_E], list[str]]:
+    """Each item read (one of a kind this Fanyi does not know is left out, said why), their ids unique.
+    ``what``: the item's name, singular and plural ("pack", "packs")."""
+    one, many = what
+    _check(len(items) <= limits.MAX_CATALOG_PACKS, origin, f"too many {many}")
     found, skipped = [], []
     for i, item in enumerate(items):
         try:
-            found.append(_dictionary(item, f"{origin}, dictionary {i + 1}"))
+            found.append(read(item, f"{origin}, {one} {i + 1}"))
         except _Unsupported as exc:
             skipped.append(str(exc))
-    ids = [d.id for d in found]
-    _check(len(ids) == len(set(ids)), origin, "two dictionaries share an id")
-    return tuple(found), skipped
+    ids = [entry.id for entry in found]
+    _check(len(ids) == len(set(ids)), origin, f"two {many} share an id")
+    return found, skipped
 
 
 def parse(data: bytes | str, origin: str) -> Catalog:
@@ -628,19 +641,11 @@ def parse(data: bytes | str, origin: str) -> Catalog:
     schema = raw.get("schema")
     _check(schema == SCHEMA, origin, f"catalog schema {schema!r} is not supported (this Fanyi reads {SCHEMA})")
     serial = _get(raw, "serial", int, origin)
-    packs_raw = _get(raw, "packs", list, origin)
-    _check(len(packs_raw) <= limits.MAX_CATALOG_PACKS, origin, "too many packs")
-    packs, skipped = [], []
-    for i, p in enumerate(packs_raw):
-        try:
-            packs.append(_entry(p, f"{origin}, pack {i + 1}"))
-        except _Unsupported as exc:
-            skipped.append(str(exc))
-    ids = [p.id for p in packs]
-    _check(len(ids) == len(set(ids)), origin, "two packs share an id")
+    packs, skipped = _entries(_get(raw, "packs", list, origin), _entry, origin, ("pack", "packs"))
     urls = _strings(raw, "catalog_urls", origin, optional=True)
     _check(all(_url_ok(u) for u in urls), origin, "catalog_urls must be http(s) URLs")
-    dictionaries, unread = _dictionaries(raw, origin)
+    items = _get(raw, "dictionaries", list, origin, optional=True) or []
+    dictionaries, unread = _entries(items, _dictionary, origin, ("dictionary", "dictionaries"))
     skipped += unread
     if skipped:
         log.info("%s: left out %s", origin, "; ".join(skipped))
@@ -651,7 +656,7 @@ def parse(data: bytes | str, origin: str) -> Catalog:
         catalog_urls=urls,
         origin=origin,
         skipped=tuple(skipped),
-        dictionaries=dictionaries,
+        dictionaries=tuple(dictionaries),
     )
 
 

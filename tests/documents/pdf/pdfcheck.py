@@ -23,14 +23,14 @@ _HAN = (
 _PUNCTUATION = {".": "。", ",": "，", ":": "：", ";": "；", "?": "？", "!": "！", "(": "（", ")": "）"}
 
 
-def hanzi(text: str) -> str:
-    """Each word as two Han characters (the same two for the same word), digits kept, punctuation full-width:
-    shorter than the English, as Chinese is, and checkable glyph by glyph."""
+def hanzi(text: str, characters: str = _HAN) -> str:
+    """Each word as two Han characters of ``characters`` (the same two for the same word), digits kept,
+    punctuation full-width: shorter than the English, as Chinese is, and checkable glyph by glyph."""
     out = []
     for piece in re.findall(r"[A-Za-z]+|\d+|\S", text):
         if piece.isalpha():
             digest = int(hashlib.md5(piece.lower().encode()).hexdigest(), 16)
-            out.append(_HAN[digest % len(_HAN)] + _HAN[(digest // 97) % len(_HAN)])
+            out.append(characters[digest % len(characters)] + characters[(digest // 97) % len(characters)])
         else:
             out.append(_PUNCTUATION.get(piece, piece))
     return "".join(out)

@@ -15,15 +15,9 @@ from collections.abc import Sequence
 import pikepdf
 from pdfminer.utils import Matrix, apply_matrix_pt
 
-from .interpret import Box
+from .interpret import Box, transformed
 
 _BOXES = ("/CropBox", "/TrimBox", "/BleedBox", "/ArtBox")
-
-
-def _visible(box: Box, ctm: Matrix) -> Box:
-    corners = [apply_matrix_pt(ctm, (x, y)) for x in (box[0], box[2]) for y in (box[1], box[3])]
-    xs, ys = zip(*corners)
-    return (min(xs), min(ys), max(xs), max(ys))
 
 
 class Originals:
@@ -69,7 +63,7 @@ class Originals:
             translated = _form_of(page)
             matrix = original.get("/Matrix")  # the page's rotation and user unit, as pikepdf placed them
             ctm: Matrix = tuple(float(v) for v in matrix) if isinstance(matrix, pikepdf.Array) else (1, 0, 0, 1, 0, 0)  # type: ignore[assignment]
-            left, bottom, right, top = _visible(crop, ctm)
+            left, bottom, right, top = transformed(crop, ctm)
             width, height = right - left, top - bottom
             for form in (original, translated):
                 form.BBox = pikepdf.Array([float(v) for v in crop])
@@ -111,7 +105,7 @@ def _moved(annotation: pikepdf.Dictionary, ctm: Matrix, dx: float, dy: float) ->
     copy = pikepdf.Dictionary(dict(annotation.items()))
     rect = annotation.get("/Rect")
     if isinstance(rect, pikepdf.Array) and len(rect) == 4:
-        x0, y0, x1, y1 = _visible(tuple(float(v) for v in rect), ctm)  # type: ignore[arg-type]
+        x0, y0, x1, y1 = transformed(tuple(float(v) for v in rect), ctm)  # type: ignore[arg-type]
         copy.Rect = pikepdf.Array([round(v, 4) for v in (x0 + dx, y0 + dy, x1 + dx, y1 + dy)])
     quads = annotation.get("/QuadPoints")
     if isinstance(quads, pikepdf.Array) and len(quads) % 2 == 0:

@@ -57,7 +57,8 @@ def _read(path: Path, cancel: CancelToken | None) -> list[Page]:
                     raise too_large(path, f"it has more than {MAX_PDF_PAGES:,} pages")
                 if cancel is not None:
                     cancel.raise_if_cancelled()
-                paragraphs = layout.paragraphs(content)
+                figures = layout.figure_boxes(content)
+                paragraphs = layout.paragraphs(content, figures)
                 for paragraph in paragraphs:
                     paragraph.text = FORBIDDEN.sub("", paragraph.text)  # a damaged ToUnicode map's control characters
                     units.add()
@@ -71,7 +72,7 @@ def _read(path: Path, cancel: CancelToken | None) -> list[Page]:
                         content.crop,
                         content.origins,
                         paragraphs,
-                        layout.obstacles(content),
+                        layout.obstacles(content, figures),
                         pictures_only=bool(content.glyphs) and all(g.font.pictures for g in content.glyphs),
                     )
                 )

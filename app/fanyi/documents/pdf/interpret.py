@@ -46,6 +46,13 @@ Box = tuple[float, float, float, float]  # x0, y0, x1, y1
 _UPRIGHT = 0.02
 
 
+def transformed(box: Box, matrix: Matrix) -> Box:
+    """The box around ``box`` carried through ``matrix`` (a page's rotation: its corners trade places)."""
+    corners = [apply_matrix_pt(matrix, (x, y)) for x in (box[0], box[2]) for y in (box[1], box[3])]
+    xs, ys = zip(*corners)
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
 class PageTooLarge(Exception):
     pass
 

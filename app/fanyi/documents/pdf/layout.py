@@ -549,12 +549,12 @@ def _paragraphs(
     return out
 
 
-def obstacles(page: PageContent) -> list[Box]:
-    """What a translation must not be drawn over besides text: figures, images and rules (a table's lines)."""
-    return _figures(page) + [shape.box for shape in page.shapes if shape.rule]
+def obstacles(page: PageContent, figures: list[Box]) -> list[Box]:
+    """What a translation must not be drawn over besides text: ``figures`` (``figure_boxes``) and rules."""
+    return figures + [shape.box for shape in page.shapes if shape.rule]
 
 
-def _figures(page: PageContent) -> list[Box]:
+def figure_boxes(page: PageContent) -> list[Box]:
     """Where figures may be: images, small form XObjects, and drawings (``_drawings``)."""
     area = page.width * page.height
     found = [box for box in page.images if _area(box) < 0.5 * area]
@@ -723,15 +723,15 @@ def _other(page: PageContent, glyphs: list[Glyph], reason: str) -> list[Paragrap
     return out
 
 
-def paragraphs(page: PageContent) -> list[Paragraph]:
-    """The page's paragraphs in reading order, with keep reasons; roles other than BODY are set by ``assign_roles``."""
+def paragraphs(page: PageContent, drawn: list[Box]) -> list[Paragraph]:
+    """The page's paragraphs in reading order, with keep reasons (``drawn``: its ``figure_boxes``); roles other than
+    BODY are set by ``assign_roles``."""
     upright = [g for g in page.glyphs if g.direction is Direction.UPRIGHT]
-    figures = _figures(page)
     rules = [shape.box for shape in page.shapes if shape.rule]
     upright_rules = [box for box in rules if box[3] - box[1] > box[2] - box[0]]
     flat_rules = [box for box in rules if box[3] - box[1] <= box[2] - box[0]]
     lines = [line for line in _lines(upright, upright_rules) if line.text]
-    figures = _with_labels(figures, lines)
+    figures = _with_labels(drawn, lines)
     found: list[Paragraph] = []
     if lines:
         leadings = _leadings(lines)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pdfminer.utils import Matrix, apply_matrix_pt
+from pdfminer.utils import Matrix
 
-from .interpret import Box, Origins
+from .interpret import Box, Origins, transformed
 from .layout import Paragraph
 
 
@@ -25,10 +25,7 @@ class Page:
 
     def shown_crop(self) -> Box:
         """The crop box in the coordinates of the paragraphs: what a viewer shows, and PDFium renders."""
-        crop = self.crop
-        corners = [apply_matrix_pt(self.ctm, (x, y)) for x in (crop[0], crop[2]) for y in (crop[1], crop[3])]
-        xs, ys = zip(*corners)
-        return (min(xs), min(ys), max(xs), max(ys))
+        return transformed(self.crop, self.ctm)
 
 
 def page_runs(numbers: list[int], joiner: str = ", ") -> str:

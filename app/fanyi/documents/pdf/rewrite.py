@@ -25,7 +25,7 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 import numpy as np
 import pikepdf
@@ -59,7 +59,7 @@ class _Planned:
     paragraph: Paragraph
     text: str
     room: Box
-    alone: float = 1.0  # the scale it fits at alone
+    alone: linebreak.Fit | None = None  # how it fits on its own, at the largest size that does
 
 
 NOT_REMOVABLE = "its text is drawn in a way that cannot be edited, so it is left as it was"
@@ -68,7 +68,6 @@ PAGE_KEPT = "its page could not be rewritten ({why}) and is kept as it was"
 
 @dataclass
 class _PageTally:
-    drawn: list[Paragraph] = field(default_factory=list)
     unplaced: list[tuple[Paragraph, str]] = field(default_factory=list)  # translated, but not drawn: why
     shrunk: int = 0  # below its role's common scale
     overflowed: int = 0  # below the floor
@@ -146,23 +145,38 @@ def _scales(planned: list[list[_Planned]], face: fonts.Face) -> dict[Role, float
     needed: defaultdict[Role, list[float]] = defaultdict(list)
     for page in planned:
         for item in page:
-            item.alone = _fit(item, face).scale
-            needed[item.paragraph.role].append(item.alone)
+            item.alone = _fit(item, face)
+            needed[item.paragraph.role].append(item.alone.scale)
     return {role: linebreak.common_scale(scales) for role, scales in needed.items()}
 
 
-def _papers(source: Path, read: Page, paragraphs: Sequence[Paragraph]) -> list[tuple[float, float, float]]:
+class _Scans:
+    """The source opened in PDFium once, when a scanned page first needs to be seen."""
+
+    def __init__(self, source: Path) -> None:
+        self._source = source
+        self._document: Any = None
+
+    def pixels(self, number: int) -> np.ndarray:
+        """Page ``number`` (from 1) rendered at PAPER_SCALE, RGB."""
+        if self._document is None:
+            import pypdfium2
+
+            self._document = pypdfium2.PdfDocument(str(self._source))
+        pixels: np.ndarray = self._document[number - 1].render(scale=PAPER_SCALE).to_numpy()[..., :3]
+        return pixels.astype(np.float32)
+
+    def close(self) -> None:
+        if self._document is not None:
+            self._document.close()
+
+
+def _papers(scans: _Scans, read: Page, paragraphs: Sequence[Paragraph]) -> list[tuple[float, float, float]]:
     """The colour of the paper around each paragraph of a scan: what its box is painted with, so a grey or
     yellowed scan is not patched with white. The page is rendered small; in each box, the lightest third of
     the pixels (the paper between the letters) gives the colour."""
-    import pypdfium2
-
     left, _bottom, _right, top = read.shown_crop()
-    document = pypdfium2.PdfDocument(str(source))
-    try:
-        pixels = document[read.number - 1].render(scale=PAPER_SCALE).to_numpy()[..., :3].astype(np.float32)
-    finally:
-        document.close()
+    pixels = scans.pixels(read.number)
     colours = []
     for paragraph in paragraphs:
         x0, y0, x1, y1 = paragraph.box
@@ -222,7 +236,7 @@ def _depth(instructions: Sequence[pikepdf.ContentStreamInstruction | pikepdf.Con
 
 
 def _rewrite_page(
-    source: Path,
+    scans: _Scans,
     pdf: pikepdf.Pdf,
     page: pikepdf.Page,
     read: Page,
@@ -246,11 +260,12 @@ def _rewrite_page(
                 continue
             stripper.remove(paragraph.glyphs)
         common = scales.get(paragraph.role, 1.0)
-        fitted = _fit(item, font.face, largest=common) if item.alone >= common else _fit(item, font.face)
+        alone = item.alone or _fit(item, font.face)
+        # drawn at its role's scale; one that needs less keeps its own, smaller fit
+        fitted = _fit(item, font.face, largest=common) if alone.scale > common + 1e-9 else alone
         tally.shrunk += fitted.scale < common - 1e-6
         tally.overflowed += fitted.overflowed
         tally.cut += fitted.cut
-        tally.drawn.append(paragraph)
         fits.append((item, fitted))
     if not fits:
         return
@@ -259,7 +274,7 @@ def _rewrite_page(
     body = pikepdf.unparse_content_stream(instructions)
     closing = b"\nQ" * _depth(instructions)
     scanned = [item.paragraph for item, _fit in fits if item.paragraph.invisible]
-    papers = dict(zip(map(id, scanned), _papers(source, read, scanned))) if scanned else {}
+    papers = dict(zip(map(id, scanned), _papers(scans, read, scanned))) if scanned else {}
     drawing = _drawing(fits, font, read.ctm, papers)
     page.obj.Contents = pdf.make_stream(b"q\n" + body + closing + b"\nQ\n" + drawing)
     resources = page.obj.get("/Resources")
@@ -273,6 +288,38 @@ def _rewrite_page(
     )
     fresh_fonts[pikepdf.Name("/" + FONT_RESOURCE)] = font.ref
     page.obj.Resources = pikepdf.Dictionary({**{k: v for k, v in resources.items()}, "/Font": fresh_fonts})
+
+
+def _rewrite_pages(
+    pdf: pikepdf.Pdf,
+    pages: Sequence[Page],
+    planned: list[list[_Planned]],
+    scales: dict[Role, float],
+    font: fonts.EmbeddedFont,
+    scans: _Scans,
+    contents_before: Sequence[pikepdf.Object | None],
+    cancel: CancelToken | None,
+    progress: Callable[[int, int], None] | None,
+) -> list[_PageTally]:
+    """Each page rewritten (``_rewrite_page``), or kept as it was when it cannot be, with what happened to it."""
+    tallies = [_PageTally() for _ in pages]
+    for read, page_plan, page, tally in zip(pages, planned, pdf.pages, tallies):
+        if cancel is not None:
+            cancel.raise_if_cancelled()
+        if progress is not None:
+            progress(read.number - 1, len(pages))  # pages written, after the units translated
+        resources = page.obj.get("/Resources")
+        try:
+            _rewrite_page(scans, pdf, page, read, page_plan, scales, font, tally)
+        except (PageKept, pikepdf.PdfError, ValueError, TypeError, KeyError, AttributeError) as error:
+            log.info("PDF page %d kept as it was: %s", read.number, error)
+            for key, value in (("/Contents", contents_before[read.number - 1]), ("/Resources", resources)):
+                if value is not None:
+                    page.obj[key] = value
+            tally.failed = describe(error)
+            why = PAGE_KEPT.format(why=tally.failed)
+            tally.unplaced = [(item.paragraph, why) for item in page_plan]
+    return tallies
 
 
 def write(
@@ -309,24 +356,11 @@ def write(
         contents_before = [page.obj.get("/Contents") for page in pdf.pages]
         planned = _plan(pages, texts)
         scales = _scales(planned, choice.face)
-        tallies = [_PageTally() for _ in pages]
-        for read, page_plan, page, tally in zip(pages, planned, pdf.pages, tallies):
-            if cancel is not None:
-                cancel.raise_if_cancelled()
-            if progress is not None:
-                progress(read.number - 1, len(pages))  # pages written, after the units translated
-            resources = page.obj.get("/Resources")
-            try:
-                _rewrite_page(source, pdf, page, read, page_plan, scales, font, tally)
-            except (PageKept, pikepdf.PdfError, ValueError, TypeError, KeyError, AttributeError) as error:
-                log.info("PDF page %d kept as it was: %s", read.number, error)
-                for key, value in (("/Contents", contents_before[read.number - 1]), ("/Resources", resources)):
-                    if value is not None:
-                        page.obj[key] = value
-                tally.failed = describe(error)
-                why = PAGE_KEPT.format(why=tally.failed)
-                tally.unplaced = [(item.paragraph, why) for item in page_plan]
-                tally.drawn = []
+        scans = _Scans(source)
+        try:
+            tallies = _rewrite_pages(pdf, pages, planned, scales, font, scans, contents_before, cancel, progress)
+        finally:
+            scans.close()
         font.finish()
         if originals is not None:
             originals.pair(contents_before, [read.crop for read in pages])
