@@ -33,7 +33,7 @@ from pdfminer.pdffont import PDFCIDFont, PDFFont, PDFType3Font
 from pdfminer.pdfinterp import PDFGraphicState, PDFPageInterpreter, PDFResourceManager, PDFTextState
 from pdfminer.pdfpage import PDFPage
 from pdfminer.psparser import PSEOF, PSKeyword, keyword_name
-from pdfminer.utils import Matrix, PathSegment, Rect, apply_matrix_pt
+from pdfminer.utils import Matrix, PathSegment, apply_matrix_pt
 
 from fanyi.limits import MAX_PDF_PAGE_CHARS
 
@@ -79,8 +79,7 @@ class FontStyle:
 class Glyph:
     text: str
     box: Box  # pdfminer's: the advance times the font's height, at the baseline's descent
-    x: float  # the pen's position (the glyph's origin)
-    y: float
+    y: float  # the baseline: the pen's height at the glyph's origin
     size: float  # the font size as drawn (text matrix and CTM applied)
     direction: Direction
     font: FontStyle
@@ -97,14 +96,6 @@ class Shape:
     rule: bool
     filled: bool
     curved: bool
-
-
-@dataclass(frozen=True)
-class Form:
-    """A form XObject drawn on the page: where it lands, and the Do operation that drew it."""
-
-    box: Box
-    path: Path
 
 
 @dataclass
@@ -140,23 +131,18 @@ class PageContent:
     number: int  # from 1
     width: float  # as shown (rotation applied)
     height: float
-    rotate: int
     ctm: Matrix  # user space → the coordinates here (pdfminer's page matrix)
     crop: Box  # the crop box, in user space: what a viewer shows
     glyphs: list[Glyph]
     shapes: list[Shape]
     images: list[Box]
-    forms: list[Form]
+    forms: list[Box]  # where form XObjects land (figures, or a whole page's content)
     origins: Origins
 
 
-def _operator_digest(names: Sequence[str]) -> str:
-    return hashlib.sha1("\n".join(names).encode(), usedforsecurity=False).hexdigest()
-
-
 def operator_digest(names: Sequence[str]) -> str:
-    """The digest ``Origins.digests`` holds, for the writer to compare with."""
-    return _operator_digest(names)
+    """The digest ``Origins.digests`` holds of a stream's operators, for the writer to compare with."""
+    return hashlib.sha1("\n".join(names).encode(), usedforsecurity=False).hexdigest()
 
 
 def _segments(font: PDFFont, data: bytes) -> list[int] | None:
@@ -244,14 +230,13 @@ class _Device(PDFPageAggregator):
         self.where: tuple[Path, int] = ((), 0)
         self.page_ctm: Matrix = (1, 0, 0, 1, 0, 0)
         self._styles: dict[int, FontStyle] = {}
-        self._figure_boxes: list[tuple[Box, Path]] = []
         self.reset()
 
     def reset(self) -> None:
         self.glyphs: list[Glyph] = []
         self.shapes: list[Shape] = []
         self.images: list[Box] = []
-        self.forms: list[Form] = []
+        self.forms: list[Box] = []  # where the form XObjects drawn on the page land
         self.origins = Origins()
         self.operators: dict[Path, list[str]] = {}
         self._pending: list[tuple[int, float]] = []  # (code bytes, adjustment) of the string being shown
@@ -318,12 +303,11 @@ class _Device(PDFPageAggregator):
         index = len(self.glyphs)
         path, op = self.where
         self.origins.add(path, op, length, adjust)
-        a, b, c, d, e, f = char.matrix
+        _a, _b, c, d, _e, f = char.matrix
         self.glyphs.append(
             Glyph(
                 text=char.get_text(),
                 box=(char.x0, char.y0, char.x1, char.y1),
-                x=e,
                 y=f,
                 size=fontsize * math.hypot(c, d),
                 direction=_direction(char.matrix, font),
@@ -355,22 +339,15 @@ class _Device(PDFPageAggregator):
             subpath += [apply_matrix_pt(ctm, (x, y)) for x, y in zip(coordinates[::2], coordinates[1::2])]
             curved = curved or operator in ("c", "v", "y")
 
-    def begin_figure(self, name: str, bbox: Rect, matrix: Matrix) -> None:
-        super().begin_figure(name, bbox, matrix)
-        figure = self.cur_item
-        box = (figure.x0, figure.y0, figure.x1, figure.y1)
-        path, op = self.where
-        self._figure_boxes.append((box, path + (op,)))
-
     def end_figure(self, name: str) -> None:
         figure = self.cur_item
         super().end_figure(name)
         self.cur_item._objs.pop()  # its glyphs and shapes were taken as they came
-        box, path = self._figure_boxes.pop()
+        box = (figure.x0, figure.y0, figure.x1, figure.y1)
         if any(isinstance(item, LTImage) for item in figure._objs):
             self.images.append(box)
         else:
-            self.forms.append(Form(box, path))
+            self.forms.append(box)
 
 
 class _Interpreter(PDFPageInterpreter):
@@ -454,13 +431,11 @@ def pages(handle: BinaryIO) -> Iterator[PageContent]:
         layout = device.get_result()
         assert isinstance(layout, LTPage)
         origins = device.origins
-        origins.digests = {path: _operator_digest(names) for path, names in device.operators.items()}
-        rotate = int(page.rotate or 0) % 360
+        origins.digests = {path: operator_digest(names) for path, names in device.operators.items()}
         yield PageContent(
             number=number,
             width=layout.width,
             height=layout.height,
-            rotate=rotate,
             ctm=device.page_ctm,
             crop=(page.cropbox[0], page.cropbox[1], page.cropbox[2], page.cropbox[3]),
             glyphs=device.glyphs,

@@ -558,7 +558,7 @@ def figure_boxes(page: PageContent) -> list[Box]:
     """Where figures may be: images, small form XObjects, and drawings (``_drawings``)."""
     area = page.width * page.height
     found = [box for box in page.images if _area(box) < 0.5 * area]
-    found += [form.box for form in page.forms if _area(form.box) < FIGURE_FORM * area]
+    found += [box for box in page.forms if _area(box) < FIGURE_FORM * area]
     found += _drawings(page.shapes, area)
     return found
 
