@@ -216,31 +216,32 @@ sys.exit(cli.main(sys.argv[1:]))
     assert lines_of(run.stderr) == ["cancelled"]
 
 
-@pytest.mark.skipif(os.name == "nt", reason="the Linux AppImage's launcher (a Windows shell refuses a folder as input)")
+@pytest.mark.skipif(os.name == "nt", reason="the Linux bundle's launcher (a Windows shell refuses a folder as input)")
 def test_a_folder_as_the_input_is_one_line_and_status_2_from_the_launcher(tmp_path):
     """`fanyi translate < some_directory` died with a four-line "Fatal Python error: init_sys_streams": Python
-    stops before any of Fanyi runs, so the AppImage's launcher (packaging/linux/AppRun) says it in one line."""
+    stops before any of Fanyi runs, so the Linux tarball's and AppImage's launcher (packaging/linux/fanyi.sh,
+    in front of the PyInstaller executable fanyi-bin) says it in one line."""
     import shutil
 
-    appdir = tmp_path / "AppDir"
-    (appdir / "usr" / "lib" / "fanyi").mkdir(parents=True)
-    shutil.copy(Path(__file__).resolve().parents[1] / "packaging" / "linux" / "AppRun", appdir / "AppRun")
-    bundle = appdir / "usr" / "lib" / "fanyi" / "fanyi"
-    bundle.write_text('#!/bin/sh\necho "the bundle ran: $*"\n', encoding="utf-8")
-    bundle.chmod(0o755)
+    bundle = tmp_path / "Fanyi-linux"
+    bundle.mkdir()
+    shutil.copy(Path(__file__).resolve().parents[1] / "packaging" / "linux" / "fanyi.sh", bundle / "fanyi")
+    (bundle / "fanyi").chmod(0o755)
+    (bundle / "fanyi-bin").symlink_to(Path(sys.executable).resolve())  # this Python stands in for the bundle
+    app_run = tmp_path / "AppRun"  # the AppImage's entry point, and a user's ~/.local/bin/fanyi, link to it
+    app_run.symlink_to(bundle / "fanyi")
     folder = tmp_path / "some_directory"
     folder.mkdir()
     stdin = os.open(folder, os.O_RDONLY)  # the directory, as a shell's "<" opens it
     try:
-        refused = subprocess.run(
-            ["sh", str(appdir / "AppRun"), "translate"], stdin=stdin, capture_output=True, text=True
-        )
+        refused = subprocess.run([str(app_run), "translate"], stdin=stdin, capture_output=True, text=True)
     finally:
         os.close(stdin)
     assert refused.returncode == 2 and refused.stdout == ""
     assert_one_line(refused.stderr, "fanyi: the input is a folder, not text")
-    ran = subprocess.run(["sh", str(appdir / "AppRun"), "translate", "Hi"], input="", capture_output=True, text=True)
-    assert (ran.returncode, ran.stdout) == (0, "the bundle ran: translate Hi\n")
+    report = "import sys; print(sys.argv[1:], sys.stdin.read())"
+    ran = subprocess.run([str(app_run), "-c", report, "translate", "Hi"], input="text", capture_output=True, text=True)
+    assert (ran.returncode, ran.stdout) == (0, "['translate', 'Hi'] text\n"), ran.stderr
 
 
 @pytest.mark.skipif(os.name == "nt", reason="kill -9")

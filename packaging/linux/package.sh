@@ -9,21 +9,28 @@ here=packaging/linux
 bundle=dist/fanyi
 icon=build/icons/fanyi-256.png
 
+# The bundle with the launcher in front: fanyi (fanyi.sh) runs the PyInstaller executable, renamed fanyi-bin
+launched=build/fanyi-launched
+rm -rf "$launched"
+cp -a "$bundle" "$launched"
+mv "$launched/fanyi" "$launched/fanyi-bin"
+install -m 755 "$here/fanyi.sh" "$launched/fanyi"
+
 # Tarball: Fanyi-<v>-linux-<arch>/ = the bundle + desktop entry + icon + a script adding the menu entry
 name=Fanyi-$version-linux-$arch
 rm -rf "build/$name"
-cp -a "$bundle" "build/$name"
+cp -a "$launched" "build/$name"
 cp "$here/fanyi.desktop" "$here/install-desktop-entry.sh" "build/$name/"
 cp "$icon" "build/$name/fanyi.png"
 tar -C build -czf "dist/$name.tar.gz" "$name"
 echo "wrote dist/$name.tar.gz"
 
-# AppDir: AppRun + desktop entry + icon at the top, the bundle in usr/lib/fanyi
+# AppDir: AppRun (a link to the launcher) + desktop entry + icon at the top, the bundle in usr/lib/fanyi
 appdir=build/Fanyi.AppDir
 rm -rf "$appdir"
 mkdir -p "$appdir/usr/lib" "$appdir/usr/share/applications" "$appdir/usr/share/icons/hicolor/256x256/apps"
-cp -a "$bundle" "$appdir/usr/lib/fanyi"
-cp "$here/AppRun" "$appdir/AppRun"
+cp -a "$launched" "$appdir/usr/lib/fanyi"
+ln -s usr/lib/fanyi/fanyi "$appdir/AppRun"
 cp "$here/fanyi.desktop" "$appdir/fanyi.desktop"
 cp "$here/fanyi.desktop" "$appdir/usr/share/applications/fanyi.desktop"
 cp "$icon" "$appdir/fanyi.png"

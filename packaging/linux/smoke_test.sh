@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CI check of the Linux download built from this checkout, as a user gets it:
 #   1. make dist, then unpack dist/Fanyi-*-linux-*.tar.gz into a temporary folder;
-#   2. fail if the bundle holds anything of torch or transformers;
+#   2. fail if the bundle holds anything of torch or transformers; a folder as the input is one line, status 2;
 #   3. build a tiny random int8 pack with the repository's own exporter from the dev venv (.venv,
 #      make install-dev), and put it into the bundle when no real pack was bundled (models/ empty);
 #   4. run the bundle's `fanyi --self-test` offscreen with an empty environment (no venv, no
@@ -32,6 +32,11 @@ tar -C "$work" -xzf "$tarball"
 bundle=$(ls -d "$work"/Fanyi-*/)
 bundle=${bundle%/}
 [ -x "$bundle/fanyi" ] || fail "no executable fanyi in $tarball"
+# The launcher says in one line that a folder is no input (Python alone would abort in four lines).
+status=0
+"$bundle/fanyi" translate < "$work" 2>"$work/folder.err" || status=$?
+[ "$status" = 2 ] && [ "$(wc -l < "$work/folder.err")" = 1 ] \
+  || fail "a folder as the input gave status $status and: $(cat "$work/folder.err")"
 
 leaks=$(find "$bundle" -iname '*torch*' -o -iname '*transformers*' | head -n5)
 [ -z "$leaks" ] || fail "the bundle contains export tooling: $leaks"
