@@ -12,11 +12,44 @@ def test_dark_and_light_themes_and_back_to_the_system(qapp):
     original = qapp.palette().color(QPalette.ColorRole.Window)
     theme.apply("dark")
     assert qapp.palette().color(QPalette.ColorRole.Window).lightness() < 60
-    assert qapp.style().name().lower() == "fusion"
+    assert qapp.style().baseStyle().name().lower() == "fusion"
     theme.apply("light")
     assert qapp.palette().color(QPalette.ColorRole.Window).lightness() > 200
     theme.apply("system")
     assert qapp.palette().color(QPalette.ColorRole.Window) == original
+
+
+def test_an_unchecked_check_box_is_visible_in_every_theme(qtbot):
+    """In the dark theme Fusion outlined an unchecked check box in the colour of the menu behind it: Documents →
+    Bilingual output, unticked, showed no box at all."""
+    from PySide6.QtGui import QAction
+    from PySide6.QtWidgets import QCheckBox, QMenu
+
+    def contrast(widget, height: int) -> int:
+        """The largest lightness difference to the background at the left end, where the box is drawn."""
+        image = widget.grab().toImage()
+        background = image.pixelColor(image.width() - 2, height // 2).lightness()
+        return max(
+            abs(image.pixelColor(x, y).lightness() - background)
+            for x in range(min(40, image.width()))
+            for y in range(height)
+        )
+
+    for name in ("dark", "light"):
+        theme.apply(name)
+        menu = QMenu()
+        qtbot.addWidget(menu)
+        action = QAction(" ", menu)
+        action.setCheckable(True)
+        menu.addAction(action)
+        menu.ensurePolished()
+        menu.resize(menu.sizeHint())
+        box = QCheckBox()
+        qtbot.addWidget(box)
+        box.resize(box.sizeHint())
+        assert contrast(menu, menu.actionGeometry(action).height()) > 40, name
+        assert contrast(box, box.height()) > 40, name
+    theme.apply("system")
 
 
 def test_without_a_tray_closing_the_window_quits(qtbot, make_app, fake_backend):

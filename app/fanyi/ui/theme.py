@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QColor, QPainter, QPalette, QPen
+from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle, QStyleFactory, QStyleOption, QWidget
 
 # A toggle that is on must read as on in both themes: Fusion's dark "pressed" shade barely differs.
 CHECKED_TOGGLES = (
@@ -45,6 +46,35 @@ def _palette(dark: bool) -> QPalette:
     return p
 
 
+class _OutlinedIndicators(QProxyStyle):
+    """Fusion with check boxes and radio buttons outlined in the palette's Mid colour.
+
+    Fusion outlines them with the window colour made darker, which on a dark window is as dark as the
+    box: an unchecked check box, and an unchecked checkable menu action (Documents → Bilingual output),
+    showed nothing at all.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(QStyleFactory.create("Fusion"))
+
+    def drawPrimitive(
+        self, element: QStyle.PrimitiveElement, option: QStyleOption, painter: QPainter, widget: QWidget | None = None
+    ) -> None:
+        super().drawPrimitive(element, option, painter, widget)
+        radio = element == QStyle.PrimitiveElement.PE_IndicatorRadioButton
+        if not radio and element != QStyle.PrimitiveElement.PE_IndicatorCheckBox:
+            return
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QPen(option.palette.color(QPalette.ColorRole.Mid), 1))
+        box = QRectF(option.rect).adjusted(0.5, 0.5, -0.5, -0.5)
+        if radio:
+            painter.drawEllipse(box)
+        else:
+            painter.drawRoundedRect(box, 1, 1)
+        painter.restore()
+
+
 def apply(theme: str) -> None:
     """``theme`` is 'system', 'light' or 'dark'."""
     global _system
@@ -54,7 +84,10 @@ def apply(theme: str) -> None:
         _system = (app.style().name(), app.palette())
     if theme in ("light", "dark"):
         # Fusion draws everything from the palette, so a forced theme looks the same everywhere.
-        app.setStyle("Fusion")
+        if theme == "dark":
+            app.setStyle(_OutlinedIndicators())
+        else:
+            app.setStyle("Fusion")
         app.setPalette(_palette(theme == "dark"))
     else:
         app.setStyle(_system[0])
