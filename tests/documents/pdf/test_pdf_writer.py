@@ -128,6 +128,25 @@ def test_each_translation_is_drawn_inside_its_paragraph_in_reading_order(corpus,
     assert checked >= 12
 
 
+def test_a_word_broken_at_a_line_end_is_sent_whole_and_a_compound_keeps_its_hyphen(corpus, written):
+    """ "para-" "graphs" is sent as "paragraphs"; "layout-" "preserving" as "layout-preserving", both of its parts
+    being words the page writes elsewhere."""
+    translator, _ = written["paper"]
+    checked = set()
+    for unit in corpus["paper"].units:
+        sent = next((t for t in translator.texts if t.startswith(unit.text[:30])), None)
+        for line, following in zip(unit.lines, unit.lines[1:]):
+            if sent is None or not line.endswith("-"):
+                continue
+            head, tail = line.split()[-1][:-1], re.match(r"\w+", following.split()[0]).group()
+            if f"{head}-{tail}" in unit.text:
+                assert f"{head}-{tail}" in sent, sent
+            else:
+                assert f"{head}{tail}" in sent and f"{head}-{tail}" not in sent, sent
+            checked.add(f"{head}-{tail}" if f"{head}-{tail}" in unit.text else head + tail)
+    assert "layout-preserving" in checked and len(checked) >= 8, checked
+
+
 @pytest.mark.parametrize("name", ["paper", "mixed_pages", "traps"])
 def test_no_translation_is_drawn_off_its_page_or_over_text_that_stays(corpus, written, name):
     doc = corpus[name]

@@ -1,8 +1,9 @@
 """A page's glyphs as paragraphs in reading order, each with its role and whether it is translated.
 
 1. Lines: upright glyphs that follow one another on a baseline, cut where the gap is wider than
-   ``LINE_GAP`` font sizes (a column's gutter, a table's cell); superscripts and subscripts join
-   the line they stand on. Words are parted where the gap between glyphs is wider than
+   ``LINE_GAP`` font sizes (a column's gutter, a table's cell), or a space wide and where the next
+   column starts (a column's left edge: ``COLUMN_EDGE_LINES`` lines start there); superscripts and
+   subscripts join the line they stand on. Words are parted where the gap between glyphs is wider than
    ``WORD_GAP`` (a PDF rarely draws its spaces), Chinese characters never; a glyph drawn again on
    itself (fake bold) is read once.
 2. Reading order, by recursive XY cuts over blocks of lines and the figures: a region is cut
@@ -42,6 +43,7 @@ from .interpret import Box, Direction, Glyph, PageContent, Shape
 LINE_GAP = 1.2  # font sizes: a wider gap between two glyphs of a baseline parts them into two lines
 WORD_GAP = 0.18  # font sizes: a wider gap between glyphs is a space between words
 COLUMN_GAP = 0.8  # font sizes: a vertical gap at least this wide that nothing crosses is a gutter
+COLUMN_EDGE_LINES = 5  # lines starting at one x (within half a point) make it a column's left edge
 CELL_WIDTH = 12.0  # font sizes: a region narrower than this, cut from its neighbours by a gutter, is a table column
 LEADING = 1.25  # font sizes from baseline to baseline where a page shows no leading of its own
 PARAGRAPH_GAP = 0.3  # font sizes more than the page's leading between two lines: a new paragraph
@@ -89,6 +91,12 @@ _SUBFIGURE = re.compile(r"^\(?[a-zA-Z]\)$")
 _CAPTION = re.compile(r"^\s*(?:Figure|Fig\.|Table|Tab\.|Listing|Algorithm|Chart|Exhibit|图|表)\s*[\dIVXA-Z]", re.I)
 _SENTENCE_END = re.compile(r"[.!?:;。！？：；…][\"'”’)）」』]*$")
 _HYPHENS = "-\u00ad\u2010"
+_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")  # letters, with a compound's inner hyphens
+# Closed compounds' first parts: "some-thing", "with-out" and "there-fore" are words broken at a line end even
+# where "some" and "thing" are words of the page.
+_CLOSED_HEADS = frozenset(
+    "any be else every for here in no out over some there to under up what when where with".split()
+)
 _MATHS_CHARS = re.compile(
     "[\u0370-\u03ff\u2100-\u214f\u2190-\u21ff\u2200-\u22ff\u2300-\u23ff\u27c0-\u27ef\u2980-\u2aff\U0001d400-\U0001d7ff"
     "=+<>^_|~√∞∫∑∏±×÷≈≠≤≥′″]"
@@ -150,7 +158,8 @@ def _lines(glyphs: Sequence[Glyph], rules: Sequence[Box]) -> list[Line]:
         current = [glyph]
     if current:
         lines.append(_line(current))
-    return _merged(lines, rules)
+    edges = _column_edges(lines)
+    return _merged([piece for line in lines for piece in _parted(line, edges)], rules, edges)
 
 
 def _continues(current: list[Glyph], glyph: Glyph) -> bool:
@@ -187,17 +196,49 @@ def _size(glyphs: list[Glyph]) -> float:
     return max(size for size, count in sizes.items() if count >= 0.2 * total)
 
 
-def _merged(lines: list[Line], rules: Sequence[Box]) -> list[Line]:
-    """Lines of one baseline drawn apart (a superscript drawn after its line, a line drawn in pieces) joined."""
+def _column_edges(lines: Sequence[Line]) -> list[float]:
+    """Where COLUMN_EDGE_LINES or more lines start, or pieces of lines after a gap of COLUMN_GAP: a column's left
+    edge (or a table column's). LaTeX's two columns are 10 points apart, one font size, with their baselines level,
+    so a gap alone does not tell the gutter from a wide space; that the next column starts there on every line does."""
+    starts: Counter[float] = Counter()
+    for line in lines:
+        starts[round(line.box[0] * 2) / 2] += 1
+        for left, right in zip(line.glyphs, line.glyphs[1:]):
+            if right.box[0] - left.box[2] >= COLUMN_GAP * line.size:
+                starts[round(right.box[0] * 2) / 2] += 1
+    return [x for x in starts if starts[x - 0.5] + starts[x] + starts[x + 0.5] >= COLUMN_EDGE_LINES]
+
+
+def _at_edge(x: float, edges: Sequence[float]) -> bool:
+    return any(abs(x - edge) <= 0.5 for edge in edges)
+
+
+def _parted(line: Line, edges: Sequence[float]) -> list[Line]:
+    """A line drawn across a gutter (both columns' text drawn row by row) as one line per column."""
+    cuts = [
+        i
+        for i, (left, right) in enumerate(zip(line.glyphs, line.glyphs[1:]), 1)
+        if right.box[0] - left.box[2] >= COLUMN_GAP * line.size and _at_edge(right.box[0], edges)
+    ]
+    if not cuts:
+        return [line]
+    return [_line(line.glyphs[a:b]) for a, b in zip([0, *cuts], [*cuts, len(line.glyphs)])]
+
+
+def _merged(lines: list[Line], rules: Sequence[Box], edges: Sequence[float]) -> list[Line]:
+    """Lines of one baseline drawn apart (a superscript drawn after its line, a line drawn in pieces) joined; but
+    not across a gutter: a line that starts at a column's edge, a space or more after another, is the next
+    column's."""
     lines.sort(key=lambda ln: (-round(ln.baseline, 0), ln.box[0]))
     out: list[Line] = []
     for line in lines:
+        at_edge = _at_edge(line.box[0], edges)
         for other in reversed(out[-8:]):
             size = max(line.size, other.size)
             same_baseline = abs(line.baseline - other.baseline) <= 0.2 * size
             gap = line.box[0] - other.box[2]
             small = line.size < 0.85 * other.size and other.box[1] <= (line.box[1] + line.box[3]) / 2 <= other.box[3]
-            near = -0.5 * size <= gap <= LINE_GAP * size
+            near = -0.5 * size <= gap <= (WORD_GAP if at_edge else LINE_GAP) * size
             overlap = min(line.box[2], other.box[2]) - max(line.box[0], other.box[0])
             drawn_again = same_baseline and overlap > 0.5 * min(line.box[2] - line.box[0], other.box[2] - other.box[0])
             if drawn_again or (
@@ -242,7 +283,30 @@ def _text(glyphs: list[Glyph]) -> str:
     return "".join(out).strip()
 
 
-def _joined(lines: list[Line]) -> str:
+def _page_words(lines: Iterable[Line]) -> frozenset[str]:
+    """The words the page uses whole, lower case: a line's first word and a hyphenated last one may be pieces."""
+    words: set[str] = set()
+    for line in lines:
+        found = _WORD.findall(line.text)
+        if found and line.text.rstrip()[-1:] in _HYPHENS:
+            found.pop()
+        words.update(word.lower() for word in found[1:])
+    return frozenset(words)
+
+
+def _keeps_hyphen(head: str, tail: str, words: frozenset[str]) -> bool:
+    """Whether the hyphen between ``head`` at a line's end and ``tail`` on the next is a compound's ("two-column",
+    "text-showing") rather than a word's break ("para-graphs"): how the page writes the word elsewhere first,
+    then whether both parts are words of the page."""
+    head, tail = head.lower(), tail.lower()
+    if "-" in head or f"{head}-{tail}" in words:
+        return True  # state-of-the-art, or the compound written whole elsewhere
+    if head + tail in words:
+        return False
+    return head not in _CLOSED_HEADS and head in words and tail in words
+
+
+def _joined(lines: list[Line], words: frozenset[str] = frozenset()) -> str:
     if _style([g for line in lines for g in line.glyphs])[2]:
         return "\n".join(_indented(line, lines[0].box[0]) for line in lines)  # code keeps its lines
     out = ""
@@ -251,7 +315,9 @@ def _joined(lines: list[Line]) -> str:
         if not out:
             out = text
         elif out[-1] in _HYPHENS and len(out) > 1 and out[-2].isalpha() and text[:1].islower():
-            out = out[:-1] + text
+            head, tail = _WORD.findall(out[:-1])[-1], _WORD.match(text)
+            keep = out[-1] != "\u00ad" and tail is not None and _keeps_hyphen(head, tail.group(), words)
+            out = (out if keep else out[:-1]) + text
         elif _wide(out[-1]) or _wide(text[:1]):
             out += text
         else:
@@ -599,14 +665,18 @@ def _drawings(shapes: list[Shape], page_area: float) -> list[Box]:
 
 def _with_labels(figures: list[Box], lines: list[Line]) -> list[Box]:
     """Each figure grown by the short lines at its edge (tick labels, an axis title below them): twice, so a
-    label beyond the labels is reached too."""
+    label beyond the labels is reached too; but not across a column's edge (the figure of the right column does
+    not take the equation number at the end of the left column's line)."""
     short = [line for line in lines if len(line.text) <= 80]
+    edges = _column_edges(lines)
     for _ in range(2):
         grown = []
         for figure in figures:
             for line in short:
                 reach = FIGURE_LABEL * line.size
-                if _inside(line.box, (figure[0] - reach, figure[1] - reach, figure[2] + reach, figure[3] + reach)):
+                if _inside(
+                    line.box, (figure[0] - reach, figure[1] - reach, figure[2] + reach, figure[3] + reach)
+                ) and not any(line.box[2] <= edge <= figure[0] + 0.5 for edge in edges):
                     figure = _union((figure, line.box))
             grown.append(figure)
         figures = grown
@@ -672,6 +742,7 @@ def _paragraph(
     figures: list[Box],
     column: tuple[float, float],
     keep: str | None = None,
+    words: frozenset[str] = frozenset(),
 ) -> Paragraph:
     glyphs = [g for line in lines for g in line.glyphs]
     letters = [g for g in glyphs if g.text.strip()] or glyphs
@@ -684,7 +755,7 @@ def _paragraph(
     indices = array("I", sorted(g.index for g in glyphs))
     return Paragraph(
         page=page.number,
-        text=_joined(lines),
+        text=_joined(lines, words),
         box=box,
         role=Role.BODY,
         keep=keep or _keep(lines, box, figures),
@@ -735,6 +806,7 @@ def paragraphs(page: PageContent, drawn: list[Box]) -> list[Paragraph]:
     found: list[Paragraph] = []
     if lines:
         leadings = _leadings(lines)
+        words = _page_words(lines)
         regions = _regions(lines, figures, flat_rules, page.width * page.height, leadings)
         for group, cells, column in _paragraphs(regions, leadings):
             split = _split_marker(group[0])
@@ -742,7 +814,7 @@ def paragraphs(page: PageContent, drawn: list[Box]) -> list[Paragraph]:
                 marker, rest = split
                 found.append(_paragraph(page, [marker], figures, column, keep=MARKER))
                 group = [rest, *group[1:]]
-            paragraph = _paragraph(page, group, figures, column)
+            paragraph = _paragraph(page, group, figures, column, words=words)
             if cells:
                 paragraph.role = Role.CELL
             found.append(paragraph)
