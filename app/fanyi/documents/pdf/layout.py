@@ -44,6 +44,7 @@ LINE_GAP = 1.2  # font sizes: a wider gap between two glyphs of a baseline parts
 WORD_GAP = 0.18  # font sizes: a wider gap between glyphs is a space between words
 COLUMN_GAP = 0.8  # font sizes: a vertical gap at least this wide that nothing crosses is a gutter
 COLUMN_EDGE_LINES = 5  # lines starting at one x (within half a point) make it a column's left edge
+COLUMN_EDGE_GAP = 0.5  # font sizes: a line's piece after a gap this wide may start a column (a space is ~0.3)
 CELL_WIDTH = 12.0  # font sizes: a region narrower than this, cut from its neighbours by a gutter, is a table column
 LEADING = 1.25  # font sizes from baseline to baseline where a page shows no leading of its own
 PARAGRAPH_GAP = 0.3  # font sizes more than the page's leading between two lines: a new paragraph
@@ -197,14 +198,14 @@ def _size(glyphs: list[Glyph]) -> float:
 
 
 def _column_edges(lines: Sequence[Line]) -> list[float]:
-    """Where COLUMN_EDGE_LINES or more lines start, or pieces of lines after a gap of COLUMN_GAP: a column's left
-    edge (or a table column's). LaTeX's two columns are 10 points apart, one font size, with their baselines level,
+    """Where COLUMN_EDGE_LINES or more lines start, or pieces of lines after a gap of COLUMN_EDGE_GAP: a column's
+    left edge (or a table column's). LaTeX's two columns are 10 points apart, one font size, with their baselines level,
     so a gap alone does not tell the gutter from a wide space; that the next column starts there on every line does."""
     starts: Counter[float] = Counter()
     for line in lines:
         starts[round(line.box[0] * 2) / 2] += 1
         for left, right in zip(line.glyphs, line.glyphs[1:]):
-            if right.box[0] - left.box[2] >= COLUMN_GAP * line.size:
+            if right.box[0] - left.box[2] >= COLUMN_EDGE_GAP * line.size:
                 starts[round(right.box[0] * 2) / 2] += 1
     return [x for x in starts if starts[x - 0.5] + starts[x] + starts[x + 0.5] >= COLUMN_EDGE_LINES]
 
@@ -218,7 +219,7 @@ def _parted(line: Line, edges: Sequence[float]) -> list[Line]:
     cuts = [
         i
         for i, (left, right) in enumerate(zip(line.glyphs, line.glyphs[1:]), 1)
-        if right.box[0] - left.box[2] >= COLUMN_GAP * line.size and _at_edge(right.box[0], edges)
+        if right.box[0] - left.box[2] >= COLUMN_EDGE_GAP * line.size and _at_edge(right.box[0], edges)
     ]
     if not cuts:
         return [line]
@@ -511,7 +512,23 @@ def _in_columns(items: list[Piece], spans: list[tuple[float, float]], slack: flo
     )
 
 
-def _merged_slabs(slabs: list[list[Piece]], gutter: float) -> list[list[Piece]]:
+@dataclass(frozen=True)
+class _Gutter:
+    """What parts columns: a vertical gap ``width`` wide, or a quarter of that where a column's left edge is
+    (LaTeX's justified columns can come within 8 points of each other)."""
+
+    width: float
+    edges: tuple[float, ...]
+
+    def gaps(self, items: list[Piece]) -> list[tuple[float, float]]:
+        return [
+            (a, b)
+            for a, b in _gaps([(box[0], box[2]) for box, _lines in items])
+            if b - a >= self.width or (b - a >= self.width / 4 and _at_edge(b, self.edges))
+        ]
+
+
+def _merged_slabs(slabs: list[list[Piece]], gutter: _Gutter) -> list[list[Piece]]:
     """Consecutive slabs joined into one section while they share columns: the union still has a gutter, and
     the pieces of one slab each stand in a column of the other (columns of uneven length, or where both
     columns happen to leave a gap at once, stay one section, read column by column; a centred line above
@@ -519,20 +536,21 @@ def _merged_slabs(slabs: list[list[Piece]], gutter: float) -> list[list[Piece]]:
     groups = [slabs[0]]
     for slab in slabs[1:]:
         union = groups[-1] + slab
-        shared = _in_columns(slab, _spans(groups[-1]), gutter) or _in_columns(groups[-1], _spans(slab), gutter)
-        if shared and any(b - a >= gutter for a, b in _gaps([(box[0], box[2]) for box, _lines in union])):
+        slack = gutter.width
+        shared = _in_columns(slab, _spans(groups[-1]), slack) or _in_columns(groups[-1], _spans(slab), slack)
+        if shared and gutter.gaps(union):
             groups[-1] = union
         else:
             groups.append(slab)
     return groups
 
 
-def _cut(items: list[Piece], gutter: float, column: tuple[int, ...], cells: bool, out: list[_Region]) -> None:
+def _cut(items: list[Piece], gutter: _Gutter, column: tuple[int, ...], cells: bool, out: list[_Region]) -> None:
     """Append ``items``' lines to ``out`` as regions in reading order (see the module's docstring)."""
     if not any(lines for _box, lines in items):
         return
     if len(items) > 1:
-        gaps = [g for g in _gaps([(box[0], box[2]) for box, _lines in items]) if g[1] - g[0] >= gutter]
+        gaps = gutter.gaps(items)
         if gaps:
             cuts = [(a + b) / 2 for a, b in gaps]
             parts: list[list[Piece]] = [[] for _ in range(len(cuts) + 1)]
@@ -540,7 +558,7 @@ def _cut(items: list[Piece], gutter: float, column: tuple[int, ...], cells: bool
                 parts[sum(item[0][0] > cut for cut in cuts)].append(item)
             for number, part in enumerate(parts):
                 width = max(b[2] for b, _ in part) - min(b[0] for b, _ in part)
-                _cut(part, gutter, (*column, number), width < CELL_WIDTH * gutter / COLUMN_GAP, out)
+                _cut(part, gutter, (*column, number), width < CELL_WIDTH * gutter.width / COLUMN_GAP, out)
             return
         if not _stacked(items):
             slabs = _slabs(items)
@@ -562,7 +580,7 @@ def _regions(
     items: list[Piece] = [(_union(line.box for line in block), block) for block in _blocks(lines, leadings, rules)]
     items += [(box, []) for box in figures if _area(box) < 0.5 * page_area]
     out: list[_Region] = []
-    _cut(items, COLUMN_GAP * size, (), False, out)
+    _cut(items, _Gutter(COLUMN_GAP * size, tuple(_column_edges(lines))), (), False, out)
     return out
 
 

@@ -1,0 +1,56 @@
+"""Two columns closer than a gutter is usually drawn: LaTeX sets them 10 points apart in a 10-point article (8 with
+some classes), justified, baselines level, so a glyph gap alone does not tell the gutter from a wide space."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from reportlab.pdfgen.canvas import Canvas
+
+from fanyi.documents.pdf.document import PdfDocument
+
+LEFT_WORDS = "alpha beta gamma delta epsilon zeta theta kappa lambda sigma omega".split()
+RIGHT_WORDS = "apple cherry grape lemon mango melon olive peach pear plum quince".split()
+SIZE = 10.0
+LINES = 24
+
+
+def _column_lines(words: list[str], seed: int) -> list[str]:
+    cycle = itertools.cycle(words[seed:] + words[:seed])
+    return [" ".join(next(cycle) for _ in range(5 + (i * 7 + seed) % 3)) for i in range(LINES)]
+
+
+def _two_columns(path, gutter: float, row_by_row: bool) -> None:
+    """The left column's lines end at x = 300 (as justified lines do), the right one's start ``gutter`` later."""
+    canvas = Canvas(str(path), pagesize=(612, 792))
+    canvas.setFont("Times-Roman", SIZE)
+    left, right = _column_lines(LEFT_WORDS, 0), _column_lines(RIGHT_WORDS, 3)
+    baselines = [720 - 12 * i for i in range(LINES)]
+    drawn = [("left", y, text) for y, text in zip(baselines, left)] + [
+        ("right", y, text) for y, text in zip(baselines, right)
+    ]
+    if row_by_row:  # both columns' text of a baseline one after the other
+        drawn.sort(key=lambda item: (-item[1], item[0]))
+    for side, y, text in drawn:
+        if side == "left":
+            canvas.drawRightString(300, y, text)
+        else:
+            canvas.drawString(300 + gutter, y, text)
+    canvas.showPage()
+    canvas.save()
+
+
+@pytest.mark.parametrize("gutter", [7.0, 10.0])
+@pytest.mark.parametrize("row_by_row", [False, True])
+def test_close_columns_are_read_one_after_the_other(tmp_path, gutter, row_by_row):
+    path = tmp_path / "columns.pdf"
+    _two_columns(path, gutter, row_by_row)
+    units = [unit.text for unit in PdfDocument(path).units()]
+    words = [set(text.split()) for text in units]
+    assert all(w <= set(LEFT_WORDS) or w <= set(RIGHT_WORDS) for w in words), units
+    sides = ["left" if w <= set(LEFT_WORDS) else "right" for w in words]
+    assert sides == sorted(sides), units  # the left column read first, then the right
+    assert sum(len(text.split()) for text in units) == sum(
+        len(line.split()) for line in _column_lines(LEFT_WORDS, 0) + _column_lines(RIGHT_WORDS, 3)
+    )
