@@ -128,6 +128,17 @@ def test_each_translation_is_drawn_inside_its_paragraph_in_reading_order(corpus,
     assert checked >= 12
 
 
+def test_each_list_item_is_sent_whole_without_its_marker(corpus, written):
+    """A list's bullets start their items' lines at one x, as a column's edge does: the item is still one paragraph,
+    its marker kept apart."""
+    translator, _ = written["paper"]
+    sent = {re.sub(r"\s+", " ", text).replace("-", "") for text in translator.texts}  # hyphens: the test below
+    items = [unit for unit in corpus["paper"].units if unit.role == Role.LIST_ITEM]
+    assert len(items) >= 2
+    for unit in items:
+        assert re.sub(r"\s+", " ", unit.text).removeprefix("• ").replace("-", "") in sent, unit.text
+
+
 def test_a_word_broken_at_a_line_end_is_sent_whole_and_a_compound_keeps_its_hyphen(corpus, written):
     """ "para-" "graphs" is sent as "paragraphs"; "layout-" "preserving" as "layout-preserving", both of its parts
     being words the page writes elsewhere."""

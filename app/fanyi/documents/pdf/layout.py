@@ -214,16 +214,25 @@ def _at_edge(x: float, edges: Sequence[float]) -> bool:
     return any(abs(x - edge) <= 0.5 for edge in edges)
 
 
+def _next_column(left: str, span: tuple[float, float], right: float, size: float, edges: Sequence[float]) -> bool:
+    """Whether text starting at x ``right``, on the baseline of the text ``left`` spanning ``span``, is the next
+    column's: it starts at a column's edge, past a space's width, and what is before it is not a list's marker at
+    the start of its line (whose items' lines all start at one x too; an equation's number at the end of one
+    is no marker)."""
+    marker = _MARKER_LABEL.fullmatch(left.strip()) and any(0 <= span[0] - edge <= 3 * size for edge in edges)
+    return right - span[1] >= COLUMN_EDGE_GAP * size and _at_edge(right, edges) and not marker
+
+
 def _parted(line: Line, edges: Sequence[float]) -> list[Line]:
     """A line drawn across a gutter (both columns' text drawn row by row) as one line per column."""
-    cuts = [
-        i
-        for i, (left, right) in enumerate(zip(line.glyphs, line.glyphs[1:]), 1)
-        if right.box[0] - left.box[2] >= COLUMN_EDGE_GAP * line.size and _at_edge(right.box[0], edges)
-    ]
-    if not cuts:
+    cuts = [0]
+    for i, (left, right) in enumerate(zip(line.glyphs, line.glyphs[1:]), 1):
+        piece = "".join(g.text for g in line.glyphs[cuts[-1] : i])
+        if _next_column(piece, (line.glyphs[cuts[-1]].box[0], left.box[2]), right.box[0], line.size, edges):
+            cuts.append(i)
+    if len(cuts) == 1:
         return [line]
-    return [_line(line.glyphs[a:b]) for a, b in zip([0, *cuts], [*cuts, len(line.glyphs)])]
+    return [_line(line.glyphs[a:b]) for a, b in zip(cuts, [*cuts[1:], len(line.glyphs)])]
 
 
 def _merged(lines: list[Line], rules: Sequence[Box], edges: Sequence[float]) -> list[Line]:
@@ -233,13 +242,14 @@ def _merged(lines: list[Line], rules: Sequence[Box], edges: Sequence[float]) -> 
     lines.sort(key=lambda ln: (-round(ln.baseline, 0), ln.box[0]))
     out: list[Line] = []
     for line in lines:
-        at_edge = _at_edge(line.box[0], edges)
         for other in reversed(out[-8:]):
             size = max(line.size, other.size)
             same_baseline = abs(line.baseline - other.baseline) <= 0.2 * size
             gap = line.box[0] - other.box[2]
             small = line.size < 0.85 * other.size and other.box[1] <= (line.box[1] + line.box[3]) / 2 <= other.box[3]
-            near = -0.5 * size <= gap <= (WORD_GAP if at_edge else LINE_GAP) * size
+            near = -0.5 * size <= gap <= LINE_GAP * size and not _next_column(
+                other.text, (other.box[0], other.box[2]), line.box[0], size, edges
+            )
             overlap = min(line.box[2], other.box[2]) - max(line.box[0], other.box[0])
             drawn_again = same_baseline and overlap > 0.5 * min(line.box[2] - line.box[0], other.box[2] - other.box[0])
             if drawn_again or (
