@@ -587,11 +587,31 @@ def _regions(
     if len(lines) > PDF_LAYOUT_LINES:  # a page of scattered glyphs: each line a unit, top to bottom, left to right
         return [_Region(sorted(lines, key=lambda ln: (-ln.box[3], ln.box[0])), (), True)]
     size = statistics.median(line.size for line in lines)
+    edges = _column_edges(lines)
+    _hold_overfull(lines, edges)
     items: list[Piece] = [(_union(line.box for line in block), block) for block in _blocks(lines, leadings, rules)]
     items += [(box, []) for box in figures if _area(box) < 0.5 * page_area]
     out: list[_Region] = []
-    _cut(items, _Gutter(COLUMN_GAP * size, tuple(_column_edges(lines))), (), False, out)
+    _cut(items, _Gutter(COLUMN_GAP * size, tuple(edges)), (), False, out)
     return out
+
+
+def _hold_overfull(lines: list[Line], edges: Sequence[float]) -> None:
+    """A column's line that runs on into the gutter and the next column (LaTeX's overfull line: a long URL or file
+    name that cannot be broken) ends, as far as the layout goes, before the next column's edge: it would
+    otherwise join the columns into one block and leave them no gutter. An edge is a column's when lines of the
+    column to its left end just before it; a line is overfull when it starts at its column's edge and overruns
+    the next by less than a quarter of that column's width (a title or a caption across both runs further)."""
+    right = max(line.box[2] for line in lines)
+    for edge in edges:
+        size = statistics.median([line.size for line in lines if _at_edge(line.box[0], [edge])] or [lines[0].size])
+        if sum(edge - 3 * size <= line.box[2] <= edge - 0.2 * size for line in lines) < COLUMN_EDGE_LINES:
+            continue
+        starts = [e for e in edges if e < edge - 3 * size]
+        for line in lines:
+            overrun = line.box[2] - edge
+            if 0 < overrun <= 0.25 * (right - edge) and any(0 <= line.box[0] - e <= 2 * line.size for e in starts):
+                line.box = (line.box[0], line.box[1], edge - COLUMN_GAP * line.size, line.box[3])
 
 
 def _split_marker(line: Line) -> tuple[Line, Line] | None:
