@@ -31,6 +31,7 @@ import re
 import statistics
 import unicodedata
 from array import array
+from bisect import bisect_left
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -207,29 +208,40 @@ def _column_edges(lines: Sequence[Line]) -> list[float]:
         for left, right in zip(line.glyphs, line.glyphs[1:]):
             if right.box[0] - left.box[2] >= COLUMN_EDGE_GAP * line.size:
                 starts[round(right.box[0] * 2) / 2] += 1
-    return [x for x in starts if starts[x - 0.5] + starts[x] + starts[x + 0.5] >= COLUMN_EDGE_LINES]
+    return sorted(x for x in starts if starts[x - 0.5] + starts[x] + starts[x + 0.5] >= COLUMN_EDGE_LINES)
+
+
+def _edge_between(low: float, high: float, edges: Sequence[float]) -> bool:
+    """Whether one of the sorted ``edges`` lies in [low, high]."""
+    i = bisect_left(edges, low)
+    return i < len(edges) and edges[i] <= high
 
 
 def _at_edge(x: float, edges: Sequence[float]) -> bool:
-    return any(abs(x - edge) <= 0.5 for edge in edges)
+    return _edge_between(x - 0.5, x + 0.5, edges)
 
 
-def _next_column(left: str, span: tuple[float, float], right: float, size: float, edges: Sequence[float]) -> bool:
-    """Whether text starting at x ``right``, on the baseline of the text ``left`` spanning ``span``, is the next
-    column's: it starts at a column's edge, past a space's width, and what is before it is not a list's marker at
-    the start of its line (whose items' lines all start at one x too; an equation's number at the end of one
-    is no marker)."""
-    marker = _MARKER_LABEL.fullmatch(left.strip()) and any(0 <= span[0] - edge <= 3 * size for edge in edges)
-    return right - span[1] >= COLUMN_EDGE_GAP * size and _at_edge(right, edges) and not marker
+def _column_starts(right: float, left_end: float, size: float, edges: Sequence[float]) -> bool:
+    """Whether text starting at x ``right`` on the baseline of text ending at ``left_end`` may be the next
+    column's: it starts at a column's edge, past a space's width."""
+    return right - left_end >= COLUMN_EDGE_GAP * size and _at_edge(right, edges)
+
+
+def _marker(text: str, start: float, size: float, edges: Sequence[float]) -> bool:
+    """Whether ``text``, starting at x ``start``, is a list's marker at the start of its line: its items' lines all
+    start at one x too, as a column's do, but the item is no column (an equation's number at a line's end is no
+    marker)."""
+    return _edge_between(start - 3 * size, start, edges) and bool(_MARKER_LABEL.fullmatch(text.strip()))
 
 
 def _parted(line: Line, edges: Sequence[float]) -> list[Line]:
     """A line drawn across a gutter (both columns' text drawn row by row) as one line per column."""
     cuts = [0]
     for i, (left, right) in enumerate(zip(line.glyphs, line.glyphs[1:]), 1):
-        piece = "".join(g.text for g in line.glyphs[cuts[-1] : i])
-        if _next_column(piece, (line.glyphs[cuts[-1]].box[0], left.box[2]), right.box[0], line.size, edges):
-            cuts.append(i)
+        if _column_starts(right.box[0], left.box[2], line.size, edges):
+            piece = line.glyphs[cuts[-1] : i]
+            if not _marker("".join(g.text for g in piece), piece[0].box[0], line.size, edges):
+                cuts.append(i)
     if len(cuts) == 1:
         return [line]
     return [_line(line.glyphs[a:b]) for a, b in zip(cuts, [*cuts[1:], len(line.glyphs)])]
@@ -247,9 +259,10 @@ def _merged(lines: list[Line], rules: Sequence[Box], edges: Sequence[float]) -> 
             same_baseline = abs(line.baseline - other.baseline) <= 0.2 * size
             gap = line.box[0] - other.box[2]
             small = line.size < 0.85 * other.size and other.box[1] <= (line.box[1] + line.box[3]) / 2 <= other.box[3]
-            near = -0.5 * size <= gap <= LINE_GAP * size and not _next_column(
-                other.text, (other.box[0], other.box[2]), line.box[0], size, edges
+            next_column = _column_starts(line.box[0], other.box[2], size, edges) and not _marker(
+                other.text, other.box[0], size, edges
             )
+            near = -0.5 * size <= gap <= LINE_GAP * size and not next_column
             overlap = min(line.box[2], other.box[2]) - max(line.box[0], other.box[0])
             drawn_again = same_baseline and overlap > 0.5 * min(line.box[2] - line.box[0], other.box[2] - other.box[0])
             if drawn_again or (
@@ -603,14 +616,17 @@ def _hold_overfull(lines: list[Line], edges: Sequence[float]) -> None:
     column to its left end just before it; a line is overfull when it starts at its column's edge and overruns
     the next by less than a quarter of that column's width (a title or a caption across both runs further)."""
     right = max(line.box[2] for line in lines)
+    size = statistics.median(line.size for line in lines)
+    ends = sorted(line.box[2] for line in lines)
     for edge in edges:
-        size = statistics.median([line.size for line in lines if _at_edge(line.box[0], [edge])] or [lines[0].size])
-        if sum(edge - 3 * size <= line.box[2] <= edge - 0.2 * size for line in lines) < COLUMN_EDGE_LINES:
+        if bisect_left(ends, edge - 0.2 * size) - bisect_left(ends, edge - 3 * size) < COLUMN_EDGE_LINES:
             continue
-        starts = [e for e in edges if e < edge - 3 * size]
         for line in lines:
             overrun = line.box[2] - edge
-            if 0 < overrun <= 0.25 * (right - edge) and any(0 <= line.box[0] - e <= 2 * line.size for e in starts):
+            start = line.box[0]
+            if 0 < overrun <= 0.25 * (right - edge) and _edge_between(
+                start - 2 * line.size, min(start, edge - 3 * size), edges
+            ):
                 line.box = (line.box[0], line.box[1], edge - COLUMN_GAP * line.size, line.box[3])
 
 
@@ -724,7 +740,7 @@ def _with_labels(figures: list[Box], lines: list[Line]) -> list[Box]:
                 reach = FIGURE_LABEL * line.size
                 if _inside(
                     line.box, (figure[0] - reach, figure[1] - reach, figure[2] + reach, figure[3] + reach)
-                ) and not any(line.box[2] <= edge <= figure[0] + 0.5 for edge in edges):
+                ) and not _edge_between(line.box[2], figure[0] + 0.5, edges):
                     figure = _union((figure, line.box))
             grown.append(figure)
         figures = grown
