@@ -50,6 +50,7 @@ def _read(path: Path, cancel: CancelToken | None) -> list[Page]:
     found: list[Page] = []
     units = Tally(path, MAX_UNITS, "text boxes")
     chars = Tally(path, MAX_PDF_TEXT_CHARS, "characters of text")
+    words: set[str] = set()  # the document's, page by page: what tells a compound's hyphen at a line's end
     try:
         with decoding.decoding_budget(), path.open("rb") as handle:
             for content in interpret.pages(handle):
@@ -58,7 +59,7 @@ def _read(path: Path, cancel: CancelToken | None) -> list[Page]:
                 if cancel is not None:
                     cancel.raise_if_cancelled()
                 figures = layout.figure_boxes(content)
-                paragraphs = layout.paragraphs(content, figures)
+                paragraphs = layout.paragraphs(content, figures, words)
                 for paragraph in paragraphs:
                     paragraph.text = FORBIDDEN.sub("", paragraph.text)  # a damaged ToUnicode map's control characters
                     units.add()

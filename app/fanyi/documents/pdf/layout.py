@@ -34,6 +34,7 @@ from array import array
 from bisect import bisect_left
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -307,30 +308,29 @@ def _text(glyphs: list[Glyph]) -> str:
     return "".join(out).strip()
 
 
-def _page_words(lines: Iterable[Line]) -> frozenset[str]:
-    """The words the page uses whole, lower case: a line's first word and a hyphenated last one may be pieces."""
-    words: set[str] = set()
+def _add_words(words: set[str], lines: Iterable[Line]) -> None:
+    """The words the lines use whole, lower case, added to ``words``: a line's first word and a hyphenated last
+    one may be pieces."""
     for line in lines:
         found = _WORD.findall(line.text)
         if found and line.text.rstrip()[-1:] in _HYPHENS:
             found.pop()
         words.update(word.lower() for word in found[1:])
-    return frozenset(words)
 
 
-def _keeps_hyphen(head: str, tail: str, words: frozenset[str]) -> bool:
+def _keeps_hyphen(head: str, tail: str, words: AbstractSet[str]) -> bool:
     """Whether the hyphen between ``head`` at a line's end and ``tail`` on the next is a compound's ("two-column",
-    "text-showing") rather than a word's break ("para-graphs"): how the page writes the word elsewhere first,
-    then whether both parts are words of the page."""
+    "text-showing") rather than a word's break ("para-graphs"): how the document writes the word elsewhere
+    first, then whether both parts are words of it."""
     head, tail = head.lower(), tail.lower()
-    if "-" in head or f"{head}-{tail}" in words:
-        return True  # state-of-the-art, or the compound written whole elsewhere
+    if "-" in head or "-" in tail or f"{head}-{tail}" in words:
+        return True  # state-of-the-art, out-of-range, or the compound written whole elsewhere
     if head + tail in words:
         return False
     return head not in _CLOSED_HEADS and head in words and tail in words
 
 
-def _joined(lines: list[Line], words: frozenset[str] = frozenset()) -> str:
+def _joined(lines: list[Line], words: AbstractSet[str] = frozenset()) -> str:
     if _style([g for line in lines for g in line.glyphs])[2]:
         return "\n".join(_indented(line, lines[0].box[0]) for line in lines)  # code keeps its lines
     out = ""
@@ -806,7 +806,7 @@ def _paragraph(
     figures: list[Box],
     column: tuple[float, float],
     keep: str | None = None,
-    words: frozenset[str] = frozenset(),
+    words: AbstractSet[str] = frozenset(),
 ) -> Paragraph:
     glyphs = [g for line in lines for g in line.glyphs]
     letters = [g for g in glyphs if g.text.strip()] or glyphs
@@ -858,9 +858,11 @@ def _other(page: PageContent, glyphs: list[Glyph], reason: str) -> list[Paragrap
     return out
 
 
-def paragraphs(page: PageContent, drawn: list[Box]) -> list[Paragraph]:
+def paragraphs(page: PageContent, drawn: list[Box], words: set[str] | None = None) -> list[Paragraph]:
     """The page's paragraphs in reading order, with keep reasons (``drawn``: its ``figure_boxes``); roles other than
-    BODY are set by ``assign_roles``."""
+    BODY are set by ``assign_roles``. ``words``: those of the pages read before, which this page's join (a compound
+    the document writes whole on one page tells its hyphen at a line's end on a later one)."""
+    words = set() if words is None else words
     upright = [g for g in page.glyphs if g.direction is Direction.UPRIGHT]
     rules = [shape.box for shape in page.shapes if shape.rule]
     upright_rules = [box for box in rules if box[3] - box[1] > box[2] - box[0]]
@@ -870,7 +872,7 @@ def paragraphs(page: PageContent, drawn: list[Box]) -> list[Paragraph]:
     found: list[Paragraph] = []
     if lines:
         leadings = _leadings(lines)
-        words = _page_words(lines)
+        _add_words(words, lines)
         regions = _regions(lines, figures, flat_rules, page.width * page.height, leadings)
         for group, cells, column in _paragraphs(regions, leadings):
             split = _split_marker(group[0])
