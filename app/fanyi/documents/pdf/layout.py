@@ -594,13 +594,17 @@ def _cut(items: list[Piece], gutter: _Gutter, column: tuple[int, ...], cells: bo
 
 
 def _regions(
-    lines: list[Line], figures: list[Box], rules: Sequence[Box], page_area: float, leadings: dict[float, float]
+    lines: list[Line],
+    figures: list[Box],
+    rules: Sequence[Box],
+    page_area: float,
+    leadings: dict[float, float],
+    edges: Sequence[float],
 ) -> list[_Region]:
     """The lines as regions in reading order: parts of columns of text, or a table's columns of cells."""
     if len(lines) > PDF_LAYOUT_LINES:  # a page of scattered glyphs: each line a unit, top to bottom, left to right
         return [_Region(sorted(lines, key=lambda ln: (-ln.box[3], ln.box[0])), (), True)]
     size = statistics.median(line.size for line in lines)
-    edges = _column_edges(lines)
     _hold_overfull(lines, edges)
     items: list[Piece] = [(_union(line.box for line in block), block) for block in _blocks(lines, leadings, rules)]
     items += [(box, []) for box in figures if _area(box) < 0.5 * page_area]
@@ -727,12 +731,11 @@ def _drawings(shapes: list[Shape], page_area: float) -> list[Box]:
     ]
 
 
-def _with_labels(figures: list[Box], lines: list[Line]) -> list[Box]:
+def _with_labels(figures: list[Box], lines: list[Line], edges: Sequence[float]) -> list[Box]:
     """Each figure grown by the short lines at its edge (tick labels, an axis title below them): twice, so a
     label beyond the labels is reached too; but not across a column's edge (the figure of the right column does
     not take the equation number at the end of the left column's line)."""
     short = [line for line in lines if len(line.text) <= 80]
-    edges = _column_edges(lines)
     for _ in range(2):
         grown = []
         for figure in figures:
@@ -868,12 +871,13 @@ def paragraphs(page: PageContent, drawn: list[Box], words: set[str] | None = Non
     upright_rules = [box for box in rules if box[3] - box[1] > box[2] - box[0]]
     flat_rules = [box for box in rules if box[3] - box[1] <= box[2] - box[0]]
     lines = [line for line in _lines(upright, upright_rules) if line.text]
-    figures = _with_labels(drawn, lines)
+    edges = _column_edges(lines)
+    figures = _with_labels(drawn, lines, edges)
     found: list[Paragraph] = []
     if lines:
         leadings = _leadings(lines)
         _add_words(words, lines)
-        regions = _regions(lines, figures, flat_rules, page.width * page.height, leadings)
+        regions = _regions(lines, figures, flat_rules, page.width * page.height, leadings, edges)
         for group, cells, column in _paragraphs(regions, leadings):
             split = _split_marker(group[0])
             if split is not None:
