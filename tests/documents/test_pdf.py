@@ -209,3 +209,35 @@ def test_the_docx_note_is_in_the_translations_language(tmp_path, translator, tar
     translator.target_lang = target
     result = translate_document(src, translator, to="docx")
     assert docx.Document(result.output).paragraphs[0].text.startswith(opening)
+
+
+@pytest.mark.parametrize(
+    ("font", "bold"),
+    [
+        ("CMBX12", True),
+        ("SFBX1200", True),
+        ("NimbusRomNo9L-Medi", True),
+        ("CMR10", False),
+        ("NimbusRomNo9L-Regu", False),
+    ],
+)
+def test_bold_fonts_that_do_not_say_bold_are_read_as_bold(tmp_path, font, bold):
+    """pdflatex's headings are set in CMBX (Computer Modern bold extended) and its Times bold is URW's "Medi": the
+    translation of a paragraph in them is drawn bold."""
+    import pikepdf
+
+    from fanyi.documents.pdf.document import PdfDocument
+
+    path = tmp_path / "bold.pdf"
+    path.write_bytes(make_pdf([["1 Introduction"]]))
+    with pikepdf.open(path, allow_overwriting_input=True) as pdf:  # the font named as pdflatex embeds it
+        name = pikepdf.Name("/ABCDEF+" + font)
+        pdf.pages[0].Resources.Font.F1.BaseFont = name
+        pdf.pages[0].Resources.Font.F1.FontDescriptor = pdf.make_indirect(
+            pikepdf.Dictionary(
+                Type=pikepdf.Name.FontDescriptor, FontName=name, Flags=34, ItalicAngle=0, Ascent=700, Descent=-200
+            )
+        )
+        pdf.save(path)
+    [page] = PdfDocument(path).pages
+    assert [p.bold for p in page.paragraphs] == [bold]

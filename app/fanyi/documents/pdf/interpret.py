@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import re
 from array import array
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -179,14 +180,20 @@ def _style(font: PDFFont) -> FontStyle:
     lowered = base.lower()
     flags = getattr(font, "flags", 0) or 0
     weight = font.descriptor.get("FontWeight", 0) if isinstance(font.descriptor, dict) else 0
-    bold = any(w in lowered for w in ("bold", "black", "heavy", "semibold", "demi")) or (
-        isinstance(weight, (int, float)) and weight >= 600
+    bold = (
+        any(w in lowered for w in ("bold", "black", "heavy", "semibold", "demi"))
+        or bool(_BOLD_NAMES.search(lowered))
+        or (isinstance(weight, (int, float)) and weight >= 600)
     )
     italic = bool(flags & 64) or any(w in lowered for w in ("italic", "oblique"))
     monospace = bool(flags & 1) or any(w in lowered for w in ("courier", "mono", "consol", "code", "cmtt", "menlo"))
     maths = any(w in lowered for w in _MATHS_FONTS)
     return FontStyle(base, bold, italic, monospace, maths, isinstance(font, PDFType3Font))
 
+
+# Bold fonts that do not say "bold": TeX's Computer Modern bold extended (CMBX12, the sans CMSSBX10, cm-super's
+# SFBX1200, the EC fonts' ECBX1200) and bold (CMB10), and URW's "Medium" (NimbusRomNo9L-Medi, pdflatex's Times bold).
+_BOLD_NAMES = re.compile(r"^(?:cm(?:ss)?bx|cmb\d|sfbx|ecbx)|-medi(?:ital)?$")
 
 # Font names of maths: TeX's (CMMI, CMSY, CMEX, AMS's MSAM/MSBM, their Type 1 and OpenType
 # successors), and the system maths fonts.
