@@ -3,7 +3,7 @@
 Run it with the build venv's interpreter (.venv-dist: the runtime dependencies and PyInstaller
 only, so a bundle that works also proves the runtime needs no torch). Writes into dist/:
 
-  Linux    fanyi/ (the bundle), Fanyi-<v>-linux-<arch>.tar.gz, and Fanyi-<v>-<arch>.AppImage when
+  Linux    fanyi/ (the bundle), Fanyi-<v>-linux-<arch>.tar.xz, and Fanyi-<v>-<arch>.AppImage when
            appimagetool is on PATH (packaging/linux/package.sh)
   macOS    Fanyi.app and Fanyi-<v>-macos-<arch>.dmg (packaging/macos/make_dmg.sh)
   Windows  Fanyi/ and Fanyi-Setup-<v>.exe when Inno Setup's ISCC is installed (packaging/windows/fanyi.iss)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # CI check of the Linux download built from this checkout, as a user gets it:
-#   1. make dist, then unpack dist/Fanyi-*-linux-*.tar.gz into a temporary folder;
+#   1. make dist, then unpack dist/Fanyi-*-linux-*.tar.xz into a temporary folder;
 #   2. fail if the bundle holds anything of torch or transformers; a folder as the input is one line, status 2;
 #   3. build a tiny random int8 pack with the repository's own exporter from the dev venv (.venv,
 #      make install-dev), and put it into the bundle when no real pack was bundled (models/ empty);
@@ -23,12 +23,12 @@ cd "$(dirname "$0")/../.."
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 make dist
-tarball=$(ls dist/Fanyi-*-linux-*.tar.gz 2>/dev/null | head -n1)
-[ -n "$tarball" ] || fail "make dist wrote no dist/Fanyi-*-linux-*.tar.gz"
+tarball=$(ls dist/Fanyi-*-linux-*.tar.xz 2>/dev/null | head -n1)
+[ -n "$tarball" ] || fail "make dist wrote no dist/Fanyi-*-linux-*.tar.xz"
 work=$(mktemp -d /tmp/fanyi-smoke.XXXXXX)
 serve_pid=
 trap '[ -z "$serve_pid" ] || kill "$serve_pid" 2>/dev/null; rm -rf "$work"' EXIT
-tar -C "$work" -xzf "$tarball"
+tar -C "$work" -xJf "$tarball"
 bundle=$(ls -d "$work"/Fanyi-*/)
 bundle=${bundle%/}
 [ -x "$bundle/fanyi" ] || fail "no executable fanyi in $tarball"
