@@ -470,12 +470,14 @@ def _archive(raw: dict[str, Any], where: str) -> tuple[Archive | None, tuple[str
     return archive, urls, _get(raw, "format_version", int, where)
 
 
-def _entry(raw: object, where: str) -> CatalogEntry:
-    _check(isinstance(raw, dict), where, "a pack entry must be an object")
+def _named(raw: object, kind: str, where: str) -> tuple[dict[str, Any], str, str, int, dict[str, Any]]:
+    """What every catalog entry starts with: the object, its id, where it is (named by the id), its version and
+    its display names."""
+    _check(isinstance(raw, dict), where, f"a {kind} entry must be an object")
     assert isinstance(raw, dict)
-    pack_id = _get(raw, "id", str, where)
-    _check(bool(_ID.match(pack_id)), where, f"invalid id {pack_id!r}")
-    where = f"{where} ({pack_id})"
+    entry_id = _get(raw, "id", str, where)
+    _check(bool(_ID.match(entry_id)), where, f"invalid id {entry_id!r}")
+    where = f"{where} ({entry_id})"
     version = _get(raw, "version", int, where)
     _check(version >= 1, where, "version must be at least 1")
     names = _get(raw, "display_name", dict, where)
@@ -484,6 +486,11 @@ def _entry(raw: object, where: str) -> CatalogEntry:
         where,
         "display_name needs a non-empty 'en' name",
     )
+    return raw, entry_id, where, version, names
+
+
+def _entry(raw: object, where: str) -> CatalogEntry:
+    raw, pack_id, where, version, names = _named(raw, "pack", where)
     architecture = _get(raw, "architecture", str, where)
     _check(bool(re.fullmatch(r"[a-z0-9_]{1,32}", architecture)), where, f"invalid architecture {architecture!r}")
     sources = _get(raw, "sources", dict, where)
@@ -556,19 +563,7 @@ def _github_file(raw: dict[str, Any], where: str) -> GitHubFile:
 
 
 def _dictionary(raw: object, where: str) -> DictionaryEntry:
-    _check(isinstance(raw, dict), where, "a dictionary entry must be an object")
-    assert isinstance(raw, dict)
-    dictionary_id = _get(raw, "id", str, where)
-    _check(bool(_ID.match(dictionary_id)), where, f"invalid id {dictionary_id!r}")
-    where = f"{where} ({dictionary_id})"
-    names = _get(raw, "display_name", dict, where)
-    _check(
-        "en" in names and all(isinstance(v, str) and v for v in names.values()),
-        where,
-        "display_name needs a non-empty 'en' name",
-    )
-    version = _get(raw, "version", int, where)
-    _check(version >= 1, where, "version must be at least 1")
+    raw, dictionary_id, where, version, names = _named(raw, "dictionary", where)
     size = _get(raw, "size", int, where, optional=True)
     sha = _get(raw, "sha256", str, where, optional=True)
     _check(sha is None or bool(_SHA256.match(sha)), where, "sha256 must be 64 hex digits")
