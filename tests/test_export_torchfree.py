@@ -198,25 +198,25 @@ def test_quantizing_in_blocks_of_rows_gives_the_bytes_of_quantizing_at_once(fold
 # contents changes them: the failure prints the new values.
 PINNED = {
     ("assets/selftest/tiny-marian", "int8"): {
-        "decoder.onnx": "9867bf15fe49f703d5e3f8d55fcffb1ced8fb315ed2b2979781a0f8de3e5331c",
+        "decoder.onnx": "e666c46a909c287e2298ff1827b9922ba2146349deec5cc4478f4b1ff88a8fd5",
         "encoder.onnx": "7c6f2449162ebaf64b26b6e6447398b1fe2db2d048b75ae55291f519a864cd85",
-        "manifest.json": "4a00061978dd97b9f04de03a52255fef483aa3852b15eda1fbdaf8df280094de",
-        "shared.bin": "ba12e296d364a8b73b9a5cc91111edc9a043afc78a83bdcb810e2a6331b72fb0",
+        "manifest.json": "a88c2c19eefe844438e9a783ae4d625a5a26901312723a1dce21f8b07a3b5c0e",
+        "shared.bin": "e81c065683bcce94a332165bd41810af1176988c34256c09bdd8efc3cd0a2c38",
     },
     ("assets/selftest/tiny-marian", "none"): {
         "decoder.onnx": "10d4565c4c70f8f3a065bdfa0b9a69833602a7483ecb8b3db67468f70be67cd5",
         "encoder.onnx": "df3311f425f5cc6c065b029ac141c23a440bc8cad13b7a826d844dd9aae68796",
-        "manifest.json": "41ba5958cc23bb544ffbc61101579440eba4703722de907e8735df50a82ef22d",
+        "manifest.json": "57be4a4c8422da33bc51e5827ef73707136803aba6e41618a797dd1399a8bfdd",
         "shared.bin": "af2768d2e289689d3f81db2906b9a41fc896e525df2833b13c8bdd32d4ea4e2a",
     },
     ("tests/data/tiny-qwen3", "int4"): {
         "decoder.onnx": "ea87500b32423b8642ec97f24d198ee5918e353292a6566e000706ee58b20f51",
-        "manifest.json": "808b477a841375148e1fa2c09691f18556de4dd89a2adedc41ea5dcd39bf7f89",
+        "manifest.json": "313d8389bdf940f355b2e385f0048b2f5b68ab32da0d8bc76dcfd29f8dc3506a",
         "shared.bin": "f2febfa4a287fb4a0f14ec14eb10fb770057e75073842618a978be9823ec6980",
     },
     ("tests/data/tiny-qwen3", "int8"): {
         "decoder.onnx": "51f1e4e7dc91bc21b4dca183dae12314a51d2e5c267ca3a1c6d61b2349d6d6b8",
-        "manifest.json": "ac0d499e9d13101faf72dd92631d902f02c799d057efaa0d0f6d0926c7c8097a",
+        "manifest.json": "458c72324b541352131089042f7e917e379d10400735dba26b25dd918bdc1c02",
         "shared.bin": "4d06bc8308a77c44c11ff0074765fa567c50b7815a097b617c012263644b4504",
     },
 }

@@ -87,12 +87,22 @@ def test_missing_file_is_named(pack_copy):
         ModelPack.open(pack_copy)
 
 
-def test_unknown_format_version(pack_copy):
+@pytest.mark.parametrize("version", [2, FORMAT_VERSION + 1])
+def test_unknown_format_version(pack_copy, version):
     manifest = json.loads((pack_copy / "manifest.json").read_text(encoding="utf-8"))
-    manifest["format_version"] = FORMAT_VERSION + 1
+    manifest["format_version"] = version
     (pack_copy / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     with pytest.raises(PackError, match="format version"):
         ModelPack.open(pack_copy)
+
+
+def test_a_version_3_pack_still_opens(pack_copy):
+    """Format 4 changed only how an int8 output projection applies its scales; packs users exported
+    before it keep working (their graphs hold the per-column form, which this engine still runs)."""
+    manifest = json.loads((pack_copy / "manifest.json").read_text(encoding="utf-8"))
+    manifest["format_version"] = 3
+    (pack_copy / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    assert ModelPack.open(pack_copy).manifest["format_version"] == 3
 
 
 def test_corrupt_manifest(pack_copy):
@@ -143,6 +153,65 @@ def test_int8_matmul_is_accurate(levels, tmp_path):
     assert error.max() / size < 0.25  # 0.04 and 0.09; saturated sums (full levels on AVX2) 0.76
 
 
+@pytest.mark.parametrize("levels", ["full", "reduced"])
+def test_wide_int8_matmul_gives_the_per_column_product_with_one_kernel_scale(levels, tmp_path):
+    """The output projection's form (one scale for ONNX Runtime's kernel, each column's share of it
+    after) computes what the per-column form computes, bias included, with the levels as stored and
+    as the engine loads them on CPUs without VNNI; and its kernel is fused and given one scale, so it
+    builds no per-column vector on each call (what made it slower)."""
+    import onnxruntime as ort
+    from onnx import TensorProto, numpy_helper
+
+    from fanyi.engine.int8_weights import halved
+    from fanyi.engine.pack import INT8_SCALE_SUFFIX, INT8_WEIGHT_SUFFIX
+    from fanyi.engine.pack_format import INT8_COMMON_SUFFIX
+    from fanyi.engine.sessions import open_session
+    from fanyi.export.graph import GraphBuilder, quantize_columns
+
+    rng = np.random.default_rng(1)
+    q = quantize_columns(rng.normal(0, 1, (64, 300)).astype(np.float32) * rng.uniform(0.1, 3, 300).astype(np.float32))
+    bias = rng.normal(0, 1, 300).astype(np.float32)
+    bias[-20:] = -1e30  # padding columns, as the decoder's
+    x = rng.normal(0, 1, (5, 1, 64)).astype(np.float32)
+
+    def run(form: str) -> tuple[np.ndarray, int]:
+        """The form's output, and the size of the scale its fused kernel is given."""
+        g = GraphBuilder(form)
+        inp = g.add_input("x", TensorProto.FLOAT, ["b", 1, 64])
+        weight = g.initializer("w" + INT8_WEIGHT_SUFFIX, q.values)
+        scale = g.initializer(weight + INT8_SCALE_SUFFIX, q.scale)
+        if form == "per column":
+            out = g.op("Add", g.int8_matmul(inp, weight, scale), g.initializer("bias", bias))
+        else:
+            out = g.wide_int8_matmul(inp, weight, q.scale, bias)
+        g.add_output(out, "y", TensorProto.FLOAT, ["b", 1, 300])
+        model = g.build()
+        path = tmp_path / f"{form}.onnx"
+        path.write_bytes(model.SerializeToString())
+        replaced = None
+        if levels == "reduced":  # as fanyi.engine.int8_weights gives them
+            stored = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
+            replaced = dict(zip((weight, scale), halved(stored[weight], stored[scale])))
+            if weight + INT8_COMMON_SUFFIX in stored:
+                replaced[weight + INT8_COMMON_SUFFIX] = stored[weight + INT8_COMMON_SUFFIX] * 2
+        y = open_session(path, 1, replaced).run(None, {"x": x})[0]
+        opts = ort.SessionOptions()
+        opts.optimized_model_filepath = str(tmp_path / f"{form} optimized.onnx")
+        opts.log_severity_level = 3  # not the warning that an optimized graph suits this CPU only
+        ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+        optimized = onnx.load(tmp_path / f"{form} optimized.onnx")
+        (kernel,) = [n for n in optimized.graph.node if n.op_type == "DynamicQuantizeMatMul"]
+        assert len(kernel.input) == 5 and kernel.input[4]  # the bias is added inside it
+        (b_scale,) = [t for t in optimized.graph.initializer if t.name == kernel.input[2]]
+        return y, int(np.prod(b_scale.dims))
+
+    (per_column, columns), (wide, one) = run("per column"), run("wide")
+    assert (columns, one) == (300, 1)
+    real = slice(0, 280)
+    np.testing.assert_allclose(wide[..., real], per_column[..., real], rtol=1e-5, atol=1e-4 * np.abs(per_column).max())
+    assert np.all(wide[..., 280:] < -1e29)
+
+
 def test_int8_weights_are_indexed_in_the_manifest(tiny_pack_int8):
     """The runtime reads int8 weights through the manifest's index; it must match what the graphs hold."""
     from onnx import numpy_helper
@@ -162,6 +231,9 @@ def test_int8_weights_are_indexed_in_the_manifest(tiny_pack_int8):
             assert np.abs(reduced[name]).max() <= 64  # 255 x 64 x 2 fits int16
             assert np.abs(reduced[name].astype(np.int16) * 2 - full).max() <= 1
             np.testing.assert_array_equal(reduced[name + "_scale"], stored[name + "_scale"] * 2)
+            if name + "_common" in stored:  # the output projection's one kernel scale (the decoder's)
+                np.testing.assert_array_equal(reduced[name + "_common"], stored[name + "_common"] * 2)
+        assert any(n.endswith("_common") for n in reduced) == (graph == "decoder.onnx")
 
 
 def test_halved_levels_round_as_rint_for_every_level():

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .pack_format import INT8_SCALE_SUFFIX, INT8_WEIGHT_SUFFIX, SHARED_DATA
+from .pack_format import INT8_COMMON_SUFFIX, INT8_SCALE_SUFFIX, INT8_WEIGHT_SUFFIX, SHARED_DATA
 
 if TYPE_CHECKING:
     from .pack_view import PackView
@@ -66,8 +66,9 @@ def reduced_range_weights(
 ) -> dict[str, np.ndarray]:
     """The int8 weights of one graph of the pack with halved levels and doubled scales, by initializer name.
 
-    Weights already in `done` (another graph's, e.g. the embedding both graphs read) are taken from
-    there, so both sessions share one copy; the new ones are added to it."""
+    A wide weight's one kernel scale (its `_common`, format 4) is doubled with them; the shares of it
+    its columns take stay as they are. Weights already in `done` (another graph's, e.g. the embedding
+    both graphs read) are taken from there, so both sessions share one copy; the new ones are added to it."""
     done = {} if done is None else done
     index = pack.manifest["external_tensors"]  # checked against shared.bin's size when the pack was opened
     names = [n for n, entry in index.items() if n.endswith(INT8_WEIGHT_SUFFIX) and graph in entry["graphs"]]
@@ -80,4 +81,9 @@ def reduced_range_weights(
         if name not in done:
             done[name], done[scale_name] = halved(_read(blob, index[name]), _read(blob, index[scale_name]))
         out[name], out[scale_name] = done[name], done[scale_name]
+        common = name + INT8_COMMON_SUFFIX
+        if common in index and graph in index[common]["graphs"]:
+            if common not in done:
+                done[common] = (_read(blob, index[common]) * 2).astype(np.float32)
+            out[common] = done[common]
     return out

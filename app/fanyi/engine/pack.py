@@ -27,6 +27,7 @@ from .pack_format import (
     INT8_SCALE_SUFFIX,
     INT8_WEIGHT_SUFFIX,
     MANIFEST,
+    READABLE_FORMATS,
     SHARED_DATA,
     TENSOR_ITEM_BYTES,
     PackError,
@@ -55,6 +56,7 @@ __all__ = [
     "INT8_WEIGHT_SUFFIX",
     "MANIFEST",
     "MANIFEST_SCHEMA",
+    "READABLE_FORMATS",
     "SHARED_DATA",
     "ModelPack",
     "PackError",
@@ -122,7 +124,7 @@ INSTRUCTION = record({"text": _printable_or_newlines(limits.MAX_PROMPT_CHARS), "
 
 MANIFEST_SCHEMA = record(
     {
-        "format_version": one_of(FORMAT_VERSION),
+        "format_version": one_of(*READABLE_FORMATS),
         "name": optional(text(r".*", what="printable text")),
         "source_model": optional(record({"id": optional(text()), "revision": optional(text())})),
         "architecture": tagged("type", {name: record(f.architecture_fields) for name, f in families.FAMILIES.items()}),
@@ -350,10 +352,11 @@ class ModelPack:
                 raise PackError(f"{manifest_path} is missing: {path} is not a model pack")
             raw = _read_manifest(manifest_path)
             version = raw.get("format_version") if isinstance(raw, dict) else None
-            if version != FORMAT_VERSION or type(version) is not int:
+            if version not in READABLE_FORMATS or type(version) is not int:
+                readable = " and ".join(map(str, READABLE_FORMATS))
                 raise PackError(
                     f"{manifest_path}: pack format version {show(version)} is not supported "
-                    f"(this Fanyi reads version {FORMAT_VERSION}); export or fetch the model again"
+                    f"(this Fanyi reads versions {readable}); export or fetch the model again"
                 )
             manifest = validate_manifest(raw, manifest_path)
             for name, expected in manifest["files"].items():

@@ -13,11 +13,17 @@ from typing import Any
 # 2: the decoder also returns log-probabilities and each row's top ids (see export/transformer_graphs.py)
 # 3: the decoder's self-attention cache is a buffer written in place and read through a beam table
 #    (cache_indirection); logits padded to whole top-id blocks; log-probabilities only when asked for
-FORMAT_VERSION = 3
+# 4: an int8 output projection's kernel takes one scale (<weight>_common), and each column's share of it
+#    (<weight>_share) is applied after it (see export/graph.py, wide_int8_matmul)
+FORMAT_VERSION = 4
+# what this engine opens: a version 3 pack differs only in how its output projection applies its scales
+READABLE_FORMATS = (3, 4)
 MANIFEST = "manifest.json"
 SHARED_DATA = "shared.bin"
 INT8_WEIGHT_SUFFIX = ".weight_int8"  # an int8 weight in shared.bin; its scales follow as <name>_scale
 INT8_SCALE_SUFFIX = "_scale"
+INT8_COMMON_SUFFIX = "_common"  # a wide int8 weight's one kernel scale, in shared.bin beside its scales
+INT8_SHARE_SUFFIX = "_share"  # and each column's scale divided by it
 TENSOR_ITEM_BYTES = {"float32": 4, "float16": 2, "float64": 8, "int8": 1, "uint8": 1, "int32": 4, "int64": 8, "bool": 1}
 
 

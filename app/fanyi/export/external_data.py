@@ -19,11 +19,20 @@ import numpy as np
 import onnx
 from onnx import external_data_helper, helper
 
-from ..engine.pack_format import INT8_SCALE_SUFFIX, INT8_WEIGHT_SUFFIX, SHARED_DATA
+from ..engine.pack_format import (
+    INT8_COMMON_SUFFIX,
+    INT8_SCALE_SUFFIX,
+    INT8_SHARE_SUFFIX,
+    INT8_WEIGHT_SUFFIX,
+    SHARED_DATA,
+)
 
 PAGE = 4096  # big tensors start on a page, so the runtime may map them
 BIG = 65536
 SMALL_ALIGNMENT = 64
+
+
+_INT8_PARTS = (INT8_SCALE_SUFFIX, INT8_COMMON_SUFFIX, INT8_SHARE_SUFFIX)  # stored beside an int8 weight
 
 
 def is_external(name: str) -> bool:
@@ -31,7 +40,7 @@ def is_external(name: str) -> bool:
     return (
         name.startswith(("shared.", "weights."))
         or name.endswith(INT8_WEIGHT_SUFFIX)
-        or name.endswith(INT8_WEIGHT_SUFFIX + INT8_SCALE_SUFFIX)
+        or name.endswith(tuple(INT8_WEIGHT_SUFFIX + s for s in _INT8_PARTS))
     )
 
 

@@ -102,6 +102,7 @@ class _Embeddings:
         self.w, self.spec = w, spec
         self.tied = _same(w.lm_head, w.decoder_embedding)
         self.shared_encoder = _same(w.encoder_embedding, w.decoder_embedding)
+        self._scales: dict[str, np.ndarray] = {}  # an int8 table's column scales, by its name
 
     def _table(
         self, g: GraphBuilder, name: str, matrix: np.ndarray, int8: bool, pad: bool = True
@@ -112,6 +113,7 @@ class _Embeddings:
         if not int8:
             return g.initializer(name, transposed), None
         q = quantize_columns(transposed)
+        self._scales[name] = q.scale
         return g.initializer(name, q.values), g.initializer(f"{name}{INT8_SCALE_SUFFIX}", q.scale)
 
     def _embedding_table(self, g: GraphBuilder, side: str) -> tuple[str, str | None]:
@@ -137,21 +139,20 @@ class _Embeddings:
 
     def project(self, g: GraphBuilder, hidden: str) -> str:
         w = self.w
-        if not self.tied:
-            logits = g.linear(hidden, "lm_head", _pad_columns(w.lm_head.T), None, self.spec.output_projection)
-        elif self.spec.output_projection:
-            table, scale = self._table(g, f"shared.embedding_t{INT8_WEIGHT_SUFFIX}", w.decoder_embedding, True)
-            assert scale is not None  # int8
-            logits = g.int8_matmul(hidden, table, scale)
-        else:
-            table, _ = self._table(g, "shared.embedding_t", w.decoder_embedding, False)
-            logits = g.op("MatMul", hidden, table)
         bias = np.asarray(w.final_logits_bias, np.float32).reshape(-1)
         padded = np.full(padded_vocab(bias.size), PADDING_LOGIT, np.float32)
         padded[: bias.size] = bias
-        if padded.size > bias.size or np.any(bias):  # ONNX Runtime adds it inside the MatMul's kernel
-            logits = g.op("Add", logits, g.initializer("final_logits_bias", padded))
-        return logits
+        added = padded if padded.size > bias.size or np.any(bias) else None
+        if self.spec.output_projection:
+            name = f"shared.embedding_t{INT8_WEIGHT_SUFFIX}" if self.tied else f"lm_head{INT8_WEIGHT_SUFFIX}"
+            table, _ = self._table(g, name, w.lm_head, True)
+            return g.wide_int8_matmul(hidden, table, self._scales[table], added)
+        if self.tied:
+            logits = g.op("MatMul", hidden, self._table(g, "shared.embedding_t", w.decoder_embedding, False)[0])
+        else:
+            logits = g.linear(hidden, "lm_head", _pad_columns(w.lm_head.T), None, False)
+        # ONNX Runtime adds it inside the MatMul's kernel
+        return logits if added is None else g.op("Add", logits, g.initializer("final_logits_bias", added))
 
 
 def _pad_columns(matrix: np.ndarray) -> np.ndarray:
