@@ -34,6 +34,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
 
 from instruction_counts import callgrind_command, client_requests, read_dumps  # noqa: E402
+from prepare import ours_packs  # noqa: E402
 
 
 def serve(engine_name: str, work: Path, folder: Path | None, configs: list[str], sentences: int) -> None:
@@ -111,6 +112,7 @@ def main() -> None:
         return
     if not shutil.which("valgrind"):
         raise SystemExit("valgrind is not installed (apt-get install valgrind)")
+    ours_packs(args.work)
     out_dir = args.keep or Path(tempfile.mkdtemp(prefix="fanyi-callgrind-"))
     out_dir.mkdir(parents=True, exist_ok=True)
     engines = args.engines.split(",")

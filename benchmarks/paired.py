@@ -41,6 +41,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from prepare import ours_packs
 from report import CONFIGS as REPORTED
 from report import OURS
 
@@ -342,6 +343,7 @@ def main() -> None:
         args.configs = "document"
     if not (args.work / "workload.json").exists():
         raise SystemExit(f"no {args.work / 'workload.json'}: run benchmarks/run.sh (or driver.py) once first")
+    ours_packs(args.work)
     engines = args.engines.split(",")
     reference = args.reference or (REFERENCE if REFERENCE in engines else engines[-1])
     threads = [int(t) for t in args.threads.split(",")]
