@@ -66,8 +66,8 @@ def reduced_range_weights(
 ) -> dict[str, np.ndarray]:
     """The int8 weights of one graph of the pack with halved levels and doubled scales, by initializer name.
 
-    A wide weight's one kernel scale (its `_common`, format 4) is doubled with them; the shares of it
-    its columns take stay as they are. Weights already in `done` (another graph's, e.g. the embedding
+    A wide weight's one kernel scale (its `_common`, format 4) is doubled with them; its columns'
+    shares of that scale stay as they are. Weights already in `done` (another graph's, e.g. the embedding
     both graphs read) are taken from there, so both sessions share one copy; the new ones are added to it."""
     done = {} if done is None else done
     index = pack.manifest["external_tensors"]  # checked against shared.bin's size when the pack was opened
