@@ -209,9 +209,13 @@ class GraphBuilder:
         Written as the standard DynamicQuantizeLinear → MatMulInteger → rescale chain, which ONNX
         Runtime fuses into its DynamicQuantizeMatMul kernel.
         """
-        x_q, x_scale, x_zero = self.op("DynamicQuantizeLinear", x, outputs=3)
-        acc = self.op("MatMulInteger", x_q, weight, x_zero, self.const(0, np.int8))
+        acc, x_scale = self._int8_sums(x, weight)
         return self.op("Mul", self.op("Cast", acc, to=TensorProto.FLOAT), self.op("Mul", x_scale, scale))
+
+    def _int8_sums(self, x: str, weight: str) -> tuple[str, str]:
+        """The int32 sums of x, quantized to uint8 per tensor, times the int8 weight; and x's scale."""
+        x_q, x_scale, x_zero = self.op("DynamicQuantizeLinear", x, outputs=3)
+        return self.op("MatMulInteger", x_q, weight, x_zero, self.const(0, np.int8)), x_scale
 
     def wide_int8_matmul(self, x: str, weight: str, scale: np.ndarray, bias: np.ndarray | None) -> str:
         """int8_matmul (+ bias) for an output projection: tens of thousands of columns, few rows a step.
@@ -229,8 +233,7 @@ class GraphBuilder:
         median = np.float32(np.median(scale))
         common = median if median != 1 else np.float32(0.5)
         share = (scale / common).astype(np.float32)
-        x_q, x_scale, x_zero = self.op("DynamicQuantizeLinear", x, outputs=3)
-        acc = self.op("MatMulInteger", x_q, weight, x_zero, self.const(0, np.int8))
+        acc, x_scale = self._int8_sums(x, weight)
         kernel_scale = self.op("Mul", x_scale, self.initializer(f"{weight}{INT8_COMMON_SUFFIX}", common))
         y = self.op("Mul", self.op("Cast", acc, to=TensorProto.FLOAT), kernel_scale)
         if bias is not None:  # ONNX Runtime adds it inside the kernel
