@@ -198,15 +198,15 @@ def test_quantizing_in_blocks_of_rows_gives_the_bytes_of_quantizing_at_once(fold
 # contents changes them: the failure prints the new values.
 PINNED = {
     ("assets/selftest/tiny-marian", "int8"): {
-        "decoder.onnx": "e666c46a909c287e2298ff1827b9922ba2146349deec5cc4478f4b1ff88a8fd5",
-        "encoder.onnx": "7c6f2449162ebaf64b26b6e6447398b1fe2db2d048b75ae55291f519a864cd85",
-        "manifest.json": "a88c2c19eefe844438e9a783ae4d625a5a26901312723a1dce21f8b07a3b5c0e",
-        "shared.bin": "e81c065683bcce94a332165bd41810af1176988c34256c09bdd8efc3cd0a2c38",
+        "decoder.onnx": "7183a5d688776d77ef2ced7a9243d4aa995060d2aba7043281d843205eeda888",
+        "encoder.onnx": "047c1a58fab4dd50efd11ae92945cff49604bf405a315897db13dd3681e7437b",
+        "manifest.json": "22eda5a3d996f893ed800e88e49beb062efe8f887a88223f29277d3f80ea7bf3",
+        "shared.bin": "58ca746481739441314a5bdf00326063ff38ec6936de8fcdd6bd137d2760a842",
     },
     ("assets/selftest/tiny-marian", "none"): {
-        "decoder.onnx": "10d4565c4c70f8f3a065bdfa0b9a69833602a7483ecb8b3db67468f70be67cd5",
-        "encoder.onnx": "df3311f425f5cc6c065b029ac141c23a440bc8cad13b7a826d844dd9aae68796",
-        "manifest.json": "57be4a4c8422da33bc51e5827ef73707136803aba6e41618a797dd1399a8bfdd",
+        "decoder.onnx": "68ae41968c57af2a7dbf542ebe0cce0f300ef1ad4bba3581acb3fdcb12306584",
+        "encoder.onnx": "bb0b53223165e69d8da0a0575fc27f8aaeb277a01213a7e9247f2149780743e6",
+        "manifest.json": "1c43b20055e568153c537ebb3bb35dade5d4e8a2b7b549579c9cca4db2726162",
         "shared.bin": "af2768d2e289689d3f81db2906b9a41fc896e525df2833b13c8bdd32d4ea4e2a",
     },
     ("tests/data/tiny-qwen3", "int4"): {

@@ -212,6 +212,45 @@ def test_wide_int8_matmul_gives_the_per_column_product_with_one_kernel_scale(lev
     assert np.all(wide[..., 280:] < -1e29)
 
 
+@pytest.mark.parametrize("quantize", [True, False])
+def test_packed_projections_give_the_separate_products_bit_for_bit(quantize, tmp_path):
+    """Attention's projections of one input are one product split after it (fewer quantizations of the
+    input and fewer parallel sections a step); each column is quantized on its own and each output
+    element sums the same terms, so the parts equal the separate products exactly, a scaled query and a
+    projection without bias included."""
+    from onnx import TensorProto
+
+    from fanyi.engine.sessions import open_session
+    from fanyi.export.graph import GraphBuilder
+    from fanyi.export.transformer_graphs import QuantizeSpec, _packed, _projection
+    from fanyi.export.weights import Linear
+
+    rng = np.random.default_rng(2)
+    parts = [
+        (Linear(rng.normal(0, 1, (64, 64)).astype(np.float32), rng.normal(0, 1, 64).astype(np.float32)), 0.125),
+        (Linear(rng.normal(0, 1, (64, 64)).astype(np.float32), None), 1.0),
+        (Linear(rng.normal(0, 2, (64, 32)).astype(np.float32), rng.normal(0, 1, 32).astype(np.float32)), 1.0),
+    ]
+    spec = QuantizeSpec(linear=quantize)
+    x = rng.normal(0, 1, (3, 7, 64)).astype(np.float32)
+
+    def run(form: str) -> list[np.ndarray]:
+        g = GraphBuilder(form)
+        inp = g.add_input("x", TensorProto.FLOAT, ["b", "t", 64])
+        if form == "packed":
+            outs = _packed(g, inp, "qkv", parts, spec)
+        else:
+            outs = [_projection(g, inp, f"p{i}", lin, spec, scale) for i, (lin, scale) in enumerate(parts)]
+        for i, out in enumerate(outs):
+            g.add_output(out, f"y{i}", TensorProto.FLOAT, ["b", "t", parts[i][0].weight.shape[1]])
+        path = tmp_path / f"{form}.onnx"
+        path.write_bytes(g.build().SerializeToString())
+        return open_session(path, 1).run(None, {"x": x})
+
+    for packed, separate in zip(run("packed"), run("separate"), strict=True):
+        np.testing.assert_array_equal(packed, separate)
+
+
 def test_int8_weights_are_indexed_in_the_manifest(tiny_pack_int8):
     """The runtime reads int8 weights through the manifest's index; it must match what the graphs hold."""
     from onnx import numpy_helper

@@ -188,20 +188,32 @@ def _log_probs(g: GraphBuilder, logits: str, wanted: str) -> str:
     return g.op("If", wanted, then_branch=then, else_branch=g.branch("none", empty, "no_log_probs", FLOAT))
 
 
+def _scaled(lin: Linear, scale: float) -> Linear:
+    """The projection times `scale`: the attention scaling folded into the query projection, one
+    multiply less per step."""
+    if scale == 1.0:
+        return lin
+    return Linear(lin.weight * np.float32(scale), None if lin.bias is None else lin.bias * np.float32(scale))
+
+
 def _projection(g: GraphBuilder, x: str, prefix: str, lin: Linear, spec: QuantizeSpec, scale: float = 1.0) -> str:
-    weight, bias = lin.weight, lin.bias
-    if scale != 1.0:
-        # fold the attention scaling into the query projection: one multiply less per step
-        weight = weight * np.float32(scale)
-        bias = None if bias is None else bias * np.float32(scale)
-    return g.linear(x, prefix, weight, bias, spec.linear)
+    lin = _scaled(lin, scale)
+    return g.linear(x, prefix, lin.weight, lin.bias, spec.linear)
 
 
-def _heads(
-    g: GraphBuilder, x: str, prefix: str, lin: Linear, w: Seq2SeqWeights, spec: QuantizeSpec, scale: float = 1.0
-) -> str:
-    """A projection split into attention heads: [B, T, D] → [B, H, T, Dh]."""
-    return g.split_heads(_projection(g, x, prefix, lin, spec, scale), w.heads, w.head_dim)
+def _packed(g: GraphBuilder, x: str, prefix: str, parts: list[tuple[Linear, float]], spec: QuantizeSpec) -> list[str]:
+    """Projections of one input (each with its scale) as one product, split after it.
+
+    x is quantized once and multiplied in one parallel section instead of one each, and at batch 1
+    every section wakes the worker threads. Each column is quantized on its own and each output sums
+    the same terms, so the parts are the separate products bit for bit."""
+    lins = [_scaled(lin, scale) for lin, scale in parts]
+    bias = None
+    if any(lin.bias is not None for lin in lins):
+        zeros = [np.zeros(lin.weight.shape[1], np.float32) for lin in lins]
+        bias = np.concatenate([zero if lin.bias is None else lin.bias for lin, zero in zip(lins, zeros, strict=True)])
+    y = g.linear(x, prefix, np.concatenate([lin.weight for lin in lins], axis=1), bias, spec.linear)
+    return g.op("Split", y, g.const([lin.weight.shape[1] for lin in lins]), axis=-1, outputs=len(lins))
 
 
 def _norm(g: GraphBuilder, x: str, prefix: str, norm: Norm, w: Seq2SeqWeights) -> str:
@@ -285,9 +297,10 @@ def build_encoder(w: Seq2SeqWeights, spec: QuantizeSpec, layer_done: LayerDone =
         p = f"encoder.{i}"
         att = layer.self_attn
         x = _sublayer_input(g, h, f"{p}.self.norm", layer.self_norm, w)
-        q = _heads(g, x, f"{p}.q", att.q, w, spec, scaling)
-        k = _heads(g, x, f"{p}.k", att.k, w, spec)
-        v = _heads(g, x, f"{p}.v", att.v, w, spec)
+        q, k, v = (
+            g.split_heads(part, w.heads, w.head_dim)
+            for part in _packed(g, x, f"{p}.qkv", [(att.q, scaling), (att.k, 1.0), (att.v, 1.0)], spec)
+        )
         ctx = g.merge_heads(g.attend(q, k, v, additive), w.d_model)
         h = _attention_out(g, h, ctx, f"{p}.self", att, layer.self_norm, w, spec)
         h = _ffn_block(g, h, p, layer, w, spec)
@@ -296,11 +309,13 @@ def build_encoder(w: Seq2SeqWeights, spec: QuantizeSpec, layer_done: LayerDone =
     h = _stack_output(g, h, "encoder", w.encoder_final_norm, w)
     h = g.add_output(h, "last_hidden_state", FLOAT, ["batch", "src", w.d_model])
     kv_shape: Shape = ["batch", w.heads, "src", w.head_dim]
-    for i, layer in enumerate(w.decoder_layers):
-        cross = layer.cross_attn
-        assert cross is not None  # a decoder layer
-        k = _heads(g, h, f"decoder.{i}.cross_k", cross.k, w, spec)
-        v = _heads(g, h, f"decoder.{i}.cross_v", cross.v, w, spec)
+    crosses = [layer.cross_attn for layer in w.decoder_layers]
+    # every decoder layer's cross-attention keys and values: one product of the encoder's output
+    parts = [(lin, 1.0) for cross in crosses if cross is not None for lin in (cross.k, cross.v)]
+    assert len(parts) == 2 * len(crosses)  # decoder layers all have a cross-attention
+    keys_values = _packed(g, h, "decoder.cross_kv", parts, spec)
+    for i in range(len(crosses)):
+        k, v = (g.split_heads(part, w.heads, w.head_dim) for part in keys_values[2 * i : 2 * i + 2])
         g.add_output(k, f"cross_key_{i}", FLOAT, kv_shape)
         g.add_output(v, f"cross_value_{i}", FLOAT, kv_shape)
     return g
@@ -343,9 +358,7 @@ def build_decoder(w: Seq2SeqWeights, spec: QuantizeSpec, layer_done: LayerDone =
         p = f"decoder.{i}"
         att = layer.self_attn
         x = _sublayer_input(g, h, f"{p}.self.norm", layer.self_norm, w)
-        q = _projection(g, x, f"{p}.q", att.q, spec, scaling)  # [B, 1, D], already scaled
-        k = _projection(g, x, f"{p}.k", att.k, spec)
-        v = _projection(g, x, f"{p}.v", att.v, spec)
+        q, k, v = _packed(g, x, f"{p}.qkv", [(att.q, scaling), (att.k, 1.0), (att.v, 1.0)], spec)  # q scaled
         # this step's key and value go into the cache at `position`; earlier positions are read
         # through the cache indirection, so a beam search never copies the cache
         ctx, key, value = g.op(
