@@ -266,18 +266,3 @@ class GraphBuilder:
         """[B, T, D] → [B, H, T, Dh]"""
         shaped = self.op("Reshape", x, self.const([0, 0, heads, head_dim]))
         return self.op("Transpose", shaped, perm=[0, 2, 1, 3])
-
-    def merge_heads(self, x: str, d_model: int) -> str:
-        """[B, H, T, Dh] → [B, T, D]"""
-        return self.op("Reshape", self.op("Transpose", x, perm=[0, 2, 1, 3]), self.const([0, 0, d_model]))
-
-    def attend(self, q: str, k: str, v: str, additive_mask: str) -> str:
-        """softmax(q kᵀ + mask) v over [B, H, T, Dh] tensors; q is already scaled."""
-        scores = self.op("Add", self.op("MatMul", q, self.op("Transpose", k, perm=[0, 1, 3, 2])), additive_mask)
-        return self.op("MatMul", self.op("Softmax", scores, axis=-1), v)
-
-    def padding_mask(self, mask: str) -> str:
-        """int64 [B, S] with 1 = token, 0 = padding → float additive [B, 1, 1, S]."""
-        as_float = self.op("Cast", mask, to=TensorProto.FLOAT)
-        blocked = self.op("Mul", self.op("Sub", self.const(1.0, np.float32), as_float), self.const(-1e9, np.float32))
-        return self.op("Unsqueeze", blocked, self.const([1, 2]))

@@ -291,17 +291,14 @@ def build_encoder(w: Seq2SeqWeights, spec: QuantizeSpec, layer_done: LayerDone =
     h = _embedded(
         g, emb.lookup(g, ids, "encoder"), _encoder_positions(g, ids, w), "encoder", w.encoder_embedding_norm, w
     )
-    additive = g.padding_mask(mask)
+    key_mask = g.op("Cast", mask, to=TensorProto.INT32)  # ONNX Runtime's attention masks the padding itself
 
     for i, layer in enumerate(w.encoder_layers):
         p = f"encoder.{i}"
         att = layer.self_attn
         x = _sublayer_input(g, h, f"{p}.self.norm", layer.self_norm, w)
-        q, k, v = (
-            g.split_heads(part, w.heads, w.head_dim)
-            for part in _packed(g, x, f"{p}.qkv", [(att.q, scaling), (att.k, 1.0), (att.v, 1.0)], spec)
-        )
-        ctx = g.merge_heads(g.attend(q, k, v, additive), w.d_model)
+        q, k, v = _packed(g, x, f"{p}.qkv", [(att.q, scaling), (att.k, 1.0), (att.v, 1.0)], spec)
+        ctx = g.op("MultiHeadAttention", q, k, v, "", key_mask, domain=MS_DOMAIN, num_heads=w.heads, scale=1.0)
         h = _attention_out(g, h, ctx, f"{p}.self", att, layer.self_norm, w, spec)
         h = _ffn_block(g, h, p, layer, w, spec)
         layer_done()
@@ -347,11 +344,13 @@ def build_decoder(w: Seq2SeqWeights, spec: QuantizeSpec, layer_done: LayerDone =
     h = _embedded(
         g, emb.lookup(g, ids, "decoder"), _decoder_position(g, ids, position, w), "decoder", w.decoder_embedding_norm, w
     )
-    additive = g.padding_mask(enc_mask)
+    # ONNX Runtime's attention masks the padding of the sources' keys itself
+    key_mask = g.op("Cast", enc_mask, to=TensorProto.INT32)
     # The rows are the beams of each source, source by source: the cross-attention keys and values
-    # are given once per source, and each source's beam queries are attended together.
+    # are given once per source, and each source's beam queries are attended together, as its
+    # sequence of queries.
     sources = g.op("Slice", g.op("Shape", enc_mask), g.const([0]), g.const([1]))
-    by_source = g.op("Concat", sources, g.const([-1, w.heads, w.head_dim]), axis=0)
+    by_source = g.op("Concat", sources, g.const([-1, w.d_model]), axis=0)
 
     presents = []
     for i, layer in enumerate(w.decoder_layers):
@@ -386,12 +385,18 @@ def build_decoder(w: Seq2SeqWeights, spec: QuantizeSpec, layer_done: LayerDone =
         catt, cnorm = layer.cross_attn, layer.cross_norm
         assert catt is not None and cnorm is not None  # a decoder layer
         x = _sublayer_input(g, h, f"{p}.cross.norm", cnorm, w)
-        cq = g.op(
-            "Transpose",
-            g.op("Reshape", _projection(g, x, f"{p}.cross_q", catt.q, spec, scaling), by_source),
-            perm=[0, 2, 1, 3],
-        )  # [sources, H, beams, Dh]
-        ctx = g.op("Transpose", g.attend(cq, cross[i][0], cross[i][1], additive), perm=[0, 2, 1, 3])
+        cq = g.op("Reshape", _projection(g, x, f"{p}.cross_q", catt.q, spec, scaling), by_source)  # [sources, beams, D]
+        ctx = g.op(
+            "MultiHeadAttention",
+            cq,
+            cross[i][0],
+            cross[i][1],
+            "",
+            key_mask,
+            domain=MS_DOMAIN,
+            num_heads=w.heads,
+            scale=1.0,
+        )
         ctx = g.op("Reshape", ctx, g.const([-1, 1, w.d_model]))  # back to [rows, 1, D]
         h = _attention_out(g, h, ctx, f"{p}.cross", catt, cnorm, w, spec)
         h = _ffn_block(g, h, p, layer, w, spec)
