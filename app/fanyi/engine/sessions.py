@@ -57,7 +57,7 @@ def session_options(threads: int | None = None, *, arena: bool = True) -> ort.Se
     opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     opts.log_severity_level = 3
     # Worker threads spin while a run waits for them only when a core is left for everything else:
-    # a decoder step is some 50 small parallel sections, and waking parked threads for each cost
+    # a decoder step is some 45 small parallel sections, and waking parked threads for each cost
     # 10-15 % of a step on a quiet machine; but with every core taken, a spinning thread waits for
     # one the system has parked, and steps took three times as long (two threads on two busy
     # cores). ONNX Runtime stops the spinning when a run ends (~0.03 s of CPU after the last step),

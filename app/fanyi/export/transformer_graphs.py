@@ -298,6 +298,7 @@ def build_encoder(w: Seq2SeqWeights, spec: QuantizeSpec, layer_done: LayerDone =
         att = layer.self_attn
         x = _sublayer_input(g, h, f"{p}.self.norm", layer.self_norm, w)
         q, k, v = _packed(g, x, f"{p}.qkv", [(att.q, scaling), (att.k, 1.0), (att.v, 1.0)], spec)
+        # scale 1: q is scaled already
         ctx = g.op("MultiHeadAttention", q, k, v, "", key_mask, domain=MS_DOMAIN, num_heads=w.heads, scale=1.0)
         h = _attention_out(g, h, ctx, f"{p}.self", att, layer.self_norm, w, spec)
         h = _ffn_block(g, h, p, layer, w, spec)
@@ -385,7 +386,8 @@ def build_decoder(w: Seq2SeqWeights, spec: QuantizeSpec, layer_done: LayerDone =
         catt, cnorm = layer.cross_attn, layer.cross_norm
         assert catt is not None and cnorm is not None  # a decoder layer
         x = _sublayer_input(g, h, f"{p}.cross.norm", cnorm, w)
-        cq = g.op("Reshape", _projection(g, x, f"{p}.cross_q", catt.q, spec, scaling), by_source)  # [sources, beams, D]
+        # [sources, beams, D], scaled already
+        cq = g.op("Reshape", _projection(g, x, f"{p}.cross_q", catt.q, spec, scaling), by_source)
         ctx = g.op(
             "MultiHeadAttention",
             cq,
