@@ -209,9 +209,9 @@ def _packed(g: GraphBuilder, x: str, prefix: str, parts: list[tuple[Linear, floa
     the same terms, so the parts are the separate products bit for bit."""
     lins = [_scaled(lin, scale) for lin, scale in parts]
     bias = None
-    if any(lin.bias is not None for lin in lins):
-        zeros = [np.zeros(lin.weight.shape[1], np.float32) for lin in lins]
-        bias = np.concatenate([zero if lin.bias is None else lin.bias for lin, zero in zip(lins, zeros, strict=True)])
+    if any(lin.bias is not None for lin in lins):  # adding zeros to a part without one changes nothing
+        biases = [np.zeros(lin.weight.shape[1], np.float32) if lin.bias is None else lin.bias for lin in lins]
+        bias = np.concatenate(biases)
     y = g.linear(x, prefix, np.concatenate([lin.weight for lin in lins], axis=1), bias, spec.linear)
     return g.op("Split", y, g.const([lin.weight.shape[1] for lin in lins]), axis=-1, outputs=len(lins))
 
