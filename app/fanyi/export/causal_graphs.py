@@ -38,7 +38,7 @@ from onnx import TensorProto
 from .external_data import SharedData
 from .graph import MS_DOMAIN, GraphBuilder, LayerDone, Shape, nothing
 from .transformer_graphs import PADDING_LOGIT, padded_vocab, top_block, top_ids
-from .weights import CausalWeights, DecoderBlock, Linear, Table
+from .weights import CausalWeights, DecoderBlock, Linear, Table, side_by_side
 
 FLOAT, INT64, INT32, UINT8 = TensorProto.FLOAT, TensorProto.INT64, TensorProto.INT32, TensorProto.UINT8
 GRAPH_FILE = "decoder.onnx"
@@ -172,14 +172,8 @@ class _Builder:
 
     def linear(self, x: str, name: str, *parts: Linear) -> str:
         """One MatMul for several projections of the same input (q, k, v; gate, up), their columns side by side."""
-        weight = np.concatenate([p.weight for p in parts], axis=1)
-        biases = [p.bias for p in parts]
-        bias = (
-            None
-            if all(b is None for b in biases)
-            else np.concatenate([np.zeros(p.weight.shape[1], np.float32) if p.bias is None else p.bias for p in parts])
-        )
-        return self.matmul(x, name, weight, bias)
+        packed = side_by_side(list(parts))
+        return self.matmul(x, name, packed.weight, packed.bias)
 
     def rms_norm(self, x: str, weight: np.ndarray, name: str) -> str:
         g = self.g

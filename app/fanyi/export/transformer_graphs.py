@@ -52,7 +52,7 @@ from onnx import TensorProto, helper, numpy_helper
 from ..engine.pack_format import INT8_SCALE_SUFFIX, INT8_WEIGHT_SUFFIX
 from ..engine.runner import MAX_TOP_IDS
 from .graph import MS_DOMAIN, GraphBuilder, LayerDone, Shape, nothing, quantize_columns
-from .weights import Attention, Layer, Linear, Norm, Seq2SeqWeights
+from .weights import Attention, Layer, Linear, Norm, Seq2SeqWeights, side_by_side
 
 FLOAT, INT64, INT32, BOOL = TensorProto.FLOAT, TensorProto.INT64, TensorProto.INT32, TensorProto.BOOL
 TOP_BLOCK = 128  # the top-id search scans the logits in blocks of this many tokens
@@ -208,11 +208,8 @@ def _packed(g: GraphBuilder, x: str, prefix: str, parts: list[tuple[Linear, floa
     every section wakes the worker threads. Each column is quantized on its own and each output sums
     the same terms, so the parts are the separate products bit for bit."""
     lins = [_scaled(lin, scale) for lin, scale in parts]
-    bias = None
-    if any(lin.bias is not None for lin in lins):  # adding zeros to a part without one changes nothing
-        biases = [np.zeros(lin.weight.shape[1], np.float32) if lin.bias is None else lin.bias for lin in lins]
-        bias = np.concatenate(biases)
-    y = g.linear(x, prefix, np.concatenate([lin.weight for lin in lins], axis=1), bias, spec.linear)
+    packed = side_by_side(lins)
+    y = g.linear(x, prefix, packed.weight, packed.bias, spec.linear)
     return g.op("Split", y, g.const([lin.weight.shape[1] for lin in lins]), axis=-1, outputs=len(lins))
 
 

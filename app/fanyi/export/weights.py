@@ -88,6 +88,17 @@ class Linear:
     bias: np.ndarray | None
 
 
+def side_by_side(parts: list[Linear]) -> Linear:
+    """Projections of one input as one: their columns side by side, a zero bias for a part without one
+    (adding zeros changes nothing) when any has a bias."""
+    weight = np.concatenate([p.weight for p in parts], axis=1)
+    if all(p.bias is None for p in parts):
+        return Linear(weight, None)
+    return Linear(
+        weight, np.concatenate([np.zeros(p.weight.shape[1], np.float32) if p.bias is None else p.bias for p in parts])
+    )
+
+
 @dataclass
 class Norm:
     weight: np.ndarray
