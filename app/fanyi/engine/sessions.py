@@ -60,8 +60,9 @@ def session_options(threads: int | None = None, *, arena: bool = True) -> ort.Se
     # a decoder step is some 45 small parallel sections, and waking parked threads for each cost
     # 10-15 % of a step on a quiet machine; but with every core taken, a spinning thread waits for
     # one the system has parked, and steps took three times as long (two threads on two busy
-    # cores). ONNX Runtime stops the spinning when a run ends (~0.03 s of CPU after the last step),
-    # so an idle app burns no core between keystrokes either way.
+    # cores; a third longer with the spin bounded to 25 µs by spin_duration_us). ONNX Runtime stops
+    # the spinning when a run ends (~0.03 s of CPU after the last step), so an idle app burns no
+    # core between keystrokes either way.
     spare_core = count < (os.cpu_count() or 1)
     opts.add_session_config_entry("session.intra_op.allow_spinning", "1" if spare_core else "0")
     return opts
