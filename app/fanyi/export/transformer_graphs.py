@@ -213,6 +213,12 @@ def _packed(g: GraphBuilder, x: str, prefix: str, parts: list[tuple[Linear, floa
     return g.op("Split", y, g.const([lin.weight.shape[1] for lin in lins]), axis=-1, outputs=len(lins))
 
 
+def _attention(g: GraphBuilder, q: str, k: str, v: str, key_mask: str, w: Seq2SeqWeights) -> str:
+    """ONNX Runtime's attention, the padded keys masked; scale 1 because the query projection is
+    scaled already."""
+    return g.op("MultiHeadAttention", q, k, v, "", key_mask, domain=MS_DOMAIN, num_heads=w.heads, scale=1.0)
+
+
 def _norm(g: GraphBuilder, x: str, prefix: str, norm: Norm, w: Seq2SeqWeights) -> str:
     return g.layer_norm(x, prefix, norm.weight, norm.bias, w.layer_norm_eps)
 
@@ -295,8 +301,7 @@ def build_encoder(w: Seq2SeqWeights, spec: QuantizeSpec, layer_done: LayerDone =
         att = layer.self_attn
         x = _sublayer_input(g, h, f"{p}.self.norm", layer.self_norm, w)
         q, k, v = _packed(g, x, f"{p}.qkv", [(att.q, scaling), (att.k, 1.0), (att.v, 1.0)], spec)
-        # scale 1: q is scaled already
-        ctx = g.op("MultiHeadAttention", q, k, v, "", key_mask, domain=MS_DOMAIN, num_heads=w.heads, scale=1.0)
+        ctx = _attention(g, q, k, v, key_mask, w)
         h = _attention_out(g, h, ctx, f"{p}.self", att, layer.self_norm, w, spec)
         h = _ffn_block(g, h, p, layer, w, spec)
         layer_done()
@@ -304,13 +309,14 @@ def build_encoder(w: Seq2SeqWeights, spec: QuantizeSpec, layer_done: LayerDone =
     h = _stack_output(g, h, "encoder", w.encoder_final_norm, w)
     h = g.add_output(h, "last_hidden_state", FLOAT, ["batch", "src", w.d_model])
     kv_shape: Shape = ["batch", w.heads, "src", w.head_dim]
-    crosses = [layer.cross_attn for layer in w.decoder_layers]
     # every decoder layer's cross-attention keys and values: one product of the encoder's output
-    parts = [(lin, 1.0) for cross in crosses if cross is not None for lin in (cross.k, cross.v)]
-    assert len(parts) == 2 * len(crosses)  # decoder layers all have a cross-attention
+    parts: list[tuple[Linear, float]] = []
+    for layer in w.decoder_layers:
+        assert layer.cross_attn is not None  # a decoder layer
+        parts += [(layer.cross_attn.k, 1.0), (layer.cross_attn.v, 1.0)]
     keys_values = _packed(g, h, "decoder.cross_kv", parts, spec)
-    for i in range(len(crosses)):
-        k, v = (g.split_heads(part, w.heads, w.head_dim) for part in keys_values[2 * i : 2 * i + 2])
+    for i, (key, value) in enumerate(zip(keys_values[::2], keys_values[1::2], strict=True)):
+        k, v = (g.split_heads(part, w.heads, w.head_dim) for part in (key, value))
         g.add_output(k, f"cross_key_{i}", FLOAT, kv_shape)
         g.add_output(v, f"cross_value_{i}", FLOAT, kv_shape)
     return g
@@ -385,17 +391,7 @@ def build_decoder(w: Seq2SeqWeights, spec: QuantizeSpec, layer_done: LayerDone =
         x = _sublayer_input(g, h, f"{p}.cross.norm", cnorm, w)
         # [sources, beams, D], scaled already
         cq = g.op("Reshape", _projection(g, x, f"{p}.cross_q", catt.q, spec, scaling), by_source)
-        ctx = g.op(
-            "MultiHeadAttention",
-            cq,
-            cross[i][0],
-            cross[i][1],
-            "",
-            key_mask,
-            domain=MS_DOMAIN,
-            num_heads=w.heads,
-            scale=1.0,
-        )
+        ctx = _attention(g, cq, cross[i][0], cross[i][1], key_mask, w)
         ctx = g.op("Reshape", ctx, g.const([-1, 1, w.d_model]))  # back to [rows, 1, D]
         h = _attention_out(g, h, ctx, f"{p}.cross", catt, cnorm, w, spec)
         h = _ffn_block(g, h, p, layer, w, spec)
