@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,6 +43,12 @@ class Glyph:
     font: str
     box: tuple[float, float, float, float]  # as pdfminer lays the page out (its /Rotate applied)
     upright: bool
+    size: float = 0.0
+    advance: float = 0.0  # in font sizes: one width for every glyph of a monospaced font
+
+    def key(self) -> tuple[str, float, float]:
+        """Where it is drawn: a glyph kept by the writer is at the same place in the output."""
+        return (self.text, round(self.box[0], 1), round(self.box[1], 1))
 
 
 @dataclass
@@ -49,6 +56,7 @@ class PageView:
     glyphs: list[Glyph]
     drawings: list[tuple[float, ...]]  # boxes of painted paths, rounded
     images: list[tuple[str, tuple[float, ...]]]  # name and box, rounded
+    crop: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
 
     def drawn_with(self, font: str) -> list[Glyph]:
         return [g for g in self.glyphs if g.font == font]
@@ -71,7 +79,17 @@ def _rounded(box: tuple[float, ...]) -> tuple[float, ...]:
 def _walk(item: object, view: PageView) -> None:
     if isinstance(item, LTChar):
         a, b, c, d, _e, _f = item.matrix
-        view.glyphs.append(Glyph(item.get_text(), item.fontname, (item.x0, item.y0, item.x1, item.y1), b == 0 == c))
+        size = item.size or 1.0
+        view.glyphs.append(
+            Glyph(
+                item.get_text(),
+                item.fontname,
+                (item.x0, item.y0, item.x1, item.y1),
+                b == 0 == c,
+                round(size, 2),
+                round(item.adv / size, 3) if a > 0 else 0.0,
+            )
+        )
     elif isinstance(item, LTImage):
         view.images.append(("" if item.name.isdigit() else item.name, _rounded(item.bbox)))  # inline: pdfminer's id()
     elif isinstance(item, LTCurve):
@@ -90,10 +108,52 @@ def pages(path: Path, password: str = "") -> list[PageView]:
     with path.open("rb") as handle:
         for page in PDFPage.get_pages(handle, password=password):
             interpreter.process_page(page)
-            view = PageView([], [], [])
-            _walk(device.get_result(), view)
+            result = device.get_result()
+            view = PageView([], [], [], (result.x0, result.y0, result.x1, result.y1))
+            _walk(result, view)
             views.append(view)
     return views
+
+
+def lines_of(glyphs: Iterable[Glyph]) -> list[list[Glyph]]:
+    """Glyphs drawn one after another along a baseline, in the order drawn, as lines."""
+    out: list[list[Glyph]] = []
+    for glyph in glyphs:
+        if out:
+            last = out[-1][-1]
+            size = glyph.size or 1.0
+            if abs(last.box[1] - glyph.box[1]) < 0.3 * size and -size < glyph.box[0] - last.box[2] < 3 * size:
+                out[-1].append(glyph)
+                continue
+        out.append([glyph])
+    return out
+
+
+def _span(glyphs: list[Glyph]) -> tuple[float, float, float, float]:
+    """A line's box, its middle 60 % in height: lines of tight leading touch without overlapping."""
+    x0, y0 = min(g.box[0] for g in glyphs), min(g.box[1] for g in glyphs)
+    x1, y1 = max(g.box[2] for g in glyphs), max(g.box[3] for g in glyphs)
+    return (x0, y0 + 0.2 * (y1 - y0), x1, y1 - 0.2 * (y1 - y0))
+
+
+def _cross(a: tuple[float, float, float, float], b: tuple[float, float, float, float], slack: float) -> bool:
+    return min(a[2], b[2]) - max(a[0], b[0]) > slack and min(a[3], b[3]) - max(a[1], b[1]) > 0
+
+
+def overlaps(view: PageView, fonts: set[str]) -> list[tuple[str, str]]:
+    """Each line drawn in ``fonts`` (a translation's) that crosses another such line or text still on the page, with
+    what it crosses."""
+    ours = lines_of(g for g in view.glyphs if g.font in fonts and g.text.strip())
+    kept = [(_span([g]), g) for g in view.glyphs if g.font not in fonts and g.text.strip()]
+    spans = [_span(line) for line in ours]
+    found = []
+    for i, (line, span) in enumerate(zip(ours, spans)):
+        slack = 0.1 * (line[0].size or 1.0)
+        crossed = [ours[j] for j in range(len(ours)) if j != i and _cross(span, spans[j], slack)]
+        crossed += [[g] for box, g in kept if _cross(span, box, slack)]
+        if crossed:
+            found.append(("".join(g.text for g in line), " | ".join("".join(g.text for g in c) for c in crossed)))
+    return found
 
 
 def inside(box: tuple[float, float, float, float], region: tuple[float, float, float, float], slack: float) -> bool:
