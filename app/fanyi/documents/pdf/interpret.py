@@ -185,15 +185,43 @@ def _style(font: PDFFont) -> FontStyle:
         or bool(_BOLD_NAMES.search(lowered))
         or (isinstance(weight, (int, float)) and weight >= 600)
     )
-    italic = bool(flags & 64) or any(w in lowered for w in ("italic", "oblique"))
-    monospace = bool(flags & 1) or any(w in lowered for w in ("courier", "mono", "consol", "code", "cmtt", "menlo"))
+    angle = font.descriptor.get("ItalicAngle", 0) if isinstance(font.descriptor, dict) else 0
+    italic = (
+        bool(flags & 64)
+        or any(w in lowered for w in ("italic", "oblique"))
+        or bool(_ITALIC_NAMES.search(lowered))
+        or (isinstance(angle, (int, float)) and angle < -1)
+    )
+    monospace = bool(flags & 1) or any(w in lowered for w in _MONOSPACE_NAMES) or _fixed_pitch(font)
     maths = any(w in lowered for w in _MATHS_FONTS)
     return FontStyle(base, bold, italic, monospace, maths, isinstance(font, PDFType3Font))
 
 
+def _fixed_pitch(font: PDFFont) -> bool:
+    """Whether every glyph the font declares advances by one width, as a typewriter's do (a code font whose name
+    and flags do not say so: cm-super's SFTT, Inconsolata as acmart embeds it). A width near the em is a CJK
+    font's, whose Han characters are all one width too; a subset of a dozen glyphs or fewer (figures alone are
+    often all one width) says nothing."""
+    widths = getattr(font, "widths", None)
+    if not isinstance(widths, dict):
+        return False
+    found = [float(w) for w in widths.values() if isinstance(w, (int, float)) and w > 0]
+    return len(found) >= 12 and max(found) - min(found) < 1 and 300 <= found[0] <= 750
+
+
 # Bold fonts that do not say "bold": TeX's Computer Modern bold extended (CMBX12, the sans CMSSBX10, cm-super's
-# SFBX1200, the EC fonts' ECBX1200) and bold (CMB10), and URW's "Medium" (NimbusRomNo9L-Medi, pdflatex's Times bold).
-_BOLD_NAMES = re.compile(r"^(?:cm(?:ss)?bx|cmb\d|sfbx|ecbx)|-medi(?:ital)?$")
+# SFBX1200, the EC fonts' ECBX1200) and bold (CMB10), URW's "Medium" (NimbusRomNo9L-Medi, pdflatex's Times bold),
+# and Linux Libertine's and Biolinum's B (LinLibertineTB, LinBiolinumOB: acmart's headings).
+_BOLD_NAMES = re.compile(r"^(?:cm(?:ss)?bx|cmb\d|sfbx|ecbx)|-medi(?:ital)?$|^lin(?:libertine|biolinum)[to]bi?$")
+# Italics that do not say so where the flags and angle are silent: TeX's CMTI/CMSL, cm-super's SFTI/SFSL, EC's ECTI,
+# Libertine's I.
+_ITALIC_NAMES = re.compile(r"^(?:cm(?:ti|sl|bxti|ssi)|sfti|sfsl|ecti|ecsl)\d|^lin(?:libertine|biolinum)[to]b?i$")
+# Typewriter and code fonts by name: TeX's (CMTT, cm-super's SFTT, EC's ECTT, Latin Modern's LMMono and LMTT,
+# txfonts' txtt, Inconsolata), URW's Nimbus Mono, and the systems' (Courier, Consolas, Menlo, Monaco, Cousine,
+# DejaVu Sans Mono, Source Code Pro…).
+_MONOSPACE_NAMES = tuple(
+    "courier mono consol code cmtt sftt ectt lmtt txtt inconsolata nimbusmon menlo monaco cousine".split()
+)
 
 # Font names of maths: TeX's (CMMI, CMSY, CMEX, AMS's MSAM/MSBM, their Type 1 and OpenType
 # successors), and the system maths fonts.

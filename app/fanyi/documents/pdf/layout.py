@@ -43,10 +43,10 @@ from fanyi.limits import PDF_LAYOUT_LINES
 from .interpret import Box, Direction, Glyph, PageContent, Shape
 
 LINE_GAP = 1.2  # font sizes: a wider gap between two glyphs of a baseline parts them into two lines
-WORD_GAP = 0.18  # font sizes: a wider gap between glyphs is a space between words
+WORD_GAP = 0.12  # font sizes: a wider gap between glyphs is a space between words (tight Libertine lines: 0.18)
 COLUMN_GAP = 0.8  # font sizes: a vertical gap at least this wide that nothing crosses is a gutter
 COLUMN_EDGE_LINES = 5  # lines starting at one x (within half a point) make it a column's left edge
-COLUMN_EDGE_GAP = 0.5  # font sizes: a line's piece after a gap this wide may start a column (a space is ~0.3)
+COLUMN_EDGE_GAP = 0.4  # font sizes: a line's piece after a gap this wide may start a column (a space is ~0.3)
 CELL_WIDTH = 12.0  # font sizes: a region narrower than this, cut from its neighbours by a gutter, is a table column
 LEADING = 1.25  # font sizes from baseline to baseline where a page shows no leading of its own
 PARAGRAPH_GAP = 0.3  # font sizes more than the page's leading between two lines: a new paragraph
@@ -57,6 +57,7 @@ DRAWING_CELL = 24.0  # points: the grid shapes are grouped on (touching shapes a
 FIGURE_LABEL = 2.5  # font sizes: a short text this near a figure is one of its labels
 SUBFIGURE_LABEL = 6.0  # font sizes: "(a)" this near a figure names a part of it
 MARGIN_BAND = 0.07  # of the page's height: a single line wholly in this top or bottom band is a running head
+LEADER_DOTS = 4  # dots in a row along a baseline: a leader (a table of contents' or an index's)
 
 
 class Role(Enum):
@@ -90,6 +91,8 @@ _MARKER_LABEL = re.compile(
 _REFERENCES = re.compile(
     r"^\s*(?:\d+\.?\s*)?(?:references|bibliography|works cited|literature cited|参考文献|参考资料|參考文獻)\s*$", re.I
 )
+_DOTS = frozenset(".·…․‥⋯")
+_PAGE_NUMBER = re.compile(r"[0-9ivxlcdmIVXLCDM,–-]")  # what follows a leader: page numbers, their ranges and lists
 _SUBFIGURE = re.compile(r"^\(?[a-zA-Z]\)$")
 _CAPTION = re.compile(r"^\s*(?:Figure|Fig\.|Table|Tab\.|Listing|Algorithm|Chart|Exhibit|图|表)\s*[\dIVXA-Z]", re.I)
 _SENTENCE_END = re.compile(r"[.!?:;。！？：；…][\"'”’)）」』]*$")
@@ -112,6 +115,7 @@ class Line:
     box: Box
     size: float
     text: str = ""
+    entry: bool = False  # it ends at a leader: a table of contents' or an index's entry, a paragraph of its own
 
     @property
     def baseline(self) -> float:
@@ -173,6 +177,12 @@ def _continues(current: list[Glyph], glyph: Glyph) -> bool:
         return False
     if abs(glyph.y - last.y) <= 0.2 * size:
         return True
+    base = statistics.median_low(g.y for g in current[-8:])
+    shift = abs(glyph.y - base)
+    if shift <= 0.2 * size:
+        return True  # back on the line after a letter raised or lowered
+    if gap <= 0.3 * size and shift <= 0.45 * size:
+        return True  # raised or lowered in its line, set close: TeX's logos lower the E of TeX and LaTeX half an ex
     # a superscript or subscript: smaller, and within the line's height
     top, bottom = max(g.box[3] for g in current[-4:]), min(g.box[1] for g in current[-4:])
     middle = (glyph.box[1] + glyph.box[3]) / 2
@@ -384,7 +394,7 @@ def _breaks(previous: list[Line], line: Line, left: float, right: float, leading
     """Whether ``line`` starts a new paragraph after ``previous``, in a column from ``left`` to ``right``."""
     last = previous[-1]
     size = max(last.size, line.size)
-    if line.baseline > last.baseline - 0.5 * size:  # beside it, not under it: parted by a gap
+    if line.baseline > last.baseline - 0.5 * size or last.entry:  # beside it, or after an entry's leader
         return True
     if not _next_line(last, line, leadings):
         return True
@@ -432,7 +442,7 @@ class _Region:
     """A leaf of the cuts: its lines top to bottom, the column it is part of, and whether they are a table's cells."""
 
     lines: list[Line]
-    column: tuple[int, ...]  # the vertical cuts that led here: regions of one column read on as one text
+    column: tuple[int, ...]  # the cuts that led here: a vertical cut's part (0, 1…) or a slab (-1, -2…)
     cells: bool
 
 
@@ -586,8 +596,8 @@ def _cut(items: list[Piece], gutter: _Gutter, column: tuple[int, ...], cells: bo
         if not _stacked(items):
             slabs = _slabs(items)
             if len(slabs) > 1:
-                for slab in _merged_slabs(slabs, gutter):
-                    _cut(slab, gutter, column, cells, out)
+                for number, slab in enumerate(_merged_slabs(slabs, gutter)):
+                    _cut(slab, gutter, (*column, -1 - number), cells, out)
                 return
     lines = [line for _box, block in items for line in block]
     out.append(_Region(sorted(lines, key=lambda ln: (-ln.box[3], ln.box[0])), column, cells))
@@ -651,6 +661,15 @@ def _split_marker(line: Line) -> tuple[Line, Line] | None:
     return None
 
 
+def _column_of(region: _Region) -> tuple[int, ...]:
+    """The column a region is part of: its cuts, but for the slabs cut last (the parts of one column above and below
+    a figure are one column; the second column of an author grid and that of the text under it are not)."""
+    column = region.column
+    while column and column[-1] < 0:
+        column = column[:-1]
+    return column
+
+
 def _edges(lines: list[Line]) -> tuple[float, float]:
     """A column's left and right edges: where most of its lines start and end (a running head across the page or
     a short line does not move them)."""
@@ -666,26 +685,71 @@ def _paragraphs(
     """Each paragraph's lines, whether it is a table's cell, and its column's left and right edges."""
     members: defaultdict[tuple[int, ...], list[Line]] = defaultdict(list)
     for region in regions:
-        members[region.column] += region.lines
+        members[_column_of(region)] += region.lines
     edges = {column: _edges(lines) for column, lines in members.items()}
     out: list[tuple[list[Line], bool, tuple[float, float]]] = []
     previous: tuple[int, ...] | None = None
     for region in regions:
-        column = edges[region.column]
+        key = _column_of(region)
+        column = edges[key]
         for line in region.lines:
-            if region.cells or previous != region.column or not out or _breaks(out[-1][0], line, *column, leadings):
+            if region.cells or previous != key or not out or _breaks(out[-1][0], line, *column, leadings):
                 out.append(([line], region.cells, column))
             else:
                 out[-1][0].append(line)
-            previous = region.column
+            previous = key
         if region.cells:
             previous = None
     return out
 
 
 def obstacles(page: PageContent, figures: list[Box]) -> list[Box]:
-    """What a translation must not be drawn over besides text: ``figures`` (``figure_boxes``) and rules."""
-    return figures + [shape.box for shape in page.shapes if shape.rule]
+    """What a translation must not be drawn over besides text: ``figures`` (``figure_boxes``), rules and leaders."""
+    leaders = [_union(g.box for g in run) for run in _leaders(page.glyphs)]
+    return figures + [shape.box for shape in page.shapes if shape.rule] + leaders
+
+
+def _leaders(glyphs: Sequence[Glyph]) -> list[list[Glyph]]:
+    """Leaders with what follows them on their baseline: LEADER_DOTS or more dots drawn one after another along a
+    baseline, spaced or not (a table of contents' ". . . . 12", a LibreOffice tab leader "......."), or fewer spaced
+    dots before a page number that ends the line ("Installation . . 3"; "\\ldots" in a sentence is spaced too);
+    and the page numbers after them ("12", "xiv", "35, 47–49"). They are no text to translate: they stay where
+    they are, and the entry before them is a paragraph of its own."""
+    shown = [g for g in glyphs if not g.text.isspace()]
+    runs: list[list[Glyph]] = []
+    i = 0
+    while i < len(shown):
+        if shown[i].text not in _DOTS or shown[i].direction is not Direction.UPRIGHT:
+            i += 1
+            continue
+        j = i + 1
+        while j < len(shown) and shown[j].text in _DOTS and _after(shown[j - 1], shown[j], 0.0, 2.0, left=True):
+            j += 1
+        k = j
+        while (
+            k < len(shown)
+            and _PAGE_NUMBER.fullmatch(shown[k].text)
+            and _after(shown[k - 1], shown[k], -0.2, 3.0 if k == j else 1.0)
+        ):
+            k += 1
+        dots, tail = shown[i:j], shown[j:k]
+        ends_line = k == len(shown) or not _after(shown[k - 1], shown[k], -0.5, 3.0)
+        spaced = len(dots) >= 2 and all(b.box[0] - a.box[0] >= 0.4 * b.size for a, b in zip(dots, dots[1:]))
+        if len(dots) >= LEADER_DOTS or (spaced and tail and tail[0].text.isdigit() and ends_line):
+            runs.append(shown[i:k])
+            i = k
+        else:
+            i = j
+    return runs
+
+
+def _after(before: Glyph, glyph: Glyph, least: float, most: float, *, left: bool = False) -> bool:
+    """Whether ``glyph`` follows ``before`` on its baseline, from ``least`` to ``most`` font sizes after its right
+    edge (``left``: after its left edge)."""
+    start = before.box[0] if left else before.box[2]
+    return abs(glyph.y - before.y) < 0.1 * glyph.size and least * glyph.size <= glyph.box[0] - start <= (
+        most * glyph.size
+    )
 
 
 def figure_boxes(page: PageContent) -> list[Box]:
@@ -731,21 +795,29 @@ def _drawings(shapes: list[Shape], page_area: float) -> list[Box]:
     ]
 
 
-def _with_labels(figures: list[Box], lines: list[Line], edges: Sequence[float]) -> list[Box]:
-    """Each figure grown by the short lines at its edge (tick labels, an axis title below them): twice, so a
-    label beyond the labels is reached too; but not across a column's edge (the figure of the right column does
-    not take the equation number at the end of the left column's line)."""
-    short = [line for line in lines if len(line.text) <= 80]
+def _with_labels(figures: list[Box], blocks: list[list[Line]], edges: Sequence[float]) -> list[Box]:
+    """Each figure grown by the blocks of short lines at its edge (tick labels, a legend; an axis title beyond the
+    labels: the figure grows twice, each time from where it stood before). A block is a label only when each of its
+    lines is within reach: text that merely begins near a figure (the authors above a full-width teaser, the
+    abstract and the columns under it) is not, nor is a caption, nor is a block across a column's edge (the figure
+    of the right column does not take the equation number at the end of the left column's line)."""
+    candidates = [
+        (block, _union(line.box for line in block))
+        for block in blocks
+        if all(len(line.text) <= 80 for line in block) and not _CAPTION.match(block[0].text)
+    ]
     for _ in range(2):
         grown = []
         for figure in figures:
-            for line in short:
-                reach = FIGURE_LABEL * line.size
-                if _inside(
-                    line.box, (figure[0] - reach, figure[1] - reach, figure[2] + reach, figure[3] + reach)
-                ) and not _edge_between(line.box[2], figure[0] + 0.5, edges):
-                    figure = _union((figure, line.box))
-            grown.append(figure)
+            reached = figure
+            for block, box in candidates:
+                reach = FIGURE_LABEL * max(line.size for line in block)
+                around = (figure[0] - reach, figure[1] - reach, figure[2] + reach, figure[3] + reach)
+                if all(_inside(line.box, around) for line in block) and not _edge_between(
+                    box[2], figure[0] + 0.5, edges
+                ):
+                    reached = _union((reached, box))
+            grown.append(reached)
         figures = grown
     return figures
 
@@ -866,16 +938,19 @@ def paragraphs(page: PageContent, drawn: list[Box], words: set[str] | None = Non
     BODY are set by ``assign_roles``. ``words``: those of the pages read before, which this page's join (a compound
     the document writes whole on one page tells its hyphen at a line's end on a later one)."""
     words = set() if words is None else words
-    upright = [g for g in page.glyphs if g.direction is Direction.UPRIGHT]
+    leaders = _leaders(page.glyphs)
+    dots = {g.index for run in leaders for g in run}
+    upright = [g for g in page.glyphs if g.direction is Direction.UPRIGHT and g.index not in dots]
     rules = [shape.box for shape in page.shapes if shape.rule]
     upright_rules = [box for box in rules if box[3] - box[1] > box[2] - box[0]]
     flat_rules = [box for box in rules if box[3] - box[1] <= box[2] - box[0]]
     lines = [line for line in _lines(upright, upright_rules) if line.text]
+    _mark_entries(lines, leaders)
     edges = _column_edges(lines)
-    figures = _with_labels(drawn, lines, edges)
+    leadings = _leadings(lines)
+    figures = _with_labels(drawn, _blocks(lines, leadings, flat_rules), edges)
     found: list[Paragraph] = []
     if lines:
-        leadings = _leadings(lines)
         _add_words(words, lines)
         regions = _regions(lines, figures, flat_rules, page.width * page.height, leadings, edges)
         for group, cells, column in _paragraphs(regions, leadings):
@@ -892,6 +967,21 @@ def paragraphs(page: PageContent, drawn: list[Box], words: set[str] | None = Non
     found += _other(page, [g for g in page.glyphs if g.direction is Direction.ROTATED], ROTATED)
     found += _other(page, [g for g in page.glyphs if g.direction is Direction.VERTICAL], VERTICAL)
     return found
+
+
+def _mark_entries(lines: list[Line], leaders: list[list[Glyph]]) -> None:
+    """The lines a leader follows on their baseline are entries (of a table of contents, an index): each ends its
+    paragraph, so entries are never joined into one."""
+    if not leaders:
+        return
+    starts = sorted((round(run[0].y, 1), run[0].box[0]) for run in leaders)
+    for line in lines:
+        size = line.size
+        i = bisect_left(starts, (round(line.baseline - 0.2 * size, 1), -math.inf))
+        while i < len(starts) and starts[i][0] <= line.baseline + 0.2 * size:
+            if 0 <= starts[i][1] - line.box[2] <= 3 * size:
+                line.entry = True
+            i += 1
 
 
 def _formula_pieces(paragraphs: list[Paragraph]) -> None:

@@ -1,0 +1,115 @@
+"""PDFs made by the producers real documents come from, read and translated: each class of defect the corpus of PDFs
+made elsewhere (benchmarks/pdf_corpus) showed, on a minimal document of its producer (producers/README.md says how
+each was made)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pikepdf
+import pytest
+from docfixtures import FakeTranslator
+from pdfcheck import hanzi, overlaps, pages, translation_font
+
+from fanyi.documents import translate_document
+from fanyi.documents.pdf import layout
+from fanyi.documents.pdf.document import PdfDocument
+
+MADE = Path(__file__).parent / "producers"
+
+
+def _paragraphs(path: Path) -> list[layout.Paragraph]:
+    return [p for page in PdfDocument(path).pages for p in page.paragraphs]
+
+
+def _translated(path: Path, tmp_path: Path) -> Path:
+    return translate_document(path, FakeTranslator(hanzi), dst=tmp_path / f"{path.stem}.zh.pdf").output
+
+
+def _crossings(path: Path) -> list[tuple[str, str]]:
+    font = translation_font(path)
+    return [
+        crossed for view in pages(path) for crossed in overlaps(view, {g.font for g in view.glyphs if font in g.font})
+    ]
+
+
+def test_a_logo_s_lowered_and_raised_letters_stay_in_their_line_and_paragraph(tmp_path, noto_sc):
+    found = [p.text for p in _paragraphs(MADE / "logos.pdf")]
+    assert found[0] == "1 Typesetting with LATEX"
+    assert found[1].startswith("A clear and well-documented LATEX document is presented")
+    assert "typeset with TEX and its references with BibTEX, as nearly every LATEX 2ε paper is" in found[1]
+    assert found[1].endswith("the logos stand in the middle of its lines.")
+    assert found[2].startswith("The second paragraph says that TEX lowers the E of its name")
+    assert len(found) == 4  # the three above and the page number
+    assert _crossings(_translated(MADE / "logos.pdf", tmp_path)) == []
+
+
+def test_the_text_under_a_full_width_figure_belongs_to_the_columns(tmp_path, noto_sc):
+    found = _paragraphs(MADE / "teaser.pdf")
+    left = {p.text[:40]: p.keep for p in found if p.keep is not None}
+    assert left == {}, "nothing of this page is a figure's label"
+    texts = [p.text for p in found]
+    assert "Abstract" in texts
+    abstract = next(t for t in texts if t.startswith("A clear and well-documented document"))
+    assert abstract.endswith("in the preparation of the documentation.")
+    assert any(t.startswith("If you are new to publishing") for t in texts)
+    out = _translated(MADE / "teaser.pdf", tmp_path)
+    assert _crossings(out) == []
+    kept = "".join(g.text for g in pages(out)[0].glyphs if g.font != translation_font(out) and g.text.isalpha())
+    assert "Abstract" not in kept and "clear" not in kept  # the abstract was translated, not left
+
+
+def test_code_in_a_t1_typewriter_font_is_left_as_it_is(tmp_path, noto_sc):
+    found = _paragraphs(MADE / "listing.pdf")
+    code = [p for p in found if "gsave" in p.text]
+    assert len(code) == 1 and code[0].keep == layout.CODE
+    assert code[0].text.splitlines()[1] == "  0 0 moveto 100 100 lineto stroke"
+    out = _translated(MADE / "listing.pdf", tmp_path)
+    kept = "".join(g.text for g in pages(out)[0].glyphs if "SFTT" in g.font)
+    assert "}binddef" in kept.replace(" ", "")
+
+
+def test_a_font_whose_glyphs_all_have_one_width_is_monospaced_whatever_its_name(tmp_path):
+    """The typewriter font renamed to a name that says nothing, its flags cleared: its widths still tell."""
+    renamed = tmp_path / "renamed.pdf"
+    with pikepdf.open(MADE / "listing.pdf") as pdf:
+        for page in pdf.pages:
+            for font in page.Resources.Font.values():
+                if "SFTT" in str(font.BaseFont):
+                    font.BaseFont = font.FontDescriptor.FontName = pikepdf.Name("/ABCDEF+Plain")
+                    font.FontDescriptor.Flags = 32
+        pdf.save(renamed)
+    code = [p for p in _paragraphs(renamed) if "gsave" in p.text]
+    assert [p.keep for p in code] == [layout.CODE]
+
+
+def test_a_table_of_contents_has_each_entry_as_a_unit_and_its_leaders_left_alone(tmp_path, noto_sc):
+    found = _paragraphs(MADE / "contents.pdf")
+    texts = [p.text for p in found if p.page == 1]
+    for entry in ("Installation", "Invocation and options", "Top matter", "Cover page", "Theorems"):
+        assert entry in texts, entry
+    assert not any("." * 3 in t or ". . ." in t for t in texts)
+    long_title = [t for t in texts if t.startswith("A note about the anonymous mode")]
+    assert long_title == ["A note about the anonymous mode, which has a title long enough to take two lines in the "
+                          "table of contents"]  # fmt: skip
+    out = _translated(MADE / "contents.pdf", tmp_path)
+    assert _crossings(out) == []
+    dots = [g for g in pages(out)[0].glyphs if g.text == "."]
+    assert len(dots) == len([g for g in pages(MADE / "contents.pdf")[0].glyphs if g.text == "."])
+
+
+def test_labels_in_the_margin_are_not_read_into_the_paragraph_beside_them(tmp_path, noto_sc):
+    found = _paragraphs(MADE / "margin.pdf")
+    labels = {p.text: p.keep for p in found if p.text.startswith("\\")}
+    assert labels == {"\\title": layout.CODE, "\\author": layout.CODE, "\\orcid": layout.CODE,
+                      "\\affiliation": layout.CODE, "\\email": layout.CODE}  # fmt: skip
+    assert any(p.text.startswith("The basic commands are \\author, \\orcid (for the researchers") for p in found)
+    assert _crossings(_translated(MADE / "margin.pdf", tmp_path)) == []
+
+
+@pytest.mark.parametrize("name", ["logos", "teaser", "listing", "contents", "margin"])
+def test_each_made_pdf_is_as_its_source_says(name):
+    """The fixtures are what producers/README.md says: pdfTeX's, from the .tex beside them."""
+    with pikepdf.open(MADE / f"{name}.pdf") as pdf:
+        assert "pdfTeX" in str(pdf.docinfo.get("/Producer"))
+    assert (MADE / f"{name}.tex").is_file()
