@@ -26,6 +26,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 sys.path[:0] = [str(ROOT / "app"), str(HERE), str(HERE.parent), str(ROOT / "tests" / "documents" / "pdf")]
+# (tests/documents/pdf has a module named corpus of its own: the real-PDF corpus is imported as pdf_corpus.corpus)
 
 import metrics  # noqa: E402
 from pdf_writer import HAN, cpu  # noqa: E402
@@ -110,16 +111,21 @@ def _documents(args: argparse.Namespace) -> list[tuple[str, Path, dict[str, obje
             path = Path(name)
             out.append((path.stem, path, {"producer": _producer(path), "package": "", "set": "files"}))
         return out
-    import corpus
+    from pdf_corpus.corpus import default_cache, ensure, load_manifest, path_of
 
-    docs = [doc for doc in corpus.load_manifest() if doc.set == args.set and (not args.only or doc.id in args.only)]
-    cache = Path(args.cache) if args.cache else corpus.DEFAULT_CACHE
-    corpus.ensure(docs, cache)
+    docs = [doc for doc in load_manifest() if doc.set == args.set and (not args.only or doc.id in args.only)]
+    cache = Path(args.cache) if args.cache else default_cache()
+    for failure in ensure(docs, cache):
+        print(f"{failure.doc.id}: missing: {failure.reason}")
+        docs.remove(failure.doc)
     return [
-        (doc.id, corpus.path_of(doc, cache), {"producer": doc.producer, "package": doc.package, "set": doc.set,
-                                              "kind": doc.kind})
+        (
+            doc.id,
+            path_of(doc, cache),
+            {"producer": doc.family, "package": doc.package, "set": doc.set, "kind": doc.kind},
+        )
         for doc in docs
-    ]  # fmt: skip
+    ]
 
 
 def _producer(path: Path) -> str:

@@ -45,6 +45,7 @@ DECLARED = {
     layout.ROTATED,
     layout.VERTICAL,
     layout.UNREADABLE,
+    layout.RIGHT_TO_LEFT,
 }
 # ...and those the document job adds (fanyi.documents.policy)
 DECLARED |= {"numbers or symbols only", "code or URL", "already Chinese", "already in Latin script"}

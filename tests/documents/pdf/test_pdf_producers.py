@@ -107,7 +107,56 @@ def test_labels_in_the_margin_are_not_read_into_the_paragraph_beside_them(tmp_pa
     assert _crossings(_translated(MADE / "margin.pdf", tmp_path)) == []
 
 
-@pytest.mark.parametrize("name", ["logos", "teaser", "listing", "contents", "margin"])
+def test_a_chapter_s_entry_and_a_long_title_s_short_leader_are_entries_too():
+    """A chapter's entry has no leader, only its page number; a title too long for more than one dot has one."""
+    found = [p.text for p in _paragraphs(MADE / "contents.pdf") if p.page == 1]
+    assert "Introduction" in found and "User’s guide" in found
+    assert "Fixed and flexible columns of tables wide and long ones that go" in found
+    assert not any(t.endswith((" 1", " 2", " 3")) or t.startswith(("1 ", "2 ")) for t in found if "." not in t)
+
+
+def test_a_beamer_block_is_translated_and_each_of_its_items_is_a_unit(tmp_path, noto_sc):
+    """Beamer draws a block's coloured boxes and its bullets as pictures: the block frames text and is no figure,
+    and each bullet begins an item."""
+    found = _paragraphs(MADE / "slides.pdf")
+    kept = {p.text: p.keep for p in found if p.keep is not None}
+    assert kept == {}
+    texts = [p.text for p in found]
+    for item in ("Inputs", "A genotype matrix G.", "The rows of the matrix are individuals or taxa.", "Outputs",
+                 "A haplotype matrix H.", "Pairs of rows in H explain the rows of G."):  # fmt: skip
+        assert item in texts, item
+    assert _crossings(_translated(MADE / "slides.pdf", tmp_path)) == []
+
+
+def test_a_number_starting_a_line_of_running_text_is_no_list_marker():
+    """ "…as in Refs. 1 and / 4. By default…": the line before is full and its sentence goes on."""
+    found = _paragraphs(MADE / "justified.pdf")
+    assert not any(p.keep == layout.MARKER for p in found)
+    first = found[0].text
+    assert "as in Refs. 1 and 4. By default, the package automatically sorts" in first
+
+
+def test_right_to_left_text_is_left_as_it_is_and_said(tmp_path):
+    """Hebrew is drawn right to left; read in the order drawn it would be sent backwards, so it is left alone."""
+    from fontfixtures import build_font
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+    from reportlab.pdfgen.canvas import Canvas
+
+    hebrew = "תודות בעברית. " * 6
+    english = "The thesis was written in English, and its abstract in Hebrew follows on this page."
+    font = build_font(tmp_path / "hebrew.ttf", hebrew + english, family="Test Hebrew")
+    pdfmetrics.registerFont(TTFont("TestHebrew", str(font)))
+    canvas = Canvas(str(tmp_path / "rtl.pdf"), pagesize=(612, 792))
+    canvas.setFont("TestHebrew", 10)
+    canvas.drawString(72, 720, english)
+    canvas.drawRightString(540, 690, hebrew.strip())
+    canvas.save()
+    found = {p.text[:10]: p.keep for p in _paragraphs(tmp_path / "rtl.pdf")}
+    assert found == {"The thesis": None, next(k for k in found if k[0] != "T"): layout.RIGHT_TO_LEFT}
+
+
+@pytest.mark.parametrize("name", ["logos", "teaser", "listing", "contents", "margin", "slides", "justified"])
 def test_each_made_pdf_is_as_its_source_says(name):
     """The fixtures are what producers/README.md says: pdfTeX's, from the .tex beside them."""
     with pikepdf.open(MADE / f"{name}.pdf") as pdf:

@@ -58,9 +58,8 @@ def _read(path: Path, cancel: CancelToken | None) -> list[Page]:
                     raise too_large(path, f"it has more than {MAX_PDF_PAGES:,} pages")
                 if cancel is not None:
                     cancel.raise_if_cancelled()
-                figures = layout.figure_boxes(content)
-                paragraphs = layout.paragraphs(content, figures, words)
-                for paragraph in paragraphs:
+                laid = layout.lay_out(content, words)
+                for paragraph in laid.paragraphs:
                     paragraph.text = FORBIDDEN.sub("", paragraph.text)  # a damaged ToUnicode map's control characters
                     units.add()
                     chars.add(len(paragraph.text))
@@ -72,8 +71,8 @@ def _read(path: Path, cancel: CancelToken | None) -> list[Page]:
                         content.ctm,
                         content.crop,
                         content.origins,
-                        paragraphs,
-                        layout.obstacles(content, figures),
+                        laid.paragraphs,
+                        laid.obstacles,
                         pictures_only=bool(content.glyphs) and all(g.font.pictures for g in content.glyphs),
                     )
                 )

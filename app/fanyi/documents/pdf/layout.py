@@ -20,8 +20,10 @@
    is the paragraph.
 4. Roles and what is left: headings, captions, footnotes, running headers and footers, list items
    and table cells are told apart (the writer keeps one scale per role); formulas (maths fonts and
-   symbols), code (monospaced), text inside figures (images, small form XObjects, clusters of
-   drawn shapes), rotated and vertical text, and glyphs with no Unicode are kept as they are.
+   symbols), code (monospaced or of one width), text inside figures (images, small form XObjects,
+   clusters of drawn shapes; a drawing that holds lines of prose frames text and is no figure),
+   rotated and vertical text, and glyphs with no Unicode are kept as they are. Leaders and the page
+   numbers after them are no text; the entry before them is a paragraph of its own.
 """
 
 from __future__ import annotations
@@ -46,7 +48,10 @@ LINE_GAP = 1.2  # font sizes: a wider gap between two glyphs of a baseline parts
 WORD_GAP = 0.12  # font sizes: a wider gap between glyphs is a space between words (tight Libertine lines: 0.18)
 COLUMN_GAP = 0.8  # font sizes: a vertical gap at least this wide that nothing crosses is a gutter
 COLUMN_EDGE_LINES = 5  # lines starting at one x (within half a point) make it a column's left edge
-COLUMN_EDGE_GAP = 0.4  # font sizes: a line's piece after a gap this wide may start a column (a space is ~0.3)
+COLUMN_EDGE_GAP = 0.4  # font sizes: a line's piece after a gap this wide may start a column at its edge (a space
+# is ~0.3; the names ltxdoc sets in the margin end half an em before the column)
+GUTTER_PIECE = 0.6  # font sizes: a line's piece after a gap this wide counts towards a column's edge (LaTeX's
+# narrowest gutter is 0.7; a justified line's spaces rarely reach 0.6, and seldom five times at one x)
 CELL_WIDTH = 12.0  # font sizes: a region narrower than this, cut from its neighbours by a gutter, is a table column
 LEADING = 1.25  # font sizes from baseline to baseline where a page shows no leading of its own
 PARAGRAPH_GAP = 0.3  # font sizes more than the page's leading between two lines: a new paragraph
@@ -79,6 +84,7 @@ ROTATED = "rotated text"
 VERTICAL = "vertical text"
 UNREADABLE = "text whose font maps no Unicode"
 REFERENCE = "reference list"
+RIGHT_TO_LEFT = "right-to-left text"  # Hebrew, Arabic: read in the order drawn, not yet in the order written
 
 _LIST_MARKER = re.compile(
     r"^\s*(?:[•◦▪▫‣⁃∙·●○■□–—*-]\s|\(?(?:\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]\s|[一二三四五六七八九十]+、)"
@@ -92,9 +98,12 @@ _REFERENCES = re.compile(
     r"^\s*(?:\d+\.?\s*)?(?:references|bibliography|works cited|literature cited|参考文献|参考资料|參考文獻)\s*$", re.I
 )
 _DOTS = frozenset(".·…․‥⋯")
+_RIGHT_TO_LEFT = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")  # Hebrew, Arabic, Syriac, Thaana…
+_PROSE_WORD = re.compile(r"[^\W\d_]{2,}")
 _PAGE_NUMBER = re.compile(r"[0-9ivxlcdmIVXLCDM,–-]")  # what follows a leader: page numbers, their ranges and lists
 _SUBFIGURE = re.compile(r"^\(?[a-zA-Z]\)$")
-_CAPTION = re.compile(r"^\s*(?:Figure|Fig\.|Table|Tab\.|Listing|Algorithm|Chart|Exhibit|图|表)\s*[\dIVXA-Z]", re.I)
+# "Figure 3", "TABLE IV", "Fig. A.1", "图 2"; not "Figure out the appearance"
+_CAPTION = re.compile(r"^\s*(?:(?i:Figure|Fig\.|Table|Tab\.|Listing|Algorithm|Chart|Exhibit)|图|表)\s*[\dIVXA-Z]")
 _SENTENCE_END = re.compile(r"[.!?:;。！？：；…][\"'”’)）」』]*$")
 _HYPHENS = "-\u00ad\u2010"
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")  # letters, with a compound's inner hyphens
@@ -116,6 +125,7 @@ class Line:
     size: float
     text: str = ""
     entry: bool = False  # it ends at a leader: a table of contents' or an index's entry, a paragraph of its own
+    bulleted: bool = False  # a drawn bullet stands before it (a beamer ball, a filled square): it begins an item
 
     @property
     def baseline(self) -> float:
@@ -210,14 +220,14 @@ def _size(glyphs: list[Glyph]) -> float:
 
 
 def _column_edges(lines: Sequence[Line]) -> list[float]:
-    """Where COLUMN_EDGE_LINES or more lines start, or pieces of lines after a gap of COLUMN_EDGE_GAP: a column's
+    """Where COLUMN_EDGE_LINES or more lines start, or pieces of lines after a gap of GUTTER_PIECE: a column's
     left edge (or a table column's). LaTeX's two columns are 10 points apart, one font size, with their baselines level,
     so a gap alone does not tell the gutter from a wide space; that the next column starts there on every line does."""
     starts: Counter[float] = Counter()
     for line in lines:
         starts[round(line.box[0] * 2) / 2] += 1
         for left, right in zip(line.glyphs, line.glyphs[1:]):
-            if right.box[0] - left.box[2] >= COLUMN_EDGE_GAP * line.size:
+            if right.box[0] - left.box[2] >= GUTTER_PIECE * line.size:
                 starts[round(right.box[0] * 2) / 2] += 1
     return sorted(x for x in starts if starts[x - 0.5] + starts[x] + starts[x + 0.5] >= COLUMN_EDGE_LINES)
 
@@ -404,7 +414,9 @@ def _breaks(previous: list[Line], line: Line, left: float, right: float, leading
         return True
     if _style(line.glyphs)[2]:  # code: its indentation and short lines are its own
         return False
-    if _LIST_MARKER.match(line.text):
+    # a sentence run on from a full line to one starting at the column's edge with "4." is no list's item
+    run_on = right - last.box[2] <= size and not _SENTENCE_END.search(last.text) and line.box[0] - left < 0.5 * size
+    if (_LIST_MARKER.match(line.text) and not run_on) or line.bulleted:
         return True
     hanging = _LIST_MARKER.match(previous[0].text) is not None
     centred = abs((last.box[0] + last.box[2]) - (line.box[0] + line.box[2])) < 2 * size  # a centred title's lines
@@ -703,20 +715,16 @@ def _paragraphs(
     return out
 
 
-def obstacles(page: PageContent, figures: list[Box]) -> list[Box]:
-    """What a translation must not be drawn over besides text: ``figures`` (``figure_boxes``), rules and leaders."""
-    leaders = [_union(g.box for g in run) for run in _leaders(page.glyphs)]
-    return figures + [shape.box for shape in page.shapes if shape.rule] + leaders
-
-
 def _leaders(glyphs: Sequence[Glyph]) -> list[list[Glyph]]:
     """Leaders with what follows them on their baseline: LEADER_DOTS or more dots drawn one after another along a
     baseline, spaced or not (a table of contents' ". . . . 12", a LibreOffice tab leader "......."), or fewer spaced
     dots before a page number that ends the line ("Installation . . 3"; "\\ldots" in a sentence is spaced too);
-    and the page numbers after them ("12", "xiv", "35, 47–49"). They are no text to translate: they stay where
-    they are, and the entry before them is a paragraph of its own."""
+    and the page numbers after them ("12", "xiv", "35, 47–49"). Then, where two leaders' page numbers end at one
+    x, a page number that ends its line there after a dot or a wide gap is one too (a long title's one-dot leader,
+    a chapter's entry, which has none). They are no text to translate: they stay where they are, and the entry
+    before them is a paragraph of its own."""
     shown = [g for g in glyphs if not g.text.isspace()]
-    runs: list[list[Glyph]] = []
+    taken: list[tuple[int, int]] = []  # [start, end) of each leader in ``shown``
     i = 0
     while i < len(shown):
         if shown[i].text not in _DOTS or shown[i].direction is not Direction.UPRIGHT:
@@ -725,22 +733,58 @@ def _leaders(glyphs: Sequence[Glyph]) -> list[list[Glyph]]:
         j = i + 1
         while j < len(shown) and shown[j].text in _DOTS and _after(shown[j - 1], shown[j], 0.0, 2.0, left=True):
             j += 1
-        k = j
-        while (
-            k < len(shown)
-            and _PAGE_NUMBER.fullmatch(shown[k].text)
-            and _after(shown[k - 1], shown[k], -0.2, 3.0 if k == j else 1.0)
-        ):
-            k += 1
-        dots, tail = shown[i:j], shown[j:k]
-        ends_line = k == len(shown) or not _after(shown[k - 1], shown[k], -0.5, 3.0)
+        k = _tail(shown, j)
+        dots = shown[i:j]
         spaced = len(dots) >= 2 and all(b.box[0] - a.box[0] >= 0.4 * b.size for a, b in zip(dots, dots[1:]))
-        if len(dots) >= LEADER_DOTS or (spaced and tail and tail[0].text.isdigit() and ends_line):
-            runs.append(shown[i:k])
+        if len(dots) >= LEADER_DOTS or (spaced and k > j and shown[j].text.isdigit() and _ends_line(shown, k)):
+            taken.append((i, k))
             i = k
         else:
             i = j
-    return runs
+    ends = Counter(round(shown[k - 1].box[2]) for i, k in taken if shown[k - 1].text not in _DOTS)
+    aligned = {x for x, count in ends.items() if count >= 2}
+    if aligned:
+        taken += _aligned_numbers(shown, aligned, {n for i, k in taken for n in range(i, k)})
+    return [shown[i:k] for i, k in sorted(taken)]
+
+
+def _tail(shown: list[Glyph], j: int) -> int:
+    """Where the page numbers after the leader ending at ``j`` end."""
+    k = j
+    while (
+        k < len(shown)
+        and _PAGE_NUMBER.fullmatch(shown[k].text)
+        and _after(shown[k - 1], shown[k], -0.2, 3.0 if k == j else 1.0)
+    ):
+        k += 1
+    return k
+
+
+def _ends_line(shown: list[Glyph], k: int) -> bool:
+    return k == len(shown) or not _after(shown[k - 1], shown[k], -0.5, 3.0)
+
+
+def _aligned_numbers(shown: list[Glyph], aligned: set[int], taken: set[int]) -> list[tuple[int, int]]:
+    """Page numbers ending their lines where leaders' page numbers end (``aligned``), after a dot or a gap of an em
+    or more, with the dots before them: [start, end) in ``shown``."""
+    found = []
+    for k in range(1, len(shown) + 1):
+        last = shown[k - 1]
+        if k - 1 in taken or not last.text.isdigit() or not _ends_line(shown, k):
+            continue
+        if not any(abs(last.box[2] - x) <= 1.0 for x in aligned):
+            continue
+        j = k - 1
+        while j > 0 and shown[j - 1].text.isdigit() and _after(shown[j - 1], shown[j], -0.2, 0.3):
+            j -= 1
+        i = j
+        while i > 0 and shown[i - 1].text in _DOTS and _after(shown[i - 1], shown[i], 0.0, 3.0):
+            i -= 1
+        if i == 0 or not _after(shown[i - 1], shown[i], -0.5, 100.0) or i - 1 in taken:
+            continue  # the number starts its line, or follows nothing on it
+        if i < j or _after(shown[i - 1], shown[i], 1.0, 100.0):  # after a dot, or a gap of an em
+            found.append((i, k))
+    return found
 
 
 def _after(before: Glyph, glyph: Glyph, least: float, most: float, *, left: bool = False) -> bool:
@@ -752,13 +796,26 @@ def _after(before: Glyph, glyph: Glyph, least: float, most: float, *, left: bool
     )
 
 
-def figure_boxes(page: PageContent) -> list[Box]:
-    """Where figures may be: images, small form XObjects, and drawings (``_drawings``)."""
+def _drawn(page: PageContent) -> tuple[list[Box], list[Box]]:
+    """Where figures may be: images; and small form XObjects and drawings (``_drawings``), which may also be frames
+    around text (a beamer block, a callout)."""
     area = page.width * page.height
-    found = [box for box in page.images if _area(box) < 0.5 * area]
-    found += [box for box in page.forms if _area(box) < FIGURE_FORM * area]
-    found += _drawings(page.shapes, area)
-    return found
+    images = [box for box in page.images if _area(box) < 0.5 * area]
+    drawn = [box for box in page.forms if _area(box) < FIGURE_FORM * area] + _drawings(page.shapes, area)
+    return images, drawn
+
+
+def _frames_prose(box: Box, lines: Sequence[Line], size: float) -> bool:
+    """Whether a drawing or form holds prose: two lines of five words or more, or one in the page's usual size
+    (``size``). It frames text (a beamer block, a shaded callout, a text box) rather than being a figure, whose
+    labels are words and numbers, set small."""
+    prose = 0
+    for line in lines:
+        if _inside(line.box, box) and len(_PROSE_WORD.findall(line.text)) >= 5:
+            prose += 1
+            if prose >= 2 or line.size >= 0.95 * size:
+                return True
+    return False
 
 
 def _drawings(shapes: list[Shape], page_area: float) -> list[Box]:
@@ -795,16 +852,20 @@ def _drawings(shapes: list[Shape], page_area: float) -> list[Box]:
     ]
 
 
-def _with_labels(figures: list[Box], blocks: list[list[Line]], edges: Sequence[float]) -> list[Box]:
+def _with_labels(figures: list[Box], blocks: list[list[Line]], edges: Sequence[float], size: float) -> list[Box]:
     """Each figure grown by the blocks of short lines at its edge (tick labels, a legend; an axis title beyond the
     labels: the figure grows twice, each time from where it stood before). A block is a label only when each of its
     lines is within reach: text that merely begins near a figure (the authors above a full-width teaser, the
     abstract and the columns under it) is not, nor is a caption, nor is a block across a column's edge (the figure
-    of the right column does not take the equation number at the end of the left column's line)."""
+    of the right column does not take the equation number at the end of the left column's line). A label's words
+    are set smaller than most of the page's lines (``size``), or it has none (numbers): a heading or a slide's
+    title beside a figure or a coloured band is no label."""
     candidates = [
         (block, _union(line.box for line in block))
         for block in blocks
-        if all(len(line.text) <= 80 for line in block) and not _CAPTION.match(block[0].text)
+        if all(len(line.text) <= 80 for line in block)
+        and not _CAPTION.match(block[0].text)
+        and (max(line.size for line in block) < 0.95 * size or not any(_PROSE_WORD.search(ln.text) for ln in block))
     ]
     for _ in range(2):
         grown = []
@@ -862,6 +923,8 @@ def _keep(lines: list[Line], box: Box, figures: list[Box]) -> str | None:
         return IN_FIGURE
     if sum(g.font.monospace for g in letters) >= 0.8 * len(letters):
         return CODE
+    if len(_RIGHT_TO_LEFT.findall(text)) > len(letters) / 2:
+        return RIGHT_TO_LEFT
     maths = _maths_share(glyphs)
     if maths >= 0.5 or (maths >= 0.25 and len(letters) < 40 and "=" in "".join(g.text for g in letters)):
         return FORMULA
@@ -933,10 +996,19 @@ def _other(page: PageContent, glyphs: list[Glyph], reason: str) -> list[Paragrap
     return out
 
 
-def paragraphs(page: PageContent, drawn: list[Box], words: set[str] | None = None) -> list[Paragraph]:
-    """The page's paragraphs in reading order, with keep reasons (``drawn``: its ``figure_boxes``); roles other than
-    BODY are set by ``assign_roles``. ``words``: those of the pages read before, which this page's join (a compound
-    the document writes whole on one page tells its hyphen at a line's end on a later one)."""
+@dataclass
+class Laid:
+    """A page laid out: its paragraphs in reading order, and what a translation must not be drawn over besides
+    them (figures, rules, leaders)."""
+
+    paragraphs: list[Paragraph]
+    obstacles: list[Box]
+
+
+def lay_out(page: PageContent, words: set[str] | None = None) -> Laid:
+    """The page's paragraphs in reading order, with keep reasons; roles other than BODY are set by ``assign_roles``.
+    ``words``: those of the pages read before, which this page's join (a compound the document writes whole on one
+    page tells its hyphen at a line's end on a later one)."""
     words = set() if words is None else words
     leaders = _leaders(page.glyphs)
     dots = {g.index for run in leaders for g in run}
@@ -946,9 +1018,15 @@ def paragraphs(page: PageContent, drawn: list[Box], words: set[str] | None = Non
     flat_rules = [box for box in rules if box[3] - box[1] <= box[2] - box[0]]
     lines = [line for line in _lines(upright, upright_rules) if line.text]
     _mark_entries(lines, leaders)
+    _mark_bullets(lines, page)
     edges = _column_edges(lines)
     leadings = _leadings(lines)
-    figures = _with_labels(drawn, _blocks(lines, leadings, flat_rules), edges)
+    images, drawn = _drawn(page)
+    figures = images + drawn
+    if lines:
+        size = statistics.median(line.size for line in lines)
+        figures = images + [box for box in drawn if not _frames_prose(box, lines, size)]
+        figures = _with_labels(figures, _blocks(lines, leadings, flat_rules), edges, size)
     found: list[Paragraph] = []
     if lines:
         _add_words(words, lines)
@@ -966,22 +1044,49 @@ def paragraphs(page: PageContent, drawn: list[Box], words: set[str] | None = Non
     _formula_pieces(found)
     found += _other(page, [g for g in page.glyphs if g.direction is Direction.ROTATED], ROTATED)
     found += _other(page, [g for g in page.glyphs if g.direction is Direction.VERTICAL], VERTICAL)
-    return found
+    obstacles = figures + [shape.box for shape in page.shapes if shape.rule]
+    return Laid(found, obstacles + [_union(g.box for g in run) for run in leaders])
+
+
+def _mark_bullets(lines: list[Line], page: PageContent) -> None:
+    """The lines a drawn bullet stands before: a form, an image or a filled shape no larger than an em, left of
+    the line's start on its height (beamer draws its balls so; a glyph bullet is the line's own text)."""
+    small = [
+        box
+        for box in [*page.forms, *page.images, *(s.box for s in page.shapes if s.filled and not s.rule)]
+        if 0 < box[2] - box[0] <= 12 and 0 < box[3] - box[1] <= 12
+    ]
+    if not small:
+        return
+    small.sort(key=lambda box: box[1])
+    bottoms = [box[1] for box in small]
+    for line in lines:
+        size = line.size
+        i = bisect_left(bottoms, line.box[1] - size)
+        while i < len(small) and small[i][1] <= line.box[3]:
+            box = small[i]
+            middle = (box[1] + box[3]) / 2
+            if (
+                box[2] - box[0] <= 1.2 * size
+                and 0 <= line.box[0] - box[2] <= 2 * size
+                and (line.box[1] <= middle <= line.box[3])
+            ):
+                line.bulleted = True
+            i += 1
 
 
 def _mark_entries(lines: list[Line], leaders: list[list[Glyph]]) -> None:
-    """The lines a leader follows on their baseline are entries (of a table of contents, an index): each ends its
-    paragraph, so entries are never joined into one."""
-    if not leaders:
-        return
-    starts = sorted((round(run[0].y, 1), run[0].box[0]) for run in leaders)
-    for line in lines:
-        size = line.size
-        i = bisect_left(starts, (round(line.baseline - 0.2 * size, 1), -math.inf))
-        while i < len(starts) and starts[i][0] <= line.baseline + 0.2 * size:
-            if 0 <= starts[i][1] - line.box[2] <= 3 * size:
-                line.entry = True
-            i += 1
+    """The line a leader follows on its baseline (the nearest to its left) is an entry (of a table of contents, an
+    index): each ends its paragraph, so entries are never joined into one."""
+    by_baseline = sorted(lines, key=lambda line: line.baseline)
+    baselines = [line.baseline for line in by_baseline]
+    for run in leaders:
+        first = run[0]
+        reach = 0.2 * first.size
+        low, high = bisect_left(baselines, first.y - reach), bisect_left(baselines, first.y + reach)
+        before = [line for line in by_baseline[low:high] if line.box[2] <= first.box[0] + 0.5]
+        if before:
+            max(before, key=lambda line: line.box[2]).entry = True
 
 
 def _formula_pieces(paragraphs: list[Paragraph]) -> None:
