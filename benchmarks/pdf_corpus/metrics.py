@@ -57,7 +57,8 @@ _HAN = re.compile(r"[\u3400-\u9fff]")
 
 
 def monospaced_fonts(views: Iterable[PageView]) -> set[str]:
-    """Fonts whose glyphs (at least eight distinct letters or signs) all advance by one width."""
+    """Fonts whose glyphs (at least eight distinct letters or signs) all advance by one width, narrower than an em
+    (a CJK font's Han characters are all one em wide)."""
     advances: defaultdict[str, set[float]] = defaultdict(set)
     chars: defaultdict[str, set[str]] = defaultdict(set)
     for view in views:
@@ -65,7 +66,11 @@ def monospaced_fonts(views: Iterable[PageView]) -> set[str]:
             if glyph.text.strip() and glyph.upright:
                 advances[glyph.font].add(round(glyph.advance, 2))
                 chars[glyph.font].add(glyph.text)
-    return {font for font, found in advances.items() if len(chars[font]) >= 8 and max(found) - min(found) <= 0.011}
+    return {
+        font
+        for font, found in advances.items()
+        if len(chars[font]) >= 8 and max(found) - min(found) <= 0.011 and max(found) < 0.8
+    }
 
 
 @dataclass
