@@ -40,6 +40,9 @@ def test_a_logo_s_lowered_and_raised_letters_stay_in_their_line_and_paragraph(tm
     assert "typeset with TEX and its references with BibTEX, as nearly every LATEX 2ε paper is" in found[1]
     assert found[1].endswith("the logos stand in the middle of its lines.")
     assert found[2].startswith("The second paragraph says that TEX lowers the E of its name")
+    assert found[2].endswith(
+        "The logo of XETEX reverses its E, and XELATEX too: a mirrored letter is still a letter of its line."
+    )
     assert len(found) == 4  # the three above and the page number
     assert _crossings(_translated(MADE / "logos.pdf", tmp_path)) == []
 

@@ -252,7 +252,8 @@ def _direction(matrix: Matrix, font: PDFFont) -> Direction:
         return Direction.VERTICAL
     a, b, c, d, _e, _f = matrix
     scale = math.hypot(a, b) or 1.0
-    if a > 0 and d > 0 and abs(b) / scale < _UPRIGHT and abs(c) / (math.hypot(c, d) or 1.0) < _UPRIGHT:
+    # a glyph mirrored left to right stands in its line (the reversed E of XeTeX's logo)
+    if a != 0 and d > 0 and abs(b) / scale < _UPRIGHT and abs(c) / (math.hypot(c, d) or 1.0) < _UPRIGHT:
         return Direction.UPRIGHT
     return Direction.ROTATED
 
