@@ -114,14 +114,14 @@ def test_inline_code_found_in_the_translation_is_not_doubled(tmp_path):
 
 
 def test_bilingual_adds_a_translated_paragraph_after_each_one(tmp_path, translator):
-    text = "# Title\n\nSome text\nwrapped.\n\n- item\n\n> quote\n\n| A |\n|---|\n| cell |\n"
+    text = "# Title\n\nSome text\nwrapped.\n\n- item\n\n> quote\n\n| Name |\n|---|\n| cell |\n"
     _, out = run(tmp_path, translator, text, bilingual=True)
     assert out == (
         "# Title\n\n# ⟦TITLE⟧\n\n"
         "Some text\nwrapped.\n\n⟦SOME TEXT WRAPPED.⟧\n\n"
         "- item\n\n  ⟦ITEM⟧\n\n"
         "> quote\n>\n> ⟦QUOTE⟧\n\n"
-        "| A<br>⟦A⟧ |\n|---|\n| cell<br>⟦CELL⟧ |\n"
+        "| Name<br>⟦NAME⟧ |\n|---|\n| cell<br>⟦CELL⟧ |\n"
     )
 
 

@@ -14,6 +14,11 @@ from fanyi.documents.policy import keep_reason
         ("这是中文。", "already Chinese"),
         ("Hello world.", None),
         ("e.g.", None),
+        ("ƀ", "a letter alone"),
+        ("Ǆ", "a letter alone"),
+        ("(A)", "a letter alone"),
+        ("好", "already Chinese"),
+        ("Lj", None),
         ("The 中文 word", None),
     ],
 )

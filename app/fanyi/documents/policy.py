@@ -13,6 +13,9 @@ def keep_reason(text: str, target_lang: str) -> str | None:
     """Why ``text`` needs no translation into ``target_lang``, or None when it does."""
     if _LETTER.search(text) is None:
         return "numbers or symbols only"
+    letters = _LETTER.findall(text)
+    if len(letters) == 1 and _CJK.search(text) is None:
+        return "a letter alone"  # a font's glyph sample, a table's "A" or "ƀ": nothing a model can translate
     if looks_like_code(text):
         return "code or URL"
     script = target_script(target_lang)
