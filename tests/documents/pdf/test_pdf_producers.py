@@ -16,6 +16,7 @@ from fanyi.documents.pdf import layout
 from fanyi.documents.pdf.document import PdfDocument
 
 MADE = Path(__file__).parent / "producers"
+REAL = Path(__file__).parent / "real"
 
 
 def _paragraphs(path: Path) -> list[layout.Paragraph]:
@@ -157,6 +158,28 @@ def test_right_to_left_text_is_left_as_it_is_and_said(tmp_path):
     canvas.save()
     found = {p.text[:10]: p.keep for p in _paragraphs(tmp_path / "rtl.pdf")}
     assert found == {"The thesis": None, next(k for k in found if k[0] != "T"): layout.RIGHT_TO_LEFT}
+
+
+def test_a_font_s_character_chart_is_read_and_its_glyph_samples_left_alone(tmp_path, noto_sc):
+    """A page of cairo's grid of glyphs and code points (Carlito's chart, tests/documents/pdf/real): read whole
+    (it once failed the reader), every sample a letter alone or its code point, nothing to translate but the
+    headings."""
+    from fanyi.documents.policy import keep_reason
+
+    found = _paragraphs(REAL / "cairo-carlito-latin-extended-b.pdf")
+    assert len(found) > 400
+    samples = [p for p in found if p.text in ("ƀ", "Ɓ", "Ƃ", "ǅ", "Ǳ")]
+    assert len(samples) == 5 and all(keep_reason(p.text, "zh") == "a letter alone" for p in samples)
+    codes = [p for p in found if p.text in ("0180", "01C5", "024F")]
+    assert len(codes) == 3 and all(p.keep or keep_reason(p.text, "zh") for p in codes)
+    result = translate_document(
+        REAL / "cairo-carlito-latin-extended-b.pdf", FakeTranslator(hanzi), dst=tmp_path / "c.pdf"
+    )
+    assert not result.report.failed
+    assert {p.text for p in found if p.keep is None and keep_reason(p.text, "zh") is None} == {
+        "Carlito",
+        "Latin Extended-B",
+    }
 
 
 @pytest.mark.parametrize("name", ["logos", "teaser", "listing", "contents", "margin", "slides", "justified"])

@@ -650,8 +650,10 @@ def _hold_overfull(lines: list[Line], edges: Sequence[float]) -> None:
         for line in lines:
             overrun = line.box[2] - edge
             start = line.box[0]
-            if 0 < overrun <= 0.25 * (right - edge) and _edge_between(
-                start - 2 * line.size, min(start, edge - 3 * size), edges
+            if (
+                0 < overrun <= 0.25 * (right - edge)
+                and start <= edge - 3 * size  # the column it starts is wider than the gutter the line is held at
+                and _edge_between(start - 2 * line.size, start, edges)
             ):
                 line.box = (line.box[0], line.box[1], edge - COLUMN_GAP * line.size, line.box[3])
 
