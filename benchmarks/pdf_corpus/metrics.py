@@ -41,7 +41,7 @@ from fanyi.engine.results import Translation
 # added can be measured with this harness too).
 DECLARED = {
     "code", "formula", "reference list", "list marker", "rotated text", "vertical text",
-    "text whose font maps no Unicode", "right-to-left text",
+    "text whose font maps no Unicode", "right-to-left text", "a type specimen",
     "numbers or symbols only", "code or URL", "already Chinese", "already in Latin script", "a letter alone",
 }  # fmt: skip
 UNTRANSLATED = "untranslated"  # in a paragraph the reader translated, yet still on the page

@@ -182,6 +182,20 @@ def test_a_font_s_character_chart_is_read_and_its_glyph_samples_left_alone(tmp_p
     }
 
 
+def test_a_ruled_table_s_rows_are_never_merged_and_its_specimens_are_left_alone(tmp_path, noto_sc):
+    """LibreOffice's table of a font's features (tests/documents/pdf/real): each row's sample is its own unit, and
+    a sample that shows the same text in two forms is a type specimen, left as it is."""
+    found = [p for p in _paragraphs(REAL / "libreoffice-libertinus-features.pdf") if p.page == 1]
+    by_text = {p.text: p for p in found}
+    assert by_text["Libertinus Font ŐŰÉÁÄ Libertinus font őűéáä …"].keep == layout.SPECIMEN
+    assert by_text["Qu, tief? (f) Schulfächer Qu, tief? (f) Schulfächer …"].keep == layout.SPECIMEN
+    assert by_text["ct, st ct, st"].keep == layout.SPECIMEN
+    samples = [p for p in found if p.box[0] > 270 and p.box[1] < 680]
+    assert all(p.lines <= 4 for p in samples)  # a cell's two to four lines, never the next row's
+    assert by_text["Small Capitals"].keep is None and by_text["Fractions"].keep is None
+    assert _crossings(_translated(REAL / "libreoffice-libertinus-features.pdf", tmp_path)) == []
+
+
 @pytest.mark.parametrize("name", ["logos", "teaser", "listing", "contents", "margin", "slides", "justified"])
 def test_each_made_pdf_is_as_its_source_says(name):
     """The fixtures are what producers/README.md says: pdfTeX's, from the .tex beside them."""

@@ -84,6 +84,7 @@ ROTATED = "rotated text"
 VERTICAL = "vertical text"
 UNREADABLE = "text whose font maps no Unicode"
 REFERENCE = "reference list"
+SPECIMEN = "a type specimen"  # the same text shown twice or more, in the forms a font gives it
 RIGHT_TO_LEFT = "right-to-left text"  # Hebrew, Arabic: read in the order drawn, not yet in the order written
 
 _LIST_MARKER = re.compile(
@@ -694,9 +695,10 @@ def _edges(lines: list[Line]) -> tuple[float, float]:
 
 
 def _paragraphs(
-    regions: list[_Region], leadings: dict[float, float]
+    regions: list[_Region], leadings: dict[float, float], rules: Sequence[Box]
 ) -> list[tuple[list[Line], bool, tuple[float, float]]]:
-    """Each paragraph's lines, whether it is a table's cell, and its column's left and right edges."""
+    """Each paragraph's lines, whether it is a table's cell, and its column's left and right edges; a rule between
+    two lines (a table's row boundary) parts them."""
     members: defaultdict[tuple[int, ...], list[Line]] = defaultdict(list)
     for region in regions:
         members[_column_of(region)] += region.lines
@@ -707,7 +709,13 @@ def _paragraphs(
         key = _column_of(region)
         column = edges[key]
         for line in region.lines:
-            if region.cells or previous != key or not out or _breaks(out[-1][0], line, *column, leadings):
+            if (
+                region.cells
+                or previous != key
+                or not out
+                or _breaks(out[-1][0], line, *column, leadings)
+                or any(_between(rule, out[-1][0][-1], line) for rule in rules)
+            ):
                 out.append(([line], region.cells, column))
             else:
                 out[-1][0].append(line)
@@ -906,6 +914,17 @@ def _maths_share(glyphs: list[Glyph]) -> float:
     return sum(g.font.maths or bool(_MATHS_CHARS.search(g.text)) for g in letters) / len(letters)
 
 
+def _repeated(text: str) -> bool:
+    """Whether the text's letters are one run of them shown two or more times (a font's specimen: "Libertinus Font"
+    above "LIBERTINUS FONT" in small capitals; "Qu, tief? (f)" with and without its ligatures)."""
+    letters = "".join(c for c in text.casefold() if c.isalpha())
+    for times in (2, 3, 4):
+        length = len(letters) // times
+        if length >= 4 and len(letters) % times == 0 and letters == letters[:length] * times:
+            return True
+    return False
+
+
 def _keep(lines: list[Line], box: Box, figures: list[Box]) -> str | None:
     glyphs = [g for line in lines for g in line.glyphs]
     letters = [g for g in glyphs if g.text.strip()]
@@ -927,6 +946,8 @@ def _keep(lines: list[Line], box: Box, figures: list[Box]) -> str | None:
         return CODE
     if len(_RIGHT_TO_LEFT.findall(text)) > len(letters) / 2:
         return RIGHT_TO_LEFT
+    if len(lines) >= 2 and _repeated(text):
+        return SPECIMEN
     maths = _maths_share(glyphs)
     if maths >= 0.5 or (maths >= 0.25 and len(letters) < 40 and "=" in "".join(g.text for g in letters)):
         return FORMULA
@@ -1033,7 +1054,7 @@ def lay_out(page: PageContent, words: set[str] | None = None) -> Laid:
     if lines:
         _add_words(words, lines)
         regions = _regions(lines, figures, flat_rules, page.width * page.height, leadings, edges)
-        for group, cells, column in _paragraphs(regions, leadings):
+        for group, cells, column in _paragraphs(regions, leadings, flat_rules):
             split = _split_marker(group[0])
             if split is not None:
                 marker, rest = split
