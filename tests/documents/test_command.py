@@ -91,7 +91,8 @@ def test_bilingual_and_target_reach_the_job(files, tmp_path, capsys):
     translator = FakeTranslator()
     code, _ = cli([files[0], "--bilingual", "--target", "cmn_Hant"], translator)
     assert code == 0
-    assert (tmp_path / "a.cmn_Hant.txt").read_text(encoding="utf-8") == "Hello there.\n" + mark("Hello there.") + "\n"
+    written = (tmp_path / "a.cmn_Hant.bilingual.txt").read_text(encoding="utf-8")
+    assert written == "Hello there.\n" + mark("Hello there.") + "\n"
     assert translator.options[0].target == "cmn_Hant"
 
 
@@ -128,7 +129,7 @@ def test_alternating_pages_and_docx_reach_the_job(tmp_path, capsys):
     (tmp_path / "a.pdf").write_bytes(make_pdf([["One page of text."], ["And a second one."]]))
     code, _ = cli([tmp_path / "a.pdf", "--bilingual", "alternate"])
     assert code == 0
-    with pikepdf.open(tmp_path / "a.zh.pdf") as pdf:
+    with pikepdf.open(tmp_path / "a.zh.bilingual.pdf") as pdf:
         assert len(pdf.pages) == 4  # each original page before its translation
     code, _ = cli([tmp_path / "a.pdf", "--to", "docx"])
     assert code == 0 and (tmp_path / "a.zh.docx").is_file()

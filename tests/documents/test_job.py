@@ -40,6 +40,16 @@ def test_output_names_are_numbered_when_taken(tmp_path):
     assert output_path_for(src, "cmn_Hans", tmp_path / "out") == tmp_path / "out" / "a.cmn_Hans.txt"
 
 
+def test_a_bilingual_output_says_so_in_its_name(tmp_path, translator):
+    """A bilingual run after a plain one does not write name.zh.1.pdf, which passes for a second translation."""
+    src = tmp_path / "a.txt"
+    src.write_text("Hello there.\n")
+    plain = translate_document(src, translator).output
+    both = translate_document(src, translator, bilingual=True).output
+    again = translate_document(src, translator, bilingual=True).output
+    assert (plain.name, both.name, again.name) == ("a.zh.txt", "a.zh.bilingual.txt", "a.zh.bilingual.1.txt")
+
+
 def test_the_source_is_never_opened_for_writing(tmp_path, translator, monkeypatch):
     src = write(tmp_path, "a.txt", "Hello.")
     before = src.stat().st_mtime_ns

@@ -79,14 +79,21 @@ def document_language(translator: TextTranslator, options: DecodeOptions | None)
     return languages(options).target_lang if languages is not None else translator.target_lang
 
 
-def output_path_for(src: Path, target_lang: str, folder: Path | None = None, to: str | None = None) -> Path:
-    """``name.zh.ext`` next to the source (or in ``folder``), numbered ``name.zh.1.ext`` … when taken."""
-    return next(path for path in _output_names(src, target_lang, folder, to) if not path.exists())
+def output_path_for(
+    src: Path, target_lang: str, folder: Path | None = None, to: str | None = None, *, bilingual: bool = False
+) -> Path:
+    """``name.zh.ext`` next to the source (or in ``folder``), numbered ``name.zh.1.ext`` … when taken; a bilingual
+    output is ``name.zh.bilingual.ext``, so it never passes for the plain translation beside it."""
+    return next(path for path in _output_names(src, target_lang, folder, to, bilingual) if not path.exists())
 
 
-def _output_names(src: Path, target_lang: str, folder: Path | None, to: str | None = None) -> Iterator[Path]:
+def _output_names(
+    src: Path, target_lang: str, folder: Path | None, to: str | None = None, bilingual: bool = False
+) -> Iterator[Path]:
     suffix = format_for(src).output_suffix(src, to)
     language = re.sub(r"[^A-Za-z0-9_-]", "", target_lang) or "translated"
+    if bilingual:
+        language += ".bilingual"
     folder = src.parent if folder is None else folder
     limit = _longest_name(folder)
     yield folder / _fitted(src.stem, f".{language}{suffix}", limit)
@@ -145,7 +152,7 @@ def translate_document(
     named = given if given is not None and not given.is_dir() else None  # a file's name, not a folder's
     folder = given if named is None else None
     fmt.output_suffix(src, to)  # a kind it cannot be written as is refused before anything is read
-    dst, names = _output(src, translator, options, named, folder, to)
+    dst, names = _output(src, translator, options, named, folder, to, bilingual)
     _check_writable(src, dst, overwrite=overwrite)
     sweep_stale(dst.parent)
     try:
@@ -153,7 +160,7 @@ def translate_document(
         if instead is not None and (other := instead(sample(document, cancel))) is not None:
             translator, options = other, None
             if named is None:
-                dst, names = _output(src, translator, options, None, folder, to)
+                dst, names = _output(src, translator, options, None, folder, to, bilingual)
         target = (options.target if options is not None else None) or translator.target_lang
         if getattr(translator, "rewrites", False):  # fanyi.rewriter: Chinese written anew; none kept as Chinese
             target = ""
@@ -200,6 +207,7 @@ def _output(
     named: Path | None,
     folder: Path | None,
     to: str | None,
+    bilingual: bool,
 ) -> tuple[Path, Iterator[Path]]:
     """The output's name, and the names to claim in turn: ``named`` alone, else ``name.zh.ext`` in ``folder``
     (the source's by default) and its numbered followers."""
@@ -208,7 +216,8 @@ def _output(
     # Taiwan's or Hong Kong's Traditional (OpenCC) named as such: name.zh-TW.ext
     target = options.target if options is not None else None
     language = (options.convert if options is not None else None) or output_language(translator, target)
-    return output_path_for(src, language, folder, to), _output_names(src, language, folder, to)
+    names = _output_names(src, language, folder, to, bilingual)
+    return output_path_for(src, language, folder, to, bilingual=bilingual), names
 
 
 def _publish(stage: Staged, names: Iterator[Path], *, replace: bool) -> Path:
