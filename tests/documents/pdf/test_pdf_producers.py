@@ -196,7 +196,18 @@ def test_a_ruled_table_s_rows_are_never_merged_and_its_specimens_are_left_alone(
     assert _crossings(_translated(REAL / "libreoffice-libertinus-features.pdf", tmp_path)) == []
 
 
-@pytest.mark.parametrize("name", ["logos", "teaser", "listing", "contents", "margin", "slides", "justified"])
+def test_a_footnote_with_a_coloured_url_is_one_footnote_in_its_own_colour():
+    """hyperref's magenta URL in a footnote: the footnote's first line, stretched before the URL it cannot break
+    and mostly typewriter, is not a code block of its own, and the footnote takes the colour of its text that is
+    not the link's."""
+    found = [p for p in _paragraphs(MADE / "links.pdf") if "kept at" in p.text]
+    assert len(found) == 1
+    footnote = found[0]
+    assert footnote.text.endswith("with its sources.") and footnote.keep is None
+    assert footnote.role is layout.Role.FOOTNOTE and footnote.colour == (0.0, 0.0, 0.0)
+
+
+@pytest.mark.parametrize("name", ["logos", "teaser", "listing", "contents", "margin", "slides", "justified", "links"])
 def test_each_made_pdf_is_as_its_source_says(name):
     """The fixtures are what producers/README.md says: pdfTeX's, from the .tex beside them."""
     with pikepdf.open(MADE / f"{name}.pdf") as pdf:

@@ -33,6 +33,7 @@ from pdfminer.pdfcolor import PDFColorSpace
 from pdfminer.pdffont import PDFCIDFont, PDFFont, PDFType3Font
 from pdfminer.pdfinterp import PDFGraphicState, PDFPageInterpreter, PDFResourceManager, PDFTextState
 from pdfminer.pdfpage import PDFPage
+from pdfminer.pdftypes import resolve1
 from pdfminer.psparser import PSEOF, PSKeyword, keyword_name
 from pdfminer.utils import Matrix, PathSegment, apply_matrix_pt
 
@@ -139,6 +140,7 @@ class PageContent:
     images: list[Box]
     forms: list[Box]  # where form XObjects land (figures, or a whole page's content)
     origins: Origins
+    links: list[Box] = field(default_factory=list)  # the rectangles of its link annotations
 
 
 def operator_digest(names: Sequence[str]) -> str:
@@ -479,4 +481,21 @@ def pages(handle: BinaryIO) -> Iterator[PageContent]:
             images=device.images,
             forms=device.forms,
             origins=origins,
+            links=_links(page, device.page_ctm),
         )
+
+
+def _links(page: PDFPage, ctm: Matrix) -> list[Box]:
+    """The rectangles of the page's link annotations, in the coordinates of its glyphs; a damaged one is skipped."""
+    found = []
+    for annotation in resolve1(page.annots) or []:
+        annotation = resolve1(annotation)
+        if not isinstance(annotation, dict) or getattr(resolve1(annotation.get("Subtype")), "name", None) != "Link":
+            continue
+        rect = resolve1(annotation.get("Rect"))
+        try:
+            x0, y0, x1, y1 = (float(resolve1(v)) for v in rect)
+        except (TypeError, ValueError):
+            continue
+        found.append(transformed((min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)), ctm))
+    return found

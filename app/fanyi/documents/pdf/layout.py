@@ -45,6 +45,7 @@ from fanyi.limits import PDF_LAYOUT_LINES
 from .interpret import Box, Direction, Glyph, PageContent, Shape
 
 LINE_GAP = 1.2  # font sizes: a wider gap between two glyphs of a baseline parts them into two lines
+STRETCHED_GAP = 10.0  # font sizes: a justified line's space stretched before an unbreakable URL may be this wide
 WORD_GAP = 0.12  # font sizes: a wider gap between glyphs is a space between words (tight Libertine lines: 0.18)
 COLUMN_GAP = 0.8  # font sizes: a vertical gap at least this wide that nothing crosses is a gutter
 COLUMN_EDGE_LINES = 5  # lines starting at one x (within half a point) make it a column's left edge
@@ -127,10 +128,7 @@ class Line:
     text: str = ""
     entry: bool = False  # it ends at a leader: a table of contents' or an index's entry, a paragraph of its own
     bulleted: bool = False  # a drawn bullet stands before it (a beamer ball, a filled square): it begins an item
-
-    @property
-    def baseline(self) -> float:
-        return self.glyphs[0].y
+    baseline: float = 0.0  # where most of its glyphs stand (not a footnote mark or a superscript that starts it)
 
 
 @dataclass
@@ -177,7 +175,48 @@ def _lines(glyphs: Sequence[Glyph], rules: Sequence[Box]) -> list[Line]:
     if current:
         lines.append(_line(current))
     edges = _column_edges(lines)
-    return _merged([piece for line in lines for piece in _parted(line, edges)], rules, edges)
+    merged = _merged([piece for line in lines for piece in _parted(line, edges)], rules, edges)
+    return _join_stretched(merged, rules, edges)
+
+
+def _join_stretched(lines: list[Line], rules: Sequence[Box], edges: Sequence[float]) -> list[Line]:
+    """Pieces of one baseline parted by a justified line's stretched space joined: TeX leaves several ems before a
+    URL or a word it cannot break. The gap is no gutter when a line just above or below runs across it, the piece
+    before it starts inside that line (not in the margin), and the piece after it does not start at a column's
+    edge; a table's gap is as empty in the rows around it."""
+    rows: list[list[Line]] = []
+    for line in sorted(lines, key=lambda ln: (-ln.baseline, ln.box[0])):
+        if rows and abs(rows[-1][0].baseline - line.baseline) <= 0.2 * line.size:
+            rows[-1].append(line)
+        else:
+            rows.append([line])
+    out: list[Line] = []
+    for i, row in enumerate(rows):
+        neighbours = [
+            other
+            for near in rows[max(0, i - 1) : i + 2]
+            if near is not row
+            for other in near
+            if abs(other.baseline - row[0].baseline) <= 2 * row[0].size
+        ]
+        joined = [row[0]]
+        for piece in row[1:]:
+            last = joined[-1]
+            gap = piece.box[0] - last.box[2]
+            middle = (last.box[2] + piece.box[0]) / 2
+            across = [other for other in neighbours if other.box[0] < middle < other.box[2]]
+            if (
+                LINE_GAP * last.size < gap <= STRETCHED_GAP * last.size
+                and across
+                and last.box[0] >= min(other.box[0] for other in across) - 0.5  # not a label in the margin
+                and not _at_edge(piece.box[0], edges)
+                and not _ruled(last.glyphs[-1], piece.glyphs[0], rules)
+            ):
+                joined[-1] = _line(last.glyphs + piece.glyphs)
+            else:
+                joined.append(piece)
+        out += joined
+    return out
 
 
 def _continues(current: list[Glyph], glyph: Glyph) -> bool:
@@ -207,7 +246,11 @@ def _ruled(left: Glyph, right: Glyph, rules: Sequence[Box]) -> bool:
 
 def _line(glyphs: list[Glyph]) -> Line:
     glyphs = sorted(glyphs, key=lambda g: g.box[0])
-    return Line(glyphs, _union(g.box for g in glyphs), _size(glyphs), _text(glyphs))
+    return Line(glyphs, _union(g.box for g in glyphs), _size(glyphs), _text(glyphs), baseline=_baseline(glyphs))
+
+
+def _baseline(glyphs: list[Glyph]) -> float:
+    return statistics.median_low(g.y for g in glyphs)
 
 
 def _size(glyphs: list[Glyph]) -> float:
@@ -299,6 +342,7 @@ def _merged(lines: list[Line], rules: Sequence[Box], edges: Sequence[float]) -> 
         line.glyphs.sort(key=lambda g: g.box[0])
         line.text = _text(line.glyphs)
         line.size = _size(line.glyphs)
+        line.baseline = _baseline(line.glyphs)
     return out
 
 
@@ -411,9 +455,12 @@ def _breaks(previous: list[Line], line: Line, left: float, right: float, leading
         return True
     if abs(last.size - line.size) > max(0.5, 0.05 * size):
         return True
-    if _style(last.glyphs) != _style(line.glyphs):
-        return True
-    if _style(line.glyphs)[2]:  # code: its indentation and short lines are its own
+    before, after = _style(last.glyphs), _style(line.glyphs)
+    width = right - left
+    runs_on = right - last.box[2] <= SHORT_LINE * width and not _SENTENCE_END.search(last.text)
+    if before[:2] != after[:2] or (before[2] != after[2] and not runs_on):
+        return True  # bold or italic, or a code block (a sentence running on into a URL is no code block)
+    if after[2] and before[2]:  # code: its indentation and short lines are its own
         return False
     # a sentence run on from a full line to one starting at the column's edge with "4." is no list's item
     run_on = right - last.box[2] <= size and not _SENTENCE_END.search(last.text) and line.box[0] - left < 0.5 * size
@@ -430,7 +477,6 @@ def _breaks(previous: list[Line], line: Line, left: float, right: float, leading
         and not (hanging and line.box[0] > previous[0].box[0])
     ):
         return True
-    width = right - left
     return width > 0 and right - last.box[2] > SHORT_LINE * width and bool(_SENTENCE_END.search(last.text))
 
 
@@ -976,7 +1022,10 @@ def _paragraph(
     size = sizes.most_common(1)[0][0]
     baselines = [line.baseline for line in lines]
     leading = statistics.median(a - b for a, b in zip(baselines, baselines[1:])) if len(lines) > 1 else size * 1.2
-    colours = Counter(g.colour for g in letters)
+    # the colour of its text that is not a link's (a URL in a footnote does not colour the whole footnote)
+    links = [link for link in page.links if _near(link, box, 0.0)]
+    plain = [g for g in letters if not any(_inside(g.box, link) for link in links)] if links else letters
+    colours = Counter(g.colour for g in plain or letters)
     indices = array("I", sorted(g.index for g in glyphs))
     return Paragraph(
         page=page.number,
