@@ -207,7 +207,17 @@ def test_a_footnote_with_a_coloured_url_is_one_footnote_in_its_own_colour():
     assert footnote.role is layout.Role.FOOTNOTE and footnote.colour == (0.0, 0.0, 0.0)
 
 
-@pytest.mark.parametrize("name", ["logos", "teaser", "listing", "contents", "margin", "slides", "justified", "links"])
+def test_stacked_scripts_stay_in_their_line(tmp_path, noto_sc):
+    """$B^{1,2}_{1,39}$: the subscript goes back under the superscript; the sentence is one paragraph."""
+    found = [p.text for p in _paragraphs(MADE / "scripts.pdf")]
+    assert len(found) == 2  # the paragraph and the page number
+    assert found[0].startswith("Here we utilized the fact that B") and found[0].endswith("every sphere of the sample.")
+    assert _crossings(_translated(MADE / "scripts.pdf", tmp_path)) == []
+
+
+@pytest.mark.parametrize(
+    "name", ["logos", "teaser", "listing", "contents", "margin", "slides", "justified", "links", "scripts"]
+)
 def test_each_made_pdf_is_as_its_source_says(name):
     """The fixtures are what producers/README.md says: pdfTeX's, from the .tex beside them."""
     with pikepdf.open(MADE / f"{name}.pdf") as pdf:

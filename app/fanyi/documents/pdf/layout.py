@@ -223,8 +223,10 @@ def _continues(current: list[Glyph], glyph: Glyph) -> bool:
     last = current[-1]
     size = max(last.size, glyph.size, 1e-3)
     gap = glyph.box[0] - last.box[2]
-    if not -0.5 * size <= gap <= LINE_GAP * size:
+    if gap > LINE_GAP * size:
         return False
+    if gap < -0.5 * size:
+        return _stacked_script(current, glyph)
     if abs(glyph.y - last.y) <= 0.2 * size:
         return True
     base = statistics.median_low(g.y for g in current[-8:])
@@ -237,6 +239,21 @@ def _continues(current: list[Glyph], glyph: Glyph) -> bool:
     top, bottom = max(g.box[3] for g in current[-4:]), min(g.box[1] for g in current[-4:])
     middle = (glyph.box[1] + glyph.box[3]) / 2
     return glyph.size < 0.85 * size and bottom <= middle <= top
+
+
+def _stacked_script(current: list[Glyph], glyph: Glyph) -> bool:
+    """Whether ``glyph`` is a script set back under or over the scripts before it (b with ¹˒² over ₁˒₃₉: the pen
+    goes back to where the scripts began), within half an em of the baseline of the letter they belong to."""
+    full = max(g.size for g in current[-12:])
+    first = len(current)
+    while first > 0 and current[first - 1].size < 0.85 * full:
+        first -= 1
+    if first == 0 or first == len(current) or glyph.size >= 0.85 * full:
+        return False
+    nucleus = current[first - 1]
+    return current[first].box[0] - 0.5 <= glyph.box[0] <= current[-1].box[2] and (
+        abs(glyph.y - nucleus.y) <= 0.6 * nucleus.size
+    )
 
 
 def _ruled(left: Glyph, right: Glyph, rules: Sequence[Box]) -> bool:
