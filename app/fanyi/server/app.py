@@ -23,7 +23,20 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from fanyi import __version__
 from fanyi.oneline import error_line
 
-from . import deepl, deepl_web, deeplx, dictionary, google, immersive, kiss, libretranslate, mtranserver, stream
+from . import (
+    deepl,
+    deepl_web,
+    deeplx,
+    dictionary,
+    google,
+    immersive,
+    kiss,
+    libretranslate,
+    mtranserver,
+    ollama,
+    openai,
+    stream,
+)
 from .browsers import BrowserGuard, BrowserPolicy
 from .core import Core
 from .web import Fields, any_error_body, guarded, read_fields
@@ -42,7 +55,7 @@ class SharesTranslate(Protocol):
 # The protocols that share POST /translate, asked in turn whether a body is theirs
 SHARING_TRANSLATE: tuple[SharesTranslate, ...] = (deepl_web, mtranserver, deeplx)
 # Every protocol's own routes
-PROTOCOLS = (libretranslate, deepl, stream, dictionary, mtranserver, immersive, kiss, deepl_web, google)
+PROTOCOLS = (libretranslate, deepl, stream, dictionary, mtranserver, immersive, kiss, deepl_web, google, openai, ollama)
 
 
 def create_app(core: Core, browsers: BrowserPolicy) -> Starlette:
@@ -68,7 +81,8 @@ def create_app(core: Core, browsers: BrowserPolicy) -> Starlette:
                 "message": f"Fanyi {__version__}: a local translation API. LibreTranslate: POST /translate, "
                 "GET /languages, POST /detect. DeepL: POST /v2/translate. DeepLX, MTranServer and DeepL's "
                 "JSON-RPC: POST /translate. Immersive Translate: POST /imme. KISS Translator: POST /kiss. "
-                "Google: GET /translate_a/single, POST /language/translate/v2. "
+                "Google: GET /translate_a/single, POST /language/translate/v2. OpenAI: POST /v1/chat/completions, "
+                "GET /v1/models. Ollama: POST /api/chat, POST /api/generate, GET /api/tags. "
                 "Streaming: POST /stream. Dictionary: GET /dictionary?q=word.",
             }
         )

@@ -343,7 +343,20 @@ class Core:
         someone else's (call it between two steps; ``share(token)`` waits for it back under ``token``).
         ``wake``: what the wait for the turn gives up on (default: ``cancel``)."""
         assert route.direction is not None
-        pack = route.direction.pack
+        with self._using(route.direction.pack, cancel, wake) as (translator, share):
+            yield translator, self._options_for(route, glossary), share
+
+    @contextmanager
+    def chatting(self, pack: PackInfo, cancel: CancelToken) -> Iterator[Translator]:
+        """A pack's translator for the block, in turn with every other request for it: what the chat
+        endpoints (openai.py, ollama.py) answer a conversation with, through the pack's own template."""
+        with self.answering(), self._using(pack, cancel) as (translator, _share):
+            yield translator
+
+    @contextmanager
+    def _using(
+        self, pack: PackInfo, cancel: CancelToken, wake: CancelToken | None = None
+    ) -> Iterator[tuple[Translator, Callable[..., None]]]:
         try:
             gate = self.models.gate(pack)
         except PackError as exc:
@@ -362,7 +375,7 @@ class Core:
                     if time.monotonic() - turn_started >= limits.API_TURN_SECONDS and gate.pass_turn(token):
                         turn_started = time.monotonic()
 
-                yield translator, self._options_for(route, glossary), share
+                yield translator, share
                 self.line.served(time.monotonic() - started)
         except TimedOut:
             raise ApiError(
