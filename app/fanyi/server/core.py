@@ -12,6 +12,7 @@ batches (or two pieces of a stream), so short requests are not stuck behind a lo
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hmac
 import logging
 import re
@@ -91,9 +92,9 @@ class Core:
         self.api_key = api_key or None
         self._options = options  # beams and lengths as the user set them; read per request
         self._glossary = glossary  # the app's glossary: (term, translation) of a language pair
-        self._running: set[CancelToken] = set()
+        self._running: dict[CancelToken, int] = {}  # the requests close() cancels (a token may be in twice)
         self.line = Line()
-        self._orders = Orders()
+        self.orders = Orders()
         self.files = Files()
         self.stopping = False  # close() was called: what is cancelled now is answered 503, not dropped
         self._lock = threading.Lock()
@@ -182,35 +183,50 @@ class Core:
         glossary: tuple[tuple[str, str], ...] | None = None,
     ) -> list[Translation]:
         """``texts`` translated in one batch with those of every request waiting for the same model and options
-        when the turn comes (batching.py); the request whose turn it is translates the batch."""
+        when the turn comes (batching.py); the request that leads when the turn comes translates the batch."""
+        with self._cancellable(cancel):
+            return self._batched(route, texts, cancel, glossary)
+
+    def _batched(
+        self,
+        route: PackRoute,
+        texts: list[str],
+        cancel: CancelToken,
+        glossary: tuple[tuple[str, str], ...] | None,
+    ) -> list[Translation]:
         order = Order(texts, cancel)
         assert route.direction is not None  # grouped: a route with a direction
         key = (route.direction.pack.path, self._options_for(route, glossary))
-        self._orders.add(key, order)
+        self.orders.add(key, order)
+        deadline = time.monotonic() + limits.API_MAX_WAIT_SECONDS
         try:
-            with self._holding(route, cancel, wake=order.wake(), glossary=glossary) as (translator, options, share):
-                if not order.done.is_set():  # done by the batch that just gave the turn up
-                    batch = self._orders.take(key, order)
-                    token = all_cancelled(batch)
-                    try:
-                        done = translator.translate_results(
-                            [t for o in batch for t in o.texts],
-                            options,
-                            _between_batches(lambda: share(token)),
-                            cancel=token,
-                        )
-                    except BaseException as exc:
-                        for other in batch[1:]:
-                            other.finish(error=exc)
-                        raise
-                    for o in batch:
-                        o.finish(done[: len(o.texts)])
-                        done = done[len(o.texts) :]
-        except Cancelled:
-            if not order.done.is_set():
-                raise
+            while self.orders.lead(key, order, deadline):
+                leading = True
+                try:
+                    with self._holding(route, cancel, glossary=glossary) as (translator, options, share):
+                        batch = self.orders.take(key, order)
+                        # the next request may wait for the turn now: it gets it when this batch passes it
+                        self.orders.follow(key)
+                        leading = False
+                        token = all_cancelled(batch)
+                        try:
+                            done = translator.translate_results(
+                                [t for o in batch for t in o.texts],
+                                options,
+                                _between_batches(functools.partial(share, token)),
+                                cancel=token,
+                            )
+                        except BaseException as exc:
+                            self.orders.finish(batch[1:], None, exc)
+                            raise
+                        self.orders.finish(batch, done, None)
+                finally:
+                    if leading:
+                        self.orders.follow(key)
+        except TimedOut:
+            raise self._no_turn() from None
         finally:
-            self._orders.discard(key, order)
+            self.orders.discard(key, order)
         if order.error is not None:
             raise order.error
         assert order.results is not None  # finished
@@ -336,14 +352,13 @@ class Core:
         self,
         route: PackRoute,
         cancel: CancelToken,
-        wake: CancelToken | None = None,
         glossary: tuple[tuple[str, str], ...] | None = None,
     ) -> Iterator[tuple[Translator, DecodeOptions, Callable[..., None]]]:
         """The route's translator and options for the block, and ``share()``: pass the turn when it is
         someone else's (call it between two steps; ``share(token)`` waits for it back under ``token``).
-        ``wake``: what the wait for the turn gives up on (default: ``cancel``)."""
+        """
         assert route.direction is not None
-        with self._using(route.direction.pack, cancel, wake) as (translator, share):
+        with self._using(route.direction.pack, cancel) as (translator, share):
             yield translator, self._options_for(route, glossary), share
 
     @contextmanager
@@ -354,17 +369,13 @@ class Core:
             yield translator
 
     @contextmanager
-    def _using(
-        self, pack: PackInfo, cancel: CancelToken, wake: CancelToken | None = None
-    ) -> Iterator[tuple[Translator, Callable[..., None]]]:
+    def _using(self, pack: PackInfo, cancel: CancelToken) -> Iterator[tuple[Translator, Callable[..., None]]]:
         try:
             gate = self.models.gate(pack)
         except PackError as exc:
             raise ApiError(500, f"the model {pack.name} cannot be opened: {exc}") from None
-        with self._lock:
-            self._running.add(cancel)
         try:
-            with gate.use(wake or cancel, timeout=limits.API_MAX_WAIT_SECONDS) as translator:
+            with self._cancellable(cancel), gate.use(cancel, timeout=limits.API_MAX_WAIT_SECONDS) as translator:
                 # The app's window may have switched models between routing and now.
                 if translator is None or not holds(translator, pack):
                     raise ApiError(503, "the model is being loaded; try again in a moment", retry_after=1)
@@ -378,14 +389,28 @@ class Core:
                 yield translator, share
                 self.line.served(time.monotonic() - started)
         except TimedOut:
-            raise ApiError(
-                503,
-                f"Fanyi is busy: no turn for the model within {limits.API_MAX_WAIT_SECONDS:g} s; try again later",
-                retry_after=self.line.retry_after(),
-            ) from None
+            raise self._no_turn() from None
+
+    def _no_turn(self) -> ApiError:
+        return ApiError(
+            503,
+            f"Fanyi is busy: no turn for the model within {limits.API_MAX_WAIT_SECONDS:g} s; try again later",
+            retry_after=self.line.retry_after(),
+        )
+
+    @contextmanager
+    def _cancellable(self, cancel: CancelToken) -> Iterator[None]:
+        """``cancel`` fires when the server stops (close()) during the block."""
+        with self._lock:
+            self._running[cancel] = self._running.get(cancel, 0) + 1
+        try:
+            yield
         finally:
             with self._lock:
-                self._running.discard(cancel)
+                if self._running[cancel] == 1:
+                    del self._running[cancel]
+                else:
+                    self._running[cancel] -= 1
 
     def _count(self, job: ApiRequest) -> None:
         with self._lock:
