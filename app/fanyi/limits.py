@@ -149,7 +149,7 @@ API_MAX_CHARS = 20_000  # characters in one request, all its texts (and their HT
 # (Immersive Translate's and KISS Translator's settings ask for 512 requests a second) is translated
 # together in decoder batches instead of being refused.
 API_MAX_QUEUED = 1024
-API_MAX_WAIT_SECONDS = 60.0  # a request that waited this long for its turn is answered 503 with Retry-After
+API_MAX_WAIT_SECONDS = 60.0  # waited this long for its turn (for a batch: since its batches last moved): 503
 API_BATCH_TEXTS = 16  # texts of requests waiting for one model with the same options, translated as one batch
 API_BATCH_CHARS = 4000  # ... and their characters: a longer request is translated alone, holding no short one up
 API_TURN_SECONDS = 0.25  # a request holding the model longer passes its turn to those waiting, between two batches

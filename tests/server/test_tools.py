@@ -256,6 +256,29 @@ def test_pot_deeplx_sends_zh_for_both_chinese_scripts(both, tiny_translator):
         assert answer["data"] == tiny_translator.translate(EN[3], HANS)
 
 
+def test_easydict_deepl_with_its_endpoint_set(both, keyed, tiny_translator):
+    """tisfeng/Easydict Easydict/Swift/Service/DeepL/DeepLService+Translate.swift deepLTranslate: with an endpoint
+    set (deepLTranslateEndPointKey) it posts a form body text, source_lang (without its variant: "en", "auto"),
+    target_lang (DeepLService.swift: "zh-hans", "zh-hant") and `Authorization: DeepL-Auth-Key <key>` to it, and
+    reads translations[0].text."""
+    for server, key in ((both, ""), (keyed, KEY)):
+        for target, options in (("zh-hans", HANS), ("zh-hant", TAIWAN)):
+            answer = requests.post(
+                f"{server.address}/v2/translate",
+                data={"text": EN[0], "source_lang": "auto", "target_lang": target},
+                headers={"Authorization": f"DeepL-Auth-Key {key}"},
+                timeout=TIMEOUT,
+            )
+            assert answer.json()["translations"][0]["text"] == tiny_translator.translate(EN[0], options)
+    refused = requests.post(
+        f"{keyed.address}/v2/translate",
+        data={"text": EN[0], "source_lang": "en", "target_lang": "zh-hans"},
+        headers={"Authorization": "DeepL-Auth-Key "},
+        timeout=TIMEOUT,
+    )
+    assert refused.status_code == 403
+
+
 # --- Google ------------------------------------------------------------------------------------------
 
 

@@ -37,6 +37,7 @@ class Order:
     texts: list[str]
     cancel: CancelToken  # the request's own: its client hung up, or the server stops
     taken: bool = False  # a batch holds it: it waits for that batch, and leads no other
+    arrived: float = field(default_factory=time.monotonic)
     results: list[Translation] | None = None
     error: BaseException | None = None
     done: threading.Event = field(default_factory=threading.Event)
@@ -55,6 +56,7 @@ class Orders:
         self._changed = threading.Condition()
         self._waiting: dict[Hashable, list[Order]] = {}
         self._leading: set[Hashable] = set()
+        self._moved: dict[Hashable, float] = {}  # when a batch of the key was last taken or done
 
     @property
     def count(self) -> int:
@@ -73,18 +75,20 @@ class Orders:
                 waiting.remove(order)
             if not waiting:
                 self._waiting.pop(key, None)
+                self._moved.pop(key, None)
 
-    def lead(self, key: Hashable, order: Order, deadline: float) -> bool:
+    def lead(self, key: Hashable, order: Order) -> bool:
         """Wait until ``order`` is done (False) or may lead its key (True: it then waits for the model's turn, takes
-        a batch and calls ``follow``). Cancelled when its own token fires meanwhile, TimedOut
-        at ``deadline`` (time.monotonic())."""
+        a batch and calls ``follow``). Cancelled when its own token fires meanwhile; TimedOut when no batch of its
+        key moved for API_MAX_WAIT_SECONDS (a long burst waits as long as its batches keep coming)."""
         with self._changed:
             while not order.done.is_set():
                 if key not in self._leading and not order.taken:
                     self._leading.add(key)
                     return True
                 order.cancel.raise_if_cancelled()
-                left = deadline - time.monotonic()
+                since = max(order.arrived, self._moved.get(key, 0.0))
+                left = since + limits.API_MAX_WAIT_SECONDS - time.monotonic()
                 if left <= 0:
                     raise TimedOut("waited too long for a batch")
                 self._changed.wait(min(left, POLL_SECONDS))
@@ -96,9 +100,13 @@ class Orders:
             self._leading.discard(key)
             self._changed.notify_all()
 
-    def finish(self, batch: list[Order], results: list[Translation] | None, error: BaseException | None) -> None:
+    def finish(
+        self, key: Hashable, batch: list[Order], results: list[Translation] | None, error: BaseException | None
+    ) -> None:
         """Each order of a batch gets its share of ``results`` (or the error); those waiting for them wake."""
         with self._changed:
+            if key in self._waiting:
+                self._moved[key] = time.monotonic()
             for order in batch:
                 if error is not None:
                     order.finish(error=error)
@@ -124,8 +132,11 @@ class Orders:
                 order.taken = True
                 if order in waiting:
                     waiting.remove(order)
-            if not waiting:
+            if waiting:
+                self._moved[key] = time.monotonic()
+            else:
                 self._waiting.pop(key, None)
+                self._moved.pop(key, None)
             return batch
 
 

@@ -198,9 +198,8 @@ class Core:
         assert route.direction is not None  # grouped: a route with a direction
         key = (route.direction.pack.path, self._options_for(route, glossary))
         self.orders.add(key, order)
-        deadline = time.monotonic() + limits.API_MAX_WAIT_SECONDS
         try:
-            while self.orders.lead(key, order, deadline):
+            while self.orders.lead(key, order):
                 leading = True
                 try:
                     with self._holding(route, cancel, glossary=glossary) as (translator, options, share):
@@ -217,9 +216,9 @@ class Core:
                                 cancel=token,
                             )
                         except BaseException as exc:
-                            self.orders.finish(batch[1:], None, exc)
+                            self.orders.finish(key, batch[1:], None, exc)
                             raise
-                        self.orders.finish(batch, done, None)
+                        self.orders.finish(key, batch, done, None)
                 finally:
                     if leading:
                         self.orders.follow(key)
