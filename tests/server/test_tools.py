@@ -148,7 +148,9 @@ def test_immersive_translate_custom_api(both, keyed, tiny_translator, tiny_trans
     assert requests.post(f"{keyed.address}/imme", json=body, timeout=TIMEOUT).status_code == 403
 
 
-def kiss_custom(server, texts: list[str], from_lang: str, to_lang: str, key: str = "", batch: bool = False):
+def kiss_custom(
+    server, texts: list[str], from_lang: str, to_lang: str, key: str = "", batch: bool = False, path: str = "/kiss"
+):
     """src/apis/trans.js genCustom: {texts, from, to} in batch mode, else {text: texts[0], from, to}; the
     codes are KISS's own (zh-CN, zh-TW, en, auto: src/config/api.js OPT_LANGS_TO); `Authorization: Bearer
     ${key}`, "Bearer " with no key set. parseTransRes reads (res.translations ?? res).map(item → [item.text,
@@ -159,7 +161,7 @@ def kiss_custom(server, texts: list[str], from_lang: str, to_lang: str, key: str
         else {"text": texts[0], "from": from_lang, "to": to_lang}
     )
     answer = requests.post(
-        f"{server.address}/kiss",
+        f"{server.address}{path}",
         json=body,
         headers={"Content-type": "application/json", "Authorization": f"Bearer {key}"},
         timeout=TIMEOUT,
@@ -180,6 +182,21 @@ def test_kiss_translator_custom_api(both, keyed, tiny_translator, tiny_translato
     assert kiss_custom(keyed, [ZH[0]], "zh-CN", "en", key=KEY) == [[tiny_translator_zh_en.translate(ZH[0]), "zh"]]
     with pytest.raises(AssertionError):
         kiss_custom(keyed, [ZH[0]], "zh-CN", "en")  # the empty Bearer of a KISS with no key set
+
+
+def test_the_custom_apis_on_the_shared_translate_path(both, tiny_translator):
+    """The same bodies posted to /translate, the path many users type: Immersive Translate's (told by its
+    text_list) and KISS Translator's ({text|texts, from, to}, MTranServer's body too: the answer carries both
+    tools' fields)."""
+    immersive = {"source_lang": "auto", "target_lang": "zh-CN", "text_list": [EN[0]]}
+    answer = requests.post(f"{both.address}/translate", json=immersive, timeout=TIMEOUT).json()
+    assert answer["translations"] == [{"detected_source_lang": "en", "text": tiny_translator.translate(EN[0], HANS)}]
+    assert kiss_custom(both, [EN[1]], "en", "zh-CN", path="/translate") == [
+        [tiny_translator.translate(EN[1], HANS), "en"]
+    ]
+    assert kiss_custom(both, EN[:2], "en", "zh-TW", batch=True, path="/translate") == [
+        [tiny_translator.translate(t, TAIWAN), "en"] for t in EN[:2]
+    ]
 
 
 # --- DeepL's web JSON-RPC --------------------------------------------------------------------------
@@ -243,6 +260,20 @@ def test_zotero_deeplx_service_sends_the_web_json_rpc(both, keyed, tiny_translat
     # the service cannot send a key (its Authorization is "None"): a server with one refuses it, in JSON-RPC's shape
     refused = zotero_deeplx(keyed, EN[0], "en", "zh-CN")
     assert refused.status_code == 403 and refused.json()["error"]["message"]
+
+
+def test_zotero_deeplx_api_service(both, tiny_translator):
+    """src/modules/services/deeplcustom.ts ("DeepLX (API)"): {text, source_lang, target_lang} with the codes'
+    first part upper-cased (zh-TW → "ZH": Simplified), Content-Type "application/json; charset=utf-8", no key;
+    reads response.data."""
+    body = json.dumps({"text": EN[2], "source_lang": "EN", "target_lang": "zh-TW".split("-")[0].upper()})
+    answer = requests.post(
+        f"{both.address}/translate",
+        data=body,
+        headers={"Content-Type": "application/json; charset=utf-8"},
+        timeout=TIMEOUT,
+    )
+    assert answer.json()["data"] == tiny_translator.translate(EN[2], HANS)
 
 
 def test_pot_deeplx_sends_zh_for_both_chinese_scripts(both, tiny_translator):

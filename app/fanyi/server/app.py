@@ -1,6 +1,7 @@
 """The ASGI application: every protocol's routes over one Core.
 
-``POST /translate`` is LibreTranslate's, DeepLX's, MTranServer's and DeepL's web JSON-RPC's; the body says
+``POST /translate`` is LibreTranslate's, DeepLX's, MTranServer's (and KISS Translator's), Immersive Translate's
+and DeepL's web JSON-RPC's; the body says
 which (each protocol's ``wants``; LibreTranslate's takes the rest). ``GET /`` answers a short description,
 which is what DeepLX clients and some LibreTranslate clients ask to see that the server is up. Which web
 pages may call the server is browsers.py's decision.
@@ -30,7 +31,6 @@ from . import (
     dictionary,
     google,
     immersive,
-    kiss,
     libretranslate,
     mtranserver,
     ollama,
@@ -53,9 +53,9 @@ class SharesTranslate(Protocol):
 
 
 # The protocols that share POST /translate, asked in turn whether a body is theirs
-SHARING_TRANSLATE: tuple[SharesTranslate, ...] = (deepl_web, mtranserver, deeplx)
+SHARING_TRANSLATE: tuple[SharesTranslate, ...] = (deepl_web, immersive, mtranserver, deeplx)
 # Every protocol's own routes
-PROTOCOLS = (libretranslate, deepl, stream, dictionary, mtranserver, immersive, kiss, deepl_web, google, openai, ollama)
+PROTOCOLS = (libretranslate, deepl, stream, dictionary, mtranserver, immersive, deepl_web, google, openai, ollama)
 
 
 def create_app(core: Core, browsers: BrowserPolicy) -> Starlette:
@@ -80,7 +80,7 @@ def create_app(core: Core, browsers: BrowserPolicy) -> Starlette:
                 "code": 200,
                 "message": f"Fanyi {__version__}: a local translation API. LibreTranslate: POST /translate, "
                 "GET /languages, POST /detect. DeepL: POST /v2/translate. DeepLX, MTranServer and DeepL's "
-                "JSON-RPC: POST /translate. Immersive Translate: POST /imme. KISS Translator: POST /kiss. "
+                "JSON-RPC, Immersive Translate, KISS Translator: POST /translate (or /imme, /kiss). "
                 "Google: GET /translate_a/single, POST /language/translate/v2. OpenAI: POST /v1/chat/completions, "
                 "GET /v1/models. Ollama: POST /api/chat, POST /api/generate, GET /api/tags. "
                 "Streaming: POST /stream. Dictionary: GET /dictionary?q=word.",

@@ -87,6 +87,9 @@ class Orders:
                     self._leading.add(key)
                     return True
                 order.cancel.raise_if_cancelled()
+                if order.taken:  # its batch runs: it is answered when that is done
+                    self._changed.wait(POLL_SECONDS)
+                    continue
                 since = max(order.arrived, self._moved.get(key, 0.0))
                 left = since + limits.API_MAX_WAIT_SECONDS - time.monotonic()
                 if left <= 0:

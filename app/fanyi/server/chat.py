@@ -1,13 +1,14 @@
 """What the chat endpoints (openai.py, ollama.py) share: which model a request names, and its answer.
 
-The models are the installed packs by name, and ``fanyi`` (whichever pack the languages route to). A request
-naming an LLM pack (HY-MT1.5, Qwen3, Gemma 3) gets that model's answer to the conversation, rendered by its own
-chat template (engine.Translator.chat), streamed as decided; one with no model gets the first LLM pack
-installed, or ``fanyi`` when there is none. A request for ``fanyi`` or for a translation pack (MarianMT,
-many-to-many) is read as the translation request a tool sends (prompt_reader.py) and translated through the
-router, the batches, the glossary and OpenCC as every other protocol's; its answer comes in one piece, and its
-usage counts characters (a translation pack has no chat tokens). Every request waits in the one line, holds
-the model in turn and is cancelled when its client goes away.
+The models are the installed packs by name, and ``fanyi`` (whichever pack the languages route to); a request
+naming none gets the first LLM pack installed, or ``fanyi`` when there is none. A conversation that is the
+translation request a tool sends (prompt_reader.py) is translated as every other protocol's request is — the
+router (the named pack first, where it translates the pair; an LLM pack through its card's instruction), the
+batches, the glossary, OpenCC — and answered in one piece in the shape the tool asked for; its usage counts
+characters. Any other conversation is answered by the named LLM pack (HY-MT1.5, Qwen3, Gemma 3) itself,
+rendered by its own chat template (engine.Translator.chat) and streamed as decided, its usage in tokens; a
+translation pack refuses it in one line. Every request waits in the one line, holds the model in turn and is
+cancelled when its client goes away.
 """
 
 from __future__ import annotations
@@ -53,8 +54,9 @@ def models(core: Core) -> list[str]:
     return [TRANSLATOR] + [pack.name for pack in core.models.packs() if pack.usable]
 
 
-def chat_pack(core: Core, name: str | None) -> PackInfo | None:
-    """The LLM pack that answers a request naming ``name``; None when the packs translate what it asks."""
+def named(core: Core, name: str | None) -> PackInfo | None:
+    """The pack a request names (no name: the first LLM pack); None for ``fanyi`` (whichever pack the languages
+    route to) and when no name is given and no LLM pack is installed. UnknownModel for any other name."""
     packs = [pack for pack in core.models.packs() if pack.usable]
     wanted = (name or "").strip()
     if not wanted:
@@ -64,7 +66,7 @@ def chat_pack(core: Core, name: str | None) -> PackInfo | None:
         return None
     for pack in packs:
         if pack.name == base:
-            return pack if pack.chat else None
+            return pack
     raise UnknownModel(wanted)
 
 
@@ -75,9 +77,14 @@ async def answer(
     piece (ask for it before answering: the status is still to be sent)."""
     if not isinstance(messages, list) or not messages:
         raise ApiError(400, "messages must be a list of {role, content}")
-    pack = chat_pack(core, name)
-    if pack is None:
-        return _translated(core, request, messages)
+    pack = named(core, name)
+    try:
+        reading = prompt_reader.read(messages)
+    except prompt_reader.Unreadable as exc:
+        if pack is None or not pack.chat:
+            raise ApiError(400, str(exc)) from None
+    else:  # a translation request: translated (by the named pack where it translates the pair), glossary and all
+        return _translated(core, request, messages, reading, pack)
     conversation = [
         {"role": str(m.get("role", "user")), "content": prompt_reader.content_of(m.get("content"))}
         for m in messages
@@ -86,12 +93,11 @@ async def answer(
     return _chatted(core, pack, conversation, max_tokens or MAX_TOKENS)
 
 
-async def _translated(core: Core, request: Request, messages: list[Any]) -> AsyncGenerator[str | Finish, None]:
-    try:
-        reading = prompt_reader.read(messages)
-    except prompt_reader.Unreadable as exc:
-        raise ApiError(400, str(exc)) from None
-    job = ApiRequest(reading.texts, AUTO, reading.target, html=reading.html, glossary=reading.glossary)
+async def _translated(
+    core: Core, request: Request, messages: list[Any], reading: prompt_reader.Reading, pack: PackInfo | None
+) -> AsyncGenerator[str | Finish, None]:
+    path = pack.path if pack is not None else None
+    job = ApiRequest(reading.texts, AUTO, reading.target, html=reading.html, glossary=reading.glossary, pack=path)
     outcome = await translate_in_line(core, request, job)
     content = reading.reply(outcome.texts, outcome.sources)
     yield content

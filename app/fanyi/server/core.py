@@ -64,6 +64,7 @@ class ApiRequest:
     xml: bool = False  # with html: the markup is XML (DeepL's tag_handling=xml), read as XHTML
     alternatives: int = 0  # other translations wanted per text (the beam's next best), plain text only
     glossary: tuple[tuple[str, str], ...] | None = None  # the request's own (term, translation); None: the app's
+    pack: Path | None = None  # the pack the client named (a chat model): preferred wherever it translates the pair
 
 
 @dataclass(frozen=True)
@@ -114,14 +115,18 @@ class Core:
         if chars > limits.API_MAX_CHARS:
             raise ApiError(413, f"too much text: {chars} characters (at most {limits.API_MAX_CHARS} per request)")
 
-    def route(self, source_code: str, target_code: str, text: str, *, html: bool = False) -> PackRoute:
-        """Which pack and languages translate ``text`` (fanyi.routing); ``auto`` languages are told by the text."""
+    def route(
+        self, source_code: str, target_code: str, text: str, *, html: bool = False, pack: Path | None = None
+    ) -> PackRoute:
+        """Which pack and languages translate ``text`` (fanyi.routing); ``auto`` languages are told by the text;
+        ``pack``, when it translates the pair, before the packs in memory."""
         _parse(source_code, "source")
         _parse(target_code, "target")
         packs = self.models.packs()
         sample = _MARKUP.sub(" ", text) if html else text
         try:
-            return routing.route(packs, source_code, target_code, sample, prefer=self.models.in_memory())
+            prefer = ([pack] if pack is not None else []) + self.models.in_memory()
+            return routing.route(packs, source_code, target_code, sample, prefer=prefer)
         except NoRoute as exc:  # Chinese asked for in Chinese is OpenCC's: routed even with no model installed
             raise ApiError(400 if packs else 500, str(exc)) from None
 
@@ -134,7 +139,7 @@ class Core:
         """Each text routed on its own (a list may mix languages), then one batch per pack."""
         with self.answering():
             self.check(job)
-            routes = [self.route(job.source, job.target, text, html=job.html) for text in job.texts]
+            routes = [self.route(job.source, job.target, text, html=job.html, pack=job.pack) for text in job.texts]
             # a text already in the target language comes back as it is, or (Chinese) written anew by OpenCC
             results = [Translation(_rewritten(route, text)) for route, text in zip(routes, job.texts)]
             alternatives: list[list[str]] = [[] for _ in job.texts]

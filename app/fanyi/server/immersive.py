@@ -3,8 +3,9 @@
 
 The shape is the extension's documentation's ("Custom API", immersivetranslate.com/docs/services/custom) and
 MTranServer's ``/imme``, which Immersive Translate users already point the extension at; the extension
-itself is closed source. Codes are Google's (``zh-CN``, ``zh-TW``, ``en``, ``auto``); the key as
-``?token=KEY`` in the URL typed into the extension. Errors are ``{"error"}`` with the status.
+itself is closed source. Also on ``POST /translate``, told by its ``text_list``. Codes are Google's
+(``zh-CN``, ``zh-TW``, ``en``, ``auto``); the key as ``?token=KEY`` in the URL typed into the extension.
+Errors are ``{"error"}`` with the status.
 """
 
 from __future__ import annotations
@@ -17,12 +18,15 @@ from fanyi.languages import AUTO
 
 from .core import ApiRequest, Core
 from .errors import ApiError
-from .mtranserver import error
-from .web import guarded, presented_key, read_fields, translate_in_line, untranslated_header
+from .mtranserver import error as error  # the same shape, {"error"}
+from .web import Fields, guarded, presented_key, read_fields, translate_in_line, untranslated_header
 
 
-async def _translate(core: Core, request: Request) -> Response:
-    fields = await read_fields(request)
+def wants(fields: Fields) -> bool:
+    return "text_list" in fields
+
+
+async def translate(core: Core, request: Request, fields: Fields) -> Response:
     core.authorize(presented_key(request, fields))
     texts, target = fields.texts("text_list"), fields.text("target_lang")
     if texts is None or not target:
@@ -38,6 +42,9 @@ async def _translate(core: Core, request: Request) -> Response:
 
 def routes(core: Core) -> list[Route]:
     async def endpoint(request: Request) -> Response:
-        return await guarded(error, lambda: _translate(core, request))
+        async def answer() -> Response:
+            return await translate(core, request, await read_fields(request))
+
+        return await guarded(error, answer)
 
     return [Route("/imme", endpoint, methods=["POST"])]

@@ -1,6 +1,10 @@
 """MTranServer: ``POST /translate`` with ``{"text", "from", "to", "html"}`` → ``{"result"}``, ``POST
 /translate/batch`` with ``{"texts", …}`` → ``{"results"}``, ``GET /version`` → ``{"version"}`` (``GET /health``
-is LibreTranslate's ``{"status": "ok"}``, the same answer).
+is LibreTranslate's ``{"status": "ok"}``, the same answer); and KISS Translator's custom API, whose body is
+MTranServer's (``{"text", "from", "to"}``, or ``{"texts", …}`` in its batch mode) and whose answer is ``{"text",
+"src"}`` or ``{"translations": [{"text", "src"}]}`` (its ``genCustom`` and ``parseTransRes``, src/apis/trans.js):
+on ``/translate`` an answer carries both tools' fields, and ``POST /kiss`` (MTranServer's path for KISS) is
+the same. KISS sends ``Authorization: Bearer`` with nothing after it when no key is set: no key.
 
 What Zotero PDF Translate's, STranslate's and Pot's MTranServer services send (read from their sources: the
 tests cite them). Codes as MTranServer takes them (``zh``, ``zh-Hans``, ``zh-Hant``, ``en``); the key in any of
@@ -19,7 +23,7 @@ from starlette.routing import Route
 from fanyi import __version__
 from fanyi.languages import AUTO
 
-from .core import ApiRequest, Core
+from .core import ApiRequest, Core, Outcome
 from .errors import ApiError
 from .web import Fields, guarded, presented_key, read_fields, translate_in_line, untranslated_header
 
@@ -34,11 +38,15 @@ def wants(fields: Fields) -> bool:
 
 
 async def translate(core: Core, request: Request, fields: Fields) -> Response:
-    text = fields.text("text")
-    if text is None:
-        raise ApiError(400, "text and to are required")
-    results, count = await _translated(core, request, fields, [text])
-    return JSONResponse({"result": results[0]}, headers=untranslated_header(count))
+    """MTranServer's one text, or KISS Translator's one text or batch: each tool reads its own fields."""
+    batch = "texts" in fields
+    texts = fields.texts("texts") if batch else fields.texts("text")
+    if texts is None:
+        raise ApiError(400, "text (or texts) and to are required")
+    outcome = await _translated(core, request, fields, texts)
+    answers = [{"text": text, "src": source} for text, source in zip(outcome.texts, outcome.sources)]
+    body = {"results": outcome.texts, "translations": answers} if batch else {"result": outcome.texts[0], **answers[0]}
+    return JSONResponse(body, headers=untranslated_header(sum(map(len, outcome.untranslated))))
 
 
 async def _batch(core: Core, request: Request) -> Response:
@@ -46,29 +54,35 @@ async def _batch(core: Core, request: Request) -> Response:
     texts = fields.texts("texts")
     if texts is None:
         raise ApiError(400, "texts and to are required")
-    results, count = await _translated(core, request, fields, texts)
-    return JSONResponse({"results": results}, headers=untranslated_header(count))
+    outcome = await _translated(core, request, fields, texts)
+    return JSONResponse({"results": outcome.texts}, headers=untranslated_header(sum(map(len, outcome.untranslated))))
 
 
-async def _translated(core: Core, request: Request, fields: Fields, texts: list[str]) -> tuple[list[str], int]:
+async def _translated(core: Core, request: Request, fields: Fields, texts: list[str]) -> Outcome:
     core.authorize(presented_key(request, fields))
     target = fields.text("to")
     if not target:
         raise ApiError(400, "to (the target language) is required")
     html = fields.value("html") is True
     job = ApiRequest(texts, fields.text("from") or AUTO, target, html=html, glossary=fields.glossary())
-    outcome = await translate_in_line(core, request, job)
-    return outcome.texts, sum(map(len, outcome.untranslated))
+    return await translate_in_line(core, request, job)
 
 
 def routes(core: Core) -> list[Route]:
     async def batch(request: Request) -> Response:
         return await guarded(error, lambda: _batch(core, request))
 
+    async def kiss(request: Request) -> Response:
+        async def answer() -> Response:
+            return await translate(core, request, await read_fields(request))
+
+        return await guarded(error, answer)
+
     async def version(request: Request) -> Response:
         return JSONResponse({"version": __version__})
 
     return [
         Route("/translate/batch", batch, methods=["POST"]),
+        Route("/kiss", kiss, methods=["POST"]),
         Route("/version", version, methods=["GET"]),
     ]

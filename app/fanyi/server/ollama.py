@@ -108,7 +108,7 @@ async def _generate(core: Core, request: Request) -> Response:
     core.authorize(presented_key(request, fields))
     prompt, system = fields.text("prompt") or "", fields.text("system") or ""
     if not prompt:  # Ollama's way to load a model: nothing to answer
-        chat.chat_pack(core, fields.text("model"))  # an unknown model is still 404
+        chat.named(core, fields.text("model"))  # an unknown model is still 404
         model = fields.text("model") or chat.TRANSLATOR
         return JSONResponse({"model": model, "created_at": _now(), "response": "", "done": True, "done_reason": "load"})
     messages = ([{"role": "system", "content": system}] if system else []) + [{"role": "user", "content": prompt}]

@@ -29,7 +29,8 @@ UNREADABLE = (
     "this model translates; it cannot answer this conversation. It reads a translation request as the "
     'translation tools send it: an instruction naming the target language ("Translate into Simplified '
     'Chinese:", "翻译成中文") and the text (in the same message after a colon, between """ or 🔤 marks, after '
-    "\"Input:\", or as the user message under a system instruction), or KISS Translator's and BabelDOC's JSON"
+    "\"Input:\", or as the user message under a system instruction), or KISS Translator's and BabelDOC's JSON; "
+    "any other conversation needs an LLM pack (HY-MT1.5, Qwen3, Gemma 3) named as the model"
 )
 
 # Languages by the names prompts give them (matched case-insensitively), besides every English name; a code
