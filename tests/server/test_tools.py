@@ -390,3 +390,57 @@ def test_zoteros_own_requests_carry_no_web_origin(both, tiny_translator):
         f"{both.address}/translate", json=body, headers={"Origin": "https://example.com"}, timeout=TIMEOUT
     )
     assert refused.status_code == 403
+
+
+def test_the_keys_tools_send(keyed, tiny_translator):
+    """With a key set, as each tool sends its key: Zotero PDF Translate's LibreTranslate service (libretranslate.ts:
+    the secret as the body's api_key) and its GPT services (gpt.ts: `Authorization: Bearer ${secret}` and `api-key`),
+    Pot's LibreTranslate plugin (Integral-Tech/pot-app-translate-plugin-libre main.js: api_key in the body) and its
+    OpenAI service (openai/index.jsx: Bearer apiKey), STranslate's DeepLX (TranslatorDeepLX.cs: Bearer token); each
+    refused without it."""
+    expected = tiny_translator.translate(EN[0], HANS)
+    libre = {"q": EN[0], "source": "en", "target": "zh", "format": "text"}
+    gpt = {
+        "model": "fanyi",
+        "messages": [{"role": "user", "content": f'Translate into Simplified Chinese:\n"""\n{EN[0]}\n"""'}],
+        "stream": False,
+    }
+    deeplx = {"text": EN[0], "source_lang": "en", "target_lang": "zh"}
+    cases = [
+        ("/translate", {**libre, "api_key": KEY}, {}, libre, lambda a: a["translatedText"]),
+        (
+            "/v1/chat/completions",
+            gpt,
+            {"Authorization": f"Bearer {KEY}", "api-key": KEY},
+            gpt,
+            lambda a: a["choices"][0]["message"]["content"],
+        ),
+        ("/translate", deeplx, {"Authorization": f"Bearer {KEY}"}, deeplx, lambda a: a["data"]),
+    ]
+    for path, body, headers, without, read in cases:
+        answer = requests.post(f"{keyed.address}{path}", json=body, headers=headers, timeout=TIMEOUT)
+        assert answer.status_code == 200 and read(answer.json()) == expected, path
+        assert requests.post(f"{keyed.address}{path}", json=without, timeout=TIMEOUT).status_code == 403, path
+
+
+def test_mtranservers_paths_for_the_tools_it_serves(both, tiny_translator):
+    """MTranServer's README points tools at its plugin paths (src/controllers/plugins/*.controller.ts): /deeplx
+    (DeepLX's body), /deepl (DeepL API's), /google/translate_a/single and /google/language/translate/v2; its
+    system.controller.ts answers /__heartbeat__ and /__lbheartbeat__. DeepLX's own /v1/translate takes DeepLX's body."""
+    expected = tiny_translator.translate(EN[0], HANS)
+    for path in ("/deeplx", "/v1/translate"):
+        body = {"text": EN[0], "source_lang": "EN", "target_lang": "ZH"}
+        assert requests.post(f"{both.address}{path}", json=body, timeout=TIMEOUT).json()["data"] == expected
+    deepl = requests.post(f"{both.address}/deepl", json={"text": [EN[0]], "target_lang": "ZH"}, timeout=TIMEOUT)
+    assert deepl.json()["translations"][0]["text"] == expected
+    single = requests.get(
+        f"{both.address}/google/translate_a/single?client=gtx&sl=en&tl=zh-CN&dt=t&q={urllib.parse.quote(EN[0])}",
+        timeout=TIMEOUT,
+    ).json()
+    assert single[0][0][0] == expected
+    v2 = requests.post(
+        f"{both.address}/google/language/translate/v2", json={"q": EN[0], "target": "zh", "format": "text"}
+    )
+    assert v2.json()["data"]["translations"][0]["translatedText"] == expected
+    for path in ("/__heartbeat__", "/__lbheartbeat__"):
+        assert requests.get(f"{both.address}{path}", timeout=TIMEOUT).status_code == 200

@@ -89,7 +89,8 @@ def create_app(core: Core, browsers: BrowserPolicy) -> Starlette:
 
     routes = [
         Route("/", root, methods=["GET"]),
-        Route("/translate", translate, methods=["POST"]),
+        # DeepLX's other paths, and MTranServer's for DeepLX clients: the same body, the same answer
+        *(Route(path, translate, methods=["POST"]) for path in ("/translate", "/v1/translate", "/deeplx")),
         *(route for protocol in PROTOCOLS for route in protocol.routes(core)),
     ]
     middleware = [Middleware(BrowserGuard, policy=browsers), Middleware(TidyPaths)]

@@ -75,7 +75,11 @@ def routes(core: Core) -> list[Route]:
     async def v2(request: Request) -> Response:
         return await guarded(v2_error, lambda: _v2(core, request))
 
-    return [
-        Route("/translate_a/single", single, methods=["GET", "POST"]),
-        Route("/language/translate/v2", v2, methods=["GET", "POST"]),
+    return [  # at the root, and under MTranServer's /google, where its README sends these clients
+        route
+        for prefix in ("", "/google")
+        for route in (
+            Route(f"{prefix}/translate_a/single", single, methods=["GET", "POST"]),
+            Route(f"{prefix}/language/translate/v2", v2, methods=["GET", "POST"]),
+        )
     ]

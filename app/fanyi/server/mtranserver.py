@@ -78,6 +78,9 @@ def routes(core: Core) -> list[Route]:
 
         return await guarded(error, answer)
 
+    async def beat(request: Request) -> Response:  # MTranServer's liveness checks: 200, nothing to read
+        return Response(status_code=200)
+
     async def version(request: Request) -> Response:
         return JSONResponse({"version": __version__})
 
@@ -85,4 +88,5 @@ def routes(core: Core) -> list[Route]:
         Route("/translate/batch", batch, methods=["POST"]),
         Route("/kiss", kiss, methods=["POST"]),
         Route("/version", version, methods=["GET"]),
+        *(Route(path, beat, methods=["GET"]) for path in ("/__heartbeat__", "/__lbheartbeat__")),
     ]
