@@ -20,24 +20,9 @@ import ollama
 import openai
 import pytest
 import requests
-from api_helpers import EN, ZH
-
-from fanyi.engine.options import DecodeOptions
+from api_helpers import EN, HANS, KEY, TAIWAN, ZH
 
 TIMEOUT = 60
-KEY = "s3cret-key"
-HANS = DecodeOptions(target="cmn_Hans")
-TAIWAN = DecodeOptions(target="cmn_Hans", convert="zh-TW")
-
-
-@pytest.fixture
-def both(serve, tiny_pack, tiny_pack_zh_en):
-    return serve([tiny_pack, tiny_pack_zh_en])
-
-
-@pytest.fixture
-def keyed(serve, tiny_pack, tiny_pack_zh_en):
-    return serve([tiny_pack, tiny_pack_zh_en], api_key=KEY)
 
 
 def client(server, key: str = "sk-anything") -> openai.OpenAI:

@@ -17,24 +17,9 @@ import urllib.parse
 
 import pytest
 import requests
-from api_helpers import EN, ZH
-
-from fanyi.engine.options import DecodeOptions
+from api_helpers import EN, HANS, KEY, TAIWAN, ZH
 
 TIMEOUT = 60
-KEY = "s3cret-key"
-HANS = DecodeOptions(target="cmn_Hans")
-TAIWAN = DecodeOptions(target="cmn_Hans", convert="zh-TW")
-
-
-@pytest.fixture
-def both(serve, tiny_pack, tiny_pack_zh_en):
-    return serve([tiny_pack, tiny_pack_zh_en])
-
-
-@pytest.fixture
-def keyed(serve, tiny_pack, tiny_pack_zh_en):
-    return serve([tiny_pack, tiny_pack_zh_en], api_key=KEY)
 
 
 # --- MTranServer's protocol -----------------------------------------------------------------------
