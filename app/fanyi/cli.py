@@ -621,8 +621,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     directions = ", ".join(f"{p.name} ({p.source_lang}→{p.target_lang})" for p in packs)
     print(f"Fanyi serves {url} with {directions}", flush=True)
     print(
-        f"  LibreTranslate: {url}   DeepL: server URL {url}   DeepLX: {url}/translate   stream: {url}/stream   "
-        f"dictionary: {url}/dictionary?q=word",
+        f"  LibreTranslate: {url}   DeepL: server URL {url}   DeepLX, MTranServer: {url}/translate   "
+        f"Immersive Translate: {url}/imme   KISS Translator: {url}/kiss   OpenAI: {url}/v1   Ollama: {url}   "
+        f"stream: {url}/stream   dictionary: {url}/dictionary?q=word",
         flush=True,
     )
     if not is_loopback(args.host):
@@ -797,7 +798,9 @@ def build_parser() -> argparse.ArgumentParser:
     rm.add_argument("name")
     p.set_defaults(run=cmd_models)
 
-    p = sub.add_parser("serve", help="a local LibreTranslate-, DeepL- and DeepLX-compatible translation API")
+    p = sub.add_parser(
+        "serve", help="a local translation API for LibreTranslate, DeepL, MTranServer, OpenAI and Ollama clients…"
+    )
     p.add_argument("--host", default=API_HOST, help="address to listen on (default: this computer only)")
     p.add_argument("--port", type=int, default=API_PORT, help=f"port (default: {API_PORT}; 0 picks a free one)")
     p.add_argument(

@@ -143,16 +143,20 @@ API_MAX_DOCUMENTS = 8  # documents held at once, being translated or waiting to 
 API_DOCUMENT_KEEP_SECONDS = 3600  # a translated document is removed this long after it is done
 API_MAX_ALTERNATIVES = 5  # LibreTranslate's alternatives per text: the beam is widened to one more than this
 API_MAX_CHARS = 20_000  # characters in one request, all its texts (and their HTML markup) together
-# Translation requests in line for the model at once, waiting or translating (each waits in a thread of
-# its own and holds its body, at most API_MAX_BODY_BYTES); more are answered 429 with Retry-After.
-API_MAX_QUEUED = 64
-API_MAX_WAIT_SECONDS = 60.0  # a request that waited this long for its turn is answered 503 with Retry-After
+# Translation requests in line for the model at once, waiting or translating; more are answered 429 with
+# Retry-After. Each waits in a thread of its own (tens of KiB of stack used) holding its text (at most
+# API_MAX_CHARS); short ones wait for a batch, not at the model (server/batching.py), so a burst of hundreds
+# (Immersive Translate's and KISS Translator's settings ask for 512 requests a second) is translated
+# together in decoder batches instead of being refused.
+API_MAX_QUEUED = 1024
+API_MAX_WAIT_SECONDS = 60.0  # waited this long for its turn (for a batch: since its batches last moved): 503
 API_BATCH_TEXTS = 16  # texts of requests waiting for one model with the same options, translated as one batch
 API_BATCH_CHARS = 4000  # ... and their characters: a longer request is translated alone, holding no short one up
 API_TURN_SECONDS = 0.25  # a request holding the model longer passes its turn to those waiting, between two batches
 # Open connections at once; beyond, a new one closes the connection idle the longest, or is answered
-# 503 when every one is busy. Each costs a file descriptor (1,024 by default on Linux).
-API_MAX_CONNECTIONS = 256
+# 503 when every one is busy. Each costs a file descriptor: the server raises its own limit to fit (Linux's
+# default is 1,024 open files, with a hard limit of 4,096 or more).
+API_MAX_CONNECTIONS = 1024
 API_HEAD_SECONDS = 10.0  # for a request's head to arrive, from the connection or the last answer on it
 API_KEEP_ALIVE_SECONDS = 5.0  # an idle keep-alive connection is closed after this
 API_BODY_SECONDS = 30.0  # for a request's body to arrive once its head has (1 MiB at 35 KB/s)

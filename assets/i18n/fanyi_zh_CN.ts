@@ -1118,14 +1118,6 @@
         <translation>API 密钥</translation>
     </message>
     <message>
-        <source>LibreTranslate, DeepL</source>
-        <translation>LibreTranslate、DeepL</translation>
-    </message>
-    <message>
-        <source>DeepLX</source>
-        <translation>DeepLX</translation>
-    </message>
-    <message>
         <source>Model default</source>
         <translation>模型默认值</translation>
     </message>
@@ -1252,6 +1244,26 @@
     <message>
         <source>Other apps</source>
         <translation>其他应用</translation>
+    </message>
+    <message>
+        <source>LibreTranslate, DeepL, Ollama</source>
+        <translation>LibreTranslate、DeepL、Ollama</translation>
+    </message>
+    <message>
+        <source>DeepLX, MTranServer</source>
+        <translation>DeepLX、MTranServer</translation>
+    </message>
+    <message>
+        <source>OpenAI</source>
+        <translation>OpenAI</translation>
+    </message>
+    <message>
+        <source>Immersive Translate</source>
+        <translation>沉浸式翻译</translation>
+    </message>
+    <message>
+        <source>KISS Translator</source>
+        <translation>简约翻译（KISS Translator）</translation>
     </message>
     <message>
         <source>Let other apps on this computer use Fanyi</source>

@@ -12,9 +12,16 @@ import time
 from pathlib import Path
 
 from fanyi.cancel import CancelToken
+from fanyi.engine.options import DecodeOptions
 from fanyi.engine.pack import ModelPack
 from fanyi.engine.results import Translation
 from fanyi.library.installed import PackInfo
+
+# The tools' tests (test_tools.py, test_chat_tools.py): the key of a keyed server, and the options a client's
+# Simplified and Traditional (Taiwan's, by OpenCC) come out as
+KEY = "s3cret-key"
+HANS = DecodeOptions(target="cmn_Hans")
+TAIWAN = DecodeOptions(target="cmn_Hans", convert="zh-TW")
 
 # Texts the tiny random packs translate into something non-empty (and different per target token).
 EN = ["Good morning.", "The weather is fine today.", "Where is the station?", "Thank you very much."]

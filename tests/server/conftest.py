@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from api_helpers import pack_info
+from api_helpers import KEY, pack_info
 
 from fanyi.engine.options import DecodeOptions
 
@@ -65,3 +65,15 @@ def serve(served_translators):
     for server in servers:
         server.stop()
         assert not server.running
+
+
+@pytest.fixture
+def both(serve, tiny_pack, tiny_pack_zh_en):
+    """A server over both tiny packs (en→zh, zh→en), without a key."""
+    return serve([tiny_pack, tiny_pack_zh_en])
+
+
+@pytest.fixture
+def keyed(serve, tiny_pack, tiny_pack_zh_en):
+    """The same with the key api_helpers.KEY."""
+    return serve([tiny_pack, tiny_pack_zh_en], api_key=KEY)

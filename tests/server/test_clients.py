@@ -19,11 +19,6 @@ HANS, HANT, YUE = (DecodeOptions(target=t) for t in ("cmn_Hans", "cmn_Hant", "yu
 TAIWAN, HONG_KONG = (DecodeOptions(target="cmn_Hans", convert=region) for region in ("zh-TW", "zh-HK"))  # OpenCC
 
 
-@pytest.fixture
-def both(serve, tiny_pack, tiny_pack_zh_en):
-    return serve([tiny_pack, tiny_pack_zh_en])
-
-
 def test_deepl_client_translates_a_list_into_each_chinese_variant(both, tiny_translator):
     client = deepl.Translator("any-key", server_url=both.address)
     for code, options in (("ZH", HANS), ("ZH-HANS", HANS), ("ZH-HANT", TAIWAN)):

@@ -152,7 +152,7 @@ def test_when_every_connection_is_busy_a_new_one_gets_503_json(serve, tiny_pack,
         for thread in waiting:
             thread.start()
         deadline = time.monotonic() + TIMEOUT
-        while gate.waiting < 2:
+        while server.core.line.count < 2:
             assert time.monotonic() < deadline
             time.sleep(0.01)
         refused = requests.get(server.address + "/languages", timeout=TIMEOUT)

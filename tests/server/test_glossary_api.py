@@ -77,3 +77,66 @@ def test_an_int4_llm_pack_answers_through_the_api(serve, tiny_llm_pack, kind):
     )
     languages = requests.get(f"{url}/languages", timeout=60).json()
     assert {"en", "zh"} <= {entry["code"] for entry in languages}
+
+
+def test_the_glossary_applies_to_chat_and_tool_requests(serve, tiny_pack):
+    """The app's glossary reaches the translation of an OpenAI chat prompt (Pot's), an Ollama one, and MTranServer's,
+    Immersive Translate's and Google's requests; KISS Translator's batch JSON brings its own."""
+    import json
+
+    import ollama
+    import openai
+
+    Recording.asked = []
+    server = serve(
+        [tiny_pack],
+        opener=lambda path: Recording.open(path, threads=1),
+        glossary=lambda source, target: (("morning", "早上"),),
+    )
+    url = server.address
+    pot = [
+        {"role": "system", "content": "You are a professional translation engine."},
+        {"role": "user", "content": 'Translate into Simplified Chinese:\n"""\nGood morning.\n"""'},
+    ]
+    openai.OpenAI(base_url=f"{url}/v1", api_key="x", max_retries=0).chat.completions.create(model="fanyi", messages=pot)
+    assert Recording.asked[-1].glossary == (("morning", "早上"),)
+    Recording.asked.clear()
+    ollama.Client(host=url).chat("fanyi", pot)
+    assert Recording.asked[-1].glossary == (("morning", "早上"),)
+    for path, body in (
+        ("/translate", {"text": "Good morning.", "from": "en", "to": "zh"}),
+        ("/imme", {"source_lang": "en", "target_lang": "zh-CN", "text_list": ["Good morning, all."]}),
+        ("/language/translate/v2", {"q": "Good morning, you.", "target": "zh-CN", "format": "text"}),
+    ):
+        Recording.asked.clear()
+        assert requests.post(f"{url}{path}", json=body, timeout=60).status_code == 200
+        assert Recording.asked[-1].glossary == (("morning", "早上"),), path
+    kiss = json.dumps(
+        {
+            "targetLanguage": "zh-CN",
+            "segments": [{"id": 0, "text": "Where is the station?"}],
+            "glossary": {"station": "车站"},
+        }
+    )
+    Recording.asked.clear()
+    openai.OpenAI(base_url=f"{url}/v1", api_key="x", max_retries=0).chat.completions.create(
+        model="fanyi",
+        messages=[{"role": "system", "content": "Act as a translation API."}, {"role": "user", "content": kiss}],
+    )
+    assert Recording.asked[-1].glossary == TERMS
+
+
+def test_an_llm_pack_named_translates_a_tools_prompt_with_its_own_instruction(serve, tiny_llm_pack, tiny_pack):
+    """A translation prompt sent to an LLM pack by name is translated by that pack (not the one-way pack the
+    router would take first) through its card's instruction, as /translate is: the glossary applies there too."""
+    import openai
+
+    pack = tiny_llm_pack("hunyuan")
+    server = serve([tiny_pack, pack])
+    reference = Translator.open(pack, threads=1)
+    pot = [{"role": "user", "content": 'Translate into Simplified Chinese:\n"""\nGood morning.\n"""'}]
+    client = openai.OpenAI(base_url=f"{server.address}/v1", api_key="x", max_retries=0)
+    from pathlib import Path
+
+    answer = client.chat.completions.create(model=Path(pack).name, messages=pot).choices[0].message.content
+    assert answer == reference.translate("Good morning.", DecodeOptions(source="en", target="zh"))

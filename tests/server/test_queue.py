@@ -18,8 +18,8 @@ TIMEOUT = 60
 CROWD = 45  # more than the old 9 places in line, the old 32 connections and anyio's 40 threads
 
 
-def _translate(server, text: str, results: list, *, path: str = "/translate") -> None:
-    body = {"q": text, "source": "en", "target": "zh"}
+def _translate(server, text: str, results: list, *, path: str = "/translate", target: str = "zh") -> None:
+    body = {"q": text, "source": "en", "target": target}
     results.append(requests.post(server.address + path, json=body, timeout=TIMEOUT))
 
 
@@ -32,7 +32,8 @@ def test_a_crowd_waits_in_line_and_every_request_is_answered(serve, tiny_pack):
     with gate.use():  # the model is busy while they all arrive
         for client in clients:
             client.start()
-        wait_until(lambda: gate.waiting == CROWD, "the crowd to wait in line")
+        wait_until(lambda: server.core.line.count == CROWD, "the crowd to wait in line")
+        assert gate.waiting == 1  # one of them waits for the model: the others wait for its batch (batching.py)
         # none of them is answered yet, and the light endpoints are answered meanwhile
         assert answers == []
         assert requests.get(server.address + "/languages", timeout=TIMEOUT).status_code == 200
@@ -72,18 +73,19 @@ def test_a_short_request_is_answered_while_a_long_stream_runs(serve, tiny_pack):
 
 
 def test_a_request_does_not_pass_its_turn_after_its_last_batch(serve, tiny_pack, monkeypatch):
-    """Three requests in line take turns batch by batch; each ends as soon as its own last batch is done
-    (passing the turn then would make every request wait for all the others' last batches)."""
+    """Three requests in line that cannot be batched together (each asks for Chinese written another way) take
+    turns batch by batch; each ends as soon as its own last batch is done (passing the turn then would make
+    every request wait for all the others' last batches)."""
     monkeypatch.setattr(limits, "API_TURN_SECONDS", 0.0)  # pass the turn whenever someone waits
     translators: list[SteppedTranslator] = []
     server = serve([tiny_pack], opener=lambda path: translators.append(SteppedTranslator(path)) or translators[-1])
     gate = en_zh_gate(server)
     answers: list[requests.Response] = []
-    names = ["first", "second", "third"]
+    names = {"first": "zh", "second": "zh-TW", "third": "zh-HK"}
     clients = []
     with gate.use():  # all three are in line before the first starts
-        for name in names:
-            clients.append(threading.Thread(target=_translate, args=(server, name, answers)))
+        for name, target in names.items():
+            clients.append(threading.Thread(target=_translate, args=(server, name, answers), kwargs={"target": target}))
             clients[-1].start()
             wait_until(lambda: gate.waiting == len(clients), f"{name} to wait in line")
     for client in clients:
@@ -105,7 +107,7 @@ def test_requests_waiting_for_one_model_are_translated_as_one_batch(serve, tiny_
         clients = [threading.Thread(target=_translate, args=(server, text, answers)) for text in texts]
         for client in clients:
             client.start()
-        wait_until(lambda: gate.waiting == len(texts), "every request to wait in line")
+        wait_until(lambda: server.core.orders.count == len(texts), "every request to wait in line")
     for client in clients:
         client.join(TIMEOUT)
     # each client got its own translation, and the model saw one batch of all six
@@ -130,7 +132,7 @@ def test_a_client_that_leaves_does_not_cancel_the_others_in_its_batch(serve, tin
             wait_until(lambda: gate.waiting == 1, "the leaving request to wait")  # first in line: it holds the batch
             staying = threading.Thread(target=_translate, args=(server, "I stay.", answers))
             staying.start()
-            wait_until(lambda: gate.waiting == 2, "the staying request to wait")
+            wait_until(lambda: server.core.orders.count == 2, "the staying request to wait")
             translators[0].hold.clear()
         wait_until(lambda: translators[0].batches, "the batch to start")
     finally:
@@ -140,3 +142,28 @@ def test_a_client_that_leaves_does_not_cancel_the_others_in_its_batch(serve, tin
     staying.join(TIMEOUT)
     assert translators[0].batches == [["I leave.", "I stay."]]
     assert answers[0].status_code == 200 and answers[0].json()["translatedText"] == "译I stay."
+
+
+def test_a_burst_is_translated_in_decoder_batches_not_refused(serve, tiny_pack):
+    """A burst of short requests, as Immersive Translate and KISS Translator send them (MTranServer's README sets
+    them to 512 requests a second and 100 at once): every one is answered, in batches of API_BATCH_TEXTS, and
+    one of them waits at the model's gate (the line used to refuse all beyond 64)."""
+    burst = 200
+    translators: list[RecordingTranslator] = []
+    server = serve([tiny_pack], opener=lambda path: translators.append(RecordingTranslator(path)) or translators[-1])
+    gate = en_zh_gate(server)
+    answers: list[requests.Response] = []
+    texts = [f"Sentence number {n}." for n in range(burst)]
+    clients = [threading.Thread(target=_translate, args=(server, text, answers)) for text in texts]
+    with gate.use():
+        for client in clients:
+            client.start()
+        wait_until(lambda: server.core.orders.count == burst, "the burst to wait")
+        assert gate.waiting == 1
+    for client in clients:
+        client.join(TIMEOUT)
+    assert sorted(a.status_code for a in answers) == [200] * burst
+    assert sorted(a.json()["translatedText"] for a in answers) == sorted("译" + t for t in texts)
+    batches = translators[0].batches
+    assert sorted(t for batch in batches for t in batch) == sorted(texts)  # each text translated once
+    assert max(map(len, batches)) == limits.API_BATCH_TEXTS and len(batches) <= burst // limits.API_BATCH_TEXTS + 2

@@ -71,6 +71,28 @@ def test_serve_answers_every_installed_direction_and_stops_on_ctrl_c(installed, 
     assert code == 0 and out.strip().endswith("stopped")
 
 
+def test_the_official_openai_and_ollama_clients_against_fanyi_serve(installed, tiny_translator):
+    """`fanyi serve` as a user runs it, asked by the official clients, streaming and not (Pot's prompt)."""
+    import ollama
+    import openai
+
+    serving = Serving("--port", "0", env_extra=installed)
+    try:
+        messages = [{"role": "user", "content": f'Translate into Simplified Chinese:\n"""\n{EN[2]}\n"""'}]
+        expected = tiny_translator.translate(EN[2], DecodeOptions(target="cmn_Hans"))
+        client = openai.OpenAI(base_url=f"{serving.address}/v1", api_key="x", max_retries=0, timeout=60)
+        assert client.chat.completions.create(model="fanyi", messages=messages).choices[0].message.content == expected
+        chunks = client.chat.completions.create(model="fanyi", messages=messages, stream=True)
+        assert "".join(c.choices[0].delta.content or "" for c in chunks if c.choices) == expected
+        assert "tiny-en-zh" in [m.id for m in client.models.list()]
+        local = ollama.Client(host=serving.address)
+        assert "".join(p.message.content for p in local.chat("fanyi", messages, stream=True)) == expected
+        assert local.chat("fanyi", messages).message.content == expected
+    finally:
+        code, _ = serving.stop()
+    assert code == 0
+
+
 def test_serve_with_a_key_and_one_model(tiny_pack, tiny_translator):
     serving = Serving("--port", "0", "--model", str(tiny_pack), "--api-key", "sekret", "--beams", "1")
     try:

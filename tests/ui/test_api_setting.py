@@ -117,6 +117,11 @@ def test_the_dialog_shows_the_address_to_paste(qtbot):
     dialog.api_key.setText(" sekret ")
     assert dialog.api_address.text() == "http://127.0.0.1:5123" and dialog.api_address.isEnabled()
     assert dialog.api_deeplx.text() == "http://127.0.0.1:5123/translate"
+    assert dialog.api_openai.text() == "http://127.0.0.1:5123/v1/chat/completions" and dialog.api_openai.isEnabled()
+    assert (dialog.api_immersive.text(), dialog.api_kiss.text()) == (
+        "http://127.0.0.1:5123/imme",
+        "http://127.0.0.1:5123/kiss",
+    )
     chosen = dialog.result_settings()
     assert (chosen.api_enabled, chosen.api_port, chosen.api_key) == (True, 5123, "sekret")
     assert dialog.api_key.echoMode() != QLineEdit.EchoMode.Normal  # not shown to whoever looks at the screen

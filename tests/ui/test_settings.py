@@ -276,7 +276,16 @@ def test_the_dialog_is_in_tabs_with_every_field_where_a_user_looks(qtbot, ui_dir
             dialog.close_to_tray,
         ],
         "Downloads": [dialog.source, dialog.source_url, dialog.hf_token, dialog.catalog_url, dialog.download_note],
-        "Other apps": [dialog.api_enabled, dialog.api_port, dialog.api_key, dialog.api_address, dialog.api_deeplx],
+        "Other apps": [
+            dialog.api_enabled,
+            dialog.api_port,
+            dialog.api_key,
+            dialog.api_address,
+            dialog.api_deeplx,
+            dialog.api_openai,
+            dialog.api_immersive,
+            dialog.api_kiss,
+        ],
         "Glossary": [dialog.glossary_tab.table, dialog.glossary_tab.import_button],
     }
     assert [dialog.tabs.tabText(i).replace("&&", "&") for i in range(dialog.tabs.count())] == list(where)

@@ -176,7 +176,12 @@ class Prompts:
                 **self._variables,
             )
         except jinja2.TemplateError as exc:
-            raise PromptError(f"the chat template fails on a translation request: {exc}") from None
+            raise PromptError(f"the chat template fails on these messages: {exc}") from None
+
+    def conversation(self, messages: list[dict[str, Any]]) -> str:
+        """A whole conversation (a chat client's messages) as the template renders it, ending where the model's
+        answer starts, as the pack's card prompts it (``generation_prompt``)."""
+        return self._render(messages, self.generation_prompt)
 
     def after_answer(self, request: Request) -> str:
         """What the template writes after the model's answer, up to the end of the conversation: its end of

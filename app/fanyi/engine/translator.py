@@ -476,6 +476,42 @@ class Translator:
             texts.append(self._render(pieces, parts, outcomes, target_lang).text)
         return list(dict.fromkeys(texts))
 
+    def chat(
+        self, messages: Sequence[dict[str, Any]], max_new_tokens: int, cancel: CancelToken | None = None
+    ) -> Iterator[str]:
+        """A chat client's conversation answered through the pack's own chat template, greedily, streamed as
+        text (the pack's strip rule applied, as to a translation): decoder-only packs only (ValueError for
+        others and for a conversation longer than the model's positions; PromptError for messages the
+        template cannot render). Afterwards ``last_stats`` holds the prompt's and the answer's token counts
+        (``prompt_tokens``, ``tokens``) and whether the answer stopped at ``max_new_tokens`` (``truncated``)."""
+        if not self.family.decoder_only:
+            raise ValueError(f"{self.name} is a translation model, not a chat model")
+        started = time.perf_counter()
+        ids = self.tokenizer.encode_text(self.tokenizer.prompts.conversation(list(messages)))
+        room = int(self.pack.architecture["max_positions"]) - len(ids)
+        if room < 1:
+            raise ValueError(
+                f"the conversation takes {len(ids)} tokens, more than the model's "
+                f"{self.pack.architecture['max_positions']} positions"
+            )
+        wanted = max(1, min(max_new_tokens, room))
+        settings = dataclasses.replace(resolve(self.pack, None), num_beams=1, max_length=wanted + 1)
+        runner: Any = self._runner  # decoder-only: a CausalRunner, whose state the search drives as the families do
+        state = runner.encode([ids], 1, wanted)
+        streamer = self.family.stream_decoder(self.tokenizer)
+        stats: dict[str, Any] = {"prompt_tokens": len(ids), "tokens": 0, "seconds": 0.0, "truncated": False}
+        self.last_stats = stats
+        decided: list[int] = []
+        for _row, new_ids in search.greedy(state, settings, cancel):
+            decided += new_ids
+            if delta := streamer.push(new_ids):
+                yield delta
+        if rest := streamer.finish():
+            yield rest
+        stats["tokens"] = len(decided)
+        stats["truncated"] = len(decided) >= wanted and decided[-1] not in settings.eos_ids
+        stats["seconds"] = time.perf_counter() - started
+
     def clear_cache(self) -> None:
         self._cache.clear()
 

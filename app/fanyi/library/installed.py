@@ -46,6 +46,7 @@ class PackInfo:
     default_target: str | None = None  # the target token or language asked for when none is named
     family: str = ""  # the model family for people: "MarianMT", "HY-MT (HunYuan)", "Qwen3"
     memory_bytes: int = 0  # what translating with it takes (library.memory.memory_needed)
+    chat: bool = False  # a decoder-only LLM: it can answer a conversation through its own chat template
 
     @property
     def usable(self) -> bool:
@@ -79,6 +80,7 @@ class PackInfo:
             default_target=pack.default_target,
             family=pack.family.title,
             memory_bytes=memory_needed(pack.manifest),
+            chat=pack.family.decoder_only,
         )
 
     @classmethod

@@ -1,15 +1,17 @@
 """The ASGI application: every protocol's routes over one Core.
 
-``POST /translate`` is both LibreTranslate's and DeepLX's; the body says which (``q``, or
-``text``). ``GET /`` answers a short description, which is what DeepLX clients and
-some LibreTranslate clients ask to see that the server is up. Which web pages may call the server
-is browsers.py's decision.
+``POST /translate`` is LibreTranslate's, DeepLX's, MTranServer's (and KISS Translator's), Immersive Translate's
+and DeepL's web JSON-RPC's; the body says
+which (each protocol's ``wants``; LibreTranslate's takes the rest). ``GET /`` answers a short description,
+which is what DeepLX clients and some LibreTranslate clients ask to see that the server is up. Which web
+pages may call the server is browsers.py's decision.
 """
 
 from __future__ import annotations
 
 import logging
 import re
+from typing import Protocol
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -22,12 +24,38 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from fanyi import __version__
 from fanyi.oneline import error_line
 
-from . import deepl, deeplx, dictionary, libretranslate, stream
+from . import (
+    deepl,
+    deepl_web,
+    deeplx,
+    dictionary,
+    google,
+    immersive,
+    libretranslate,
+    mtranserver,
+    ollama,
+    openai,
+    stream,
+)
 from .browsers import BrowserGuard, BrowserPolicy
 from .core import Core
-from .web import any_error_body, guarded, read_fields
+from .web import Fields, any_error_body, guarded, read_fields
 
 log = logging.getLogger(__name__)
+
+
+class SharesTranslate(Protocol):
+    """A protocol module whose requests come to POST /translate too."""
+
+    def wants(self, fields: Fields) -> bool: ...
+    def error(self, status: int, message: str) -> Response: ...
+    async def translate(self, core: Core, request: Request, fields: Fields) -> Response: ...
+
+
+# The protocols that share POST /translate, asked in turn whether a body is theirs
+SHARING_TRANSLATE: tuple[SharesTranslate, ...] = (deepl_web, immersive, mtranserver, deeplx)
+# Every protocol's own routes
+PROTOCOLS = (libretranslate, deepl, stream, dictionary, mtranserver, immersive, deepl_web, google, openai, ollama)
 
 
 def create_app(core: Core, browsers: BrowserPolicy) -> Starlette:
@@ -37,9 +65,10 @@ def create_app(core: Core, browsers: BrowserPolicy) -> Starlette:
         async def answer() -> Response:
             nonlocal shape
             fields = await read_fields(request)
-            if deeplx.wants(fields):
-                shape = deeplx.error
-                return await deeplx.translate(core, request, fields)
+            for protocol in SHARING_TRANSLATE:
+                if protocol.wants(fields):
+                    shape = protocol.error
+                    return await protocol.translate(core, request, fields)
             return await libretranslate.translate(core, request, fields)
 
         # An error while reading the body is told in LibreTranslate's shape: the protocol is not known yet.
@@ -50,18 +79,19 @@ def create_app(core: Core, browsers: BrowserPolicy) -> Starlette:
             {
                 "code": 200,
                 "message": f"Fanyi {__version__}: a local translation API. LibreTranslate: POST /translate, "
-                "GET /languages, POST /detect. DeepL: POST /v2/translate. DeepLX: POST /translate. "
+                "GET /languages, POST /detect. DeepL: POST /v2/translate. DeepLX, MTranServer and DeepL's "
+                "JSON-RPC, Immersive Translate, KISS Translator: POST /translate (or /imme, /kiss). "
+                "Google: GET /translate_a/single, POST /language/translate/v2. OpenAI: POST /v1/chat/completions, "
+                "GET /v1/models. Ollama: POST /api/chat, POST /api/generate, GET /api/tags. "
                 "Streaming: POST /stream. Dictionary: GET /dictionary?q=word.",
             }
         )
 
     routes = [
         Route("/", root, methods=["GET"]),
-        Route("/translate", translate, methods=["POST"]),
-        *libretranslate.routes(core),
-        *deepl.routes(core),
-        *stream.routes(core),
-        *dictionary.routes(core),
+        # DeepLX's other paths, and MTranServer's for DeepLX clients: the same body, the same answer
+        *(Route(path, translate, methods=["POST"]) for path in ("/translate", "/v1/translate", "/deeplx")),
+        *(route for protocol in PROTOCOLS for route in protocol.routes(core)),
     ]
     middleware = [Middleware(BrowserGuard, policy=browsers), Middleware(TidyPaths)]
     return Starlette(

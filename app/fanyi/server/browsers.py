@@ -7,9 +7,11 @@ when the server says it may (CORS). Without a key, the server answers only reque
   was told to listen on. A page that re-points its own name at 127.0.0.1 (DNS rebinding) sends its
   own name, and gets 403;
 - from no web page at all (no ``Origin``: curl, desktop apps), from a browser extension
-  (``chrome-extension://``, ``moz-extension://``, ``safari-web-extension://``), or from an origin
-  the user listed (``--cors-origin``, the ``api_origins`` setting). Any other ``Origin`` gets 403,
-  and preflights (Private Network Access ones included) are answered only for allowed origins.
+  (``chrome-extension://``, ``moz-extension://``, ``safari-web-extension://``), from a desktop app's
+  Tauri webview (``tauri://localhost``; ``http(s)://tauri.localhost`` on Windows: Pot's streaming
+  OpenAI and Ollama requests come from its webview), or from an origin the user listed
+  (``--cors-origin``, the ``api_origins`` setting). Any other ``Origin`` gets 403, and preflights
+  (Private Network Access ones included) are answered only for allowed origins.
 
 With a key, any origin may ask (``Access-Control-Allow-Origin: *``): a page still needs the key.
 """
@@ -28,6 +30,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .web import any_error_body
 
 EXTENSION_SCHEMES = ("chrome-extension", "moz-extension", "safari-web-extension")
+# The origins of Tauri apps' webviews (v1 and v2, macOS/Linux and Windows): an app on this computer, as an
+# extension is. No page on the web has them (tauri.localhost is this machine's port 80, which no page is served
+# from unless a program here serves it).
+APP_ORIGINS = frozenset({"tauri://localhost", "http://tauri.localhost", "https://tauri.localhost"})
 PREFLIGHT_MAX_AGE = "600"  # seconds a browser may remember a preflight's answer
 
 
@@ -73,7 +79,7 @@ class BrowserPolicy:
             normal = normalise_origin(origin)
         except OriginError:
             return False  # "null" (sandboxed pages, file://) among others
-        return normal.split("://", 1)[0] in EXTENSION_SCHEMES or normal in self.origins
+        return normal.split("://", 1)[0] in EXTENSION_SCHEMES or normal in APP_ORIGINS or normal in self.origins
 
 
 def _host_name(host: str) -> str:

@@ -12,6 +12,7 @@ batches (or two pieces of a stream), so short requests are not stuck behind a lo
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hmac
 import logging
 import re
@@ -63,6 +64,7 @@ class ApiRequest:
     xml: bool = False  # with html: the markup is XML (DeepL's tag_handling=xml), read as XHTML
     alternatives: int = 0  # other translations wanted per text (the beam's next best), plain text only
     glossary: tuple[tuple[str, str], ...] | None = None  # the request's own (term, translation); None: the app's
+    pack: Path | None = None  # the pack the client named (a chat model): preferred wherever it translates the pair
 
 
 @dataclass(frozen=True)
@@ -91,9 +93,9 @@ class Core:
         self.api_key = api_key or None
         self._options = options  # beams and lengths as the user set them; read per request
         self._glossary = glossary  # the app's glossary: (term, translation) of a language pair
-        self._running: set[CancelToken] = set()
+        self._running: dict[CancelToken, int] = {}  # the requests close() cancels (a token may be in twice)
         self.line = Line()
-        self._orders = Orders()
+        self.orders = Orders()
         self.files = Files()
         self.stopping = False  # close() was called: what is cancelled now is answered 503, not dropped
         self._lock = threading.Lock()
@@ -113,14 +115,18 @@ class Core:
         if chars > limits.API_MAX_CHARS:
             raise ApiError(413, f"too much text: {chars} characters (at most {limits.API_MAX_CHARS} per request)")
 
-    def route(self, source_code: str, target_code: str, text: str, *, html: bool = False) -> PackRoute:
-        """Which pack and languages translate ``text`` (fanyi.routing); ``auto`` languages are told by the text."""
+    def route(
+        self, source_code: str, target_code: str, text: str, *, html: bool = False, pack: Path | None = None
+    ) -> PackRoute:
+        """Which pack and languages translate ``text`` (fanyi.routing); ``auto`` languages are told by the text;
+        ``pack``, when it translates the pair, before the packs in memory."""
         _parse(source_code, "source")
         _parse(target_code, "target")
         packs = self.models.packs()
         sample = _MARKUP.sub(" ", text) if html else text
         try:
-            return routing.route(packs, source_code, target_code, sample, prefer=self.models.in_memory())
+            prefer = ([pack] if pack is not None else []) + self.models.in_memory()
+            return routing.route(packs, source_code, target_code, sample, prefer=prefer)
         except NoRoute as exc:  # Chinese asked for in Chinese is OpenCC's: routed even with no model installed
             raise ApiError(400 if packs else 500, str(exc)) from None
 
@@ -133,7 +139,7 @@ class Core:
         """Each text routed on its own (a list may mix languages), then one batch per pack."""
         with self.answering():
             self.check(job)
-            routes = [self.route(job.source, job.target, text, html=job.html) for text in job.texts]
+            routes = [self.route(job.source, job.target, text, html=job.html, pack=job.pack) for text in job.texts]
             # a text already in the target language comes back as it is, or (Chinese) written anew by OpenCC
             results = [Translation(_rewritten(route, text)) for route, text in zip(routes, job.texts)]
             alternatives: list[list[str]] = [[] for _ in job.texts]
@@ -182,35 +188,49 @@ class Core:
         glossary: tuple[tuple[str, str], ...] | None = None,
     ) -> list[Translation]:
         """``texts`` translated in one batch with those of every request waiting for the same model and options
-        when the turn comes (batching.py); the request whose turn it is translates the batch."""
+        when the turn comes (batching.py); the request that leads when the turn comes translates the batch."""
+        with self._cancellable(cancel):
+            return self._batched(route, texts, cancel, glossary)
+
+    def _batched(
+        self,
+        route: PackRoute,
+        texts: list[str],
+        cancel: CancelToken,
+        glossary: tuple[tuple[str, str], ...] | None,
+    ) -> list[Translation]:
         order = Order(texts, cancel)
         assert route.direction is not None  # grouped: a route with a direction
         key = (route.direction.pack.path, self._options_for(route, glossary))
-        self._orders.add(key, order)
+        self.orders.add(key, order)
         try:
-            with self._holding(route, cancel, wake=order.wake(), glossary=glossary) as (translator, options, share):
-                if not order.done.is_set():  # done by the batch that just gave the turn up
-                    batch = self._orders.take(key, order)
-                    token = all_cancelled(batch)
-                    try:
-                        done = translator.translate_results(
-                            [t for o in batch for t in o.texts],
-                            options,
-                            _between_batches(lambda: share(token)),
-                            cancel=token,
-                        )
-                    except BaseException as exc:
-                        for other in batch[1:]:
-                            other.finish(error=exc)
-                        raise
-                    for o in batch:
-                        o.finish(done[: len(o.texts)])
-                        done = done[len(o.texts) :]
-        except Cancelled:
-            if not order.done.is_set():
-                raise
+            while self.orders.lead(key, order):
+                leading = True
+                try:
+                    with self._holding(route, cancel, glossary=glossary) as (translator, options, share):
+                        batch = self.orders.take(key, order)
+                        # the next request may wait for the turn now: it gets it when this batch passes it
+                        self.orders.follow(key)
+                        leading = False
+                        token = all_cancelled(batch)
+                        try:
+                            done = translator.translate_results(
+                                [t for o in batch for t in o.texts],
+                                options,
+                                _between_batches(functools.partial(share, token)),
+                                cancel=token,
+                            )
+                        except BaseException as exc:
+                            self.orders.finish(key, batch[1:], None, exc)
+                            raise
+                        self.orders.finish(key, batch, done, None)
+                finally:
+                    if leading:
+                        self.orders.follow(key)
+        except TimedOut:
+            raise self._no_turn() from None
         finally:
-            self._orders.discard(key, order)
+            self.orders.discard(key, order)
         if order.error is not None:
             raise order.error
         assert order.results is not None  # finished
@@ -336,22 +356,30 @@ class Core:
         self,
         route: PackRoute,
         cancel: CancelToken,
-        wake: CancelToken | None = None,
         glossary: tuple[tuple[str, str], ...] | None = None,
     ) -> Iterator[tuple[Translator, DecodeOptions, Callable[..., None]]]:
         """The route's translator and options for the block, and ``share()``: pass the turn when it is
         someone else's (call it between two steps; ``share(token)`` waits for it back under ``token``).
-        ``wake``: what the wait for the turn gives up on (default: ``cancel``)."""
+        """
         assert route.direction is not None
-        pack = route.direction.pack
+        with self._using(route.direction.pack, cancel) as (translator, share):
+            yield translator, self._options_for(route, glossary), share
+
+    @contextmanager
+    def chatting(self, pack: PackInfo, cancel: CancelToken) -> Iterator[Translator]:
+        """A pack's translator for the block, in turn with every other request for it: what the chat
+        endpoints (openai.py, ollama.py) answer a conversation with, through the pack's own template."""
+        with self.answering(), self._using(pack, cancel) as (translator, _share):
+            yield translator
+
+    @contextmanager
+    def _using(self, pack: PackInfo, cancel: CancelToken) -> Iterator[tuple[Translator, Callable[..., None]]]:
         try:
             gate = self.models.gate(pack)
         except PackError as exc:
             raise ApiError(500, f"the model {pack.name} cannot be opened: {exc}") from None
-        with self._lock:
-            self._running.add(cancel)
         try:
-            with gate.use(wake or cancel, timeout=limits.API_MAX_WAIT_SECONDS) as translator:
+            with self._cancellable(cancel), gate.use(cancel, timeout=limits.API_MAX_WAIT_SECONDS) as translator:
                 # The app's window may have switched models between routing and now.
                 if translator is None or not holds(translator, pack):
                     raise ApiError(503, "the model is being loaded; try again in a moment", retry_after=1)
@@ -362,17 +390,31 @@ class Core:
                     if time.monotonic() - turn_started >= limits.API_TURN_SECONDS and gate.pass_turn(token):
                         turn_started = time.monotonic()
 
-                yield translator, self._options_for(route, glossary), share
+                yield translator, share
                 self.line.served(time.monotonic() - started)
         except TimedOut:
-            raise ApiError(
-                503,
-                f"Fanyi is busy: no turn for the model within {limits.API_MAX_WAIT_SECONDS:g} s; try again later",
-                retry_after=self.line.retry_after(),
-            ) from None
+            raise self._no_turn() from None
+
+    def _no_turn(self) -> ApiError:
+        return ApiError(
+            503,
+            f"Fanyi is busy: no turn for the model within {limits.API_MAX_WAIT_SECONDS:g} s; try again later",
+            retry_after=self.line.retry_after(),
+        )
+
+    @contextmanager
+    def _cancellable(self, cancel: CancelToken) -> Iterator[None]:
+        """``cancel`` fires when the server stops (close()) during the block."""
+        with self._lock:
+            self._running[cancel] = self._running.get(cancel, 0) + 1
+        try:
+            yield
         finally:
             with self._lock:
-                self._running.discard(cancel)
+                if self._running[cancel] == 1:
+                    del self._running[cancel]
+                else:
+                    self._running[cancel] -= 1
 
     def _count(self, job: ApiRequest) -> None:
         with self._lock:

@@ -74,6 +74,7 @@ def routes(core: Core) -> list[Route]:
 
     return [
         Route("/v2/translate", translate, methods=["POST"]),
+        Route("/deepl", translate, methods=["POST"]),  # MTranServer's path for DeepL API clients
         Route("/v2/languages", languages_endpoint, methods=["GET", "POST"]),
         Route("/v2/usage", usage, methods=["GET", "POST"]),
         Route("/v2/document", upload, methods=["POST"]),

@@ -58,6 +58,18 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+def enough_files(wanted: int) -> None:
+    """Let this process open ``wanted`` files (sockets) where the system allows it (its hard limit)."""
+    try:
+        import resource  # noqa: PLC0415 - POSIX only; Windows has no such limit on sockets
+    except ImportError:
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    goal = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < goal:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (goal, hard))
+
+
 def address(sock: socket.socket) -> str:
     host, port = sock.getsockname()[:2]
     return f"http://{'[' + host + ']' if ':' in host else host}:{port}"
@@ -68,6 +80,7 @@ def _server(core: Core, browsers: BrowserPolicy, *, quiet: bool) -> uvicorn.Serv
     import uvicorn  # noqa: PLC0415
 
     few_arenas()  # translations run in the line's many threads: without this each kept its own freed memory
+    enough_files(limits.API_MAX_CONNECTIONS + 64)  # every connection a socket, and the packs' files besides
 
     from .app import create_app  # noqa: PLC0415
     from .connections import Connection  # noqa: PLC0415

@@ -53,6 +53,10 @@ class Fields:
     def __contains__(self, name: str) -> bool:
         return name in self._values
 
+    def value(self, name: str) -> Any:
+        """A field as sent (JSON objects and lists as they are), for protocols whose fields are structured."""
+        return self._values.get(name)
+
     def is_list(self, name: str) -> bool:
         return isinstance(self._values.get(name), list)
 
@@ -291,12 +295,23 @@ async def _keep_upload(core: Core, upload: UploadFile, name: str | None) -> Docu
     return await run_in_threadpool(core.files.add, name, upload.file, suffix)
 
 
+_SCHEMES = ("deepl-auth-key", "bearer")
+
+
 def presented_key(request: Request, fields: Fields) -> str | None:
-    """An API key in any of the places clients put one: DeepL's and DeepLX's headers, or a field."""
-    scheme, _, value = request.headers.get("authorization", "").strip().partition(" ")
-    if scheme.lower() in ("deepl-auth-key", "bearer") and value.strip():
-        return value.strip()
-    for name in ("api_key", "auth_key", "token"):
+    """An API key in any of the places clients put one: ``Authorization`` with DeepL's or a Bearer scheme, or
+    bare (``Authorization: KEY``, as Zotero's and Pot's MTranServer services send it), MTranServer's
+    ``X-API-Token``, or a field. An empty ``Bearer`` (a client with no key set) presents none."""
+    header = request.headers.get("authorization", "").strip()
+    scheme, _, value = header.partition(" ")
+    if scheme.lower() in _SCHEMES:
+        if value.strip():
+            return value.strip()
+    elif header and not value:
+        return header
+    if token := request.headers.get("x-api-token", "").strip():
+        return token
+    for name in ("api_key", "auth_key", "token", "api_token", "key"):
         if name in fields:
             return fields.text(name)
     return None

@@ -241,6 +241,9 @@ class SettingsDialog(Retranslating, QDialog):
         self.api_key = QLineEdit(echoMode=QLineEdit.EchoMode.PasswordEchoOnEdit)  # shown only while typed
         self.api_address = QLineEdit(readOnly=True)  # to copy into the other app
         self.api_deeplx = QLineEdit(readOnly=True)
+        self.api_openai = QLineEdit(readOnly=True)  # OpenAI's chat completions (Ollama's clients take the address)
+        self.api_immersive = QLineEdit(readOnly=True)
+        self.api_kiss = QLineEdit(readOnly=True)
         self.api_enabled.toggled.connect(self._update_api_rows)
         self.api_port.valueChanged.connect(self._update_api_rows)
         tab = self._tab(lambda: self.tr("Other apps"))
@@ -254,8 +257,11 @@ class SettingsDialog(Retranslating, QDialog):
         )
         self._row(tab, self.api_port, lambda: self.tr("Port"))
         self._row(tab, self.api_key, lambda: self.tr("API key"))
-        self._row(tab, self.api_address, lambda: self.tr("LibreTranslate, DeepL"))
-        self._row(tab, self.api_deeplx, lambda: self.tr("DeepLX"))
+        self._row(tab, self.api_address, lambda: self.tr("LibreTranslate, DeepL, Ollama"))
+        self._row(tab, self.api_deeplx, lambda: self.tr("DeepLX, MTranServer"))
+        self._row(tab, self.api_openai, lambda: self.tr("OpenAI"))
+        self._row(tab, self.api_immersive, lambda: self.tr("Immersive Translate"))
+        self._row(tab, self.api_kiss, lambda: self.tr("KISS Translator"))
         return tab
 
     def _tab(self, title: Text) -> QFormLayout:
@@ -477,5 +483,9 @@ class SettingsDialog(Retranslating, QDialog):
         url = api_address(self.api_port.value())
         self.api_address.setText(url)
         self.api_deeplx.setText(url + "/translate")
-        for widget in (self.api_port, self.api_key, self.api_address, self.api_deeplx):
+        self.api_openai.setText(url + "/v1/chat/completions")
+        self.api_immersive.setText(url + "/imme")
+        self.api_kiss.setText(url + "/kiss")
+        rows = (self.api_address, self.api_deeplx, self.api_openai, self.api_immersive, self.api_kiss)
+        for widget in (self.api_port, self.api_key, *rows):
             widget.setEnabled(self.api_enabled.isChecked())
