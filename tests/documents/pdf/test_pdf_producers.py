@@ -215,9 +215,17 @@ def test_stacked_scripts_stay_in_their_line(tmp_path, noto_sc):
     assert _crossings(_translated(MADE / "scripts.pdf", tmp_path)) == []
 
 
-@pytest.mark.parametrize(
-    "name", ["logos", "teaser", "listing", "contents", "margin", "slides", "justified", "links", "scripts"]
-)
+def test_running_heads_are_treated_alike_on_every_page():
+    """fancyhdr's running head, over the References too: a running head on every page, never a reference."""
+    heads = [p for p in _paragraphs(MADE / "heads.pdf") if p.text == "The Name of the Title Is Hope"]
+    assert [p.page for p in heads] == [1, 2, 3, 4, 5]
+    assert {(p.role, p.keep) for p in heads} == {(layout.Role.HEADER, None)}
+
+
+MADE_NAMES = ["logos", "teaser", "listing", "contents", "margin", "slides", "justified", "links", "scripts", "heads"]
+
+
+@pytest.mark.parametrize("name", MADE_NAMES)
 def test_each_made_pdf_is_as_its_source_says(name):
     """The fixtures are what producers/README.md says: pdfTeX's, from the .tex beside them."""
     with pikepdf.open(MADE / f"{name}.pdf") as pdf:

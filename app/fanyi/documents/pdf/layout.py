@@ -63,6 +63,7 @@ DRAWING_CELL = 24.0  # points: the grid shapes are grouped on (touching shapes a
 FIGURE_LABEL = 2.5  # font sizes: a short text this near a figure is one of its labels
 SUBFIGURE_LABEL = 6.0  # font sizes: "(a)" this near a figure names a part of it
 MARGIN_BAND = 0.07  # of the page's height: a single line wholly in this top or bottom band is a running head
+HEAD_BAND = 0.12  # of the page's height: a line or two in this band, its words on three pages or more, is one too
 LEADER_DOTS = 4  # dots in a row along a baseline: a leader (a table of contents' or an index's)
 
 
@@ -100,6 +101,7 @@ _REFERENCES = re.compile(
     r"^\s*(?:\d+\.?\s*)?(?:references|bibliography|works cited|literature cited|参考文献|参考资料|參考文獻)\s*$", re.I
 )
 _DOTS = frozenset(".·…․‥⋯")
+_HEAD_NUMBERS = re.compile(r"\b[ivxlcdm]+\b|\d+")  # a running head's page number, arabic or roman
 _RIGHT_TO_LEFT = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")  # Hebrew, Arabic, Syriac, Thaana…
 _PROSE_WORD = re.compile(r"[^\W\d_]{2,}")
 _PAGE_NUMBER = re.compile(r"[0-9ivxlcdmIVXLCDM,–-]")  # what follows a leader: page numbers, their ranges and lists
@@ -1203,13 +1205,39 @@ def body_size(paragraphs: Iterable[Paragraph]) -> float:
 def assign_roles(paragraphs: Iterable[Paragraph], body: float, page_height: dict[int, float]) -> None:
     """Headings, captions, footnotes, running heads and list items, from size, weight, place and wording; the
     entries under a References heading are left as they are (a cited title stays as it was published)."""
+    paragraphs = list(paragraphs)
+    heads = _running_heads(paragraphs, page_height)
     references = False
     for paragraph in paragraphs:
-        _role(paragraph, body, page_height[paragraph.page])
+        if id(paragraph) not in heads:
+            _role(paragraph, body, page_height[paragraph.page])
         if paragraph.role is Role.HEADING:
             references = bool(_REFERENCES.match(paragraph.text))
         elif references and paragraph.keep is None and paragraph.role is not Role.HEADER:
             paragraph.keep = REFERENCE
+
+
+def _running_heads(paragraphs: list[Paragraph], page_height: dict[int, float]) -> set[int]:
+    """Running heads and feet: a line or two near the top or the foot of the page whose words (numbers aside) are
+    on three pages or more. Each is treated as its fellows are on most pages (translated, or left as they are:
+    beamer's navigation bar), whatever else stands near it on a page: a figure, the References. The ids of them."""
+    groups: defaultdict[str, list[Paragraph]] = defaultdict(list)
+    for paragraph in paragraphs:
+        height = page_height[paragraph.page]
+        if paragraph.lines <= 2 and (
+            paragraph.box[1] >= height * (1 - HEAD_BAND) or paragraph.box[3] <= height * HEAD_BAND
+        ):
+            words = " ".join(_HEAD_NUMBERS.sub(" ", paragraph.text.casefold()).split())
+            if len(words) >= 3:
+                groups[words].append(paragraph)
+    heads: set[int] = set()
+    for found in groups.values():
+        if len({paragraph.page for paragraph in found}) >= 3:
+            keep = Counter(paragraph.keep for paragraph in found).most_common(1)[0][0]
+            for paragraph in found:
+                paragraph.role, paragraph.keep = Role.HEADER, keep
+                heads.add(id(paragraph))
+    return heads
 
 
 def _role(paragraph: Paragraph, body: float, height: float) -> None:
