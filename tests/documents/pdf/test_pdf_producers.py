@@ -222,7 +222,34 @@ def test_running_heads_are_treated_alike_on_every_page():
     assert {(p.role, p.keep) for p in heads} == {(layout.Role.HEADER, None)}
 
 
-MADE_NAMES = ["logos", "teaser", "listing", "contents", "margin", "slides", "justified", "links", "scripts", "heads"]
+def test_numbered_display_formulas_are_formulas_and_the_text_under_them_is_prose(tmp_path, noto_sc):
+    """A display formula and its number "(1)" at the right: both left as they are, and the sentence under the number
+    is a paragraph of its own; an enumerate's "(1)" stays a list's marker with its item."""
+    found = [(p.keep, p.text) for p in _paragraphs(MADE / "equations.pdf")]
+    assert (layout.FORMULA, "(1)") in found and (layout.FORMULA, "(2)") in found
+    assert any(keep == layout.FORMULA and text.startswith("g1,39 =") for keep, text in found)
+    assert any(keep == layout.FORMULA and text.startswith("ω = ω1S") for keep, text in found)
+    assert (None, "The resonance then splits into a doublet whose two branches are") in found
+    assert (
+        found.count((layout.MARKER, "(1)")) == 1
+        and (None, "the modes of the sphere are found for the given radius;") in found
+    )
+    assert _crossings(_translated(MADE / "equations.pdf", tmp_path)) == []
+
+
+MADE_NAMES = [
+    "logos",
+    "teaser",
+    "listing",
+    "contents",
+    "margin",
+    "slides",
+    "justified",
+    "links",
+    "scripts",
+    "heads",
+    "equations",
+]
 
 
 @pytest.mark.parametrize("name", MADE_NAMES)

@@ -228,7 +228,8 @@ _MONOSPACE_NAMES = tuple(
 # Font names of maths: TeX's (CMMI, CMSY, CMEX, AMS's MSAM/MSBM, their Type 1 and OpenType
 # successors), and the system maths fonts.
 _MATHS_FONTS = tuple(
-    "cmmi cmsy cmex cmbsy cmmib msam msbm eufm rsfs esint stmary wasy math stix euclid mtextra lmmath symbol".split()
+    "cmmi cmsy cmex cmbsy cmmib msam msbm eufm rsfs esint stmary wasy math stix euclid mtextra lmmath symbol"
+    " txmi txsy txex pxmi pxsy pxex ntxmi ntxsy ntxex eurm eusm bbold dsrom xits asana".split()
 )
 
 

@@ -101,6 +101,8 @@ _REFERENCES = re.compile(
     r"^\s*(?:\d+\.?\s*)?(?:references|bibliography|works cited|literature cited|参考文献|参考资料|參考文獻)\s*$", re.I
 )
 _DOTS = frozenset(".·…․‥⋯")
+_EQUATION_NUMBER = re.compile(r"\(\d{1,3}(?:\.\d{1,3})?[a-z]?\)")
+_SENTENCE = re.compile(r"(?:[^\W\d_]{2,}\s+){5}[^\W\d_]{2,}")  # six words in a row: prose, not a formula
 _HEAD_NUMBERS = re.compile(r"\b[ivxlcdm]+\b|\d+")  # a running head's page number, arabic or roman
 _RIGHT_TO_LEFT = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")  # Hebrew, Arabic, Syriac, Thaana…
 _PROSE_WORD = re.compile(r"[^\W\d_]{2,}")
@@ -470,6 +472,8 @@ def _breaks(previous: list[Line], line: Line, left: float, right: float, leading
     size = max(last.size, line.size)
     if line.baseline > last.baseline - 0.5 * size or last.entry:  # beside it, or after an entry's leader
         return True
+    if len(previous) == 1 and _EQUATION_NUMBER.fullmatch(last.text):
+        return True  # a display formula's number ends its band: the text under it is a paragraph of its own
     if not _next_line(last, line, leadings):
         return True
     if abs(last.size - line.size) > max(0.5, 0.05 * size):
@@ -1132,6 +1136,7 @@ def lay_out(page: PageContent, words: set[str] | None = None) -> Laid:
             if cells:
                 paragraph.role = Role.CELL
             found.append(paragraph)
+    _numbered_formulas(found, page.glyphs)
     _formula_pieces(found)
     found += _other(page, [g for g in page.glyphs if g.direction is Direction.ROTATED], ROTATED)
     found += _other(page, [g for g in page.glyphs if g.direction is Direction.VERTICAL], VERTICAL)
@@ -1178,6 +1183,28 @@ def _mark_entries(lines: list[Line], leaders: list[list[Glyph]]) -> None:
         before = [line for line in by_baseline[low:high] if line.box[2] <= first.box[0] + 0.5]
         if before:
             max(before, key=lambda line: line.box[2]).entry = True
+
+
+def _numbered_formulas(paragraphs: list[Paragraph], glyphs: Sequence[Glyph]) -> None:
+    """A display formula's number, "(6)" alone at the right end of its band, and what stands left of it on that band
+    with maths in it (a maths font or sign, not a sentence): formulas. A list's "(1)" has its item to its right."""
+    for number in paragraphs:
+        if number.lines != 1 or not _EQUATION_NUMBER.fullmatch(number.text):
+            continue
+        x0, y0, x1, y1 = number.box
+        band = [p for p in paragraphs if p is not number and p.box[1] < y1 and y0 < p.box[3]]
+        beside = [
+            p
+            for p in band
+            if p.box[2] <= x0 + 0.5
+            and p.lines <= 3
+            and not _SENTENCE.search(p.text)
+            and (p.keep == FORMULA or "=" in p.text or _maths_share([glyphs[i] for i in p.glyphs]) >= 0.15)
+        ]
+        if beside and not any(x1 - 0.5 < p.box[0] <= x1 + 1.2 * number.size for p in band):  # a list item's text
+            for p in [number, *beside]:
+                if p.keep in (None, MARKER):
+                    p.keep = FORMULA
 
 
 def _formula_pieces(paragraphs: list[Paragraph]) -> None:
