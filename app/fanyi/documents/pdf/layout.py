@@ -480,7 +480,8 @@ def _breaks(previous: list[Line], line: Line, left: float, right: float, leading
         return True
     before, after = _style(last.glyphs), _style(line.glyphs)
     width = right - left
-    runs_on = right - last.box[2] <= SHORT_LINE * width and not _SENTENCE_END.search(last.text)
+    # broken at the column's right edge mid-sentence (a code line is ragged, and seldom reaches it)
+    runs_on = right - last.box[2] <= size and not _SENTENCE_END.search(last.text)
     if before[:2] != after[:2] or (before[2] != after[2] and not runs_on):
         return True  # bold or italic, or a code block (a sentence running on into a URL is no code block)
     if after[2] and before[2]:  # code: its indentation and short lines are its own
