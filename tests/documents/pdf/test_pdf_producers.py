@@ -132,6 +132,16 @@ def test_a_beamer_block_is_translated_and_each_of_its_items_is_a_unit(tmp_path, 
     assert _crossings(_translated(MADE / "slides.pdf", tmp_path)) == []
 
 
+def test_a_slide_s_title_on_its_band_and_its_contents_after_their_balls_are_translated_each_alone(tmp_path, noto_sc):
+    """thubeamer's contents slide (tests/documents/pdf/real): the title on a coloured band is no figure's label, and
+    each entry after its ball is a unit, though the three are spaced evenly (the page's only lines of their size)."""
+    found = {p.text: p for p in _paragraphs(REAL / "pdftex-thubeamer-contents.pdf")}
+    assert found["Contents"].keep is None
+    for entry in ("1 Research Contents", "2 Results", "3 Future Work"):
+        assert found[entry].keep is None, entry
+    assert _crossings(_translated(REAL / "pdftex-thubeamer-contents.pdf", tmp_path)) == []
+
+
 def test_a_number_starting_a_line_of_running_text_is_no_list_marker():
     """ "…as in Refs. 1 and / 4. By default…": the line before is full and its sentence goes on."""
     found = _paragraphs(MADE / "justified.pdf")

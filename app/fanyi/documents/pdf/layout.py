@@ -64,6 +64,7 @@ FIGURE_LABEL = 2.5  # font sizes: a short text this near a figure is one of its 
 SUBFIGURE_LABEL = 6.0  # font sizes: "(a)" this near a figure names a part of it
 MARGIN_BAND = 0.07  # of the page's height: a single line wholly in this top or bottom band is a running head
 HEAD_BAND = 0.12  # of the page's height: a line or two in this band, its words on three pages or more, is one too
+BACKDROP_SHAPES = 8  # a drawing of fewer shapes with words of the usual size on it is a backdrop, not a figure
 LEADER_DOTS = 4  # dots in a row along a baseline: a leader (a table of contents' or an index's)
 
 
@@ -885,17 +886,24 @@ def _drawn(page: PageContent) -> tuple[list[Box], list[Box]]:
     return images, drawn
 
 
-def _frames_prose(box: Box, lines: Sequence[Line], size: float) -> bool:
-    """Whether a drawing or form holds prose: two lines of five words or more, or one in the page's usual size
-    (``size``). It frames text (a beamer block, a shaded callout, a text box) rather than being a figure, whose
-    labels are words and numbers, set small."""
+def _backdrop(box: Box, lines: Sequence[Line], shapes: Sequence[Shape], size: float) -> bool:
+    """Whether a drawing or form is a backdrop to text rather than a figure: it holds prose (two lines of five words
+    or more, or one in the page's usual ``size``: a beamer block, a shaded callout, a text box), or words in the
+    usual size over fewer than BACKDROP_SHAPES shapes (a slide title's coloured band). A figure's labels are words
+    and numbers set small, or it is drawn with many shapes."""
     prose = 0
+    worded = False
     for line in lines:
-        if _inside(line.box, box) and len(_PROSE_WORD.findall(line.text)) >= 5:
+        if not _inside(line.box, box):
+            continue
+        words = len(_PROSE_WORD.findall(line.text))
+        usual = line.size >= 0.95 * size
+        if words >= 5:
             prose += 1
-            if prose >= 2 or line.size >= 0.95 * size:
+            if prose >= 2 or usual:
                 return True
-    return False
+        worded = worded or (usual and words > 0)
+    return worded and sum(_inside(shape.box, box) for shape in shapes) < BACKDROP_SHAPES
 
 
 def _drawings(shapes: list[Shape], page_area: float) -> list[Box]:
@@ -1121,7 +1129,7 @@ def lay_out(page: PageContent, words: set[str] | None = None) -> Laid:
     figures = images + drawn
     if lines:
         size = statistics.median(line.size for line in lines)
-        figures = images + [box for box in drawn if not _frames_prose(box, lines, size)]
+        figures = images + [box for box in drawn if not _backdrop(box, lines, page.shapes, size)]
         figures = _with_labels(figures, _blocks(lines, leadings, flat_rules), edges, size)
     found: list[Paragraph] = []
     if lines:
@@ -1146,12 +1154,13 @@ def lay_out(page: PageContent, words: set[str] | None = None) -> Laid:
 
 
 def _mark_bullets(lines: list[Line], page: PageContent) -> None:
-    """The lines a drawn bullet stands before: a form, an image or a filled shape no larger than an em, left of
-    the line's start on its height (beamer draws its balls so; a glyph bullet is the line's own text)."""
+    """The lines a drawn bullet stands at the start of: a form, an image or a filled shape no larger than an em and
+    a half, before the line's first glyph or under it (beamer draws its balls so, a number inside some); a glyph
+    bullet is the line's own text."""
     small = [
         box
         for box in [*page.forms, *page.images, *(s.box for s in page.shapes if s.filled and not s.rule)]
-        if 0 < box[2] - box[0] <= 12 and 0 < box[3] - box[1] <= 12
+        if 0 < box[2] - box[0] <= 30 and 0 < box[3] - box[1] <= 30
     ]
     if not small:
         return
@@ -1159,14 +1168,15 @@ def _mark_bullets(lines: list[Line], page: PageContent) -> None:
     bottoms = [box[1] for box in small]
     for line in lines:
         size = line.size
-        i = bisect_left(bottoms, line.box[1] - size)
+        i = bisect_left(bottoms, line.box[1] - 1.5 * size)
         while i < len(small) and small[i][1] <= line.box[3]:
             box = small[i]
             middle = (box[1] + box[3]) / 2
             if (
-                box[2] - box[0] <= 1.2 * size
-                and 0 <= line.box[0] - box[2] <= 2 * size
-                and (line.box[1] <= middle <= line.box[3])
+                box[2] - box[0] <= 1.5 * size
+                and line.box[0] - 2 * size <= box[2] <= line.box[0] + 1.5 * size
+                and box[0] <= line.box[0] + 0.5
+                and line.box[1] <= middle <= line.box[3]
             ):
                 line.bulleted = True
             i += 1
