@@ -8,11 +8,12 @@ was left: they look at the glyphs of both files as pdfminer draws them, with no 
   spans cross by more than a tenth of a font size (a glyph's box is its advance times the font's height, so
   lines of tight leading touch without overlapping).
 - **outside**: translated glyphs drawn outside the page's crop box.
-- **body prose left**: the page's body text is its most used font and size (Latin letters counted); its letters
-  still on the output page are "left". Each is put down to the reason the reader gave for leaving its paragraph;
-  the reasons a reader expects (code, formulas, references, list markers, rotated text, unreadable glyphs) are
-  *declared*, every other left letter (an untranslated paragraph, text taken for a figure's label, a paragraph
-  that could not be drawn) counts against the page.
+- **body prose left**: the page's body text is its most used font and size (Latin letters counted, in lines of
+  three words or more: a chart's labels are not prose); its letters still on the output page are "left". Each
+  is put down to the reason the reader gave for leaving its paragraph; the reasons a reader expects (code,
+  formulas, references, list markers, rotated text, unreadable glyphs…) are *declared*, every other left letter
+  (an untranslated paragraph, text taken for a figure's label, a paragraph that could not be drawn) counts
+  against the page.
 - **code translated**: lines whose glyphs are nearly all in a monospaced font — told by the font's own advances,
   all equal, independently of the reader's test — that are gone from the output.
 - **failed units** (translated but not drawn) and the seconds a page takes to read and to write (no model: a
@@ -200,8 +201,11 @@ def _page(
     if body is None or counts[body] < 200:
         body = whole.most_common(1)[0][0] if whole else None
     remaining = {g.key() for g in kept}
+    prose = _prose(old)
     for glyph in old.glyphs:
         if body is None or (glyph.font, round(glyph.size, 1)) != body or not _LATIN.match(glyph.text):
+            continue
+        if glyph.key() not in prose:
             continue
         page.body_letters += 1
         if glyph.key() in remaining:
@@ -220,6 +224,17 @@ def _page(
                 if len(page.code_examples) < 3:
                     page.code_examples.append("".join(g.text for g in line)[:60])
     return page
+
+
+def _prose(view: PageView) -> set[tuple[str, float, float]]:
+    """The glyphs of the page's lines of prose, three words or more (a chart's labels and a table's cells of one
+    word are not the prose a reader would miss)."""
+    found: set[tuple[str, float, float]] = set()
+    for line in lines_of(g for g in view.glyphs if g.upright and g.text.strip()):
+        words = 1 + sum(b.box[0] - a.box[2] > 0.12 * (b.size or 1.0) for a, b in zip(line, line[1:]))
+        if words >= 3:
+            found.update(g.key() for g in line)
+    return found
 
 
 def _context(glyphs: list[Glyph], glyph: Glyph) -> str:
