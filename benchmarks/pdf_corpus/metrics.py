@@ -43,6 +43,7 @@ from fanyi.engine.results import Translation
 DECLARED = {
     "code", "formula", "reference list", "list marker", "rotated text", "vertical text",
     "text whose font maps no Unicode", "right-to-left text", "a type specimen",
+    "text outside the page",
     "numbers or symbols only", "code or URL", "already Chinese", "already in Latin script", "a letter alone",
 }  # fmt: skip
 UNTRANSLATED = "untranslated"  # in a paragraph the reader translated, yet still on the page

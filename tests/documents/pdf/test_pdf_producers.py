@@ -142,6 +142,33 @@ def test_a_slide_s_title_on_its_band_and_its_contents_after_their_balls_are_tran
     assert _crossings(_translated(REAL / "pdftex-thubeamer-contents.pdf", tmp_path)) == []
 
 
+def test_a_slide_s_title_under_a_thin_band_is_translated_and_text_off_the_page_left_alone(tmp_path, noto_sc):
+    """beamer's example talk (tests/documents/pdf/real): a 3-point band under the navigation is no figure that takes
+    the subtitle for a label (and the title with it), and a hidden overlay drawn thousands of points off the page
+    is left where it is, not drawn onto it."""
+    found = {p.text: p for p in _paragraphs(REAL / "pdftex-beamer-conference-appendix.pdf")}
+    assert found["The algorithm in action."].keep is None
+    assert found["The matching in the special graph."].keep is None
+    off = [p for p in found.values() if p.box[0] > 1000]
+    assert off and all(p.keep == layout.OFF_PAGE for p in off)
+    out = _translated(REAL / "pdftex-beamer-conference-appendix.pdf", tmp_path)
+    view = pages(out)[0]
+    font = translation_font(out)
+    x0, y0, x1, y1 = view.crop
+    drawn = [g for g in view.glyphs if font in g.font]
+    assert drawn and all(x0 <= g.box[0] and g.box[2] <= x1 and y0 <= g.box[1] and g.box[3] <= y1 for g in drawn)
+
+
+def test_an_overfull_line_s_translation_stays_on_the_page(tmp_path, noto_sc):
+    """A boxed name TeX cannot break runs off the page's right edge; the translation is kept on the page."""
+    out = _translated(MADE / "overfull.pdf", tmp_path)
+    view = pages(out)[0]
+    font = translation_font(out)
+    drawn = [g for g in view.glyphs if font in g.font]
+    assert drawn and max(g.box[2] for g in drawn) <= view.crop[2]
+    assert max(g.box[2] for g in pages(MADE / "overfull.pdf")[0].glyphs) > view.crop[2]  # the original runs off
+
+
 def test_a_number_starting_a_line_of_running_text_is_no_list_marker():
     """ "…as in Refs. 1 and / 4. By default…": the line before is full and its sentence goes on."""
     found = _paragraphs(MADE / "justified.pdf")

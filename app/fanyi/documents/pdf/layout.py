@@ -42,7 +42,7 @@ from enum import Enum
 
 from fanyi.limits import PDF_LAYOUT_LINES
 
-from .interpret import Box, Direction, Glyph, PageContent, Shape
+from .interpret import Box, Direction, Glyph, PageContent, Shape, transformed
 
 LINE_GAP = 1.2  # font sizes: a wider gap between two glyphs of a baseline parts them into two lines
 STRETCHED_GAP = 10.0  # font sizes: a justified line's space stretched before an unbreakable URL may be this wide
@@ -64,7 +64,8 @@ FIGURE_LABEL = 2.5  # font sizes: a short text this near a figure is one of its 
 SUBFIGURE_LABEL = 6.0  # font sizes: "(a)" this near a figure names a part of it
 MARGIN_BAND = 0.07  # of the page's height: a single line wholly in this top or bottom band is a running head
 HEAD_BAND = 0.12  # of the page's height: a line or two in this band, its words on three pages or more, is one too
-BACKDROP_SHAPES = 8  # a drawing of fewer shapes with words of the usual size on it is a backdrop, not a figure
+FIGURE_THICKNESS = 6.0  # points: a drawing or form thinner than this is a band or a shadow, not a figure
+BACKDROP_SHAPES = 8  # a drawing of fewer shapes with words on it is a backdrop, not a figure
 LEADER_DOTS = 4  # dots in a row along a baseline: a leader (a table of contents' or an index's)
 
 
@@ -87,6 +88,7 @@ ROTATED = "rotated text"
 VERTICAL = "vertical text"
 UNREADABLE = "text whose font maps no Unicode"
 REFERENCE = "reference list"
+OFF_PAGE = "text outside the page"
 SPECIMEN = "a type specimen"  # the same text shown twice or more, in the forms a font gives it
 RIGHT_TO_LEFT = "right-to-left text"  # Hebrew, Arabic: read in the order drawn, not yet in the order written
 
@@ -883,26 +885,26 @@ def _drawn(page: PageContent) -> tuple[list[Box], list[Box]]:
     area = page.width * page.height
     images = [box for box in page.images if _area(box) < 0.5 * area]
     drawn = [box for box in page.forms if _area(box) < FIGURE_FORM * area] + _drawings(page.shapes, area)
-    return images, drawn
+    # a band a few points high (a slide's separator, a block's shadow) is a decoration, not a figure with labels
+    return images, [box for box in drawn if min(box[2] - box[0], box[3] - box[1]) >= FIGURE_THICKNESS]
 
 
 def _backdrop(box: Box, lines: Sequence[Line], shapes: Sequence[Shape], size: float) -> bool:
     """Whether a drawing or form is a backdrop to text rather than a figure: it holds prose (two lines of five words
-    or more, or one in the page's usual ``size``: a beamer block, a shaded callout, a text box), or words in the
-    usual size over fewer than BACKDROP_SHAPES shapes (a slide title's coloured band). A figure's labels are words
-    and numbers set small, or it is drawn with many shapes."""
+    or more, or one in the page's usual ``size``: a beamer block, a shaded callout, a text box), or words over fewer
+    than BACKDROP_SHAPES shapes (a coloured band behind a slide's title or its navigation). A figure is drawn with
+    many shapes, or holds no words but labels set small."""
     prose = 0
     worded = False
     for line in lines:
         if not _inside(line.box, box):
             continue
         words = len(_PROSE_WORD.findall(line.text))
-        usual = line.size >= 0.95 * size
         if words >= 5:
             prose += 1
-            if prose >= 2 or usual:
+            if prose >= 2 or line.size >= 0.95 * size:
                 return True
-        worded = worded or (usual and words > 0)
+        worded = worded or words > 0
     return worded and sum(_inside(shape.box, box) for shape in shapes) < BACKDROP_SHAPES
 
 
@@ -1149,6 +1151,10 @@ def lay_out(page: PageContent, words: set[str] | None = None) -> Laid:
     _formula_pieces(found)
     found += _other(page, [g for g in page.glyphs if g.direction is Direction.ROTATED], ROTATED)
     found += _other(page, [g for g in page.glyphs if g.direction is Direction.VERTICAL], VERTICAL)
+    shown = transformed(page.crop, page.ctm)
+    for paragraph in found:
+        if paragraph.keep is None and not _near(paragraph.box, shown, 0.0):
+            paragraph.keep = OFF_PAGE  # a slide's hidden overlay, drawn where no viewer shows it
     obstacles = figures + [shape.box for shape in page.shapes if shape.rule]
     return Laid(found, obstacles + [_union(g.box for g in run) for run in leaders])
 

@@ -58,6 +58,7 @@ class PageKept(Exception):
 class _Planned:
     paragraph: Paragraph
     text: str
+    box: Box  # the paragraph's, kept on the page
     room: Box
     alone: linebreak.Fit | None = None  # how it fits on its own, at the largest size that does
 
@@ -92,25 +93,32 @@ def _overlaps(a: tuple[float, float], b: tuple[float, float]) -> bool:
     return a[0] < b[1] and b[0] < a[1]
 
 
-def _room(paragraph: Paragraph, obstacles: Sequence[Box], floor: float) -> Box:
-    """The paragraph's box grown to its column's right edge and down to what is below it (or ``floor``)."""
-    x0, y0, x1, y1 = paragraph.box
+def _room(paragraph: Paragraph, obstacles: Sequence[Box], floor: float, page: Box) -> Box:
+    """The paragraph's box grown to its column's right edge and down to what is below it (or ``floor``), and kept
+    on the ``page`` as shown (an overfull line of the original may run off it; its translation does not)."""
+    x0, y0, x1, y1 = _on_page(paragraph.box, page)
     gap = GAP * paragraph.size
     right = max(x1, paragraph.column_right)
     for box in obstacles:
         if box is not paragraph.box and _overlaps((box[1], box[3]), (y0, y1)) and box[0] >= x1 - 0.5:
             right = min(right, box[0] - gap)
-    right = max(right, x1)
+    right = min(max(right, x1), page[2])
     bottom = floor
     for box in obstacles:
         if box is not paragraph.box and _overlaps((box[0], box[2]), (x0, right)) and box[3] <= y0 + 0.5:
             bottom = max(bottom, box[3] + gap)
-    return (x0, min(bottom, y0), right, y1)
+    return (x0, max(min(bottom, y0), page[1]), right, y1)
+
+
+def _on_page(box: Box, page: Box) -> Box:
+    """``box`` cut to ``page``; a box wholly off it keeps its own (nothing better is known)."""
+    x0, y0, x1, y1 = max(box[0], page[0]), max(box[1], page[1]), min(box[2], page[2]), min(box[3], page[3])
+    return (x0, y0, x1, y1) if x0 < x1 and y0 < y1 else box
 
 
 def _fit(planned: _Planned, face: fonts.Face, largest: float = 1.0) -> linebreak.Fit:
     paragraph = planned.paragraph
-    box = linebreak.Box(*paragraph.box)
+    box = linebreak.Box(*planned.box)
     room = linebreak.Box(*planned.room)
     leading = paragraph.leading if paragraph.lines > 1 else None
     return linebreak.fit(
@@ -133,7 +141,12 @@ def _plan(pages: Sequence[Page], texts: Sequence[Sequence[str | None]]) -> list[
         floor = min((p.box[1] for p in page.paragraphs), default=0.0)
         planned.append(
             [
-                _Planned(paragraph, text, _room(paragraph, obstacles, floor))
+                _Planned(
+                    paragraph,
+                    text,
+                    _on_page(paragraph.box, page.shown_crop()),
+                    _room(paragraph, obstacles, floor, page.shown_crop()),
+                )
                 for paragraph, text in zip(page.paragraphs, translations)
                 if text is not None and paragraph.keep is None
             ]
@@ -215,7 +228,7 @@ def _drawing(
         for line in fitted.lines:
             x = line.x
             if paragraph.centred:
-                x = (paragraph.box[0] + paragraph.box[2] - line.width) / 2
+                x = (planned.box[0] + planned.box[2] - line.width) / 2
             runs.append((x, line.y, font.encode(line.text)))
         colour = (0.0, 0.0, 0.0) if paragraph.invisible else paragraph.colour
         out.append(fonts.show_text(FONT_RESOURCE, fitted.size, runs, bold=paragraph.bold, rgb=colour))
