@@ -65,7 +65,7 @@ SUBFIGURE_LABEL = 6.0  # font sizes: "(a)" this near a figure names a part of it
 MARGIN_BAND = 0.07  # of the page's height: a single line wholly in this top or bottom band is a running head
 HEAD_BAND = 0.12  # of the page's height: a line or two in this band, its words on three pages or more, is one too
 FIGURE_THICKNESS = 6.0  # points: a drawing or form thinner than this is a band or a shadow, not a figure
-BACKDROP_SHAPES = 8  # a drawing of fewer shapes with words on it is a backdrop, not a figure
+BACKDROP_SHAPES = 8  # a drawing of fewer shapes with words of the usual size on it is a backdrop, not a figure
 LEADER_DOTS = 4  # dots in a row along a baseline: a leader (a table of contents' or an index's)
 
 
@@ -891,20 +891,21 @@ def _drawn(page: PageContent) -> tuple[list[Box], list[Box]]:
 
 def _backdrop(box: Box, lines: Sequence[Line], shapes: Sequence[Shape], size: float) -> bool:
     """Whether a drawing or form is a backdrop to text rather than a figure: it holds prose (two lines of five words
-    or more, or one in the page's usual ``size``: a beamer block, a shaded callout, a text box), or words over fewer
-    than BACKDROP_SHAPES shapes (a coloured band behind a slide's title or its navigation). A figure is drawn with
-    many shapes, or holds no words but labels set small."""
+    or more, or one in the page's usual ``size``: a beamer block, a shaded callout, a text box), or words in the
+    usual size over fewer than BACKDROP_SHAPES shapes (a coloured band behind a slide's title). A figure's labels
+    are words and numbers set small, or it is drawn with many shapes."""
     prose = 0
     worded = False
     for line in lines:
         if not _inside(line.box, box):
             continue
         words = len(_PROSE_WORD.findall(line.text))
+        usual = line.size >= 0.95 * size
         if words >= 5:
             prose += 1
-            if prose >= 2 or line.size >= 0.95 * size:
+            if prose >= 2 or usual:
                 return True
-        worded = worded or words > 0
+        worded = worded or (usual and words > 0)
     return worded and sum(_inside(shape.box, box) for shape in shapes) < BACKDROP_SHAPES
 
 
