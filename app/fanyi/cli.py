@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 from unicodedata import east_asian_width
 
-from . import __version__
+from . import __version__, names
 from .app_options import APP_OPTIONS
 from .cancel import Cancelled
 from .defaults import API_HOST, API_PORT, THREADS
@@ -258,6 +258,8 @@ def _stream_to_terminal(events: Iterable[StreamEvent]) -> Translation:
 def cmd_export(args: argparse.Namespace) -> int:
     from .export.convert import export_pack
 
+    if args.name:
+        names.check(args.name, "--name")
     export_pack(
         Path(args.hf_dir),
         Path(args.out_dir),
@@ -517,11 +519,12 @@ def _get(args: argparse.Namespace, cat: Catalog | None, source: Preference, line
     from .library.from_source import Recipe, make_pack
     from .library.sources.order import for_repo
 
+    name = names.check(args.name, "--name") if args.name else args.repo_id.rsplit("/", 1)[-1].lower()
+    names.check(name, "the pack's name")  # the repository's name: before anything is asked or written
     entries = cat.packs if cat is not None else ()
     known = next((e for e in entries if e.huggingface is not None and e.huggingface.repo == args.repo_id), None)
     if known is not None and not _ask_licence(known, args.accept_license):
         return None
-    name = args.name or args.repo_id.rsplit("/", 1)[-1].lower()
     conversion = None
     if args.quantize:
         from .library.catalog import Conversion
@@ -556,6 +559,8 @@ def cmd_models(args: argparse.Namespace) -> int:
         return 0
     from .library import dictionaries
 
+    if args.action == "import" and args.name:
+        names.check(args.name, "--name")
     if args.action == "import" and dictionaries.is_dictionary_file(Path(args.source)):
         line = _ProgressLine()
         try:

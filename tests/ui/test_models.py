@@ -408,6 +408,23 @@ def test_a_damaged_pack_is_refused_with_a_message(qtbot, empty_app, tiny_pack, t
     assert empty_app.window.pages.currentIndex() == PAGE_NO_MODEL and installed.list_packs() == []
 
 
+@pytest.mark.parametrize("name", ["../../evil", "NUL", "tab\there"])
+def test_a_pack_whose_name_cannot_be_a_folders_is_refused_with_a_message(qtbot, empty_app, tiny_pack, tmp_path, name):
+    """The app's import takes the pack's own name through the same rule as the command line (fanyi.names)."""
+    given = tmp_path / "given"
+    shutil.copytree(tiny_pack, given)
+    manifest = json.loads((given / "manifest.json").read_text(encoding="utf-8"))
+    (given / "manifest.json").write_text(json.dumps({**manifest, "name": name}), encoding="utf-8")
+    data = paths.user_data_dir()
+    before = {p for p in data.rglob("*")} if data.exists() else set()
+    empty_app.ops.import_pack(given)
+    wait_op(qtbot, empty_app)
+    shown = empty_app.window.no_model.error.text()
+    assert "the pack's name" in shown and "cannot be a file or folder name" in shown and "\n" not in shown
+    assert installed.list_packs() == [] and {p for p in data.rglob("*")} - before <= {paths.user_packs_dir()}
+    assert not (tmp_path.parent / "evil").exists()
+
+
 def test_a_zip_escaping_its_folder_is_refused(qtbot, empty_app, tmp_path):
     archive = tmp_path / "evil.zip"
     with zipfile.ZipFile(archive, "w") as zf:

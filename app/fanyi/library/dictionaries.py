@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .. import limits, paths
+from .. import limits, names, paths
 from ..cancel import CancelToken
 from ..dictionary import Dictionary, DictionaryError
 from ..dictionary.build import convert
@@ -152,6 +152,7 @@ def _convert(
     progress: TransferCallback | None,
     cancel: CancelToken | None,
 ) -> DictionaryInfo:
+    names.check(name, "the dictionary's name")  # before anything is written
     folder = dictionaries_dir()
     folder.mkdir(parents=True, exist_ok=True)
     size = source.stat().st_size

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .. import __version__, paths
+from .. import __version__, names, paths
 from ..cancel import CancelToken
 from ..engine import MANIFEST
 from ..export.hf_weights import detect_loader
@@ -64,7 +64,9 @@ def cache_folder(recipe: Recipe) -> Path:
     MarianMT exporter reads the languages of an opus-mt-xx-yy folder from its name."""
     first = recipe.origins[0]
     revision = re.sub(r"[^A-Za-z0-9._-]", "_", first.revision)[:40]
-    return paths.downloads_dir() / SOURCES_FOLDER / f"{recipe.name}@{revision}" / first.repo_id.rsplit("/", 1)[-1]
+    name = names.check(recipe.name, "the pack's name")
+    repository = names.check(first.repo_id.rsplit("/", 1)[-1], "the repository's name")
+    return paths.downloads_dir() / SOURCES_FOLDER / f"{name}@{revision}" / repository
 
 
 def _model(folder: Path) -> tuple[dict[str, Any], bool]:
@@ -98,7 +100,8 @@ def make_pack(
     """Download, convert, check and install `recipe`'s pack; returns the installed pack.
 
     Raises LibraryError (DownloadError, AccessDenied, NotFound, DiskSpaceError) or ExportError in one line,
-    and Cancelled; the verified downloads are kept for the next attempt either way.
+    and Cancelled; the verified downloads are kept for the next attempt either way. A name that cannot be a
+    folder's (names.BadName) is refused before anything is asked or written.
     """
     cache = cache_folder(recipe)
 
