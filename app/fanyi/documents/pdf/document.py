@@ -184,8 +184,9 @@ class PdfDocument:
             return
         from . import rewrite  # noqa: PLC0415 - pikepdf and the fonts only when a PDF is written
 
+        held = _HeldErrors(out)
         unplaced = rewrite.write(
-            out,
+            held,  # type: ignore[arg-type]  # write, flush, seek and tell are what pikepdf calls
             self._path,
             self.pages,
             texts,
@@ -195,7 +196,44 @@ class PdfDocument:
             cancel=self._cancel,
             progress=self._progress,
         )
+        held.raise_held()
         self.unplaced = [(Unit(paragraph.text, f"page {paragraph.page}"), why) for paragraph, why in unplaced]
+
+
+class _HeldErrors:
+    """The output as pikepdf writes into it: the file's first error is held, the rest of the output discarded, and
+    the error raised once pikepdf has returned (``raise_held``). QPDF finishes its output in a destructor when it
+    writes a deterministic /ID (QPDFWriter::PipelinePopper), so an error thrown there — a full disk at the last
+    flush — ends the process with std::terminate instead of reaching Python; through this object none is thrown."""
+
+    def __init__(self, out: BinaryIO) -> None:
+        self._out = out
+        self._error: OSError | None = None
+
+    def write(self, data: bytes) -> int:
+        if self._error is None:
+            try:
+                self._out.write(data)
+            except OSError as error:
+                self._error = error
+        return len(data)
+
+    def flush(self) -> None:
+        if self._error is None:
+            try:
+                self._out.flush()
+            except OSError as error:
+                self._error = error
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        return self._out.seek(offset, whence)
+
+    def tell(self) -> int:
+        return self._out.tell()
+
+    def raise_held(self) -> None:
+        if self._error is not None:
+            raise self._error
 
 
 def open_document(
