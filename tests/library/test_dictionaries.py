@@ -258,10 +258,16 @@ def test_a_users_own_file_is_imported_listed_and_removed(user_dirs, tmp_path):
 
 
 def test_a_pack_zip_is_no_dictionary(archives, tmp_path):
+    """A pack is a folder or a .zip (a damaged one too); any other file is imported as a dictionary, whose import
+    then says it is not ECDICT's data (tests/library/test_cli_dictionary.py)."""
     assert not dictionaries.is_dictionary_file(archives[1])
+    assert not dictionaries.is_dictionary_file(tmp_path)
+    damaged = tmp_path / "pack.zip"
+    damaged.write_bytes(b"not a zip archive")
+    assert not dictionaries.is_dictionary_file(damaged)
     text = tmp_path / "notes.txt"
     text.write_text("hello", encoding="utf-8")
-    assert not dictionaries.is_dictionary_file(text)
+    assert dictionaries.is_dictionary_file(text)
 
 
 def test_a_full_disk_is_said_before_anything_is_written(user_dirs, tmp_path, monkeypatch):

@@ -193,12 +193,15 @@ def import_file(
 
 
 def is_dictionary_file(path: Path) -> bool:
-    """Whether `path` holds ECDICT's data rather than a model pack: its CSV, its SQLite file, or a .zip of one
-    without a pack's manifest."""
+    """Whether `path` is imported as ECDICT's data rather than as a model pack: a pack is a folder or a .zip, so
+    any other file is taken for a dictionary (and one that is not ECDICT's data is told so by its import), as is
+    a .zip of ECDICT's CSV or SQLite file without a pack's manifest."""
+    if not path.is_file():
+        return False
     try:
         kind = kind_of(path)
     except DictionaryError:
-        return False
+        return path.suffix.lower() != ".zip"  # a damaged .zip is a pack that cannot be read
     if kind != "zip":
         return True
     import zipfile  # noqa: PLC0415 - only a .zip needs looking into
