@@ -319,6 +319,13 @@ class _ProgressLine:
             self.stream.flush()
             self._width = 0
 
+    def erase(self) -> None:
+        """Rub the line out (on a terminal): the progress of what failed is no use above the line saying why."""
+        if self.tty and self._width:
+            self.stream.write("\r" + " " * self._width + "\r")
+            self.stream.flush()
+            self._width = 0
+
 
 def progress_text(p: TransferProgress) -> str:
     """A progress report in words: bytes, speed and time left, or the layer converted."""
@@ -509,6 +516,9 @@ def cmd_models_catalog(args: argparse.Namespace) -> int:
         line.close()
         print("cancelled: what was downloaded is kept, and the same command resumes it", file=sys.stderr)
         return cancelled_status()
+    except BaseException:
+        line.erase()
+        raise
     finally:
         line.close()
 
@@ -565,6 +575,9 @@ def cmd_models(args: argparse.Namespace) -> int:
         line = _ProgressLine()
         try:
             got = dictionaries.import_file(Path(args.source), args.name, progress=line)
+        except BaseException:
+            line.erase()
+            raise
         finally:
             line.close()
         print(f"imported {got.name} ({got.entries} entries) into {got.path}")
@@ -699,8 +712,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="Hugging Face folder → model pack: MarianMT, mBART-50, M2M100, NLLB-200, "
         "or a translation LLM (HY-MT1.5 / HunYuan dense, Qwen3, Gemma 3)",
     )
-    p.add_argument("hf_dir")
-    p.add_argument("out_dir")
+    p.add_argument(
+        "hf_dir",
+        metavar="HF_DIR",
+        help="a Hugging Face model folder (config.json, model.safetensors, the tokenizer's files), as "
+        "`hf download` or `git clone` of the model's repository leaves it",
+    )
+    p.add_argument("out_dir", metavar="OUT_DIR", help="the pack folder to write (it appears once complete)")
     p.add_argument(
         "--quantize",
         choices=["none", "int8", "int4"],
@@ -721,14 +739,18 @@ def build_parser() -> argparse.ArgumentParser:
         default=32,
         help="LLM packs: inputs per quantization block (one scale each)",
     )
-    p.add_argument("--name")
+    p.add_argument(
+        "--name",
+        help="the pack's name, which its folder gets when it is installed (default: HF_DIR's folder name); one "
+        "plain name: no / or \\, no leading dot, at most 200 bytes",
+    )
     p.add_argument("--model-id", help="Hugging Face repository id, recorded in the manifest")
     p.add_argument("--revision", help="repository revision, recorded in the manifest")
-    p.add_argument("--overwrite", action="store_true")
+    p.add_argument("--overwrite", action="store_true", help="replace OUT_DIR when it exists")
     p.set_defaults(run=cmd_export)
 
     p = sub.add_parser("validate", help="check a pack against the PyTorch model it came from")
-    p.add_argument("pack")
+    p.add_argument("pack", help="the pack folder to check")
     p.add_argument("--reference", required=True, help="the Hugging Face model folder")
     p.add_argument("--sentences", help="file of source sentences, one per line")
     p.add_argument("--references", help="file of reference translations, one per line (teacher forcing)")
@@ -799,8 +821,8 @@ def build_parser() -> argparse.ArgumentParser:
     imp = msub.add_parser("import", help="a pack folder or .zip, or ECDICT's data (ecdict.csv, stardict.db, a .zip)")
     imp.add_argument("source", help="pack folder or .zip; or ecdict.csv, stardict.db or ecdict-sqlite-28.zip")
     imp.add_argument("--name", help="a dictionary: its name (default: ecdict for the CSV, ecdict-full otherwise)")
-    rm = msub.add_parser("remove")
-    rm.add_argument("name")
+    rm = msub.add_parser("remove", help="remove an installed pack or dictionary")
+    rm.add_argument("name", help="its name, as `fanyi models list` shows it")
     p.set_defaults(run=cmd_models)
 
     p = sub.add_parser(
