@@ -526,20 +526,24 @@ def cmd_models_catalog(args: argparse.Namespace) -> int:
 def _get(args: argparse.Namespace, cat: Catalog | None, source: Preference, line: _ProgressLine) -> PackInfo | None:
     """`fanyi models get REPO_ID`: any model of a family Fanyi runs, made into a pack here. A repository that a
     catalog recipe names brings that recipe's licence question along."""
-    from .library.from_source import Recipe, make_pack
+    from .library.catalog import Conversion, is_repository_id
+    from .library.from_source import Recipe, import_folder_or_pack, is_model_folder, make_pack, pack_from_folder
     from .library.sources.order import for_repo
 
-    name = names.check(args.name, "--name") if args.name else args.repo_id.rsplit("/", 1)[-1].lower()
-    names.check(name, "the pack's name")  # the repository's name: before anything is asked or written
+    given = names.check(args.name, "--name") if args.name else None
+    conversion = Conversion(args.quantize, "fp32" if args.quantize == "none" else "int8") if args.quantize else None
+    folder = Path(args.repo_id)
+    if folder.is_dir():  # a model's files already here: converted, no network
+        if is_model_folder(folder):
+            return pack_from_folder(folder, name=given, conversion=conversion, progress=line)
+        return import_folder_or_pack(folder, progress=line)
+    if not is_repository_id(args.repo_id):
+        raise LibraryError(f"{args.repo_id} is neither a folder on this computer nor a repository id (owner/name)")
+    name = given or names.check(args.repo_id.rsplit("/", 1)[-1].lower(), "the pack's name")
     entries = cat.packs if cat is not None else ()
     known = next((e for e in entries if e.huggingface is not None and e.huggingface.repo == args.repo_id), None)
     if known is not None and not _ask_licence(known, args.accept_license):
         return None
-    conversion = None
-    if args.quantize:
-        from .library.catalog import Conversion
-
-        conversion = Conversion(args.quantize, "fp32" if args.quantize == "none" else "int8")
     recipe = Recipe(name, for_repo(args.repo_id, args.revision, source), conversion=conversion)
     return make_pack(recipe, progress=line)
 
@@ -582,8 +586,17 @@ def cmd_models(args: argparse.Namespace) -> int:
             line.close()
         print(f"imported {got.name} ({got.entries} entries) into {got.path}")
         return 0
-    if args.action == "import":
-        info = installed.import_pack(Path(args.source))
+    if args.action == "import":  # a pack folder or .zip, or a Hugging Face model folder, converted
+        from .library.from_source import import_folder_or_pack
+
+        line = _ProgressLine()
+        try:
+            info = import_folder_or_pack(Path(args.source), progress=line)
+        except BaseException:
+            line.erase()
+            raise
+        finally:
+            line.close()
         print(f"imported {info.name} into {info.path}")
         return 0
     if args.action == "remove":
@@ -781,8 +794,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     get.add_argument(
         "repo_id",
-        help="the model's repository, e.g. Helsinki-NLP/opus-mt-en-zh or Qwen/Qwen3-1.7B; or a dictionary: ecdict, "
-        "ecdict-full, or ECDICT's repository skywind3000/ECDICT",
+        help="the model's repository, e.g. Helsinki-NLP/opus-mt-en-zh or Qwen/Qwen3-1.7B, or a folder holding its "
+        "files (converted without the network); or a dictionary: ecdict, ecdict-full, or ECDICT's repository "
+        "skywind3000/ECDICT",
     )
     get.add_argument("--revision", help="a commit, branch or tag (default: the latest, main / master)")
     get.add_argument(
@@ -818,8 +832,16 @@ def build_parser() -> argparse.ArgumentParser:
             "(default: Settings → Downloads, automatic: the Hub, then hf-mirror.com, then ModelScope)",
         )
         q.set_defaults(run=cmd_models_catalog)
-    imp = msub.add_parser("import", help="a pack folder or .zip, or ECDICT's data (ecdict.csv, stardict.db, a .zip)")
-    imp.add_argument("source", help="pack folder or .zip; or ecdict.csv, stardict.db or ecdict-sqlite-28.zip")
+    imp = msub.add_parser(
+        "import",
+        help="a pack folder or .zip, a Hugging Face model folder (converted), or ECDICT's data (ecdict.csv, "
+        "stardict.db, a .zip)",
+    )
+    imp.add_argument(
+        "source",
+        help="pack folder or .zip; a model's folder (config.json, model.safetensors, the tokenizer's files); or "
+        "ecdict.csv, stardict.db or ecdict-sqlite-28.zip",
+    )
     imp.add_argument("--name", help="a dictionary: its name (default: ecdict for the CSV, ecdict-full otherwise)")
     rm = msub.add_parser("remove", help="remove an installed pack or dictionary")
     rm.add_argument("name", help="its name, as `fanyi models list` shows it")

@@ -2429,6 +2429,10 @@
         <translation>无法连接 GitHub。请检查网络连接或代理。在 GitHub 无法访问或很慢的地方（如中国大陆），请在“设置 → 下载”中填入 GitHub 镜像，或用“导入词典…”导入 ECDICT 的文件。</translation>
     </message>
     <message>
+        <source>%1 is neither a model pack (it has no manifest.json) nor a Hugging Face model folder (it has no config.json): choose the folder that holds one of them.</source>
+        <translation>%1 既不是模型包（没有 manifest.json），也不是 Hugging Face 模型文件夹（没有 config.json）：请选择包含其中之一的文件夹。</translation>
+    </message>
+    <message>
         <source>Hugging Face refuses the access token for this model. Open %1, log in with the token&apos;s account and accept the model&apos;s licence, then try again.</source>
         <translation>Hugging Face 拒绝了此模型的访问令牌。请打开 %1，用该令牌所属的账号登录并接受模型的许可证，然后重试。</translation>
     </message>
@@ -2489,8 +2493,8 @@
         <translation>模型包 (*.zip)</translation>
     </message>
     <message>
-        <source>Import a model pack folder</source>
-        <translation>导入模型包文件夹</translation>
+        <source>Import a model pack folder, or a model&apos;s folder to convert</source>
+        <translation>导入模型包文件夹，或要转换的模型文件夹</translation>
     </message>
 </context>
 <context>

@@ -425,6 +425,33 @@ def test_a_pack_whose_name_cannot_be_a_folders_is_refused_with_a_message(qtbot, 
     assert not (tmp_path.parent / "evil").exists()
 
 
+def test_importing_a_models_folder_converts_it_with_progress(qtbot, empty_app, tiny_hf_en_zh, tmp_path):
+    """Import folder… of a Hugging Face model folder (a download of the repository) converts it as a download is
+    converted, with the layers' progress, and switches to translating; it said "manifest.json is missing"."""
+    folder = shutil.copytree(tiny_hf_en_zh, tmp_path / "opus-mt-en-zh")
+    seen: list[TransferProgress] = []
+    empty_app.ops.transfer.connect(seen.append)
+    empty_app.ops.import_pack(folder)
+    assert empty_app.ops.can_cancel  # minutes for a large model: it can be cancelled
+    wait_op(qtbot, empty_app)
+    assert empty_app.window.no_model.error.text() == ""
+    assert any(p.phase == "converting" and p.total for p in seen) and seen[-1].phase == "installing"
+    assert installed.find_pack("opus-mt-en-zh").quantization == "int8"
+    assert empty_app.window.pages.currentIndex() == PAGE_TRANSLATE
+
+
+def test_a_folder_that_is_neither_a_pack_nor_a_model_is_said_in_the_ui_language(qtbot, empty_app, tmp_path):
+    folder = tmp_path / "somewhere"
+    folder.mkdir()
+    page = empty_app.window.no_model
+    empty_app.ops.import_pack(folder)
+    wait_op(qtbot, empty_app)
+    assert page.error.text().startswith(f"{folder} is neither a model pack") and "config.json" in page.error.text()
+    i18n.install("zh_CN")
+    qtbot.waitUntil(lambda: "既不是模型包" in page.error.text())
+    assert str(folder) in page.error.text() and "manifest.json" in page.error.text()
+
+
 def test_a_zip_escaping_its_folder_is_refused(qtbot, empty_app, tmp_path):
     archive = tmp_path / "evil.zip"
     with zipfile.ZipFile(archive, "w") as zf:

@@ -67,6 +67,11 @@ _TERRITORY = re.compile(r"^[A-Z]{2}$")
 _FILE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}\.zip$")
 
 
+def is_repository_id(text: str) -> bool:
+    """Whether `text` is a repository id as the Hub and ModelScope spell one (owner/name)."""
+    return bool(_REPO.match(text))
+
+
 class CatalogError(Exception):
     """A catalog that cannot be used; the message says which copy and what is wrong."""
 
