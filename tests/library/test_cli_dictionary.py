@@ -91,15 +91,18 @@ def test_a_file_other_than_the_pinned_one_is_refused_and_importing_takes_it_as_i
     assert "imported as it is" in shown and "ecdict-full" in shown
 
 
-def test_getting_ecdict_without_network_is_one_line(user_dirs, monkeypatch):
-    monkeypatch.setenv("FANYI_CATALOG_URL", closed_port_url())  # the shipped catalog is used: no refresh for get
+def test_getting_ecdict_without_network_is_one_line(user_dirs):
+    """The list shipped with Fanyi names no address to refresh it from: only GitHub is asked."""
     dead_proxy = closed_port_url("")
     env = dict(env_for(user_dirs), https_proxy=dead_proxy, http_proxy=dead_proxy, FANYI_CATALOG_FILE="")
-    got = run("models", "get", "skywind3000/ECDICT", env=env)
-    assert got.returncode == 2, got.stderr
-    errors = [x for x in got.stderr.splitlines() if x.startswith("fanyi:")]
-    assert len(errors) == 1 and "cannot be reached" in errors[0], got.stderr
-    assert not paths.dictionaries_dir().exists() or not any(paths.dictionaries_dir().iterdir())
+    for command in (("get", "skywind3000/ECDICT"), ("install", "ecdict")):
+        got = run("models", *command, env=env)
+        assert got.returncode == 2, got.stderr
+        errors = [x for x in got.stderr.splitlines() if x.startswith("fanyi:")]
+        assert len(errors) == 1 and "GitHub cannot be reached" in errors[0], got.stderr
+        # what to do instead is the dictionary's, not a model pack's (it said "import a pack file instead")
+        assert "--mirror" in errors[0] and "fanyi models import ecdict.csv" in errors[0] and "pack" not in errors[0]
+        assert not paths.dictionaries_dir().exists() or not any(paths.dictionaries_dir().iterdir())
 
 
 def test_models_update_installs_a_newer_dictionary(user_dirs, server, fake_github, monkeypatch, capsys):
