@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 from unicodedata import east_asian_width
@@ -27,6 +27,7 @@ from .engine import (
     StreamEvent,
     Translation,
     describe_failures,
+    describe_lost_terms,
     separator_text,
     split_text,
 )
@@ -196,7 +197,7 @@ def cmd_translate(args: argparse.Namespace) -> int:
     glossary = read_glossary(args.glossary)
     opened: dict[Path, Translator] = {}
     lines = InputLines(args.text)
-    failures: Sequence[Failure]
+    done: Translation
     for text in lines:
         pack, options = _choose(args, given, text) if chosen is None else chosen
         if pack is None:  # in the target language already: as it is
@@ -210,23 +211,27 @@ def cmd_translate(args: argparse.Namespace) -> int:
         else:
             translator = pack  # a Rewriter: OpenCC, no model
         if args.stream and sys.stdout.isatty():
-            failures = _stream_to_terminal(translator.translate_stream(text, options)).failures
+            done = _stream_to_terminal(translator.translate_stream(text, options))
         else:
             # what goes into a pipe or file cannot be taken back: written as sentences are final
-            failures = _write_in_batches(translator, text, options)
+            done = _write_in_batches(translator, text, options)
         sys.stdout.write("\n")
         sys.stdout.flush()
-        if failures:
-            print(f"fanyi: warning: {describe_failures(failures)}", file=sys.stderr, flush=True)
+        if done.failures:
+            print(f"fanyi: warning: {describe_failures(done.failures)}", file=sys.stderr, flush=True)
+        if done.lost_terms:
+            print(f"fanyi: warning: {describe_lost_terms(done.lost_terms)}", file=sys.stderr, flush=True)
     return 1 if lines.skipped else 0
 
 
-def _write_in_batches(translator: Translator | Rewriter, text: str, options: DecodeOptions | None) -> list[Failure]:
+def _write_in_batches(translator: Translator | Rewriter, text: str, options: DecodeOptions | None) -> Translation:
     """Translate a line and write it, a batch of sentences at a time, as ``translate(text)`` renders it:
-    a line of a megabyte shows its first sentences at once instead of nothing for minutes."""
+    a line of a megabyte shows its first sentences at once instead of nothing for minutes. Returns what was
+    said besides the text (its failures and lost glossary terms)."""
     languages = translator.languages(options)
     pieces = split_text(text, source_lang=languages.source_lang)
     failures: list[Failure] = []
+    lost: list[str] = []
     for start in range(0, len(pieces), LINE_BATCH_PIECES):
         batch = range(start, min(start + LINE_BATCH_PIECES, len(pieces)))
         results = iter(translator.translate_results([pieces[i].text for i in batch if pieces[i].translate], options))
@@ -236,8 +241,9 @@ def _write_in_batches(translator: Translator | Rewriter, text: str, options: Dec
                 result = next(results)
                 sys.stdout.write(result.text)
                 failures += result.failures
+                lost += result.lost_terms
         sys.stdout.flush()
-    return failures
+    return Translation("", tuple(failures), tuple(dict.fromkeys(lost)))
 
 
 def _stream_to_terminal(events: Iterable[StreamEvent]) -> Translation:

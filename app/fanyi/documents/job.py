@@ -399,6 +399,7 @@ class _Translating:
                 failed[batch[0]] = f"{type(error).__name__}: {error}"
             return
         for key, output in zip(batch, outputs):
+            self._report.lost_terms += [t for t in output.lost_terms if t not in self._report.lost_terms]
             written, removed = scrub(output.text)
             if output.failures:
                 failed[key] = _failure_reason(key[0], output.failures)

@@ -4,7 +4,8 @@ What it offers, and what the rest of Fanyi (the app, the local API, the command 
 imports from here rather than from its modules:
 
 - ``Translator``: a verified pack opened for translating, streamed (``StreamEvent``: text, ``Rewind``,
-  ``Failure``) or whole (``Translation``), with ``DecodeOptions`` (``OutOfRange`` names a bad bound);
+  ``Failure``, ``TermLost``) or whole (``Translation``), with ``DecodeOptions`` (``OutOfRange`` names a bad
+  bound); a glossary term whose placeholder the model broke is named (``TermLost``, ``describe_lost_terms``);
   a sentence that degenerates is kept as its source and listed as a ``Failure`` (``LOOP``, ``RUNAWAY``,
   ``EMPTY``; ``NO_MODEL`` for an English sentence that fanyi.rewriter had nothing to translate with;
   ``describe_failures`` says them in a line); ``LanguageChoice`` is a request's languages as
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
     from .options import DecodeOptions, OutOfRange
     from .pack import ModelPack
     from .pack_format import FORMAT_VERSION, MANIFEST, PackError, file_digest
-    from .results import Failure, Rewind, StreamEvent, Translation, describe_failures
+    from .results import Failure, Rewind, StreamEvent, TermLost, Translation, describe_failures, describe_lost_terms
     from .segment import join_hard_wrapped, separator_text, split_text
     from .sessions import open_session
     from .translator import Translator
@@ -67,8 +68,10 @@ _HOMES = {
     "Failure": "results",
     "Rewind": "results",
     "StreamEvent": "results",
+    "TermLost": "results",
     "Translation": "results",
     "describe_failures": "results",
+    "describe_lost_terms": "results",
     "join_hard_wrapped": "segment",
     "separator_text": "segment",
     "split_text": "segment",
@@ -93,11 +96,13 @@ __all__ = [
     "PackError",
     "Rewind",
     "StreamEvent",
+    "TermLost",
     "TimedOut",
     "Translation",
     "Translator",
     "TranslatorGate",
     "describe_failures",
+    "describe_lost_terms",
     "few_arenas",
     "file_digest",
     "join_hard_wrapped",
