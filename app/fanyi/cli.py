@@ -632,7 +632,7 @@ def _list_dictionaries() -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from .library import installed
+    from .library import dictionaries, installed
     from .server.browsers import BrowserPolicy
     from .server.core import Core
     from .server.models import Models
@@ -640,11 +640,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     browsers = BrowserPolicy.of(args.host, args.cors_origin, keyed=bool(args.api_key))  # a bad origin: one line
     packs = [installed.find_pack(args.model)] if args.model else installed.list_packs()
-    if not packs:
+    dictionary = dictionaries.preferred()
+    if not packs and dictionary is None:  # nothing to serve
         raise LibraryError(installed.no_model_message())
     models = Models(lambda: packs, lambda path: _open_translator(path, args.threads))
-    default = installed.find_pack(args.model)
-    models.gate(default)  # opened now, so that a broken pack is told before anything listens
+    if packs:  # the default pack opened now, so that a broken one is told before anything listens
+        models.gate(installed.find_pack(args.model))
     options = _decode_options(args, languages=False)
     glossary = read_glossary(args.glossary)
     core = Core(
@@ -655,7 +656,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     )
     sock = bind(args.host, args.port)
     url = address(sock)
-    directions = ", ".join(f"{p.name} ({p.source_lang}→{p.target_lang})" for p in packs)
+    directions = ", ".join(f"{p.name} ({p.source_lang}→{p.target_lang})" for p in packs) or (
+        f"no translation model (the dictionary {dictionary.name if dictionary else ''} only; translations are "
+        "answered 503 until a pack is installed: fanyi models install opus-mt-en-zh)"
+    )
     print(f"Fanyi serves {url} with {directions}", flush=True)
     print(
         f"  LibreTranslate: {url}   DeepL: server URL {url}   DeepLX, MTranServer: {url}/translate   "
