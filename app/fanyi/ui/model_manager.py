@@ -32,7 +32,7 @@ from fanyi.library.dictionaries import DictionaryInfo
 from fanyi.library.errors import LibraryError
 from fanyi.library.install import Available, Status
 from fanyi.library.memory import memory_needed
-from fanyi.ui import i18n
+from fanyi.ui import i18n, theme
 from fanyi.ui.i18n import Retranslating, direction, quantization_name
 from fanyi.ui.language_names import language_label
 from fanyi.ui.layout import STRETCH, container, hbox, vbox
@@ -147,7 +147,7 @@ class ModelManager(Retranslating, QDialog):
         self.tabs.addTab(available_page, "")
         self.error = QLabel()
         self.error.setWordWrap(True)
-        self.error.setStyleSheet("color: #b3261e;")
+        theme.tint(self.error, "error")
         self.error.hide()
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
