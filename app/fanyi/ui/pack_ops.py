@@ -40,6 +40,10 @@ BAR_UNIT = 1024
 Failure = Callable[[], str] | None
 
 
+class _GitHubUnreachable(Exception):
+    """A dictionary's download found GitHub (and its mirror) out of reach: said in the UI language of the moment."""
+
+
 class _Call(QThread):
     def __init__(
         self, fn: Callable[[], object], done: Callable[[object], None], fail: Callable[[Failure], None]
@@ -56,6 +60,8 @@ class _Call(QThread):
             self._fail(functools.partial(gated_text, exc))
         except NotAModel as exc:
             self._fail(functools.partial(not_a_model_text, exc.folder))
+        except _GitHubUnreachable:
+            self._fail(github_unreachable_text)
         except DownloadError as exc:
             message = str(exc)
             self._fail(unreachable_text if exc.unreachable else lambda: message)
@@ -175,7 +181,7 @@ class PackOperations(QObject):
                 return dictionaries.install(entry, mirror=mirror, progress=self.transfer.emit, cancel=token)
             except DownloadError as exc:
                 if exc.unreachable:  # what to do is GitHub's, not the model sources'
-                    raise LibraryError(github_unreachable_text()) from None
+                    raise _GitHubUnreachable from None
                 raise
 
         self._start(
