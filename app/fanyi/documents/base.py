@@ -14,6 +14,8 @@ from fanyi.engine import DecodeOptions, LanguageChoice, Translation, describe_lo
 from fanyi.limits import DETECT_SAMPLE_CHARS, REPORT_ENTRIES_PER_REASON, REPORT_REASONS
 from fanyi.oneline import one_line
 
+from .said import Said
+
 
 class TextTranslator(Protocol):
     """The part of ``fanyi.engine.translator.Translator`` that documents need."""
@@ -160,7 +162,8 @@ class JobReport:
 
 
 def _tally(named: list[Untranslated], counts: Counter[str], unit: Unit, reason: str) -> None:
-    reason = one_line(reason, 200)
+    if not isinstance(reason, Said):  # a line with a kind is one line already, and keeps its kind (documents.said)
+        reason = one_line(reason, 200)
     if reason not in counts and len(counts) >= REPORT_REASONS:
         reason = OTHER_REASONS
     counts[reason] += 1

@@ -7,7 +7,8 @@ imports from here rather than from its modules:
   ``Failure``, ``TermLost``) or whole (``Translation``), with ``DecodeOptions`` (``OutOfRange`` names a bad
   bound); a glossary term whose placeholder the model broke is named (``TermLost``, ``describe_lost_terms``);
   a sentence that degenerates is kept as its source and listed as a ``Failure`` (``LOOP``, ``RUNAWAY``,
-  ``EMPTY``; ``NO_MODEL`` for an English sentence that fanyi.rewriter had nothing to translate with;
+  ``EMPTY``; ``NO_MODEL`` for an English sentence that fanyi.rewriter had nothing to translate with; ``REASONS``
+  says each in English;
   ``describe_failures`` says them in a line); ``LanguageChoice`` is a request's languages as
   the pack's family takes them.
 - ``ModelPack``: a pack's manifest and files, checked (``PackError``, ``MANIFEST``, ``FORMAT_VERSION``,
@@ -31,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .allocator import few_arenas
-    from .degenerate import EMPTY, LOOP, NO_MODEL, RUNAWAY
+    from .degenerate import EMPTY, LOOP, NO_MODEL, REASONS, RUNAWAY
     from .families import FAMILIES
     from .gate import Busy, TimedOut, TranslatorGate
     from .int8_weights import needs_reduced_range
@@ -51,6 +52,7 @@ _HOMES = {
     "EMPTY": "degenerate",
     "LOOP": "degenerate",
     "NO_MODEL": "degenerate",
+    "REASONS": "degenerate",
     "RUNAWAY": "degenerate",
     "FAMILIES": "families",
     "Busy": "gate",
@@ -86,6 +88,7 @@ __all__ = [
     "LOOP",
     "MANIFEST",
     "NO_MODEL",
+    "REASONS",
     "RUNAWAY",
     "Busy",
     "DecodeOptions",
