@@ -876,6 +876,10 @@
         <translation>只有数字或符号</translation>
     </message>
     <message>
+        <source>a letter alone</source>
+        <translation>单独的字母</translation>
+    </message>
+    <message>
         <source>code or a web address</source>
         <translation>代码或网址</translation>
     </message>
@@ -930,6 +934,14 @@
     <message>
         <source>reference list</source>
         <translation>参考文献</translation>
+    </message>
+    <message>
+        <source>a type specimen</source>
+        <translation>字体样张</translation>
+    </message>
+    <message>
+        <source>right-to-left text</source>
+        <translation>从右向左书写的文字</translation>
     </message>
     <message>
         <source>text whose font maps no Unicode</source>

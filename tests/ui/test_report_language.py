@@ -101,3 +101,24 @@ def test_switching_the_language_says_the_report_again(qtbot, tmp_path):
     finally:
         i18n.install("en")
     qtbot.waitUntil(lambda: "page 1: 6 drawn smaller" in dialog.notes.text())
+
+
+def test_every_reason_a_pdf_or_a_text_is_kept_for_has_words_in_the_app():
+    """The fixed reasons (plain strings) the report dialog translates by its table: those policy.py returns and the
+    block of reasons in pdf/layout.py ("Why a paragraph is left as it is")."""
+    import ast
+    import inspect
+
+    from fanyi.documents import policy
+    from fanyi.documents.pdf import layout
+
+    block = inspect.getsource(layout).split("# Why a paragraph is left as it is", 1)[1]
+    source = block.split("\n", 1)[1].split("\n\n", 1)[0]  # from the line after the comment to a blank line
+    reasons = [node.value.value for node in ast.parse(source).body if isinstance(node, ast.Assign)]
+    reasons += [
+        node.value.value
+        for node in ast.walk(ast.parse(inspect.getsource(policy)))
+        if isinstance(node, ast.Return) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+    ]
+    assert len(reasons) > 10
+    assert [r for r in reasons if r not in report_dialog._KNOWN] == []

@@ -36,6 +36,7 @@ from fanyi.ui.open_path import open_path
 # translated here by these source strings (QT_TRANSLATE_NOOP lets lupdate find them).
 _KNOWN = {
     "numbers or symbols only": QT_TRANSLATE_NOOP("ReportDialog", "numbers or symbols only"),
+    "a letter alone": QT_TRANSLATE_NOOP("ReportDialog", "a letter alone"),
     "code or URL": QT_TRANSLATE_NOOP("ReportDialog", "code or a web address"),
     "code block": QT_TRANSLATE_NOOP("ReportDialog", "code block"),
     "already Chinese": QT_TRANSLATE_NOOP("ReportDialog", "already Chinese"),
@@ -51,6 +52,8 @@ _KNOWN = {
     "rotated text": QT_TRANSLATE_NOOP("ReportDialog", "rotated text"),
     "vertical text": QT_TRANSLATE_NOOP("ReportDialog", "vertical text"),
     "reference list": QT_TRANSLATE_NOOP("ReportDialog", "reference list"),
+    "a type specimen": QT_TRANSLATE_NOOP("ReportDialog", "a type specimen"),
+    "right-to-left text": QT_TRANSLATE_NOOP("ReportDialog", "right-to-left text"),
     "text whose font maps no Unicode": QT_TRANSLATE_NOOP("ReportDialog", "text whose font maps no Unicode"),
     "its text is drawn in a way that cannot be edited, so it is left as it was": QT_TRANSLATE_NOOP(
         "ReportDialog", "its text is drawn in a way that cannot be edited, so it is left as it was"
