@@ -129,8 +129,9 @@ def test_a_fragment_that_was_in_the_source_is_no_broken_placeholder():
     assert lost_terms("ZX Spectrum 的 ZXQ1", (("emulator", "模拟器"),), "the ZX Spectrum emulator") == ()
 
 
-def _copying(translator: Translator, monkeypatch) -> list[str]:
-    """The translator's model replaced by one that copies its source (upper-cased), as a model copies names."""
+def _scripted(translator: Translator, monkeypatch, answer=str.upper) -> list[str]:
+    """The translator's model replaced by one that writes ``answer(source)``: by default its source upper-cased, as a
+    model copies names; the sources it was given are listed."""
     seen: dict[tuple[int, ...], str] = {}
     sources: list[str] = []
     family = translator.family
@@ -145,7 +146,7 @@ def _copying(translator: Translator, monkeypatch) -> list[str]:
         if False:  # a generator, as Translator._decode_checked is
             yield
         sources.extend(seen[p.ids] for p in parts)
-        return [_Outcome(seen[p.ids].upper()) for p in parts]
+        return [_Outcome(answer(seen[p.ids])) for p in parts]
 
     monkeypatch.setattr(family, "encode", encode)
     monkeypatch.setattr(translator, "_decode_checked", decode)
@@ -153,7 +154,7 @@ def _copying(translator: Translator, monkeypatch) -> list[str]:
 
 
 def test_an_encoder_decoder_pack_keeps_a_term_through_a_placeholder(tiny_translator, monkeypatch):
-    sources = _copying(tiny_translator, monkeypatch)
+    sources = _scripted(tiny_translator, monkeypatch)
     tiny_translator.clear_cache()
     options = DecodeOptions(glossary=(("machine learning", "机器学习"),))
     assert tiny_translator.translate("Machine learning is fun.", options) == "机器学习 IS FUN."
@@ -162,29 +163,6 @@ def test_an_encoder_decoder_pack_keeps_a_term_through_a_placeholder(tiny_transla
         e for e in tiny_translator.translate_stream("I love machine learning.", options) if isinstance(e, str)
     )
     assert streamed == "I LOVE 机器学习."
-
-
-def _splitting(translator: Translator, monkeypatch, outputs: dict[str, str]) -> list[str]:
-    """The translator's model replaced by one that writes `outputs[source]` (a placeholder kept, split or lost)."""
-    seen: dict[tuple[int, ...], str] = {}
-    sources: list[str] = []
-    family = translator.family
-    real = family.encode
-
-    def encode(tokenizer, text, choice, terms=(), context="", formatted=False):
-        ids = real(tokenizer, text, choice, terms, context, formatted)
-        seen[tuple(ids)] = text
-        return ids
-
-    def decode(parts, options, cancel):
-        if False:  # a generator, as Translator._decode_checked is
-            yield
-        sources.extend(seen[p.ids] for p in parts)
-        return [_Outcome(outputs[seen[p.ids]]) for p in parts]
-
-    monkeypatch.setattr(family, "encode", encode)
-    monkeypatch.setattr(translator, "_decode_checked", decode)
-    return sources
 
 
 SPLIT = {
@@ -198,7 +176,7 @@ def test_a_sentence_whose_placeholder_the_model_broke_is_translated_again_withou
     tiny_translator, monkeypatch
 ):
     """MarianMT split ZXQ1 into "ZX": the output kept the garbage, exit 0 and nothing said."""
-    sources = _splitting(tiny_translator, monkeypatch, SPLIT)
+    sources = _scripted(tiny_translator, monkeypatch, SPLIT.__getitem__)
     tiny_translator.clear_cache()
     options = DecodeOptions(glossary=(("hidden", "隐藏"), ("network connection", "网路连线")))
     [result] = tiny_translator.translate_results(["Show the hidden files. Reset the network connection."], options)

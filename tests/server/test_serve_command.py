@@ -222,15 +222,20 @@ def test_sigterm_answers_what_runs_and_waits_503_and_exits_0(tiny_pack):
     assert all(a.json() == {"error": "Fanyi is stopping; try again once it runs again"} for a in answers)
 
 
-def test_serve_with_only_a_dictionary_starts_and_says_no_pack_in_each_protocols_shape(tmp_path):
-    """It refused to start; the dictionary and Chinese written anew (OpenCC) need no model."""
-    from dictionary_data import write_csv
-
-    env = {
+def fresh_user(tmp_path) -> dict[str, str]:
+    """A user with nothing installed, and no packs that came with Fanyi."""
+    return {
         "FANYI_DATA_DIR": str(tmp_path / "data"),
         "FANYI_CONFIG_DIR": str(tmp_path / "config"),
         "FANYI_MODELS_DIR": str(tmp_path / "none"),
     }
+
+
+def test_serve_with_only_a_dictionary_starts_and_says_no_pack_in_each_protocols_shape(tmp_path):
+    """It refused to start; the dictionary and Chinese written anew (OpenCC) need no model."""
+    from dictionary_data import write_csv
+
+    env = fresh_user(tmp_path)
     imported = subprocess.run(
         [sys.executable, "-m", "fanyi", "models", "import", str(write_csv(tmp_path / "ecdict.csv"))],
         capture_output=True,
@@ -267,11 +272,7 @@ def test_serve_with_only_a_dictionary_starts_and_says_no_pack_in_each_protocols_
 
 
 def test_serve_with_nothing_installed_is_one_line(tmp_path):
-    env = {
-        "FANYI_DATA_DIR": str(tmp_path / "data"),
-        "FANYI_CONFIG_DIR": str(tmp_path / "config"),
-        "FANYI_MODELS_DIR": str(tmp_path / "none"),
-    }
+    env = fresh_user(tmp_path)
     done = subprocess.run(
         [sys.executable, "-m", "fanyi", "serve", "--port", "0"],
         capture_output=True,
