@@ -261,6 +261,20 @@ def test_serve_with_only_a_dictionary_starts_and_says_no_pack_in_each_protocols_
         deeplx = requests.post(f"{url}/translate", json={"text": "Hello.", "target_lang": "ZH"}, timeout=30)
         assert deeplx.status_code == 503 and deeplx.json()["code"] == 503 and said in deeplx.json()["message"]
         assert "fanyi models install" in libre.json()["error"]
+        # the protocols added since: MTranServer's batch, Google's v2, DeepL's web JSON-RPC
+        batch = requests.post(
+            f"{url}/translate/batch", json={"texts": ["Hello."], "from": "en", "to": "zh"}, timeout=30
+        )
+        assert batch.status_code == 503 and said in batch.json()["error"]
+        google = requests.post(
+            f"{url}/language/translate/v2", json={"q": ["Hello."], "source": "en", "target": "zh"}, timeout=30
+        )
+        assert google.status_code == 503 and said in google.json()["error"]["message"]
+        rpc = {"texts": [{"text": "Hello."}], "lang": {"source_lang_user_selected": "EN", "target_lang": "ZH"}}
+        web = requests.post(
+            f"{url}/jsonrpc", json={"jsonrpc": "2.0", "method": "LMT_handle_texts", "id": 1, "params": rpc}, timeout=30
+        )
+        assert web.status_code == 503 and said in web.json()["error"]["message"]
         assert requests.get(f"{url}/languages", timeout=30).json() == []
         looked_up = requests.get(f"{url}/dictionary", params={"q": "apple"}, timeout=30)
         assert looked_up.status_code == 200 and looked_up.json()["entries"]
