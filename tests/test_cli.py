@@ -220,6 +220,57 @@ def test_installing_the_default_pack_offline_is_one_line(dirs, tmp_path):
     assert "Traceback" not in result.stderr and not (Path(dirs["FANYI_DATA_DIR"]) / "models").exists()
 
 
+def shown_on_a_terminal(output: bytes) -> list[str]:
+    """The lines a terminal shows for ``output``: a carriage return goes back to the start of the line, and what
+    follows it is written over what was there."""
+    lines = []
+    for line in output.decode("utf-8", "replace").replace("\r\n", "\n").split("\n"):
+        cells: list[str] = []
+        for part in line.split("\r"):
+            cells[: len(part)] = part
+        if "".join(cells).strip():
+            lines.append("".join(cells).rstrip())
+    return lines
+
+
+@pytest.mark.skipif(os.name == "nt", reason="a POSIX terminal")
+def test_make_run_offline_says_so_in_one_line_on_a_terminal(dirs):
+    """README: offline, `make run` (fanyi models install opus-mt-en-zh in a terminal) says so in one line: the
+    progress it showed while asking each source is rubbed out once none answered."""
+    import pty
+
+    from packserver import closed_port_url
+
+    code = (
+        "import sys\nfrom fanyi.library.sources import order\n"
+        f"order.MIRROR = {closed_port_url('')!r}\n"
+        "from fanyi.cli import main\nsys.exit(main(['models', 'install', 'opus-mt-en-zh']))\n"
+    )
+    env = {
+        **os.environ,
+        **dirs,
+        "HF_HUB_OFFLINE": "",
+        "HF_ENDPOINT": closed_port_url(""),
+        "MODELSCOPE_DOMAIN": closed_port_url(""),
+    }
+    terminal, child = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-c", code], stdin=child, stdout=child, stderr=child, env=env)
+    os.close(child)
+    output = b""
+    while True:
+        try:
+            chunk = os.read(terminal, 4096)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not chunk:
+            break
+        output += chunk
+    os.close(terminal)
+    assert process.wait(timeout=300) == 2
+    [line] = shown_on_a_terminal(output)
+    assert line.startswith("fanyi: no download source can be reached"), output
+
+
 def test_translate_without_a_model_says_how_to_get_one(dirs):
     result = run("translate", "Hello", env_extra=dirs)
     assert result.returncode == 2
@@ -422,3 +473,24 @@ def test_file_writes_taiwans_traditional_under_its_own_name_and_plain_progress_o
     # stderr is a pipe here: progress as plain lines, no carriage returns piling up in a log
     lines = done.stderr.splitlines()
     assert "\r" not in done.stderr and lines[-1] == "notes.txt: 1/1" and len(lines) <= 11, done.stderr
+
+
+def test_every_argument_of_every_command_says_what_it_is():
+    """`fanyi export --help` listed hf_dir, out_dir, --name and --overwrite with no word about them."""
+    import argparse
+
+    from fanyi.cli import build_parser
+
+    def silent(parser: argparse.ArgumentParser, command: str) -> list[str]:
+        found = []
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    found += silent(sub, f"{command} {name}")
+            elif not action.help and not isinstance(action, argparse._HelpAction):
+                found.append(f"{command} {'/'.join(action.option_strings) or action.dest}")
+        return found
+
+    assert silent(build_parser(), "fanyi") == []
+    shown = run("export", "--help").stdout
+    assert "a Hugging Face model folder" in shown and "replace OUT_DIR" in shown

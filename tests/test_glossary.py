@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from fanyi.engine.options import DecodeOptions
-from fanyi.engine.terms import find_terms, protect, restore, terms_in
+from fanyi.engine.results import Translation
+from fanyi.engine.terms import find_terms, lost_terms, protect, restore, terms_in
 from fanyi.engine.translator import Translator, _Outcome
 from fanyi.glossary import ANY, Glossary, GlossaryError, Term, parse_csv, read_csv, write_csv
 
@@ -86,13 +87,51 @@ def test_terms_are_found_as_words_longest_first():
 
 def test_placeholders_come_back_as_the_terms_translation():
     protected, placed = protect("Buy a GPU and a CPU.", [("GPU", "显卡"), ("CPU", "处理器")])
-    assert protected == "Buy a ZXQ1 and a ZXQ2." and placed == ("显卡", "处理器")
-    assert restore("买一块ZXQ1和一个ZXQ2。", placed) == ("买一块显卡和一个处理器。", 0)
-    assert restore("买一块显卡和一个ZXQ2。", placed) == ("买一块显卡和一个处理器。", 1)  # one did not come back
+    assert protected == "Buy a ZXQ1 and a ZXQ2." and placed == (("GPU", "显卡"), ("CPU", "处理器"))
+    assert restore("买一块ZXQ1和一个ZXQ2。", placed) == "买一块显卡和一个处理器。"
+    assert lost_terms("买一块ZXQ1和一个ZXQ2。", placed, "Buy a GPU and a CPU.") == ()
+    assert lost_terms("买一块显卡和一个ZXQ2。", placed, "Buy a GPU and a CPU.") == ("GPU",)  # did not come back
 
 
-def _copying(translator: Translator, monkeypatch) -> list[str]:
-    """The translator's model replaced by one that copies its source (upper-cased), as a model copies names."""
+@pytest.mark.parametrize(
+    "output, restored",
+    [
+        ("重置 ZXQ1", "重置网路连线"),  # MarianMT writes a space around the name it copies
+        ("输入您的 ZXQ1.", "输入您的网路连线."),
+        ("ZXQ1 已断开。", "网路连线已断开。"),
+        ("打开 ZXQ1 设置", "打开网路连线设置"),
+        ("Open the ZXQ1 now", "Open the 网路连线 now"),  # between Latin words the spaces stay
+    ],
+)
+def test_a_chinese_term_joins_its_chinese_neighbours_without_spaces(output, restored):
+    assert restore(output, (("network connection", "网路连线"),)) == restored
+
+
+def test_a_latin_term_keeps_its_spaces_in_chinese():
+    assert restore("打开 ZXQ1 设置", (("wifi", "Wi-Fi"),)) == "打开 Wi-Fi 设置"
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        "显示 ZX 的隐藏文件。",
+        "显示 ZXQ 的隐藏文件。",
+        "显示 XQ1 的隐藏文件。",
+        "显示 ZXQ2 的隐藏文件。",
+        "显示的隐藏文件。",
+    ],
+)
+def test_a_placeholder_split_or_dropped_by_the_model_loses_its_term(output):
+    assert lost_terms(output, (("hidden", "隐藏"),), "Show the hidden files.") == ("hidden",)
+
+
+def test_a_fragment_that_was_in_the_source_is_no_broken_placeholder():
+    assert lost_terms("ZX Spectrum 的 ZXQ1", (("emulator", "模拟器"),), "the ZX Spectrum emulator") == ()
+
+
+def _scripted(translator: Translator, monkeypatch, answer=str.upper) -> list[str]:
+    """The translator's model replaced by one that writes ``answer(source)``: by default its source upper-cased, as a
+    model copies names; the sources it was given are listed."""
     seen: dict[tuple[int, ...], str] = {}
     sources: list[str] = []
     family = translator.family
@@ -107,7 +146,7 @@ def _copying(translator: Translator, monkeypatch) -> list[str]:
         if False:  # a generator, as Translator._decode_checked is
             yield
         sources.extend(seen[p.ids] for p in parts)
-        return [_Outcome(seen[p.ids].upper()) for p in parts]
+        return [_Outcome(answer(seen[p.ids])) for p in parts]
 
     monkeypatch.setattr(family, "encode", encode)
     monkeypatch.setattr(translator, "_decode_checked", decode)
@@ -115,7 +154,7 @@ def _copying(translator: Translator, monkeypatch) -> list[str]:
 
 
 def test_an_encoder_decoder_pack_keeps_a_term_through_a_placeholder(tiny_translator, monkeypatch):
-    sources = _copying(tiny_translator, monkeypatch)
+    sources = _scripted(tiny_translator, monkeypatch)
     tiny_translator.clear_cache()
     options = DecodeOptions(glossary=(("machine learning", "机器学习"),))
     assert tiny_translator.translate("Machine learning is fun.", options) == "机器学习 IS FUN."
@@ -124,6 +163,59 @@ def test_an_encoder_decoder_pack_keeps_a_term_through_a_placeholder(tiny_transla
         e for e in tiny_translator.translate_stream("I love machine learning.", options) if isinstance(e, str)
     )
     assert streamed == "I LOVE 机器学习."
+
+
+SPLIT = {
+    "Show the ZXQ1 files.": "显示 ZX 的文件。",  # the model split the placeholder
+    "Show the hidden files.": "显示隐藏的文件。",  # the sentence as the model translates it without the glossary
+    "Reset the ZXQ1.": "重置 ZXQ1。",
+}
+
+
+def test_a_sentence_whose_placeholder_the_model_broke_is_translated_again_without_it_and_said(
+    tiny_translator, monkeypatch
+):
+    """MarianMT split ZXQ1 into "ZX": the output kept the garbage, exit 0 and nothing said."""
+    sources = _scripted(tiny_translator, monkeypatch, SPLIT.__getitem__)
+    tiny_translator.clear_cache()
+    options = DecodeOptions(glossary=(("hidden", "隐藏"), ("network connection", "网路连线")))
+    [result] = tiny_translator.translate_results(["Show the hidden files. Reset the network connection."], options)
+    assert result.text == "显示隐藏的文件。重置网路连线。" and "ZX" not in result.text
+    assert result.lost_terms == ("hidden",) and result.failures == ()
+    assert sources.count("Show the hidden files.") == 1  # translated again, once, without the placeholder
+    tiny_translator.clear_cache()
+    events = list(tiny_translator.translate_stream("Show the hidden files.", options))
+    assert Translation.collect(events) == Translation("显示隐藏的文件。", lost_terms=("hidden",))
+
+
+def test_cli_says_which_glossary_term_the_model_lost(tiny_pack, tmp_path):
+    """Run as a user runs it, with a model that splits the placeholder (patched in the subprocess)."""
+    glossary = tmp_path / "terms.csv"
+    glossary.write_text("term,translation\nhidden,隐藏\n", encoding="utf-8")
+    code = f"""
+import sys
+from fanyi.engine import FAMILIES, translator as module
+outputs, seen, family = {SPLIT!r}, {{}}, FAMILIES["marian"]
+real = family.encode
+def encode(tokenizer, text, choice, terms=(), context="", formatted=False):
+    ids = real(tokenizer, text, choice, terms, context, formatted)
+    seen[tuple(ids)] = text
+    return ids
+def decode(self, parts, options, cancel):
+    if False:
+        yield
+    return [module._Outcome(outputs[seen[p.ids]]) for p in parts]
+family.encode = encode
+module.Translator._decode_checked = decode
+from fanyi.cli import main
+sys.exit(main(["translate", "--model", {str(tiny_pack)!r}, "--glossary", {str(glossary)!r}, "Show the hidden files."]))
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout == "显示隐藏的文件。\n", done.stderr
+    assert done.stderr.splitlines() == [
+        "fanyi: warning: the glossary's “hidden” could not be kept (the model broke its placeholder): "
+        "its sentence was translated without the glossary"
+    ]
 
 
 def test_an_llm_pack_is_told_the_terms_its_paragraph_holds(tiny_llm_pack):

@@ -50,7 +50,9 @@ def test_a_pack_with_a_name_too_long_for_a_folder_is_refused_in_one_line(tiny_pa
     (pack / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False), encoding="utf-8")
     result = run([*FANYI, "models", "import", str(pack)], user(tmp_path))
     assert result.returncode == 2
-    assert_one_line(result.stderr, "is refused: its name is too long for a folder (600 bytes as UTF-8; at most 200)")
+    assert_one_line(
+        result.stderr, "is refused: the pack's name", "it is too long for a file name (600 bytes as UTF-8; at most 200)"
+    )
 
 
 def test_a_read_only_data_folder_is_one_line(tiny_pack, tmp_path):

@@ -202,14 +202,47 @@ def test_gemma3_packs_offer_translategemmas_languages_not_qwen3s(tiny_llm_pack):
         assert languages["source"] == languages["target"] == list(Gemma3Loader.languages)
 
 
-def test_an_offered_code_the_template_cannot_render_fails_the_export_in_one_line(tiny_hf_llm, tmp_path):
-    from fanyi.export.convert import export_pack
-
+def _without(tiny_hf_llm, tmp_path, *entries: str):
+    """A TranslateGemma folder whose template's map of names lacks these entries ('"cs": "Czech", ')."""
     folder = tmp_path / "hf"
     shutil.copytree(tiny_hf_llm("translategemma"), folder)
     template = folder / "chat_template.jinja"
-    template.write_text(template.read_text(encoding="utf-8").replace('"cs": "Czech", ', ""), encoding="utf-8")
-    with pytest.raises(ExportError, match="language 'cs' is offered but the chat template cannot render it") as err:
+    text = template.read_text(encoding="utf-8")
+    for entry in entries:
+        assert entry in text
+        text = text.replace(entry, "")
+    template.write_text(text, encoding="utf-8")
+    return folder
+
+
+def test_a_language_the_template_cannot_render_is_left_out_and_said(tiny_hf_llm, tmp_path, caplog):
+    """A real checkpoint whose template lacks a code Fanyi offers still makes a pack: the pack offers exactly the
+    languages its template renders (each probed at export), and the log names the rest."""
+    from fanyi.export.convert import export_pack
+
+    folder = _without(tiny_hf_llm, tmp_path, '"cs": "Czech", ', '"bg": "Bulgarian", ')
+    with caplog.at_level("WARNING", logger="fanyi.export.chat_checks"):
+        export_pack(folder, tmp_path / "out")
+    languages = manifest(tmp_path / "out")["languages"]
+    expected = [code for code in Gemma3Loader.languages if code not in ("cs", "bg")]
+    assert languages["source"] == languages["target"] == expected
+    assert "cs" not in languages["names"] and "de" in languages["names"]
+    [said] = [r.getMessage() for r in caplog.records if "cannot render" in r.getMessage()]
+    assert said.startswith("the chat template cannot render 2 of the languages Fanyi offers (bg, cs): left out")
+    translator = Translator.open(tmp_path / "out", threads=1)
+    assert translator.encode("Hello.", DecodeOptions(source="en", target="de"))  # the others still render
+    with pytest.raises(ValueError, match="cs"):
+        translator.encode("Hello.", DecodeOptions(source="en", target="cs"))
+
+
+@pytest.mark.parametrize("entry, language", [('"en": "English", ', "English"), ('"zh": "Chinese", ', "Chinese")])
+def test_a_template_that_cannot_render_english_or_chinese_fails_the_export_in_one_line(
+    tiny_hf_llm, tmp_path, entry, language
+):
+    from fanyi.export.convert import export_pack
+
+    folder = _without(tiny_hf_llm, tmp_path, entry)
+    with pytest.raises(ExportError, match=f"the chat template cannot render {language}") as err:
         export_pack(folder, tmp_path / "out")
     assert "\n" not in str(err.value) and not (tmp_path / "out").exists()
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 import argparse
 import difflib
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 from unicodedata import east_asian_width
 
-from . import __version__
+from . import __version__, names
 from .app_options import APP_OPTIONS
 from .cancel import Cancelled
 from .defaults import API_HOST, API_PORT, THREADS
@@ -27,6 +27,7 @@ from .engine import (
     StreamEvent,
     Translation,
     describe_failures,
+    describe_lost_terms,
     separator_text,
     split_text,
 )
@@ -196,7 +197,7 @@ def cmd_translate(args: argparse.Namespace) -> int:
     glossary = read_glossary(args.glossary)
     opened: dict[Path, Translator] = {}
     lines = InputLines(args.text)
-    failures: Sequence[Failure]
+    done: Translation
     for text in lines:
         pack, options = _choose(args, given, text) if chosen is None else chosen
         if pack is None:  # in the target language already: as it is
@@ -210,23 +211,27 @@ def cmd_translate(args: argparse.Namespace) -> int:
         else:
             translator = pack  # a Rewriter: OpenCC, no model
         if args.stream and sys.stdout.isatty():
-            failures = _stream_to_terminal(translator.translate_stream(text, options)).failures
+            done = _stream_to_terminal(translator.translate_stream(text, options))
         else:
             # what goes into a pipe or file cannot be taken back: written as sentences are final
-            failures = _write_in_batches(translator, text, options)
+            done = _write_in_batches(translator, text, options)
         sys.stdout.write("\n")
         sys.stdout.flush()
-        if failures:
-            print(f"fanyi: warning: {describe_failures(failures)}", file=sys.stderr, flush=True)
+        if done.failures:
+            print(f"fanyi: warning: {describe_failures(done.failures)}", file=sys.stderr, flush=True)
+        if done.lost_terms:
+            print(f"fanyi: warning: {describe_lost_terms(done.lost_terms)}", file=sys.stderr, flush=True)
     return 1 if lines.skipped else 0
 
 
-def _write_in_batches(translator: Translator | Rewriter, text: str, options: DecodeOptions | None) -> list[Failure]:
+def _write_in_batches(translator: Translator | Rewriter, text: str, options: DecodeOptions | None) -> Translation:
     """Translate a line and write it, a batch of sentences at a time, as ``translate(text)`` renders it:
-    a line of a megabyte shows its first sentences at once instead of nothing for minutes."""
+    a line of a megabyte shows its first sentences at once instead of nothing for minutes. Returns what was
+    said besides the text (its failures and lost glossary terms)."""
     languages = translator.languages(options)
     pieces = split_text(text, source_lang=languages.source_lang)
     failures: list[Failure] = []
+    lost: list[str] = []
     for start in range(0, len(pieces), LINE_BATCH_PIECES):
         batch = range(start, min(start + LINE_BATCH_PIECES, len(pieces)))
         results = iter(translator.translate_results([pieces[i].text for i in batch if pieces[i].translate], options))
@@ -236,8 +241,9 @@ def _write_in_batches(translator: Translator | Rewriter, text: str, options: Dec
                 result = next(results)
                 sys.stdout.write(result.text)
                 failures += result.failures
+                lost += result.lost_terms
         sys.stdout.flush()
-    return failures
+    return Translation("", tuple(failures), tuple(dict.fromkeys(lost)))
 
 
 def _stream_to_terminal(events: Iterable[StreamEvent]) -> Translation:
@@ -258,6 +264,8 @@ def _stream_to_terminal(events: Iterable[StreamEvent]) -> Translation:
 def cmd_export(args: argparse.Namespace) -> int:
     from .export.convert import export_pack
 
+    if args.name:
+        names.check(args.name, "--name")
     export_pack(
         Path(args.hf_dir),
         Path(args.out_dir),
@@ -314,6 +322,13 @@ class _ProgressLine:
     def close(self) -> None:
         if self.tty and self._width:
             self.stream.write("\n")
+            self.stream.flush()
+            self._width = 0
+
+    def erase(self) -> None:
+        """Rub the line out (on a terminal): the progress of what failed is no use above the line saying why."""
+        if self.tty and self._width:
+            self.stream.write("\r" + " " * self._width + "\r")
             self.stream.flush()
             self._width = 0
 
@@ -507,6 +522,9 @@ def cmd_models_catalog(args: argparse.Namespace) -> int:
         line.close()
         print("cancelled: what was downloaded is kept, and the same command resumes it", file=sys.stderr)
         return cancelled_status()
+    except BaseException:
+        line.erase()
+        raise
     finally:
         line.close()
 
@@ -514,19 +532,24 @@ def cmd_models_catalog(args: argparse.Namespace) -> int:
 def _get(args: argparse.Namespace, cat: Catalog | None, source: Preference, line: _ProgressLine) -> PackInfo | None:
     """`fanyi models get REPO_ID`: any model of a family Fanyi runs, made into a pack here. A repository that a
     catalog recipe names brings that recipe's licence question along."""
-    from .library.from_source import Recipe, make_pack
+    from .library.catalog import Conversion, is_repository_id
+    from .library.from_source import Recipe, import_folder_or_pack, is_model_folder, make_pack, pack_from_folder
     from .library.sources.order import for_repo
 
+    given = names.check(args.name, "--name") if args.name else None
+    conversion = Conversion(args.quantize, "fp32" if args.quantize == "none" else "int8") if args.quantize else None
+    folder = Path(args.repo_id)
+    if folder.is_dir():  # a model's files already here: converted, no network
+        if is_model_folder(folder):
+            return pack_from_folder(folder, name=given, conversion=conversion, progress=line)
+        return import_folder_or_pack(folder, progress=line)
+    if not is_repository_id(args.repo_id):
+        raise LibraryError(f"{args.repo_id} is neither a folder on this computer nor a repository id (owner/name)")
+    name = given or names.check(args.repo_id.rsplit("/", 1)[-1].lower(), "the pack's name")
     entries = cat.packs if cat is not None else ()
     known = next((e for e in entries if e.huggingface is not None and e.huggingface.repo == args.repo_id), None)
     if known is not None and not _ask_licence(known, args.accept_license):
         return None
-    name = args.name or args.repo_id.rsplit("/", 1)[-1].lower()
-    conversion = None
-    if args.quantize:
-        from .library.catalog import Conversion
-
-        conversion = Conversion(args.quantize, "fp32" if args.quantize == "none" else "int8")
     recipe = Recipe(name, for_repo(args.repo_id, args.revision, source), conversion=conversion)
     return make_pack(recipe, progress=line)
 
@@ -556,16 +579,30 @@ def cmd_models(args: argparse.Namespace) -> int:
         return 0
     from .library import dictionaries
 
+    if args.action == "import" and args.name:
+        names.check(args.name, "--name")
     if args.action == "import" and dictionaries.is_dictionary_file(Path(args.source)):
         line = _ProgressLine()
         try:
             got = dictionaries.import_file(Path(args.source), args.name, progress=line)
+        except BaseException:
+            line.erase()
+            raise
         finally:
             line.close()
         print(f"imported {got.name} ({got.entries} entries) into {got.path}")
         return 0
-    if args.action == "import":
-        info = installed.import_pack(Path(args.source))
+    if args.action == "import":  # a pack folder or .zip, or a Hugging Face model folder, converted
+        from .library.from_source import import_folder_or_pack
+
+        line = _ProgressLine()
+        try:
+            info = import_folder_or_pack(Path(args.source), progress=line)
+        except BaseException:
+            line.erase()
+            raise
+        finally:
+            line.close()
         print(f"imported {info.name} into {info.path}")
         return 0
     if args.action == "remove":
@@ -595,7 +632,7 @@ def _list_dictionaries() -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from .library import installed
+    from .library import dictionaries, installed
     from .server.browsers import BrowserPolicy
     from .server.core import Core
     from .server.models import Models
@@ -603,11 +640,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     browsers = BrowserPolicy.of(args.host, args.cors_origin, keyed=bool(args.api_key))  # a bad origin: one line
     packs = [installed.find_pack(args.model)] if args.model else installed.list_packs()
-    if not packs:
+    dictionary = dictionaries.preferred()
+    if not packs and dictionary is None:  # nothing to serve
         raise LibraryError(installed.no_model_message())
     models = Models(lambda: packs, lambda path: _open_translator(path, args.threads))
-    default = installed.find_pack(args.model)
-    models.gate(default)  # opened now, so that a broken pack is told before anything listens
+    if packs:  # the default pack opened now, so that a broken one is told before anything listens
+        models.gate(installed.find_pack(args.model))
     options = _decode_options(args, languages=False)
     glossary = read_glossary(args.glossary)
     core = Core(
@@ -618,7 +656,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     )
     sock = bind(args.host, args.port)
     url = address(sock)
-    directions = ", ".join(f"{p.name} ({p.source_lang}→{p.target_lang})" for p in packs)
+    directions = ", ".join(f"{p.name} ({p.source_lang}→{p.target_lang})" for p in packs) or (
+        f"no translation model (the dictionary {dictionary.name if dictionary else ''} only; translations are "
+        "answered 503 until a pack is installed: fanyi models install opus-mt-en-zh)"
+    )
     print(f"Fanyi serves {url} with {directions}", flush=True)
     print(
         f"  LibreTranslate: {url}   DeepL: server URL {url}   DeepLX, MTranServer: {url}/translate   "
@@ -694,8 +735,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="Hugging Face folder → model pack: MarianMT, mBART-50, M2M100, NLLB-200, "
         "or a translation LLM (HY-MT1.5 / HunYuan dense, Qwen3, Gemma 3)",
     )
-    p.add_argument("hf_dir")
-    p.add_argument("out_dir")
+    p.add_argument(
+        "hf_dir",
+        metavar="HF_DIR",
+        help="a Hugging Face model folder (config.json, model.safetensors, the tokenizer's files), as "
+        "`hf download` or `git clone` of the model's repository leaves it",
+    )
+    p.add_argument("out_dir", metavar="OUT_DIR", help="the pack folder to write (it appears once complete)")
     p.add_argument(
         "--quantize",
         choices=["none", "int8", "int4"],
@@ -716,14 +762,18 @@ def build_parser() -> argparse.ArgumentParser:
         default=32,
         help="LLM packs: inputs per quantization block (one scale each)",
     )
-    p.add_argument("--name")
+    p.add_argument(
+        "--name",
+        help="the pack's name, which its folder gets when it is installed (default: HF_DIR's folder name); one "
+        "plain name: no / or \\, no leading dot, at most 200 bytes",
+    )
     p.add_argument("--model-id", help="Hugging Face repository id, recorded in the manifest")
     p.add_argument("--revision", help="repository revision, recorded in the manifest")
-    p.add_argument("--overwrite", action="store_true")
+    p.add_argument("--overwrite", action="store_true", help="replace OUT_DIR when it exists")
     p.set_defaults(run=cmd_export)
 
     p = sub.add_parser("validate", help="check a pack against the PyTorch model it came from")
-    p.add_argument("pack")
+    p.add_argument("pack", help="the pack folder to check")
     p.add_argument("--reference", required=True, help="the Hugging Face model folder")
     p.add_argument("--sentences", help="file of source sentences, one per line")
     p.add_argument("--references", help="file of reference translations, one per line (teacher forcing)")
@@ -754,8 +804,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     get.add_argument(
         "repo_id",
-        help="the model's repository, e.g. Helsinki-NLP/opus-mt-en-zh or Qwen/Qwen3-1.7B; or a dictionary: ecdict, "
-        "ecdict-full, or ECDICT's repository skywind3000/ECDICT",
+        help="the model's repository, e.g. Helsinki-NLP/opus-mt-en-zh or Qwen/Qwen3-1.7B, or a folder holding its "
+        "files (converted without the network); or a dictionary: ecdict, ecdict-full, or ECDICT's repository "
+        "skywind3000/ECDICT",
     )
     get.add_argument("--revision", help="a commit, branch or tag (default: the latest, main / master)")
     get.add_argument(
@@ -791,11 +842,19 @@ def build_parser() -> argparse.ArgumentParser:
             "(default: Settings → Downloads, automatic: the Hub, then hf-mirror.com, then ModelScope)",
         )
         q.set_defaults(run=cmd_models_catalog)
-    imp = msub.add_parser("import", help="a pack folder or .zip, or ECDICT's data (ecdict.csv, stardict.db, a .zip)")
-    imp.add_argument("source", help="pack folder or .zip; or ecdict.csv, stardict.db or ecdict-sqlite-28.zip")
+    imp = msub.add_parser(
+        "import",
+        help="a pack folder or .zip, a Hugging Face model folder (converted), or ECDICT's data (ecdict.csv, "
+        "stardict.db, a .zip)",
+    )
+    imp.add_argument(
+        "source",
+        help="pack folder or .zip; a model's folder (config.json, model.safetensors, the tokenizer's files); or "
+        "ecdict.csv, stardict.db or ecdict-sqlite-28.zip",
+    )
     imp.add_argument("--name", help="a dictionary: its name (default: ecdict for the CSV, ecdict-full otherwise)")
-    rm = msub.add_parser("remove")
-    rm.add_argument("name")
+    rm = msub.add_parser("remove", help="remove an installed pack or dictionary")
+    rm.add_argument("name", help="its name, as `fanyi models list` shows it")
     p.set_defaults(run=cmd_models)
 
     p = sub.add_parser(

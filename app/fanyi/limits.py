@@ -55,9 +55,10 @@ SOURCE_PROBE_TIMEOUT_S = 3.0
 # Generation defaults share the decoding bounds above (num_beams ≤ MAX_BEAMS).
 MAX_PACK_FILES = 64  # a pack has 8
 MAX_MANIFEST_TEXT = 256  # characters of a name, language code, description or tensor name
-# A pack's folder is named after it: file systems take 255 bytes, and "old-XXXXXXXX-" goes before it
-# while an installed pack is being replaced. 200 CJK characters are 600 bytes.
-MAX_PACK_FOLDER_BYTES = 200
+# A name that becomes a file or folder name (fanyi.names): a pack's, a dictionary's. File systems take 255
+# bytes, and "old-XXXXXXXX-" goes before a pack's folder while an installed pack is being replaced, ".sqlite"
+# after a dictionary's name. 200 CJK characters are 600 bytes.
+MAX_NAME_BYTES = 200
 MAX_VOCAB_SIZE = 1 << 20  # opus-mt: 65,001 tokens; NLLB and mBART-50: ~256k
 MAX_POSITIONS = 16_384  # the model's position table, and so max_length / min_length; opus-mt: 512
 MAX_LAYERS = 128  # encoder or decoder layers; NLLB-3.3B: 24

@@ -25,6 +25,7 @@ from fanyi.engine import (
     Failure,
     LanguageChoice,
     StreamEvent,
+    TermLost,
     Translation,
     separator_text,
     split_text,
@@ -104,6 +105,7 @@ class Rewriter:
                     (result,) = translator.translate_results([piece.text], self.others_options, cancel=cancel)
                     yield result.text
                     yield from result.failures
+                    yield from (TermLost(term) for term in result.lost_terms)
                 else:  # kept, and listed
                     yield piece.text
                     yield Failure(piece.text, NO_MODEL)

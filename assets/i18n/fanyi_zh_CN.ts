@@ -876,6 +876,10 @@
         <translation>只有数字或符号</translation>
     </message>
     <message>
+        <source>a letter alone</source>
+        <translation>单独的字母</translation>
+    </message>
+    <message>
         <source>code or a web address</source>
         <translation>代码或网址</translation>
     </message>
@@ -932,6 +936,14 @@
         <translation>参考文献</translation>
     </message>
     <message>
+        <source>a type specimen</source>
+        <translation>字体样张</translation>
+    </message>
+    <message>
+        <source>right-to-left text</source>
+        <translation>从右向左书写的文字</translation>
+    </message>
+    <message>
         <source>text whose font maps no Unicode</source>
         <translation>字体没有 Unicode 映射的文字</translation>
     </message>
@@ -940,8 +952,112 @@
         <translation>其文字的绘制方式无法编辑，保持原样</translation>
     </message>
     <message>
+        <source>its text is drawn only in Type 3 fonts, pictures of glyphs that are not replaced</source>
+        <translation>其文字只用 Type 3 字体绘制（字形的图片），不会被替换</translation>
+    </message>
+    <message>
+        <source>its content stream is damaged, or two PDF parsers read it differently</source>
+        <translation>其内容流已损坏，或两个 PDF 解析器读出的内容不同</translation>
+    </message>
+    <message>
         <source>the page layout of the PDF is not kept: this is its text, joined into paragraphs</source>
         <translation>没有保留 PDF 的页面版式：这是它的文字，已合并成段落</translation>
+    </message>
+    <message>
+        <source>the model kept repeating itself</source>
+        <translation>模型不断重复同样的内容</translation>
+    </message>
+    <message>
+        <source>the model&apos;s output ran far longer than the source</source>
+        <translation>模型的输出远长于原文</translation>
+    </message>
+    <message>
+        <source>the model returned nothing</source>
+        <translation>模型没有返回任何内容</translation>
+    </message>
+    <message>
+        <source>it is English in Chinese text, and no model was there to translate it</source>
+        <translation>这是中文文本中的英文，当时没有可翻译它的模型</translation>
+    </message>
+    <message>
+        <source>{reason}, also when translated again with a repetition guard</source>
+        <translation>{reason}，加上防重复设置再译一次也是如此</translation>
+    </message>
+    <message>
+        <source>sentence “{sentence}”: {reason}</source>
+        <translation>句子“{sentence}”：{reason}</translation>
+    </message>
+    <message>
+        <source>the translator returned an empty translation</source>
+        <translation>翻译器返回了空译文</translation>
+    </message>
+    <message>
+        <source>page {page}: {facts}</source>
+        <translation>第 {page} 页：{facts}</translation>
+    </message>
+    <message>
+        <source>could not be rewritten ({reason}) and is kept as it was</source>
+        <translation>无法改写（{reason}），保留原样</translation>
+    </message>
+    <message>
+        <source>{count} drawn smaller than the rest of their kind to fit</source>
+        <translation>{count} 段缩小绘制（比同类文字小）才放得下</translation>
+    </message>
+    <message>
+        <source>{count} drawn below the smallest size set for them to fit</source>
+        <translation>{count} 段以低于设定最小字号的大小绘制才放得下</translation>
+    </message>
+    <message>
+        <source>{count} cut short (“…”): they did not fit even at the smallest size</source>
+        <translation>{count} 段被截短（“…”）：即使用最小字号也放不下</translation>
+    </message>
+    <message>
+        <source>the font has no glyph for {characters}: those characters are not drawn</source>
+        <translation>字体中没有 {characters} 的字形：这些字符未绘制</translation>
+    </message>
+    <message>
+        <source>page {pages} has</source>
+        <translation>第 {pages} 页</translation>
+    </message>
+    <message>
+        <source>pages {pages} have</source>
+        <translation>第 {pages} 页</translation>
+    </message>
+    <message>
+        <source>{pages} no text layer (a scan): the text there was recognised by OCR and may hold misread characters</source>
+        <translation>{pages}没有文字层（扫描件）：其中的文字由 OCR 识别，可能有识别错误的字符</translation>
+    </message>
+    <message>
+        <source>{pages} no text layer and were left out: {error}</source>
+        <translation>{pages}没有文字层，已略过：{error}</translation>
+    </message>
+    <message>
+        <source>page %1</source>
+        <translation>第 %1 页</translation>
+    </message>
+    <message>
+        <source>paragraph %1</source>
+        <translation>第 %1 段</translation>
+    </message>
+    <message>
+        <source>slide %1</source>
+        <translation>第 %1 张幻灯片</translation>
+    </message>
+    <message>
+        <source>notes of slide %1</source>
+        <translation>第 %1 张幻灯片的备注</translation>
+    </message>
+    <message>
+        <source>line %1</source>
+        <translation>第 %1 行</translation>
+    </message>
+    <message>
+        <source>subtitle %1</source>
+        <translation>第 %1 条字幕</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>；</translation>
     </message>
     <message>
         <source>Report: %1</source>
@@ -998,6 +1114,10 @@
     <message>
         <source>… and %1 more</source>
         <translation>……还有 %1 处</translation>
+    </message>
+    <message>
+        <source>the glossary&apos;s %1 could not be kept (the model broke their placeholders): their sentences were translated without the glossary</source>
+        <translation>术语表中的 %1 未能保留（模型破坏了它们的占位符）：所在句子已不用术语表重新翻译</translation>
     </message>
     <message>
         <source>%1 control characters that the model wrote and no document may hold were left out</source>
@@ -2429,6 +2549,10 @@
         <translation>无法连接 GitHub。请检查网络连接或代理。在 GitHub 无法访问或很慢的地方（如中国大陆），请在“设置 → 下载”中填入 GitHub 镜像，或用“导入词典…”导入 ECDICT 的文件。</translation>
     </message>
     <message>
+        <source>%1 is neither a model pack (it has no manifest.json) nor a Hugging Face model folder (it has no config.json): choose the folder that holds one of them.</source>
+        <translation>%1 既不是模型包（没有 manifest.json），也不是 Hugging Face 模型文件夹（没有 config.json）：请选择包含其中之一的文件夹。</translation>
+    </message>
+    <message>
         <source>Hugging Face refuses the access token for this model. Open %1, log in with the token&apos;s account and accept the model&apos;s licence, then try again.</source>
         <translation>Hugging Face 拒绝了此模型的访问令牌。请打开 %1，用该令牌所属的账号登录并接受模型的许可证，然后重试。</translation>
     </message>
@@ -2489,8 +2613,8 @@
         <translation>模型包 (*.zip)</translation>
     </message>
     <message>
-        <source>Import a model pack folder</source>
-        <translation>导入模型包文件夹</translation>
+        <source>Import a model pack folder, or a model&apos;s folder to convert</source>
+        <translation>导入模型包文件夹，或要转换的模型文件夹</translation>
     </message>
 </context>
 <context>

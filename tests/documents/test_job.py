@@ -357,3 +357,23 @@ def test_a_paragraph_with_markup_goes_through_the_formatted_prompt_and_its_marks
     ]
     assert "<p>PLAIN TEXT.</p>" in out
     assert "<p>SOME <b>BOLD WORDS</b> AND <a href='x'>A LINK</a>.</p>" in out
+
+
+def test_a_glossary_term_the_model_lost_is_in_the_report(tmp_path, translator, monkeypatch):
+    """An encoder-decoder model that broke a glossary placeholder: the sentence is translated without the glossary
+    (engine), and the document's report names the term."""
+    from fanyi.engine.results import Translation
+
+    real = translator._result
+    monkeypatch.setattr(
+        translator,
+        "_result",
+        lambda text: Translation(real(text).text, lost_terms=("hidden files",) if "hidden" in text else ()),
+    )
+    src = write(tmp_path, "a.txt", "Show the hidden files.\n\nAll is well.\n\nThe hidden files again.\n")
+    result = translate_document(src, translator)
+    assert result.report.lost_terms == ["hidden files"]
+    assert (
+        "note: the glossary's “hidden files” could not be kept (the model broke its placeholder): its sentence was "
+        "translated without the glossary" in result.report.summary()
+    )

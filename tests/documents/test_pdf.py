@@ -4,6 +4,8 @@ The corpus tests (tests/documents/pdf/) check the PDF writer on real layouts; th
 the .docx output and the scanned pages."""
 
 import re
+import subprocess
+import sys
 
 import docx
 import pytest
@@ -241,3 +243,46 @@ def test_bold_fonts_that_do_not_say_bold_are_read_as_bold(tmp_path, font, bold):
         pdf.save(path)
     [page] = PdfDocument(path).pages
     assert [p.bold for p in page.paragraphs] == [bold]
+
+
+# QPDF finishes its output in a destructor when it writes a deterministic /ID (QPDFWriter::PipelinePopper), so a
+# write that failed there ended the process (std::terminate, exit 134) and left the temporary file behind.
+FULL_AT_FLUSH = """
+import contextlib, errno
+from fanyi.documents import job
+real = job.staged
+class Full:  # takes every write into its buffer, as a buffered file does, and finds the disk full when flushed
+    def __init__(self, file): self.file = file
+    def write(self, data): return len(data)
+    def flush(self): raise OSError(errno.ENOSPC, "No space left on device")
+    def __getattr__(self, name): return getattr(self.file, name)
+@contextlib.contextmanager
+def staged(path):
+    with real(path) as stage:
+        stage.file = Full(stage.file)
+        yield stage
+job.staged = staged
+"""
+# a file that cannot grow past 4 KB, as on a quota: the write fails with EFBIG (SIGXFSZ ignored, as a shell may)
+CANNOT_GROW = """
+import resource, signal
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+resource.setrlimit(resource.RLIMIT_FSIZE, (4096, resource.getrlimit(resource.RLIMIT_FSIZE)[1]))
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX resource limits")
+@pytest.mark.parametrize(
+    "failing, said",
+    [(FULL_AT_FLUSH, "No space left on device"), (CANNOT_GROW, "File too large")],
+    ids=["disk-full-at-the-last-flush", "file-cannot-grow"],
+)
+def test_a_pdf_that_cannot_be_written_is_one_line_and_leaves_nothing(tmp_path, tiny_pack, bundled_fonts, failing, said):
+    src = tmp_path / "paper.pdf"
+    src.write_bytes(make_pdf(PAGES))
+    command = ["file", "--model", str(tiny_pack), str(src)]
+    run = failing + f"import sys\nfrom fanyi.cli import main\nsys.exit(main({command!r}))\n"
+    done = subprocess.run([sys.executable, "-c", run], capture_output=True, text=True, timeout=300)
+    errors = [line for line in done.stderr.splitlines() if not line.startswith("paper.pdf: ")]  # progress aside
+    assert done.returncode == 1 and errors == [f"error: Could not write {tmp_path / 'paper.zh.pdf'}: {said}."], done
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["paper.pdf"]

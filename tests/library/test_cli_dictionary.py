@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import json
+import os
 
+import pytest
 from dictionary_data import csv_text, write_stardict, write_zip
 from fakegithub import COMMIT, REPO, git_blob
 from packserver import Route, closed_port_url
@@ -89,15 +91,18 @@ def test_a_file_other_than_the_pinned_one_is_refused_and_importing_takes_it_as_i
     assert "imported as it is" in shown and "ecdict-full" in shown
 
 
-def test_getting_ecdict_without_network_is_one_line(user_dirs, monkeypatch):
-    monkeypatch.setenv("FANYI_CATALOG_URL", closed_port_url())  # the shipped catalog is used: no refresh for get
+def test_getting_ecdict_without_network_is_one_line(user_dirs):
+    """The list shipped with Fanyi names no address to refresh it from: only GitHub is asked."""
     dead_proxy = closed_port_url("")
     env = dict(env_for(user_dirs), https_proxy=dead_proxy, http_proxy=dead_proxy, FANYI_CATALOG_FILE="")
-    got = run("models", "get", "skywind3000/ECDICT", env=env)
-    assert got.returncode == 2, got.stderr
-    errors = [x for x in got.stderr.splitlines() if x.startswith("fanyi:")]
-    assert len(errors) == 1 and "cannot be reached" in errors[0], got.stderr
-    assert not paths.dictionaries_dir().exists() or not any(paths.dictionaries_dir().iterdir())
+    for command in (("get", "skywind3000/ECDICT"), ("install", "ecdict")):
+        got = run("models", *command, env=env)
+        assert got.returncode == 2, got.stderr
+        errors = [x for x in got.stderr.splitlines() if x.startswith("fanyi:")]
+        assert len(errors) == 1 and "GitHub cannot be reached" in errors[0], got.stderr
+        # what to do instead is the dictionary's, not a model pack's (it said "import a pack file instead")
+        assert "--mirror" in errors[0] and "fanyi models import ecdict.csv" in errors[0] and "pack" not in errors[0]
+        assert not paths.dictionaries_dir().exists() or not any(paths.dictionaries_dir().iterdir())
 
 
 def test_models_update_installs_a_newer_dictionary(user_dirs, server, fake_github, monkeypatch, capsys):
@@ -117,3 +122,33 @@ def test_models_update_installs_a_newer_dictionary(user_dirs, server, fake_githu
     assert main(["models", "update", "ecdict"]) == 0
     assert capsys.readouterr().out == "updated ecdict to version 2\n"
     assert {d.name: d.version for d in dictionaries.list_dictionaries()} == {"ecdict": 2}
+
+
+@pytest.mark.parametrize(
+    "name, content",
+    [
+        ("stardict.db", os.urandom(4096)),
+        ("ecdict.csv", b"word,meaning\napple,a fruit\n"),
+        ("words.txt", b"apple\tpingguo\n"),
+        ("empty.csv", b""),
+    ],
+)
+def test_importing_a_file_that_is_not_ecdicts_data_says_so(user_dirs, tmp_path, name, content):
+    """A file that is neither a pack (a folder or a .zip) nor ECDICT's data is called what it is not, in one line;
+    a damaged .zip is still a pack that cannot be read."""
+    given = tmp_path / name
+    given.write_bytes(content)
+    done = run("models", "import", str(given), env=env_for(user_dirs))
+    assert done.returncode == 2 and done.stderr.splitlines() == [
+        f"fanyi: {name} is not ECDICT data: neither its CSV (whose first line names the columns "
+        "word,phonetic,definition,translation,pos,collins,oxford,tag,bnc,frq,exchange) nor its SQLite file "
+        "(stardict.db), nor a .zip holding one"
+    ], done.stderr
+    assert not paths.dictionaries_dir().exists() and not paths.user_packs_dir().exists()
+
+
+def test_a_damaged_zip_is_still_called_a_damaged_zip(user_dirs, tmp_path):
+    given = tmp_path / "pack.zip"
+    given.write_bytes(b"PK\x03\x04" + os.urandom(100))
+    done = run("models", "import", str(given), env=env_for(user_dirs))
+    assert done.returncode == 2 and "is not a readable .zip archive" in done.stderr, done.stderr

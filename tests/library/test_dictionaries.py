@@ -17,10 +17,9 @@ from fanyi import paths
 from fanyi.cancel import Cancelled
 from fanyi.library import catalog, dictionaries
 from fanyi.library.catalog import CatalogError, DictionaryEntry
-from fanyi.library.download import Timeouts
 from fanyi.library.errors import DownloadError, LibraryError
 
-FAST = {"timeouts": Timeouts(connect=5, read=1), "retry_delay": 0}
+NO_DELAY = {"retry_delay": 0}  # the real timeouts: a busy machine must not make a sending server look stalled
 CSV = csv_text().encode("utf-8")
 LICENSE = {"name": "MIT", "url": "https://github.com/skywind3000/ECDICT/blob/master/LICENSE", "commercial_use": True}
 
@@ -116,7 +115,7 @@ def test_a_dictionary_entry_survives_the_catalogs_json_and_bad_ones_are_refused(
 def test_the_repository_csv_is_downloaded_checked_by_its_git_blob_and_converted(user_dirs, fake_github):
     route = fake_github.file("ecdict.csv", CSV)
     reports = []
-    info = dictionaries.install(recipe(), progress=reports.append, **FAST)
+    info = dictionaries.install(recipe(), progress=reports.append, **NO_DELAY)
     assert (info.name, info.entries, info.version, info.checked) == ("ecdict", 15, 1, "git-blob")
     assert info.source_sha256 == hashlib.sha256(CSV).hexdigest()
     assert info.path == paths.dictionaries_dir() / "ecdict.sqlite"
@@ -133,7 +132,7 @@ def test_a_release_asset_follows_githubs_redirect_resumes_and_is_checked_by_gith
     fake_github.release({ASSET: sqlite_zip}, digests=True)
     storage = next(p for p in fake_github.server.routes if p.startswith("/storage/"))
     fake_github.server.routes[storage].drop_after = len(sqlite_zip) // 2
-    info = dictionaries.install(release_recipe(), **FAST)
+    info = dictionaries.install(release_recipe(), **NO_DELAY)
     assert (info.name, info.entries, info.checked) == ("ecdict-full", 15, "github-sha256")
     assert info.open().lookup("mice").entry.word == "mouse"
     # the API said the size: no probe; the storage host was asked again from the byte it reached
@@ -143,7 +142,7 @@ def test_a_release_asset_follows_githubs_redirect_resumes_and_is_checked_by_gith
 
 def test_an_asset_github_states_no_digest_for_is_checked_by_its_size_and_says_so(user_dirs, fake_github, sqlite_zip):
     fake_github.release({ASSET: sqlite_zip}, digests=False, api=False)  # an API that cannot be reached: 404
-    info = dictionaries.install(release_recipe(), **FAST)
+    info = dictionaries.install(release_recipe(), **NO_DELAY)
     assert info.checked == "size" and info.source_sha256 == hashlib.sha256(sqlite_zip).hexdigest()
     assert dictionaries.CHECKED_AGAINST[info.checked].startswith("size only")
 
@@ -153,44 +152,44 @@ def test_bytes_other_than_githubs_digest_are_deleted(user_dirs, fake_github, sql
     storage = next(p for p in fake_github.server.routes if p.startswith("/storage/"))
     fake_github.server.routes[storage] = Route(bytes(b ^ 1 for b in sqlite_zip))
     with pytest.raises(DownloadError, match="sha256 does not match GitHub's; it was deleted"):
-        dictionaries.install(release_recipe(), **FAST)
+        dictionaries.install(release_recipe(), **NO_DELAY)
     assert downloads() == [] and dictionaries.list_dictionaries() == []
 
 
 def test_another_file_than_the_pinned_one_is_deleted_and_the_installed_dictionary_stays(user_dirs, fake_github):
     fake_github.file("ecdict.csv", CSV)
-    installed = dictionaries.install(recipe(), **FAST).path.read_bytes()
+    installed = dictionaries.install(recipe(), **NO_DELAY).path.read_bytes()
     other = csv_text().replace("老鼠", "大老鼠").encode("utf-8")
     fake_github.file("ecdict.csv", other)
     with pytest.raises(DownloadError, match="not the file the recipe pins"):
-        dictionaries.install(recipe(version=2), **FAST)
+        dictionaries.install(recipe(version=2), **NO_DELAY)
     assert downloads() == [] and (paths.dictionaries_dir() / "ecdict.sqlite").read_bytes() == installed
 
 
 def test_too_few_entries_is_not_ecdicts_data(user_dirs, fake_github):
     fake_github.file("ecdict.csv", CSV)
     with pytest.raises(LibraryError, match="holds 16 entries, ECDICT's data has at least 500"):
-        dictionaries.install(recipe(entries=1000), **FAST)
+        dictionaries.install(recipe(entries=1000), **NO_DELAY)
     assert dictionaries.list_dictionaries() == []
 
 
 def test_the_github_mirror_is_tried_first_and_github_after_it(user_dirs, fake_github):
     direct = fake_github.server.url(fake_github.file("ecdict.csv", CSV))
     fake_github.proxy(direct, CSV)
-    dictionaries.install(recipe(), mirror=fake_github.proxy_url, **FAST)
+    dictionaries.install(recipe(), mirror=fake_github.proxy_url, **NO_DELAY)
     asked = [p for p, _r in fake_github.server.requests]
     assert asked == [f"/proxy/{direct}"] * 2  # the probe and the download, both through the mirror
     fake_github.server.requests.clear()
     fake_github.server.routes[f"/proxy/{direct}"] = Route(b"", status=502)  # the mirror is down: GitHub itself
-    assert dictionaries.install(recipe(version=2), mirror=fake_github.proxy_url, **FAST).version == 2
+    assert dictionaries.install(recipe(version=2), mirror=fake_github.proxy_url, **NO_DELAY).version == 2
     assert [p for p, _r in fake_github.server.requests][-1].startswith("/raw/")
     with pytest.raises(DownloadError, match="not an http"):
-        dictionaries.install(recipe(version=3), mirror="ftp://x", **FAST)
+        dictionaries.install(recipe(version=3), mirror="ftp://x", **NO_DELAY)
 
 
 def test_a_users_address_and_a_users_file_are_checked_as_githubs_would_be(user_dirs, server, tmp_path):
     server.routes["/mine/ecdict.csv"] = Route(CSV)
-    assert dictionaries.install(recipe(), url=server.url("/mine/ecdict.csv"), **FAST).checked == "git-blob"
+    assert dictionaries.install(recipe(), url=server.url("/mine/ecdict.csv"), **NO_DELAY).checked == "git-blob"
     mine = write_csv(tmp_path / "ecdict.csv")
     info = dictionaries.install(recipe(version=2), file=mine)
     assert info.version == 2 and mine.exists()  # the user's file is left where it was
@@ -214,7 +213,7 @@ def test_a_cancelled_download_is_resumed_by_the_next_install(user_dirs, fake_git
                 }
             ),
             cancel=CancelAfter(4),
-            **FAST,
+            **NO_DELAY,
         )
     part = downloads()
     assert len(part) == 1 and part[0].name.endswith(".part") and 0 < part[0].stat().st_size < len(data)
@@ -222,7 +221,7 @@ def test_a_cancelled_download_is_resumed_by_the_next_install(user_dirs, fake_git
     entry = recipe(
         source={"github": {"repo": REPO, "revision": COMMIT, "file": "ecdict.csv", "git_blob": git_blob(data)}}
     )
-    assert dictionaries.install(entry, **FAST).entries == 30_015
+    assert dictionaries.install(entry, **NO_DELAY).entries == 30_015
     assert fake_github.server.ranges(route)[-1] == f"bytes={have}-"
 
 
@@ -232,7 +231,7 @@ def test_no_network_is_one_line(user_dirs, monkeypatch):
     dead = closed_port_url("")
     monkeypatch.setattr(github, "HOSTS", github.GitHubHosts(web=dead, api=dead, raw=dead))
     with pytest.raises(DownloadError) as failure:
-        dictionaries.install(recipe(), **FAST)
+        dictionaries.install(recipe(), **NO_DELAY)
     assert failure.value.unreachable and "\n" not in str(failure.value)
 
 
@@ -258,10 +257,16 @@ def test_a_users_own_file_is_imported_listed_and_removed(user_dirs, tmp_path):
 
 
 def test_a_pack_zip_is_no_dictionary(archives, tmp_path):
+    """A pack is a folder or a .zip (a damaged one too); any other file is imported as a dictionary, whose import
+    then says it is not ECDICT's data (tests/library/test_cli_dictionary.py)."""
     assert not dictionaries.is_dictionary_file(archives[1])
+    assert not dictionaries.is_dictionary_file(tmp_path)
+    damaged = tmp_path / "pack.zip"
+    damaged.write_bytes(b"not a zip archive")
+    assert not dictionaries.is_dictionary_file(damaged)
     text = tmp_path / "notes.txt"
     text.write_text("hello", encoding="utf-8")
-    assert not dictionaries.is_dictionary_file(text)
+    assert dictionaries.is_dictionary_file(text)
 
 
 def test_a_full_disk_is_said_before_anything_is_written(user_dirs, tmp_path, monkeypatch):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -16,6 +17,7 @@ import pytest
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
+from fanyi import paths  # noqa: E402
 from fanyi.engine.options import DecodeOptions  # noqa: E402
 from fanyi.engine.translator import Translator  # noqa: E402
 from fanyi.library import installed  # noqa: E402
@@ -193,3 +195,46 @@ def test_a_catalog_recipe_installs_from_a_hub_with_its_licence_asked_first(hub, 
     manifest = json.loads((pack.path / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["source_model"] == {"id": "tencent/HY-MT1.5-1.8B", "revision": repo.commit}
     assert manifest["quantization"]["block_size"] == 32
+
+
+# --- a model's folder on this computer -----------------------------------------------------------------------
+def test_importing_a_models_folder_converts_it_with_progress(user_dirs, tiny_hf_en_zh, tmp_path):
+    """`fanyi models import DIR` of a Hugging Face model folder (a download of the repository, `hf download`, a git
+    clone) makes a pack of it as `fanyi models get` does, with the conversion's progress; no network."""
+    folder = shutil.copytree(tiny_hf_en_zh, tmp_path / "given" / "opus-mt-en-zh")
+    before = sorted(p.name for p in folder.iterdir())
+    done = fanyi("models", "import", str(folder), env=env_for(user_dirs, HF_HUB_OFFLINE="1"))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("imported opus-mt-en-zh into ")
+    assert "converting layer 1/" in done.stderr
+    pack = installed.find_pack("opus-mt-en-zh")
+    assert pack.quantization == "int8" and not pack.bundled  # the default for MarianMT, as models get makes
+    assert Translator.open(pack.path, threads=1).translate("Good morning.")
+    assert sorted(p.name for p in folder.iterdir()) == before  # the model's folder as it was
+    assert not list(paths.downloads_dir().rglob(".convert-*"))  # the conversion's folder is gone
+
+
+def test_models_get_of_a_folder_converts_it_without_the_network(user_dirs, tiny_hf_en_zh, tmp_path):
+    folder = shutil.copytree(tiny_hf_en_zh, tmp_path / "opus-mt-en-zh")
+    env = env_for(user_dirs, HF_HUB_OFFLINE="1")
+    done = fanyi("models", "get", str(folder), "--quantize", "none", "--name", "mine", env=env)
+    assert done.returncode == 0, done.stderr
+    assert "asking" not in done.stderr and done.stdout.startswith("installed mine in ")
+    marian_matches_generate(installed.find_pack("mine").path, tiny_hf_en_zh)
+
+
+def test_a_folder_that_is_neither_a_pack_nor_a_model_says_what_to_choose(user_dirs, tmp_path):
+    empty = tmp_path / "somewhere"
+    empty.mkdir()
+    (empty / "notes.txt").write_text("hello", encoding="utf-8")
+    env = env_for(user_dirs, HF_HUB_OFFLINE="1")
+    for args in (("import", str(empty)), ("get", str(empty))):
+        done = fanyi("models", *args, env=env)
+        assert done.returncode == 2 and done.stderr.splitlines() == [
+            f"fanyi: {empty} is neither a model pack (it has no manifest.json) nor a Hugging Face model folder (it "
+            "has no config.json): choose the folder that holds one of them"
+        ], done.stderr
+    nowhere = fanyi("models", "get", str(tmp_path / "missing"), env=env)
+    assert nowhere.returncode == 2 and nowhere.stderr.splitlines() == [
+        f"fanyi: {tmp_path / 'missing'} is neither a folder on this computer nor a repository id (owner/name)"
+    ], nowhere.stderr

@@ -84,4 +84,4 @@ def test_with_no_model_installed_chinese_is_still_written_anew_and_anything_else
     english = requests.post(
         f"{server.address}/translate", json={"q": "Good morning.", "target": "zh-TW"}, timeout=TIMEOUT
     )
-    assert english.status_code == 500 and "no translation model is installed" in english.json()["error"]
+    assert english.status_code == 503 and "no translation model is installed" in english.json()["error"]

@@ -131,6 +131,22 @@ def test_libretranslate_file_errors_are_400_in_its_shape(en_zh):
     assert settings["filesTranslation"] is True and ".docx" in settings["supportedFilesFormat"]
 
 
+@pytest.mark.parametrize(
+    "name", ["CON.txt", "..", "nul", "bill\u202etxt.docx", "report?.txt", "翻" * 67 + ".txt"], ids=range(6)
+)
+def test_a_document_name_that_cannot_be_a_file_name_is_refused_in_each_protocols_shape(en_zh, name, monkeypatch):
+    """The translation is downloaded under the client's name (fanyi.names): one that cannot be a file name is
+    refused with a 400 in the protocol's shape, and nothing is kept."""
+    refused = upload(en_zh, name, TEXT.encode())
+    assert refused.status_code == 400 and "cannot be a file or folder name" in refused.json()["error"], refused.text
+    monkeypatch.setattr(deepl.http_client, "max_network_retries", 0)
+    client = deepl.Translator("k", server_url=en_zh.address)
+    with pytest.raises(deepl.DeepLException, match="cannot be a file or folder name"):
+        client.translate_document_upload(TEXT.encode(), target_lang="ZH", filename=name)
+    monkeypatch.setattr(limits, "API_MAX_DOCUMENTS", 1)  # none was kept: one more still fits
+    assert upload(en_zh, "a.txt", TEXT.encode()).status_code == 200
+
+
 def test_documents_are_bounded_in_size_and_number(en_zh, monkeypatch):
     monkeypatch.setattr(limits, "API_MAX_DOCUMENT_BYTES", 1000)
     answer = upload(en_zh, "big.txt", b"Hello world. " * 300_000)  # 3.9 MB: more than the bound + 1 MiB of form

@@ -220,3 +220,78 @@ def test_sigterm_answers_what_runs_and_waits_503_and_exits_0(tiny_pack):
     assert "Traceback" not in log and "CancelledError" not in log
     assert [a.status_code for a in answers] == [503] * 3
     assert all(a.json() == {"error": "Fanyi is stopping; try again once it runs again"} for a in answers)
+
+
+def fresh_user(tmp_path) -> dict[str, str]:
+    """A user with nothing installed, and no packs that came with Fanyi."""
+    return {
+        "FANYI_DATA_DIR": str(tmp_path / "data"),
+        "FANYI_CONFIG_DIR": str(tmp_path / "config"),
+        "FANYI_MODELS_DIR": str(tmp_path / "none"),
+    }
+
+
+def test_serve_with_only_a_dictionary_starts_and_says_no_pack_in_each_protocols_shape(tmp_path):
+    """It refused to start; the dictionary and Chinese written anew (OpenCC) need no model."""
+    from dictionary_data import write_csv
+
+    env = fresh_user(tmp_path)
+    imported = subprocess.run(
+        [sys.executable, "-m", "fanyi", "models", "import", str(write_csv(tmp_path / "ecdict.csv"))],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, **env),
+        timeout=120,
+    )
+    assert imported.returncode == 0, imported.stderr
+    serving = Serving("--port", "0", env_extra=env)
+    try:
+        assert "with no translation model (the dictionary ecdict only" in serving.banner, serving.banner
+        url = serving.address
+        said = "no translation model is installed"
+        libre = requests.post(f"{url}/translate", json={"q": "Hello.", "source": "en", "target": "zh"}, timeout=30)
+        assert libre.status_code == 503 and list(libre.json()) == ["error"] and said in libre.json()["error"]
+        deepl = requests.post(
+            f"{url}/v2/translate",
+            json={"text": ["Hello."], "target_lang": "ZH"},
+            timeout=30,
+            headers={"Authorization": "DeepL-Auth-Key k"},
+        )
+        assert deepl.status_code == 503 and list(deepl.json()) == ["message"] and said in deepl.json()["message"]
+        deeplx = requests.post(f"{url}/translate", json={"text": "Hello.", "target_lang": "ZH"}, timeout=30)
+        assert deeplx.status_code == 503 and deeplx.json()["code"] == 503 and said in deeplx.json()["message"]
+        assert "fanyi models install" in libre.json()["error"]
+        # the protocols added since: MTranServer's batch, Google's v2, DeepL's web JSON-RPC
+        batch = requests.post(
+            f"{url}/translate/batch", json={"texts": ["Hello."], "from": "en", "to": "zh"}, timeout=30
+        )
+        assert batch.status_code == 503 and said in batch.json()["error"]
+        google = requests.post(
+            f"{url}/language/translate/v2", json={"q": ["Hello."], "source": "en", "target": "zh"}, timeout=30
+        )
+        assert google.status_code == 503 and said in google.json()["error"]["message"]
+        rpc = {"texts": [{"text": "Hello."}], "lang": {"source_lang_user_selected": "EN", "target_lang": "ZH"}}
+        web = requests.post(
+            f"{url}/jsonrpc", json={"jsonrpc": "2.0", "method": "LMT_handle_texts", "id": 1, "params": rpc}, timeout=30
+        )
+        assert web.status_code == 503 and said in web.json()["error"]["message"]
+        assert requests.get(f"{url}/languages", timeout=30).json() == []
+        looked_up = requests.get(f"{url}/dictionary", params={"q": "apple"}, timeout=30)
+        assert looked_up.status_code == 200 and looked_up.json()["entries"]
+        rewritten = requests.post(f"{url}/translate", json={"q": "软件", "source": "zh", "target": "zh-TW"}, timeout=30)
+        assert rewritten.status_code == 200 and rewritten.json()["translatedText"] == "軟體"
+    finally:
+        code, _out = serving.stop()
+    assert code == 0
+
+
+def test_serve_with_nothing_installed_is_one_line(tmp_path):
+    env = fresh_user(tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-m", "fanyi", "serve", "--port", "0"],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, **env),
+        timeout=120,
+    )
+    assert done.returncode == 2 and len(done.stderr.splitlines()) == 1 and "fanyi models install" in done.stderr

@@ -218,3 +218,39 @@ def test_github_out_of_reach_says_what_to_do(qtbot, make_app, ui_dirs, monkeypat
     qtbot.waitUntil(lambda: not app.ops.busy, timeout=LOAD_TIMEOUT)
     assert failures and failures[0].startswith("GitHub cannot be reached.") and "GitHub mirror" in failures[0]
     assert dictionaries.list_dictionaries() == []
+
+
+def test_switching_the_ui_language_keeps_the_managers_selection_and_says_its_error_again(
+    qtbot, make_app, ui_dirs, monkeypatch
+):
+    """The model manager's last error stayed in the old language, and the selected row moved (from ECDICT to
+    the pack above it, TranslateGemma) when the language was switched."""
+    from packserver import closed_port_url
+
+    from fanyi.library import catalog
+    from fanyi.library.sources import github
+    from fanyi.ui import i18n
+
+    dead = closed_port_url("")
+    monkeypatch.setattr(github, "HOSTS", github.GitHubHosts(web=dead, api=dead, raw=dead))
+    dictionaries.import_file(write_csv(ui_dirs / "ecdict.csv"))  # installed: a row after the packs' too
+    app = make_app(opener=FakeTranslator.opener())
+    app.ops.catalog = catalog.read(ASSETS_CATALOG)
+    app.dialogs.show_models()
+    manager = app.dialogs.open["models"]
+    manager.refresh()
+    full = next(i for i, (d, _s) in enumerate(manager.dictionary_rows) if d.id == "ecdict-full")
+    manager.available.selectRow(len(manager.rows) + full)
+    manager.table.selectRow(len(manager.packs))  # the installed dictionary
+    app.ops.install_dictionary(manager.dictionary_rows[full][0])
+    qtbot.waitUntil(lambda: not app.ops.busy, timeout=LOAD_TIMEOUT)
+    assert manager.error.text().startswith("GitHub cannot be reached.")
+    try:
+        i18n.install("zh_CN")
+        qtbot.waitUntil(lambda: manager.windowTitle() == "模型")
+        assert manager.error.text().startswith("无法连接 GitHub"), manager.error.text()
+        assert manager.selected_available() is None
+        assert manager.selected_available_dictionary()[0].id == "ecdict-full"
+        assert manager.selected_dictionary() is not None and manager.selected_dictionary().name == "ecdict"
+    finally:
+        i18n.install("en")

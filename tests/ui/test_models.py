@@ -408,6 +408,50 @@ def test_a_damaged_pack_is_refused_with_a_message(qtbot, empty_app, tiny_pack, t
     assert empty_app.window.pages.currentIndex() == PAGE_NO_MODEL and installed.list_packs() == []
 
 
+@pytest.mark.parametrize("name", ["../../evil", "NUL", "tab\there"])
+def test_a_pack_whose_name_cannot_be_a_folders_is_refused_with_a_message(qtbot, empty_app, tiny_pack, tmp_path, name):
+    """The app's import takes the pack's own name through the same rule as the command line (fanyi.names)."""
+    given = tmp_path / "given"
+    shutil.copytree(tiny_pack, given)
+    manifest = json.loads((given / "manifest.json").read_text(encoding="utf-8"))
+    (given / "manifest.json").write_text(json.dumps({**manifest, "name": name}), encoding="utf-8")
+    data = paths.user_data_dir()
+    before = {p for p in data.rglob("*")} if data.exists() else set()
+    empty_app.ops.import_pack(given)
+    wait_op(qtbot, empty_app)
+    shown = empty_app.window.no_model.error.text()
+    assert "the pack's name" in shown and "cannot be a file or folder name" in shown and "\n" not in shown
+    assert installed.list_packs() == [] and {p for p in data.rglob("*")} - before <= {paths.user_packs_dir()}
+    assert not (tmp_path.parent / "evil").exists()
+
+
+def test_importing_a_models_folder_converts_it_with_progress(qtbot, empty_app, tiny_hf_en_zh, tmp_path):
+    """Import folder… of a Hugging Face model folder (a download of the repository) converts it as a download is
+    converted, with the layers' progress, and switches to translating; it said "manifest.json is missing"."""
+    folder = shutil.copytree(tiny_hf_en_zh, tmp_path / "opus-mt-en-zh")
+    seen: list[TransferProgress] = []
+    empty_app.ops.transfer.connect(seen.append)
+    empty_app.ops.import_pack(folder)
+    assert empty_app.ops.can_cancel  # minutes for a large model: it can be cancelled
+    wait_op(qtbot, empty_app)
+    assert empty_app.window.no_model.error.text() == ""
+    assert any(p.phase == "converting" and p.total for p in seen) and seen[-1].phase == "installing"
+    assert installed.find_pack("opus-mt-en-zh").quantization == "int8"
+    assert empty_app.window.pages.currentIndex() == PAGE_TRANSLATE
+
+
+def test_a_folder_that_is_neither_a_pack_nor_a_model_is_said_in_the_ui_language(qtbot, empty_app, tmp_path):
+    folder = tmp_path / "somewhere"
+    folder.mkdir()
+    page = empty_app.window.no_model
+    empty_app.ops.import_pack(folder)
+    wait_op(qtbot, empty_app)
+    assert page.error.text().startswith(f"{folder} is neither a model pack") and "config.json" in page.error.text()
+    i18n.install("zh_CN")
+    qtbot.waitUntil(lambda: "既不是模型包" in page.error.text())
+    assert str(folder) in page.error.text() and "manifest.json" in page.error.text()
+
+
 def test_a_zip_escaping_its_folder_is_refused(qtbot, empty_app, tmp_path):
     archive = tmp_path / "evil.zip"
     with zipfile.ZipFile(archive, "w") as zf:

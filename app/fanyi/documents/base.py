@@ -10,9 +10,11 @@ from pathlib import Path
 from typing import BinaryIO, Protocol
 
 from fanyi.cancel import CancelToken
-from fanyi.engine import DecodeOptions, LanguageChoice, Translation
+from fanyi.engine import DecodeOptions, LanguageChoice, Translation, describe_lost_terms
 from fanyi.limits import DETECT_SAMPLE_CHARS, REPORT_ENTRIES_PER_REASON, REPORT_REASONS
 from fanyi.oneline import one_line
+
+from .said import Said
 
 
 class TextTranslator(Protocol):
@@ -118,6 +120,7 @@ class JobReport:
     failed_reasons: Counter[str] = field(default_factory=Counter)
     notes: list[str] = field(default_factory=list)
     removed_characters: int = 0  # control characters a model wrote, which no document may hold (characters.py)
+    lost_terms: list[str] = field(default_factory=list)  # glossary terms the model could not keep (engine/terms.py)
 
     def keep(self, unit: Unit, reason: str) -> None:
         _tally(self.kept, self.kept_reasons, unit, reason)
@@ -152,12 +155,15 @@ class JobReport:
                     lines.append(f"    … and {count - len(named)} more: {reason}")
         if self.removed_characters:
             lines.append(f"  note: {REMOVED_NOTE.format(count=self.removed_characters)}")
+        if self.lost_terms:
+            lines.append(f"  note: {describe_lost_terms(self.lost_terms)}")
         lines.extend(f"  note: {note}" for note in self.notes)
         return "\n".join(lines)
 
 
 def _tally(named: list[Untranslated], counts: Counter[str], unit: Unit, reason: str) -> None:
-    reason = one_line(reason, 200)
+    if not isinstance(reason, Said):  # a line with a kind is one line already, and keeps its kind (documents.said)
+        reason = one_line(reason, 200)
     if reason not in counts and len(counts) >= REPORT_REASONS:
         reason = OTHER_REASONS
     counts[reason] += 1

@@ -34,6 +34,7 @@ from .base import (
 from .characters import scrub
 from .policy import keep_reason
 from .registry import Format, format_for
+from .said import Said, model_failed, said
 
 # Units are read in windows so that memory stays bounded for a file of any size; inside a window,
 # texts are deduplicated and sorted by length so that a batch pads little.
@@ -399,20 +400,22 @@ class _Translating:
                 failed[batch[0]] = f"{type(error).__name__}: {error}"
             return
         for key, output in zip(batch, outputs):
+            self._report.lost_terms += [t for t in output.lost_terms if t not in self._report.lost_terms]
             written, removed = scrub(output.text)
             if output.failures:
                 failed[key] = _failure_reason(key[0], output.failures)
             elif written.strip():
                 translated[key] = written.strip(), removed
             else:
-                failed[key] = "the translator returned an empty translation"
+                failed[key] = said("model.empty_translation")
 
 
-def _failure_reason(text: str, failures: Sequence[Failure]) -> str:
+def _failure_reason(text: str, failures: Sequence[Failure]) -> Said:
     """Why a unit is left as it was: the sentences the model could not translate, even with a guard."""
     if len(failures) == 1 and failures[0].source == text:
-        return f"{failures[0].reason}, also when translated again with a repetition guard"
-    return "; ".join(f"sentence “{one_line(f.source, 40)}”: {f.reason}" for f in failures)
+        return said("model.again", reason=model_failed(failures[0].kind))
+    sentences = (said("model.sentence", sentence=one_line(f.source, 40), reason=model_failed(f.kind)) for f in failures)
+    return said("model.sentences", sentences=tuple(sentences))
 
 
 def _batches(keys: list[_Key]) -> Iterator[list[_Key]]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from fanyi.languages import HAN_LANGUAGES, LATIN_LANGUAGES, english_name, primary_subtag
+from fanyi.languages import HAN_LANGUAGES, HAN_RANGES, LATIN_LANGUAGES, english_name, primary_subtag
 
 _CODE_TOKEN = re.compile(r"\S*(?:://|[\\/_@]|\(\)|==?|->)\S*")
 
@@ -39,9 +39,8 @@ def looks_like_code(text: str) -> bool:
 # Regular expressions rather than loops over characters: this runs on every unit of large files.
 _LETTER = re.compile(r"[^\W\d_]")
 _CODE_CHAR = re.compile(r"[{}\[\];=<>$\\|`&^~#]|(?<=\w)[()]")  # a bracket after a word: f(x), not "width (mm)"
-_HAN_RANGES = r"\u2e80-\u2fdf\u3005-\u3007\u3021-\u3029\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003ffff"
-_HAN = re.compile(f"[{_HAN_RANGES}]")
-_CJK = re.compile(f"[{_HAN_RANGES}\u3040-\u30ff\uac00-\ud7af]")  # Han, kana, Hangul
+_HAN = re.compile(f"[{HAN_RANGES}]")
+_CJK = re.compile(f"[{HAN_RANGES}\u3040-\u30ff\uac00-\ud7af]")  # Han, kana, Hangul
 _LATIN = re.compile(r"[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff]")
 
 

@@ -4,9 +4,11 @@ What it offers, and what the rest of Fanyi (the app, the local API, the command 
 imports from here rather than from its modules:
 
 - ``Translator``: a verified pack opened for translating, streamed (``StreamEvent``: text, ``Rewind``,
-  ``Failure``) or whole (``Translation``), with ``DecodeOptions`` (``OutOfRange`` names a bad bound);
+  ``Failure``, ``TermLost``) or whole (``Translation``), with ``DecodeOptions`` (``OutOfRange`` names a bad
+  bound); a glossary term whose placeholder the model broke is named (``TermLost``, ``describe_lost_terms``);
   a sentence that degenerates is kept as its source and listed as a ``Failure`` (``LOOP``, ``RUNAWAY``,
-  ``EMPTY``; ``NO_MODEL`` for an English sentence that fanyi.rewriter had nothing to translate with;
+  ``EMPTY``; ``NO_MODEL`` for an English sentence that fanyi.rewriter had nothing to translate with; ``REASONS``
+  says each in English;
   ``describe_failures`` says them in a line); ``LanguageChoice`` is a request's languages as
   the pack's family takes them.
 - ``ModelPack``: a pack's manifest and files, checked (``PackError``, ``MANIFEST``, ``FORMAT_VERSION``,
@@ -30,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .allocator import few_arenas
-    from .degenerate import EMPTY, LOOP, NO_MODEL, RUNAWAY
+    from .degenerate import EMPTY, LOOP, NO_MODEL, REASONS, RUNAWAY
     from .families import FAMILIES
     from .gate import Busy, TimedOut, TranslatorGate
     from .int8_weights import needs_reduced_range
@@ -38,7 +40,7 @@ if TYPE_CHECKING:
     from .options import DecodeOptions, OutOfRange
     from .pack import ModelPack
     from .pack_format import FORMAT_VERSION, MANIFEST, PackError, file_digest
-    from .results import Failure, Rewind, StreamEvent, Translation, describe_failures
+    from .results import Failure, Rewind, StreamEvent, TermLost, Translation, describe_failures, describe_lost_terms
     from .segment import join_hard_wrapped, separator_text, split_text
     from .sessions import open_session
     from .translator import Translator
@@ -50,6 +52,7 @@ _HOMES = {
     "EMPTY": "degenerate",
     "LOOP": "degenerate",
     "NO_MODEL": "degenerate",
+    "REASONS": "degenerate",
     "RUNAWAY": "degenerate",
     "FAMILIES": "families",
     "Busy": "gate",
@@ -67,8 +70,10 @@ _HOMES = {
     "Failure": "results",
     "Rewind": "results",
     "StreamEvent": "results",
+    "TermLost": "results",
     "Translation": "results",
     "describe_failures": "results",
+    "describe_lost_terms": "results",
     "join_hard_wrapped": "segment",
     "separator_text": "segment",
     "split_text": "segment",
@@ -83,6 +88,7 @@ __all__ = [
     "LOOP",
     "MANIFEST",
     "NO_MODEL",
+    "REASONS",
     "RUNAWAY",
     "Busy",
     "DecodeOptions",
@@ -93,11 +99,13 @@ __all__ = [
     "PackError",
     "Rewind",
     "StreamEvent",
+    "TermLost",
     "TimedOut",
     "Translation",
     "Translator",
     "TranslatorGate",
     "describe_failures",
+    "describe_lost_terms",
     "few_arenas",
     "file_digest",
     "join_hard_wrapped",

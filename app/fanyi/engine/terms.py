@@ -2,8 +2,10 @@
 
 An encoder-decoder model has no way to be told a term's translation. Its source gets a placeholder
 in the term's place — letters a translation model copies as it copies an unknown name — and the
-placeholder in its output is replaced by the term's translation. Where the model drops or changes
-the placeholder, the term's translation cannot be put back: ``restore`` says how many were lost.
+placeholder in its output is replaced by the term's translation, joined to Chinese or Japanese
+neighbours without the spaces the model writes around a name it copies. Where the model drops, splits
+or changes a placeholder, the term's translation cannot be put back and the output holds garbage:
+``lost_terms`` names those terms (the Translator then translates the sentence again without them).
 """
 
 from __future__ import annotations
@@ -11,8 +13,15 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..languages import WRITTEN_WITHOUT_SPACES
+
 PLACEHOLDER = "ZXQ{}"  # ZXQ1, ZXQ2 …: no word of any language, copied through as a name is
 _PLACED = re.compile(r"ZXQ(\d+)")
+_SPACED = re.compile(r"([ \t]*)ZXQ(\d+)([ \t]*)")  # a placeholder with the spaces the model put around it
+# what is left of a placeholder the model split or changed: ZX, XQ1, ZXQ
+_REMNANT = re.compile(r"Z\s?X|X\s?Q\s?\d")
+_UNSPACED = re.compile(f"[{WRITTEN_WITHOUT_SPACES}]")
+Placed = tuple[tuple[str, str], ...]  # (the term as the source wrote it, its translation), in placeholder order
 
 
 def _pattern(term: str) -> re.Pattern[str]:
@@ -45,25 +54,45 @@ def terms_in(text: str, entries: Sequence[tuple[str, str]]) -> tuple[tuple[str, 
     return tuple(seen.values())
 
 
-def protect(text: str, entries: Sequence[tuple[str, str]]) -> tuple[str, tuple[str, ...]]:
-    """`text` with each glossary term replaced by a numbered placeholder, and the translations in number order."""
-    out, translations, last = [], [], 0
-    for start, end, _written, translation in find_terms(text, entries):
-        translations.append(translation)
-        out += [text[last:start], PLACEHOLDER.format(len(translations))]
+def protect(text: str, entries: Sequence[tuple[str, str]]) -> tuple[str, Placed]:
+    """`text` with each glossary term replaced by a numbered placeholder, and (term, translation) in number order."""
+    out, placed, last = [], [], 0
+    for start, end, written, translation in find_terms(text, entries):
+        placed.append((written, translation))
+        out += [text[last:start], PLACEHOLDER.format(len(placed))]
         last = end
-    return "".join(out) + text[last:], tuple(translations)
+    return "".join(out) + text[last:], tuple(placed)
 
 
-def restore(text: str, translations: Sequence[str]) -> tuple[str, int]:
-    """The placeholders in a translation replaced by the terms' translations; and how many did not come back."""
-    seen: set[int] = set()
+def restore(text: str, placed: Placed) -> str:
+    """The placeholders in a translation replaced by the terms' translations; a translation that starts or ends
+    with a character written without spaces (Han, kana) is joined to a neighbour of that kind without the
+    spaces the model wrote (重置 ZXQ1 → 重置网路连线), and keeps them beside Latin words."""
 
     def put(match: re.Match[str]) -> str:
-        number = int(match.group(1))
-        if not 1 <= number <= len(translations):
+        number = int(match.group(2))
+        if not 1 <= number <= len(placed):
             return match.group(0)
-        seen.add(number)
-        return translations[number - 1]
+        translation = placed[number - 1][1]
+        before = match.string[match.start() - 1] if match.start() else ""
+        after = match.string[match.end()] if match.end() < len(match.string) else ""
+        joined_before = bool(_UNSPACED.match(before) and _UNSPACED.match(translation[:1]))
+        joined_after = bool(_UNSPACED.match(after) and _UNSPACED.match(translation[-1:]))
+        lead = "" if joined_before or not before else match.group(1)
+        trail = "" if joined_after or not after else match.group(3)
+        return lead + translation + trail
 
-    return _PLACED.sub(put, text), len(translations) - len(seen)
+    return _SPACED.sub(put, text)
+
+
+def lost_terms(text: str, placed: Placed, source: str) -> tuple[str, ...]:
+    """The terms whose placeholders did not come back whole in a translation of `source`: those missing, or all
+    of them where a piece of a placeholder stands in the text (one the source did not hold)."""
+    found = {int(number) for number in _PLACED.findall(text)}
+    missing = tuple(term for number, (term, _translation) in enumerate(placed, 1) if number not in found)
+    if missing:
+        return missing
+    remnants = {m.group(0) for m in _REMNANT.finditer(_PLACED.sub("", text))} - {
+        m.group(0) for m in _REMNANT.finditer(source)
+    }
+    return tuple(term for term, _translation in placed) if remnants else ()

@@ -32,10 +32,10 @@ from .degenerate import EMPTY, REASONS, Finding, SentenceCheck, guarded, length_
 from .language_choice import LanguageChoice
 from .options import DecodeOptions
 from .pack import ModelPack
-from .results import Failure, Rewind, StreamEvent, Translation
+from .results import Failure, Rewind, StreamEvent, TermLost, Translation
 from .search_settings import resolve
 from .segment import Segment, SentenceCache, limit_length, part_joiner, separator_text
-from .terms import protect, restore, terms_in
+from .terms import Placed, lost_terms, protect, restore, terms_in
 
 if TYPE_CHECKING:
     from .causal_runner import CausalRunner
@@ -54,7 +54,7 @@ class _Part:
 
     text: str
     ids: tuple[int, ...]
-    placed: tuple[str, ...] = ()  # the glossary translations of the placeholders its ids hold (engine/terms.py)
+    placed: Placed = ()  # the glossary terms of the placeholders its ids hold, with their translations (terms.py)
 
 
 @dataclass(frozen=True)
@@ -63,16 +63,14 @@ class _Outcome:
 
     text: str
     failed: str | None = None  # a degenerate.* kind
+    lost: tuple[str, ...] = ()  # glossary terms the model lost: the text is the part translated without them
 
     def text_for(self, part: _Part) -> str:
         if self.failed:
             return part.text.strip()
-        if not part.placed:
+        if not part.placed or self.lost:
             return self.text
-        text, lost = restore(self.text, part.placed)
-        if lost:
-            log.info("%d glossary terms of %r did not come back from the model", lost, part.text)
-        return text
+        return restore(self.text, part.placed)
 
 
 class Translator:
@@ -237,6 +235,7 @@ class Translator:
         groups = iter(parts)
         out: list[str] = []
         failures: list[Failure] = []
+        lost: list[str] = []
         joiner = part_joiner(target_lang)
         for i, piece in enumerate(pieces):
             out.append(separator_text(pieces, i, target_lang))
@@ -246,7 +245,8 @@ class Translator:
                 failures += [
                     Failure(part.text.strip(), failed) for part in group if (failed := outcomes[part.ids].failed)
                 ]
-        return Translation("".join(out), tuple(failures))
+                lost += [term for part in group for term in outcomes[part.ids].lost]
+        return Translation("".join(out), tuple(failures), tuple(dict.fromkeys(lost)))
 
     def translate_results(
         self,
@@ -291,7 +291,8 @@ class Translator:
             if cancel is not None:
                 cancel.raise_if_cancelled()
             batch = ordered[start : start + size]
-            for part, outcome in zip(batch, _drain(self._decode_checked(batch, options, cancel))):
+            decoded = self._terms_kept(batch, _drain(self._decode_checked(batch, options, cancel)), options, cancel)
+            for part, outcome in zip(batch, decoded):
                 outcomes[part.ids] = outcome
                 self._cache.put(self._key(part.ids, options), outcome)
             if progress:
@@ -354,7 +355,9 @@ class Translator:
         key = self._key(part.ids, options)
         outcome = self._cache.get(key)
         if outcome is None and part.placed:  # placeholders are put back at the end: no text before that
-            outcome = _drain(self._decode_checked([part], options, cancel))[0]
+            outcome = self._terms_kept([part], _drain(self._decode_checked([part], options, cancel)), options, cancel)[
+                0
+            ]
             self._cache.put(key, outcome)
             if text := outcome.text_for(part):
                 yield text
@@ -365,6 +368,29 @@ class Translator:
             yield text
         if outcome.failed:
             yield Failure(part.text.strip(), outcome.failed)
+        for term in outcome.lost:
+            yield TermLost(term)
+
+    def _terms_kept(
+        self, parts: list[_Part], outcomes: list[_Outcome], options: DecodeOptions | None, cancel: CancelToken | None
+    ) -> list[_Outcome]:
+        """The outcomes with every glossary placeholder come back whole: a part whose placeholder the model lost
+        or split (its output would hold "ZX" where the term belongs) is translated again without placeholders,
+        and its outcome names the terms lost."""
+        again = {
+            i: lost
+            for i, (part, outcome) in enumerate(zip(parts, outcomes))
+            if part.placed and not outcome.failed and (lost := lost_terms(outcome.text, part.placed, part.text))
+        }
+        if not again:
+            return outcomes
+        choice = self.languages(options)
+        plain = [_Part(parts[i].text, tuple(self.family.encode(self.tokenizer, parts[i].text, choice))) for i in again]
+        kept = list(outcomes)
+        for (i, lost), outcome in zip(again.items(), _drain(self._decode_checked(plain, options, cancel))):
+            log.info("the model broke the glossary placeholder of %s in %r: translated without it", lost, parts[i].text)
+            kept[i] = dataclasses.replace(outcome, lost=lost)
+        return kept
 
     def _stream_decode(
         self, part: _Part, options: DecodeOptions | None, cancel: CancelToken | None

@@ -16,6 +16,7 @@ from typing import Any
 
 import onnx
 
+from .. import names
 from ..cancel import CancelToken
 from ..engine.chat_tokenizer import check_chat_tokenizer
 from ..engine.families import OPTIONAL_TOKENIZER_FILES, Family
@@ -144,6 +145,7 @@ def export_pack(
     `cancel` stops it between layers (Cancelled), leaving nothing behind."""
     say = progress or (lambda _msg: None)
     hf_dir, out_dir = Path(hf_dir), Path(out_dir)
+    name = names.check(name or hf_dir.name, "the pack's name")  # the folder it is installed in is named after it
     if out_dir.exists() and not overwrite:
         raise ExportError(f"{out_dir} already exists; choose another folder or remove it")
     loader, folder = detect_loader(hf_dir)
@@ -166,7 +168,7 @@ def export_pack(
         config,
         weights,
         spec,
-        name=name or hf_dir.name,
+        name=name,
         model_id=model_id,
         revision=revision,
         loader=loader,

@@ -16,6 +16,7 @@ import numpy as np
 
 from . import tables
 from .checkpoint import Checkpoint
+from .config_sizes import check_shapes
 from .errors import ExportError
 from .loaders import ExportRefused, HfFolder, Loader, loader_for_folder
 from .loaders.causal_lm import CausalLMLoader
@@ -29,6 +30,7 @@ def detect_loader(hf_dir: Path) -> tuple[Loader, HfFolder]:
         folder = HfFolder.read(hf_dir)
         loader = loader_for_folder(folder)
         loader.check_folder(folder)
+        loader.model_config(folder)  # its sizes held to the limits before anything is done with them
     except ExportRefused as exc:
         raise ExportError(str(exc)) from None
     return loader, folder
@@ -81,6 +83,7 @@ def model_weights(loader: Loader, config: Any, hf_dir: Path) -> Seq2SeqWeights |
     """The model's weights as the graph builders take them."""
     tensors = Checkpoint.open(hf_dir)
     try:
+        check_shapes(loader.stated_shapes(config, tensors), loader.stated_layers(config, tensors), tensors)
         if isinstance(loader, CausalLMLoader):
             rotary = rotary_tables(loader.rotary_specs(config), loader.table_positions(config))
             return loader.weights(tensors, config, rotary)

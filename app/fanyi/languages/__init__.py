@@ -40,7 +40,15 @@ from .codes import (
     split_script,
 )
 from .names import english_name, script_name
-from .scripts import HAN, HAN_LANGUAGES, LATIN_LANGUAGES, is_cjk_language, scripts_of
+from .scripts import (
+    HAN,
+    HAN_LANGUAGES,
+    HAN_RANGES,
+    LATIN_LANGUAGES,
+    WRITTEN_WITHOUT_SPACES,
+    is_cjk_language,
+    scripts_of,
+)
 
 __all__ = [
     "ALIASES",
@@ -55,6 +63,7 @@ __all__ = [
     "ENGLISH_VARIANT_NAMES",
     "HAN",
     "HAN_LANGUAGES",
+    "HAN_RANGES",
     "HONG_KONG",
     "LATIN_LANGUAGES",
     "MULTIPLE",
@@ -64,6 +73,7 @@ __all__ = [
     "TRADITIONAL",
     "VARIANTS",
     "VARIANT_NAMES",
+    "WRITTEN_WITHOUT_SPACES",
     "Language",
     "base_language",
     "english_name",

@@ -12,6 +12,11 @@ from .codes import base_language, primary_subtag
 
 HAN, LATIN = "CJK", "LATIN"
 
+# Han characters (the CJK blocks, their radicals and ideographic marks), as a regular expression's ranges
+HAN_RANGES = r"\u2e80-\u2fdf\u3005-\u3007\u3021-\u3029\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003ffff"
+# characters of a text written without spaces: Han, kana, CJK punctuation and full-width forms
+WRITTEN_WITHOUT_SPACES = rf"{HAN_RANGES}\u3000-\u303f\u3040-\u30ff\uff00-\uffef"
+
 # languages written in Han characters
 HAN_LANGUAGES = frozenset({"zh", "cmn", "yue", "wuu", "lzh", "gan", "hak", "nan"})
 # written without spaces between words or sentences: how sentences are split and joined

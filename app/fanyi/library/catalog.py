@@ -39,6 +39,7 @@ from typing import Any, Protocol, TypeVar
 from .. import limits, paths
 from ..engine import FAMILIES
 from ..fsutil import atomic_write_text
+from ..names import problem as name_problem
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +65,11 @@ _LANG = re.compile(r"^[a-z]{2,3}([_-][A-Z][a-z]{3}|_[A-Z]{2})?$")
 _TERRITORY = re.compile(r"^[A-Z]{2}$")
 # archive file names go into mirror URLs and the download folder: a plain name, no path
 _FILE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}\.zip$")
+
+
+def is_repository_id(text: str) -> bool:
+    """Whether `text` is a repository id as the Hub and ModelScope spell one (owner/name)."""
+    return bool(_REPO.match(text))
 
 
 class CatalogError(Exception):
@@ -477,6 +483,8 @@ def _named(raw: object, kind: str, where: str) -> tuple[dict[str, Any], str, str
     assert isinstance(raw, dict)
     entry_id = _get(raw, "id", str, where)
     _check(bool(_ID.match(entry_id)), where, f"invalid id {entry_id!r}")
+    why = name_problem(entry_id)  # a pack's folder and a dictionary's file are named after it
+    _check(why is None, where, f"the id {entry_id!r} cannot be a file or folder name: {why}")
     where = f"{where} ({entry_id})"
     version = _get(raw, "version", int, where)
     _check(version >= 1, where, "version must be at least 1")

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .. import limits, paths
+from .. import limits, names, paths
 from ..cancel import CancelToken
 from ..dictionary import Dictionary, DictionaryError
 from ..dictionary.build import convert
@@ -152,6 +152,7 @@ def _convert(
     progress: TransferCallback | None,
     cancel: CancelToken | None,
 ) -> DictionaryInfo:
+    names.check(name, "the dictionary's name")  # before anything is written
     folder = dictionaries_dir()
     folder.mkdir(parents=True, exist_ok=True)
     size = source.stat().st_size
@@ -192,12 +193,15 @@ def import_file(
 
 
 def is_dictionary_file(path: Path) -> bool:
-    """Whether `path` holds ECDICT's data rather than a model pack: its CSV, its SQLite file, or a .zip of one
-    without a pack's manifest."""
+    """Whether `path` is imported as ECDICT's data rather than as a model pack: a pack is a folder or a .zip, so
+    any other file is taken for a dictionary (and one that is not ECDICT's data is told so by its import), as is
+    a .zip of ECDICT's CSV or SQLite file without a pack's manifest."""
+    if not path.is_file():
+        return False
     try:
         kind = kind_of(path)
     except DictionaryError:
-        return False
+        return path.suffix.lower() != ".zip"  # a damaged .zip is a pack that cannot be read
     if kind != "zip":
         return True
     import zipfile  # noqa: PLC0415 - only a .zip needs looking into
@@ -265,7 +269,15 @@ def install(
     Raises LibraryError (DownloadError, DiskSpaceError) in one line, or Cancelled; a partial or finished
     download is kept for the next attempt until the dictionary is installed.
     """
-    expected = _expected(entry, hosts, progress, ask=file is None)
+    urls = [url] if url else github.urls(entry.github, mirror, hosts)
+    try:
+        expected = _expected(entry, hosts, progress, ask=file is None)
+        if file is None:
+            path = _download(entry, urls, expected, progress, cancel, timeouts, retry_delay)
+    except DownloadError as exc:
+        if exc.unreachable and url is None:  # what to do then is the dictionary's, not a model pack's
+            raise DownloadError(github_unreachable(entry, urls), unreachable=True) from None
+        raise
     source_label = str(file) if file else url or github.url(entry.github, hosts)
     if file is not None:
         path = Path(file)
@@ -274,21 +286,22 @@ def install(
         _check_file(path, entry, expected)
         if expected.checked == "size":
             expected = _Expected(None, None, "unchecked", "nobody")
-    else:
-        path = _download(
-            entry,
-            [url] if url else github.urls(entry.github, mirror, hosts),
-            expected,
-            progress,
-            cancel,
-            timeouts,
-            retry_delay,
-        )
     meta = {"version": str(entry.version), "source": source_label, "checked": expected.checked}
     info = _convert(path, entry.id, meta, max(1, entry.entries // 2), progress, cancel)
     if file is None:
         path.unlink(missing_ok=True)  # installed: the download is no longer needed
     return info
+
+
+def github_unreachable(entry: DictionaryEntry, urls: Sequence[str]) -> str:
+    """GitHub (or its mirror) not answering: the ways around it, for the command line."""
+    hosts = ", ".join(dict.fromkeys(urlsplit(u).netloc for u in urls))
+    return (
+        f"GitHub cannot be reached ({hosts}): check the internet connection or the proxy; where GitHub is blocked "
+        f"or slow (as in mainland China), give a GitHub mirror (fanyi models install {entry.id} --mirror "
+        "https://PROXY/, or Settings → Downloads), or import ECDICT's file you have as it is: fanyi models import "
+        "ecdict.csv"
+    )
 
 
 def _download(

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .. import __version__, paths
+from .. import __version__, names, paths
 from ..cancel import CancelToken
 from ..engine import MANIFEST
 from ..export.hf_weights import detect_loader
@@ -36,7 +36,7 @@ from .diskspace import full_disk_reported
 from .download import Timeouts, TransferCallback, TransferProgress
 from .errors import LibraryError
 from .installed import PackInfo
-from .sources.fetch import Fetched, fetch_repository
+from .sources.fetch import fetch_repository
 from .sources.order import Origin
 
 log = logging.getLogger(__name__)
@@ -64,7 +64,9 @@ def cache_folder(recipe: Recipe) -> Path:
     MarianMT exporter reads the languages of an opus-mt-xx-yy folder from its name."""
     first = recipe.origins[0]
     revision = re.sub(r"[^A-Za-z0-9._-]", "_", first.revision)[:40]
-    return paths.downloads_dir() / SOURCES_FOLDER / f"{recipe.name}@{revision}" / first.repo_id.rsplit("/", 1)[-1]
+    name = names.check(recipe.name, "the pack's name")
+    repository = names.check(first.repo_id.rsplit("/", 1)[-1], "the repository's name")
+    return paths.downloads_dir() / SOURCES_FOLDER / f"{name}@{revision}" / repository
 
 
 def _model(folder: Path) -> tuple[dict[str, Any], bool]:
@@ -98,7 +100,8 @@ def make_pack(
     """Download, convert, check and install `recipe`'s pack; returns the installed pack.
 
     Raises LibraryError (DownloadError, AccessDenied, NotFound, DiskSpaceError) or ExportError in one line,
-    and Cancelled; the verified downloads are kept for the next attempt either way.
+    and Cancelled; the verified downloads are kept for the next attempt either way. A name that cannot be a
+    folder's (names.BadName) is refused before anything is asked or written.
     """
     cache = cache_folder(recipe)
 
@@ -117,8 +120,10 @@ def make_pack(
         retry_delay=retry_delay,
     )
     cache.parent.parent.mkdir(parents=True, exist_ok=True)
+    weights = sum(fetched.listing.files[n].size for n in fetched.files if n.endswith(".safetensors"))
     with tempfile.TemporaryDirectory(prefix=".convert-", dir=cache.parent.parent) as tmp:
-        pack_dir = _convert(fetched, recipe, Path(tmp) / recipe.name, progress, cancel)
+        made = _Made(recipe.name, recipe.conversion, fetched.origin.repo_id, fetched.revision)
+        pack_dir = _convert(fetched.folder, weights, made, Path(tmp) / recipe.name, progress, cancel)
         _check_converted(pack_dir, recipe.converted, progress)
         if recipe.version is not None:
             _set_version(pack_dir, recipe.version)
@@ -141,15 +146,31 @@ def _report(progress: TransferCallback | None, phase: str, done: int, total: int
         progress(TransferProgress(phase, done, total, 0.0, None, detail))
 
 
+@dataclass(frozen=True)
+class _Made:
+    """What a conversion makes: the pack's name, its quantization (None: the family's default) and its origin."""
+
+    name: str
+    conversion: Conversion | None
+    model_id: str | None
+    revision: str | None
+
+
 def _convert(
-    fetched: Fetched, recipe: Recipe, out: Path, progress: TransferCallback | None, cancel: CancelToken | None
+    folder: Path,
+    weights: int,
+    made: _Made,
+    out: Path,
+    progress: TransferCallback | None,
+    cancel: CancelToken | None,
 ) -> Path:
+    """The model's folder converted into the pack ``out``; ``weights``: its weights' bytes, for the disk needed."""
     try:
         from ..export.convert import export_pack  # noqa: PLC0415 - onnx: the converter loads when it converts
     except ImportError as exc:
         raise LibraryError(f"this installation cannot convert models: {exc.name} is missing ({exc})") from None
-    _config, decoder_only = _model(fetched.folder)
-    conversion = recipe.conversion or default_conversion(decoder_only)
+    _config, decoder_only = _model(folder)
+    conversion = made.conversion or default_conversion(decoder_only)
     layers = [0, 0]
 
     def steps(done: int, total: int) -> None:
@@ -157,21 +178,20 @@ def _convert(
         _report(progress, "converting", done, total, "")
 
     def say(message: str) -> None:
-        log.info("%s: %s", recipe.name, message)
+        log.info("%s: %s", made.name, message)
         _report(progress, "converting", layers[0], layers[1], message)
 
-    weights = sum(fetched.listing.files[n].size for n in fetched.files if n.endswith(".safetensors"))
-    with full_disk_reported(out.parent, pack_estimate(fetched.folder, weights, conversion)):
+    with full_disk_reported(out.parent, pack_estimate(folder, weights, conversion)):
         try:
             return export_pack(
-                fetched.folder,
+                folder,
                 out,
                 quantize=conversion.quantize,
                 embeddings=conversion.embeddings,
                 block_size=conversion.block_size,
-                name=recipe.name,
-                model_id=fetched.origin.repo_id,
-                revision=fetched.revision,
+                name=made.name,
+                model_id=made.model_id,
+                revision=made.revision,
                 progress=say,
                 cancel=cancel,
                 steps=steps,
@@ -212,3 +232,69 @@ def _set_version(pack_dir: Path, version: int) -> None:
     manifest = json.loads(path.read_text(encoding="utf-8"))
     manifest["pack_version"] = version
     atomic_write_text(path, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
+
+
+# --- a model's folder on this computer ------------------------------------------------------------------------
+class NotAModel(LibraryError):
+    """A folder that is neither a pack nor a Hugging Face model folder (the UI says it in its language)."""
+
+    def __init__(self, folder: Path) -> None:
+        super().__init__(
+            f"{folder} is neither a model pack (it has no {MANIFEST}) nor a Hugging Face model folder (it has no "
+            "config.json): choose the folder that holds one of them"
+        )
+        self.folder = folder
+
+
+def is_model_folder(path: Path) -> bool:
+    """Whether `path` is a Hugging Face model folder (config.json, no pack manifest) rather than a pack."""
+    return path.is_dir() and (path / "config.json").is_file() and not (path / MANIFEST).is_file()
+
+
+def pack_from_folder(
+    folder: Path,
+    *,
+    name: str | None = None,
+    conversion: Conversion | None = None,
+    progress: TransferCallback | None = None,
+    cancel: CancelToken | None = None,
+    packs_dir: Path | None = None,
+) -> PackInfo:
+    """A Hugging Face model folder on this computer (the repository as `hf download` or a git clone leaves it)
+    made into a pack as a download is: converted (progress by layer, cancellable), checked and installed all or
+    nothing, replacing a pack of the same name. `name`: default the folder's name in lower case."""
+    name = names.check(name or folder.name.lower(), "the pack's name")
+    weights = sum(p.stat().st_size for p in folder.glob("*.safetensors") if p.is_file())
+    packs_dir = packs_dir or paths.user_packs_dir()
+    work = paths.downloads_dir() / SOURCES_FOLDER
+    work.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=".convert-", dir=work) as tmp:
+        pack_dir = _convert(folder, weights, _Made(name, conversion, None, None), Path(tmp) / name, progress, cancel)
+        _report(progress, "installing", 0, 0, name)
+        pack = unpack.install(
+            pack_dir,
+            expect_name=name,
+            replace=True,
+            cancel=cancel,
+            packs_dir=packs_dir,
+            progress=lambda done, total: _report(progress, "installing", done, total, name),
+        )
+    return PackInfo.of(pack, bundled=False)
+
+
+def import_folder_or_pack(
+    src: Path, *, progress: TransferCallback | None = None, cancel: CancelToken | None = None
+) -> PackInfo:
+    """What `fanyi models import` and the app's Import take: a pack folder or .zip, installed as it is, or a Hugging
+    Face model folder, converted (pack_from_folder); NotAModel for a folder that is neither."""
+    src = Path(src)
+    if is_model_folder(src):
+        return pack_from_folder(src, progress=progress, cancel=cancel)
+    if src.is_dir() and not (src / MANIFEST).is_file():
+        raise NotAModel(src)
+    return PackInfo.of(
+        unpack.install(
+            src, progress=lambda done, total: _report(progress, "installing", done, total, src.name), cancel=cancel
+        ),
+        bundled=False,
+    )

@@ -31,7 +31,7 @@ from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 from typing import IO, Any, BinaryIO, Protocol
 
-from .. import limits, paths
+from .. import limits, names, paths
 from ..cancel import CancelToken
 from ..engine import MANIFEST, ModelPack, PackError
 from ..progress import ProgressCallback
@@ -337,8 +337,6 @@ def _install(
     progress: ProgressCallback | None,
     cancel: CancelToken | None,
 ) -> ModelPack:
-    packs_dir.mkdir(parents=True, exist_ok=True)
-    sweep(packs_dir)
     if src.is_dir():
         return _install_from(_FolderSource(src), packs_dir, expect_name, expect_version, replace, progress, cancel)
     try:
@@ -366,16 +364,16 @@ def _install_from(
     version = manifest.get("pack_version", 0)
     if expect_version is not None and version != expect_version:
         raise _refuse(source.label, f"it holds version {version!r} of {name}, the catalog lists {expect_version}")
-    if len(folder_name(name).encode("utf-8")) > limits.MAX_PACK_FOLDER_BYTES:
-        raise _refuse(
-            source.label,
-            f"its name is too long for a folder ({len(folder_name(name).encode('utf-8'))} "
-            f"bytes as UTF-8; at most {limits.MAX_PACK_FOLDER_BYTES})",
-        )
+    try:
+        names.check(name, "the pack's name")
+    except names.BadName as exc:
+        raise _refuse(source.label, str(exc)) from None
     source.check(sizes)
     total = sum(sizes.values())
     need = total + len(manifest_bytes)
     require_free(packs_dir, need)
+    packs_dir.mkdir(parents=True, exist_ok=True)  # only once the pack is known to be one that can be installed
+    sweep(packs_dir)
     target = packs_dir / folder_name(name)
     if target.exists() and not replace:
         raise LibraryError(f"a pack named {name!r} is already installed at {target}; remove it first")

@@ -53,6 +53,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 _MARKUP = re.compile(r"<[^>]*>")  # tags are no evidence of the text's language
+NO_PACK_HINT = "install one on this computer (fanyi models install opus-mt-en-zh, or the app's Download button)"
 
 
 @dataclass(frozen=True)
@@ -128,7 +129,9 @@ class Core:
             prefer = ([pack] if pack is not None else []) + self.models.in_memory()
             return routing.route(packs, source_code, target_code, sample, prefer=prefer)
         except NoRoute as exc:  # Chinese asked for in Chinese is OpenCC's: routed even with no model installed
-            raise ApiError(400 if packs else 500, str(exc)) from None
+            if not packs:  # the server runs for its dictionary: a translation waits for a pack
+                raise ApiError(503, f"{exc}: {NO_PACK_HINT}") from None
+            raise ApiError(400, str(exc)) from None
 
     def directions(self) -> list[Pair]:
         """Every language pair the installed packs translate."""

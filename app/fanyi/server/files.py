@@ -19,14 +19,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
-from fanyi import limits
+from fanyi import limits, names
 from fanyi.cancel import CancelToken
 
 from .errors import ApiError
 
 QUEUED, TRANSLATING, DONE, ERROR = "queued", "translating", "done", "error"
-MAX_NAME_CHARS = 100  # of a client's file name as the output is called after it
-_UNSAFE = re.compile(r"[\x00-\x1f\x7f/\\:*?\"<>|]+")
 
 
 @dataclass
@@ -35,7 +33,7 @@ class Document:
     key: str  # DeepL's document_key: asked for with the id
     folder: Path
     source: Path
-    name: str  # the client's file name, made safe: the output is called after it
+    name: str  # the client's file name (client_name): the output is called after it
     status: str = QUEUED
     to: str | None = None  # what it is written as, where it can be more than one kind (a PDF: "pdf" or "docx")
     bilingual: str | None = None  # "side" or "alternate": the original beside its translation
@@ -80,8 +78,9 @@ class Files:
         self._root: Path | None = None
         self._documents: dict[str, Document] = {}
 
-    def add(self, name: str | None, content: BinaryIO, suffix: str) -> Document:
-        """Keep an uploaded document (``suffix``: its format's, checked by the caller); 429 when full."""
+    def add(self, name: str, content: BinaryIO, suffix: str) -> Document:
+        """Keep an uploaded document (``name``: client_name's, ``suffix``: its format's, both checked by the
+        caller); 429 when full."""
         with self._lock:
             self._expire()
             if len(self._documents) >= limits.API_MAX_DOCUMENTS:
@@ -96,9 +95,7 @@ class Files:
             document_id = secrets.token_hex(16)
             folder = self._root / document_id
             folder.mkdir()
-            document = Document(
-                document_id, secrets.token_hex(16), folder, folder / f"source{suffix}", safe_name(name, suffix)
-            )
+            document = Document(document_id, secrets.token_hex(16), folder, folder / f"source{suffix}", name)
             self._documents[document_id] = document
         try:
             with document.source.open("wb") as out:
@@ -148,8 +145,12 @@ class Files:
             shutil.rmtree(document.folder, ignore_errors=True)
 
 
-def safe_name(name: str | None, suffix: str) -> str:
-    """A client's file name as a name only (no folders, no control characters), at most MAX_NAME_CHARS."""
-    base = _UNSAFE.sub("_", re.split(r"[/\\]", name or "")[-1]).strip(" .") or "document"
-    stem = Path(base).stem if base.lower().endswith(suffix.lower()) else base
-    return stem[: MAX_NAME_CHARS - len(suffix)] + suffix
+def client_name(given: str | None) -> str:
+    """The name a client gave its document, without the folders some clients put before it (RFC 7578 4.2:
+    a receiver uses no directory path information); 400 when what is left cannot be a file name (fanyi.names),
+    since the translation is downloaded under it."""
+    base = re.split(r"[/\\]", given or "")[-1] or "document"
+    try:
+        return names.check(base, "the file name")
+    except names.BadName as exc:
+        raise ApiError(400, str(exc)) from None

@@ -28,7 +28,7 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 from fanyi.cancel import Cancelled, CancelToken
-from fanyi.engine import Failure, Rewind, Translation, describe_failures
+from fanyi.engine import Failure, Rewind, TermLost, Translation, describe_failures
 from fanyi.languages import AUTO
 from fanyi.oneline import error_line
 
@@ -80,7 +80,7 @@ async def _stream(core: Core, request: Request) -> Response:
 
 
 async def _events(stream: ThreadStream, source: str, target: str) -> AsyncIterator[str]:
-    pieces: list[str | Rewind | Failure] = []
+    pieces: list[str | Rewind | Failure | TermLost] = []
     try:
         yield event({"source": source, "target": target}, "start")
         while (piece := await stream.next()) is not ThreadStream.END:
@@ -89,6 +89,8 @@ async def _events(stream: ThreadStream, source: str, target: str) -> AsyncIterat
                 yield event({"chars": piece.chars}, "rewind")
             elif isinstance(piece, Failure):
                 yield event({"source": piece.source, "reason": piece.reason}, "untranslated")
+            elif isinstance(piece, TermLost):
+                log.info("local API: the glossary's %r could not be kept: translated without it", piece.term)
             else:
                 yield event({"text": piece})
         done = Translation.collect(pieces)

@@ -30,7 +30,7 @@ from fanyi.oneline import error_line
 
 from .core import ApiRequest, Core, Outcome
 from .errors import ApiError
-from .files import Document, safe_name
+from .files import Document, client_name
 from .line import Line, QueueFull
 
 log = logging.getLogger(__name__)
@@ -284,12 +284,12 @@ async def document_request(
 async def _keep_upload(core: Core, upload: UploadFile, name: str | None) -> Document:
     """An uploaded document stored for translation (``name``: the client's name for it, when not the
     upload's); 400 for a format Fanyi does not translate, 429 when too many are kept."""
-    name = name or upload.filename or ""
+    name = client_name(name or upload.filename)
     suffix = Path(name).suffix.lower()
     if suffix not in documents.SUPPORTED_SUFFIXES:
         raise ApiError(
             400,
-            f"{safe_name(name, suffix)!r} is not a document Fanyi translates: it translates "
+            f"{name!r} is not a document Fanyi translates: it translates "
             f"{', '.join(documents.SUPPORTED_SUFFIXES)} files",
         )
     return await run_in_threadpool(core.files.add, name, upload.file, suffix)

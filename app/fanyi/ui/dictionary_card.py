@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, Qt, Signal
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QApplication, QFrame, QLabel, QSizePolicy, QToolButton, QVBoxLayout, QWidget
 
 from fanyi.dictionary import Entry, Found, Sense
-from fanyi.ui import i18n
+from fanyi.ui import i18n, theme
 from fanyi.ui.i18n import Retranslating
 from fanyi.ui.layout import STRETCH, hbox
 
@@ -47,7 +47,6 @@ TAG_NAMES = {
     "gre": QT_TRANSLATE_NOOP("dictionary", "GRE"),
 }
 GREY = "palette(placeholder-text)"
-GREY_HEX = "#808080"  # rich text takes colours, not palette roles: a grey that reads on light and dark themes
 
 
 def _t(text: object) -> str:
@@ -82,7 +81,7 @@ class CopyRow(QLabel):
 
 
 def _sense_html(sense: Sense) -> str:
-    label = f'<span style="color:{GREY_HEX}">{html.escape(sense.label)}</span> ' if sense.label else ""
+    label = f'<span style="color:{theme.colour("secondary")}">{html.escape(sense.label)}</span> ' if sense.label else ""
     return label + html.escape(sense.text)
 
 
@@ -187,7 +186,7 @@ class DictionaryCard(Retranslating, QFrame):
             badges.append(self.tr("Oxford 3000"))
         if badges:
             badge = QLabel(" · ".join(badges))
-            badge.setStyleSheet("color: #c07a00;")
+            theme.tint(badge, "warning")
             badge.setToolTip(self.tr("Collins stars: how common the word is (5 is the most common)"))
             parts.append(badge)
         self._layout.addLayout(hbox(*parts, margin=0, spacing=8))
@@ -225,7 +224,8 @@ class DictionaryCard(Retranslating, QFrame):
             )
             first = lemma.senses[0] if lemma.senses else None
             self._row(
-                f'<span style="color:{GREY_HEX}">{html.escape(said)}:</span> ' + (_sense_html(first) if first else ""),
+                f'<span style="color:{theme.colour("secondary")}">{html.escape(said)}:</span> '
+                + (_sense_html(first) if first else ""),
                 lemma.word,
             )
         facts = []
@@ -255,7 +255,9 @@ class DictionaryCard(Retranslating, QFrame):
         self._layout.addWidget(title)
         for entry in found.entries[:SHOWN_WORDS]:
             phonetic = (
-                f' <span style="color:{GREY_HEX}">/{html.escape(entry.phonetic)}/</span>' if entry.phonetic else ""
+                f' <span style="color:{theme.colour("secondary")}">/{html.escape(entry.phonetic)}/</span>'
+                if entry.phonetic
+                else ""
             )
             first = entry.senses[0] if entry.senses else None
             self._row(
@@ -276,3 +278,8 @@ class DictionaryCard(Retranslating, QFrame):
 
     def retranslate(self) -> None:
         self._build()  # folded or unfolded as it was
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.ApplicationPaletteChange:  # rich text's grey is the theme's
+            self._build()
+        super().changeEvent(event)

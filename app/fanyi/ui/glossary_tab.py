@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from fanyi.glossary import Glossary, GlossaryError, Term, read_csv, write_csv
+from fanyi.ui import theme
 from fanyi.ui.glossary_messages import message
 from fanyi.ui.i18n import Retranslating
 from fanyi.ui.layout import STRETCH, hbox, vbox
@@ -65,7 +66,7 @@ class GlossaryTab(Retranslating, QWidget):
         self.remove_button.setText(self.tr("Remove"))
         self.import_button.setText(self.tr("Import…"))
         self.export_button.setText(self.tr("Export…"))
-        self.note.setStyleSheet("")
+        theme.tint(self.note, None)
         self.note.setText(
             self.tr(
                 "How a term is to be translated, per language pair (codes such as en, zh, "
@@ -118,7 +119,7 @@ class GlossaryTab(Retranslating, QWidget):
         return glossary
 
     def say(self, problem: str) -> None:
-        self.note.setStyleSheet("color: #b3261e;")
+        theme.tint(self.note, "error")
         self.note.setText(problem)
 
     # --- files ----------------------------------------------------------------------------------------

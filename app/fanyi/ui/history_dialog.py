@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from fanyi.oneline import one_line
+from fanyi.ui import theme
 from fanyi.ui.history import Entry, History, export_csv
 from fanyi.ui.i18n import Retranslating
 
@@ -205,7 +206,7 @@ class HistoryDialog(Retranslating, QDialog):
 
     def _show_problem(self, text: str) -> None:
         self.note.setText(text)
-        self.note.setStyleSheet("color: #b3261e;")
+        theme.tint(self.note, "error")
 
     def _on_activated(self, item: QListWidgetItem) -> None:
         entry = next(e for e in self._entries if e.id == item.data(Qt.ItemDataRole.UserRole))
@@ -221,7 +222,7 @@ class HistoryDialog(Retranslating, QDialog):
         self.export_button.setText(self.tr("Export…"))
         self.export_button.setToolTip(self.tr("Save the entries listed here as a CSV file (opens in Excel)"))
         self.clear_button.setText(self.tr("Clear history"))
-        self.note.setStyleSheet("")
+        theme.tint(self.note, None)
         if self._recording:
             self.note.setText(
                 self.tr("Double-click an entry to open it again. Starred entries are kept when the history is cleared.")

@@ -32,12 +32,19 @@ from fanyi.library.dictionaries import DictionaryInfo
 from fanyi.library.errors import LibraryError
 from fanyi.library.install import Available, Status
 from fanyi.library.memory import memory_needed
-from fanyi.ui import i18n
+from fanyi.ui import i18n, theme
 from fanyi.ui.i18n import Retranslating, direction, quantization_name
 from fanyi.ui.language_names import language_label
 from fanyi.ui.layout import STRETCH, container, hbox, vbox
 from fanyi.ui.memory_check import confirm_load, memory_text
-from fanyi.ui.pack_ops import PackOperations, PackOpProgress, ask_and_import, listed_size_text, size_text
+from fanyi.ui.pack_ops import (
+    Failure,
+    PackOperations,
+    PackOpProgress,
+    ask_and_import,
+    listed_size_text,
+    size_text,
+)
 
 LANGUAGES_COLUMN = 1
 LANGUAGES_MIN_WIDTH = 160  # what the languages column keeps when the dialog grows to show the others whole
@@ -75,6 +82,17 @@ def _selected_row(table: QTableWidget) -> int | None:
     return rows[0].row() if rows else None
 
 
+def _chosen(table: QTableWidget, keys: Sequence[str]) -> str | None:
+    """What the selected row shows, by its key (the row's index in ``keys``)."""
+    row = _selected_row(table)
+    return keys[row] if row is not None and row < len(keys) else None
+
+
+def _choose(table: QTableWidget, keys: Sequence[str], key: str | None) -> None:
+    if key in keys:
+        table.selectRow(keys.index(key))
+
+
 def _languages(sources: Sequence[str], targets: Sequence[str]) -> str:
     if len(sources) == 1 and len(targets) == 1:
         return direction(sources[0], targets[0])
@@ -106,6 +124,7 @@ class ModelManager(Retranslating, QDialog):
         self.rows: list[Available] = []
         self.dictionary_rows: list[tuple[DictionaryEntry, Status]] = []  # rows after the packs' in the available one
         self._list_failed = False  # the list of models could not be fetched: said above, not "click Refresh"
+        self._said: Failure = None  # the error shown, in the UI language of the moment (pack_ops.Failure)
 
         # --- installed ---
         self.table = _table(8)
@@ -147,7 +166,7 @@ class ModelManager(Retranslating, QDialog):
         self.tabs.addTab(available_page, "")
         self.error = QLabel()
         self.error.setWordWrap(True)
-        self.error.setStyleSheet("color: #b3261e;")
+        theme.tint(self.error, "error")
         self.error.hide()
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
@@ -160,7 +179,7 @@ class ModelManager(Retranslating, QDialog):
         ops.succeeded.connect(lambda _info: self.refresh())
         ops.dictionary_installed.connect(lambda _info: self.refresh())
         ops.catalog_changed.connect(lambda _cat: self.refresh())
-        ops.failed.connect(self._show_error)
+        ops.failed.connect(lambda message: self._show_error(message, ops.failure))
         self.retranslate()
 
     def showEvent(self, event: QShowEvent) -> None:
@@ -175,6 +194,11 @@ class ModelManager(Retranslating, QDialog):
 
     # --- contents ---------------------------------------------------------------------------------
     def refresh(self) -> None:
+        # what is selected stays selected, known by what it is: rows after the packs' (the dictionaries') were
+        # dropped and added again, and the selection fell on the row above (a language switch moved it)
+        chosen = _chosen(self.table, self._installed_keys()), _chosen(self.available, self._available_keys())
+        self.table.clearSelection()
+        self.available.clearSelection()
         self.packs = installed.list_packs()
         self.table.clearSpans()
         self.table.setRowCount(len(self.packs))
@@ -281,7 +305,15 @@ class ModelManager(Retranslating, QDialog):
             )
         else:
             self.catalog_note.setText(self.tr("List of models published %1.").replace("%1", cat.generated[:10]))
+        _choose(self.table, self._installed_keys(), chosen[0])
+        _choose(self.available, self._available_keys(), chosen[1])
         self._update_buttons()
+
+    def _installed_keys(self) -> list[str]:
+        return [f"pack:{p.path}" for p in self.packs] + [f"dictionary:{d.name}" for d in self.installed_dictionaries]
+
+    def _available_keys(self) -> list[str]:
+        return [f"pack:{r.entry.id}" for r in self.rows] + [f"dictionary:{d.id}" for d, _status in self.dictionary_rows]
 
     def _dictionary_languages(self) -> str:
         return self.tr("English ↔ Chinese")
@@ -354,7 +386,7 @@ class ModelManager(Retranslating, QDialog):
         try:
             installed.remove_pack(str(pack.path))  # by folder: a broken pack has no name of its own
         except (LibraryError, OSError) as exc:
-            self._show_error(str(exc))
+            self._show_error(str(exc), None)
             return
         self.refresh()
         self.packs_changed.emit()
@@ -370,7 +402,7 @@ class ModelManager(Retranslating, QDialog):
         try:
             dictionary.path.unlink()
         except OSError as exc:
-            self._show_error(str(exc))
+            self._show_error(str(exc), None)
             return
         self.refresh()  # the window's dictionary controller watches the folder: it sees the file go
 
@@ -435,7 +467,10 @@ class ModelManager(Retranslating, QDialog):
         self.error.hide()
         self._update_buttons()
 
-    def _show_error(self, message: str) -> None:
+    def _show_error(self, message: str, said: Failure) -> None:
+        """``said``: the message in the UI language of the moment, to say it again after a language switch (None:
+        it has only the one, an operating system's or the library's)."""
+        self._said = said
         if message:  # "" means the user cancelled
             self.error.setText(message)
             self.error.show()
@@ -501,6 +536,6 @@ class ModelManager(Retranslating, QDialog):
         self.remove_button.setText(self.tr("Remove"))
         self.default_button.setText(self.tr("Set as default"))
         self.refresh_button.setText(self.tr("Refresh list"))
-        if self._ops.failure is not None and not self.error.isHidden():
-            self.error.setText(self._ops.failure())  # said again in the UI language now chosen
+        if self._said is not None and not self.error.isHidden():
+            self.error.setText(self._said())  # said again in the UI language now chosen
         self.refresh()

@@ -6,6 +6,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from fanyi.library.catalog import Catalog, CatalogEntry
+from fanyi.ui import theme
 from fanyi.ui.i18n import Retranslating, direction
 from fanyi.ui.pack_ops import PackOperations, PackOpProgress, ask_and_import, listed_size_text
 
@@ -31,7 +32,7 @@ class NoModelPage(Retranslating, QWidget):
         self.error = QLabel()
         self.error.setObjectName("errorBanner")
         self.error.setWordWrap(True)
-        self.error.setStyleSheet("color: #b3261e;")
+        theme.tint(self.error, "error")
         self.error.hide()
 
         download_row = QHBoxLayout()

@@ -19,10 +19,11 @@ from PySide6.QtCore import QCoreApplication, QDir, QLocale, QObject, QThread, Si
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
 from fanyi.cancel import Cancelled, CancelToken
-from fanyi.library import catalog, dictionaries, install, installed
+from fanyi.library import catalog, dictionaries, install
 from fanyi.library.catalog import Catalog, CatalogEntry, DictionaryEntry
 from fanyi.library.download import TransferProgress
 from fanyi.library.errors import AccessDenied, DownloadError, LibraryError
+from fanyi.library.from_source import NotAModel, import_folder_or_pack
 from fanyi.library.installed import PackInfo
 from fanyi.library.sources.order import Preference
 from fanyi.sizes import GIB
@@ -39,6 +40,10 @@ BAR_UNIT = 1024
 Failure = Callable[[], str] | None
 
 
+class _GitHubUnreachable(Exception):
+    """A dictionary's download found GitHub (and its mirror) out of reach: said in the UI language of the moment."""
+
+
 class _Call(QThread):
     def __init__(
         self, fn: Callable[[], object], done: Callable[[object], None], fail: Callable[[Failure], None]
@@ -53,6 +58,10 @@ class _Call(QThread):
             self._fail(None)
         except AccessDenied as exc:
             self._fail(functools.partial(gated_text, exc))
+        except NotAModel as exc:
+            self._fail(functools.partial(not_a_model_text, exc.folder))
+        except _GitHubUnreachable:
+            self._fail(github_unreachable_text)
         except DownloadError as exc:
             message = str(exc)
             self._fail(unreachable_text if exc.unreachable else lambda: message)
@@ -80,6 +89,14 @@ def github_unreachable_text() -> str:
         "(as in mainland China), enter a GitHub mirror in Settings → Downloads, or import ECDICT's file with "
         "Import dictionary….",
     )
+
+
+def not_a_model_text(folder: Path) -> str:
+    return QCoreApplication.translate(
+        "pack_ops",
+        "%1 is neither a model pack (it has no manifest.json) nor a Hugging Face model folder (it has no "
+        "config.json): choose the folder that holds one of them.",
+    ).replace("%1", str(folder))
 
 
 def gated_text(exc: AccessDenied) -> str:
@@ -128,11 +145,13 @@ class PackOperations(QObject):
         return self._call is not None
 
     def import_pack(self, source: Path) -> None:
+        """A pack folder or .zip, installed as it is, or a Hugging Face model folder, converted (minutes for a large
+        model, so it can be cancelled; nothing is left either way)."""
         self._start(
             self.tr("Importing %1…").replace("%1", Path(source).name),
-            lambda _token: installed.import_pack(Path(source), progress=self.progress.emit),
+            lambda token: import_folder_or_pack(Path(source), progress=self.transfer.emit, cancel=token),
             self.succeeded.emit,
-            cancellable=False,  # bounded by disk speed; import_pack removes what it staged on any error
+            cancellable=True,
         )
 
     def _source(self) -> Preference:
@@ -162,7 +181,7 @@ class PackOperations(QObject):
                 return dictionaries.install(entry, mirror=mirror, progress=self.transfer.emit, cancel=token)
             except DownloadError as exc:
                 if exc.unreachable:  # what to do is GitHub's, not the model sources'
-                    raise LibraryError(github_unreachable_text()) from None
+                    raise _GitHubUnreachable from None
                 raise
 
         self._start(
@@ -367,7 +386,7 @@ def ask_and_import(ops: PackOperations, parent: QWidget, archive: bool) -> None:
             parent, title, home, QCoreApplication.translate("pack_ops", "Model pack (*.zip)")
         )
     else:
-        title = QCoreApplication.translate("pack_ops", "Import a model pack folder")
+        title = QCoreApplication.translate("pack_ops", "Import a model pack folder, or a model's folder to convert")
         path = QFileDialog.getExistingDirectory(parent, title, home)
     if path:
         ops.import_pack(Path(path))

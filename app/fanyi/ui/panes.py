@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from fanyi.engine import EMPTY, LOOP, NO_MODEL, RUNAWAY, Failure, join_hard_wrapped
+from fanyi.ui import theme
 from fanyi.ui.i18n import Retranslating
 
 FLUSH_MS = 30  # deltas are coalesced so a fast stream costs one document edit per frame, not per token
@@ -193,7 +194,7 @@ class UntranslatedBadge(Retranslating, QLabel):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("untranslatedBadge")
-        self.setStyleSheet("QLabel#untranslatedBadge { color: #9a6700; }")
+        theme.tint(self, "warning")
         self._failures: tuple[Failure, ...] = ()
         self.hide()
 
@@ -241,7 +242,7 @@ class TargetPane(Retranslating, QWidget):
         self.error.setObjectName("errorBanner")
         self.error.setWordWrap(True)
         self.error.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.error.setStyleSheet("QLabel#errorBanner { color: #b3261e; padding: 4px; }")
+        theme.tint(self.error, "error", "QLabel#errorBanner {{ color: {}; padding: 4px; }}")
         self.error.hide()
         self.activity = QLabel()
         self.untranslated = UntranslatedBadge()

@@ -30,7 +30,7 @@ from fanyi.defaults import api_address
 from fanyi.glossary import Glossary, GlossaryError
 from fanyi.languages import VARIANT_NAMES
 from fanyi.library.sources.order import AUTO, HF, HF_MIRROR, MODELSCOPE, URL
-from fanyi.ui import hotkey, region
+from fanyi.ui import hotkey, region, theme
 from fanyi.ui.glossary_messages import message
 from fanyi.ui.glossary_tab import GlossaryTab
 from fanyi.ui.i18n import LANGUAGE_NAMES, Retranslating
@@ -394,7 +394,7 @@ class SettingsDialog(Retranslating, QDialog):
             bad.insert(0, self.source_url)
         if bad:  # say so here rather than drop what the user typed
             self.download_note.setText(self.tr("An address must start with https:// or http://."))
-            self.download_note.setStyleSheet("color: #b3261e;")
+            theme.tint(self.download_note, "error")
             page = self.downloads_tab.parentWidget()
             assert page is not None  # the tab's page
             self.tabs.setCurrentWidget(page)
@@ -467,7 +467,7 @@ class SettingsDialog(Retranslating, QDialog):
             )
         ):
             self.source.setItemText(index, text)
-        self.download_note.setStyleSheet("")
+        theme.tint(self.download_note, None)
         self.download_note.setText(
             self.tr(
                 "In mainland China, where huggingface.co is blocked or slow, choose hf-mirror.com or ModelScope. "

@@ -5,6 +5,6 @@ writes the translated PDF (``strip`` removes the original text, ``fonts`` and ``
 the translation, ``bilingual`` pairs the pages), ``todocx`` writes the text as a .docx instead.
 """
 
-from .document import OCR_NOTE, Bilingual, Output, PdfDocument, open_document
+from .document import Bilingual, Output, PdfDocument, open_document
 
-__all__ = ["OCR_NOTE", "Bilingual", "Output", "PdfDocument", "open_document"]
+__all__ = ["Bilingual", "Output", "PdfDocument", "open_document"]

@@ -23,6 +23,7 @@ from fanyi.ocr.layout import joined, paragraph_rows
 from ..base import CorruptDocument, DocumentError, EncryptedDocument, NoTextFound, Unit, describe
 from ..bounds import Tally, too_large
 from ..characters import FORBIDDEN
+from ..said import Said, said
 from . import decoding, interpret, layout, scan
 from .interpret import Box
 from .layout import Paragraph, Role
@@ -31,8 +32,6 @@ from .page import Page, page_runs
 Output = Literal["pdf", "docx"]
 Bilingual = Literal["side", "alternate"]
 
-OCR_NOTE = "{pages} no text layer (a scan): the text there was recognised by OCR and may hold misread characters"
-NO_OCR_NOTE = "{pages} no text layer and were left out: {error}"
 
 decoding.install()
 # pdfminer logs warnings about damaged files; with no handler of ours Python would print them on
@@ -40,10 +39,9 @@ decoding.install()
 logging.getLogger("pdfminer").addHandler(logging.NullHandler())
 
 
-def pages_named(numbers: list[int]) -> str:
+def pages_named(numbers: list[int]) -> Said:
     """ "page 3 has" or "pages 1–4, 7 have"."""
-    named = page_runs(numbers)
-    return f"page {named} has" if len(numbers) == 1 else f"pages {named} have"
+    return said("pdf.page_has" if len(numbers) == 1 else "pdf.pages_have", pages=page_runs(numbers))
 
 
 def _read(path: Path, cancel: CancelToken | None) -> list[Page]:
@@ -155,7 +153,7 @@ class PdfDocument:
                     f"{self._path} has no text layer (it looks like a scanned PDF), and it cannot be recognised: "
                     f"{error}.",
                 ) from error
-            self.notes.append(NO_OCR_NOTE.format(pages=pages_named(numbers), error=error))
+            self.notes.append(said("pdf.no_ocr", pages=pages_named(numbers), error=str(error)))
             return
         by_number = {page.number: page for page in textless}
         read = []
@@ -166,7 +164,7 @@ class PdfDocument:
             if page.paragraphs:
                 read.append(page.number)
         if read:
-            self.notes.append(OCR_NOTE.format(pages=pages_named(read)))
+            self.notes.append(said("pdf.ocr", pages=pages_named(read)))
 
     def units(self) -> Iterator[Unit]:
         for page in self.pages:
@@ -184,8 +182,9 @@ class PdfDocument:
             return
         from . import rewrite  # noqa: PLC0415 - pikepdf and the fonts only when a PDF is written
 
+        held = _HeldErrors(out)
         unplaced = rewrite.write(
-            out,
+            held,  # type: ignore[arg-type]  # write, flush, seek and tell are what pikepdf calls
             self._path,
             self.pages,
             texts,
@@ -195,7 +194,44 @@ class PdfDocument:
             cancel=self._cancel,
             progress=self._progress,
         )
+        held.raise_held()
         self.unplaced = [(Unit(paragraph.text, f"page {paragraph.page}"), why) for paragraph, why in unplaced]
+
+
+class _HeldErrors:
+    """The output as pikepdf writes into it: the file's first error is held, the rest of the output discarded, and
+    the error raised once pikepdf has returned (``raise_held``). QPDF finishes its output in a destructor when it
+    writes a deterministic /ID (QPDFWriter::PipelinePopper), so an error thrown there — a full disk at the last
+    flush — ends the process with std::terminate instead of reaching Python; through this object none is thrown."""
+
+    def __init__(self, out: BinaryIO) -> None:
+        self._out = out
+        self._error: OSError | None = None
+
+    def write(self, data: bytes) -> int:
+        if self._error is None:
+            try:
+                self._out.write(data)
+            except OSError as error:
+                self._error = error
+        return len(data)
+
+    def flush(self) -> None:
+        if self._error is None:
+            try:
+                self._out.flush()
+            except OSError as error:
+                self._error = error
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        return self._out.seek(offset, whence)
+
+    def tell(self) -> int:
+        return self._out.tell()
+
+    def raise_held(self) -> None:
+        if self._error is not None:
+            raise self._error
 
 
 def open_document(

@@ -35,6 +35,7 @@ from fanyi.cancel import CancelToken
 from fanyi.languages import SIMPLIFIED, language_of
 
 from ..base import CorruptDocument, NotWritable, describe
+from ..said import said
 from . import fonts, linebreak
 from .bilingual import Originals
 from .interpret import Box
@@ -390,19 +391,20 @@ def write(
 
 
 def _notes(tallies: Sequence[_PageTally], missing: str) -> list[str]:
-    out = []
+    """The report's lines (documents.said: their kind and numbers, which the app says in its language)."""
+    out: list[str] = []
     for number, tally in enumerate(tallies, 1):
-        said = []
+        facts = []
         if tally.failed:
-            said.append(f"could not be rewritten ({tally.failed}) and is kept as it was")
+            facts.append(said("pdf.kept", reason=tally.failed))
         if tally.shrunk:
-            said.append(f"{tally.shrunk} drawn smaller than the rest of their kind to fit")
+            facts.append(said("pdf.shrunk", count=tally.shrunk))
         if tally.overflowed:
-            said.append(f"{tally.overflowed} drawn below the smallest size set for them to fit")
+            facts.append(said("pdf.overflowed", count=tally.overflowed))
         if tally.cut:
-            said.append(f"{tally.cut} cut short (“…”): they did not fit even at the smallest size")
-        if said:
-            out.append(f"page {number}: " + "; ".join(said))
+            facts.append(said("pdf.cut", count=tally.cut))
+        if facts:
+            out.append(said("pdf.page", page=number, facts=tuple(facts)))
     if missing:
-        out.append(f"the font has no glyph for {''.join(sorted(set(missing)))}: those characters are not drawn")
+        out.append(said("pdf.no_glyph", characters="".join(sorted(set(missing)))))
     return out

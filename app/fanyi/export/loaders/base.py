@@ -18,6 +18,8 @@ from typing import Any, ClassVar
 
 from ...engine import FAMILIES
 from ...engine.families import Family
+from ..config_sizes import Stated, check_bounds
+from ..weights import Tensors
 
 UNSUPPORTED = "{architecture} is not supported; Fanyi exports {supported}"
 
@@ -110,12 +112,27 @@ class Loader:
     def model_config(self, folder: HfFolder) -> SimpleNamespace:
         """The configuration the model is built from, as its configuration class reads config.json: the file's
         values over config_defaults, then what the class derives from them, read as attributes."""
-        return self.derived(SimpleNamespace(**{**self.config_defaults, **folder.config}))
+        return self.configured(folder.config)
+
+    def configured(self, values: dict[str, Any]) -> SimpleNamespace:
+        """``values`` over config_defaults, their sizes held to the limits (ExportError) before anything is derived
+        from them, then derived."""
+        config = SimpleNamespace(**{**self.config_defaults, **values})
+        check_bounds(config, positions=not self.decoder_only)
+        return self.derived(config)
 
     def derived(self, config: SimpleNamespace) -> SimpleNamespace:
         """What the configuration class's __init__ computes from the values it is given (nothing, unless a
         loader says so)."""
         return config
+
+    def stated_shapes(self, config: Any, tensors: Tensors) -> list[Stated]:
+        """Tensors whose shapes config.json states, checked against the checkpoint before any work."""
+        return []
+
+    def stated_layers(self, config: Any, tensors: Tensors) -> list[tuple[str, int, str]]:
+        """The layers config.json counts: (key, count, the prefix of their tensors' names)."""
+        return []
 
     # --- what the manifest records ---------------------------------------------------------------
     def manifest_architecture(self, config: Any, weights: Any) -> dict[str, Any]:

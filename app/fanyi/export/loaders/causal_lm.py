@@ -17,6 +17,7 @@ import numpy as np
 
 from ...engine.families.causal_lm import CHAT_TEMPLATE
 from ...languages import MULTIPLE
+from ..config_sizes import Stated
 from ..weights import CausalWeights, DecoderBlock, Lazy, RopeSpec, Rotary, Table, Tensors, read_linear
 from .base import ExportRefused, HfFolder, Loader
 
@@ -138,6 +139,24 @@ class CausalLMLoader(Loader):
             attention_scale=self.attention_scale(cfg),
             **self.extras(cfg),
         )
+
+    def stated_shapes(self, config: Any, tensors: Tensors) -> list[Stated]:
+        cfg, width, head = config, ("hidden_size", config.hidden_size), self.head_dim(config)
+        prefix = self.decoder_prefix(tensors)
+        attention = f"{prefix}layers.0.self_attn."
+        return [
+            Stated(f"{prefix}embed_tokens.weight", (("vocab_size", cfg.vocab_size), width)),
+            Stated(f"{prefix}layers.0.mlp.gate_proj.weight", (("intermediate_size", cfg.intermediate_size), width)),
+            Stated(
+                f"{attention}q_proj.weight", (("num_attention_heads × head_dim", cfg.num_attention_heads * head), width)
+            ),
+            Stated(
+                f"{attention}k_proj.weight", (("num_key_value_heads × head_dim", cfg.num_key_value_heads * head), width)
+            ),
+        ]
+
+    def stated_layers(self, config: Any, tensors: Tensors) -> list[tuple[str, int, str]]:
+        return [("num_hidden_layers", config.num_hidden_layers, f"{self.decoder_prefix(tensors)}layers.")]
 
     def head_dim(self, config: Any) -> int:
         return int(getattr(config, "head_dim", None) or config.hidden_size // config.num_attention_heads)

@@ -133,7 +133,7 @@ class Gemma3Loader(CausalLMLoader):
         if values.get("model_type") == "gemma3" or folder.architecture == "Gemma3ForConditionalGeneration":
             text = values.get("text_config")
             values = text if isinstance(text, dict) else {}
-        return self.derived(SimpleNamespace(**{**self.config_defaults, **values}))
+        return self.configured(values)
 
     def derived(self, config: SimpleNamespace) -> SimpleNamespace:
         # the layer types, where not listed, from the older sliding_window_pattern (6 where it is not given

@@ -12,10 +12,12 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from ..config_sizes import Stated
 from ..weights import Attention, Layer, Lazy, Norm, Seq2SeqWeights, Tensors, read_layer_norm, read_linear
 from .base import Loader
 
 LAYER_NORM_EPS = 1e-5  # torch's LayerNorm default, which the BART-layout models use throughout
+SIDES = ("encoder", "decoder")
 
 
 def _first(tensors: Tensors, names: tuple[str, ...]) -> str:
@@ -110,6 +112,20 @@ class EncoderDecoderLoader(Loader):
             encoder_final_norm=stack_norm("encoder", "layer_norm", self.pre_norm),
             decoder_final_norm=stack_norm("decoder", "layer_norm", self.pre_norm),
         )
+
+    def stated_shapes(self, config: Any, tensors: Tensors) -> list[Stated]:
+        cfg, width = config, ("d_model", config.d_model)
+        shared = ("model.shared.weight", "model.encoder.embed_tokens.weight", "model.decoder.embed_tokens.weight")
+        embedding = next((name for name in shared if tensors.has(name)), shared[0])
+        return [
+            Stated(embedding, (("vocab_size", cfg.vocab_size), width)),
+            Stated("model.encoder.layers.0.self_attn.q_proj.weight", (width, width)),
+            Stated("model.encoder.layers.0.fc1.weight", (("encoder_ffn_dim", cfg.encoder_ffn_dim), width)),
+            Stated("model.decoder.layers.0.fc1.weight", (("decoder_ffn_dim", cfg.decoder_ffn_dim), width)),
+        ]
+
+    def stated_layers(self, config: Any, tensors: Tensors) -> list[tuple[str, int, str]]:
+        return [(f"{side}_layers", getattr(config, f"{side}_layers"), f"model.{side}.layers.") for side in SIDES]
 
     def position_rows(self, config: Any) -> int:
         """The rows of each position table: max_position_embeddings and the family's extra rows."""
