@@ -944,6 +944,10 @@
         <translation>从右向左书写的文字</translation>
     </message>
     <message>
+        <source>text outside the page</source>
+        <translation>页面之外的文字</translation>
+    </message>
+    <message>
         <source>text whose font maps no Unicode</source>
         <translation>字体没有 Unicode 映射的文字</translation>
     </message>

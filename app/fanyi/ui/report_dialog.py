@@ -54,6 +54,7 @@ _KNOWN = {
     "reference list": QT_TRANSLATE_NOOP("ReportDialog", "reference list"),
     "a type specimen": QT_TRANSLATE_NOOP("ReportDialog", "a type specimen"),
     "right-to-left text": QT_TRANSLATE_NOOP("ReportDialog", "right-to-left text"),
+    "text outside the page": QT_TRANSLATE_NOOP("ReportDialog", "text outside the page"),
     "text whose font maps no Unicode": QT_TRANSLATE_NOOP("ReportDialog", "text whose font maps no Unicode"),
     "its text is drawn in a way that cannot be edited, so it is left as it was": QT_TRANSLATE_NOOP(
         "ReportDialog", "its text is drawn in a way that cannot be edited, so it is left as it was"
