@@ -996,6 +996,10 @@
         <translation>翻译器返回了空译文</translation>
     </message>
     <message>
+        <source>most of its words were left as they were: {left} of {total} letters ({reasons})</source>
+        <translation>大部分文字保留了原文：{total} 个字母中有 {left} 个（{reasons}）</translation>
+    </message>
+    <message>
         <source>page {page}: {facts}</source>
         <translation>第 {page} 页：{facts}</translation>
     </message>

@@ -122,3 +122,24 @@ def test_every_reason_a_pdf_or_a_text_is_kept_for_has_words_in_the_app():
     ]
     assert len(reasons) > 10
     assert [r for r in reasons if r not in report_dialog._KNOWN] == []
+
+
+def left_mostly(tmp_path: Path) -> JobReport:
+    """A PDF's report whose abstract and introduction were taken for a figure's text and left."""
+    r = JobReport(tmp_path / "paper.pdf", output=tmp_path / "paper.zh.pdf", translated=1, translated_letters=30)
+    abstract = "ABSTRACT A clear and well-documented document is presented as an article."
+    r.keep(Unit(abstract, "page 1", words_left=True), "text in a figure")
+    r.keep(Unit("42", "page 1"), "numbers or symbols only")
+    return r
+
+
+def test_a_report_says_first_and_plainly_that_most_words_were_left_and_where(qtbot, tmp_path, chinese):
+    r = left_mostly(tmp_path)
+    lines = r.summary().splitlines()
+    assert lines[0] == "most of its words were left as they were: 61 of 91 letters (text in a figure)."
+    assert "    - page 1 “ABSTRACT A clear and well-documented document is presented …”: text in a figure" in (lines)
+    dialog = ReportDialog(r)
+    qtbot.addWidget(dialog)
+    assert dialog.heading.text().startswith("注意：大部分文字保留了原文：91 个字母中有 61 个（图中文字）")
+    rows = [dialog.failures.topLevelItem(i) for i in range(dialog.failures.topLevelItemCount())]
+    assert [(row.text(0), row.text(2)) for row in rows] == [("第 1 页", "图中文字")]

@@ -47,6 +47,9 @@ class Unit:
     where: str  # for the report: "body, paragraph 12", "slide 3", "cue 45"
     keep: str | None = None  # set by the handler when the unit must stay as it is, e.g. "code block"
     marked: str | None = None  # the text with its formatted spans <sn>…</sn>, where it has any (inline.py)
+    # kept though it holds words a reader may miss (a PDF's text taken for a figure's, a reference list): the report
+    # says where, and counts its letters against the translated ones
+    words_left: bool = False
 
 
 class DocumentHandler(Protocol):
@@ -121,9 +124,24 @@ class JobReport:
     notes: list[str] = field(default_factory=list)
     removed_characters: int = 0  # control characters a model wrote, which no document may hold (characters.py)
     lost_terms: list[str] = field(default_factory=list)  # glossary terms the model could not keep (engine/terms.py)
+    translated_letters: int = 0
+    left_letters: Counter[str] = field(default_factory=Counter)  # of kept units with words left, by reason
 
     def keep(self, unit: Unit, reason: str) -> None:
-        _tally(self.kept, self.kept_reasons, unit, reason)
+        reason = _tally(self.kept, self.kept_reasons, unit, reason)
+        if unit.words_left:
+            self.left_letters[reason] += letters(unit.text)
+
+    @property
+    def mostly_left(self) -> bool:
+        """Whether more of the document's words were left as they were than were translated."""
+        return sum(self.left_letters.values()) > self.translated_letters
+
+    def left_said(self) -> Said:
+        """The report's first line when most words were left: how many letters, and mostly why."""
+        left = sum(self.left_letters.values())
+        reasons = tuple(reason for reason, _count in self.left_letters.most_common(3))
+        return Said("report.mostly_left", left=left, total=left + self.translated_letters, reasons=reasons)
 
     def fail(self, unit: Unit, reason: str) -> None:
         _tally(self.failed, self.failed_reasons, unit, reason)
@@ -142,10 +160,16 @@ class JobReport:
 
     def summary(self) -> str:
         target = f" → {self.output}" if self.output else ""
-        lines = [f"{self.source}{target}", f"  translated: {self.translated} of {self.total} units"]
+        lines = [f"{self.left_said()}."] if self.mostly_left else []
+        lines += [f"{self.source}{target}", f"  translated: {self.translated} of {self.total} units"]
         if self.kept_reasons:
             reasons = ", ".join(f"{reason}: {count}" for reason, count in sorted(self.kept_reasons.items()))
             lines.append(f"  left as they were: {self.kept_count} ({reasons})")
+            for reason in self.left_letters:  # where the words a reader may miss are
+                named = [e for e in self.kept if e.reason == reason]
+                lines.extend(f"    - {e.where} “{e.text}”: {reason}" for e in named)
+                if self.kept_reasons[reason] > len(named):
+                    lines.append(f"    … and {self.kept_reasons[reason] - len(named)} more: {reason}")
         if self.failed_reasons:
             lines.append(f"  failed: {self.failed_count}")
             for reason, count in self.failed_reasons.items():
@@ -161,7 +185,8 @@ class JobReport:
         return "\n".join(lines)
 
 
-def _tally(named: list[Untranslated], counts: Counter[str], unit: Unit, reason: str) -> None:
+def _tally(named: list[Untranslated], counts: Counter[str], unit: Unit, reason: str) -> str:
+    """Count ``unit`` under ``reason`` (named, if among the first of it); the reason it was counted under."""
     if not isinstance(reason, Said):  # a line with a kind is one line already, and keeps its kind (documents.said)
         reason = one_line(reason, 200)
     if reason not in counts and len(counts) >= REPORT_REASONS:
@@ -169,6 +194,12 @@ def _tally(named: list[Untranslated], counts: Counter[str], unit: Unit, reason: 
     counts[reason] += 1
     if counts[reason] <= REPORT_ENTRIES_PER_REASON:
         named.append(Untranslated(unit.where, one_line(unit.text, 60), reason))
+    return reason
+
+
+def letters(text: str) -> int:
+    """The letters of ``text``: what a report weighs translated and left text by (a unit of numbers weighs none)."""
+    return sum(char.isalpha() for char in text)
 
 
 class DocumentError(Exception):

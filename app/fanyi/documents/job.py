@@ -29,6 +29,7 @@ from .base import (
     TextTranslator,
     TranslationFailed,
     Unit,
+    letters,
     sample,
 )
 from .characters import scrub
@@ -186,6 +187,7 @@ def translate_document(
             report.notes = list(document.notes)  # a writer adds to them (a PDF: what it drew smaller)
             for unit, unplaced in getattr(document, "unplaced", ()):  # translated, but the output cannot show it
                 report.translated -= 1
+                report.translated_letters -= letters(unit.text)
                 report.fail(unit, unplaced)
             if report.translated <= 0:
                 reason = report.failed[0].reason if report.failed else "no translation came back"
@@ -374,6 +376,7 @@ class _Translating:
             else:
                 text, removed = translated[key]
                 self._report.translated += 1
+                self._report.translated_letters += letters(unit.text)
                 self._report.removed_characters += removed
                 results.append(text)
         return results

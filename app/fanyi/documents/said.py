@@ -27,6 +27,8 @@ ENGLISH: dict[str, str] = {
     "model.sentences": "{sentences}",
     "model.sentence": "sentence “{sentence}”: {reason}",
     "model.empty_translation": "the translator returned an empty translation",
+    # a report's first line when more of a document's words were left than translated (base.JobReport)
+    "report.mostly_left": "most of its words were left as they were: {left} of {total} letters ({reasons})",
     # a PDF: what its writer drew smaller or could not draw, page by page (fanyi.documents.pdf.rewrite)
     "pdf.page": "page {page}: {facts}",
     "pdf.kept": "could not be rewritten ({reason}) and is kept as it was",

@@ -85,6 +85,9 @@ LINES = {
     "model.sentences": "{sentences}",
     "model.sentence": QT_TRANSLATE_NOOP("ReportDialog", "sentence “{sentence}”: {reason}"),
     "model.empty_translation": QT_TRANSLATE_NOOP("ReportDialog", "the translator returned an empty translation"),
+    "report.mostly_left": QT_TRANSLATE_NOOP(
+        "ReportDialog", "most of its words were left as they were: {left} of {total} letters ({reasons})"
+    ),
     "pdf.page": QT_TRANSLATE_NOOP("ReportDialog", "page {page}: {facts}"),
     "pdf.kept": QT_TRANSLATE_NOOP("ReportDialog", "could not be rewritten ({reason}) and is kept as it was"),
     "pdf.shrunk": QT_TRANSLATE_NOOP("ReportDialog", "{count} drawn smaller than the rest of their kind to fit"),
@@ -176,7 +179,7 @@ class ReportDialog(Retranslating, QDialog):
             )
         ):
             header.setSectionResizeMode(column, mode)
-        self.failures.setVisible(bool(report.failed_reasons))
+        self.failures.setVisible(bool(report.failed_reasons or report.left_letters))
         self.notes = QLabel()
         self.notes.setWordWrap(True)
         self.notes.setVisible(bool(report.notes or report.removed_characters or report.lost_terms))
@@ -193,11 +196,11 @@ class ReportDialog(Retranslating, QDialog):
         layout.addLayout(self.counts)
         layout.addWidget(self.failures, 1)
         layout.addWidget(self.notes)
-        if not report.failed_reasons:
+        if not self.failures.isVisibleTo(self):
             layout.addStretch(1)  # nothing to list: keep the counts together at the top
         layout.addWidget(buttons)
         self.retranslate()
-        if report.failed_reasons:
+        if self.failures.isVisibleTo(self):
             reason = self.failures.sizeHintForColumn(2) + self.failures.sizeHintForColumn(0)
             self.resize(max(700, reason + 320), 440)  # and at least 240 pixels of the text
         else:
@@ -218,6 +221,8 @@ class ReportDialog(Retranslating, QDialog):
             ).replace("%1", output)
         else:
             heading = self.tr("%1 is written.").replace("%1", output)
+        if r.mostly_left:  # said first, plainly: a document left mostly untranslated is not "written" and done
+            heading = self.tr("Note: %1").replace("%1", line_text(r.left_said())) + "\n" + heading
         self.heading.setText(heading)
         captions = (self.tr("Translated"), self.tr("Left as they were"), self.tr("Failed"))
         for row, caption in enumerate(captions):
@@ -236,8 +241,11 @@ class ReportDialog(Retranslating, QDialog):
         self.failed.setText(str(r.failed_count))
         self.failures.setHeaderLabels([self.tr("Where"), self.tr("Text"), self.tr("Reason")])
         self.failures.clear()
-        for reason, count in r.failed_reasons.items():
-            named = [e for e in r.failed if e.reason == reason]
+        # the failed parts, then where words a reader may miss were left (a PDF's text taken for a figure's)
+        listed = [(reason, count, r.failed) for reason, count in r.failed_reasons.items()]
+        listed += [(reason, r.kept_reasons[reason], r.kept) for reason in r.left_letters]
+        for reason, count, entries in listed:
+            named = [e for e in entries if e.reason == reason]
             for entry in named:
                 item = QTreeWidgetItem([where_text(entry.where), entry.text, line_text(reason)])
                 for column in range(3):

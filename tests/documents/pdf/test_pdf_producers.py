@@ -295,3 +295,24 @@ def test_each_made_pdf_is_as_its_source_says(name):
     with pikepdf.open(MADE / f"{name}.pdf") as pdf:
         assert "pdfTeX" in str(pdf.docinfo.get("/Producer"))
     assert (MADE / f"{name}.tex").is_file()
+
+
+def test_a_pdf_whose_words_were_mostly_left_says_so_first(tmp_path, noto_sc):
+    """A page whose prose is rotated (left as it is) but for one upright line: the report's first line says that
+    most of the words were left, and the rotated text is named with its page."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    path = tmp_path / "rotated.pdf"
+    canvas = Canvas(str(path), pagesize=(612, 792))
+    canvas.drawString(72, 720, "A short upright title.")
+    canvas.rotate(90)
+    for row in range(6):
+        canvas.drawString(
+            100, -100 - 14 * row, "This long line of prose is set sideways on the page, as a wide table is."
+        )
+    canvas.save()
+    report = translate_document(path, FakeTranslator(hanzi), dst=tmp_path / "out.pdf").report
+    assert report.mostly_left
+    lines = report.summary().splitlines()
+    assert lines[0].startswith("most of its words were left as they were:") and "(rotated text)" in lines[0]
+    assert any(line.startswith("    - page 1 “This long line of prose") for line in lines)

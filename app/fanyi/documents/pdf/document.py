@@ -169,7 +169,8 @@ class PdfDocument:
     def units(self) -> Iterator[Unit]:
         for page in self.pages:
             for paragraph in page.paragraphs:
-                yield Unit(paragraph.text, f"page {page.number}", keep=paragraph.keep)
+                keep = paragraph.keep
+                yield Unit(paragraph.text, f"page {page.number}", keep=keep, words_left=keep in layout.WORDS_LEFT)
 
     def write(self, out: BinaryIO, translations: Iterator[str | None], *, bilingual: bool, target_lang: str) -> None:
         texts = [[next(translations) for _ in page.paragraphs] for page in self.pages]

@@ -92,6 +92,10 @@ OFF_PAGE = "text outside the page"
 SPECIMEN = "a type specimen"  # the same text shown twice or more, in the forms a font gives it
 RIGHT_TO_LEFT = "right-to-left text"  # Hebrew, Arabic: read in the order drawn, not yet in the order written
 
+# the reasons above that leave words a reader may miss (the rest leave code, formulas, markers, samples…): a report
+# says where each is, and whether most of a document's words were left
+WORDS_LEFT = frozenset({IN_FIGURE, ROTATED, VERTICAL, UNREADABLE, REFERENCE, RIGHT_TO_LEFT})
+
 _LIST_MARKER = re.compile(
     r"^\s*(?:[•◦▪▫‣⁃∙·●○■□–—*-]\s|\(?(?:\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]\s|[一二三四五六七八九十]+、)"
 )
