@@ -316,3 +316,25 @@ def test_a_pdf_whose_words_were_mostly_left_says_so_first(tmp_path, noto_sc):
     lines = report.summary().splitlines()
     assert lines[0].startswith("most of its words were left as they were:") and "(rotated text)" in lines[0]
     assert any(line.startswith("    - page 1 “This long line of prose") for line in lines)
+
+
+def test_a_cjk_full_stop_set_half_width_stays_in_its_line(tmp_path):
+    """Word sets a full-width "。" half a width early (its ink is in its left half): drawn 0.55 em back over the
+    character before it, it is the same line, not a paragraph of its own drawn over the first (seuthesix's rules,
+    made by Word 2013, whose Chinese lines were cut so)."""
+    from fontfixtures import build_font
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+    from reportlab.pdfgen.canvas import Canvas
+
+    first, second = "在文档中图名和图号应和插图一起置于图文框内", "。图文框采用锁定标记选项"
+    font = build_font(tmp_path / "cjk.ttf", first + second + "以免编辑时漂移一般插图宜用画成")
+    pdfmetrics.registerFont(TTFont("TestCJK", str(font)))
+    canvas = Canvas(str(tmp_path / "word.pdf"), pagesize=(612, 792))
+    canvas.setFont("TestCJK", 10.5)
+    canvas.drawString(72, 700, first)
+    canvas.drawString(72 + 10.5 * (len(first) - 0.55), 700, second)
+    canvas.drawString(72, 684, "以免编辑时漂移一般插图宜用画成")
+    canvas.save()
+    found = [p.text for p in _paragraphs(tmp_path / "word.pdf")]
+    assert found == [first + second + "以免编辑时漂移一般插图宜用画成"]

@@ -45,6 +45,7 @@ from fanyi.limits import PDF_LAYOUT_LINES
 from .interpret import Box, Direction, Glyph, PageContent, Shape, transformed
 
 LINE_GAP = 1.2  # font sizes: a wider gap between two glyphs of a baseline parts them into two lines
+BACKSTEP = 0.6  # font sizes a glyph may start before the previous one ends: a CJK full stop set half-width (Word)
 STRETCHED_GAP = 10.0  # font sizes: a justified line's space stretched before an unbreakable URL may be this wide
 WORD_GAP = 0.12  # font sizes: a wider gap between glyphs is a space between words (tight Libertine lines: 0.18)
 COLUMN_GAP = 0.8  # font sizes: a vertical gap at least this wide that nothing crosses is a gutter
@@ -236,7 +237,7 @@ def _continues(current: list[Glyph], glyph: Glyph) -> bool:
     gap = glyph.box[0] - last.box[2]
     if gap > LINE_GAP * size:
         return False
-    if gap < -0.5 * size:
+    if gap < -BACKSTEP * size:
         return _stacked_script(current, glyph)
     if abs(glyph.y - last.y) <= 0.2 * size:
         return True
@@ -355,7 +356,7 @@ def _merged(lines: list[Line], rules: Sequence[Box], edges: Sequence[float]) -> 
             next_column = _column_starts(line.box[0], other.box[2], size, edges) and not _marker(
                 other.text, other.box[0], size, edges
             )
-            near = -0.5 * size <= gap <= LINE_GAP * size and not next_column
+            near = -BACKSTEP * size <= gap <= LINE_GAP * size and not next_column
             overlap = min(line.box[2], other.box[2]) - max(line.box[0], other.box[0])
             drawn_again = same_baseline and overlap > 0.5 * min(line.box[2] - line.box[0], other.box[2] - other.box[0])
             if drawn_again or (
