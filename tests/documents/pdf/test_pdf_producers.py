@@ -338,3 +338,30 @@ def test_a_cjk_full_stop_set_half_width_stays_in_its_line(tmp_path):
     canvas.save()
     found = [p.text for p in _paragraphs(tmp_path / "word.pdf")]
     assert found == [first + second + "以免编辑时漂移一般插图宜用画成"]
+
+
+def test_a_bullet_drawn_after_its_item_a_fraction_lower_begins_that_item(tmp_path):
+    """cairo draws a list's bullet after the item's text, its baseline a third of a point lower (SIL's Gentium
+    history): each item is its own paragraph, bullet and all, not the next item's text joined to the one before."""
+    from fontfixtures import build_font
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+    from reportlab.pdfgen.canvas import Canvas
+
+    items = [
+        "U+A7C4 LATIN CAPITAL LETTER C WITH PALATAL HOOK",
+        "U+A7C5 LATIN CAPITAL LETTER S WITH HOOK",
+        "U+1DF00 LATIN SMALL LETTER FENG DIGRAPH WITH TRILL",
+        "U+1DF01 LATIN SMALL LETTER REVERSED SCRIPT G",
+    ]
+    font = build_font(tmp_path / "sans.ttf", "".join(items) + "◦", family="Test Sans", widths={"◦": 330})
+    pdfmetrics.registerFont(TTFont("TestSans", str(font)))
+    canvas = Canvas(str(tmp_path / "cairo.pdf"), pagesize=(612, 792))
+    canvas.setFont("TestSans", 9.5)
+    for row, item in enumerate(items):
+        y = 600 - 12.6 * row - (0.4 if row % 2 else 0.0)  # baselines that round to whole points apart
+        canvas.drawString(140.4, y, item)
+        canvas.drawString(135.1, y - 0.35, "◦")
+    canvas.save()
+    found = [p.text for p in _paragraphs(tmp_path / "cairo.pdf")]
+    assert found == [f"◦ {item}" for item in items]

@@ -97,6 +97,7 @@ RIGHT_TO_LEFT = "right-to-left text"  # Hebrew, Arabic: read in the order drawn,
 # says where each is, and whether most of a document's words were left
 WORDS_LEFT = frozenset({IN_FIGURE, ROTATED, VERTICAL, UNREADABLE, REFERENCE, RIGHT_TO_LEFT})
 
+_BULLET = re.compile(r"\s*[•◦▪▫‣⁃∙●○■□]")
 _LIST_MARKER = re.compile(
     r"^\s*(?:[•◦▪▫‣⁃∙·●○■□–—*-]\s|\(?(?:\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]\s|[一二三四五六七八九十]+、)"
 )
@@ -351,16 +352,18 @@ def _merged(lines: list[Line], rules: Sequence[Box], edges: Sequence[float]) -> 
         for other in reversed(out[-8:]):
             size = max(line.size, other.size)
             same_baseline = abs(line.baseline - other.baseline) <= 0.2 * size
-            gap = line.box[0] - other.box[2]
+            # either may be the left one: a bullet drawn after its item's text, its baseline a fraction lower
+            left, right = (other, line) if other.box[0] <= line.box[0] else (line, other)
+            gap = right.box[0] - left.box[2]
             small = line.size < 0.85 * other.size and other.box[1] <= (line.box[1] + line.box[3]) / 2 <= other.box[3]
-            next_column = _column_starts(line.box[0], other.box[2], size, edges) and not _marker(
-                other.text, other.box[0], size, edges
+            next_column = _column_starts(right.box[0], left.box[2], size, edges) and not _marker(
+                left.text, left.box[0], size, edges
             )
             near = -BACKSTEP * size <= gap <= LINE_GAP * size and not next_column
             overlap = min(line.box[2], other.box[2]) - max(line.box[0], other.box[0])
             drawn_again = same_baseline and overlap > 0.5 * min(line.box[2] - line.box[0], other.box[2] - other.box[0])
             if drawn_again or (
-                (same_baseline or small) and near and not _ruled(other.glyphs[-1], line.glyphs[0], rules)
+                (same_baseline or small) and near and not _ruled(left.glyphs[-1], right.glyphs[0], rules)
             ):
                 other.glyphs += line.glyphs
                 other.box = _union((other.box, line.box))
@@ -494,9 +497,10 @@ def _breaks(previous: list[Line], line: Line, left: float, right: float, leading
         return True  # bold or italic, or a code block (a sentence running on into a URL is no code block)
     if after[2] and before[2]:  # code: its indentation and short lines are its own
         return False
-    # a sentence run on from a full line to one starting at the column's edge with "4." is no list's item
+    # a sentence run on from a full line to one starting at the column's edge with "4." is no list's item (one
+    # starting with a bullet is)
     run_on = right - last.box[2] <= size and not _SENTENCE_END.search(last.text) and line.box[0] - left < 0.5 * size
-    if (_LIST_MARKER.match(line.text) and not run_on) or line.bulleted:
+    if (_LIST_MARKER.match(line.text) and (not run_on or _BULLET.match(line.text))) or line.bulleted:
         return True
     hanging = _LIST_MARKER.match(previous[0].text) is not None
     centred = abs((last.box[0] + last.box[2]) - (line.box[0] + line.box[2])) < 2 * size  # a centred title's lines
