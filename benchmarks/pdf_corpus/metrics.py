@@ -14,7 +14,8 @@ was left: they look at the glyphs of both files as pdfminer draws them, with no 
   formulas, references, list markers, rotated text, unreadable glyphs…) are *declared*, every other left letter
   (an untranslated paragraph, text taken for a figure's label, a paragraph that could not be drawn) counts
   against the page.
-- **code translated**: lines whose glyphs are nearly all in a monospaced font — told by the font's own advances,
+- **code translated**: lines of a listing (two or more, or one standing apart from prose) whose glyphs are nearly
+  all in a monospaced font — told by the font's own advances,
   all equal, independently of the reader's test — that are gone from the output.
 - **failed units** (translated but not drawn) and the seconds a page takes to read and to write (no model: a
   stand-in translation of realistic length answers at once).
@@ -215,16 +216,38 @@ def _page(
             page.left[label] += 1
             if label not in page.left_examples:
                 page.left_examples[label] = _context(old.glyphs, glyph)
-    for line in lines_of(g for g in old.glyphs if g.text.strip() and g.upright):
-        mono = sum(g.font in monospaced for g in line)
-        if len(line) >= 3 and mono >= 0.8 * len(line):
-            page.code_lines += 1
-            gone = sum(g.key() not in remaining for g in line if g.font in monospaced)
-            if gone >= 0.5 * mono:
-                page.code_translated += 1
-                if len(page.code_examples) < 3:
-                    page.code_examples.append("".join(g.text for g in line)[:60])
+    for line in _code_lines(old, monospaced):
+        mono = [g for g in line if g.font in monospaced]
+        page.code_lines += 1
+        if sum(g.key() not in remaining for g in mono) >= 0.5 * len(mono):
+            page.code_translated += 1
+            if len(page.code_examples) < 3:
+                page.code_examples.append("".join(g.text for g in line)[:60])
     return page
+
+
+def _code_lines(view: PageView, monospaced: set[str]) -> list[list[Glyph]]:
+    """Lines of code: lines nearly all in a monospaced font that are a listing's (another such line right above or
+    below) or stand apart (no line of prose within two font sizes above or below); a line of a URL or a command
+    inside a paragraph of prose is the prose's."""
+    lines = lines_of(g for g in view.glyphs if g.text.strip() and g.upright)
+    mono = [len(line) >= 3 and sum(g.font in monospaced for g in line) >= 0.8 * len(line) for line in lines]
+    found = []
+    for i, line in enumerate(lines):
+        if not mono[i]:
+            continue
+        x0, x1 = min(g.box[0] for g in line), max(g.box[2] for g in line)
+        y, size = line[0].box[1], line[0].size or 1.0
+        neighbours = [
+            mono[j]
+            for j, other in enumerate(lines)
+            if j != i
+            and 0.5 * size < abs(other[0].box[1] - y) <= 2 * size
+            and min(x1, max(g.box[2] for g in other)) > max(x0, min(g.box[0] for g in other))
+        ]
+        if any(neighbours) or not neighbours:
+            found.append(line)
+    return found
 
 
 def _prose(view: PageView) -> set[tuple[str, float, float]]:
