@@ -97,6 +97,7 @@ RIGHT_TO_LEFT = "right-to-left text"  # Hebrew, Arabic: read in the order drawn,
 # says where each is, and whether most of a document's words were left
 WORDS_LEFT = frozenset({IN_FIGURE, ROTATED, VERTICAL, UNREADABLE, REFERENCE, RIGHT_TO_LEFT})
 
+_SECTION_NUMBER = re.compile(r"\d{1,2}(?:\.\d{1,2})+\s+[^\W\d_]")  # "5.1 Title", "2.3.4 Results"
 _BULLET = re.compile(r"\s*[•◦▪▫‣⁃∙●○■□]")
 _LIST_MARKER = re.compile(
     r"^\s*(?:[•◦▪▫‣⁃∙·●○■□–—*-]\s|\(?(?:\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]\s|[一二三四五六七八九十]+、)"
@@ -105,6 +106,7 @@ _LIST_MARKER = re.compile(
 # often are), a number or a letter
 _MARKER_LABEL = re.compile(
     r"[•◦▪▫‣⁃∙·●○■□–—*\-\ue000-\uf8ff]|\(cid:\d+\)|\d{1,3}[.)]|\(\d{1,3}\)|\(?[a-z][.)]|\(?[ivx]{1,4}\)"
+    r"|\d{1,2}(?:\.\d{1,2})*"  # a heading's or a table of contents' number: "5", "5.1", "2.3.4"
 )
 _REFERENCES = re.compile(
     r"^\s*(?:\d+\.?\s*)?(?:references|bibliography|works cited|literature cited|参考文献|参考资料|參考文獻)\s*$", re.I
@@ -325,8 +327,8 @@ def _column_starts(right: float, left_end: float, size: float, edges: Sequence[f
 def _marker(text: str, start: float, size: float, edges: Sequence[float]) -> bool:
     """Whether ``text``, starting at x ``start``, is a list's marker at the start of its line: its items' lines all
     start at one x too, as a column's do, but the item is no column (an equation's number at a line's end is no
-    marker)."""
-    return _edge_between(start - 3 * size, start, edges) and bool(_MARKER_LABEL.fullmatch(text.strip()))
+    marker). Edges are kept to half a point, so one may lie just right of where its lines start."""
+    return _edge_between(start - 3 * size, start + 0.5, edges) and bool(_MARKER_LABEL.fullmatch(text.strip()))
 
 
 def _parted(line: Line, edges: Sequence[float]) -> list[Line]:
@@ -500,8 +502,12 @@ def _breaks(previous: list[Line], line: Line, left: float, right: float, leading
     # a sentence run on from a full line to one starting at the column's edge with "4." is no list's item (one
     # starting with a bullet is)
     run_on = right - last.box[2] <= size and not _SENTENCE_END.search(last.text) and line.box[0] - left < 0.5 * size
-    if (_LIST_MARKER.match(line.text) and (not run_on or _BULLET.match(line.text))) or line.bulleted:
-        return True
+    label = _split_marker(line)
+    if line.bulleted or _BULLET.match(line.text) or (label is not None and not label[0].text.endswith(".")):
+        return True  # a bullet, or a label and a gap wider than a space ("2  Obtaining…"): an item, an entry
+    # ("4. By default" is not enough: TeX widens the space after a full stop)
+    if (_LIST_MARKER.match(line.text) or _SECTION_NUMBER.match(line.text)) and not run_on:
+        return True  # "3. Next", "5.1 Title": an item or a numbered heading, unless a sentence runs on into it
     hanging = _LIST_MARKER.match(previous[0].text) is not None
     centred = abs((last.box[0] + last.box[2]) - (line.box[0] + line.box[2])) < 2 * size  # a centred title's lines
     full = right - last.box[2] <= SHORT_LINE * (right - left)
@@ -1020,8 +1026,11 @@ def _keep(lines: list[Line], box: Box, figures: list[Box]) -> str | None:
     letters = [g for g in glyphs if g.text.strip()]
     if not letters:
         return None
-    if _MARKER_LABEL.fullmatch("".join(g.text for g in letters)):
-        return MARKER  # a list's bullet set apart from its item (in a symbol font it would pass for maths)
+    # a list's bullet set apart from its item (in a symbol font it would pass for maths); a page number alone is a
+    # number, not a marker
+    label = "".join(g.text for g in letters)
+    if _MARKER_LABEL.fullmatch(label) and not label.isdigit():
+        return MARKER
     if any("(cid:" in g.text for g in letters):
         return UNREADABLE
     text = "".join(g.text for g in letters)
