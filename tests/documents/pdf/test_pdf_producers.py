@@ -191,6 +191,21 @@ def test_a_contents_entry_s_number_in_its_box_is_its_marker_and_each_title_a_uni
     assert _crossings(_translated(MADE / "numbered.pdf", tmp_path)) == []
 
 
+def test_tex_s_own_glyph_names_are_read_and_a_syntax_line_with_meta_variables_is_code(tmp_path, noto_sc):
+    """A Type 1 font with no ToUnicode map (pdfTeX's default before 2021) is read by its glyph names; cmsy's
+    "angbracketleft" and cmex's "parenleftBigg" and "summationdisplay" are not Adobe's names, and a paragraph with
+    "⟨wd⟩" in it was left as unreadable text. A line of code with a meta-variable in italics is code."""
+    found = [p for p in _paragraphs(MADE / "meta.pdf") if p.page == 1]
+    assert not any("(cid:" in p.text for p in found)
+    prose = [p for p in found if p.text.startswith("where ⟨wd⟩ is a dimension")]
+    assert [p.keep for p in prose] == [None]
+    assert [p.keep for p in found if p.text == "\\toprule[⟨wd⟩]"] == [layout.CODE]
+    assert {p.text for p in found if p.keep == layout.FORMULA} >= {"∑", ")"}
+    out = _translated(MADE / "meta.pdf", tmp_path)
+    assert "\\toprule[" in "".join(g.text for g in pages(out)[0].glyphs)
+    assert _crossings(out) == []
+
+
 def test_right_to_left_text_is_left_as_it_is_and_said(tmp_path):
     """Hebrew is drawn right to left; read in the order drawn it would be sent backwards, so it is left alone."""
     from fontfixtures import build_font
@@ -301,6 +316,7 @@ MADE_NAMES = [
     "heads",
     "equations",
     "numbered",
+    "meta",
 ]
 
 

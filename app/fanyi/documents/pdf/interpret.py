@@ -30,13 +30,14 @@ from pdfminer.cmapdb import CMap, IdentityCMap, IdentityCMapByte
 from pdfminer.converter import PDFPageAggregator
 from pdfminer.layout import LTChar, LTImage, LTPage
 from pdfminer.pdfcolor import PDFColorSpace
-from pdfminer.pdffont import PDFCIDFont, PDFFont, PDFType3Font
+from pdfminer.pdffont import PDFCIDFont, PDFFont, PDFSimpleFont, PDFType1Font, PDFType3Font
 from pdfminer.pdfinterp import PDFGraphicState, PDFPageInterpreter, PDFResourceManager, PDFTextState
 from pdfminer.pdfpage import PDFPage
-from pdfminer.pdftypes import resolve1
+from pdfminer.pdftypes import dict_value, list_value, resolve1
 from pdfminer.psparser import PSEOF, PSKeyword, keyword_name
 from pdfminer.utils import Matrix, PathSegment, apply_matrix_pt
 
+from fanyi.documents.pdf import glyphnames
 from fanyi.limits import MAX_PDF_PAGE_CHARS
 
 MAX_SHAPES = 20_000  # painted paths kept from one page (a figure of many thousands counts by its first ones)
@@ -460,9 +461,34 @@ class _Interpreter(PDFPageInterpreter):
             method()
 
 
+class _Resources(PDFResourceManager):
+    """pdfminer's fonts, with the glyph names it does not know read as TeX's fonts name them (glyphnames.py)."""
+
+    def get_font(self, objid: object, spec: Any) -> PDFFont:
+        cached = bool(objid) and objid in self._cached_fonts
+        font = super().get_font(objid, spec)
+        if not cached and isinstance(font, PDFSimpleFont):
+            _name_tex_glyphs(font, spec)
+        return font
+
+
+def _name_tex_glyphs(font: PDFSimpleFont, spec: Any) -> None:
+    """Add to ``font``'s codes the characters of the glyph names pdfminer could not read."""
+    encoding = resolve1(spec.get("Encoding")) if isinstance(spec, dict) else None
+    names: list[tuple[int, str]] = []
+    if isinstance(encoding, dict):
+        names = list(glyphnames.differences(list_value(encoding.get("Differences", []))))
+    elif encoding is None and isinstance(font, PDFType1Font) and hasattr(font, "fontfile"):
+        length = resolve1(dict_value(font.fontfile.attrs).get("Length1", 0))
+        names = list(glyphnames.built_in(font.fontfile.get_data()[: length if isinstance(length, int) else 0]))
+    for code, name in names:
+        if code not in font.cid2unicode and (text := glyphnames.unicode_of(name)) is not None:
+            font.cid2unicode[code] = text
+
+
 def pages(handle: BinaryIO) -> Iterator[PageContent]:
     """Each page of the PDF in ``handle``, interpreted; pdfminer's exceptions pass through."""
-    resources = PDFResourceManager(caching=True)
+    resources = _Resources(caching=True)
     device = _Device(resources)
     interpreter = _Interpreter(resources, device)
     for number, page in enumerate(PDFPage.get_pages(handle), 1):

@@ -1021,6 +1021,20 @@ def _repeated(text: str) -> bool:
     return False
 
 
+def _coded(letters: list[Glyph]) -> int:
+    """How many of ``letters`` are code's: monospaced, or a meta-variable of code's syntax (``\\toprule[⟨wd⟩]``: a
+    manual's placeholder between angle brackets, set in italics, stands for what is typed there)."""
+    count = 0
+    inside = False
+    for glyph in letters:
+        if glyph.text == "\u27e8":
+            inside = True
+        count += glyph.font.monospace or inside
+        if glyph.text == "\u27e9":
+            inside = False
+    return count if any(g.font.monospace for g in letters) else 0
+
+
 def _keep(lines: list[Line], box: Box, figures: list[Box]) -> str | None:
     glyphs = [g for line in lines for g in line.glyphs]
     letters = [g for g in glyphs if g.text.strip()]
@@ -1041,7 +1055,7 @@ def _keep(lines: list[Line], box: Box, figures: list[Box]) -> str | None:
         _inside(box, (f[0] - reach, f[1] - reach, f[2] + reach, f[3] + reach)) for f in figures
     ):
         return IN_FIGURE
-    if sum(g.font.monospace for g in letters) >= 0.8 * len(letters):
+    if _coded(letters) >= 0.8 * len(letters):
         return CODE
     if len(_RIGHT_TO_LEFT.findall(text)) > len(letters) / 2:
         return RIGHT_TO_LEFT
