@@ -206,6 +206,15 @@ def test_tex_s_own_glyph_names_are_read_and_a_syntax_line_with_meta_variables_is
     assert _crossings(out) == []
 
 
+def test_a_run_in_heading_s_number_stays_the_first_word_of_its_paragraph(tmp_path, noto_sc):
+    """revtex's "a. Syntax The argument…": the label is indented, the paragraph's next lines start left of it. Split
+    off as a list's marker, it lay inside its paragraph's box and the translation was drawn over it."""
+    found = [p for p in _paragraphs(MADE / "runin.pdf") if p.page == 1]
+    assert not any(p.keep == layout.MARKER for p in found)
+    assert [p.text[:21] for p in found if p.keep is None][:2] == ["a. Syntax The argumen", "b. Eliding repeated i"]
+    assert _crossings(_translated(MADE / "runin.pdf", tmp_path)) == []
+
+
 def test_right_to_left_text_is_left_as_it_is_and_said(tmp_path):
     """Hebrew is drawn right to left; read in the order drawn it would be sent backwards, so it is left alone."""
     from fontfixtures import build_font
@@ -317,6 +326,7 @@ MADE_NAMES = [
     "equations",
     "numbered",
     "meta",
+    "runin",
 ]
 
 

@@ -1172,7 +1172,9 @@ def lay_out(page: PageContent, words: set[str] | None = None) -> Laid:
         regions = _regions(lines, figures, flat_rules, page.width * page.height, leadings, edges)
         for group, cells, column in _paragraphs(regions, leadings, flat_rules):
             split = _split_marker(group[0])
-            if split is not None:
+            # a marker hangs when the item's other lines start past it; a run-in one ("a. Syntax The argument…",
+            # the next lines back at the column's edge) is the paragraph's first word, and its box covers it
+            if split is not None and all(ln.box[0] >= split[0].box[2] for ln in group[1:]):
                 marker, rest = split
                 found.append(_paragraph(page, [marker], figures, column, keep=MARKER))
                 group = [rest, *group[1:]]
