@@ -215,6 +215,33 @@ def test_a_run_in_heading_s_number_stays_the_first_word_of_its_paragraph(tmp_pat
     assert _crossings(_translated(MADE / "runin.pdf", tmp_path)) == []
 
 
+@pytest.mark.parametrize(
+    ("name", "sentence"),
+    [
+        ("pdftex-pmlr-tables", "Tables should go in the table environment. Within this environment use"),
+        ("pdftex-listings-line-numbers", "Line numbers are available for all displayed listings"),
+    ],
+)
+def test_a_word_space_ending_where_other_lines_start_parts_no_line(tmp_path, noto_sc, name, sentence):
+    """A space inside a line of prose ends where a table's column or a listing's lines start, elsewhere on the
+    page: the line was parted there as if at a gutter, and its halves' translations drawn over each other. A
+    space parts a line at an edge only when the text before it ends at a right edge too (a justified column,
+    labels flush right in the margin); a gutter's width always does."""
+    found = [p.text for p in _paragraphs(REAL / f"{name}.pdf")]
+    assert any(t.startswith(sentence) for t in found)
+    assert _crossings(_translated(REAL / f"{name}.pdf", tmp_path)) == []
+
+
+def test_a_display_formula_in_a_text_font_s_italics_is_a_formula(tmp_path, noto_sc):
+    """elsarticle's Mie coefficients: letters in Times italic, brackets and minus signs in txfonts' maths fonts,
+    no word longer than three letters. Read as prose once TeX's glyph names made its brackets readable."""
+    found = _paragraphs(REAL / "pdftex-elsarticle-mie.pdf")
+    rows = [p for p in found if p.text.startswith(("n2 jml (nx)", "jml (nx) x"))]
+    assert len(rows) >= 3 and all(p.keep == layout.FORMULA for p in rows)
+    assert any(p.keep is None and p.text.startswith("In the appendix we list explicit") for p in found)
+    assert _crossings(_translated(REAL / "pdftex-elsarticle-mie.pdf", tmp_path)) == []
+
+
 def test_right_to_left_text_is_left_as_it_is_and_said(tmp_path):
     """Hebrew is drawn right to left; read in the order drawn it would be sent backwards, so it is left alone."""
     from fontfixtures import build_font

@@ -50,6 +50,7 @@ STRETCHED_GAP = 10.0  # font sizes: a justified line's space stretched before an
 WORD_GAP = 0.12  # font sizes: a wider gap between glyphs is a space between words (tight Libertine lines: 0.18)
 COLUMN_GAP = 0.8  # font sizes: a vertical gap at least this wide that nothing crosses is a gutter
 COLUMN_EDGE_LINES = 5  # lines starting at one x (within half a point) make it a column's left edge
+RIGHT_EDGE_LINES = 3  # lines ending at one x (within half a point) make it a right edge
 COLUMN_EDGE_GAP = 0.4  # font sizes: a line's piece after a gap this wide may start a column at its edge (a space
 # is ~0.3; the names ltxdoc sets in the margin end half an em before the column)
 GUTTER_PIECE = 0.6  # font sizes: a line's piece after a gap this wide counts towards a column's edge (LaTeX's
@@ -129,6 +130,7 @@ _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")  # letters, with a compound's in
 _CLOSED_HEADS = frozenset(
     "any be else every for here in no out over some there to under up what when where with".split()
 )
+_LONG_WORD = re.compile(r"[^\W\d_]{4,}")  # a word of prose (a formula's names are shorter: x, jml, sin)
 _MATHS_CHARS = re.compile(
     "[\u0370-\u03ff\u2100-\u214f\u2190-\u21ff\u2200-\u22ff\u2300-\u23ff\u27c0-\u27ef\u2980-\u2aff\U0001d400-\U0001d7ff"
     "=+<>^_|~√∞∫∑∏±×÷≈≠≤≥′″]"
@@ -190,7 +192,8 @@ def _lines(glyphs: Sequence[Glyph], rules: Sequence[Box]) -> list[Line]:
     if current:
         lines.append(_line(current))
     edges = _column_edges(lines)
-    merged = _merged([piece for line in lines for piece in _parted(line, edges)], rules, edges)
+    ends = _column_ends(lines)
+    merged = _merged([piece for line in lines for piece in _parted(line, edges, ends)], rules, edges, ends)
     return _join_stretched(merged, rules, edges)
 
 
@@ -318,10 +321,27 @@ def _at_edge(x: float, edges: Sequence[float]) -> bool:
     return _edge_between(x - 0.5, x + 0.5, edges)
 
 
-def _column_starts(right: float, left_end: float, size: float, edges: Sequence[float]) -> bool:
+def _column_ends(lines: Sequence[Line]) -> list[float]:
+    """Where RIGHT_EDGE_LINES or more lines end, or pieces of lines before a gap of GUTTER_PIECE: a justified
+    column's right edge, or the right edge of labels set flush right in a margin."""
+    ends: Counter[float] = Counter()
+    for line in lines:
+        ends[round(line.box[2] * 2) / 2] += 1
+        for left, right in zip(line.glyphs, line.glyphs[1:]):
+            if right.box[0] - left.box[2] >= GUTTER_PIECE * line.size:
+                ends[round(left.box[2] * 2) / 2] += 1
+    return sorted(x for x in ends if ends[x - 0.5] + ends[x] + ends[x + 0.5] >= RIGHT_EDGE_LINES)
+
+
+def _column_starts(right: float, left_end: float, size: float, edges: Sequence[float], ends: Sequence[float]) -> bool:
     """Whether text starting at x ``right`` on the baseline of text ending at ``left_end`` may be the next
-    column's: it starts at a column's edge, past a space's width."""
-    return right - left_end >= COLUMN_EDGE_GAP * size and _at_edge(right, edges)
+    column's: it starts at a column's edge, past a gutter's width, or past a space's width where the text before
+    it ends at a right edge too (a justified column, labels flush right in the margin). A word space that happens
+    to end where a listing's or a table's lines start, elsewhere on the page, parts nothing."""
+    gap = right - left_end
+    if gap < COLUMN_EDGE_GAP * size or not _at_edge(right, edges):
+        return False
+    return gap >= COLUMN_GAP * size or _edge_between(left_end - 1.0, left_end + 1.0, ends)
 
 
 def _marker(text: str, start: float, size: float, edges: Sequence[float]) -> bool:
@@ -331,11 +351,11 @@ def _marker(text: str, start: float, size: float, edges: Sequence[float]) -> boo
     return _edge_between(start - 3 * size, start + 0.5, edges) and bool(_MARKER_LABEL.fullmatch(text.strip()))
 
 
-def _parted(line: Line, edges: Sequence[float]) -> list[Line]:
+def _parted(line: Line, edges: Sequence[float], ends: Sequence[float]) -> list[Line]:
     """A line drawn across a gutter (both columns' text drawn row by row) as one line per column."""
     cuts = [0]
     for i, (left, right) in enumerate(zip(line.glyphs, line.glyphs[1:]), 1):
-        if _column_starts(right.box[0], left.box[2], line.size, edges):
+        if _column_starts(right.box[0], left.box[2], line.size, edges, ends):
             piece = line.glyphs[cuts[-1] : i]
             if not _marker("".join(g.text for g in piece), piece[0].box[0], line.size, edges):
                 cuts.append(i)
@@ -344,7 +364,7 @@ def _parted(line: Line, edges: Sequence[float]) -> list[Line]:
     return [_line(line.glyphs[a:b]) for a, b in zip(cuts, [*cuts[1:], len(line.glyphs)])]
 
 
-def _merged(lines: list[Line], rules: Sequence[Box], edges: Sequence[float]) -> list[Line]:
+def _merged(lines: list[Line], rules: Sequence[Box], edges: Sequence[float], ends: Sequence[float]) -> list[Line]:
     """Lines of one baseline drawn apart (a superscript drawn after its line, a line drawn in pieces) joined; but
     not across a gutter: a line that starts at a column's edge, a space or more after another, is the next
     column's."""
@@ -358,7 +378,7 @@ def _merged(lines: list[Line], rules: Sequence[Box], edges: Sequence[float]) -> 
             left, right = (other, line) if other.box[0] <= line.box[0] else (line, other)
             gap = right.box[0] - left.box[2]
             small = line.size < 0.85 * other.size and other.box[1] <= (line.box[1] + line.box[3]) / 2 <= other.box[3]
-            next_column = _column_starts(right.box[0], left.box[2], size, edges) and not _marker(
+            next_column = _column_starts(right.box[0], left.box[2], size, edges, ends) and not _marker(
                 left.text, left.box[0], size, edges
             )
             near = -BACKSTEP * size <= gap <= LINE_GAP * size and not next_column
@@ -1064,6 +1084,8 @@ def _keep(lines: list[Line], box: Box, figures: list[Box]) -> str | None:
     maths = _maths_share(glyphs)
     if maths >= 0.5 or (maths >= 0.25 and len(letters) < 40 and "=" in "".join(g.text for g in letters)):
         return FORMULA
+    if maths > 0 and not any(_LONG_WORD.search(line.text) for line in lines):
+        return FORMULA  # maths glyphs and no word of four letters: a display's row set in a text font's italics
     return None
 
 
