@@ -252,3 +252,35 @@ def bundled_fonts() -> Path:
             "`make fonts` or `python packaging/cjk_fonts.py` puts them there"
         )
     return folder
+
+
+# --- BART summarizers: bart-large-cnn's and distilbart-cnn-12-6's released configurations -------------------
+
+
+@pytest.fixture(scope="session")
+def tiny_hf_bart(models_root):
+    """kind ("bart-large-cnn", "distilbart-cnn-12-6") → a tiny random Hugging Face folder, built on first use."""
+    from tiny_models.synthetic_bart import build_bart_folder
+
+    built: dict[str, Path] = {}
+
+    def get(kind: str) -> Path:
+        if kind not in built:
+            with _real_assets():
+                built[kind] = build_bart_folder(models_root / f"hf-bart-{kind}", kind)
+        return built[kind]
+
+    return get
+
+
+@pytest.fixture(scope="session")
+def tiny_bart_pack(tiny_hf_bart, models_root):
+    """(kind, quantize) → the pack exported from tiny_hf_bart(kind), built on first use."""
+    built: dict[tuple[str, str], Path] = {}
+
+    def get(kind: str, quantize: str = "none") -> Path:
+        if (kind, quantize) not in built:
+            built[kind, quantize] = _export(tiny_hf_bart(kind), models_root / f"tiny-bart-{kind}-{quantize}", quantize)
+        return built[kind, quantize]
+
+    return get

@@ -20,13 +20,16 @@ from fanyi.export.tokenizer_info import HfTokenizer
 
 MANY = ("mbart50", "m2m100", "nllb")
 LLMS = ("qwen3", "hunyuan", "gemma3", "translategemma", "gemma3-1b")
+BARTS = ("bart-large-cnn", "distilbart-cnn-12-6")  # released without generation_config.json
 
 
 @pytest.fixture(scope="module")
-def folder_of(tiny_hf_en_zh, tiny_hf_many, tiny_hf_llm):
+def folder_of(tiny_hf_en_zh, tiny_hf_many, tiny_hf_llm, tiny_hf_bart):
     def get(kind: str):
         if kind == "marian":
             return tiny_hf_en_zh
+        if kind in BARTS:
+            return tiny_hf_bart(kind)
         return tiny_hf_many(kind) if kind in MANY else tiny_hf_llm(kind)
 
     return get
@@ -168,7 +171,7 @@ def _same_facts(folder, family) -> None:
         assert ours.convert_tokens_to_ids(token) == theirs.convert_tokens_to_ids(token), token
 
 
-@pytest.mark.parametrize("kind", ["marian", *MANY, *LLMS])
+@pytest.mark.parametrize("kind", ["marian", *MANY, *LLMS, *BARTS])
 def test_the_tokenizer_facts_are_autotokenizers(folder_of, kind):
     family, folder = detect_loader(folder_of(kind))
     _same_facts(folder.path, family)
@@ -222,14 +225,16 @@ def test_the_generation_defaults_are_generation_configs():
     assert theirs == DEFAULTS
 
 
-@pytest.mark.parametrize("kind", ["marian", *MANY, *LLMS])
+@pytest.mark.parametrize("kind", ["marian", *MANY, *LLMS, *BARTS])
 @pytest.mark.parametrize("with_file", [True, False])
 def test_generation_settings_are_read_as_generation_config_reads_them(folder_of, tmp_path, kind, with_file):
     from transformers import AutoConfig, GenerationConfig
 
     folder = shutil.copytree(folder_of(kind), tmp_path / kind)
+    if kind in BARTS and with_file:  # the file the Hub added later, from config.json
+        GenerationConfig.from_model_config(AutoConfig.from_pretrained(folder)).save_pretrained(folder)
     if not with_file:  # from_model_config: config.json's settings (a Marian config carries beams and lengths)
-        (folder / "generation_config.json").unlink()
+        (folder / "generation_config.json").unlink(missing_ok=True)
         theirs = GenerationConfig.from_model_config(AutoConfig.from_pretrained(folder)).to_diff_dict()
     else:
         theirs = GenerationConfig.from_pretrained(folder).to_diff_dict()
@@ -242,6 +247,7 @@ def test_generation_settings_are_read_as_generation_config_reads_them(folder_of,
 
 
 CONFIG_CLASSES = {
+    "bart": "BartConfig",
     "marian": "MarianConfig",
     "mbart50": "MBartConfig",
     "m2m100": "M2M100Config",
@@ -280,6 +286,16 @@ def test_each_familys_configuration_defaults_are_every_default_of_its_transforme
 NOT_READ = {"qwen3": {"layer_types"}, "marian": {"decoder_vocab_size"}}
 # config.json as released files may be: nothing but the architecture; gemma-3-4b-it's; keys set to null
 SPARSE = {
+    "bart": [
+        {"architectures": ["BartForConditionalGeneration"], "model_type": "bart"},
+        # the transformers-3 flag of bart-large-cnn's and distilbart's config.json: <s> forced first
+        {
+            "architectures": ["BartForConditionalGeneration"],
+            "model_type": "bart",
+            "force_bos_token_to_be_generated": True,
+        },
+        {"model_type": "bart", "force_bos_token_to_be_generated": True, "forced_bos_token_id": 5, "bos_token_id": 4},
+    ],
     "marian": [{"architectures": ["MarianMTModel"], "model_type": "marian"}],
     "mbart50": [{"architectures": ["MBartForConditionalGeneration"], "model_type": "mbart"}],
     "m2m100": [{"architectures": ["M2M100ForConditionalGeneration"], "model_type": "m2m_100"}],

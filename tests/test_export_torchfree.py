@@ -30,6 +30,8 @@ FAMILIES = {
     "gemma3": ("llm", "none"),
     "translategemma": ("llm", "int8"),
     "gemma3-1b": ("llm", "int4"),
+    "bart-large-cnn": ("bart", "int8"),
+    "distilbart-cnn-12-6": ("bart", "none"),
 }
 
 EXPORT_ALL = textwrap.dedent(
@@ -52,8 +54,8 @@ EXPORT_ALL = textwrap.dedent(
 
 
 @pytest.fixture(scope="module")
-def folders(tiny_hf_en_zh, tiny_hf_many, tiny_hf_llm) -> dict[str, Path]:
-    get = {"marian": lambda _f: tiny_hf_en_zh, "many": tiny_hf_many, "llm": tiny_hf_llm}
+def folders(tiny_hf_en_zh, tiny_hf_many, tiny_hf_llm, tiny_hf_bart) -> dict[str, Path]:
+    get = {"marian": lambda _f: tiny_hf_en_zh, "many": tiny_hf_many, "llm": tiny_hf_llm, "bart": tiny_hf_bart}
     return {family: get[kind](family) for family, (kind, _q) in FAMILIES.items()}
 
 
@@ -211,12 +213,12 @@ PINNED = {
     },
     ("tests/data/tiny-qwen3", "int4"): {
         "decoder.onnx": "ea87500b32423b8642ec97f24d198ee5918e353292a6566e000706ee58b20f51",
-        "manifest.json": "313d8389bdf940f355b2e385f0048b2f5b68ab32da0d8bc76dcfd29f8dc3506a",
+        "manifest.json": "7a4190cebaa6cbe1b240af968f5f0d8230cba7f5e429bd55adc9d739629c9da7",
         "shared.bin": "f2febfa4a287fb4a0f14ec14eb10fb770057e75073842618a978be9823ec6980",
     },
     ("tests/data/tiny-qwen3", "int8"): {
         "decoder.onnx": "51f1e4e7dc91bc21b4dca183dae12314a51d2e5c267ca3a1c6d61b2349d6d6b8",
-        "manifest.json": "458c72324b541352131089042f7e917e379d10400735dba26b25dd918bdc1c02",
+        "manifest.json": "d9619f7f190544c8b64d11182c9084b6dc434f5928149ef6bb0d27b48adfc669",
         "shared.bin": "4d06bc8308a77c44c11ff0074765fa567c50b7815a097b617c012263644b4504",
     },
 }

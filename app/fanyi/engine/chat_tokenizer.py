@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from tokenizers import Tokenizer as HFTokenizer
 
@@ -42,7 +42,11 @@ def _decoder_kinds(decoder: dict[str, Any] | None) -> list[str]:
 
 def check_chat_tokenizer(path: Path) -> HFTokenizer:
     """The tokenizer of a tokenizer.json whose decoding can be streamed exactly; ChatTokenizerError if not."""
-    tok = HFTokenizer.from_file(str(path))
+    return check_streamable(HFTokenizer.from_file(str(path)))
+
+
+def check_streamable(tok: HFTokenizer) -> HFTokenizer:
+    """`tok`, if its decoding can be streamed exactly by IncrementalDecoder; ChatTokenizerError if not."""
     decoder = tok.decoder
     kinds = _decoder_kinds(json.loads(decoder.__getstate__()) if decoder else None)
     if unknown := [k for k in kinds if k not in APPEND_ONLY_DECODERS]:
@@ -110,11 +114,20 @@ class ChatTokenizer:
         return IncrementalDecoder(self)
 
 
+class Decodes(Protocol):
+    """What an IncrementalDecoder reads of its tokenizer (a ChatTokenizer, byte_level.ByteLevelTokenizer)."""
+
+    @property
+    def strip(self) -> StripRule: ...
+    def raw_decode(self, ids: Sequence[int]) -> str: ...
+    def decode(self, ids: Sequence[int]) -> str: ...
+
+
 class IncrementalDecoder:
     """push() the ids as they are decided; everything returned, finish() included, concatenates to
     exactly tokenizer.decode(all ids)."""
 
-    def __init__(self, tokenizer: ChatTokenizer) -> None:
+    def __init__(self, tokenizer: Decodes) -> None:
         self._tokenizer = tokenizer
         self._ids: list[int] = []
         self._shown = ""

@@ -38,6 +38,12 @@ def _metaspace_drops_first_space(decoder: dict[str, Any] | None) -> bool:
     return bool(decoder.get("add_prefix_space", True))  # files written by tokenizers < 0.14
 
 
+def check_metaspace(tok: HFTokenizer) -> None:
+    """TokenizerFileError unless the tokenizer's decoder is one JsonTokenizer streams (Metaspace)."""
+    decoder = tok.decoder
+    _metaspace_drops_first_space(json.loads(decoder.__getstate__()) if decoder else None)
+
+
 class JsonTokenizer:
     strips = False  # decode() keeps outer spaces but one leading one (see detok.StreamDecoder)
 

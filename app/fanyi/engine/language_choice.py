@@ -25,6 +25,7 @@ class LanguageChoice:
     target_lang: str  # for joining sentences: no spaces between Chinese ones
     source: str | None = None  # the languages in the pack's codes, where a prompt names them (LLMs)
     target: str | None = None
+    summary: bool = False  # the request asks for a summary (an LLM's prompt then says so), not a translation
 
 
 def offered(pack: PackView, what: str, wanted: str, choices: list[str]) -> None:

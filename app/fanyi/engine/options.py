@@ -20,6 +20,8 @@ class DecodeOptions:
     pack translates placeholders that are replaced by the given translations (engine/terms.py).
     ``convert`` ("zh-TW", "zh-HK"): the output, asked for in Simplified Chinese, is converted into
     Traditional with that region's words (fanyi.variants, OpenCC).
+    ``summary``: the text's summary is asked for, not its translation (in ``target``, for an LLM pack that
+    summarizes; a BART pack writes English summaries only and nothing else).
     """
 
     beams: int | None = None
@@ -34,6 +36,7 @@ class DecodeOptions:
     source: str | None = None
     glossary: tuple[tuple[str, str], ...] = ()
     convert: str | None = None
+    summary: bool = False
 
     def __post_init__(self) -> None:
         variants.check(self.convert)

@@ -138,6 +138,7 @@ MANIFEST_SCHEMA = record(
                 "eos_all": optional(EOS_IDS),
                 "unk": optional(TOKEN_ID),
                 "decoder_start": TOKEN_ID,
+                "bos": optional(TOKEN_ID),  # what a BART source starts with
             }
         ),
         "bad_words_ids": optional(
@@ -155,6 +156,8 @@ MANIFEST_SCHEMA = record(
                 "repetition_penalty": optional(number(*limits.REPETITION_PENALTY_RANGE)),
                 "forced_eos_token_id": optional(either("a token id or a list of them", TOKEN_ID, EOS_IDS)),
                 "renormalize_logits": optional(BOOLEAN),
+                # BART: the first token of every output (a many-to-many pack's is its target language's)
+                "forced_bos_token_id": optional(TOKEN_ID),
             }
         ),
         # many-to-many families: languages in the model's own codes (source_lang/target_lang are then "mul");
@@ -185,7 +188,9 @@ MANIFEST_SCHEMA = record(
                     "generation_prompt": optional(BOOLEAN, True),
                     "end_of_turn": optional(text(r"[^\s]{1,64}")),
                     "instructions": map_of(
-                        one_of("default", "chinese", "terminology", "context", "formatted"), INSTRUCTION, 5
+                        one_of("default", "chinese", "terminology", "context", "formatted", "summarize"),
+                        INSTRUCTION,
+                        6,
                     ),
                     "term_line": optional(_printable_or_newlines(200), "{term} 翻译成 {translation}"),
                     "strip": optional(
@@ -206,6 +211,8 @@ MANIFEST_SCHEMA = record(
         "added_tokens": optional(
             map_of(text(r"[^\s]{1,64}"), record({"lstrip": BOOLEAN, "rstrip": BOOLEAN}), limits.MAX_ADDED_TOKENS)
         ),
+        # BART: the text the summarization pipeline puts before a source (the model's config.json "prefix")
+        "source_prefix": optional(text(r".{1,32}", 32, "printable text of at most 32 characters")),
         "target_tokens": optional(
             map_of(text(r"[^\s<>]{1,64}"), text(r">>[^\s<>]{1,64}<<"), limits.MAX_TARGET_TOKENS), {}
         ),
@@ -434,6 +441,15 @@ class ModelPack:
     @property
     def family(self) -> Family:
         return family_of(self.manifest)
+
+    @property
+    def summarizes(self) -> bool:
+        """Whether the pack writes summaries: a BART summarizer, an LLM pack with a summary instruction."""
+        return self.family.summarizes(self.manifest)
+
+    @property
+    def translates(self) -> bool:
+        return self.family.translates
 
     @property
     def source_languages(self) -> list[str]:

@@ -31,6 +31,7 @@ from ..languages import base_language
 PLACEHOLDER = re.compile(r"\{(text|source_language|target_language|terms|context)\}")
 # the instruction used, by what a request carries: markup, a glossary, context, a Chinese pair
 DEFAULT, CHINESE, TERMINOLOGY, CONTEXT, FORMATTED = "default", "chinese", "terminology", "context", "formatted"
+SUMMARIZE = "summarize"  # not a translation: the text's summary in the target language (fanyi.summaries)
 TEXT, STRUCTURED = "text", "structured"  # a user message's content: the instruction, or TranslateGemma's record
 THINK_OPEN, THINK_CLOSE = "<think>", "</think>"
 MARKER = "\ue000FANYI\ue000"  # where a text goes, in private-use characters no template writes
@@ -97,6 +98,7 @@ class Request:
     terms: tuple[tuple[str, str], ...] = ()  # glossary entries found in the text: (term, translation)
     context: str = ""  # text before this one (the previous paragraph of a document)
     formatted: bool = False  # the text marks its formatted spans <sn>…</sn> (a document paragraph's markup)
+    summarize: bool = False  # the text's summary in the target language, not its translation
 
 
 class Prompts:
@@ -121,6 +123,8 @@ class Prompts:
         return chinese if written_in == "zh" else english
 
     def instruction(self, request: Request) -> Instruction:
+        if request.summarize:
+            return self._instructions[SUMMARIZE]  # the family offers summaries only where the pack has it
         chinese = "zh" in (base_language(request.source), base_language(request.target))
         wanted_by = (
             (FORMATTED, request.formatted),

@@ -130,9 +130,19 @@ class Translator:
     def max_source_tokens(self) -> int:
         return self.family.max_source_tokens(self.pack)
 
+    @property
+    def max_summary_tokens(self) -> int:
+        """The most tokens encode() may give for a text to summarize in one go (summary_stream)."""
+        return self.family.max_summary_source_tokens(self.pack)
+
     # --- ids level: what the parity tests compare with generate() --------------------------------
     def languages(self, options: DecodeOptions | None) -> LanguageChoice:
-        """The request's languages as the pack's family takes them; ValueError for one it does not offer."""
+        """The request's languages as the pack's family takes them; ValueError for one it does not offer, and
+        for a summary asked of a pack that does not write them or a translation of one that only does."""
+        if options is not None and options.summary and not self.pack.summarizes:
+            raise ValueError(f"the model {self.pack.name} does not summarize")
+        if not (options is not None and options.summary) and not self.pack.translates:
+            raise ValueError(f"the model {self.pack.name} summarizes English texts; it does not translate")
         return self.family.choose(self.pack, options)
 
     def encode(self, text: str, options: DecodeOptions | None = None) -> list[int]:
@@ -164,6 +174,31 @@ class Translator:
     ) -> list[list[int]]:
         """Exactly what generate() chooses: no watch for degeneration, no guard."""
         return _drain(self.decode_ids(sources, options, cancel))
+
+    def summary_stream(
+        self, text: str, options: DecodeOptions | None = None, cancel: CancelToken | None = None
+    ) -> Iterator[str]:
+        """The summary of the whole text as one source (a summary, unlike a translation, is not made sentence by
+        sentence), streamed as it is decided; `options.summary` is set here. The text must fit
+        max_summary_tokens (fanyi.summaries cuts a longer one); the search is generate()'s, unwatched."""
+        options = dataclasses.replace(options or DecodeOptions(), summary=True)
+        source = self.encode(text, options)
+        if len(source) > self.max_summary_tokens:
+            raise ValueError(f"the text is {len(source)} tokens, more than {self.max_summary_tokens} the model reads")
+        streamer = self.family.stream_decoder(self.tokenizer)
+        self.last_stats = {"tokens": 0, "seconds": 0.0}
+        started = time.perf_counter()
+        for _row, new_ids in self.decode_ids([source], options, cancel):
+            self.last_stats["tokens"] += len(new_ids)
+            if delta := streamer.push(new_ids):
+                yield delta
+        if rest := streamer.finish():
+            yield rest
+        self.last_stats["seconds"] = time.perf_counter() - started
+
+    def summary_tokens(self, text: str, options: DecodeOptions | None = None) -> int:
+        """How many of max_summary_tokens the text takes (its prompt, for an LLM)."""
+        return len(self.encode(text, dataclasses.replace(options or DecodeOptions(), summary=True)))
 
     def sentence_check(
         self, source: Sequence[int], options: DecodeOptions | None = None, text: str | None = None

@@ -18,10 +18,8 @@ import onnx
 
 from .. import names
 from ..cancel import CancelToken
-from ..engine.chat_tokenizer import check_chat_tokenizer
 from ..engine.families import OPTIONAL_TOKENIZER_FILES, Family
 from ..engine.families.causal_lm import CHAT_TEMPLATE
-from ..engine.json_tokenizer import JsonTokenizer
 from ..engine.pack_format import (
     FORMAT_VERSION,
     MANIFEST,
@@ -121,6 +119,11 @@ def build_manifest(
     }
     if isinstance(loader, CausalLMLoader):
         manifest["prompt"] = loader.manifest_prompt(tokenizer)
+    for key, value in loader.manifest_extra(folder, config, gen).items():
+        if isinstance(value, dict) and isinstance(manifest.get(key), dict):
+            manifest[key].update(value)
+        else:
+            manifest[key] = value
     return manifest
 
 
@@ -156,7 +159,7 @@ def export_pack(
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     say(f"reading the {family.title} tokenizer")
     tokenizer = HfTokenizer(hf_dir, loader.hf_tokenizer_class)
-    tokenizer_data = tokenizer_files(family, hf_dir, tokenizer)
+    tokenizer_data = tokenizer_files(family, hf_dir, tokenizer, loader.made_tokenizer_files(folder))
     say(f"reading the {family.title} weights")
     weights = model_weights(loader, config, hf_dir)
     if tokenizer.slow is not None and tokenizer.slow.size > weights.lm_head.shape[0]:
@@ -194,11 +197,14 @@ def tokenizer_kind(family: Family, tokenizer: HfTokenizer) -> str:
     return "marian" if "source.spm" in family.tokenizer_files else "sentencepiece"
 
 
-def tokenizer_files(family: Family, hf_dir: Path, tokenizer: HfTokenizer) -> dict[str, bytes]:
+def tokenizer_files(
+    family: Family, hf_dir: Path, tokenizer: HfTokenizer, made: dict[str, bytes] | None = None
+) -> dict[str, bytes]:
     """The family's tokenizer files for the pack, by name: the folder's own, a decoder-only model's chat
-    template written out of tokenizer_config.json where the folder has no chat_template.jinja, and the slow
-    tokenizer's vocabulary of an mBART-50 or NLLB folder without tokenizer.json."""
-    files: dict[str, bytes] = {}
+    template written out of tokenizer_config.json where the folder has no chat_template.jinja, the slow
+    tokenizer's vocabulary of an mBART-50 or NLLB folder without tokenizer.json, and what the loader `made`
+    (BART's tokenizer.json from vocab.json and merges.txt)."""
+    files: dict[str, bytes] = dict(made or {})
     if family.decoder_only:
         template = tokenizer.chat_template
         if not isinstance(template, str) or not template.strip():
@@ -218,10 +224,8 @@ def tokenizer_files(family: Family, hf_dir: Path, tokenizer: HfTokenizer) -> dic
     if missing:
         raise ExportError(f"{hf_dir / missing[0]} is missing: the {family.title} tokenizer needs it")
     try:  # the runtime must be able to stream its decoding exactly: refuse now, not at run time
-        if family.decoder_only:
-            check_chat_tokenizer(hf_dir / "tokenizer.json")
-        elif required == ("tokenizer.json",):
-            JsonTokenizer(hf_dir / "tokenizer.json", {})
+        if "tokenizer.json" in required:
+            family.check_tokenizer_json(files["tokenizer.json"].decode("utf-8"))
     except ValueError as exc:
         raise ExportError(f"{hf_dir}: {exc}") from None
     return files

@@ -175,7 +175,7 @@ def generation_defaults(hf_dir: Path, loader: Loader, folder: HfFolder) -> dict[
     sets it per request, so a default in the folder is only kept as the default target language.
     A decoder-only model's sampling settings are left out: its packs decode greedily.
     """
-    given = read_generation_config(hf_dir, *model_settings(loader, folder))
+    given = {**read_generation_config(hf_dir, *model_settings(loader, folder)), **loader.task_generation(folder)}
     gen = {**DEFAULTS, **given}
     ignored = IDS + tuple(OUTPUT_NEUTRAL_GENERATION_KEYS) + (SAMPLING_KEYS if loader.decoder_only else ())
     if gen["do_sample"] and not loader.decoder_only:

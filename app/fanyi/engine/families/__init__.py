@@ -6,7 +6,7 @@ fanyi.export.loaders', not the engine's.
 
 from __future__ import annotations
 
-from . import gemma3, hunyuan, m2m100, marian, mbart50, nllb, qwen3  # noqa: F401 - they register themselves
+from . import bart, gemma3, hunyuan, m2m100, marian, mbart50, nllb, qwen3  # noqa: F401 - they register themselves
 from .base import (
     FAMILIES,
     OPTIONAL_TOKENIZER_FILES,

@@ -16,8 +16,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from tokenizers import Tokenizer
+
 from ... import limits
 from ..detok import StreamDecoder
+from ..json_tokenizer import check_metaspace
 from ..schema import Check, Invalid, integer, optional, text
 from ..segment import Segment, split_text
 
@@ -46,6 +49,7 @@ class Family:
     many_to_many: ClassVar[bool] = False  # languages listed in the manifest, chosen per request
     decoder_only: ClassVar[bool] = False  # one graph for the prompt and each step (the LLMs), greedy only
     batch_size: ClassVar[int] = 16  # parts decoded together by translate_results (sorted by length)
+    translates: ClassVar[bool] = True  # False: a summarizer, never offered to translate (BART)
 
     # --- the manifest ----------------------------------------------------------------------------
     def check_manifest(self, manifest: dict[str, Any]) -> None:
@@ -55,9 +59,18 @@ class Family:
         """The tokenizer files a pack with this manifest holds."""
         return self.other_tokenizers.get(manifest.get("tokenizer") or "", self.tokenizer_files)
 
+    def summarizes(self, manifest: dict[str, Any]) -> bool:
+        """Whether a pack with this manifest writes summaries (fanyi.summaries)."""
+        return False
+
     def extra_position_rows(self) -> int:
         """Rows of a position table beyond max_positions (shared.*_positions), where the family has one."""
         return 0
+
+    def check_tokenizer_json(self, content: str) -> None:
+        """ValueError (one line) when a tokenizer.json's decoding cannot be streamed exactly: the exporter
+        refuses such a model. The many-to-many families stream Metaspace pieces (json_tokenizer.py)."""
+        check_metaspace(Tokenizer.from_str(content))
 
     # --- the runtime -----------------------------------------------------------------------------
     def open_tokenizer(self, pack: PackView) -> Any:
@@ -102,6 +115,10 @@ class Family:
     def max_source_tokens(self, pack: PackView) -> int:
         """The most tokens encode() may give for one part of a text; longer sentences are cut."""
         raise NotImplementedError
+
+    def max_summary_source_tokens(self, pack: PackView) -> int:
+        """The most tokens encode() may give for a text to summarize (fanyi.summaries cuts longer ones)."""
+        return self.max_source_tokens(pack)
 
     # --- decoding (the defaults are an encoder-decoder's) -------------------------------------------
     def split(self, text: str, source_lang: str, max_tokens: int, count: Callable[[str], int]) -> list[Segment]:

@@ -16,12 +16,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from tokenizers import Tokenizer
+
 from ... import limits
 from ...languages import base_language
 from ..causal_runner import CausalRunner
-from ..chat_tokenizer import ChatTokenizer
+from ..chat_tokenizer import ChatTokenizer, check_streamable
 from ..language_choice import LanguageChoice, pick_languages
-from ..prompt import CONTEXT, DEFAULT, FORMATTED, TERMINOLOGY, Prompts, Request, strip_rule
+from ..prompt import CONTEXT, DEFAULT, FORMATTED, SUMMARIZE, TERMINOLOGY, Prompts, Request, strip_rule
 from ..schema import Invalid, integer, show, text
 from ..segment import Segment, split_paragraphs
 from .base import (
@@ -45,6 +47,9 @@ CHAT_TEMPLATE = "chat_template.jinja"
 # a paragraph longer than this (in prompt tokens) is cut at sentence ends; the rest of the model's
 # positions are left for the translation
 PARAGRAPH_TOKENS = 640
+# a prompt to summarize holds at most this many tokens: the key/value cache of Qwen3-1.7B's 28 layers is ~0.35 GB
+# at 1,536 + 512 positions in fp32, and its prompt takes seconds on two cores
+SUMMARY_PROMPT_TOKENS = 1536
 
 
 class CausalLM(Family):
@@ -91,6 +96,13 @@ class CausalLM(Family):
         if default is not None and default not in languages["target"]:
             raise Invalid("default_target", f"{show(default)} is not one of languages.target")
 
+    def check_tokenizer_json(self, content: str) -> None:
+        check_streamable(Tokenizer.from_str(content))
+
+    def summarizes(self, manifest: dict[str, Any]) -> bool:
+        """An LLM pack summarizes when its prompts say how (Qwen3's; not models made only to translate)."""
+        return SUMMARIZE in (manifest["prompt"] or {}).get("instructions", {})
+
     # --- the runtime ------------------------------------------------------------------------------
     def open_tokenizer(self, pack: PackView) -> ChatTokenizer:
         section = pack.manifest["prompt"]
@@ -117,7 +129,8 @@ class CausalLM(Family):
 
     def choose(self, pack: PackView, options: DecodeOptions | None) -> LanguageChoice:
         source, target = pick_languages(pack, options)
-        return LanguageChoice(None, None, base_language(source), base_language(target), source, target)
+        summary = bool(options and options.summary)
+        return LanguageChoice(None, None, base_language(source), base_language(target), source, target, summary)
 
     def encode(
         self,
@@ -138,7 +151,7 @@ class CausalLM(Family):
         context: str = "",
         formatted: bool = False,
     ) -> Request:
-        return Request(choice.source or "", choice.target or "", tuple(terms), context, formatted)
+        return Request(choice.source or "", choice.target or "", tuple(terms), context, formatted, choice.summary)
 
     def takes_terms(self, tokenizer: Any) -> bool:
         return bool(tokenizer.prompts.has(TERMINOLOGY))
@@ -154,6 +167,9 @@ class CausalLM(Family):
 
     def max_source_tokens(self, pack: PackView) -> int:
         return min(PARAGRAPH_TOKENS, int(pack.architecture["max_positions"]) // 2)
+
+    def max_summary_source_tokens(self, pack: PackView) -> int:
+        return min(SUMMARY_PROMPT_TOKENS, int(pack.architecture["max_positions"]) // 2)
 
     # --- decoding ---------------------------------------------------------------------------------
     def split(self, text_: str, source_lang: str, max_tokens: int, count: Callable[[str], int]) -> list[Segment]:

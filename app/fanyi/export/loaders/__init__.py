@@ -4,7 +4,7 @@ order decides which loader claims a folder whose architecture several share (M2M
 
 from __future__ import annotations
 
-from . import gemma3, hunyuan, m2m100, marian, mbart50, nllb, qwen3  # noqa: F401 - they register themselves
+from . import bart, gemma3, hunyuan, m2m100, marian, mbart50, nllb, qwen3  # noqa: F401 - they register themselves
 from .base import LOADERS, ExportRefused, HfFolder, Loader, loader_for_folder, supported
 
 __all__ = ["LOADERS", "ExportRefused", "HfFolder", "Loader", "loader_for_folder", "supported"]

@@ -143,6 +143,19 @@ class Loader:
     ) -> dict[str, Any]:
         raise NotImplementedError
 
+    def manifest_extra(self, folder: HfFolder, config: Any, generation: dict[str, Any]) -> dict[str, Any]:
+        """Manifest fields of this family alone; a dict value is merged into the field of that name."""
+        return {}
+
+    # --- what the exporter takes besides generate()'s own settings and the folder's files -------------
+    def task_generation(self, folder: HfFolder) -> dict[str, Any]:
+        """Generation settings a pipeline puts over generate()'s (BART's task_specific_params.summarization)."""
+        return {}
+
+    def made_tokenizer_files(self, folder: HfFolder) -> dict[str, bytes]:
+        """Tokenizer files the pack needs and the folder lacks, made from what it has, by file name."""
+        return {}
+
 
 # --- the registry ------------------------------------------------------------------------------
 LOADERS: dict[str, Loader] = {}  # by the family's name

@@ -73,6 +73,12 @@ class Qwen3Loader(CausalLMLoader):
         "default": (ASK + "\n\n{text}", "en"),
         "terminology": ("Translate these terms as given:\n{terms}\n\n" + ASK + "\n\n{text}", "en"),
         "context": ("Earlier text, for context only (do not translate it):\n{context}\n\n" + ASK + "\n\n{text}", "en"),
+        # Fanyi's own, as ASK is: a general chat model summarizes as it translates (fanyi.summaries)
+        "summarize": (
+            "Summarize the following text in {target_language}: its main points in a few sentences. "
+            "Give only the summary, no explanations.\n\n{text}",
+            "en",
+        ),
     }
     template_kwargs = {"enable_thinking": False}
 
