@@ -232,3 +232,28 @@ def test_int8_packs_summarize(tiny_bart_pack):
     translator = Translator.open(tiny_bart_pack("bart-large-cnn", "int8"), threads=1)
     summary = "".join(translator.summary_stream(articles(1)[0]))
     assert summary and translator.pack.quantization == "int8"
+
+
+def test_fanyi_summarize_gives_the_pipelines_summary(torchless, tmp_path):
+    """The command line, on the pack made without torch: a file, and stdin."""
+    import os
+
+    kind, folder, pack = torchless
+    reference = Reference(folder)
+    text = articles(1, start=12)[0]
+    (tmp_path / "article.txt").write_text(text + "\n", encoding="utf-8")
+    (tmp_path / "empty").mkdir()
+    env = {**os.environ, "FANYI_DATA_DIR": str(tmp_path / "data"), "FANYI_CONFIG_DIR": str(tmp_path / "config")}
+    env["FANYI_MODELS_DIR"] = str(tmp_path / "empty")
+    expected = reference.summary(text).strip() + "\n"
+    for source, given in ((str(tmp_path / "article.txt"), None), ("-", text)):
+        done = subprocess.run(
+            [sys.executable, "-m", "fanyi", "summarize", "--model", str(pack), source],
+            input=given,
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=300,
+        )
+        assert done.returncode == 0, done.stderr
+        assert done.stdout == expected, kind

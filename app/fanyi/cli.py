@@ -55,7 +55,7 @@ if TYPE_CHECKING:
     from .library.sources.order import Preference
     from .rewriter import Rewriter
 
-SUBCOMMANDS = ("translate", "file", "export", "validate", "models", "serve")
+SUBCOMMANDS = ("translate", "summarize", "file", "export", "validate", "models", "serve")
 LINE_BATCH_PIECES = 64  # sentences (and the layout between them) of a line translated and written at once
 
 
@@ -259,6 +259,65 @@ def _stream_to_terminal(events: Iterable[StreamEvent]) -> Translation:
         sys.stdout.flush()
         seen.append(event)
     return Translation.collect(seen)
+
+
+def _summary_input(source: str) -> list[str]:
+    """The paragraphs of a file (any format Fanyi reads) or of stdin ("-"), read no further than a summary takes."""
+    from . import limits
+    from .summaries import SummaryError, paragraphs_of, read_paragraphs
+
+    if source != "-":
+        return read_paragraphs(Path(source))
+    most = 4 * limits.MAX_SUMMARY_CHARS  # UTF-8 bytes of that many characters, at most
+    data = sys.stdin.buffer.read(most + 1) if sys.stdin is not None else b""
+    if len(data) > most:
+        raise SummaryError(
+            f"stdin holds more than {limits.MAX_SUMMARY_CHARS:,} characters; Fanyi summarizes at most that"
+        )
+    try:
+        return paragraphs_of(data.decode(sys.stdin.encoding or "utf-8"))
+    except UnicodeDecodeError:
+        raise SummaryError(f"stdin is not text in {sys.stdin.encoding or 'utf-8'}") from None
+
+
+def cmd_summarize(args: argparse.Namespace) -> int:
+    from . import limits, summaries
+    from .library import installed
+
+    if args.to is not None:
+        from .languages import requested
+
+        requested(args.to)  # a malformed code is refused before anything is read
+    paragraphs = _summary_input(args.source)
+    summaries.check_text(paragraphs)
+    packs = installed.list_packs()
+    model = installed.find_pack(args.model) if args.model else None  # one line for a name not installed
+    if model is not None and model not in packs:
+        packs.append(model)  # a pack folder outside the library
+    sample = "\n".join(paragraphs)[: limits.DETECT_SAMPLE_CHARS]
+    plan = summaries.plan(packs, sample, args.to, model=model.name if model else None)
+    opened: dict[Path, Translator] = {}
+
+    def open_translator(path: Path) -> Translator:
+        if path not in opened:
+            opened[path] = _open_translator(path, args.threads)
+        return opened[path]
+
+    job = summaries.summarize(paragraphs, plan, open_translator, length=args.length)
+    shown = sys.stderr.isatty()
+    while True:
+        try:
+            event = next(job)
+        except StopIteration as done:
+            summary: summaries.Summary = done.value
+            break
+        if shown and isinstance(event, summaries.Progress):
+            print(f"\r{event.stage} {event.done}/{event.total}\033[K", end="", file=sys.stderr, flush=True)
+    if shown:
+        print("\r\033[K", end="", file=sys.stderr, flush=True)
+    sys.stdout.write(summaries.markdown(summary))
+    sys.stdout.flush()
+    return 0
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -729,6 +788,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("text", nargs="*", help="the text to translate; without it, stdin line by line")
     p.set_defaults(run=cmd_translate)
+
+    p = sub.add_parser(
+        "summarize",
+        help="the summary of a text or document: BART (English; translated into --to by an installed pack), "
+        "or a Qwen3 pack that summarizes in the language asked for",
+    )
+    p.add_argument("--model", "-m", help="the pack that summarizes (installed name or folder; default: the best fit)")
+    p.add_argument("--to", help="the summary's language, e.g. zh, zh-TW, en (default: the text's own)")
+    p.add_argument(
+        "--length",
+        choices=["short", "sections"],
+        default="short",
+        help="one short summary, or a summary of each section under its heading",
+    )
+    p.add_argument("--threads", type=int, help=f"CPU threads (default: up to {THREADS})")
+    p.add_argument("source", metavar="FILE", help="a document (.txt, .md, .docx, .pdf …) or - for stdin")
+    p.set_defaults(run=cmd_summarize)
 
     p = sub.add_parser(
         "export",

@@ -83,6 +83,13 @@ MAX_CONTEXT_CHARS = 1000  # of the text before a paragraph, given to an LLM with
 MAX_PROMPT_CHARS = 2000  # an instruction of a decoder-only pack (the model card's prompts are ~200)
 MAX_CHAT_TEMPLATE_BYTES = 256 * 1024  # a chat template (Qwen3's is ~4 KB, with tools)
 
+# --- summaries (fanyi.summaries) -------------------------------------------------------------------
+# A text or document past this is refused with one line before any model runs: bart-large-cnn reads ~1,000
+# tokens a chunk, so 1,000,000 characters (~250 pages, ~250 chunks) take about a quarter of an hour on two cores.
+MAX_SUMMARY_CHARS = 1_000_000
+MAX_SUMMARY_ROUNDS = 4  # summaries of summaries: each round cuts ~1,000 tokens to ~140, so 4 cover any text above
+SUMMARY_MIN_TOKENS = 40  # a shorter text (or section) is given back as it is: no summary is shorter than it
+
 # --- documents ------------------------------------------------------------------------------------
 # A document past one of these is refused with one line (DocumentTooLarge) before the work that
 # would cost that much: zip sizes are checked from the central directory and again while inflating,

@@ -79,6 +79,8 @@ class Pack(Protocol):
     @property
     def default_target(self) -> str | None: ...
     @property
+    def translates(self) -> bool: ...  # False: a summarizer (BART), which the router never chooses
+    @property
     def usable(self) -> bool: ...
 
 
@@ -140,6 +142,11 @@ class Pair:
     variants: tuple[str, ...]  # the ways of writing Chinese a client may ask for (VARIANTS), when more than one
 
 
+def _serves(pack: Pack) -> bool:
+    """A pack the router may choose: usable, and made to translate."""
+    return pack.usable and pack.translates
+
+
 def multilingual(pack: Pack) -> bool:
     return bool(pack.languages)
 
@@ -152,7 +159,7 @@ def language_count(sources: Iterable[str], targets: Iterable[str]) -> int:
 
 
 def _one_way(packs: Iterable[P]) -> list[P]:
-    return [p for p in packs if p.usable and not multilingual(p)]
+    return [p for p in packs if _serves(p) and not multilingual(p)]
 
 
 def one_way_languages(packs: Iterable[Pack]) -> list[str]:
@@ -163,7 +170,7 @@ def one_way_languages(packs: Iterable[Pack]) -> list[str]:
 # --- the user's settings ---------------------------------------------------------------------------
 def default_pack(packs: Sequence[P], preferred: str = "") -> P | None:
     """The pack named ``preferred``, else the first English→Chinese one, else the first; None without packs."""
-    usable = [p for p in packs if p.usable]
+    usable = [p for p in packs if _serves(p)]
     return (
         next((p for p in usable if p.name == preferred), None)
         or next((p for p in usable if (p.source_lang, p.target_lang) == DEFAULT_PAIR), None)
@@ -244,7 +251,7 @@ def route(
     memory) wins, then a one-way pack over a multilingual one, then the order of ``packs``. Raises
     NoRoute (one line naming what is installed) when none can.
     """
-    usable = [p for p in packs if p.usable]
+    usable = [p for p in packs if _serves(p)]
     order = [Path(p).resolve() for p in prefer]
 
     def rank(pack: P) -> tuple[int, bool]:
@@ -316,7 +323,7 @@ def pairs(packs: Iterable[Pack]) -> list[Pair]:
     """Every language pair the usable packs translate, once each, in the packs' order."""
     found: dict[tuple[str, str], tuple[str, ...]] = {}
     for pack in packs:
-        if not pack.usable:
+        if not _serves(pack):
             continue
         choosable = {target: _choosable(pack, target) for target in _targets(pack)}
         for source in _sources(pack):

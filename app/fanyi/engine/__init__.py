@@ -14,7 +14,8 @@ imports from here rather than from its modules:
 - ``ModelPack``: a pack's manifest and files, checked (``PackError``, ``MANIFEST``, ``FORMAT_VERSION``,
   ``file_digest``); ``FAMILIES``: the model families by name.
 - ``TranslatorGate``: one translator shared by many callers, one at a time (``Busy``, ``TimedOut``).
-- ``split_text``, ``separator_text``, ``join_hard_wrapped``: sentences as the engine cuts and joins them.
+- ``split_text``, ``separator_text``, ``join_hard_wrapped``, ``limit_length``: sentences as the engine cuts and
+  joins them, and a text cut to fit a model's positions.
 - ``open_session``, ``needs_reduced_range``, ``few_arenas``: ONNX Runtime as the engine sets it up, for
   the OCR models, the self-test and the server's threads.
 
@@ -41,7 +42,7 @@ if TYPE_CHECKING:
     from .pack import ModelPack
     from .pack_format import FORMAT_VERSION, MANIFEST, PackError, file_digest
     from .results import Failure, Rewind, StreamEvent, TermLost, Translation, describe_failures, describe_lost_terms
-    from .segment import join_hard_wrapped, separator_text, split_text
+    from .segment import join_hard_wrapped, limit_length, separator_text, split_text
     from .sessions import open_session
     from .translator import Translator
 
@@ -75,6 +76,7 @@ _HOMES = {
     "describe_failures": "results",
     "describe_lost_terms": "results",
     "join_hard_wrapped": "segment",
+    "limit_length": "segment",
     "separator_text": "segment",
     "split_text": "segment",
     "open_session": "sessions",
@@ -109,6 +111,7 @@ __all__ = [
     "few_arenas",
     "file_digest",
     "join_hard_wrapped",
+    "limit_length",
     "needs_reduced_range",
     "open_session",
     "separator_text",

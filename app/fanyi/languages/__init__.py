@@ -45,6 +45,7 @@ from .scripts import (
     HAN_LANGUAGES,
     HAN_RANGES,
     LATIN_LANGUAGES,
+    TOLD_BY_SCRIPT,
     WRITTEN_WITHOUT_SPACES,
     is_cjk_language,
     scripts_of,
@@ -83,5 +84,6 @@ __all__ = [
     "requested",
     "script_name",
     "scripts_of",
+    "TOLD_BY_SCRIPT",
     "split_script",
 ]

@@ -114,6 +114,10 @@ NOT_LATIN = {
     "ti": ("ETHIOPIC",),
 }
 
+# English and a language of each common script: a text in one of them is named by its letters alone (in a
+# message saying no installed pack reads it), where only the languages of the installed packs would be guessed
+TOLD_BY_SCRIPT = ("en", "zh", "ja", "ko", "ru", "ar", "he", "el", "hi", "th")
+
 
 def scripts_of(code: str) -> tuple[str, ...]:
     """The scripts a language code is written in."""

@@ -47,6 +47,8 @@ class PackInfo:
     family: str = ""  # the model family for people: "MarianMT", "HY-MT (HunYuan)", "Qwen3"
     memory_bytes: int = 0  # what translating with it takes (library.memory.memory_needed)
     chat: bool = False  # a decoder-only LLM: it can answer a conversation through its own chat template
+    translates: bool = True  # False: a summarizer only (BART), never chosen to translate
+    summarizes: bool = False  # it writes summaries (fanyi.summaries): BART, an LLM whose prompts say how
 
     @property
     def usable(self) -> bool:
@@ -81,6 +83,8 @@ class PackInfo:
             family=pack.family.title,
             memory_bytes=memory_needed(pack.manifest),
             chat=pack.family.decoder_only,
+            translates=pack.translates,
+            summarizes=pack.summarizes,
         )
 
     @classmethod
