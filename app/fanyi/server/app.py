@@ -36,6 +36,7 @@ from . import (
     ollama,
     openai,
     stream,
+    summarize,
 )
 from .browsers import BrowserGuard, BrowserPolicy
 from .core import Core
@@ -55,7 +56,19 @@ class SharesTranslate(Protocol):
 # The protocols that share POST /translate, asked in turn whether a body is theirs
 SHARING_TRANSLATE: tuple[SharesTranslate, ...] = (deepl_web, immersive, mtranserver, deeplx)
 # Every protocol's own routes
-PROTOCOLS = (libretranslate, deepl, stream, dictionary, mtranserver, immersive, deepl_web, google, openai, ollama)
+PROTOCOLS = (
+    libretranslate,
+    deepl,
+    stream,
+    dictionary,
+    mtranserver,
+    immersive,
+    deepl_web,
+    google,
+    openai,
+    ollama,
+    summarize,
+)
 
 
 def create_app(core: Core, browsers: BrowserPolicy) -> Starlette:
@@ -83,7 +96,7 @@ def create_app(core: Core, browsers: BrowserPolicy) -> Starlette:
                 "JSON-RPC, Immersive Translate, KISS Translator: POST /translate (or /imme, /kiss). "
                 "Google: GET /translate_a/single, POST /language/translate/v2. OpenAI: POST /v1/chat/completions, "
                 "GET /v1/models. Ollama: POST /api/chat, POST /api/generate, GET /api/tags. "
-                "Streaming: POST /stream. Dictionary: GET /dictionary?q=word.",
+                "Streaming: POST /stream. Dictionary: GET /dictionary?q=word. Summaries: POST /summarize.",
             }
         )
 
