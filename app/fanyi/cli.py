@@ -423,6 +423,8 @@ def table(headings: list[str], rows: list[list[str]], right: frozenset[int] | se
 
 
 def _direction(entry: CatalogEntry) -> str:
+    if not entry.translates:  # a summarizer: what it summarizes
+        return f"summaries ({entry.source_langs[0]})"
     if len(entry.source_langs) == 1 and len(entry.target_langs) == 1:
         return f"{entry.source_langs[0]}→{entry.target_langs[0]}"
     from . import routing
@@ -629,6 +631,8 @@ def cmd_models(args: argparse.Namespace) -> int:
             if p.usable:
                 count = routing.language_count(p.source_languages, p.languages)
                 languages = f"{count} langs" if p.languages else p.source_lang + "→" + p.target_lang
+                if not p.translates:  # a summarizer: what it summarizes
+                    languages = f"summaries ({p.source_lang})"
                 rows.append([p.name, languages, human_size(p.size_bytes), p.quantization, kind, str(p.path)])
             else:  # the reason names the folder or file
                 rows.append([p.name, "-", "-", "-", kind, f"broken ({p.problem})"])

@@ -503,6 +503,18 @@
         <translation>文档 (%1)</translation>
     </message>
     <message>
+        <source>Summarizing…</source>
+        <translation>正在生成摘要…</translation>
+    </message>
+    <message>
+        <source>No summary: %1</source>
+        <translation>未能生成摘要：%1</translation>
+    </message>
+    <message>
+        <source>Summarize a document</source>
+        <translation>为文档生成摘要</translation>
+    </message>
+    <message>
         <source>Documents are translated by a model, and none is installed yet.</source>
         <translation>翻译文档需要模型，目前尚未安装任何模型。</translation>
     </message>
@@ -537,6 +549,10 @@
     <message>
         <source>Translate documents (or drop files on the window)</source>
         <translation>翻译文档（也可以把文件拖到窗口上）</translation>
+    </message>
+    <message>
+        <source>Summarize a document…</source>
+        <translation>为文档生成摘要…</translation>
     </message>
     <message>
         <source>Bilingual output (original and translation)</source>
@@ -716,6 +732,10 @@
     <message>
         <source>Installed</source>
         <translation>已安装</translation>
+    </message>
+    <message>
+        <source>Summaries: %1</source>
+        <translation>摘要：%1</translation>
     </message>
     <message>
         <source>%1 languages: %2</source>
@@ -1444,6 +1464,69 @@
         <source>Translate now (Ctrl+Enter)</source>
         <translation>立即翻译（Ctrl+Enter）</translation>
     </message>
+    <message>
+        <source>Summarize</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <source>The gist of the text, in the language of the translation</source>
+        <translation>用译文的语言概括这段文字的要点</translation>
+    </message>
+</context>
+<context>
+    <name>SummaryDialog</name>
+    <message>
+        <source>Reading %1…</source>
+        <translation>正在读取 %1…</translation>
+    </message>
+    <message>
+        <source>Could not save %1: %2</source>
+        <translation>无法保存 %1：%2</translation>
+    </message>
+    <message>
+        <source>Saved: %1</source>
+        <translation>已保存：%1</translation>
+    </message>
+    <message>
+        <source>Summary of %1</source>
+        <translation>%1 的摘要</translation>
+    </message>
+    <message>
+        <source>No summary: %1</source>
+        <translation>未能生成摘要：%1</translation>
+    </message>
+    <message>
+        <source>Length:</source>
+        <translation>篇幅：</translation>
+    </message>
+    <message>
+        <source>Short summary</source>
+        <translation>简短摘要</translation>
+    </message>
+    <message>
+        <source>By section</source>
+        <translation>按章节</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Save as Markdown</source>
+        <translation>存为 Markdown</translation>
+    </message>
+    <message>
+        <source>Save as Word</source>
+        <translation>存为 Word</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>The summary appears here.</source>
+        <translation>摘要将显示在这里。</translation>
+    </message>
 </context>
 <context>
     <name>TargetPane</name>
@@ -1471,8 +1554,16 @@
         <translation>已复制。</translation>
     </message>
     <message>
+        <source>No summary: %1</source>
+        <translation>未能生成摘要：%1</translation>
+    </message>
+    <message>
         <source>No translation model is installed. Download one (once; after that Fanyi works offline), or import a model pack in Models.</source>
         <translation>尚未安装翻译模型。请下载一个（只需一次，之后 Fanyi 可离线使用），或在“模型”中导入模型包。</translation>
+    </message>
+    <message>
+        <source>Summarizing…</source>
+        <translation>正在生成摘要…</translation>
     </message>
     <message>
         <source>Copied: %1</source>
@@ -1513,6 +1604,14 @@
     <message>
         <source>Copy</source>
         <translation>复制</translation>
+    </message>
+    <message>
+        <source>Summarize</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <source>The gist of the copied text instead of its translation</source>
+        <translation>显示所复制文字的要点，而不是译文</translation>
     </message>
     <message>
         <source>Open in main window</source>
@@ -2634,6 +2733,53 @@
     <message>
         <source>Drag around the text to translate. Esc cancels.</source>
         <translation>框选要翻译的文字。按 Esc 取消。</translation>
+    </message>
+</context>
+<context>
+    <name>summaries</name>
+    <message>
+        <source>The text is shorter than a summary would be: here it is as it was.</source>
+        <translation>原文比摘要还短：按原样显示。</translation>
+    </message>
+    <message>
+        <source>The text was translated into English by %1 first: %2 summarizes English only.</source>
+        <translation>原文先由 %1 译成英文：%2 只能为英文生成摘要。</translation>
+    </message>
+    <message>
+        <source>Summarized in English by %1, translated by %2.</source>
+        <translation>由 %1 生成英文摘要，再由 %2 翻译。</translation>
+    </message>
+    <message>
+        <source>Summarized by %1.</source>
+        <translation>由 %1 生成摘要。</translation>
+    </message>
+    <message>
+        <source>English summary (%1):</source>
+        <translation>英文摘要（%1）：</translation>
+    </message>
+    <message>
+        <source>Translating the text into English… %1%</source>
+        <translation>正在把原文译成英文… %1%</translation>
+    </message>
+    <message>
+        <source>Translating the summary…</source>
+        <translation>正在翻译摘要…</translation>
+    </message>
+    <message>
+        <source>Summarizing part %1 of %2…</source>
+        <translation>正在概括第 %1 部分（共 %2 部分）…</translation>
+    </message>
+    <message>
+        <source>Combining the summaries: %1 of %2…</source>
+        <translation>正在合并各部分摘要：第 %1 个（共 %2 个）…</translation>
+    </message>
+    <message>
+        <source>Summarizing…</source>
+        <translation>正在生成摘要…</translation>
+    </message>
+    <message>
+        <source>Combining the summaries…</source>
+        <translation>正在合并各部分摘要…</translation>
     </message>
 </context>
 <context>

@@ -230,6 +230,11 @@ class CatalogEntry:
         """The model family for people: "MarianMT", "HY-MT (HunYuan)", "Qwen3"."""
         return FAMILIES[self.architecture].title
 
+    @property
+    def translates(self) -> bool:
+        """False: a summarizer (BART), whose languages are what it summarizes, not a direction."""
+        return FAMILIES[self.architecture].translates
+
 
 DICTIONARY_FORMATS = ("ecdict",)  # what fanyi.dictionary converts: ECDICT's CSV, its stardict.db, a .zip of one
 

@@ -11,9 +11,13 @@ from .document import read_paragraphs
 from .plan import NoSummarizer, Plan, detect, plan
 from .render import markdown, note, output_path, save
 from .run import (
+    COMBINING,
     LENGTHS,
     SECTIONS,
     SHORT,
+    SUMMARIZING,
+    TRANSLATING,
+    TRANSLATING_SUMMARY,
     Progress,
     SectionSummary,
     Summary,
@@ -24,9 +28,13 @@ from .run import (
 from .sections import paragraphs_of
 
 __all__ = [
+    "COMBINING",
     "LENGTHS",
     "SECTIONS",
     "SHORT",
+    "SUMMARIZING",
+    "TRANSLATING",
+    "TRANSLATING_SUMMARY",
     "NoSummarizer",
     "Plan",
     "Progress",

@@ -8,6 +8,7 @@ import itertools
 import re
 from pathlib import Path
 
+from ..documents.characters import scrub
 from ..fsutil import atomic_write_bytes
 from .run import Summary
 
@@ -39,17 +40,19 @@ def markdown(summary: Summary) -> str:
     return "\n\n".join(parts) + "\n"
 
 
-def docx_bytes(summary: Summary) -> bytes:
+def docx_bytes(summary: Summary, text: str | None = None) -> bytes:
+    """A Word document of `text` (Markdown's headings and blocks; by default markdown(summary))."""
     from docx import Document  # noqa: PLC0415 - python-docx loads lxml: only when a .docx is asked for
 
     document = Document()
-    for block in markdown(summary).split("\n\n"):
+    shown, _dropped = scrub(markdown(summary) if text is None else text)  # what a model wrote and XML cannot hold
+    for block in shown.split("\n\n"):
         block = block.strip()
         if not block or block == "---":
             continue
         if block.startswith("## "):
             document.add_heading(block[3:], level=2)
-        elif block.startswith("*") and block.endswith("*"):
+        elif block.startswith("*") and block.endswith("*") and len(block) > 1:
             document.add_paragraph().add_run(block.strip("*")).italic = True
         else:
             document.add_paragraph(block)
@@ -70,8 +73,10 @@ def output_path(src: Path, language: str, suffix: str) -> Path:
     return next(path for name in names if not (path := src.parent / name).exists())
 
 
-def save(summary: Summary, path: Path) -> Path:
-    """Write the summary as Markdown or Word (by the suffix), all at once or not at all."""
-    data = docx_bytes(summary) if path.suffix == ".docx" else markdown(summary).encode("utf-8")
+def save(summary: Summary, path: Path, text: str | None = None) -> Path:
+    """Write the summary as Markdown or Word (by the suffix), all at once or not at all; `text` in place of
+    markdown(summary) (the app's, in its UI language)."""
+    shown = markdown(summary) if text is None else text
+    data = docx_bytes(summary, shown) if path.suffix == ".docx" else shown.encode("utf-8")
     atomic_write_bytes(path, data)
     return path

@@ -41,6 +41,7 @@ from fanyi.ui.pack_ops import PackOperations
 from fanyi.ui.popup import TranslatePopup
 from fanyi.ui.region import Shot
 from fanyi.ui.settings import Settings, load_settings
+from fanyi.ui.summary_service import SummaryService
 from fanyi.ui.tray import Tray
 from fanyi.ui.worker import OpenTranslator, TranslationService, open_translator
 
@@ -69,6 +70,7 @@ class FanyiApp(QObject):
         self.service = TranslationService(opener)
         self.ops = PackOperations(lambda: self.settings.current)
         self.packs = PackController(self.settings, self.service, self.ops)
+        self.summaries = SummaryService(self.service.gate, lambda: self.packs.usable, opener)
         self.glossary = GlossaryController()
         self.direction = DirectionController(self.settings, self.packs, self.glossary)
         self.history = HistoryController(self.settings)
@@ -175,6 +177,7 @@ class FanyiApp(QObject):
         self.screen_text.shutdown()
         self.tray.hide()
         self.ops.wait()
+        self.summaries.shutdown()  # before the worker: a summary may hold its gate
         self.service.shutdown()
         self.documents.shutdown()
         self.history.close()
@@ -192,6 +195,7 @@ class FanyiApp(QObject):
                 self.ops,
                 self.keeps_running_in_tray,
                 dictionary=self.dictionary,
+                summary_service=self.summaries,
             )
             self._window.setWindowIcon(self.icon)
             self._window.history_requested.connect(self.dialogs.show_history)
@@ -205,7 +209,7 @@ class FanyiApp(QObject):
     @property
     def popup(self) -> TranslatePopup:
         if self._popup is None:
-            popup = self._popup = TranslatePopup(self.service, self.direction, self.dictionary)
+            popup = self._popup = TranslatePopup(self.service, self.direction, self.dictionary, self.summaries)
             # under the popup's own pack, which auto direction may have chosen apart from the window's
             popup.translated.connect(
                 lambda source, target: (

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QDir, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QShortcut
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QBoxLayout,
     QButtonGroup,
@@ -31,14 +31,14 @@ from PySide6.QtWidgets import (
     QToolButton,
 )
 
-from fanyi import routing
+from fanyi import routing, summaries
 from fanyi.dictionary import Found
 from fanyi.documents.registry import SUPPORTED_SUFFIXES
-from fanyi.languages import TRADITIONAL, VARIANT_NAMES, language_of
+from fanyi.languages import BCP47, CANTONESE, SIMPLIFIED, TRADITIONAL, VARIANT_NAMES, language_of
 from fanyi.library.installed import PackInfo
 from fanyi.rewriter import NAME as REWRITER
 from fanyi.routing import Choice
-from fanyi.ui import setting_actions
+from fanyi.ui import setting_actions, summary_text
 from fanyi.ui import settings as settings_values
 from fanyi.ui.controllers.dictionary import DictionaryController
 from fanyi.ui.controllers.direction import DirectionController
@@ -58,6 +58,8 @@ from fanyi.ui.no_model_page import NoModelPage
 from fanyi.ui.pack_ops import PackOperations
 from fanyi.ui.panes import SourcePane, TargetPane, text_font
 from fanyi.ui.request_stream import RequestStream
+from fanyi.ui.summary_dialog import SummaryDialog
+from fanyi.ui.summary_service import SummaryService, SummaryStream
 from fanyi.ui.theme import CHECKED_TOGGLES
 from fanyi.ui.worker import ModelInfo
 
@@ -65,6 +67,7 @@ DEBOUNCE_MS = 350  # a pause this long counts as "done typing"
 NOTICE_MS = 20_000  # how long a one-time notice (a damaged history file was replaced) stays in the status bar
 PAGE_TRANSLATE, PAGE_NO_MODEL = range(2)
 CHANNEL = "main"  # the window's requests (the popup has its own)
+SUMMARY_CHANNEL = "main-summary"
 
 
 def _mismatched(choice: Choice) -> bool:
@@ -91,9 +94,11 @@ class MainWindow(Retranslating, QMainWindow):
         keep_in_tray: Callable[[], bool],
         *,
         dictionary: DictionaryController | None = None,
+        summary_service: SummaryService | None = None,
     ) -> None:
         super().__init__()
         self.settings = settings
+        self.summary_service = summary_service
         self.dictionary = dictionary
         self.found: Found | None = None  # the dictionary's entry for the source text
         self._found_for = ""  # the source text it was looked up for
@@ -148,6 +153,25 @@ class MainWindow(Retranslating, QMainWindow):
         self.statusBar().addWidget(self.stats_label, 1)
         self.statusBar().addPermanentWidget(self.model_label)
         self._debounce = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
+        self.summary_stream: SummaryStream | None = None
+        self.summary_dialog: SummaryDialog | None = None
+        self.summarize_action = QAction(self)
+        self.summarize_action.triggered.connect(self.summarize_document)
+        first = self.documents_menu.actions()[0]
+        self.documents_menu.insertAction(first, self.summarize_action)
+        self.documents_menu.insertSeparator(first)
+        self.summarize_action.setVisible(summary_service is not None)
+        if summary_service is not None:
+            self.summary_stream = SummaryStream(
+                summary_service,
+                SUMMARY_CHANNEL,
+                self.target.view,
+                progress=lambda *step: self.target.activity.setText(summary_text.stage(*step)),
+                finished=self._summary_finished,
+                failed=self._summary_failed,
+            )
+            self.source.summarize_button.show()
+            self.source.summarize_requested.connect(self.summarize_now)
         self._connect()
 
         self.resize(980, 600)
@@ -411,6 +435,8 @@ class MainWindow(Retranslating, QMainWindow):
 
     def translate_now(self, force: bool = False) -> None:
         self._debounce.stop()
+        if self.summary_stream is not None:
+            self.summary_stream.cancel()  # typing again: the translation, not the summary
         text = self.source.text()
         self._look_up(text)
         if not text.strip():
@@ -454,6 +480,62 @@ class MainWindow(Retranslating, QMainWindow):
             pack = REWRITER if rewrite is not None else self.packs.current.name
             found = self.found if self._found_for == source else None
             self._draft = self.history.record(source, text, self._draft, pack=pack, found=found)
+
+    # --- summaries ----------------------------------------------------------------------------
+    def summary_target(self) -> str | None:
+        """The summary's language: the window's translation's, written as the user chose; None without a
+        direction (the text's own)."""
+        current = self.direction.current()
+        if current is None:
+            return None
+        code = language_of(current.to_language).code
+        written = self.direction.written(current) if code == "zh" else None
+        return BCP47[written] if written not in (None, SIMPLIFIED, CANTONESE) else code
+
+    def summarize_now(self) -> None:
+        """The source text's summary in the target pane, streamed (fanyi.summaries)."""
+        text = self.source.text()
+        if self.summary_stream is None or not text.strip():
+            return
+        self._debounce.stop()
+        self.stream.cancel()
+        self._done_key = None  # the next edit translates again
+        self.target.clear_error()
+        self.target.untranslated.clear()
+        self.target.activity.setText(self.tr("Summarizing…"))
+        self._set_status(str)
+        self.summary_stream.request(text=text, target=self.summary_target())
+
+    def _summary_finished(self, summary: summaries.Summary) -> None:
+        self.target.view.finish(summary_text.shown(summary))
+        self.target.activity.setText("")
+        self._set_status(lambda: summary_text.note(summary))
+
+    def _summary_failed(self, message: str) -> None:
+        self.target.activity.setText("")
+        self.target.show_error(self.tr("No summary: %1").replace("%1", message))
+
+    def summarize_document(self) -> None:
+        """Documents → Summarize…: a document of any format Fanyi reads, its summary in a dialog."""
+        if self.summary_service is None:
+            return
+        patterns = " ".join(f"*{suffix}" for suffix in SUPPORTED_SUFFIXES)
+        name, _ = QFileDialog.getOpenFileName(
+            self,
+            self.tr("Summarize a document"),
+            self._documents_folder,
+            self.tr("Documents (%1)").replace("%1", patterns),
+        )
+        if name:
+            self._documents_folder = str(Path(name).parent)
+            self.show_summary_of(Path(name))
+
+    def show_summary_of(self, path: Path) -> None:
+        assert self.summary_service is not None
+        if self.summary_dialog is not None:
+            self.summary_dialog.close()
+        self.summary_dialog = SummaryDialog(self.summary_service, path, self.summary_target(), self)
+        self.summary_dialog.show()
 
     def _on_copied(self, text: str) -> None:
         self.show_notice(self.tr("Copied: %1").replace("%1", text))
@@ -628,6 +710,7 @@ class MainWindow(Retranslating, QMainWindow):
         self._update_direction()
         self.documents_button.setText(self.tr("Documents…"))
         self.documents_button.setToolTip(self.tr("Translate documents (or drop files on the window)"))
+        self.summarize_action.setText(self.tr("Summarize a document…"))
         self.bilingual_action.setText(self.tr("Bilingual output (original and translation)"))
         self.layout_section.setText(self.tr("Bilingual PDF"))
         self.layout_actions["side"].setText(self.tr("Original and translation side by side"))

@@ -93,7 +93,9 @@ def _choose(table: QTableWidget, keys: Sequence[str], key: str | None) -> None:
         table.selectRow(keys.index(key))
 
 
-def _languages(sources: Sequence[str], targets: Sequence[str]) -> str:
+def _languages(sources: Sequence[str], targets: Sequence[str], translates: bool = True) -> str:
+    if not translates:  # a summarizer (BART): what it summarizes, not a direction
+        return QCoreApplication.translate("ModelManager", "Summaries: %1").replace("%1", language_label(sources[0]))
     if len(sources) == 1 and len(targets) == 1:
         return direction(sources[0], targets[0])
     codes = {*sources, *targets}  # each named once, with its script where two share a language
@@ -213,7 +215,7 @@ class ModelManager(Retranslating, QDialog):
                     else ((pack.source_lang,), (pack.target_lang,))
                 )
                 details = (
-                    _languages(sources, targets),
+                    _languages(sources, targets, pack.translates),
                     pack.family,
                     size_text(pack.size_bytes, 1),
                     memory_text(pack.memory_bytes),
@@ -251,7 +253,7 @@ class ModelManager(Retranslating, QDialog):
             [
                 (
                     r.entry.title(language),
-                    _languages(r.entry.source_langs, r.entry.target_langs),
+                    _languages(r.entry.source_langs, r.entry.target_langs, r.entry.translates),
                     r.entry.family_title,
                     listed_size_text(r.entry.download_size),
                     memory_text(memory_needed(r.entry)),

@@ -78,6 +78,7 @@ class SourceEdit(QPlainTextEdit):
 
 class SourcePane(Retranslating, QWidget):
     translate_requested = Signal()
+    summarize_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -90,10 +91,14 @@ class SourcePane(Retranslating, QWidget):
         self.translate_button = QPushButton()
         self.translate_button.setDefault(True)
         self.translate_button.clicked.connect(self.translate_requested)
+        self.summarize_button = QPushButton()  # shown where the window can summarize
+        self.summarize_button.clicked.connect(self.summarize_requested)
+        self.summarize_button.hide()
         footer = QHBoxLayout()
         footer.addWidget(self.count)
         footer.addStretch()
         footer.addWidget(self.clear_button)
+        footer.addWidget(self.summarize_button)
         footer.addWidget(self.translate_button)
         self.header = QHBoxLayout()  # what the window puts above the text (a hint about its language)
         layout = QVBoxLayout(self)
@@ -119,6 +124,8 @@ class SourcePane(Retranslating, QWidget):
         self.clear_button.setText(self.tr("Clear"))
         self.translate_button.setText(self.tr("Translate"))
         self.translate_button.setToolTip(self.tr("Translate now (Ctrl+Enter)"))
+        self.summarize_button.setText(self.tr("Summarize"))
+        self.summarize_button.setToolTip(self.tr("The gist of the text, in the language of the translation"))
         self._update_count()
 
 

@@ -25,10 +25,12 @@ from PySide6.QtWidgets import (
 )
 
 from fanyi import routing
+from fanyi import summaries as summary_types
 from fanyi.dictionary import Found
-from fanyi.languages import SHORT_VARIANT_NAMES
+from fanyi.languages import SHORT_VARIANT_NAMES, language_of
 from fanyi.rewriter import NAME as REWRITER
 from fanyi.routing import Choice, Direction
+from fanyi.ui import summary_text
 from fanyi.ui.controllers.dictionary import DictionaryController
 from fanyi.ui.controllers.direction import DirectionController
 from fanyi.ui.dictionary_card import DictionaryCard
@@ -37,6 +39,7 @@ from fanyi.ui.language_names import language_label, pair_label
 from fanyi.ui.layout import STRETCH, container, hbox, vbox
 from fanyi.ui.panes import TargetView, UntranslatedBadge, excerpt, unwrap_if_hard_wrapped
 from fanyi.ui.request_stream import RequestStream
+from fanyi.ui.summary_service import SummaryService, SummaryStream
 from fanyi.ui.theme import CHECKED_TOGGLES
 from fanyi.ui.worker import TranslationService
 
@@ -45,6 +48,8 @@ CURSOR_OFFSET = QPoint(12, 16)
 WIDTH = (400, 560)  # the popup is as wide as the copied text needs between these, in pixels
 VIEW_LINES = (1, 12)  # the translation area grows with the text between these line counts, then scrolls
 SOURCE_CHARS = 160  # of the copied text, shown above the translation
+SUMMARY_CHANNEL = "popup-summary"
+SUMMARY_FROM_CHARS = 500  # a copied text this long (a long paragraph or more) is offered a Summarize button
 
 
 def place_near(size: QRect, cursor: QPoint, screen: QRect) -> QPoint:
@@ -68,6 +73,7 @@ class TranslatePopup(Retranslating, QWidget):
         service: TranslationService,
         direction: DirectionController,
         dictionary: DictionaryController | None = None,
+        summaries: SummaryService | None = None,
     ) -> None:
         flags = Qt.WindowType.Tool | Qt.WindowType.FramelessWindowHint | Qt.WindowType.WindowStaysOnTopHint
         super().__init__(None, flags)
@@ -130,6 +136,18 @@ class TranslatePopup(Retranslating, QWidget):
             failed=self._failed,
             cancelled=self._cancelled,
         )
+        self.summary_stream = (
+            None
+            if summaries is None
+            else SummaryStream(
+                summaries,
+                SUMMARY_CHANNEL,
+                self.view,
+                progress=lambda *step: self._say(summary_text.stage(*step)),
+                finished=self._summarized,
+                failed=lambda message: self._say(self.tr("No summary: %1").replace("%1", message)),
+            )
+        )
         self.retranslate()
 
     def _header(self) -> QWidget:
@@ -172,10 +190,18 @@ class TranslatePopup(Retranslating, QWidget):
         self.variant_box.setStyleSheet(CHECKED_TOGGLES)
         self.open_button = QPushButton(clicked=self.open_in_window)
         self.copy_button = QPushButton(clicked=self.copy)
-        for widget in (self.open_button, self.copy_button, self.variant_box, self.download_button):
+        self.summarize_button = QPushButton(clicked=self.summarize)
+        self.summarize_button.hide()
+        for widget in (
+            self.open_button,
+            self.copy_button,
+            self.summarize_button,
+            self.variant_box,
+            self.download_button,
+        ):
             # never narrower than their text: the popup widens instead (see _width_for)
             widget.setSizePolicy(QSizePolicy.Policy.Minimum, QSizePolicy.Policy.Fixed)
-        return hbox(self.variant_box, STRETCH, self.open_button, self.copy_button)
+        return hbox(self.variant_box, STRETCH, self.summarize_button, self.open_button, self.copy_button)
 
     # --- what the app calls -----------------------------------------------------------------------
     def show_text(self, text: str, near: QPoint | None = None) -> None:
@@ -186,6 +212,9 @@ class TranslatePopup(Retranslating, QWidget):
         self.source.setText(excerpt(self.source_text, SOURCE_CHARS))
         self.source.setVisible(bool(self.source_text))
         self._look_up(self.source_text)
+        self.summarize_button.setVisible(
+            self.summary_stream is not None and len(self.source_text) >= SUMMARY_FROM_CHARS
+        )
         self._translate()
         self._show_near(near)
 
@@ -206,8 +235,11 @@ class TranslatePopup(Retranslating, QWidget):
         """A sentence instead of a translation (no text found in a screen region, no screen to capture…), below
         the dictionary's entry for `word` where there is one."""
         self.stream.cancel()
+        if self.summary_stream is not None:
+            self.summary_stream.cancel()
         self._choice = None
         self.source_text = ""
+        self.summarize_button.hide()
         self._set_mode(message=True, download=download)
         self._look_up(word)
         self._update_direction()
@@ -243,6 +275,26 @@ class TranslatePopup(Retranslating, QWidget):
         self.open_requested.emit(self.source_text)
         if not self.pin_button.isChecked():
             self.close()
+
+    def summarize(self) -> None:
+        """The copied text's summary in place of its translation, in the language it was translated into."""
+        if self.summary_stream is None or not self.source_text:
+            return
+        self.stream.cancel()
+        self.untranslated.clear()
+        direction = self._choice.direction if self._choice is not None else None
+        target = language_of(direction.to_language).code if direction is not None else None
+        self._say(self.tr("Summarizing…"))
+        self.summary_stream.request(text=self.source_text, target=target)
+
+    def _summarized(self, summary: summary_types.Summary) -> None:
+        self.view.finish(summary_text.shown(summary))
+        self._say(summary_text.note(summary))
+
+    def _say(self, text: str) -> None:
+        self.status.setText(text)
+        self.status.show()
+        self._fit()
 
     def _look_up(self, text: str) -> None:
         self.found = self._dictionary.lookup(text) if self._dictionary is not None and text else None
@@ -284,6 +336,8 @@ class TranslatePopup(Retranslating, QWidget):
     def _request(self) -> None:
         if self._choice is None:
             return
+        if self.summary_stream is not None:
+            self.summary_stream.cancel()  # turned round or rewritten: the translation again
         direction = self._choice.direction
         self.view.show()
         self.view.set_text("")
@@ -464,6 +518,8 @@ class TranslatePopup(Retranslating, QWidget):
         self.pin_button.setToolTip(self.tr("Keep the popup open when another window is clicked"))
         self.close_button.setToolTip(self.tr("Close (Esc)"))
         self.copy_button.setText(self.tr("Copy"))
+        self.summarize_button.setText(self.tr("Summarize"))
+        self.summarize_button.setToolTip(self.tr("The gist of the copied text instead of its translation"))
         self.open_button.setText(self.tr("Open in main window"))
         self.download_button.setText(self.tr("Download…"))
         names = variant_names()

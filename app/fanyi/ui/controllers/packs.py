@@ -25,7 +25,8 @@ class PackController(QObject):
         super().__init__()
         self._settings = settings
         self.service = service
-        self.installed: list[PackInfo] = []
+        self.installed: list[PackInfo] = []  # the packs that translate
+        self.usable: list[PackInfo] = []  # and those that only summarize (BART): what a summary may use
         self.current: PackInfo | None = None  # the window's pack
         self._watcher = QFileSystemWatcher(self)
         self._settle = QTimer(self, singleShot=True, interval=PACKS_SETTLE_MS)
@@ -38,7 +39,8 @@ class PackController(QObject):
 
     def refresh(self) -> None:
         # Broken packs are for the model manager to show and remove; nothing here may choose one.
-        packs = [p for p in installed.list_packs() if p.usable]
+        self.usable = [p for p in installed.list_packs() if p.usable]
+        packs = [p for p in self.usable if p.translates]
         self._watch_pack_folders()
         if packs == self.installed and self.current is not None:
             return
