@@ -119,6 +119,18 @@ def build_parser() -> argparse.ArgumentParser:
         "--min-int4-agreement", type=float, help="least teacher-forced top-1 agreement of the int4 pack (default: 0.8)"
     )
     b.add_argument(
+        "--summary-set",
+        type=Path,
+        metavar="FILE",
+        help="summarization packs: the held articles (one a line; default: short articles of the test corpus)",
+    )
+    b.add_argument(
+        "--min-summary-rouge-l",
+        type=float,
+        default=0.8,
+        help="least mean ROUGE-L F1 of an int8 summarizer's summaries against PyTorch's",
+    )
+    b.add_argument(
         "--allow-reference-disagreement",
         action="store_true",
         help="record a reference even when int8 agrees with PyTorch on none of the sentences "
@@ -153,7 +165,8 @@ def _build(args: argparse.Namespace) -> int:
         test_sets = {
             _pair(pair): from_files(name, Path(src), Path(ref), args.limit) for pair, name, src, ref in args.test_set
         }
-    except (SpecError, TestSetError, argparse.ArgumentTypeError) as exc:
+        summary_texts = _articles(args.summary_set)
+    except (SpecError, TestSetError, argparse.ArgumentTypeError, OSError, UnicodeDecodeError) as exc:
         print(f"publish.py: error: {exc}", file=sys.stderr)
         return 2
     max_loss = {
@@ -170,6 +183,8 @@ def _build(args: argparse.Namespace) -> int:
         llm_limit=args.llm_limit,
         max_loss=max_loss,
         allow_reference_disagreement=args.allow_reference_disagreement,
+        summary_texts=summary_texts,
+        summary_min_rouge_l={"int8": args.min_summary_rouge_l},
     )
     given = {"int8": args.min_int8_agreement, "int4": args.min_int4_agreement}
     opts = dataclasses.replace(opts, min_top1={**opts.min_top1, **{k: v for k, v in given.items() if v is not None}})
@@ -182,6 +197,12 @@ def _build(args: argparse.Namespace) -> int:
         return 1
     print(f"catalog {built.serial} with {', '.join(p.id for p in built.packs)} in {args.out}", file=sys.stderr)
     return 0
+
+
+def _articles(path: Path | None) -> tuple[str, ...]:
+    if path is None:
+        return ()
+    return tuple(line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
 
 
 def _fetch_default(args: argparse.Namespace) -> int:

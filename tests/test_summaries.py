@@ -295,3 +295,11 @@ def test_a_hundred_megabytes_on_stdin_is_refused_after_reading_a_few(tiny_bart_p
     assert proc.wait(timeout=300) == 2
     assert b"Fanyi summarizes at most" in proc.stderr.read()
     assert sent < 100 * 2**20  # it stopped reading long before the end
+
+
+def test_a_bart_repository_without_tokenizer_json_gets_its_merges_downloaded():
+    from fanyi.export.checkpoint_files import needed_files
+
+    present = {"config.json", "vocab.json", "merges.txt", "model.safetensors", "README.md"}
+    assert needed_files(present, lambda name: b"") == ["config.json", "vocab.json", "merges.txt", "model.safetensors"]
+    assert "merges.txt" not in needed_files(present | {"tokenizer.json"}, lambda name: b"")

@@ -330,6 +330,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         Path(args.out_dir),
         quantize=args.quantize,
         embeddings=args.embeddings,
+        output_projection=args.output_projection,
         name=args.name,
         model_id=args.model_id,
         revision=args.revision,
@@ -834,6 +835,12 @@ def build_parser() -> argparse.ArgumentParser:
         default="int8",
         help="with --quantize: the embedding/output matrix in 8 bits (stored once for both), in 4 bits "
         "(LLM packs) or an fp32 copy",
+    )
+    p.add_argument(
+        "--output-projection",
+        choices=["int8", "fp32"],
+        default="int8",
+        help="with --quantize int8: the output projection (and the embeddings it shares) in 8 bits or in fp32",
     )
     p.add_argument(
         "--block-size",

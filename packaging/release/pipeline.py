@@ -43,7 +43,7 @@ from fanyi.library.catalog import (
 )
 from fanyi.library.errors import LibraryError
 
-from . import archive, notices, reference, report, scoring, traditional
+from . import archive, notices, reference, report, scoring, summary_gate, traditional
 from .spec import PackSpec, recipe
 from .testsets import HANT, TestSet, TestSetError, flores
 
@@ -73,6 +73,10 @@ class BuildOptions:
     # by quantization: validation's bound on teacher-forced top-1 agreement
     min_top1: dict[str, float] = field(default_factory=lambda: {"int8": INT8_MIN_TOP1, "int4": INT4_MIN_TOP1})
     allow_reference_disagreement: bool = False
+    # summarization packs (BART): the held articles (default: the corpus's, fitted to the model) and, by the
+    # published pack's quantization, the least mean ROUGE-L F1 of its summaries against PyTorch's
+    summary_texts: tuple[str, ...] = ()
+    summary_min_rouge_l: dict[str, float] = field(default_factory=lambda: {"int8": 0.8})
 
     def _find(self, source_lang: str, target_lang: str, decoder_only: bool) -> TestSet | None:
         found = self.test_sets.get((source_lang, target_lang))
@@ -100,6 +104,7 @@ class BuiltPack:
     scored: list[scoring.Scored]
     # 繁體 two ways (the pack's own Traditional, its Simplified through OpenCC) where it writes Chinese
     traditional: report.TraditionalRows | None = None
+    summary: summary_gate.SummaryScore | None = None  # a summarization pack's gate instead of BLEU/chrF
 
 
 @dataclass(frozen=True)
@@ -194,7 +199,8 @@ def _converted(pack_dir: Path) -> tuple[Conversion, Converted, int]:
     reference, the pack version and the licence files go in: a pack converted on a user's computer has none)."""
     manifest = json.loads((pack_dir / MANIFEST).read_text(encoding="utf-8"))
     q = manifest["quantization"]
-    conversion = Conversion(q["mode"], q.get("embeddings") or "int8", q.get("block_size") or 32)
+    head = "fp32" if q["mode"] == "int8" and not q.get("output_projection", True) else "int8"
+    conversion = Conversion(q["mode"], q.get("embeddings") or "int8", q.get("block_size") or 32, head)
     files = manifest["files"]
     return (
         conversion,
@@ -217,8 +223,14 @@ def build_pack(spec: PackSpec, opts: BuildOptions, work: Path, say: Say) -> Buil
     _check_languages(spec, pack)
     conversion, converted, pack_size = _converted(pack_dir)
 
+    summary = None
+    if not pack.translates:  # a summarizer: ROUGE-L against PyTorch's summaries, no BLEU, no reference
+        summary = summary_gate.score(spec.id, hf_dir, packs, quantize, validation.mean_kl, opts.summary_texts, say)
+        say(summary.text())
+        if problem := summary_gate.failure(summary, opts.summary_min_rouge_l[quantize]):
+            raise PackFailed(f"{quantize} summaries lose too much against PyTorch: {problem}")
     scored = []
-    for source, target in spec.directions:
+    for source, target in spec.directions if summary is None else ():
         test_set = opts.test_set(source, target, loader.decoder_only)
         outputs = _translate(hf_dir, packs, test_set, source, target, loader.decoder_only, say)
         bleu, chrf = scoring.metrics(outputs, list(test_set.references), target, quantize)
@@ -237,10 +249,13 @@ def build_pack(spec: PackSpec, opts: BuildOptions, work: Path, say: Say) -> Buil
     if "fp32" in packs:
         shutil.rmtree(packs.pop("fp32"))  # several gigabytes for an LLM: gone before the archive is written
 
-    say("choosing the reference translation")
-    ref = reference.choose(hf_dir, pack_dir, opts.allow_reference_disagreement)
-    reference.record(pack_dir, spec.version, ref)
-    say(f"reference: {ref.sentence!r} → {ref.output!r}")
+    if summary is None:
+        say("choosing the reference translation")
+        ref = reference.choose(hf_dir, pack_dir, opts.allow_reference_disagreement)
+        reference.record(pack_dir, spec.version, ref)
+        say(f"reference: {ref.sentence!r} → {ref.output!r}")
+    else:
+        reference.record(pack_dir, spec.version, None)  # the self-test repeats translations only
     added = notices.add_licence_files(pack_dir, hf_dir, spec.license, spec.model_id, model.commit)
     if added:
         say(f"licence files in the pack: {', '.join(added)}")
@@ -265,7 +280,7 @@ def build_pack(spec: PackSpec, opts: BuildOptions, work: Path, say: Say) -> Buil
         qualities=tuple(_quality(s) for s in scored),
         kv_cache_bytes=memory.kv_cache_bytes(pack.manifest),
     )
-    return BuiltPack(entry, scored, hant)
+    return BuiltPack(entry, scored, hant, summary)
 
 
 def _quality(scored: scoring.Scored) -> Quality:
@@ -332,6 +347,7 @@ def build_release(
     checked = catalog.parse(text.encode("utf-8"), "the new catalog")  # the app's own reader must accept it
     scored = [s for b in built_packs for s in b.scored]
     hant = [b.traditional for b in built_packs if b.traditional is not None]
-    atomic_write_text(opts.out / QUALITY_FILE, report.quality_markdown(checked, scored, skipped, hant))
+    summaries = [b.summary for b in built_packs if b.summary is not None]
+    atomic_write_text(opts.out / QUALITY_FILE, report.quality_markdown(checked, scored, skipped, hant, summaries))
     atomic_write_text(opts.out / catalog.CATALOG_FILE, text)
     return checked

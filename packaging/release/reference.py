@@ -118,10 +118,12 @@ def choose(hf_dir: Path, pack_dir: Path, allow_disagreement: bool = False) -> Re
     return reference(0, here, [p for p in recorded if outputs[p][0] == here])
 
 
-def record(pack_dir: Path, pack_version: int, reference: Reference) -> None:
-    """Write pack_version and the reference into the manifest (which is not among its own checksummed files)."""
+def record(pack_dir: Path, pack_version: int, reference: Reference | None) -> None:
+    """Write pack_version and the reference (None: a pack without one, a summarizer) into the manifest (which
+    is not among its own checksummed files)."""
     path = pack_dir / MANIFEST
     manifest = json.loads(path.read_text(encoding="utf-8"))
     manifest["pack_version"] = pack_version
-    manifest["reference"] = asdict(reference)
+    if reference is not None:
+        manifest["reference"] = asdict(reference)
     atomic_write_text(path, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")

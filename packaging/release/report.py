@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from fanyi.library.catalog import Catalog, Quality
 
-from . import scoring, traditional
+from . import scoring, summary_gate, traditional
 from .scoring import Scored
 
 HEADER = (
@@ -80,7 +80,11 @@ class TraditionalRows:
 
 
 def quality_markdown(
-    built: Catalog, scored: list[Scored], skipped: list[tuple[str, str]], hant: list[TraditionalRows]
+    built: Catalog,
+    scored: list[Scored],
+    skipped: list[tuple[str, str]],
+    hant: list[TraditionalRows],
+    summaries: list[summary_gate.SummaryScore] | None = None,
 ) -> str:
     import sacrebleu
 
@@ -111,6 +115,16 @@ def quality_markdown(
             "",
         ]
         lines += [traditional.table(h.rows, f"{h.pack_id}, {h.test_set}") + "\n" for h in hant]
+    if summaries:
+        lines += [
+            "## Summarizers",
+            "",
+            "Each summarization pack's summaries of the held articles against PyTorch's (transformers' summarization "
+            "pipeline), ROUGE-L F1 with stemming (rouge-score), and the mean KL(PyTorch ‖ pack) of the "
+            "teacher-forced next-token distributions (the gate: at most 0.05).",
+            "",
+            summary_gate.table(summaries),
+        ]
     if skipped:
         lines += ["Optional packs left out of this catalog:", ""]
         lines += [f"- {pack_id}: {why}" for pack_id, why in skipped]

@@ -123,11 +123,13 @@ def _conversion(raw: dict, where: str) -> Conversion:
         quantize=_field(raw, "quantize", str, where),
         embeddings=_field(raw, "embeddings", str, where, "int8"),
         block_size=_field(raw, "block_size", int, where, 32),
+        output_projection=_field(raw, "output_projection", str, where, "int8"),
     )
     if (
         conversion.quantize not in QUANTIZATIONS
         or conversion.embeddings not in EMBEDDINGS
         or conversion.block_size not in BLOCK_SIZES
+        or conversion.output_projection not in catalog.OUTPUT_PROJECTIONS
     ):
         raise SpecError(f"{where}: 'convert' has an unknown quantize, embeddings or block_size")
     return conversion

@@ -176,6 +176,7 @@ def build_bart_folder(
     vocab_size: int = 1000,
     generation_config: bool = False,
     eos_bias: float | None = None,
+    linear_gain: float = 3.0,
 ) -> Path:
     """A Hugging Face folder of a random BART summarizer with `kind`'s config.json options ("bart-large-cnn",
     "distilbart-cnn-12-6") and `sizes` (TINY's keys; the real sizes with None and a full vocabulary)."""
@@ -208,7 +209,7 @@ def build_bart_folder(
         # N(0, 0.02) makes a model that says one token forever: stronger weights make the output depend on the input
         for module in model.modules():
             if isinstance(module, torch.nn.Linear) and module is not model.lm_head:
-                module.weight.normal_(0.0, 3.0 / math.sqrt(module.in_features))
+                module.weight.normal_(0.0, linear_gain / math.sqrt(module.in_features))
                 if module.bias is not None:
                     module.bias.normal_(0.0, 0.1)
             elif isinstance(module, torch.nn.LayerNorm):

@@ -29,6 +29,8 @@ TOKENIZER_FILES = (
     "target_vocab.json",
     "sentencepiece.bpe.model",
 )
+# a byte-level BPE's merges (BART's), read where the folder has no tokenizer.json (export/byte_level_bpe.py)
+SLOW_BPE_FILES = ("merges.txt",)
 # the model's licence, which a pack built from it carries along (packaging/release/notices.py)
 LICENSE_FILES = ("LICENSE", "LICENSE.txt", "License.txt", "LICENSE.md", "NOTICE", "NOTICE.txt")
 SAFETENSORS = "model.safetensors"
@@ -47,7 +49,8 @@ def needed_files(present: Collection[str], read: Callable[[str], bytes]) -> list
     index), which the caller downloads for it. ExportError when the repository cannot be converted."""
     if "config.json" not in present:
         raise ExportError("the repository has no config.json: it is not a Hugging Face model")
-    small = [f for f in CONFIG_FILES + TOKENIZER_FILES + LICENSE_FILES if f in present]
+    slow = SLOW_BPE_FILES if "tokenizer.json" not in present else ()
+    small = [f for f in CONFIG_FILES + TOKENIZER_FILES + slow + LICENSE_FILES if f in present]
     if SAFETENSORS in present:
         return [*small, SAFETENSORS]
     if SHARD_INDEX in present:

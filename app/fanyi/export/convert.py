@@ -41,13 +41,23 @@ from .weights import CausalWeights, Seq2SeqWeights
 
 StatusCallback = Callable[[str], None]  # a line for the user about what the export is doing
 QUANTIZATIONS = ("none", "int8", "int4")
+OUTPUT_PROJECTIONS = ("int8", "fp32")  # an int8 pack's output projection (the lm_head MatMul)
 
 
 def quantize_spec(
-    mode: str, embeddings: str = "int8", *, decoder_only: bool = False, block_size: int = DEFAULT_BLOCK_SIZE
+    mode: str,
+    embeddings: str = "int8",
+    *,
+    decoder_only: bool = False,
+    block_size: int = DEFAULT_BLOCK_SIZE,
+    output_projection: str = "int8",
 ) -> QuantizeSpec | LlmQuantize:
+    """The quantization of `mode`. An encoder-decoder's int8 pack may keep its output projection in fp32
+    (`output_projection`), and the embedding lookups with it: the two share one matrix."""
     if mode not in QUANTIZATIONS:
         raise ExportError(f"unknown quantization {mode!r}; use {', '.join(QUANTIZATIONS)}")
+    if output_projection not in OUTPUT_PROJECTIONS:
+        raise ExportError(f"unknown output projection {output_projection!r}; use {', '.join(OUTPUT_PROJECTIONS)}")
     if decoder_only:
         bits = {"none": None, "int8": 8, "int4": 4}[mode]
         table_bits = None if bits is None else {"fp32": None, "int8": 8, "int4": 4}[embeddings]
@@ -56,6 +66,8 @@ def quantize_spec(
         raise ExportError("4-bit weights are for decoder-only (LLM) packs; use none or int8")
     if mode == "none":
         return QuantizeSpec()
+    if output_projection == "fp32":
+        return QuantizeSpec(linear=True)
     return QuantizeSpec(linear=True, output_projection=True, embeddings=embeddings == "int8")
 
 
@@ -138,6 +150,7 @@ def export_pack(
     revision: str | None = None,
     overwrite: bool = False,
     block_size: int = DEFAULT_BLOCK_SIZE,
+    output_projection: str = "int8",
     progress: StatusCallback | None = None,
     cancel: CancelToken | None = None,
     steps: ProgressCallback | None = None,
@@ -153,7 +166,13 @@ def export_pack(
         raise ExportError(f"{out_dir} already exists; choose another folder or remove it")
     loader, folder = detect_loader(hf_dir)
     family = loader.family
-    spec = quantize_spec(quantize, embeddings, decoder_only=family.decoder_only, block_size=block_size)
+    spec = quantize_spec(
+        quantize,
+        embeddings,
+        decoder_only=family.decoder_only,
+        block_size=block_size,
+        output_projection=output_projection,
+    )
     config = loader.model_config(folder)
 
     out_dir.parent.mkdir(parents=True, exist_ok=True)

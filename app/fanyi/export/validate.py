@@ -9,6 +9,7 @@ target language.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,6 +28,10 @@ from .loaders import LOADERS, HfFolder
 
 FP32_MAX_LOGIT_DIFF = 1e-3
 INT8_MIN_TOP1 = 0.9
+# a summarizer's (BART's) quantized pack: the most its teacher-forced distribution may differ from PyTorch's on
+# average, KL(PyTorch || pack) in nats a step (the seed's acceptance bound for an int8 summarizer)
+SUMMARY_MAX_KL = 0.05
+ARTICLE_LINES = 6  # corpus lines a test article for a summarizer is made of
 
 
 @dataclass
@@ -72,6 +77,19 @@ def default_sentences(lang: str, count: int = 24) -> list[str]:
         else []
     )
     return lines[:count] or ["Hello, world."]
+
+
+def default_articles(fits: Callable[[str], bool], count: int = 8) -> list[str]:
+    """Short English articles (a few corpus lines each, fewer where the model reads less) for checking a
+    summarizer."""
+    lines = default_sentences("en", count * ARTICLE_LINES)
+    articles = []
+    for start in range(0, len(lines), ARTICLE_LINES):
+        taken = lines[start : start + ARTICLE_LINES]
+        while len(taken) > 1 and not fits(" ".join(taken)):
+            taken.pop()
+        articles.append(" ".join(taken))
+    return articles
 
 
 class _Seq2SeqReference:
@@ -131,6 +149,25 @@ class _Seq2SeqReference:
 
     def prefix_ids(self, forced: list[int]) -> list[int]:
         return [self.start] + forced[:-1] if forced else [self.start]
+
+
+class _SummaryReference(_Seq2SeqReference):
+    """transformers' BART summarizer as its summarization pipeline runs it: the model's text prefix before the
+    text, generate() with task_specific_params.summarization over the model's generation config."""
+
+    def __init__(self, translator: Translator, hf_dir: Path) -> None:
+        import transformers
+
+        self.model = getattr(transformers, LOADERS[translator.family.name].model_class).from_pretrained(hf_dir).eval()
+        self.tokenizer = transformers.AutoTokenizer.from_pretrained(hf_dir)
+        self.options = DecodeOptions(summary=True)
+        self.prefix = translator.pack.manifest["source_prefix"] or ""
+        config = self.model.generation_config
+        tasks = getattr(self.model.config, "task_specific_params", None) or {}
+        config.update(**{k: v for k, v in (tasks.get("summarization") or {}).items() if k != "prefix"})
+        self.force_bos = {"generation_config": config}  # its forced <s> among the settings
+        self.start = translator.pack.special_ids["decoder_start"]
+        self.pad = translator.pack.special_ids["pad"]
 
 
 class _CausalReference(_Seq2SeqReference):
@@ -203,9 +240,15 @@ def validate_pack(
     min_int8_top1: float = INT8_MIN_TOP1,
 ) -> ValidationReport:
     translator = Translator(ModelPack.open(pack_dir), threads=None)
-    ref = (_CausalReference if translator.family.decoder_only else _Seq2SeqReference)(translator, hf_dir)
+    summarizer = not translator.pack.translates
+    kind = (
+        _CausalReference if translator.family.decoder_only else _SummaryReference if summarizer else _Seq2SeqReference
+    )
+    ref = kind(translator, hf_dir)
     options = ref.options
     choice = translator.languages(options)
+    if summarizer and not sentences:
+        sentences = default_articles(lambda text: len(ref.source_ids(text)) <= translator.max_summary_tokens)
     sentences = sentences or default_sentences(choice.source_lang)
     report = ValidationReport(translator.name, translator.quantization, sentences=len(sentences))
     diffs, kls, agree = [], [], []
@@ -242,6 +285,11 @@ def validate_pack(
         if report.max_logit_diff > FP32_MAX_LOGIT_DIFF:
             report.problems.append(
                 f"fp32 logits differ by up to {report.max_logit_diff:.3g} (allowed {FP32_MAX_LOGIT_DIFF})"
+            )
+    elif summarizer:
+        if report.mean_kl > SUMMARY_MAX_KL:
+            report.problems.append(
+                f"{translator.quantization} mean KL(PyTorch || pack) {report.mean_kl:.4f} is above {SUMMARY_MAX_KL}"
             )
     elif report.top1_agreement < min_int8_top1:
         report.problems.append(

@@ -48,6 +48,7 @@ CATALOG_FILE = "catalog.json"
 CATALOG_FILE_ENV = "FANYI_CATALOG_FILE"
 QUANTIZATIONS = ("none", "int8", "int4")
 EMBEDDINGS = ("int8", "int4", "fp32")
+OUTPUT_PROJECTIONS = ("int8", "fp32")
 BLOCK_SIZES = (16, 32, 64, 128, 256)
 _ID = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
@@ -157,6 +158,7 @@ class Conversion:
     quantize: str  # "int8" (MarianMT), "int4" (LLMs), "none"
     embeddings: str = "int8"  # the embedding/output matrix: "int8", "int4" (LLMs) or "fp32"
     block_size: int = 32  # inputs per int4 block (LLMs)
+    output_projection: str = "int8"  # an int8 pack's output projection: "int8" or "fp32" (as validation chose)
 
 
 @dataclass(frozen=True)
@@ -439,6 +441,12 @@ def _conversion(raw: dict[str, Any], where: str) -> Conversion:
         quantize=_get(c, "quantize", str, where),
         embeddings=_get(c, "embeddings", str, where, optional=True) or "int8",
         block_size=_get(c, "block_size", int, where, optional=True) or 32,
+        output_projection=_get(c, "output_projection", str, where, optional=True) or "int8",
+    )
+    _check(
+        conversion.output_projection in OUTPUT_PROJECTIONS,
+        where,
+        f"invalid output_projection {conversion.output_projection!r}",
     )
     _check(conversion.embeddings in EMBEDDINGS, where, f"invalid embeddings {conversion.embeddings!r}")
     _check(conversion.block_size in BLOCK_SIZES, where, f"invalid block_size {conversion.block_size}")

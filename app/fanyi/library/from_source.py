@@ -189,6 +189,7 @@ def _convert(
                 quantize=conversion.quantize,
                 embeddings=conversion.embeddings,
                 block_size=conversion.block_size,
+                output_projection=conversion.output_projection,
                 name=made.name,
                 model_id=made.model_id,
                 revision=made.revision,
