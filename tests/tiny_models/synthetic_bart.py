@@ -141,13 +141,18 @@ CONFIGS = {"bart-large-cnn": BART_LARGE_CNN, "distilbart-cnn-12-6": DISTILBART_C
 TINY = {"d_model": 32, "ffn_dim": 64, "heads": 4, "max_positions": 160}
 # found by trying, for these tiny shapes: with length penalty 2.0 a beam search prefers long summaries
 EOS_BIAS = {"bart-large-cnn": 10.5, "distilbart-cnn-12-6": 5.0}
+REAL = {"d_model": 1024, "ffn_dim": 4096, "heads": 16, "max_positions": 1024}  # both released models'
 SPECIALS = ["<s>", "<pad>", "</s>", "<unk>", "<mask>"]  # ids 0-4, as RoBERTa's vocabulary has them first
 
 
-def train_byte_level_bpe(out_dir: Path, vocab_size: int = 1000, *, tokenizer_json: bool = True) -> int:
+def train_byte_level_bpe(
+    out_dir: Path, vocab_size: int = 1000, *, tokenizer_json: bool = True, fill_to: int | None = None
+) -> int:
     """vocab.json and merges.txt of a byte-level BPE trained on assets/corpus (the files RoBERTa's and BART's
     repositories ship), and, with `tokenizer_json`, the fast tokenizer's files transformers writes from them.
-    The model's vocabulary leaves out <mask>, as bart-large-cnn's does: returns the model's vocab_size."""
+    `fill_to` grows the vocabulary with filler pieces no text is cut into, to a real model's size (50265 for
+    bart-large-cnn's tokenizer). The model's vocabulary leaves out <mask>, as bart-large-cnn's does: returns
+    the model's vocab_size."""
     from tokenizers import ByteLevelBPETokenizer
     from transformers import BartTokenizerFast
 
@@ -157,7 +162,8 @@ def train_byte_level_bpe(out_dir: Path, vocab_size: int = 1000, *, tokenizer_jso
     bpe.train(corpora, vocab_size=vocab_size, min_frequency=2, special_tokens=SPECIALS, show_progress=False)
     vocab = bpe.get_vocab()
     # <mask> last, as in roberta-base's vocabulary (50264) and so outside the model's rows
-    ordered = [t for t, _ in sorted(vocab.items(), key=lambda kv: kv[1]) if t != "<mask>"] + ["<mask>"]
+    ordered = [t for t, _ in sorted(vocab.items(), key=lambda kv: kv[1]) if t != "<mask>"]
+    ordered += [f"\u0120filler{i}" for i in range((fill_to or 0) - len(ordered) - 1)] + ["<mask>"]
     bpe.save_model(str(out_dir))  # merges.txt (and its vocab.json, written again below)
     (out_dir / "vocab.json").write_text(json.dumps({t: i for i, t in enumerate(ordered)}, ensure_ascii=False))
     if tokenizer_json:
@@ -177,18 +183,20 @@ def build_bart_folder(
     generation_config: bool = False,
     eos_bias: float | None = None,
     linear_gain: float = 3.0,
+    fill_to: int | None = None,
 ) -> Path:
     """A Hugging Face folder of a random BART summarizer with `kind`'s config.json options ("bart-large-cnn",
-    "distilbart-cnn-12-6") and `sizes` (TINY's keys; the real sizes with None and a full vocabulary)."""
+    "distilbart-cnn-12-6"): tiny by default, or of `sizes` (TINY's keys) with the released layer counts (the
+    benchmarks give the real sizes, REAL, and fill_to the real vocabulary)."""
     import torch
     from transformers import BartConfig, BartForConditionalGeneration, GenerationConfig
 
-    model_vocab = train_byte_level_bpe(out_dir, vocab_size, tokenizer_json=tokenizer_json)
+    model_vocab = train_byte_level_bpe(out_dir, vocab_size, tokenizer_json=tokenizer_json, fill_to=fill_to)
     released = CONFIGS[kind]
     config_json = dict(released)
     s = sizes or TINY
     layers = (released["encoder_layers"], released["decoder_layers"])
-    if sizes is None or sizes is TINY:
+    if sizes is None:  # the tiny model: 2 encoder layers, the released ratio of decoder layers
         layers = (2, 2 * released["decoder_layers"] // released["encoder_layers"] or 1)
     config_json.update(
         d_model=s["d_model"],

@@ -519,12 +519,8 @@ class MainWindow(Retranslating, QMainWindow):
         """Documents → Summarize…: a document of any format Fanyi reads, its summary in a dialog."""
         if self.summary_service is None:
             return
-        patterns = " ".join(f"*{suffix}" for suffix in SUPPORTED_SUFFIXES)
         name, _ = QFileDialog.getOpenFileName(
-            self,
-            self.tr("Summarize a document"),
-            self._documents_folder,
-            self.tr("Documents (%1)").replace("%1", patterns),
+            self, self.tr("Summarize a document"), self._documents_folder, self._documents_filter()
         )
         if name:
             self._documents_folder = str(Path(name).parent)
@@ -625,18 +621,18 @@ class MainWindow(Retranslating, QMainWindow):
         if self.packs.current is None:  # said before a file is chosen, not after
             self.offer_download()
             return
-        patterns = " ".join(f"*{suffix}" for suffix in SUPPORTED_SUFFIXES)
         # The user's home, then the folder chosen last; never the folder Fanyi happened to be started in.
         files, _ = QFileDialog.getOpenFileNames(
-            self,
-            self.tr("Translate documents"),
-            self._documents_folder,
-            self.tr("Documents (%1)").replace("%1", patterns),
+            self, self.tr("Translate documents"), self._documents_folder, self._documents_filter()
         )
         for name in files:
             self.enqueue_document(Path(name))
         if files:
             self._documents_folder = str(Path(files[0]).parent)
+
+    def _documents_filter(self) -> str:
+        patterns = " ".join(f"*{suffix}" for suffix in SUPPORTED_SUFFIXES)
+        return self.tr("Documents (%1)").replace("%1", patterns)
 
     def enqueue_document(self, path: Path) -> None:
         if not self.documents.enqueue(path):

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import itertools
 import logging
-import threading
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -25,7 +24,7 @@ from fanyi.cancel import Cancelled, CancelToken
 from fanyi.documents.base import DocumentError
 from fanyi.engine import Rewind, TranslatorGate
 from fanyi.ui.panes import TargetView
-from fanyi.ui.worker import OpenTranslator, open_translator
+from fanyi.ui.worker import LatestRequests, OpenTranslator, open_translator
 
 if TYPE_CHECKING:
     from fanyi.library.installed import PackInfo
@@ -56,24 +55,12 @@ class SummaryWorker(QObject):
     def __init__(self, opener: OpenTranslator, gate: TranslatorGate) -> None:
         super().__init__()
         self._open, self._gate = opener, gate
-        self._lock = threading.Lock()
-        self._pending: dict[str, _Request] = {}
+        self.pending: LatestRequests[_Request] = LatestRequests()  # submitted from the GUI thread
         self._own: dict[Path, Any] = {}  # Translators, worker thread only (worker.py imports the engine)
-
-    def submit(self, request: _Request) -> None:
-        with self._lock:
-            self._pending[request.channel] = request
-
-    def _take(self) -> _Request | None:
-        with self._lock:
-            if not self._pending:
-                return None
-            channel = min(self._pending, key=lambda c: self._pending[c].req_id)
-            return self._pending.pop(channel)
 
     @Slot()
     def run_next(self) -> None:
-        request = self._take()
+        request = self.pending.take()
         if request is None:
             return
         try:
@@ -177,7 +164,7 @@ class SummaryService(QObject):
         req_id = next(self._ids)
         self.cancel(channel)
         token = self._tokens[channel] = CancelToken()
-        self._worker.submit(_Request(req_id, channel, list(self._packs()), text, path, target, length, token))
+        self._worker.pending.submit(_Request(req_id, channel, list(self._packs()), text, path, target, length, token))
         self._wake.emit()
         return req_id
 

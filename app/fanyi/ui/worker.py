@@ -26,7 +26,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
 
@@ -81,6 +81,41 @@ class _Request:
     rewrite: str | None = None  # Chinese written anew by OpenCC (fanyi.rewriter), no model at all
 
 
+class Channeled(Protocol):
+    req_id: int
+    channel: str
+
+
+R = TypeVar("R", bound=Channeled)
+
+
+class LatestRequests(Generic[R]):
+    """Each channel's latest request, waiting for a worker thread: a newer one replaces the one still waiting.
+    Its methods are called from both threads; the lock is all they share besides CancelTokens."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pending: dict[str, R] = {}
+
+    def submit(self, request: R) -> None:
+        with self._lock:
+            self._pending[request.channel] = request
+
+    def take(self) -> R | None:
+        """The oldest channel's request, or None."""
+        with self._lock:
+            if not self._pending:
+                return None
+            channel = min(self._pending, key=lambda c: self._pending[c].req_id)
+            return self._pending.pop(channel)
+
+    def drop_all(self) -> list[R]:
+        with self._lock:
+            dropped = list(self._pending.values())
+            self._pending.clear()
+        return dropped
+
+
 def _message(exc: BaseException) -> str:
     text = str(exc).strip()
     return text if text else type(exc).__name__
@@ -102,30 +137,18 @@ class TranslationWorker(QObject):
         super().__init__()
         self._open = opener
         self._gate = gate
-        self._lock = threading.Lock()
-        self._pending: dict[str, _Request] = {}
+        self._pending: LatestRequests[_Request] = LatestRequests()
         # worker thread only: what the gate holds, the threads it was opened with, and the spare model
         self._loaded: str | None = None
         self._threads: int | None = None
         self._spare: tuple[str, Translator] | None = None
 
-    # Called from the GUI thread; the lock is all the two threads share besides CancelTokens.
+    # Called from the GUI thread.
     def submit(self, request: _Request) -> None:
-        with self._lock:
-            self._pending[request.channel] = request
+        self._pending.submit(request)
 
     def drop_pending(self) -> list[_Request]:
-        with self._lock:
-            dropped = list(self._pending.values())
-            self._pending.clear()
-        return dropped
-
-    def _take(self) -> _Request | None:
-        with self._lock:
-            if not self._pending:
-                return None
-            channel = min(self._pending, key=lambda c: self._pending[c].req_id)
-            return self._pending.pop(channel)
+        return self._pending.drop_all()
 
     @Slot(str, object)
     def load(self, pack_dir: str, threads: int | None) -> None:
@@ -181,7 +204,7 @@ class TranslationWorker(QObject):
     def run_next(self) -> None:
         # One wake-up per submit, at most one request per wake-up: replaced requests leave spare
         # wake-ups that find nothing, so no request is ever left waiting.
-        request = self._take()
+        request = self._pending.take()
         if request is None:
             return
         if request.token.cancelled:
