@@ -79,3 +79,24 @@ def test_bad_requests_get_one_line_and_a_status(serve, tiny_bart_pack, tiny_pack
     japanese = requests.post(server.address + "/summarize", json={"text": "これは日本語の文章です。"}, timeout=TIMEOUT)
     assert japanese.status_code == 400 and "summarizes English only" in japanese.json()["error"]
     assert summaries.LENGTHS == ("short", "sections")
+
+
+def test_a_document_is_summarized_as_its_text_and_not_kept(serve, tiny_bart_pack, tmp_path):
+    server = serve([tiny_bart_pack("bart-large-cnn")])
+    text = "# First\n\n" + " ".join(ENGLISH[:5]) + "\n\n# Second\n\nToo short."
+    fields = {"length": "sections"}
+    files = {"file": ("notes.md", text.encode("utf-8"), "text/markdown")}
+    got = requests.post(server.address + "/summarize_file", data=fields, files=files, timeout=TIMEOUT)
+    assert got.status_code == 200, got.text
+    same = requests.post(server.address + "/summarize", json={"text": text, **fields}, timeout=TIMEOUT)
+    assert got.json() == same.json() and [s["title"] for s in got.json()["sections"]] == ["First", "Second"]
+    empty = {"file": ("empty.md", b"\n\n", "text/markdown")}
+    nothing = requests.post(server.address + "/summarize_file", files=empty, timeout=TIMEOUT)
+    assert nothing.status_code == 400 and nothing.json()["error"] == "empty.md has no text to summarize"
+    bad = {"file": ("a.exe", b"MZ", "application/octet-stream")}
+    refused = requests.post(server.address + "/summarize_file", files=bad, timeout=TIMEOUT)
+    assert refused.status_code == 400 and "not a document Fanyi translates" in refused.json()["error"]
+    no_file = requests.post(server.address + "/summarize_file", data=fields, timeout=TIMEOUT)
+    assert no_file.status_code == 400 and "field named file" in no_file.json()["error"]
+    root = server.core.files._root
+    assert root is not None and not any(root.iterdir())  # read, summarized and removed: nothing is kept

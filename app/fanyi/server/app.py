@@ -96,7 +96,8 @@ def create_app(core: Core, browsers: BrowserPolicy) -> Starlette:
                 "JSON-RPC, Immersive Translate, KISS Translator: POST /translate (or /imme, /kiss). "
                 "Google: GET /translate_a/single, POST /language/translate/v2. OpenAI: POST /v1/chat/completions, "
                 "GET /v1/models. Ollama: POST /api/chat, POST /api/generate, GET /api/tags. "
-                "Streaming: POST /stream. Dictionary: GET /dictionary?q=word. Summaries: POST /summarize.",
+                "Streaming: POST /stream. Dictionary: GET /dictionary?q=word. "
+                "Summaries: POST /summarize, POST /summarize_file.",
             }
         )
 

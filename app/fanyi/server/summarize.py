@@ -12,6 +12,10 @@ summary) or "sections" (one per section, under its heading). Errors are ``{"erro
 (LibreTranslate's shape): 400 for no text, a bad field or nothing installed that can summarize it, 403 without
 the key the server asks for, 413 for more than a summary takes, 503 when the models are busy. The packs a
 summary needs are held in one order (by folder) for as long as it takes; a client that leaves cancels it.
+
+``POST /summarize_file``: the same for a document (multipart: ``file`` — any format Fanyi translates —,
+``target_lang``?, ``length``?), with the same answer. The document is kept only while it is read (the same
+store and bounds as /translate_file's documents) and removed before the answer is sent.
 """
 
 from __future__ import annotations
@@ -25,41 +29,80 @@ from starlette.routing import Route
 
 from fanyi import limits, summaries
 from fanyi.cancel import CancelToken
+from fanyi.documents import DocumentError
 from fanyi.engine import PackError, TimedOut
 
 from .core import Core
 from .errors import ApiError
 from .libretranslate import error
 from .models import holds
-from .web import guarded, in_line, presented_key, read_fields
+from .web import Fields, guarded, in_line, keep_upload, presented_key, read_fields, read_upload
 
 
 def routes(core: Core) -> list[Route]:
     async def endpoint(request: Request) -> Response:
         return await guarded(error, lambda: _summarize(core, request))
 
-    return [Route("/summarize", endpoint, methods=["POST"])]
+    async def file_endpoint(request: Request) -> Response:
+        return await guarded(error, lambda: _summarize_file(core, request))
+
+    return [
+        Route("/summarize", endpoint, methods=["POST"]),
+        Route("/summarize_file", file_endpoint, methods=["POST"]),
+    ]
 
 
 async def _summarize(core: Core, request: Request) -> Response:
     fields = await read_fields(request)
     core.authorize(presented_key(request, fields))
-    text, target = fields.text("text"), fields.text("target_lang")
-    length = fields.text("length", summaries.SHORT) or summaries.SHORT
+    text, target, length = fields.text("text"), fields.text("target_lang"), _length(fields)
     if text is None:
         raise ApiError(400, "text is required")
-    if length not in summaries.LENGTHS:
-        raise ApiError(400, f"length must be {' or '.join(summaries.LENGTHS)}, not {length!r}")
     paragraphs = summaries.paragraphs_of(text)
-    try:
-        summaries.check_text(paragraphs)
-        plan = summaries.plan(core.models.packs(), text[: limits.DETECT_SAMPLE_CHARS], target or None)
-    except summaries.SummaryError as exc:
-        raise ApiError(413 if len(text) > limits.MAX_SUMMARY_CHARS else 400, str(exc)) from None
-    except ValueError as exc:  # NoSummarizer, a language code that is none
-        raise ApiError(400, str(exc)) from None
+    plan = _plan(core, paragraphs, target, too_long=len(text) > limits.MAX_SUMMARY_CHARS)
     summary = await in_line(core, request, lambda token: _run(core, plan, paragraphs, length, token))
     return JSONResponse(answer(summary))
+
+
+async def _summarize_file(core: Core, request: Request) -> Response:
+    fields, upload = await read_upload(request)
+    core.authorize(presented_key(request, fields))
+    target, length = fields.text("target_lang"), _length(fields)
+    document = await keep_upload(core, upload, None)
+
+    def work(token: CancelToken) -> summaries.Summary:
+        try:  # read in the line: a scanned PDF's pages are recognised, which takes the CPU a while
+            paragraphs = summaries.read_paragraphs(document.source, token)
+        except summaries.SummaryError as exc:  # no text, or more than a summary takes: named as the client named it
+            raise ApiError(400, str(exc).replace(document.source.name, document.name)) from None
+        except DocumentError as exc:
+            raise ApiError(400, f"{document.name} cannot be read: {exc}") from None
+        plan = _plan(core, paragraphs, target, too_long=False)
+        return _run(core, plan, paragraphs, length, token)
+
+    try:
+        summary = await in_line(core, request, work)
+    finally:
+        core.files.remove(document)
+    return JSONResponse(answer(summary))
+
+
+def _length(fields: Fields) -> str:
+    length = fields.text("length", summaries.SHORT) or summaries.SHORT
+    if length not in summaries.LENGTHS:
+        raise ApiError(400, f"length must be {' or '.join(summaries.LENGTHS)}, not {length!r}")
+    return length
+
+
+def _plan(core: Core, paragraphs: list[str], target: str | None, *, too_long: bool) -> summaries.Plan[Any]:
+    sample = "\n".join(paragraphs)[: limits.DETECT_SAMPLE_CHARS]
+    try:
+        summaries.check_text(paragraphs)
+        return summaries.plan(core.models.packs(), sample, target or None)
+    except summaries.SummaryError as exc:
+        raise ApiError(413 if too_long else 400, str(exc)) from None
+    except ValueError as exc:  # NoSummarizer, a language code that is none
+        raise ApiError(400, str(exc)) from None
 
 
 def _run(

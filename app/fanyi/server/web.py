@@ -276,12 +276,12 @@ async def document_request(
     bilingual = (fields.text("bilingual") or "").strip().lower() or None  # Fanyi's own: side | alternate
     if bilingual is not None and bilingual not in BILINGUAL_LAYOUTS:
         raise ApiError(400, f"bilingual must be one of {', '.join(BILINGUAL_LAYOUTS)}")
-    document = await _keep_upload(core, upload, fields.text(name_field) if name_field else None)
+    document = await keep_upload(core, upload, fields.text(name_field) if name_field else None)
     document.bilingual = bilingual
     return fields, document, source, target
 
 
-async def _keep_upload(core: Core, upload: UploadFile, name: str | None) -> Document:
+async def keep_upload(core: Core, upload: UploadFile, name: str | None) -> Document:
     """An uploaded document stored for translation (``name``: the client's name for it, when not the
     upload's); 400 for a format Fanyi does not translate, 429 when too many are kept."""
     name = client_name(name or upload.filename)
