@@ -254,6 +254,25 @@ def test_strip_rule_removes_a_think_block_and_holds_it_back_while_streaming():
     assert rule.held("你好") == 0
 
 
+def test_a_summary_is_asked_through_the_chat_template_and_decoded_as_generate(tiny_hf_llm, tiny_llm_pack):
+    """Qwen3's summary request (fanyi.summaries): Fanyi's instruction in the model's own chat template, thinking
+    off, as apply_chat_template renders it; its ids greedy generate()'s; summary_stream's text their decoding."""
+    translator = Translator.open(tiny_llm_pack("qwen3"), threads=1)
+    ref = Reference(tiny_hf_llm("qwen3"), translator)
+    options = DecodeOptions(source="en", target="zh", max_new_tokens=24, summary=True)
+    text = " ".join(corpus("en", 8))
+    ids = translator.encode(text, options)
+    assert ids == ref.prompt(text, options) and ids != translator.encode(text, EN_ZH)
+    prompt = translator.tokenizer.raw_decode(ids)
+    assert "Summarize the following text in Simplified Chinese" in prompt
+    assert prompt.endswith("<think>\n\n</think>\n\n")  # Qwen3's template with enable_thinking=False
+    new = translator.generate_ids([ids], options)[0]
+    assert new == ref.generate(ids, 24)
+    streamed = "".join(translator.summary_stream(text, options))
+    ends = set(translator.pack.special_ids["eos_all"])
+    assert streamed == translator.tokenizer.decode([t for t in new if t not in ends])
+
+
 def test_requests_name_glossary_and_context_in_the_cards_prompts(tiny_llm_pack):
     translator = Translator.open(tiny_llm_pack("hunyuan"), threads=1)
     prompts = translator.tokenizer.prompts
