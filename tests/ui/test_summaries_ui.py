@@ -3,6 +3,8 @@ tiny BART pack and the tiny en→zh pack installed, the real engine."""
 
 from __future__ import annotations
 
+import re
+
 import docx
 import pytest
 from PySide6.QtCore import Qt
@@ -119,3 +121,21 @@ def test_the_popup_offers_a_summary_of_a_long_selection(qtbot, app, bart):
     assert english
     qtbot.waitUntil(lambda: english in popup.text(), timeout=SUMMARY_TIMEOUT)
     assert "translated by" in popup.status.text()
+
+
+def test_a_long_documents_progress_is_shown_and_closing_the_dialog_cancels_it(qtbot, app, tmp_path):
+    folder = tmp_path / "papers"
+    folder.mkdir()
+    source = folder / "long.md"
+    source.write_text("\n\n".join(ENGLISH), encoding="utf-8")  # ~4,000 tokens: ~30 parts for the tiny model
+    cancelled, finished = [], []
+    app.summaries.cancelled.connect(cancelled.append)
+    app.summaries.finished.connect(lambda req_id, _summary: finished.append(req_id))
+    app.window.show_summary_of(source)
+    dialog = app.window.summary_dialog
+    qtbot.waitUntil(lambda: re.search(r"Summarizing part \d+ of \d\d", dialog.activity.text()), timeout=SUMMARY_TIMEOUT)
+    req_id = dialog.stream.req_id
+    dialog.close()
+    qtbot.waitUntil(lambda: cancelled == [req_id], timeout=SUMMARY_TIMEOUT)
+    assert not finished and dialog.summary is None
+    assert sorted(p.name for p in folder.iterdir()) == ["long.md"]
