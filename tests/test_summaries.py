@@ -179,6 +179,17 @@ def test_an_english_summary_in_chinese_is_its_translation_beside_it(packs, opene
     assert shown.index(summary.text) < shown.index(english) and "translated by" in shown
 
 
+def test_a_traditional_target_is_the_simplified_summary_converted_by_opencc(packs, opener):
+    from fanyi import variants
+
+    text = " ".join(ENGLISH[:5])
+    _, simplified = run(summaries.summarize([text], summaries.plan(packs, text, "zh"), opener))
+    events, taiwan = run(summaries.summarize([text], summaries.plan(packs, text, "zh-TW"), opener))
+    assert taiwan.target_lang == "zh-TW" and taiwan.english == simplified.english
+    assert taiwan.text == variants.rewrite(simplified.text, "zh-TW") != simplified.text
+    assert "".join(e for e in events if isinstance(e, str)) == taiwan.text
+
+
 def summaries_options(plan):
     from fanyi import routing
 
