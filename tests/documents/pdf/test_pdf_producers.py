@@ -12,7 +12,7 @@ from docfixtures import FakeTranslator
 from pdfcheck import hanzi, overlaps, pages, translation_font
 
 from fanyi.documents import translate_document
-from fanyi.documents.pdf import layout
+from fanyi.documents.pdf import interpret, layout
 from fanyi.documents.pdf.document import PdfDocument
 
 MADE = Path(__file__).parent / "producers"
@@ -240,6 +240,47 @@ def test_a_display_formula_in_a_text_font_s_italics_is_a_formula(tmp_path, noto_
     assert len(rows) >= 3 and all(p.keep == layout.FORMULA for p in rows)
     assert any(p.keep is None and p.text.startswith("In the appendix we list explicit") for p in found)
     assert _crossings(_translated(REAL / "pdftex-elsarticle-mie.pdf", tmp_path)) == []
+
+
+def test_reportlab_s_table_of_contents_has_each_entry_short_of_its_spaced_leader(tmp_path, noto_sc):
+    """reportlab's TableOfContents draws its leader as dots and spaces: the spaces stayed in the entry's line and
+    carried it over the leader to the page number, so no entry ended at its leader, entries were joined, and
+    their translations were drawn over the dots (reportlab's user guide)."""
+    from reportlab.lib.styles import getSampleStyleSheet
+    from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate
+    from reportlab.platypus.tableofcontents import TableOfContents
+
+    class Book(SimpleDocTemplate):
+        def afterFlowable(self, flowable: object) -> None:
+            if isinstance(flowable, Paragraph) and flowable.style.name in ("Heading1", "Heading2"):
+                level = 0 if flowable.style.name == "Heading1" else 1
+                self.notify("TOCEntry", (level, flowable.getPlainText(), self.page))
+
+    styles = getSampleStyleSheet()
+    story: list[object] = [TableOfContents(dotsMinLevel=0), PageBreak()]
+    chapters = {"Chapter 1 Introduction": ["1.1 About this document", "1.4 What is Python?"],
+                "Chapter 2 Graphics": ["2.1 Basic concepts"]}  # fmt: skip
+    for chapter, sections in chapters.items():
+        story.append(Paragraph(chapter, styles["Heading1"]))
+        for section in sections:
+            story += [Paragraph(section, styles["Heading2"]), Paragraph("A few words of text.", styles["Normal"])]
+    source = tmp_path / "toc.pdf"
+    Book(str(source)).multiBuild(story)
+    with source.open("rb") as handle:
+        laid = layout.lay_out(next(interpret.pages(handle)), set())
+    entries = [p for p in laid.paragraphs if p.keep is None]
+    assert [p.text for p in entries] == [
+        "Chapter 1 Introduction", "1.1 About this document", "1.4 What is Python?", "Chapter 2 Graphics",
+        "2.1 Basic concepts",
+    ]  # fmt: skip
+    leaders = laid.obstacles  # the page has no figures or rules: its obstacles are the leaders
+    assert not [
+        (p.text, box)
+        for p in entries
+        for box in leaders
+        if p.box[2] > box[0] + 1 and box[1] < p.box[3] and p.box[1] < box[3]  # reaches into a leader on its band
+    ]
+    assert _crossings(_translated(source, tmp_path)) == []
 
 
 def test_right_to_left_text_is_left_as_it_is_and_said(tmp_path):

@@ -1173,6 +1173,9 @@ def lay_out(page: PageContent, words: set[str] | None = None) -> Laid:
     words = set() if words is None else words
     leaders = _leaders(page.glyphs)
     dots = {g.index for run in leaders for g in run}
+    # the spaces drawn between a leader's dots (reportlab's ". . . .") are the leader's too: left in its entry's line,
+    # they carried the line to the page number, and the entry no longer ended where its leader began
+    dots |= {i for run in leaders for i in range(run[0].index, run[-1].index + 1) if page.glyphs[i].text.isspace()}
     upright = [g for g in page.glyphs if g.direction is Direction.UPRIGHT and g.index not in dots]
     rules = [shape.box for shape in page.shapes if shape.rule]
     upright_rules = [box for box in rules if box[3] - box[1] > box[2] - box[0]]
