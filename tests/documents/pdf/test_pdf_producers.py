@@ -283,6 +283,17 @@ def test_reportlab_s_table_of_contents_has_each_entry_short_of_its_spaced_leader
     assert _crossings(_translated(source, tmp_path)) == []
 
 
+def test_an_accent_drawn_over_its_letter_is_read_as_the_accented_letter(tmp_path, noto_sc):
+    """TeX's OT1 fonts draw "Ü" as ¨ raised over U, apart: the raised accents became a line of their own, joined
+    into the paragraph under them, and their translations were drawn over each other (revtex's references)."""
+    found = [p for p in _paragraphs(MADE / "accents.pdf") if p.page == 1 and p.text != "1"]
+    assert len(found) == 1
+    text = found[0].text
+    assert text.startswith("U. Ünderwood, N. Ñet and P. P\u0304ot wrote")
+    assert "Études Françaises" in text and "T. Térrific" in text and "Schrödinger" in text
+    assert _crossings(_translated(MADE / "accents.pdf", tmp_path)) == []
+
+
 def test_right_to_left_text_is_left_as_it_is_and_said(tmp_path):
     """Hebrew is drawn right to left; read in the order drawn it would be sent backwards, so it is left alone."""
     from fontfixtures import build_font
@@ -395,6 +406,7 @@ MADE_NAMES = [
     "numbered",
     "meta",
     "runin",
+    "accents",
 ]
 
 

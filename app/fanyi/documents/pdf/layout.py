@@ -130,6 +130,12 @@ _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")  # letters, with a compound's in
 _CLOSED_HEADS = frozenset(
     "any be else every for here in no out over some there to under up what when where with".split()
 )
+# spacing accents as fonts draw them apart from their letter, and the combining marks they stand for
+_ACCENTS = {
+    "\u00a8": "\u0308", "\u02dc": "\u0303", "\u00af": "\u0304", "\u00b4": "\u0301", "`": "\u0300",
+    "\u02c6": "\u0302", "\u02c7": "\u030c", "\u02d8": "\u0306", "\u02d9": "\u0307", "\u02da": "\u030a",
+    "\u00b8": "\u0327", "\u02db": "\u0328", "\u02dd": "\u030b",
+}  # fmt: skip
 _LONG_WORD = re.compile(r"[^\W\d_]{4,}")  # a word of prose (a formula's names are shorter: x, jml, sin)
 _MATHS_CHARS = re.compile(
     "[\u0370-\u03ff\u2100-\u214f\u2190-\u21ff\u2200-\u22ff\u2300-\u23ff\u27c0-\u27ef\u2980-\u2aff\U0001d400-\U0001d7ff"
@@ -241,6 +247,10 @@ def _continues(current: list[Glyph], glyph: Glyph) -> bool:
     last = current[-1]
     size = max(last.size, glyph.size, 1e-3)
     gap = glyph.box[0] - last.box[2]
+    if glyph.text in _ACCENTS and -BACKSTEP * size <= gap <= LINE_GAP * size and 0 <= glyph.y - last.y <= 0.6 * size:
+        return True  # an accent drawn apart, raised over the capital it stands on (TeX's \"U in OT1 fonts)
+    if last.text in _ACCENTS and len(current) > 1 and glyph.box[0] <= last.box[0] <= glyph.box[2]:
+        return abs(glyph.y - current[-2].y) <= 0.2 * size  # the letter under it, back on the line
     if gap > LINE_GAP * size:
         return False
     if gap < -BACKSTEP * size:
@@ -400,11 +410,30 @@ def _merged(lines: list[Line], rules: Sequence[Box], edges: Sequence[float], end
     return out
 
 
+def _accented(glyphs: list[Glyph]) -> dict[int, str]:
+    """The text of each glyph with the accents drawn over it as combining marks (TeX's OT1 fonts draw "Ü" as ¨
+    over U); an accent so placed has no text of its own (its index maps to "")."""
+    texts = {i: glyph.text for i, glyph in enumerate(glyphs)}
+    for i, glyph in enumerate(glyphs):
+        if glyph.text not in _ACCENTS:
+            continue
+        middle = (glyph.box[0] + glyph.box[2]) / 2
+        for j in (i + 1, i - 1):
+            if 0 <= j < len(glyphs) and glyphs[j].text.isalpha() and glyphs[j].box[0] <= middle <= glyphs[j].box[2]:
+                texts[j] += _ACCENTS[glyph.text]
+                texts[i] = ""
+                break
+    return texts
+
+
 def _text(glyphs: list[Glyph]) -> str:
     out: list[str] = []
     previous: Glyph | None = None
-    for glyph in glyphs:
-        text = glyph.text
+    texts = _accented(glyphs) if any(g.text in _ACCENTS for g in glyphs) else None
+    for i, glyph in enumerate(glyphs):
+        text = glyph.text if texts is None else texts[i]
+        if not text:
+            continue
         if previous is not None:
             size = max(min(previous.size, glyph.size), 1e-3)
             if text == previous.text and abs(glyph.box[0] - previous.box[0]) < 0.1 * size:
@@ -424,7 +453,8 @@ def _text(glyphs: list[Glyph]) -> str:
                 continue
         out.append(text)
         previous = glyph
-    return "".join(out).strip()
+    joined = "".join(out).strip()
+    return joined if texts is None else unicodedata.normalize("NFC", joined)
 
 
 def _add_words(words: set[str], lines: Iterable[Line]) -> None:
