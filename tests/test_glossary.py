@@ -7,11 +7,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from glossary_fakes import SPLIT, scripted
 
 from fanyi.engine.options import DecodeOptions
 from fanyi.engine.results import Translation
 from fanyi.engine.terms import find_terms, lost_terms, protect, restore, terms_in
-from fanyi.engine.translator import Translator, _Outcome
+from fanyi.engine.translator import Translator
 from fanyi.glossary import ANY, Glossary, GlossaryError, Term, parse_csv, read_csv, write_csv
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -129,32 +130,8 @@ def test_a_fragment_that_was_in_the_source_is_no_broken_placeholder():
     assert lost_terms("ZX Spectrum 的 ZXQ1", (("emulator", "模拟器"),), "the ZX Spectrum emulator") == ()
 
 
-def _scripted(translator: Translator, monkeypatch, answer=str.upper) -> list[str]:
-    """The translator's model replaced by one that writes ``answer(source)``: by default its source upper-cased, as a
-    model copies names; the sources it was given are listed."""
-    seen: dict[tuple[int, ...], str] = {}
-    sources: list[str] = []
-    family = translator.family
-    real = family.encode
-
-    def encode(tokenizer, text, choice, terms=(), context="", formatted=False):
-        ids = real(tokenizer, text, choice, terms, context, formatted)
-        seen[tuple(ids)] = text
-        return ids
-
-    def decode(parts, options, cancel):
-        if False:  # a generator, as Translator._decode_checked is
-            yield
-        sources.extend(seen[p.ids] for p in parts)
-        return [_Outcome(answer(seen[p.ids])) for p in parts]
-
-    monkeypatch.setattr(family, "encode", encode)
-    monkeypatch.setattr(translator, "_decode_checked", decode)
-    return sources
-
-
 def test_an_encoder_decoder_pack_keeps_a_term_through_a_placeholder(tiny_translator, monkeypatch):
-    sources = _scripted(tiny_translator, monkeypatch)
+    sources = scripted(monkeypatch)
     tiny_translator.clear_cache()
     options = DecodeOptions(glossary=(("machine learning", "机器学习"),))
     assert tiny_translator.translate("Machine learning is fun.", options) == "机器学习 IS FUN."
@@ -165,18 +142,11 @@ def test_an_encoder_decoder_pack_keeps_a_term_through_a_placeholder(tiny_transla
     assert streamed == "I LOVE 机器学习."
 
 
-SPLIT = {
-    "Show the ZXQ1 files.": "显示 ZX 的文件。",  # the model split the placeholder
-    "Show the hidden files.": "显示隐藏的文件。",  # the sentence as the model translates it without the glossary
-    "Reset the ZXQ1.": "重置 ZXQ1。",
-}
-
-
 def test_a_sentence_whose_placeholder_the_model_broke_is_translated_again_without_it_and_said(
     tiny_translator, monkeypatch
 ):
     """MarianMT split ZXQ1 into "ZX": the output kept the garbage, exit 0 and nothing said."""
-    sources = _scripted(tiny_translator, monkeypatch, SPLIT.__getitem__)
+    sources = scripted(monkeypatch, SPLIT.__getitem__)
     tiny_translator.clear_cache()
     options = DecodeOptions(glossary=(("hidden", "隐藏"), ("network connection", "网路连线")))
     [result] = tiny_translator.translate_results(["Show the hidden files. Reset the network connection."], options)
@@ -194,19 +164,10 @@ def test_cli_says_which_glossary_term_the_model_lost(tiny_pack, tmp_path):
     glossary.write_text("term,translation\nhidden,隐藏\n", encoding="utf-8")
     code = f"""
 import sys
-from fanyi.engine import FAMILIES, translator as module
-outputs, seen, family = {SPLIT!r}, {{}}, FAMILIES["marian"]
-real = family.encode
-def encode(tokenizer, text, choice, terms=(), context="", formatted=False):
-    ids = real(tokenizer, text, choice, terms, context, formatted)
-    seen[tuple(ids)] = text
-    return ids
-def decode(self, parts, options, cancel):
-    if False:
-        yield
-    return [module._Outcome(outputs[seen[p.ids]]) for p in parts]
-family.encode = encode
-module.Translator._decode_checked = decode
+sys.path.insert(0, {str(ROOT / "tests")!r})
+import pytest
+from glossary_fakes import SPLIT, scripted
+scripted(pytest.MonkeyPatch(), SPLIT.__getitem__)
 from fanyi.cli import main
 sys.exit(main(["translate", "--model", {str(tiny_pack)!r}, "--glossary", {str(glossary)!r}, "Show the hidden files."]))
 """

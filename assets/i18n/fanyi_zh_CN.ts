@@ -409,6 +409,25 @@
     </message>
 </context>
 <context>
+    <name>LostTermsNote</name>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>%1 and %2 more</source>
+        <translation>%1及另外 %2 个</translation>
+    </message>
+    <message>
+        <source>⚠ The glossary&apos;s %1 could not be kept: the model broke its placeholder, so its sentence was translated without the glossary.</source>
+        <translation>⚠ 术语表中的%1未能保留：模型破坏了它的占位符，所在句子已不用术语表重新翻译。</translation>
+    </message>
+    <message>
+        <source>⚠ The glossary&apos;s %1 could not be kept: the model broke their placeholders, so their sentences were translated without the glossary.</source>
+        <translation>⚠ 术语表中的%1未能保留：模型破坏了它们的占位符，所在句子已不用术语表重新翻译。</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
         <source>%1 languages</source>

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from glossary_fakes import SPLIT, scripted
 from PySide6.QtCore import Qt
-from ui_fakes import EXPLODE, LOOPS, TRANSLATE_TIMEOUT, FakeTranslator
+from PySide6.QtWidgets import QLabel, QWidget
+from ui_fakes import EXPLODE, LOAD_TIMEOUT, LOOPS, TRANSLATE_TIMEOUT, FakeTranslator
 
-from fanyi.ui.panes import TargetView
+from fanyi.glossary import Glossary, Term
+from fanyi.limits import REPORT_ENTRIES_PER_REASON
+from fanyi.ui.panes import LostTermsNote, TargetView
+from fanyi.ui.worker import open_translator
 
 
 def long_text(paragraphs: int = 12) -> str:
@@ -258,6 +263,54 @@ def test_a_sentence_left_untranslated_shows_as_it_was_with_a_small_warning(qtbot
     win.translate_now()
     wait_idle(qtbot, win)
     assert badge.isHidden() and win.target.view.text() == "ALLISWELLNOW。"
+
+
+def said(pane: QWidget, word: str) -> list[str]:
+    """The texts of the labels shown in ``pane`` that hold ``word``."""
+    return [label.text() for label in pane.findChildren(QLabel) if label.isVisibleTo(pane) and word in label.text()]
+
+
+LOST_EN = (
+    "⚠ The glossary's “hidden” could not be kept: the model broke its placeholder, so its sentence was translated "
+    "without the glossary."
+)
+LOST_ZH = "⚠ 术语表中的“hidden”未能保留：模型破坏了它的占位符，所在句子已不用术语表重新翻译。"
+
+
+def test_a_glossary_term_the_model_lost_is_said_under_the_translation(qtbot, make_app, pack_dir, monkeypatch):
+    """The model split the placeholder of "hidden" (as MarianMT did): the command line and a document's report said
+    so, the window's translation pane said nothing (only the log did). The real Translator on the tiny pack, its
+    model scripted as the command line's test scripts it."""
+    scripted(monkeypatch, SPLIT.__getitem__)
+    app = make_app(opener=open_translator)
+    app.glossary.set(Glossary((Term("en", "zh", "hidden", "隐藏"),)))
+    win = app.window
+    qtbot.waitUntil(lambda: app.service.model is not None, timeout=LOAD_TIMEOUT)
+    win.source.set_text("Show the hidden files.")
+    win.translate_now()
+    wait_idle(qtbot, win)
+    assert win.target.view.text() == "显示隐藏的文件。"  # translated again without the glossary: no "ZX" left
+    assert said(win.target, "“hidden”") == [LOST_EN]
+    app.settings.update(ui_language="zh_CN")
+    qtbot.waitUntil(lambda: said(win.target, "“hidden”") == [LOST_ZH])
+    win.source.set_text("Reset the hidden.")  # its placeholder comes back whole: nothing to say
+    win.translate_now()
+    wait_idle(qtbot, win)
+    assert "隐藏" in win.target.view.text() and said(win.target, "“hidden”") == []
+
+
+def test_many_lost_terms_are_named_up_to_the_reports_bound(qtbot):
+    from fanyi.ui import i18n
+
+    note = LostTermsNote()
+    qtbot.addWidget(note)
+    note.show_terms([f"term {i}" for i in range(REPORT_ENTRIES_PER_REASON + 2)])
+    assert note.text().startswith("⚠ The glossary's “term 0”, “term 1”, ")
+    assert f"“term {REPORT_ENTRIES_PER_REASON - 1}” and 2 more could not be kept" in note.text()
+    assert "their placeholders, so their sentences were" in note.text()
+    i18n.install("zh_CN")
+    qtbot.waitUntil(lambda: note.text().startswith("⚠ 术语表中的“term 0”、“term 1”、"))
+    assert f"“term {REPORT_ENTRIES_PER_REASON - 1}”及另外 2 个未能保留：模型破坏了它们的占位符" in note.text()
 
 
 def test_the_target_view_takes_back_what_a_rewind_drops(qtbot):

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import pytest
+from glossary_fakes import SPLIT, scripted
 from PySide6.QtCore import QPoint, QRect, Qt, QTimer
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication
+from test_main_window import LOST_EN, LOST_ZH, said
 from ui_fakes import LOAD_TIMEOUT, LOOPS, TRANSLATE_TIMEOUT, FakeTranslator
 
 from fanyi.engine.options import DecodeOptions
+from fanyi.glossary import Glossary, Term
 from fanyi.ui.popup import place_near
 from fanyi.ui.settings import Settings
+from fanyi.ui.worker import open_translator
 
 
 def test_the_popup_streams_the_clipboards_translation(qtbot, make_app, backend):
@@ -207,6 +211,28 @@ def test_the_popup_writes_taiwans_words_with_the_real_engine(qtbot, make_app, ba
     if backend.kind == "real":  # the engine converts: what it wrote is OpenCC's Taiwan form of its Simplified
         simplified = backend.translate(popup.source_text, DecodeOptions(target="cmn_Hans"))
         assert expected == variants.convert(simplified, "zh-TW")
+
+
+def test_the_popup_says_a_glossary_term_the_model_lost(qtbot, make_app, pack_dir, monkeypatch):
+    """As the window does (test_main_window): the model split the placeholder of "hidden"."""
+    scripted(monkeypatch, SPLIT.__getitem__)
+    app = make_app(opener=open_translator)
+    app.glossary.set(Glossary((Term("en", "zh", "hidden", "隐藏"),)))
+    QApplication.clipboard().setText("Show the hidden files.")
+    app.translate_clipboard()
+    popup = app.popup
+    qtbot.waitUntil(
+        lambda: popup.stream.req_id is None and popup.text() == "显示隐藏的文件。", timeout=TRANSLATE_TIMEOUT
+    )
+    assert said(popup, "“hidden”") == [LOST_EN]
+    note = popup.lost_terms
+    assert note.height() >= note.heightForWidth(note.width())  # wrapped, not cut
+    app.settings.update(ui_language="zh_CN")
+    qtbot.waitUntil(lambda: said(popup, "“hidden”") == [LOST_ZH])
+    QApplication.clipboard().setText("Reset the hidden.")
+    app.translate_clipboard()
+    qtbot.waitUntil(lambda: popup.stream.req_id is None and "隐藏" in popup.text(), timeout=TRANSLATE_TIMEOUT)
+    assert said(popup, "“hidden”") == []
 
 
 @pytest.mark.parametrize("language", ["en", "zh_CN"])

@@ -9,7 +9,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 
 from fanyi.engine import LOOP, DecodeOptions, Failure
-from fanyi.ui.panes import TargetView, UntranslatedBadge
+from fanyi.ui.panes import LostTermsNote, TargetView, UntranslatedBadge
 from fanyi.ui.request_stream import RequestStream
 
 UI = Path(__file__).resolve().parents[2] / "app" / "fanyi" / "ui"
@@ -21,6 +21,7 @@ class Service(QObject):
     delta = Signal(int, str)
     rewound = Signal(int, int)
     untranslated = Signal(int, object)
+    terms_lost = Signal(int, object)
     finished = Signal(int, str, object)
     failed = Signal(int, str)
     cancelled = Signal(int)
@@ -39,24 +40,25 @@ class Service(QObject):
 
 
 def make(qtbot):
-    service, view, badge = Service(), TargetView(), UntranslatedBadge()
-    qtbot.addWidget(view)
-    qtbot.addWidget(badge)
+    service, view, badge, lost = Service(), TargetView(), UntranslatedBadge(), LostTermsNote()
+    for widget in (view, badge, lost):
+        qtbot.addWidget(widget)
     endings: list[tuple] = []
     stream = RequestStream(
         service,
         "popup",
         view,
         badge,
+        lost,
         finished=lambda text, stats: endings.append(("finished", text)),
         failed=lambda message: endings.append(("failed", message)),
         cancelled=lambda: endings.append(("cancelled",)),
     )
-    return service, view, badge, stream, endings
+    return service, view, badge, lost, stream, endings
 
 
 def test_only_the_latest_request_of_the_channel_is_shown_and_ended(qtbot):
-    service, view, badge, stream, endings = make(qtbot)
+    service, view, badge, lost, stream, endings = make(qtbot)
     stream.request("Old.", DecodeOptions())
     stream.request("New.", DecodeOptions())
     assert service.asked == [("Old.", "popup"), ("New.", "popup")] and stream.req_id == 2
@@ -65,17 +67,22 @@ def test_only_the_latest_request_of_the_channel_is_shown_and_ended(qtbot):
     service.delta.emit(2, "新的新的")
     service.rewound.emit(2, 2)
     service.untranslated.emit(1, (Failure("Old.", LOOP),))
-    assert view.text() == "新的" and badge.isHidden()
+    service.terms_lost.emit(1, ("old term",))
+    assert view.text() == "新的" and badge.isHidden() and lost.isHidden()
     service.finished.emit(1, "旧的。", {})
     assert endings == [] and stream.req_id == 2
     service.untranslated.emit(2, (Failure("New.", LOOP),))
+    service.terms_lost.emit(2, ("new term",))
     service.finished.emit(2, "新的。", {})
     service.finished.emit(2, "新的。", {})  # once only
     assert endings == [("finished", "新的。")] and stream.req_id is None and not badge.isHidden()
+    assert not lost.isHidden() and "“new term”" in lost.text() and "old term" not in lost.text()
+    stream.clear_notes()  # a new request, or a summary in its place
+    assert badge.isHidden() and lost.isHidden()
 
 
 def test_a_failure_or_a_cancellation_ends_the_request_and_a_cancel_stops_following_it(qtbot):
-    service, _view, _badge, stream, endings = make(qtbot)
+    service, _view, _badge, _lost, stream, endings = make(qtbot)
     stream.request("One.", DecodeOptions())
     service.failed.emit(1, "the model could not be run")
     stream.request("Two.", DecodeOptions())

@@ -130,6 +130,7 @@ class MainWindow(Retranslating, QMainWindow):
             CHANNEL,
             self.target.view,
             self.target.untranslated,
+            self.target.lost_terms,
             finished=self._finished,
             failed=self._failed,
             cancelled=self._cancelled,
@@ -443,7 +444,7 @@ class MainWindow(Retranslating, QMainWindow):
             self.stream.cancel()
             self._done_key = None
             self.target.clear_error()
-            self.target.untranslated.clear()
+            self.stream.clear_notes()
             self.target.view.set_text("")
             self.target.activity.setText("")
             self._choice = None
@@ -462,7 +463,7 @@ class MainWindow(Retranslating, QMainWindow):
             return
         self._done_key = None
         self.target.clear_error()
-        self.target.untranslated.clear()
+        self.stream.clear_notes()
         self.target.view.begin()
         self.target.activity.setText(self.tr("Translating…"))
         self._set_status(str)
@@ -501,7 +502,7 @@ class MainWindow(Retranslating, QMainWindow):
         self.stream.cancel()
         self._done_key = None  # the next edit translates again
         self.target.clear_error()
-        self.target.untranslated.clear()
+        self.stream.clear_notes()
         self.target.activity.setText(self.tr("Summarizing…"))
         self._set_status(str)
         self.summary_stream.request(text=text, target=self.summary_target())

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from fanyi.engine import EMPTY, LOOP, NO_MODEL, RUNAWAY, Failure, join_hard_wrapped
+from fanyi.limits import REPORT_ENTRIES_PER_REASON
 from fanyi.ui import theme
 from fanyi.ui.i18n import Retranslating
 
@@ -235,6 +236,45 @@ class UntranslatedBadge(Retranslating, QLabel):
         self.setToolTip("\n".join(lines) if count else "")
 
 
+class LostTermsNote(Retranslating, QLabel):
+    """A line under the translation naming the glossary terms the model could not keep (engine/terms.py): their
+    sentences are in it, translated without the glossary, so a reader must know the terms are not as they wished."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("lostTermsNote")
+        self.setWordWrap(True)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        theme.tint(self, "warning")
+        self._terms: tuple[str, ...] = ()
+        self.hide()
+
+    def show_terms(self, terms: Sequence[str]) -> None:
+        self._terms = tuple(terms)
+        self.retranslate()
+        self.setVisible(bool(self._terms))
+
+    def clear(self) -> None:
+        self.show_terms(())
+
+    def retranslate(self) -> None:
+        named = self.tr(", ").join(f"“{excerpt(term, 40)}”" for term in self._terms[:REPORT_ENTRIES_PER_REASON])
+        if len(self._terms) > REPORT_ENTRIES_PER_REASON:
+            more = self.tr("%1 and %2 more")
+            named = more.replace("%1", named).replace("%2", str(len(self._terms) - REPORT_ENTRIES_PER_REASON))
+        if len(self._terms) == 1:
+            said = self.tr(
+                "⚠ The glossary's %1 could not be kept: the model broke its placeholder, so its sentence was "
+                "translated without the glossary."
+            )
+        else:
+            said = self.tr(
+                "⚠ The glossary's %1 could not be kept: the model broke their placeholders, so their sentences "
+                "were translated without the glossary."
+            )
+        self.setText(said.replace("%1", named) if self._terms else "")
+
+
 def excerpt(text: str, limit: int) -> str:
     """`text` on one line, cut to `limit` characters with an ellipsis."""
     flat = " ".join(text.split())
@@ -253,6 +293,7 @@ class TargetPane(Retranslating, QWidget):
         self.error.hide()
         self.activity = QLabel()
         self.untranslated = UntranslatedBadge()
+        self.lost_terms = LostTermsNote()
         self.copy_button = QPushButton()
         self.copy_button.clicked.connect(self.copy)
         footer = QHBoxLayout()
@@ -266,6 +307,7 @@ class TargetPane(Retranslating, QWidget):
         layout.addLayout(self.header)
         layout.addWidget(self.error)
         layout.addWidget(self.view)
+        layout.addWidget(self.lost_terms)
         layout.addLayout(footer)
         self.retranslate()
 

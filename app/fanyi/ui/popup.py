@@ -37,7 +37,7 @@ from fanyi.ui.dictionary_card import DictionaryCard
 from fanyi.ui.i18n import Retranslating, variant_names
 from fanyi.ui.language_names import language_label, pair_label
 from fanyi.ui.layout import STRETCH, container, hbox, vbox
-from fanyi.ui.panes import TargetView, UntranslatedBadge, excerpt, unwrap_if_hard_wrapped
+from fanyi.ui.panes import LostTermsNote, TargetView, UntranslatedBadge, excerpt, unwrap_if_hard_wrapped
 from fanyi.ui.request_stream import RequestStream
 from fanyi.ui.summary_service import SummaryService, SummaryStream
 from fanyi.ui.theme import CHECKED_TOGGLES
@@ -120,6 +120,7 @@ class TranslatePopup(Retranslating, QWidget):
                 (self.view, 1),
                 self.status,
                 self.untranslated,
+                self.lost_terms,
                 hbox(self.download_button, STRETCH),
                 footer,
             )
@@ -132,6 +133,7 @@ class TranslatePopup(Retranslating, QWidget):
             CHANNEL,
             self.view,
             self.untranslated,
+            self.lost_terms,
             finished=self._finished,
             failed=self._failed,
             cancelled=self._cancelled,
@@ -176,9 +178,11 @@ class TranslatePopup(Retranslating, QWidget):
 
     def _footer(self) -> QLayout:
         """简/台/港/繁/粤 where the direction offers them; open in the window, copy. Sentences left
-        untranslated are said on a line of their own above, so that nothing here is squeezed."""
+        untranslated, and glossary terms the model could not keep, are said on lines of their own above, so that
+        nothing here is squeezed."""
         self.untranslated = UntranslatedBadge()
         self.untranslated.setWordWrap(True)
+        self.lost_terms = LostTermsNote()
         self.variant_group = QButtonGroup(self)
         buttons = []
         for key, label in SHORT_VARIANT_NAMES.items():
@@ -281,7 +285,7 @@ class TranslatePopup(Retranslating, QWidget):
         if self.summary_stream is None or not self.source_text:
             return
         self.stream.cancel()
-        self.untranslated.clear()
+        self.stream.clear_notes()
         direction = self._choice.direction if self._choice is not None else None
         target = language_of(direction.to_language).code if direction is not None else None
         self._say(self.tr("Summarizing…"))
@@ -341,7 +345,7 @@ class TranslatePopup(Retranslating, QWidget):
         direction = self._choice.direction
         self.view.show()
         self.view.set_text("")
-        self.untranslated.clear()
+        self.stream.clear_notes()
         self.status.setText(self.tr("Translating…"))
         self.status.show()
         self._update_variants()
@@ -387,7 +391,7 @@ class TranslatePopup(Retranslating, QWidget):
         self.source.setVisible(not message)
         self.download_button.setVisible(download)
         self.variant_box.setVisible(False)
-        self.untranslated.clear()
+        self.stream.clear_notes()
         self.status.setVisible(message)
 
     def _update_direction(self) -> None:

@@ -2,7 +2,8 @@
 
 ``TranslationService`` sends every request's signals to everyone listening; a window follows only its
 latest request (``req_id``, None when none runs). Its text goes into the window's TargetView as it comes
-(appended, and taken back at a rewind) and the sentences left untranslated into its UntranslatedBadge.
+(appended, and taken back at a rewind), the sentences left untranslated into its UntranslatedBadge and the
+glossary terms the model could not keep into its LostTermsNote.
 What a window does when its request finishes, fails or is cancelled (a model switch cancels it) is its
 own: the callbacks, called after ``req_id`` is cleared.
 """
@@ -15,7 +16,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject
 
 from fanyi.engine import DecodeOptions
-from fanyi.ui.panes import TargetView, UntranslatedBadge
+from fanyi.ui.panes import LostTermsNote, TargetView, UntranslatedBadge
 from fanyi.ui.worker import TranslationService
 
 
@@ -26,6 +27,7 @@ class RequestStream(QObject):
         channel: str,
         view: TargetView,
         badge: UntranslatedBadge,
+        lost: LostTermsNote,
         *,
         finished: Callable[[str, dict], None],
         failed: Callable[[str], None],
@@ -37,10 +39,12 @@ class RequestStream(QObject):
         self._channel = channel
         self._view = view
         self._badge = badge
+        self._lost = lost
         self._finished, self._failed, self._cancelled = finished, failed, cancelled
         service.delta.connect(self._on_delta)
         service.rewound.connect(self._on_rewound)
         service.untranslated.connect(self._on_untranslated)
+        service.terms_lost.connect(self._on_terms_lost)
         service.finished.connect(self._on_finished)
         service.failed.connect(self._on_failed)
         service.cancelled.connect(self._on_cancelled)
@@ -56,6 +60,11 @@ class RequestStream(QObject):
         self._service.cancel(self._channel)
         self.req_id = None
 
+    def clear_notes(self) -> None:
+        """Say nothing more of the translation shown (a new one is coming, or a summary takes its place)."""
+        self._badge.clear()
+        self._lost.clear()
+
     def _on_delta(self, req_id: int, delta: str) -> None:
         if req_id == self.req_id:
             self._view.append(delta)
@@ -67,6 +76,10 @@ class RequestStream(QObject):
     def _on_untranslated(self, req_id: int, failures: tuple) -> None:
         if req_id == self.req_id:
             self._badge.show_failures(failures)
+
+    def _on_terms_lost(self, req_id: int, terms: tuple) -> None:
+        if req_id == self.req_id:
+            self._lost.show_terms(terms)
 
     def _on_finished(self, req_id: int, text: str, stats: dict) -> None:
         if req_id == self.req_id:

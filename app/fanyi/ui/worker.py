@@ -127,6 +127,7 @@ class TranslationWorker(QObject):
     delta = Signal(int, str)
     rewound = Signal(int, int)  # drop the last n characters of the deltas (a sentence is decoded again)
     untranslated = Signal(int, object)  # the Failures of a request, just before its finished, when any
+    terms_lost = Signal(int, object)  # the glossary terms a request could not keep (str), just before its finished
     finished = Signal(int, str, object)
     failed = Signal(int, str)
     cancelled = Signal(int)
@@ -233,6 +234,8 @@ class TranslationWorker(QObject):
         result = Translation.collect(events)
         if result.failures:
             self.untranslated.emit(request.req_id, result.failures)
+        if result.lost_terms:
+            self.terms_lost.emit(request.req_id, result.lost_terms)
         self.finished.emit(request.req_id, result.text, stats)
 
     def _rewrite(self, request: _Request) -> tuple[list, dict]:
@@ -267,6 +270,7 @@ class TranslationService(QObject):
     delta = Signal(int, str)
     rewound = Signal(int, int)
     untranslated = Signal(int, object)  # tuple[Failure, ...]
+    terms_lost = Signal(int, object)  # tuple[str, ...]
     finished = Signal(int, str, object)
     failed = Signal(int, str)
     cancelled = Signal(int)
@@ -291,7 +295,7 @@ class TranslationService(QObject):
         self._load.connect(self._worker.load)
         self._wake.connect(self._worker.run_next)
         self._drop_spare.connect(self._worker.drop_spare)
-        for name in ("delta", "rewound", "untranslated", "finished", "failed", "cancelled"):
+        for name in ("delta", "rewound", "untranslated", "terms_lost", "finished", "failed", "cancelled"):
             getattr(self._worker, name).connect(getattr(self, name))
         self._worker.loaded.connect(self._on_loaded)
         self._worker.load_failed.connect(self._on_load_failed)
