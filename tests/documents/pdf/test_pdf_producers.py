@@ -294,6 +294,38 @@ def test_an_accent_drawn_over_its_letter_is_read_as_the_accented_letter(tmp_path
     assert _crossings(_translated(MADE / "accents.pdf", tmp_path)) == []
 
 
+def test_a_type3_glyph_flipped_by_its_font_matrix_stands_in_its_line(tmp_path, noto_sc):
+    """Ghostscript's bitmap fonts (dvips's, SystemTap's manuals) have a FontMatrix [s 0 0 -s] and are drawn with a
+    text matrix flipped back; pdfminer leaves the FontMatrix out, the "$$" of "$$vars" looked upside down, was left
+    as rotated text, and the sentence's translation was drawn over it. Drawn here so, with pikepdf."""
+    from pikepdf import Array, Dictionary, Name, Page, Pdf, Stream
+
+    pdf = Pdf.new()
+    dollar = Stream(pdf, b"500 0 0 -750 450 0 d1 50 -700 400 650 re f")
+    bitmap = Dictionary(
+        Type=Name.Font, Subtype=Name.Type3, FontBBox=Array([0, -750, 450, 0]),
+        FontMatrix=Array([0.001, 0, 0, -0.001, 0, 0]), CharProcs=Dictionary(dollar=dollar),
+        Encoding=Dictionary(Type=Name.Encoding, Differences=Array([36, Name.dollar])),
+        FirstChar=36, LastChar=36, Widths=Array([500]), Resources=Dictionary(),
+    )  # fmt: skip
+    prose = Dictionary(Type=Name.Font, Subtype=Name.Type1, BaseFont=Name.Helvetica)
+    text = (
+        b"BT /F1 10 Tf 1 0 0 -1 72 700 Tm ($$) Tj ET\n"
+        b"BT /F2 10 Tf 1 0 0 1 82 700 Tm (vars expands to a character string that is equivalent to a sum.) Tj ET"
+    )
+    fonts = Dictionary(F1=bitmap, F2=prose)
+    pdf.pages.append(Page(Dictionary(Type=Name.Page, MediaBox=Array([0, 0, 612, 792]),
+                                     Resources=Dictionary(Font=fonts), Contents=Stream(pdf, text))))  # fmt: skip
+    source = tmp_path / "type3.pdf"
+    pdf.save(source)
+    found = _paragraphs(source)
+    assert [(p.text, p.keep) for p in found] == [
+        ("$$vars expands to a character string that is equivalent to a sum.", None)
+    ]
+    assert found[0].box[1] >= 690  # the dollars' box stands on the line's baseline, not under it
+    assert _crossings(_translated(source, tmp_path)) == []
+
+
 def test_right_to_left_text_is_left_as_it_is_and_said(tmp_path):
     """Hebrew is drawn right to left; read in the order drawn it would be sent backwards, so it is left alone."""
     from fontfixtures import build_font

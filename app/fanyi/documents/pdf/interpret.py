@@ -35,7 +35,7 @@ from pdfminer.pdfinterp import PDFGraphicState, PDFPageInterpreter, PDFResourceM
 from pdfminer.pdfpage import PDFPage
 from pdfminer.pdftypes import dict_value, list_value, resolve1
 from pdfminer.psparser import PSEOF, PSKeyword, keyword_name
-from pdfminer.utils import Matrix, PathSegment, apply_matrix_pt
+from pdfminer.utils import Matrix, PathSegment, apply_matrix_pt, mult_matrix
 
 from fanyi.documents.pdf import glyphnames
 from fanyi.limits import MAX_PDF_PAGE_CHARS
@@ -251,6 +251,17 @@ def _rgb(colour: Any, space: PDFColorSpace | None) -> tuple[float, float, float]
     return (0.0, 0.0, 0.0)
 
 
+def _drawn_matrix(matrix: Matrix, font: PDFFont) -> Matrix:
+    """How a glyph is drawn on the page. pdfminer's matrix leaves out a Type 3 font's FontMatrix, which may turn
+    its glyphs upside down: Ghostscript's bitmap fonts (dvips's) have [s 0 0 -s], drawn with a text matrix flipped
+    back, and read alone they looked rotated and were left out of their line."""
+    if not isinstance(font, PDFType3Font):
+        return matrix
+    a, b, c, d, _e, _f = font.matrix
+    scale = math.hypot(a, b) or 1.0
+    return mult_matrix((a / scale, b / scale, c / scale, d / scale, 0.0, 0.0), matrix)
+
+
 def _direction(matrix: Matrix, font: PDFFont) -> Direction:
     if font.is_vertical():
         return Direction.VERTICAL
@@ -343,14 +354,18 @@ class _Device(PDFPageAggregator):
         index = len(self.glyphs)
         path, op = self.where
         self.origins.add(path, op, length, adjust)
+        matrix = _drawn_matrix(char.matrix, font)
         _a, _b, c, d, _e, f = char.matrix
+        box = (char.x0, char.y0, char.x1, char.y1)
+        if matrix[3] * d < 0:  # pdfminer placed a flipped Type 3 glyph's box below its baseline: mirror it back
+            box = (char.x0, 2 * f - char.y1, char.x1, 2 * f - char.y0)
         self.glyphs.append(
             Glyph(
                 text=char.get_text(),
-                box=(char.x0, char.y0, char.x1, char.y1),
+                box=box,
                 y=f,
                 size=fontsize * math.hypot(c, d),
-                direction=_direction(char.matrix, font),
+                direction=_direction(matrix, font),
                 font=style,
                 index=index,
                 invisible=self._invisible,
