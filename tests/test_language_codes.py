@@ -34,6 +34,7 @@ from fanyi.languages import (
         ("en_XX", Language("en")),
         ("eng_Latn", Language("en")),
         ("pt-BR", Language("pt")),
+        ("zt", Language("zh", "cmn_Hant")),  # LibreTranslate's Traditional Chinese
     ],
 )
 def test_codes_of_every_style_name_one_language(code, expected):
@@ -50,6 +51,7 @@ def test_codes_of_every_style_name_one_language(code, expected):
         ("zh-MO", "zh-HK"),
         ("zh-Hant", "zh-TW"),
         ("ZH-HANT", "zh-TW"),  # Traditional without a region: the default, Taiwan's (OpenCC)
+        ("zt", "zh-TW"),  # LibreTranslate's code for it (Subtitle Edit's LibreTranslate.cs sends it)
         ("cmn_Hant", "cmn_Hant"),
         ("zho_Hant", "cmn_Hant"),  # a pack's own code: the model's own Traditional
         ("zh", "cmn_Hans"),

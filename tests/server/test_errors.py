@@ -97,7 +97,7 @@ def test_without_the_key_every_protocol_answers_403(serve, tiny_pack):
     server = serve([tiny_pack], api_key="sekret")
     assert_libre(libre(server, q=EN[0], target="zh"), 403, "API key")
     assert_libre(libre(server, q=EN[0], target="zh", api_key="wrong"), 403, "API key")
-    assert_deeplx(deeplx(server, text=EN[0], target_lang="ZH"), 403, "API key")
+    assert_deeplx(deeplx(server, text=EN[0], target_lang="ZH"), 401, "API key")  # DeepLX's own status for it
     assert_deepl(deepl_v2(server, key="wrong", text=[EN[0]], target_lang="ZH"), 403, "API key")
     assert_libre(post(server, "/stream", json={"q": EN[0], "target": "zh"}), 403, "API key")
     assert_libre(post(server, "/detect", json={"q": EN[0]}), 403, "API key")

@@ -39,6 +39,9 @@ ALIASES = {
 }
 # fmt: on
 CHINESE_CODES = frozenset({"zh", "cmn", "zho", "chi", "zhx"})  # codes of Chinese
+# LibreTranslate's own code for Chinese written in Traditional characters (its instances list "zt"; Subtitle
+# Edit and SillyTavern send it), which no ISO 639 code is: read as zh-Hant
+_LIBRETRANSLATE = {"zt": "zh-hant"}
 
 
 def base_language(code: str) -> str:
@@ -59,6 +62,12 @@ def split_script(code: str) -> tuple[str, str]:
     return base, rest if len(rest) == 4 else ""
 
 
+def _subtags(code: str) -> list[str]:
+    """zh_Hant_TW → ["zh", "hant", "tw"]; LibreTranslate's zt → ["zh", "hant"]."""
+    lowered = code.strip().lower()
+    return _LIBRETRANSLATE.get(lowered, lowered).replace("_", "-").split("-")
+
+
 @dataclass(frozen=True)
 class Language:
     code: str  # as one-way packs name languages: "en", "zh"
@@ -68,7 +77,7 @@ class Language:
 @functools.lru_cache(maxsize=4096)
 def language_of(code: str) -> Language:
     """A language code of any style (a client's, BCP 47, a pack's own) as a Language."""
-    base, *subtags = code.strip().lower().replace("_", "-").split("-")
+    base, *subtags = _subtags(code)
     if base == CANTONESE:
         return Language("zh", CANTONESE)
     if base in CHINESE_CODES:
@@ -81,7 +90,7 @@ def requested(code: str) -> Language:
     zh-TW and zh-HK (zh-Hant-TW …, zh-MO) ask for Taiwan's and Hong Kong's Traditional (CONVERTED) and a
     bare zh-Hant for the default Traditional; a pack's own codes (cmn_Hant, zho_Hant) stay the model's."""
     found = language_of(code)
-    base, *subtags = code.strip().lower().replace("_", "-").split("-")
+    base, *subtags = _subtags(code)
     if found.code != "zh" or base != "zh":
         return found
     if region := next((REGION_OF_SUBTAG[s] for s in subtags if s in REGION_OF_SUBTAG), None):

@@ -2,7 +2,9 @@
 
 Answers ``{"code": 200, "data": ..., "alternatives": [], ...}`` (with Fanyi's own ``untranslated`` and
 ``X-Fanyi-Untranslated`` header, as deepl.py says, for sentences left as they were); the key as
-``Authorization: Bearer …`` or ``?token=``. Errors are ``{"code": status, "message": "..."}`` with the same HTTP status.
+``Authorization: Bearer …`` or ``?token=``. Errors are ``{"code": status, "message": "..."}`` with the same HTTP status;
+a missing or wrong key is 401, as DeepLX answers it (service.go's authMiddleware), the status its clients tell as a
+key error (Bob's DeepLX plugin completes nothing on a 403).
 The path is LibreTranslate's too; app.py sends a body with ``text`` (and no ``q``) here.
 """
 
@@ -25,6 +27,8 @@ _ids = itertools.count(1)
 
 
 def error(status: int, message: str) -> Response:
+    if status == 403:  # the key refused (core.authorize): DeepLX's status for it
+        status = 401
     return JSONResponse({"code": status, "message": message}, status_code=status)
 
 

@@ -149,19 +149,23 @@ async def _frontend_settings(core: Core) -> Response:
 
 
 async def _languages(core: Core) -> Response:
+    return JSONResponse(
+        [{"code": code, "name": languages.name(code), "targets": found} for code, found in targets(core).items()]
+    )
+
+
+def targets(core: Core) -> dict[str, list[str]]:
     """Every code a client may send, each with the codes it translates into."""
-    targets: dict[str, list[str]] = {}
+    found: dict[str, list[str]] = {}
     for direction in core.directions():
         into = _codes(direction.target, direction.variants)
         # Chinese is read in either script, Taiwan's and Hong Kong's included: each code a client may send
         written = (SIMPLIFIED, TRADITIONAL, *CONVERTED) if direction.source == "zh" else ()
         for code in _codes(direction.source, written) + into:
-            targets.setdefault(code, [])
+            found.setdefault(code, [])
         for code in _codes(direction.source, written):
-            targets[code] += [c for c in into if c not in targets[code]]
-    return JSONResponse(
-        [{"code": code, "name": languages.name(code), "targets": found} for code, found in targets.items()]
-    )
+            found[code] += [c for c in into if c not in found[code]]
+    return found
 
 
 def _codes(language: str, variants: tuple[str, ...]) -> list[str]:

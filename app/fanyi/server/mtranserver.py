@@ -10,19 +10,24 @@ What Zotero PDF Translate's, STranslate's and Pot's MTranServer services send (r
 tests cite them). Codes as MTranServer takes them (``zh``, ``zh-Hans``, ``zh-Hant``, ``en``); the key in any of
 the places presented_key reads, a bare ``Authorization: KEY`` (Zotero's and Pot's) included. Errors are
 ``{"error"}`` with the status. ``/translate`` is LibreTranslate's and DeepLX's too: a body with ``from`` or
-``to`` and ``text`` (no ``q``, no ``target_lang``) is this one's. MTranServer's ``GET /languages`` answers
-LibreTranslate's list here (the path is LibreTranslate's too; none of these tools reads it).
+``to`` and ``text`` (no ``q``, no ``target_lang``) is this one's. ``GET /languages`` is LibreTranslate's list
+(the path is LibreTranslate's too), which Zotero's, STranslate's and Pot's services never read; Bob's MTranServer
+plugin reads MTranServer's (``{"languages": [code, …], "pairs": [{"from", "to"}]}``, src/controllers/
+language.controller.ts) and cannot read LibreTranslate's. For it the whole of MTranServer's API is also served
+under ``/mtranserver`` (``/mtranserver/languages`` in MTranServer's shape, ``/translate``, ``/translate/batch``,
+``/health``, ``/version``): the plugin's API URL is ``http://127.0.0.1:5000/mtranserver``.
 """
 
 from __future__ import annotations
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
+from starlette.routing import BaseRoute, Mount, Route
 
 from fanyi import __version__
 from fanyi.languages import AUTO
 
+from . import libretranslate
 from .core import ApiRequest, Core, Outcome
 from .errors import ApiError
 from .web import Fields, guarded, presented_key, read_fields, translate_in_line, untranslated_header
@@ -68,11 +73,11 @@ async def _translated(core: Core, request: Request, fields: Fields, texts: list[
     return await translate_in_line(core, request, job)
 
 
-def routes(core: Core) -> list[Route]:
+def routes(core: Core) -> list[BaseRoute]:
     async def batch(request: Request) -> Response:
         return await guarded(error, lambda: _batch(core, request))
 
-    async def kiss(request: Request) -> Response:
+    async def one(request: Request) -> Response:  # MTranServer's one text, or KISS Translator's text or batch
         async def answer() -> Response:
             return await translate(core, request, await read_fields(request))
 
@@ -84,9 +89,29 @@ def routes(core: Core) -> list[Route]:
     async def version(request: Request) -> Response:
         return JSONResponse({"version": __version__})
 
-    return [
+    async def health(request: Request) -> Response:
+        return JSONResponse({"status": "ok"})
+
+    async def languages(request: Request) -> Response:
+        found = libretranslate.targets(core)
+        pairs = [{"from": source, "to": target} for source, into in found.items() for target in into]
+        return JSONResponse({"languages": list(found), "pairs": pairs})
+
+    own = [  # MTranServer's paths that are its own, wherever they are served
         Route("/translate/batch", batch, methods=["POST"]),
-        Route("/kiss", kiss, methods=["POST"]),
         Route("/version", version, methods=["GET"]),
+    ]
+    return [
+        *own,
+        Route("/kiss", one, methods=["POST"]),
         *(Route(path, beat, methods=["GET"]) for path in ("/__heartbeat__", "/__lbheartbeat__")),
+        Mount(
+            "/mtranserver",
+            routes=[
+                *own,
+                Route("/translate", one, methods=["POST"]),
+                Route("/languages", languages, methods=["GET"]),
+                Route("/health", health, methods=["GET"]),
+            ],
+        ),
     ]

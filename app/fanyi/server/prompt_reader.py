@@ -45,6 +45,10 @@ _CHINESE_NAMES = {
     "中文": "zh",
     "汉语": "zh",
     "Chinese": "zh",
+    "Simplified-Chinese": "zh",  # Easydict's names (EZLanguageModel.m), and its prompts' (queryLanguageName)
+    "简体中文白话文": "zh",
+    "Traditional-Chinese": BCP47[TAIWAN],
+    "繁体中文白话文": BCP47[TAIWAN],
     "Traditional Chinese": BCP47[TAIWAN],
     "Chinese Traditional": BCP47[TAIWAN],
     "Chinese (Traditional)": BCP47[TAIWAN],
