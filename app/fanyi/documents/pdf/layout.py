@@ -308,17 +308,23 @@ def _size(glyphs: list[Glyph]) -> float:
     return max(size for size, count in sizes.items() if count >= 0.2 * total)
 
 
+def _aligned(lines: Sequence[Line], least: int, ends: bool) -> list[float]:
+    """Where ``least`` or more lines start (or end, with ``ends``), counting the pieces of lines after (before) a gap
+    of GUTTER_PIECE, to half a point."""
+    found: Counter[float] = Counter()
+    for line in lines:
+        found[round(line.box[2 if ends else 0] * 2) / 2] += 1
+        for left, right in zip(line.glyphs, line.glyphs[1:]):
+            if right.box[0] - left.box[2] >= GUTTER_PIECE * line.size:
+                found[round((left.box[2] if ends else right.box[0]) * 2) / 2] += 1
+    return sorted(x for x in found if found[x - 0.5] + found[x] + found[x + 0.5] >= least)
+
+
 def _column_edges(lines: Sequence[Line]) -> list[float]:
     """Where COLUMN_EDGE_LINES or more lines start, or pieces of lines after a gap of GUTTER_PIECE: a column's
     left edge (or a table column's). LaTeX's two columns are 10 points apart, one font size, with their baselines level,
     so a gap alone does not tell the gutter from a wide space; that the next column starts there on every line does."""
-    starts: Counter[float] = Counter()
-    for line in lines:
-        starts[round(line.box[0] * 2) / 2] += 1
-        for left, right in zip(line.glyphs, line.glyphs[1:]):
-            if right.box[0] - left.box[2] >= GUTTER_PIECE * line.size:
-                starts[round(right.box[0] * 2) / 2] += 1
-    return sorted(x for x in starts if starts[x - 0.5] + starts[x] + starts[x + 0.5] >= COLUMN_EDGE_LINES)
+    return _aligned(lines, COLUMN_EDGE_LINES, ends=False)
 
 
 def _edge_between(low: float, high: float, edges: Sequence[float]) -> bool:
@@ -334,13 +340,7 @@ def _at_edge(x: float, edges: Sequence[float]) -> bool:
 def _column_ends(lines: Sequence[Line]) -> list[float]:
     """Where RIGHT_EDGE_LINES or more lines end, or pieces of lines before a gap of GUTTER_PIECE: a justified
     column's right edge, or the right edge of labels set flush right in a margin."""
-    ends: Counter[float] = Counter()
-    for line in lines:
-        ends[round(line.box[2] * 2) / 2] += 1
-        for left, right in zip(line.glyphs, line.glyphs[1:]):
-            if right.box[0] - left.box[2] >= GUTTER_PIECE * line.size:
-                ends[round(left.box[2] * 2) / 2] += 1
-    return sorted(x for x in ends if ends[x - 0.5] + ends[x] + ends[x + 0.5] >= RIGHT_EDGE_LINES)
+    return _aligned(lines, RIGHT_EDGE_LINES, ends=True)
 
 
 def _column_starts(right: float, left_end: float, size: float, edges: Sequence[float], ends: Sequence[float]) -> bool:
